@@ -1,0 +1,591 @@
+"""Compile rule-language trees to Python source, checking them on the way.
+
+Like a template engine, every condition, action and function is turned into
+Python source once; :mod:`engine.program` compiles all of it into one code
+object.  On the way the compiler
+
+* resolves every name (a local, a param — inlined as a constant —, a state
+  variable, a zone, a function, a built-in) and refuses anything else, which
+  is what makes the language a sandbox: there is no way to name a Python
+  object the symbol table does not list, nor an attribute starting with '_';
+* checks arity, attributes and the type mismatches visible before running;
+* records what each piece *reads* (global names, player attributes), so the
+  agenda re-evaluates a rule only when something it reads was written.
+
+Generated functions take ``M`` (the working memory) and ``V`` (its variables
+dict) first; rule-file locals are renamed ``v_<name>``.
+"""
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass, field
+from typing import Any
+
+from lark import Token, Tree
+
+from .errors import Location, RuleError, did_you_mean
+from .parser import node_location, parse_block, parse_expression
+from .stdlib import BUILTINS
+
+NUMERIC = {"int", "float", "bool"}
+# Attributes every object of a kind has, beyond those the rule file declares.
+PLAYER_BUILTIN_ATTRS = {"index": "int", "name": "str"}
+CARD_BUILTIN_ATTRS = {"id": "int", "name": "str"}
+ZONE_ATTRS = {"owner": "player"}
+ANY = "*"  # a read of an attribute of any object
+
+
+@dataclass
+class Symbols:
+    """Everything a rule file may name, with a static type where known."""
+
+    params: dict[str, Any] = field(default_factory=dict)
+    globals: dict[str, str | None] = field(default_factory=dict)
+    zones: set[str] = field(default_factory=set)
+    player_attrs: dict[str, str | None] = field(default_factory=dict)
+    card_attrs: dict[str, str | None] = field(default_factory=dict)
+    functions: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    moves: set[str] = field(default_factory=set)
+
+    def attribute_type(self, base: str | None, attr: str) -> str | None:
+        if base == "card":
+            return self.card_attrs.get(attr)
+        if base == "player":
+            return self.player_attrs.get(attr)
+        if base == "zone":
+            return ZONE_ATTRS.get(attr)
+        in_player, in_card = attr in self.player_attrs, attr in self.card_attrs
+        if in_player and not in_card:
+            return self.player_attrs[attr]
+        if in_card and not in_player:
+            return self.card_attrs[attr]
+        return None
+
+
+@dataclass
+class Unit:
+    """What compiling one piece of rule text produced."""
+
+    source: list[tuple[int, str, Location | None]]  # (indent, python line, origin)
+    reads: set = field(default_factory=set)  # global names; (attr, var | ANY) pairs
+    calls: set = field(default_factory=set)  # user functions called
+    type: str | None = None
+    tests: int = 0  # atomic tests in a condition (specificity)
+
+
+def _type_of_value(value: Any) -> str | None:
+    if isinstance(value, bool):
+        return "bool"
+    for t in (int, float, str, list, tuple, set, dict):
+        if isinstance(value, t):
+            return t.__name__
+    return None
+
+
+def _numeric(t: str | None) -> bool:
+    return t in NUMERIC
+
+
+class CompileError(RuleError):
+    pass
+
+
+class Compiler:
+    """Compiles rule-language text against a symbol table, collecting errors."""
+
+    def __init__(self, symbols: Symbols):
+        self.sym = symbols
+        self.errors: list[RuleError] = []
+
+    # ------------------------------------------------------------ entry points
+    def expression(self, text: str, scope: dict[str, str | None], *, bound: set[str] = frozenset(),
+                   what: str = "expression", allow_random: bool = False) -> Unit | None:
+        """Compile a condition / function body; returns None after recording an error."""
+        try:
+            tree = parse_expression(text, what)
+            job = _Job(self, text, scope, bound, allow_random, what)
+            job.wrapped = True
+            src, typ = job.expr(tree)
+            unit = Unit([(0, src, job.origin(tree))], job.reads, job.calls, typ, _count_tests(tree))
+            return unit
+        except RuleError as exc:
+            self.errors.append(exc)
+            return None
+
+    def block(self, texts: list[str], scope: dict[str, str | None], *, bound: set[str] = frozenset(),
+              what: str = "actions") -> Unit | None:
+        """Compile a list of statement texts into one block of Python lines."""
+        lines: list[tuple[int, str, Location | None]] = []
+        reads, calls, ok = set(), set(), True
+        locals_ = dict(scope)
+        for text in texts:
+            try:
+                trees = parse_block(text, what)
+                job = _Job(self, text, locals_, bound, True, what)
+                for tree in trees:
+                    job.stmt(tree, 0, lines)
+                reads |= job.reads
+                calls |= job.calls
+                locals_ = job.scope
+            except RuleError as exc:
+                self.errors.append(exc)
+                ok = False
+        if not ok:
+            return None
+        return Unit(lines or [(0, "pass", None)], reads, calls)
+
+
+def _count_tests(tree: Tree) -> int:
+    if isinstance(tree, Tree) and tree.data in ("and_", "or_"):
+        return sum(_count_tests(c) for c in tree.children)
+    return 1
+
+
+class _Job:
+    """The state of compiling one text: scope, reads, where it came from."""
+
+    def __init__(self, compiler: Compiler, text: str, scope: dict, bound: set, allow_random: bool, what: str):
+        self.c = compiler
+        self.sym = compiler.sym
+        self.text = text
+        self.scope = dict(scope)
+        self.bound = set(bound)
+        self.allow_random = allow_random
+        self.what = what
+        self.reads: set = set()
+        self.calls: set = set()
+        self.tmp = 0
+        self.wrapped = False  # expressions are parsed inside parentheses
+
+    def origin(self, node: Tree | Token) -> Location | None:
+        return node_location(self.text, node, self.wrapped)
+
+    def fail(self, node: Tree | Token, message: str, hint: str | None = None) -> None:
+        raise CompileError(message, self.origin(node), hint)
+
+    # ------------------------------------------------------------ expressions
+    def expr(self, node: Tree | Token) -> tuple[str, str | None]:
+        method = getattr(self, "e_" + node.data, None)
+        if method is None:  # pragma: no cover - grammar and compiler out of step
+            self.fail(node, f"unsupported construct '{node.data}'")
+        return method(node)
+
+    def e_number(self, node: Tree) -> tuple[str, str]:
+        text = node.children[0].value
+        return text, ("float" if "." in text else "int")
+
+    def e_string(self, node: Tree) -> tuple[str, str]:
+        try:
+            value = ast.literal_eval(node.children[0].value)
+        except (ValueError, SyntaxError):
+            self.fail(node, "bad string literal")
+        return repr(value), "str"
+
+    def e_true(self, node: Tree) -> tuple[str, str]:
+        return "True", "bool"
+
+    def e_false(self, node: Tree) -> tuple[str, str]:
+        return "False", "bool"
+
+    def e_none(self, node: Tree) -> tuple[str, None]:
+        return "None", None
+
+    def e_name(self, node: Tree) -> tuple[str, str | None]:
+        token = node.children[0]
+        name = token.value
+        if name.startswith("_"):
+            self.fail(token, f"names starting with '_' are not allowed ('{name}')")
+        if name in self.scope:
+            return f"v_{name}", self.scope[name]
+        if name in self.sym.params:
+            value = self.sym.params[name]
+            return repr(value), _type_of_value(value)
+        if name in self.sym.globals:
+            if name != "players":
+                self.reads.add(name)
+            return f"V[{name!r}]", self.sym.globals[name]
+        if name in self.sym.functions:
+            self.fail(token, f"'{name}' is a function: call it, as in {name}(...)")
+        if name in BUILTINS:
+            builtin = BUILTINS[name]
+            if builtin.state or builtin.random:
+                self.fail(token, f"'{name}' can only be called, not passed as a value")
+            return f"B_{name}", "function"
+        if name in self.sym.moves:
+            self.fail(token, f"'{name}' is a move: moves are offered with 'ask PLAYER to {name}'")
+        known = list(self.scope) + list(self.sym.params) + list(self.sym.globals) + list(self.sym.functions) + list(BUILTINS)
+        self.fail(token, f"unknown name '{name}'", did_you_mean(name, known))
+
+    def e_getattr(self, node: Tree) -> tuple[str, str | None]:
+        base_node, attr_token = node.children
+        attr = attr_token.value
+        base, base_type = self.expr(base_node)
+        sym = self.sym
+        if attr.startswith("_"):
+            self.fail(attr_token, f"attributes starting with '_' are not allowed ('{attr}')")
+        tables = {"card": {**sym.card_attrs, **CARD_BUILTIN_ATTRS},
+                  "player": {**sym.player_attrs, **PLAYER_BUILTIN_ATTRS}, "zone": ZONE_ATTRS}
+        if base_type in tables:
+            if attr not in tables[base_type]:
+                self.fail(attr_token, f"a {base_type} has no attribute '{attr}'", did_you_mean(attr, tables[base_type]))
+        elif base_type is not None and base_type != "function":
+            self.fail(attr_token, f"a value of type {base_type} has no attribute '{attr}'")
+        else:
+            known = {**sym.card_attrs, **sym.player_attrs, **CARD_BUILTIN_ATTRS, **PLAYER_BUILTIN_ATTRS, **ZONE_ATTRS}
+            if attr not in known:
+                self.fail(attr_token, f"unknown attribute '{attr}'", did_you_mean(attr, known))
+        if attr in sym.player_attrs and base_type != "card":
+            on_bound = base_node.data == "name" and base_node.children[0].value in self.bound
+            self.reads.add((attr, base_node.children[0].value if on_bound else ANY))
+        typ = {**PLAYER_BUILTIN_ATTRS, **sym.player_attrs}.get(attr) if base_type == "player" else \
+            {**CARD_BUILTIN_ATTRS, **sym.card_attrs}.get(attr) if base_type == "card" else sym.attribute_type(base_type, attr)
+        return f"{base}.{attr}", typ
+
+    def e_getitem(self, node: Tree) -> tuple[str, str | None]:
+        base, base_type = self.expr(node.children[0])
+        index, _ = self.expr(node.children[1])
+        if base_type in NUMERIC:
+            self.fail(node, f"a value of type {base_type} cannot be indexed")
+        return f"{base}[{index}]", ("str" if base_type == "str" else None)
+
+    def e_slice(self, node: Tree) -> tuple[str, None]:
+        lo, hi = node.children
+        return f"{self.expr(lo)[0] if lo is not None else ''}:{self.expr(hi)[0] if hi is not None else ''}", None
+
+    def _arguments(self, node: Tree | None) -> tuple[list[str], dict[str, str], list[str | None]]:
+        args, kwargs, types = [], {}, []
+        for arg in (node.children if node is not None else []):
+            if arg is None:
+                continue
+            if isinstance(arg, Tree) and arg.data == "kwarg":
+                name = arg.children[0].value
+                if name in kwargs:
+                    self.fail(arg, f"keyword argument '{name}' given twice")
+                kwargs[name] = self.expr(arg.children[1])[0]
+            else:
+                if kwargs:
+                    self.fail(arg, "a positional argument cannot follow a keyword argument")
+                src, typ = self.expr(arg)
+                args.append(src)
+                types.append(typ)
+        return args, kwargs, types
+
+    def e_call(self, node: Tree) -> tuple[str, str | None]:
+        args, kwargs, _ = self._arguments(node.children[1])
+        return self._call(node, args, kwargs)
+
+    def e_call_gen(self, node: Tree) -> tuple[str, str | None]:
+        gen, _ = self._comprehension(node.children[1], node.children[2:], "(", ")")
+        return self._call(node, [gen], {})
+
+    def _call(self, node: Tree, args: list[str], kwargs: dict[str, str]) -> tuple[str, str | None]:
+        func_node = node.children[0]
+        if func_node.data != "name":
+            self.fail(node, "only named functions can be called")
+        token = func_node.children[0]
+        name = token.value
+        allargs = ", ".join(args + [f"{k}={v}" for k, v in kwargs.items()])
+        if name in self.scope:  # a lambda held in a local
+            return f"v_{name}({allargs})", None
+        if name in self.sym.functions:
+            params = self.sym.functions[name]
+            if kwargs:
+                self.fail(node, f"'{name}' takes no keyword arguments")
+            if len(args) != len(params):
+                self.fail(node, f"'{name}' takes {len(params)} argument(s) ({', '.join(params)}), given {len(args)}")
+            self.calls.add(name)
+            return f"F_{name}(M, V{''.join(', ' + a for a in args)})", None
+        if name in BUILTINS:
+            b = BUILTINS[name]
+            if len(args) < b.min_args or (b.max_args is not None and len(args) > b.max_args):
+                most = "any number of" if b.max_args is None else str(b.max_args)
+                takes = str(b.min_args) if b.min_args == b.max_args else f"{b.min_args} to {most}"
+                self.fail(node, f"'{name}' takes {takes} argument(s), given {len(args)}")
+            for key in kwargs:
+                if key not in b.kwargs:
+                    self.fail(node, f"'{name}' has no keyword argument '{key}'",
+                              f"it accepts {', '.join(sorted(b.kwargs))}" if b.kwargs else None)
+            if b.random and not self.allow_random:
+                self.fail(token, f"'{name}' is random and cannot be used in {self.what}",
+                          "conditions and functions must be pure; draw random numbers in actions")
+            lead = "M.rng" if b.random else "V" if b.state else ""
+            joined = ", ".join(x for x in (lead, allargs) if x)
+            return f"B_{name}({joined})", b.returns
+        self.e_name(func_node)  # raises the right "unknown name" error
+        self.fail(node, f"'{name}' cannot be called")
+
+    def e_binop(self, node: Tree) -> tuple[str, str | None]:
+        parts = node.children
+        src, typ = self.expr(parts[0])
+        for op, operand in zip(parts[1::2], parts[2::2]):
+            rsrc, rtyp = self.expr(operand)
+            if (typ == "str" and _numeric(rtyp)) or (_numeric(typ) and rtyp == "str"):
+                if not (op.value == "*"):
+                    self.fail(op, f"cannot apply '{op.value}' to {typ} and {rtyp}",
+                              "use str(x) to make text from a number" if op.value == "+" else None)
+            if op.value in "+-*/%//" and typ in ("card", "player", "zone"):
+                self.fail(op, f"cannot apply '{op.value}' to a {typ}")
+            typ = typ if typ == rtyp and typ in ("int", "str", "float") else (
+                "float" if {typ, rtyp} <= NUMERIC | {"float"} and "float" in (typ, rtyp) else None)
+            if op.value == "/":
+                typ = "float"
+            src = f"({src} {op.value} {rsrc})"
+        return src, typ
+
+    def e_unary(self, node: Tree) -> tuple[str, str | None]:
+        op, operand = node.children
+        src, typ = self.expr(operand)
+        if typ == "str":
+            self.fail(op, f"cannot apply unary '{op.value}' to a string")
+        return f"({op.value}{src})", typ
+
+    def e_compare(self, node: Tree) -> tuple[str, str]:
+        parts = node.children
+        src, typ = self.expr(parts[0])
+        out = [src]
+        for op, operand in zip(parts[1::2], parts[2::2]):
+            rsrc, rtyp = self.expr(operand)
+            opv = " ".join(op.value.split())
+            mixed = (typ == "str" and _numeric(rtyp)) or (_numeric(typ) and rtyp == "str")
+            if mixed and opv in ("<", ">", "<=", ">="):
+                self.fail(op, f"cannot order {typ} and {rtyp} with '{opv}'")
+            if mixed and opv in ("==", "!="):
+                self.fail(op, f"comparing {typ} with {rtyp}: '{opv}' is always {opv == '!='}",
+                          "write numbers without quotes, or compare with str(...)")
+            if opv in ("in", "not in") and _numeric(rtyp):
+                self.fail(op, f"'{opv}' needs a collection on its right, not {rtyp}")
+            out += [opv, rsrc]
+            typ = rtyp
+        return f"({' '.join(out)})", "bool"
+
+    def e_and_(self, node: Tree) -> tuple[str, str]:
+        return "(" + " and ".join(self.expr(c)[0] for c in node.children) + ")", "bool"
+
+    def e_or_(self, node: Tree) -> tuple[str, str | None]:
+        return "(" + " or ".join(self.expr(c)[0] for c in node.children) + ")", None
+
+    def e_not_(self, node: Tree) -> tuple[str, str]:
+        return f"(not {self.expr(node.children[0])[0]})", "bool"
+
+    def e_ifexp(self, node: Tree) -> tuple[str, str | None]:
+        then, cond, other = node.children
+        a, ta = self.expr(then)
+        b, tb = self.expr(other)
+        return f"({a} if {self.expr(cond)[0]} else {b})", (ta if ta == tb else None)
+
+    def e_lambda_expr(self, node: Tree) -> tuple[str, str]:
+        names = [c.value for c in node.children[:-1] if isinstance(c, Token)]
+        saved = dict(self.scope)
+        self.scope.update({n: None for n in names})
+        body, _ = self.expr(node.children[-1])
+        self.scope = saved
+        return f"(lambda {', '.join('v_' + n for n in names)}: {body})", "function"
+
+    def _items(self, node: Tree) -> list[str]:
+        return [self.expr(c)[0] for c in node.children if c is not None]
+
+    def e_tuple(self, node: Tree) -> tuple[str, str]:
+        items = self._items(node)
+        return "(" + "".join(i + ", " for i in items) + ")", "tuple"
+
+    def e_list(self, node: Tree) -> tuple[str, str]:
+        return "[" + ", ".join(self._items(node)) + "]", "list"
+
+    def e_set(self, node: Tree) -> tuple[str, str]:
+        return "{" + ", ".join(self._items(node)) + "}", "set"
+
+    def e_dict(self, node: Tree) -> tuple[str, str]:
+        pairs = [f"{self.expr(p.children[0])[0]}: {self.expr(p.children[1])[0]}" for p in node.children if p is not None]
+        return "{" + ", ".join(pairs) + "}", "dict"
+
+    def _comprehension(self, element: Tree, fors: list[Tree], open_: str, close: str) -> tuple[str, None]:
+        saved = dict(self.scope)
+        clauses = []
+        for clause in fors:
+            *names, iterable, cond = clause.children
+            it, it_type = self.expr(iterable)
+            if _numeric(it_type):
+                self.fail(iterable, f"cannot iterate over a value of type {it_type}")
+            self.scope.update({n.value: ("card" if it_type == "zone" else None) for n in names})
+            text = f"for {', '.join('v_' + n.value for n in names)} in {it}"
+            if cond is not None:
+                text += f" if {self.expr(cond)[0]}"
+            clauses.append(text)
+        if element.data == "pair":
+            body = f"{self.expr(element.children[0])[0]}: {self.expr(element.children[1])[0]}"
+        else:
+            body = self.expr(element)[0]
+        self.scope = saved
+        return f"{open_}{body} {' '.join(clauses)}{close}", None
+
+    def e_list_comp(self, node: Tree) -> tuple[str, str]:
+        return self._comprehension(node.children[0], node.children[1:], "[", "]")[0], "list"
+
+    def e_set_comp(self, node: Tree) -> tuple[str, str]:
+        return self._comprehension(node.children[0], node.children[1:], "{", "}")[0], "set"
+
+    def e_dict_comp(self, node: Tree) -> tuple[str, str]:
+        return self._comprehension(node.children[0], node.children[1:], "{", "}")[0], "dict"
+
+    def e_gen_comp(self, node: Tree) -> tuple[str, None]:
+        return self._comprehension(node.children[0], node.children[1:], "(", ")")[0], None
+
+    # ------------------------------------------------------------- statements
+    def stmt(self, node: Tree, indent: int, out: list) -> None:
+        method = getattr(self, "s_" + node.data, None)
+        if method is None:  # pragma: no cover
+            self.fail(node, f"unsupported statement '{node.data}'")
+        method(node, indent, out)
+
+    def emit(self, out: list, indent: int, line: str, node: Tree | Token) -> None:
+        out.append((indent, line, self.origin(node)))
+
+    def s_pass_stmt(self, node: Tree, indent: int, out: list) -> None:
+        self.emit(out, indent, "pass", node)
+
+    def s_let_stmt(self, node: Tree, indent: int, out: list) -> None:
+        name_token, value = node.children
+        name = name_token.value
+        if name.startswith("_"):
+            self.fail(name_token, f"names starting with '_' are not allowed ('{name}')")
+        clash = "a param" if name in self.sym.params else "a state variable or zone" if name in self.sym.globals else \
+            "a function" if name in self.sym.functions or name in BUILTINS else None
+        if clash:
+            self.fail(name_token, f"'{name}' is already {clash}; choose another name for the local")
+        src, typ = self.expr(value)
+        self.scope[name] = typ
+        self.emit(out, indent, f"v_{name} = {src}", node)
+
+    def _check_assignable(self, node: Tree, name: str, typ: str | None) -> str:
+        """Python to write global `name` (declared) with a type check."""
+        sym = self.sym
+        if name in sym.params:
+            self.fail(node, f"'{name}' is a param: params are read-only while the game runs")
+        if name in sym.zones:
+            self.fail(node, f"'{name}' is a zone: cards change zones with 'move'")
+        if name == "players":
+            self.fail(node, "'players' is fixed for the whole game")
+        if name not in sym.globals:
+            self.fail(node, f"'{name}' is not a state variable", "declare it under 'state:', or use 'let' for a local")
+        declared = sym.globals[name]
+        self._check_type(node, name, declared, typ)
+        return name
+
+    def _check_type(self, node: Tree, name: str, declared: str | None, typ: str | None) -> None:
+        if declared and typ and declared != typ and not ({declared, typ} <= NUMERIC | {"float"}):
+            if declared in ("str", "int", "float", "bool") or typ in ("str",):
+                self.fail(node, f"'{name}' holds {declared}, but this assigns {typ}")
+
+    def s_assign_stmt(self, node: Tree, indent: int, out: list) -> None:
+        target, value = node.children
+        self._assign(node, target, None, value, indent, out)
+
+    def s_aug_assign_stmt(self, node: Tree, indent: int, out: list) -> None:
+        target, op, value = node.children
+        self._assign(node, target, op.value[:-1], value, indent, out)
+
+    def _assign(self, node: Tree, target: Tree, op: str | None, value: Tree, indent: int, out: list) -> None:
+        src, typ = self.expr(value)
+        if target.data == "name_target":
+            name = target.children[0].value
+            if name in self.scope:
+                line = f"v_{name} = v_{name} {op} {src}" if op else f"v_{name} = {src}"
+                self.emit(out, indent, line, node)
+                return
+            self._check_assignable(target, name, None if op else typ)
+            new = f"V[{name!r}] {op} {src}" if op else src
+            self.emit(out, indent, f"M.set_var({name!r}, {new})", node)
+            return
+        base_node, attr_token = target.children
+        attr = attr_token.value
+        base, base_type = self.expr(base_node)
+        if attr.startswith("_"):
+            self.fail(attr_token, f"attributes starting with '_' are not allowed ('{attr}')")
+        if base_type == "card" or (attr in self.sym.card_attrs and attr not in self.sym.player_attrs):
+            self.fail(attr_token, "cards are immutable: their attributes cannot be assigned")
+        if attr not in self.sym.player_attrs or attr in self.sym.zones:
+            hint = did_you_mean(attr, self.sym.player_attrs)
+            self.fail(attr_token, f"'{attr}' is not a per-player variable", hint or "declare it under 'player_state:'")
+        if base_type not in (None, "player"):
+            self.fail(attr_token, f"only players have variables; this is a {base_type}")
+        self._check_type(target, attr, self.sym.player_attrs[attr], None if op else typ)
+        self.tmp += 1
+        obj = f"_o{self.tmp}"
+        new = f"{obj}.{attr} {op} {src}" if op else src
+        self.emit(out, indent, f"{obj} = {base}; M.set_attr({obj}, {attr!r}, {new})", node)
+
+    def _zone(self, node: Tree) -> str:
+        src, typ = self.expr(node)
+        if typ is not None and typ not in ("zone", "list"):
+            self.fail(node, f"expected a zone here, got a value of type {typ}")
+        return src
+
+    def s_move_stmt(self, node: Tree, indent: int, out: list) -> None:
+        cards, source, dest, bottom = node.children
+        csrc, ctyp = self.expr(cards)
+        if _numeric(ctyp) or ctyp == "str":
+            self.fail(cards, f"'move' takes a card or a list of cards, not {ctyp}")
+        src = self._zone(source) if source is not None else "None"
+        self.emit(out, indent, f"M.move({csrc}, {self._zone(dest)}, {src}, {bool(bottom)})", node)
+
+    def s_shuffle_stmt(self, node: Tree, indent: int, out: list) -> None:
+        self.emit(out, indent, f"M.shuffle({self._zone(node.children[0])})", node)
+
+    def s_deal_stmt(self, node: Tree, indent: int, out: list) -> None:
+        count, source, dests = node.children
+        n, ntyp = self.expr(count)
+        if ntyp not in (None, "int"):
+            self.fail(count, f"'deal' needs a number of cards, not {ntyp}")
+        self.emit(out, indent, f"M.deal({n}, {self._zone(source)}, {self.expr(dests)[0]})", node)
+
+    def s_ask_stmt(self, node: Tree, indent: int, out: list) -> None:
+        player, *moves = node.children
+        psrc, ptyp = self.expr(player)
+        if ptyp not in (None, "player"):
+            self.fail(player, f"'ask' needs a player, not {ptyp}")
+        for move in moves:
+            if move.value not in self.sym.moves:
+                self.fail(move, f"unknown move '{move.value}'", did_you_mean(move.value, self.sym.moves))
+        names = tuple(m.value for m in moves)
+        self.emit(out, indent, f"M.ask({psrc}, {names!r})", node)
+
+    def s_end_stmt(self, node: Tree, indent: int, out: list) -> None:
+        _, winners = node.children
+        src = self.expr(winners)[0] if winners is not None else "None"
+        self.emit(out, indent, f"M.end_game({src})", node)
+
+    def s_announce_stmt(self, node: Tree, indent: int, out: list) -> None:
+        parts = ", ".join(self.expr(c)[0] for c in node.children)
+        self.emit(out, indent, f"M.announce(({parts},))", node)
+
+    def _suite(self, suite: Tree, indent: int, out: list) -> None:
+        saved = dict(self.scope)
+        for child in suite.children:
+            self.stmt(child, indent, out)
+        self.scope = saved
+
+    def s_if_stmt(self, node: Tree, indent: int, out: list) -> None:
+        cond, suite, *rest = node.children
+        self.emit(out, indent, f"if {self.expr(cond)[0]}:", node)
+        self._suite(suite, indent + 1, out)
+        for clause in rest:
+            if clause is None:
+                continue
+            if clause.data == "elif_clause":
+                self.emit(out, indent, f"elif {self.expr(clause.children[0])[0]}:", clause)
+                self._suite(clause.children[1], indent + 1, out)
+            else:
+                self.emit(out, indent, "else:", clause)
+                self._suite(clause.children[0], indent + 1, out)
+
+    def s_for_stmt(self, node: Tree, indent: int, out: list) -> None:
+        name_token, iterable, suite = node.children
+        it, typ = self.expr(iterable)
+        if _numeric(typ):
+            self.fail(iterable, f"cannot iterate over a value of type {typ}")
+        self.tmp += 1
+        saved = dict(self.scope)
+        self.scope[name_token.value] = "card" if typ == "zone" else None
+        self.emit(out, indent, f"for v_{name_token.value} in list({it}):", node)
+        self._suite(suite, indent + 1, out)
+        self.scope = saved

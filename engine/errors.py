@@ -1,0 +1,94 @@
+"""Errors that know where they come from.
+
+Every mistake in a rule file is a :class:`RuleError` carrying a
+:class:`Location`; the CLI prints it as ``file:line:col: message`` followed by
+the offending source line and a caret, never as a Python traceback.
+
+>>> err = RuleError("unknown name 'trmp'", Location("g.yaml", 3, 9), hint="did you mean 'trump'?")
+>>> str(err).splitlines()[0]
+"g.yaml:3:9: unknown name 'trmp'"
+"""
+from __future__ import annotations
+
+import difflib
+from dataclasses import dataclass
+from typing import Iterable
+
+_sources: dict[str, list[str]] = {}
+
+
+def remember_source(filename: str, text: str) -> None:
+    """Keep a file's text so that errors can quote the offending line."""
+    _sources[filename] = text.splitlines()
+
+
+@dataclass(frozen=True)
+class Location:
+    """A position in a rule file: 1-based line and column."""
+
+    file: str
+    line: int
+    col: int
+
+    def __str__(self) -> str:
+        return f"{self.file}:{self.line}:{self.col}"
+
+    def shifted(self, line: int, col: int) -> "Location":
+        """The location `line` lines and (on the first line) `col` columns further."""
+        return Location(self.file, self.line + line, col if line else self.col + col)
+
+    def quote(self) -> str:
+        """The source line with a caret under the column, or '' if unknown."""
+        lines = _sources.get(self.file)
+        if not lines or not 1 <= self.line <= len(lines):
+            return ""
+        text = lines[self.line - 1].rstrip("\n")
+        return f"    {text}\n    {' ' * max(self.col - 1, 0)}^"
+
+
+class NaipesError(Exception):
+    """Base of every error Naipes reports to a user."""
+
+
+class RuleError(NaipesError):
+    """A mistake in a rule file, located at file:line:col."""
+
+    def __init__(self, message: str, location: Location | None = None, hint: str | None = None):
+        super().__init__(message)
+        self.message = message
+        self.location = location
+        self.hint = hint
+
+    def __str__(self) -> str:
+        head = f"{self.location}: {self.message}" if self.location else self.message
+        parts = [head]
+        if self.location and (quote := self.location.quote()):
+            parts.append(quote)
+        if self.hint:
+            parts.append(f"    hint: {self.hint}")
+        return "\n".join(parts)
+
+
+class RuleErrors(NaipesError):
+    """Several rule-file errors found in one pass (``naipes check`` shows them all)."""
+
+    def __init__(self, errors: Iterable[RuleError]):
+        self.errors = list(errors)
+        super().__init__(f"{len(self.errors)} error(s)")
+
+    def __str__(self) -> str:
+        return "\n".join(str(e) for e in self.errors)
+
+
+class GameError(RuleError):
+    """A fault while a game runs: a failing action, a runaway cycle, a dead end."""
+
+
+class ParamError(NaipesError):
+    """A bad ``-p name=value`` or agent specification from the command line."""
+
+
+def did_you_mean(name: str, candidates: Iterable[str]) -> str | None:
+    """A hint naming the closest candidate, if one is close."""
+    close = difflib.get_close_matches(name, list(candidates), n=1, cutoff=0.6)
+    return f"did you mean '{close[0]}'?" if close else None

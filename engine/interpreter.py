@@ -1,0 +1,373 @@
+"""The interpreter: runs a compiled program, one game at a time.
+
+The cycle of DESIGN.md: fire rules (match, resolve, act) until no activation
+is left; then put the pending decision to the player whose turn it is; apply
+the chosen move; continue.  A game that has neither an activation nor a
+decision before it is over is an error naming the phase, and a runaway cycle
+is cut by ``max_firings`` with the rules involved.
+
+>>> program = load_program("rulesets/fichas.yaml", {"chips": "R1 B1"})   # doctest: +SKIP
+>>> result = play_game(program, [RandomAgent(1), RandomAgent(2)], seed=7)  # doctest: +SKIP
+"""
+from __future__ import annotations
+
+from collections import Counter, deque
+from dataclasses import dataclass, field
+from typing import Any, Callable, Iterable, Protocol
+
+from .agenda import Agenda
+from .errors import GameError, NaipesError
+from .memory import CardBase, Memory, PlayerBase, Zone
+from .program import MoveSpec, Program
+
+Listener = Callable[[dict], None]
+
+
+@dataclass(frozen=True)
+class Option:
+    """One legal choice: a move kind and its argument, with a readable label."""
+
+    move: str
+    arg: Any
+    label: str
+
+    def __str__(self) -> str:
+        return self.label
+
+
+@dataclass
+class Decision:
+    """What an agent is asked: its seat, its view, the legal options."""
+
+    player: int
+    player_name: str
+    moves: tuple[str, ...]
+    options: list[Option]
+    view: dict
+    _game: "Game" = field(repr=False)
+
+    def simulator(self) -> "Game":
+        """A copy of the game to search, for perfect-information games only."""
+        if not self._game.program.perfect_information:
+            raise NaipesError(f"{self._game.program.name} hides information: it cannot be searched exactly")
+        return self._game.clone()
+
+    def explain_illegal(self, move: str, arg: Any) -> str | None:
+        """Why an option the player named is not legal (None if it is)."""
+        return self._game.explain_illegal(move, arg)
+
+
+class Agent(Protocol):
+    """A seat's player: given a decision, return one of its options."""
+
+    name: str
+
+    def choose(self, decision: Decision) -> Option: ...
+
+
+class QuitGame(Exception):
+    """A human asked to stop; the game ends early."""
+
+
+@dataclass
+class GameResult:
+    winners: tuple[int, ...]
+    payoffs: list[float]
+    names: list[str]
+    decisions: int
+    firings: int
+    seed: int | None
+
+
+def jsonable(value: Any) -> Any:
+    """A value as JSON data: cards and players by name, zones as lists."""
+    if isinstance(value, (CardBase, PlayerBase)):
+        return value.name
+    if isinstance(value, Zone):
+        return [c.name for c in value]
+    if isinstance(value, (list, tuple)):
+        return [jsonable(v) for v in value]
+    if isinstance(value, (set, frozenset)):
+        return sorted((jsonable(v) for v in value), key=str)
+    if isinstance(value, dict):
+        return {str(jsonable(k)): jsonable(v) for k, v in value.items()}
+    return value
+
+
+class Game:
+    """One game of a program: its memory, its agenda, its listeners."""
+
+    def __init__(self, program: Program, seed: int | None = None, *, players: int | None = None,
+                 names: list[str] | None = None):
+        self.program = program
+        self.seed = seed
+        self.memory: Memory = program.new_memory(seed, names, players)
+        self.agenda = Agenda(program)
+        self.listeners: list[Listener] = []
+        self.firings = 0
+        self.decisions = 0
+        self._options: list[Option] | None = None
+
+    # ------------------------------------------------------------- lifecycle
+    def start(self) -> None:
+        """Run setup and fire rules up to the first decision."""
+        self.emit({"type": "start", "game": self.program.name, "seed": self.seed,
+                   "params": self.program.param_values, "players": [p.name for p in self.memory.players],
+                   "position": self.view(None)})
+        program, memory = self.program, self.memory
+        with program.located():
+            if program.setup:
+                program.setup(memory, memory.vars)
+            self.agenda.start(memory)
+        self.advance()
+
+    @property
+    def over(self) -> bool:
+        return self.memory.over
+
+    def advance(self) -> None:
+        """Fire rules until none is left (or the game is over)."""
+        program, memory, agenda = self.program, self.memory, self.agenda
+        rules, V = program.rules, memory.vars
+        recent: deque = deque(maxlen=64)
+        count = 0
+        listening = bool(self.listeners)
+        with program.located():
+            while not memory.over:
+                key = agenda.next()
+                if key is None:
+                    break
+                rule = rules[key[0]]
+                if listening:
+                    self.emit(self._firing_record(key))
+                binding = agenda.take(key, memory)
+                rule.action(memory, V, *binding)
+                agenda.update(memory)
+                count += 1
+                recent.append(rule.name)
+                if count > program.max_firings:
+                    cycle = ", ".join(f"{name} ×{n}" for name, n in Counter(recent).most_common(6))
+                    raise GameError(f"runaway cycle: more than {program.max_firings} firings without a decision; "
+                                    f"the last {len(recent)} firings were {cycle}", rule.location,
+                                    hint="a rule whose actions change what its condition reads fires again; "
+                                         "make the condition false after it fires")
+                if listening and memory.events:
+                    self._flush_events()
+        self.firings += count
+        if listening and memory.events:
+            self._flush_events()
+        memory.events.clear()
+        self._options = None
+        if not memory.over and memory.pending is None:
+            phase = V.get("phase")
+            raise GameError(f"the game is stuck: no rule can fire and no decision is pending"
+                            f"{f' in phase {phase!r}' if phase is not None else ''}; state: {self.describe_state()}")
+
+    def _flush_events(self) -> None:
+        for text in self.memory.events:
+            self.emit({"type": "announce", "text": text})
+        self.memory.events.clear()
+
+    def describe_state(self) -> str:
+        V = self.memory.vars
+        parts = [f"{name}={jsonable(V[name])!r}" for name in self.program.state_names]
+        parts += [f"{z.name}: {len(V[z.name])} cards" for z in self.program.zones if not z.per_player]
+        return ", ".join(parts) or "(empty)"
+
+    # --------------------------------------------------------------- decisions
+    @property
+    def to_move(self) -> PlayerBase | None:
+        pending = self.memory.pending
+        return pending[0] if pending else None
+
+    def options(self) -> list[Option]:
+        """The legal options of the pending decision."""
+        if self._options is None:
+            memory = self.memory
+            if memory.pending is None:
+                return []
+            player, moves = memory.pending
+            found: list[Option] = []
+            with self.program.located():
+                for name in moves:
+                    found.extend(self._move_options(self.program.moves[name], player))
+            if not found:
+                raise GameError(f"{player} is asked to {' or '.join(moves)} but has no legal option; "
+                                f"state: {self.describe_state()}")
+            self._options = found
+        return self._options
+
+    def _candidates(self, move: MoveSpec, player: PlayerBase) -> list:
+        memory = self.memory
+        if move.when is not None and not move.when(memory, memory.vars, player):
+            return []
+        return move.options(memory, memory.vars, player) if move.options else [None]
+
+    def _move_options(self, move: MoveSpec, player: PlayerBase) -> list[Option]:
+        memory, V = self.memory, self.memory.vars
+        candidates = self._candidates(move, player)
+        for _, test in move.cascade:
+            allowed = [c for c in candidates if test(memory, V, player, c)]
+            if allowed:
+                candidates = allowed
+                break
+        return [Option(move.name, c, self._label(move, player, c)) for c in candidates]
+
+    def _label(self, move: MoveSpec, player: PlayerBase, arg: Any) -> str:
+        if move.label is not None:
+            return str(move.label(self.memory, self.memory.vars, player, arg))
+        if arg is None:
+            return move.name
+        return f"{move.name} {jsonable(arg)}"
+
+    def explain_illegal(self, move_name: str, arg: Any) -> str | None:
+        """The cascade step (or availability) that excludes `arg` for the player to move."""
+        player = self.to_move
+        move = self.program.moves.get(move_name)
+        if player is None or move is None or (self.memory.pending and move_name not in self.memory.pending[1]):
+            return f"'{move_name}' is not a move you can make now"
+        memory, V = self.memory, self.memory.vars
+        candidates = self._candidates(move, player)
+        if arg not in candidates:
+            return f"{jsonable(arg)} is not among the choices for '{move_name}'"
+        for step, test in move.cascade:
+            allowed = [c for c in candidates if test(memory, V, player, c)]
+            if allowed:
+                return None if arg in allowed else f"the rule '{step}' requires one of: " + \
+                    ", ".join(self._label(move, player, c) for c in allowed)
+        return None
+
+    def decision(self) -> Decision:
+        player, moves = self.memory.pending
+        return Decision(player.index, player.name, moves, self.options(), self.view(player.index), self)
+
+    def apply(self, option: Option) -> None:
+        """Play a legal option for the player to move, then advance."""
+        memory = self.memory
+        if memory.pending is None:
+            raise GameError("no decision is pending")
+        player = memory.pending[0]
+        if self.listeners:
+            self.emit({"type": "decision", "player": player.name, "options": [o.label for o in self.options()],
+                       "choice": option.label})
+        memory.pending = None
+        self.decisions += 1
+        move = self.program.moves[option.move]
+        with self.program.located():
+            move.effect(memory, memory.vars, player, option.arg)
+            self.agenda.update(memory)
+        self.advance()
+
+    # ------------------------------------------------------------------ copies
+    def clone(self) -> "Game":
+        """An independent copy for search (no listeners)."""
+        new = Game.__new__(Game)
+        new.program, new.seed = self.program, self.seed
+        new.memory, new.agenda = self.memory.clone(), self.agenda.clone()
+        new.listeners, new.firings, new.decisions, new._options = [], 0, self.decisions, None
+        return new
+
+    def key(self) -> tuple:
+        """Canonical state key: equal keys play out identically."""
+        return (self.memory.key(), frozenset(self.agenda.fired))
+
+    # ----------------------------------------------------------------- results
+    @property
+    def winners(self) -> tuple[int, ...]:
+        return self.memory.winners
+
+    def payoffs(self) -> list[float]:
+        memory = self.memory
+        if self.program.result is None:
+            return [1 if p.index in memory.winners else 0 for p in memory.players]
+        with self.program.located():
+            return [self.program.result(memory, memory.vars, p) for p in memory.players]
+
+    def result(self) -> GameResult:
+        return GameResult(self.winners, self.payoffs(), [p.name for p in self.memory.players],
+                          self.decisions, self.firings, self.seed)
+
+    # ------------------------------------------------------------------- views
+    def view(self, seat: int | None) -> dict:
+        """What the player at `seat` can see (None: an onlooker who sees public things)."""
+        memory, program = self.memory, self.program
+        V = memory.vars
+
+        def zone_view(zone: Zone) -> Any:
+            vis = zone.spec.visibility
+            if vis == "public" or (vis == "owner" and zone.owner is not None and zone.owner.index == seat):
+                return [c.name for c in zone]
+            if vis == "top":
+                return {"count": len(zone), "top": zone[-1].name if zone else None}
+            return {"count": len(zone)}
+
+        players = []
+        for p in memory.players:
+            entry: dict[str, Any] = {"name": p.name, "seat": p.index}
+            for var in program.player_state:
+                if var.visibility == "public" or (var.visibility == "owner" and p.index == seat):
+                    entry[var.name] = jsonable(getattr(p, var.name))
+            for zone in program.zones:
+                if zone.per_player:
+                    entry[zone.name] = zone_view(getattr(p, zone.name))
+            players.append(entry)
+        return {
+            "seat": seat,
+            "phase": V.get("phase"),
+            "state": {v.name: jsonable(V[v.name]) for v in program.state if v.visibility == "public"},
+            "zones": {z.name: zone_view(V[z.name]) for z in program.zones if not z.per_player},
+            "players": players,
+            "to_move": memory.pending[0].name if memory.pending else None,
+        }
+
+    # ----------------------------------------------------------------- tracing
+    def emit(self, record: dict) -> None:
+        for listener in self.listeners:
+            listener(record)
+
+    def _firing_record(self, key: tuple) -> dict:
+        rules = self.program.rules
+        rule = rules[key[0]]
+        binding = self.agenda.acts[key[0]][key[1]][1]
+        record = {"type": "fire", "rule": rule.name, "priority": rule.priority,
+                  "binding": {var: jsonable(v) for var, v in zip(rule.variables, binding)}}
+        others = [k for k in self.agenda.pending() if k != key]
+        record["over"] = [self._why_first(rule, key, rules[k[0]], k) for k in others[:5]]
+        if len(others) > 5:
+            record["over"].append(f"... {len(others) - 5} more")
+        return record
+
+    def _why_first(self, rule: Any, key: tuple, other: Any, other_key: tuple) -> str:
+        binding = self.agenda.acts[other_key[0]][other_key[1]][1]
+        label = other.name + ("{" + ", ".join(f"{v}={jsonable(x)}" for v, x in zip(other.variables, binding)) + "}"
+                              if binding else "")
+        if other.priority != rule.priority:
+            return f"{label}: lower priority {other.priority}"
+        strategy = self.program.strategy
+        if strategy != "declaration" and (rule.tests != other.tests or strategy in ("recency", "depth", "breadth")):
+            return f"{label}: same priority, later by strategy '{strategy}'"
+        if other.index != rule.index:
+            return f"{label}: same priority, declared later"
+        return f"{label}: same rule, later binding"
+
+
+def play_game(program: Program, agents: list[Agent], seed: int | None = None,
+              listeners: Iterable[Listener] = (), names: list[str] | None = None) -> GameResult:
+    """Play one game to the end and return its result.
+
+    Every agent's answer must be one of the offered options; anything else is
+    an error naming the seat (the game state is never corrupted by it).
+    """
+    game = Game(program, seed, players=len(agents), names=names)
+    game.listeners.extend(listeners)
+    game.start()
+    while not game.over:
+        decision = game.decision()
+        choice = agents[decision.player].choose(decision)
+        if choice not in decision.options:
+            raise NaipesError(f"agent '{agents[decision.player].name}' at seat {decision.player_name} "
+                              f"chose {choice!r}, which is not a legal option")
+        game.apply(choice)
+    result = game.result()
+    game.emit({"type": "end", "winners": [result.names[i] for i in result.winners], "payoffs": result.payoffs})
+    return result

@@ -1,0 +1,280 @@
+"""Load rule files: YAML with a location kept for every key and value.
+
+A rule file becomes a tree of :class:`Map`, :class:`Seq` and scalars; every
+string is a :class:`Text` that knows where its first character is, so that
+expression errors point into the file.  ``extends:`` merges a variant onto its
+base (see :func:`merge_variant`).
+
+>>> tree = load_tree("rulesets/fichas.yaml")   # doctest: +SKIP
+>>> tree["game"], tree.loc("game")             # doctest: +SKIP
+('fichas', Location(file='rulesets/fichas.yaml', line=1, col=7))
+"""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import yaml
+from yaml.constructor import SafeConstructor
+
+from .errors import Location, RuleError, did_you_mean, remember_source
+
+
+class Text(str):
+    """A string from a rule file that knows the location of its characters."""
+
+    loc: Location
+    block_indent: int | None  # column (0-based) of a block scalar's content
+
+    def at(self, line: int, col: int) -> Location:
+        """Location of the character at 1-based (line, col) inside this text."""
+        if self.block_indent is not None:
+            return Location(self.loc.file, self.loc.line + line - 1, self.block_indent + col)
+        if line == 1:
+            return Location(self.loc.file, self.loc.line, self.loc.col + col - 1)
+        return Location(self.loc.file, self.loc.line + line - 1, col)
+
+
+def subtext(text: str, start: int) -> str:
+    """`text[start:]`, still knowing where its characters are in the file."""
+    rest = text[start:]
+    if not isinstance(text, Text):
+        return rest
+    line = text.count("\n", 0, start) + 1
+    col = start - (text.rfind("\n", 0, start) + 1) + 1
+    sub = _SubText(rest)
+    sub.loc, sub.block_indent, sub.parent, sub.line0, sub.col0 = text.at(line, col), None, text, line, col
+    return sub
+
+
+class _SubText(Text):
+    parent: Text
+    line0: int
+    col0: int
+
+    def at(self, line: int, col: int) -> Location:
+        if line == 1:
+            return self.parent.at(self.line0, self.col0 + col - 1)
+        return self.parent.at(self.line0 + line - 1, col)
+
+
+class Map(dict):
+    """A YAML mapping that remembers where each key and value is."""
+
+    where: Location
+    key_locs: dict
+    value_locs: dict
+
+    def loc(self, key: str) -> Location:
+        return self.value_locs.get(key, self.where)
+
+    def key_loc(self, key: str) -> Location:
+        return self.key_locs.get(key, self.where)
+
+
+class Seq(list):
+    """A YAML sequence that remembers where each item is."""
+
+    where: Location
+    item_locs: list
+
+    def loc(self, i: int) -> Location:
+        return self.item_locs[i] if i < len(self.item_locs) else self.where
+
+
+def location_of(value: Any, default: Location) -> Location:
+    """The location a loaded value carries, or `default`."""
+    if isinstance(value, Text):
+        return value.loc
+    return getattr(value, "where", default)
+
+
+def _mark(node: yaml.Node, filename: str) -> Location:
+    return Location(filename, node.start_mark.line + 1, node.start_mark.column + 1)
+
+
+class _Builder:
+    def __init__(self, filename: str, lines: list[str]):
+        self.filename = filename
+        self.lines = lines
+        self.scalars = SafeConstructor()
+
+    def build(self, node: yaml.Node) -> Any:
+        if isinstance(node, yaml.MappingNode):
+            return self._map(node)
+        if isinstance(node, yaml.SequenceNode):
+            seq = Seq(self.build(n) for n in node.value)
+            seq.where = _mark(node, self.filename)
+            seq.item_locs = [_mark(n, self.filename) for n in node.value]
+            return seq
+        value = self.scalars.construct_object(node)
+        if isinstance(value, str):
+            return self._text(value, node)
+        return value
+
+    def _map(self, node: yaml.MappingNode) -> Map:
+        result = Map()
+        result.where = _mark(node, self.filename)
+        result.key_locs, result.value_locs = {}, {}
+        for key_node, value_node in node.value:
+            key = self.build(key_node)
+            if not isinstance(key, (str, int, float, bool)) or key is None:
+                raise RuleError("a key must be a plain name or number", _mark(key_node, self.filename))
+            if key in result:
+                raise RuleError(f"duplicate key '{key}'", _mark(key_node, self.filename),
+                                hint=f"first given at {result.key_locs[key]}")
+            result[key] = self.build(value_node)
+            result.key_locs[key] = _mark(key_node, self.filename)
+            result.value_locs[key] = _mark(value_node, self.filename)
+        return result
+
+    def _text(self, value: str, node: yaml.ScalarNode) -> Text:
+        text = Text(value)
+        text.loc = _mark(node, self.filename)
+        text.block_indent = None
+        if node.style in ("|", ">"):
+            text.block_indent = self._block_indent(node.start_mark.line + 1)
+            text.loc = Location(self.filename, node.start_mark.line + 2, text.block_indent + 1)
+        elif node.style in ("'", '"'):
+            text.loc = text.loc.shifted(0, 1)
+        return text
+
+    def _block_indent(self, first_line: int) -> int:
+        for line in self.lines[first_line:]:
+            if line.strip():
+                return len(line) - len(line.lstrip(" "))
+        return 0
+
+
+def parse_yaml(text: str, filename: str) -> Any:
+    """Parse YAML text into a located tree; YAML errors become RuleErrors."""
+    remember_source(filename, text)
+    try:
+        node = yaml.compose(text, Loader=yaml.SafeLoader)
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        loc = Location(filename, mark.line + 1, mark.column + 1) if mark else None
+        raise RuleError(f"YAML syntax: {exc.problem or exc.context}", loc) from None
+    except yaml.YAMLError as exc:
+        raise RuleError(f"YAML: {exc}", Location(filename, 1, 1)) from None
+    if node is None:
+        raise RuleError("the file is empty", Location(filename, 1, 1))
+    try:
+        return _Builder(filename, text.splitlines()).build(node)
+    except yaml.constructor.ConstructorError as exc:
+        mark = exc.problem_mark
+        loc = Location(filename, mark.line + 1, mark.column + 1) if mark else None
+        raise RuleError(f"YAML: {exc.problem}", loc) from None
+
+
+def read_rule_file(path: str | Path) -> Map:
+    """Read one rule file (without resolving ``extends``)."""
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise RuleError(f"cannot read {path}: {exc.strerror if isinstance(exc, OSError) else exc}") from None
+    tree = parse_yaml(text, str(path))
+    if not isinstance(tree, Map):
+        raise RuleError("a rule file is a mapping of sections (game:, rules:, ...)", location_of(tree, Location(str(path), 1, 1)))
+    return tree
+
+
+# Sections whose entries are merged by name when a variant extends a base.
+MERGED_SECTIONS = ("params", "zones", "state", "player_state", "moves", "functions", "cards", "players")
+
+
+def load_tree(path: str | Path, _seen: tuple = ()) -> Map:
+    """Read a rule file and resolve its ``extends`` chain into one tree."""
+    path = Path(path)
+    tree = read_rule_file(path)
+    base_name = tree.get("extends")
+    if base_name is None:
+        for key in ("override", "remove"):
+            if key in tree:
+                raise RuleError(f"'{key}' needs 'extends:' (it changes rules of a base file)", tree.key_loc(key))
+        return tree
+    if not isinstance(base_name, str):
+        raise RuleError("'extends' takes the path of the base rule file", tree.loc("extends"))
+    base_path = (path.parent / base_name).resolve()
+    if base_path in _seen:
+        raise RuleError(f"'extends' makes a cycle through {base_name}", tree.loc("extends"))
+    if not base_path.exists():
+        raise RuleError(f"base rule file '{base_name}' not found", tree.loc("extends"),
+                        hint=f"paths are relative to {path.parent}")
+    base = load_tree(base_path, _seen + (path.resolve(),))
+    return merge_variant(base, tree)
+
+
+def merge_variant(base: Map, variant: Map) -> Map:
+    """Apply a variant onto its base.
+
+    Mapping sections merge entry by entry (a ``params`` entry merges its
+    fields, so a variant can change only a default); ``rules`` are added,
+    ``override`` replaces rules by name, ``remove`` deletes them by name; any
+    other key replaces the base's.
+    """
+    merged = Map(base)
+    merged.where, merged.key_locs, merged.value_locs = base.where, dict(base.key_locs), dict(base.value_locs)
+    for key, value in variant.items():
+        if key in ("extends", "override", "remove", "rules"):
+            continue
+        if key in MERGED_SECTIONS and isinstance(value, Map) and isinstance(base.get(key), Map):
+            value = _merge_entries(base[key], value, deep=(key == "params"))
+        merged[key] = value
+        merged.key_locs[key], merged.value_locs[key] = variant.key_loc(key), variant.loc(key)
+    merged["rules"] = _merge_rules(base.get("rules") or Seq(), variant)
+    return merged
+
+
+def _merge_entries(base: Map, extra: Map, deep: bool) -> Map:
+    out = Map(base)
+    out.where, out.key_locs, out.value_locs = extra.where, dict(base.key_locs), dict(base.value_locs)
+    for key, value in extra.items():
+        if deep and isinstance(value, Map) and isinstance(base.get(key), Map):
+            value = _merge_entries(base[key], value, deep=False)
+        out[key] = value
+        out.key_locs[key], out.value_locs[key] = extra.key_loc(key), extra.loc(key)
+    return out
+
+
+def _rule_name(rule: Any) -> Any:
+    return rule.get("name") if isinstance(rule, Map) else None
+
+
+def _merge_rules(base_rules: Seq, variant: Map) -> Seq:
+    rules = Seq(base_rules)
+    rules.where = getattr(base_rules, "where", variant.where)
+    rules.item_locs = list(getattr(base_rules, "item_locs", []))
+    names = [_rule_name(r) for r in rules]
+
+    def index_of(name: Any, loc: Location, what: str) -> int:
+        if name not in names:
+            raise RuleError(f"{what}: the base has no rule named '{name}'", loc,
+                            hint=did_you_mean(str(name), [str(n) for n in names if n]))
+        return names.index(name)
+
+    removed = variant.get("remove") or Seq()
+    if not isinstance(removed, list):
+        raise RuleError("'remove' takes a list of rule names", variant.loc("remove"))
+    for i, name in enumerate(removed):
+        at = index_of(name, removed.loc(i), "remove")
+        del rules[at], rules.item_locs[at], names[at]
+    overrides = variant.get("override") or Seq()
+    if not isinstance(overrides, list):
+        raise RuleError("'override' takes a list of rules, each with the name of the rule it replaces", variant.loc("override"))
+    for i, rule in enumerate(overrides):
+        at = index_of(_rule_name(rule), overrides.loc(i), "override")
+        rules[at], rules.item_locs[at] = rule, overrides.loc(i)
+    added = variant.get("rules") or Seq()
+    if not isinstance(added, list):
+        raise RuleError("'rules' takes a list of rules", variant.loc("rules"))
+    for i, rule in enumerate(added):
+        name = _rule_name(rule)
+        if name is not None and name in names:
+            raise RuleError(f"the base already has a rule named '{name}'", added.loc(i),
+                            hint="use 'override:' to replace it, or choose another name")
+        rules.append(rule)
+        rules.item_locs.append(added.loc(i))
+        names.append(name)
+    return rules

@@ -1,0 +1,254 @@
+"""The working memory: everything a game knows while it runs.
+
+Global variables (state vars, global zones, ``players``, ``phase``) live in one
+dict ``vars``; each player is an object with a slot per player variable and
+per-player zone; each card is in exactly one zone (``where`` maps card id to
+zone slot), which :meth:`Memory.move` keeps true by construction.
+
+Every write records a *key* in ``dirty`` (a global name, or ``(attr,
+player_index)``), which is what the agenda uses to re-evaluate only the rules
+that read it.  Values are immutable (the language has no in-place mutation),
+so :meth:`Memory.clone` copies containers, not values: cheap enough for search
+agents that clone millions of times.
+"""
+from __future__ import annotations
+
+import random
+from typing import Any, Iterable
+
+from .errors import GameError
+
+
+class Zone(list):
+    """A pile of cards: a list whose last item is the top."""
+
+    __slots__ = ("name", "owner", "key", "slot", "spec")
+
+    def __repr__(self) -> str:
+        owner = f"{self.owner.name}." if self.owner is not None else ""
+        return f"<{owner}{self.name}: {len(self)} cards>"
+
+    __hash__ = object.__hash__
+
+    def __eq__(self, other: object) -> bool:
+        return self is other
+
+
+class PlayerBase:
+    """A seat. Rule files add one slot per player variable and zone."""
+
+    __slots__ = ("index", "name")
+    state_slots: tuple = ()  # player variables (set per program)
+    zone_slots: tuple = ()  # per-player zones (set per program)
+
+    def __repr__(self) -> str:
+        return self.name
+
+    def __lt__(self, other: "PlayerBase") -> bool:
+        return self.index < other.index
+
+
+class CardBase:
+    """A card (or chip, or any token). Immutable; rule files add attributes."""
+
+    __slots__ = ("id", "name")
+    attributes: tuple = ()
+
+    def __repr__(self) -> str:
+        return self.name
+
+    def __lt__(self, other: "CardBase") -> bool:
+        return self.id < other.id
+
+
+class Memory:
+    """Game state plus the bookkeeping the engine needs (dirty keys, decisions)."""
+
+    __slots__ = ("vars", "players", "zones", "where", "dirty", "rng", "pending", "over",
+                 "winners", "events", "program")
+
+    def __init__(self, program: Any, rng: random.Random):
+        self.program = program
+        self.vars: dict[str, Any] = {}
+        self.players: list[PlayerBase] = []
+        self.zones: list[Zone] = []
+        self.where: dict[int, int] = {}
+        self.dirty: set = set()
+        self.rng = rng
+        self.pending: tuple | None = None  # (player, move names)
+        self.over = False
+        self.winners: tuple = ()
+        self.events: list[str] = []
+
+    # ------------------------------------------------------------------ zones
+    def new_zone(self, name: str, owner: PlayerBase | None, spec: Any) -> Zone:
+        zone = Zone()
+        zone.name, zone.owner, zone.spec, zone.slot = name, owner, spec, len(self.zones)
+        zone.key = name if owner is None else (name, owner.index)
+        self.zones.append(zone)
+        return zone
+
+    def place(self, cards: Iterable[CardBase], zone: Zone) -> None:
+        """Put new cards into a zone (used once, when the deck is built)."""
+        for card in cards:
+            zone.append(card)
+            self.where[card.id] = zone.slot
+        self.dirty.add(zone.key)
+
+    # ----------------------------------------------------------------- writes
+    def set_var(self, name: str, value: Any) -> None:
+        old = self.vars[name]
+        if old is not value and (type(old) is not type(value) or old != value):
+            self.vars[name] = value
+            self.dirty.add(name)
+
+    def set_attr(self, obj: PlayerBase, attr: str, value: Any) -> None:
+        if not isinstance(obj, PlayerBase):
+            raise GameError(f"cannot set '{attr}' on {obj!r}: only players have variables")
+        old = getattr(obj, attr)
+        if old is not value and (type(old) is not type(value) or old != value):
+            setattr(obj, attr, value)
+            self.dirty.add((attr, obj.index))
+
+    def move(self, cards: Any, dest: Zone, source: Zone | None = None, bottom: bool = False) -> None:
+        """Move a card or a collection of cards to `dest` (on top, or at the bottom)."""
+        if not isinstance(dest, Zone):
+            raise GameError(f"'move' needs a zone to move to, got {dest!r}")
+        batch = [cards] if isinstance(cards, CardBase) else list(cards)
+        zones, where, dirty = self.zones, self.where, self.dirty
+        for card in batch:
+            if not isinstance(card, CardBase):
+                raise GameError(f"'move' moves cards, got {card!r}")
+            zone = zones[where[card.id]]
+            if source is not None and zone is not source:
+                raise GameError(f"card {card} is in {zone!r}, not in {source!r}")
+            zone.remove(card)
+            dirty.add(zone.key)
+            if bottom:
+                dest.insert(0, card)
+            else:
+                dest.append(card)
+            where[card.id] = dest.slot
+        if batch:
+            dirty.add(dest.key)
+
+    def shuffle(self, zone: Zone) -> None:
+        if not isinstance(zone, Zone):
+            raise GameError(f"'shuffle' needs a zone, got {zone!r}")
+        self.rng.shuffle(zone)
+        self.dirty.add(zone.key)
+
+    def deal(self, count: int, source: Zone, dests: Iterable[Zone]) -> None:
+        """Deal `count` cards to each zone in `dests`, one at a time, round robin."""
+        dests = list(dests)
+        if not all(isinstance(d, Zone) for d in dests) or not isinstance(source, Zone):
+            raise GameError("'deal N from ZONE to ZONES' needs a zone and a list of zones")
+        if count * len(dests) > len(source):
+            raise GameError(f"cannot deal {count} cards to {len(dests)} zones: {source!r} has only {len(source)}")
+        for _ in range(count):
+            for dest in dests:
+                card = source.pop()
+                dest.append(card)
+                self.where[card.id] = dest.slot
+        self.dirty.add(source.key)
+        self.dirty.update(d.key for d in dests)
+
+    def ask(self, player: PlayerBase, moves: tuple[str, ...]) -> None:
+        if not isinstance(player, PlayerBase):
+            raise GameError(f"'ask' needs a player, got {player!r}")
+        if self.pending is not None:
+            raise GameError(f"asked {player} to {', '.join(moves)} while {self.pending[0]} "
+                            f"still has to {', '.join(self.pending[1])}")
+        self.pending = (player, moves)
+
+    def end_game(self, winners: Any = None) -> None:
+        if winners is None:
+            winners = ()
+        elif isinstance(winners, PlayerBase):
+            winners = (winners,)
+        self.over = True
+        self.winners = tuple(sorted(p.index for p in winners))
+        self.pending = None
+
+    def announce(self, parts: tuple) -> None:
+        self.events.append(" ".join(str(p) for p in parts))
+
+    # ------------------------------------------------------------ copy & key
+    def clone(self) -> "Memory":
+        """An independent copy (values are immutable, so containers suffice)."""
+        new = Memory.__new__(Memory)
+        new.program, new.rng = self.program, random.Random()
+        new.rng.setstate(self.rng.getstate())
+        new.pending, new.over, new.winners, new.events = None, self.over, self.winners, []
+        new.dirty, new.where = set(), dict(self.where)
+        zones = []
+        for zone in self.zones:
+            copy = Zone(zone)
+            copy.name, copy.owner, copy.key, copy.slot, copy.spec = zone.name, zone.owner, zone.key, zone.slot, zone.spec
+            zones.append(copy)
+        players = []
+        for p in self.players:
+            q = type(p).__new__(type(p))
+            q.index, q.name = p.index, p.name
+            players.append(q)
+        new.zones, new.players = zones, players
+        for zone in zones:
+            if zone.owner is not None:
+                zone.owner = players[zone.owner.index]
+        remap = _Remapper(players, zones)
+        for p, q in zip(self.players, players):
+            for slot in p.state_slots:
+                setattr(q, slot, remap(getattr(p, slot)))
+            for slot in p.zone_slots:
+                setattr(q, slot, zones[getattr(p, slot).slot])
+        new.vars = {name: remap(value) for name, value in self.vars.items()}
+        if self.pending is not None:
+            new.pending = (players[self.pending[0].index], self.pending[1])
+        return new
+
+    def key(self) -> tuple:
+        """A hashable, canonical summary of the state (for memoising search)."""
+        norm = _normalise
+        program = self.program
+        globals_part = tuple(norm(self.vars[name]) for name in program.state_names)
+        players_part = tuple(tuple(norm(getattr(p, s)) for s in p.state_slots) for p in self.players)
+        zones_part = tuple(tuple(c.id for c in z) if z.spec.ordered else frozenset(c.id for c in z)
+                           for z in self.zones)
+        pending = (self.pending[0].index, self.pending[1]) if self.pending else None
+        return (self.vars.get("phase"), globals_part, players_part, zones_part, pending, self.over, self.winners)
+
+
+class _Remapper:
+    """Maps values of one memory onto the players and zones of its clone."""
+
+    def __init__(self, players: list, zones: list):
+        self.players, self.zones = players, zones
+
+    def __call__(self, value: Any) -> Any:
+        if isinstance(value, (int, float, str, CardBase)) or value is None:
+            return value
+        if isinstance(value, PlayerBase):
+            return self.players[value.index]
+        if isinstance(value, Zone):
+            return self.zones[value.slot]
+        if isinstance(value, (tuple, list, set, frozenset)):
+            return type(value)(self(v) for v in value)
+        if isinstance(value, dict):
+            return {self(k): self(v) for k, v in value.items()}
+        return value
+
+
+def _normalise(value: Any) -> Any:
+    if isinstance(value, PlayerBase):
+        return ("player", value.index)
+    if isinstance(value, CardBase):
+        return ("card", value.id)
+    if isinstance(value, Zone):
+        return ("zone", value.slot)
+    if isinstance(value, (list, tuple)):
+        return tuple(_normalise(v) for v in value)
+    if isinstance(value, (set, frozenset)):
+        return frozenset(_normalise(v) for v in value)
+    if isinstance(value, dict):
+        return tuple(sorted((repr(k), _normalise(v)) for k, v in value.items()))
+    return value

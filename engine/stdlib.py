@@ -1,0 +1,107 @@
+"""The functions a rule file may call, and nothing else.
+
+Each entry says how many arguments the function takes, which keyword
+arguments it accepts, whether it needs the game (``state``: the compiler
+passes the working memory's variables first), and whether it is random
+(random functions are refused in conditions, which must be pure).
+"""
+from __future__ import annotations
+
+import builtins
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+
+@dataclass(frozen=True)
+class Builtin:
+    func: Callable
+    min_args: int
+    max_args: int | None = None  # None: any number
+    kwargs: frozenset = field(default_factory=frozenset)
+    state: bool = False  # receives the variables dict V first
+    random: bool = False  # receives the game's seeded generator first
+    returns: str | None = None  # a type name for the compiler's checks
+    doc: str = ""
+
+
+def _players(V: dict) -> list:
+    return V["players"]
+
+
+def next_player(V: dict, player: Any, steps: int = 1) -> Any:
+    """The player `steps` seats after `player` (negative: before)."""
+    seats = _players(V)
+    return seats[(player.index + steps) % len(seats)]
+
+
+def seating(V: dict, first: Any) -> list:
+    """Every player once, in turn order, starting with `first`."""
+    seats = _players(V)
+    return seats[first.index:] + seats[:first.index]
+
+
+def top(zone: Any, count: int | None = None) -> Any:
+    """The top card of a zone (None if empty), or a list of the top `count`."""
+    if count is None:
+        return zone[-1] if zone else None
+    return list(zone[-count:]) if count > 0 else []
+
+
+def split(text: str, sep: str | None = None) -> list:
+    return text.split(sep)
+
+
+def count(items: Any) -> int:
+    return sum(1 for item in items if item)
+
+
+def index_of(items: Any, item: Any) -> int:
+    return list(items).index(item)
+
+
+def randint(rng: Any, low: int, high: int) -> int:
+    return rng.randint(low, high)
+
+
+def choice(rng: Any, items: Any) -> Any:
+    return rng.choice(list(items))
+
+
+def random_float(rng: Any) -> float:
+    return rng.random()
+
+
+def _py(name: str, lo: int, hi: int | None, kwargs: tuple = (), returns: str | None = None) -> Builtin:
+    return Builtin(getattr(builtins, name), lo, hi, frozenset(kwargs), returns=returns)
+
+
+BUILTINS: dict[str, Builtin] = {
+    "len": _py("len", 1, 1, returns="int"),
+    "min": _py("min", 1, None, ("key", "default")),
+    "max": _py("max", 1, None, ("key", "default")),
+    "sum": _py("sum", 1, 2),
+    "any": _py("any", 1, 1, returns="bool"),
+    "all": _py("all", 1, 1, returns="bool"),
+    "sorted": _py("sorted", 1, 1, ("key", "reverse"), returns="list"),
+    "reversed": Builtin(lambda xs: list(reversed(list(xs))), 1, 1, returns="list"),
+    "abs": _py("abs", 1, 1),
+    "round": _py("round", 1, 2),
+    "range": Builtin(lambda *a: list(range(*a)), 1, 3, returns="list"),
+    "list": _py("list", 0, 1, returns="list"),
+    "set": _py("set", 0, 1, returns="set"),
+    "tuple": _py("tuple", 0, 1, returns="tuple"),
+    "str": _py("str", 0, 1, returns="str"),
+    "int": _py("int", 0, 1, returns="int"),
+    "bool": _py("bool", 0, 1, returns="bool"),
+    "enumerate": Builtin(lambda xs, start=0: list(enumerate(xs, start)), 1, 2, returns="list"),
+    "zip": Builtin(lambda *xs: list(zip(*xs)), 1, None, returns="list"),
+    "count": Builtin(count, 1, 1, returns="int", doc="how many items are true"),
+    "index_of": Builtin(index_of, 2, 2, returns="int"),
+    "split": Builtin(split, 1, 2, returns="list"),
+    "top": Builtin(top, 1, 2, doc="top card of a zone, or the top N cards"),
+    "next_player": Builtin(next_player, 1, 2, state=True, returns="player"),
+    "seating": Builtin(seating, 1, 1, state=True, returns="list"),
+    "randint": Builtin(randint, 2, 2, random=True, returns="int"),
+    "choice": Builtin(choice, 1, 1, random=True),
+    "random": Builtin(random_float, 0, 0, random=True, returns="float"),
+}
