@@ -23,13 +23,33 @@ from .program import MoveSpec, Program
 Listener = Callable[[dict], None]
 
 
-@dataclass(frozen=True)
 class Option:
-    """One legal choice: a move kind and its argument, with a readable label."""
+    """One legal choice: a move kind and its argument, with a readable label.
 
-    move: str
-    arg: Any
-    label: str
+    Options are equal when move and argument are; the label is computed on
+    first use (search never needs it).
+    """
+
+    __slots__ = ("move", "arg", "_label", "_labeller")
+
+    def __init__(self, move: str, arg: Any, label: str | None = None, labeller: Callable | None = None):
+        self.move, self.arg, self._label, self._labeller = move, arg, label, labeller
+
+    @property
+    def label(self) -> str:
+        if self._label is None:
+            self._label = self._labeller(self)
+            self._labeller = None
+        return self._label
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Option) and self.move == other.move and self.arg == other.arg
+
+    def __hash__(self) -> int:
+        return hash((self.move, repr(self.arg)))
+
+    def __repr__(self) -> str:
+        return f"Option({self.move!r}, {self.label!r})"
 
     def __str__(self) -> str:
         return self.label
@@ -55,6 +75,10 @@ class Decision:
     def explain_illegal(self, move: str, arg: Any) -> str | None:
         """Why an option the player named is not legal (None if it is)."""
         return self._game.explain_illegal(move, arg)
+
+    def explain_illegal_label(self, label: str) -> str | None:
+        """Why the option labelled `label` (any case) is not legal, if it names one."""
+        return self._game.explain_label(label)
 
 
 class Agent(Protocol):
@@ -211,11 +235,17 @@ class Game:
             if allowed:
                 candidates = allowed
                 break
-        return [Option(move.name, c, self._label(move, player, c)) for c in candidates]
+        memory = self.memory
 
-    def _label(self, move: MoveSpec, player: PlayerBase, arg: Any) -> str:
+        def labeller(option: Option) -> str:
+            with self.program.located():
+                return self._label(move, player, option.arg, memory)
+        return [Option(move.name, c, None, labeller) for c in candidates]
+
+    def _label(self, move: MoveSpec, player: PlayerBase, arg: Any, memory: Memory | None = None) -> str:
         if move.label is not None:
-            return str(move.label(self.memory, self.memory.vars, player, arg))
+            memory = memory or self.memory
+            return str(move.label(memory, memory.vars, player, arg))
         if arg is None:
             return move.name
         return f"{move.name} {jsonable(arg)}"
@@ -235,6 +265,19 @@ class Game:
             if allowed:
                 return None if arg in allowed else f"the rule '{step}' requires one of: " + \
                     ", ".join(self._label(move, player, c) for c in allowed)
+        return None
+
+    def explain_label(self, label: str) -> str | None:
+        """Explain why the candidate labelled `label` is illegal (None if no candidate has it)."""
+        if self.memory.pending is None:
+            return None
+        player, moves = self.memory.pending
+        with self.program.located():
+            for name in moves:
+                move = self.program.moves[name]
+                for arg in self._candidates(move, player):
+                    if self._label(move, player, arg).lower() == label.lower():
+                        return self.explain_illegal(name, arg)
         return None
 
     def decision(self) -> Decision:

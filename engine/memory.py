@@ -64,7 +64,7 @@ class CardBase:
 class Memory:
     """Game state plus the bookkeeping the engine needs (dirty keys, decisions)."""
 
-    __slots__ = ("vars", "players", "zones", "where", "dirty", "rng", "pending", "over",
+    __slots__ = ("vars", "players", "zones", "where", "dirty", "_rng", "_rng_origin", "pending", "over",
                  "winners", "events", "program")
 
     def __init__(self, program: Any, rng: random.Random):
@@ -74,11 +74,20 @@ class Memory:
         self.zones: list[Zone] = []
         self.where: dict[int, int] = {}
         self.dirty: set = set()
-        self.rng = rng
+        self._rng, self._rng_origin = rng, None
         self.pending: tuple | None = None  # (player, move names)
         self.over = False
         self.winners: tuple = ()
         self.events: list[str] = []
+
+    @property
+    def rng(self) -> random.Random:
+        """The game's seeded generator (a clone copies it only when it first draws)."""
+        if self._rng is None:
+            self._rng = random.Random()
+            self._rng.setstate(self._rng_origin)
+            self._rng_origin = None
+        return self._rng
 
     # ------------------------------------------------------------------ zones
     def new_zone(self, name: str, owner: PlayerBase | None, spec: Any) -> Zone:
@@ -177,33 +186,39 @@ class Memory:
     def clone(self) -> "Memory":
         """An independent copy (values are immutable, so containers suffice)."""
         new = Memory.__new__(Memory)
-        new.program, new.rng = self.program, random.Random()
-        new.rng.setstate(self.rng.getstate())
-        new.pending, new.over, new.winners, new.events = None, self.over, self.winners, []
-        new.dirty, new.where = set(), dict(self.where)
+        new.program, new._rng = self.program, None
+        new._rng_origin = self._rng.getstate() if self._rng is not None else self._rng_origin
+        new.over, new.winners, new.events = self.over, self.winners, []
+        new.dirty, new.where = set(), self.where.copy()
+        players = []
+        for p in self.players:
+            q = p.__class__.__new__(p.__class__)
+            q.index, q.name = p.index, p.name
+            players.append(q)
         zones = []
         for zone in self.zones:
             copy = Zone(zone)
-            copy.name, copy.owner, copy.key, copy.slot, copy.spec = zone.name, zone.owner, zone.key, zone.slot, zone.spec
+            copy.name, copy.key, copy.slot, copy.spec = zone.name, zone.key, zone.slot, zone.spec
+            copy.owner = players[zone.owner.index] if zone.owner is not None else None
             zones.append(copy)
-        players = []
-        for p in self.players:
-            q = type(p).__new__(type(p))
-            q.index, q.name = p.index, p.name
-            players.append(q)
         new.zones, new.players = zones, players
-        for zone in zones:
-            if zone.owner is not None:
-                zone.owner = players[zone.owner.index]
         remap = _Remapper(players, zones)
         for p, q in zip(self.players, players):
             for slot in p.state_slots:
                 setattr(q, slot, remap(getattr(p, slot)))
             for slot in p.zone_slots:
                 setattr(q, slot, zones[getattr(p, slot).slot])
-        new.vars = {name: remap(value) for name, value in self.vars.items()}
-        if self.pending is not None:
-            new.pending = (players[self.pending[0].index], self.pending[1])
+        V = self.vars
+        new.vars = W = V.copy()
+        W["players"] = players
+        for name in self.program.state_names:
+            value = V[name]
+            if value.__class__ not in _ATOMS:
+                W[name] = remap(value)
+        for name in self.program.global_zone_names:
+            W[name] = zones[V[name].slot]
+        pending = self.pending
+        new.pending = (players[pending[0].index], pending[1]) if pending is not None else None
         return new
 
     def key(self) -> tuple:
@@ -212,10 +227,13 @@ class Memory:
         program = self.program
         globals_part = tuple(norm(self.vars[name]) for name in program.state_names)
         players_part = tuple(tuple(norm(getattr(p, s)) for s in p.state_slots) for p in self.players)
-        zones_part = tuple(tuple(c.id for c in z) if z.spec.ordered else frozenset(c.id for c in z)
+        zones_part = tuple(tuple([c.id for c in z]) if z.spec.ordered else frozenset([c.id for c in z])
                            for z in self.zones)
         pending = (self.pending[0].index, self.pending[1]) if self.pending else None
         return (self.vars.get("phase"), globals_part, players_part, zones_part, pending, self.over, self.winners)
+
+
+_ATOMS = {int, float, str, bool, type(None)}
 
 
 class _Remapper:
@@ -225,7 +243,7 @@ class _Remapper:
         self.players, self.zones = players, zones
 
     def __call__(self, value: Any) -> Any:
-        if isinstance(value, (int, float, str, CardBase)) or value is None:
+        if value.__class__ in _ATOMS or isinstance(value, CardBase):
             return value
         if isinstance(value, PlayerBase):
             return self.players[value.index]

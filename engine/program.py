@@ -155,6 +155,7 @@ class Program:
     max_firings: int
     player_class: type = PlayerBase
     state_names: tuple = ()
+    global_zone_names: tuple = ()
     global_readers: dict = field(default_factory=dict)
     attr_readers: dict = field(default_factory=dict)
     bound_readers: dict = field(default_factory=dict)
@@ -778,6 +779,7 @@ class _Builder:
         program.player_class = type("Player", (PlayerBase,), {"__slots__": player_slots + zone_slots,
                                                              "state_slots": player_slots, "zone_slots": zone_slots})
         program.state_names = tuple(v.name for v in program.state)
+        program.global_zone_names = tuple(z.name for z in program.zones if not z.per_player)
         function_reads = self.function_reads()
         for rule in program.rules:
             rule.condition, rule.action = resolve(rule.condition), resolve(rule.action)

@@ -1,0 +1,258 @@
+"""The ``naipes`` command: a thin layer over the public API.
+
+    naipes play RULESET [--seat AGENT]... [-p k=v]... [--seed N] [--log FILE] [--trace]
+    naipes simulate RULESET -n N [--seat AGENT]... [-p k=v]... [--seed N]
+    naipes check RULESET...
+    naipes solve RULESET [-p k=v]... [--seed N] [--json]
+
+RULESET is a path to a rule file, or the name of one in ``rulesets/``.
+Errors in rule files and arguments are printed as located messages with exit
+status 1 (never a traceback).
+"""
+from __future__ import annotations
+
+import json
+import random
+import sys
+from pathlib import Path
+from typing import Any, Callable, TextIO
+
+import click
+
+from .agents import make_agent, render_view
+from .errors import NaipesError, RuleErrors
+from .interpreter import Game, GameResult, QuitGame, play_game
+from .program import Program, load_program
+from .search import Solver
+
+RULESETS = Path(__file__).resolve().parent.parent / "rulesets"
+
+
+def find_ruleset(name: str) -> Path:
+    """A rule file from a path or a short name (``fichas`` -> rulesets/fichas.yaml)."""
+    path = Path(name)
+    if path.exists():
+        return path
+    for folder in (Path("rulesets"), RULESETS):
+        candidate = folder / (name if name.endswith((".yaml", ".yml")) else f"{name}.yaml")
+        if candidate.exists():
+            return candidate
+    known = sorted(p.stem for p in RULESETS.glob("*.yaml")) if RULESETS.exists() else []
+    raise click.BadParameter(f"no rule file '{name}'" + (f" (known: {', '.join(known)})" if known else ""),
+                             param_hint="RULESET")
+
+
+def parse_params(pairs: tuple[str, ...]) -> dict[str, str]:
+    params = {}
+    for pair in pairs:
+        name, sep, value = pair.partition("=")
+        if not sep or not name.strip():
+            raise click.BadParameter(f"'{pair}' is not NAME=VALUE", param_hint="-p")
+        params[name.strip()] = value
+    return params
+
+
+def load(ruleset: str, params: tuple[str, ...]) -> Program:
+    return load_program(find_ruleset(ruleset), parse_params(params))
+
+
+def fail(error: Exception, code: int = 1) -> None:
+    click.echo(str(error), err=True)
+    sys.exit(code)
+
+
+def guarded(func: Callable) -> Callable:
+    """Run a command, turning Naipes errors into located messages and exit 1."""
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return func(*args, **kwargs)
+        except NaipesError as error:
+            fail(error)
+        except KeyboardInterrupt:
+            click.echo("\ninterrupted", err=True)
+            sys.exit(130)
+    wrapper.__name__, wrapper.__doc__ = func.__name__, func.__doc__
+    return wrapper
+
+
+def seat_agents(program: Program, seats: tuple[str, ...], default: list[str], seed: int) -> list:
+    names = list(seats) or default
+    if len(names) > program.players[1]:
+        raise click.BadParameter(f"{program.name} seats at most {program.players[1]} players", param_hint="--seat")
+    while len(names) < max(program.players[0], 1 if seats else program.players[2]):
+        names.append(default[len(names)] if len(names) < len(default) else "random")
+    return [make_agent(name, seed=seed * 1009 + i) for i, name in enumerate(names)]
+
+
+def pick_seed(seed: int | None) -> int:
+    return seed if seed is not None else random.SystemRandom().randrange(1 << 31)
+
+
+class JsonLog:
+    """Writes every game record as one JSON line, flushed at once (nothing lost on failure)."""
+
+    def __init__(self, stream: TextIO):
+        self.stream = stream
+
+    def __call__(self, record: dict) -> None:
+        self.stream.write(json.dumps(record, ensure_ascii=False, default=str) + "\n")
+        self.stream.flush()
+
+
+def trace_printer(record: dict) -> None:
+    if record["type"] != "fire":
+        return
+    binding = ", ".join(f"{k}={v}" for k, v in record["binding"].items())
+    click.echo(f"[trace] fire {record['rule']}{' {' + binding + '}' if binding else ''} "
+               f"(priority {record['priority']})", err=True)
+    for other in record["over"]:
+        click.echo(f"[trace]    over {other}", err=True)
+
+
+def table_printer(record: dict) -> None:
+    """What a person at the table is told: announcements, moves, the end."""
+    kind = record["type"]
+    if kind == "announce":
+        click.echo(f"* {record['text']}")
+    elif kind == "decision":
+        click.echo(f"{record['player']} plays {record['choice']}")
+    elif kind == "end":
+        winners = ", ".join(record["winners"]) or "nobody"
+        click.echo(f"Game over. Winner: {winners}.")
+
+
+params_option = click.option("-p", "--param", "params", multiple=True, metavar="NAME=VALUE",
+                             help="Override a rule-file param (repeatable).")
+seat_option = click.option("--seat", "seats", multiple=True, metavar="AGENT",
+                           help="Agent for the next seat: random, minimax, human (repeatable, in seat order).")
+seed_option = click.option("--seed", type=int, default=None, help="Seed of the game (a run is reproducible from it).")
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="naipes")
+def main() -> None:
+    """Naipes: card games as declarative rule files, run by one rules engine."""
+
+
+@main.command()
+@click.argument("ruleset")
+@seat_option
+@params_option
+@seed_option
+@click.option("--log", "log_path", type=click.Path(dir_okay=False, writable=True), help="Write the game as JSON lines.")
+@click.option("--trace", is_flag=True, help="Print each rule firing and why it won over the others pending.")
+@guarded
+def play(ruleset: str, seats: tuple[str, ...], params: tuple[str, ...], seed: int | None,
+         log_path: str | None, trace: bool) -> None:
+    """Play one game of RULESET (by default: you at seat 1 against the rule file's AI)."""
+    program = load(ruleset, params)
+    seed = pick_seed(seed)
+    default = ["human"] + [program.default_ai] * (program.players[2] - 1)
+    agents = seat_agents(program, seats, default, seed)
+    listeners: list = [table_printer]
+    if trace:
+        listeners.append(trace_printer)
+    log_file = open(log_path, "w", encoding="utf-8") if log_path else None
+    if log_file:
+        listeners.append(JsonLog(log_file))
+    click.echo(f"{program.title} — seed {seed}; seats: " +
+               ", ".join(f"P{i + 1} {a.name}" for i, a in enumerate(agents)))
+    try:
+        result = play_game(program, agents, seed, listeners)
+        report(result)
+    except QuitGame:
+        click.echo("You quit: the game was not finished.")
+    finally:
+        if log_file:
+            log_file.close()
+
+
+def report(result: GameResult) -> None:
+    for name, payoff in zip(result.names, result.payoffs):
+        click.echo(f"  {name}: {payoff}")
+
+
+@main.command()
+@click.argument("ruleset")
+@click.option("-n", "--games", type=click.IntRange(min=1), required=True, help="Number of games.")
+@seat_option
+@params_option
+@seed_option
+@guarded
+def simulate(ruleset: str, games: int, seats: tuple[str, ...], params: tuple[str, ...], seed: int | None) -> None:
+    """Play N games AI against AI; print wins and mean result per seat."""
+    program = load(ruleset, params)
+    seed = pick_seed(seed)
+    seats = seats or tuple(["random"] * program.players[2])
+    if "human" in seats:
+        raise click.BadParameter("simulate is for AI seats; use 'play' to play", param_hint="--seat")
+    count = len(seat_agents(program, seats, list(seats), seed))
+    wins, totals = [0] * count, [0.0] * count
+    with click.progressbar(range(games), label=f"{games} games of {program.name}", file=sys.stderr) as bar:
+        for i in bar:
+            agents = seat_agents(program, seats, list(seats), seed + i)
+            result = play_game(program, agents, seed + i)
+            for seat in result.winners:
+                wins[seat] += 1
+            totals = [t + p for t, p in zip(totals, result.payoffs)]
+    click.echo(f"{program.title}: {games} games, seeds {seed}..{seed + games - 1}")
+    click.echo(f"{'seat':<6}{'agent':<12}{'wins':>8}{'win %':>9}{'mean result':>14}")
+    for i, agent in enumerate(seat_agents(program, seats, list(seats), seed)):
+        click.echo(f"P{i + 1:<5}{agent.name:<12}{wins[i]:>8}{100 * wins[i] / games:>8.1f}%{totals[i] / games:>14.3f}")
+
+
+@main.command()
+@click.argument("rulesets", nargs=-1, required=True)
+@params_option
+def check(rulesets: tuple[str, ...], params: tuple[str, ...]) -> None:
+    """Validate rule files; report every error found (exit 1 if any)."""
+    failed = False
+    for name in rulesets:
+        try:
+            program = load(name, params)
+            Game(program, 0).start()  # the setup and first rules must run too
+            click.echo(f"{name}: ok ({len(program.rules)} rules, {len(program.moves)} moves)")
+        except RuleErrors as errors:
+            failed = True
+            click.echo(str(errors), err=True)
+            click.echo(f"{name}: {len(errors.errors)} error(s)", err=True)
+        except NaipesError as error:
+            failed = True
+            click.echo(str(error), err=True)
+            click.echo(f"{name}: 1 error", err=True)
+    sys.exit(1 if failed else 0)
+
+
+@main.command()
+@click.argument("ruleset")
+@params_option
+@seed_option
+@click.option("--json", "as_json", is_flag=True, help='Print {"outcome": "win"|"loss", "winning_moves": [...]}.')
+@guarded
+def solve(ruleset: str, params: tuple[str, ...], seed: int | None, as_json: bool) -> None:
+    """Evaluate the start position for the player to move: won or lost, and every winning move."""
+    program = load(ruleset, params)
+    if not program.perfect_information:
+        raise NaipesError(f"{program.name} hides information; 'solve' needs a perfect-information game")
+    if program.result is not None:
+        raise NaipesError(f"{program.name} has a custom 'result'; 'solve' reports win/loss games only")
+    seed = pick_seed(seed)
+    game = Game(program, seed)
+    game.start()
+    if game.over:
+        raise NaipesError("the game is over before anyone moves: there is nothing to solve")
+    mover = game.to_move.index
+    solver = Solver()
+    winning = [option.label for option, value in solver.evaluate(game) if value[mover] >= 1]
+    outcome = "win" if winning else "loss"
+    if as_json:
+        click.echo(json.dumps({"outcome": outcome, "winning_moves": winning}))
+        return
+    click.echo(f"seed {seed}\n{render_view(game.view(None))}")
+    click.echo(f"{game.to_move.name} to move: {outcome.upper()}"
+               + (f"; winning moves: {', '.join(winning)}" if winning else " against perfect play"))
+    click.echo(f"({solver.nodes} positions searched)", err=True)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()
