@@ -22,7 +22,7 @@ from __future__ import annotations
 from heapq import heappop, heappush
 from typing import Any
 
-from .memory import PlayerBase, Zone
+from .memory import ATOMS, PlayerBase, Zone
 
 STRATEGIES = {
     "declaration": "rules earlier in the file first (CLIPS: none; the final tie-break of every strategy)",
@@ -51,7 +51,7 @@ def strategy_term(strategy: str, tests: int, seq: int) -> int:
 class Agenda:
     """Activations of one game; cloned together with its memory."""
 
-    __slots__ = ("program", "acts", "by_var", "live", "fired", "heap", "seq", "guard_seen")
+    __slots__ = ("program", "acts", "by_var", "live", "fired", "heap", "seq", "tick", "guard_seen")
 
     def __init__(self, program: Any):
         self.program = program
@@ -60,7 +60,8 @@ class Agenda:
         self.live: dict = {}  # (rule, bkey) -> seq of its current heap entry
         self.fired: set = set()  # refracted activations whose condition is still true
         self.heap: list = []
-        self.seq = 0
+        self.seq = 0  # stamps heap entries (a stale entry has an older stamp)
+        self.tick = 0  # counts updates: activations made by one write share a tick (recency)
         self.guard_seen: dict = {}
 
     def clone(self) -> "Agenda":
@@ -68,13 +69,14 @@ class Agenda:
         new.program = self.program
         new.acts, new.by_var = list(self.acts), list(self.by_var)  # inner dicts are replaced, never mutated
         new.live, new.fired, new.heap = dict(self.live), set(self.fired), list(self.heap)
-        new.seq, new.guard_seen = self.seq, dict(self.guard_seen)
+        new.seq, new.tick, new.guard_seen = self.seq, self.tick, dict(self.guard_seen)
         return new
 
     # ---------------------------------------------------------------- matching
     def start(self, memory: Any) -> None:
         """Bind and evaluate every rule (at the start of a game)."""
         memory.dirty.clear()
+        self.tick += 1
         V = memory.vars
         for name in self.program.guard_index:
             self.guard_seen[name] = V[name]
@@ -82,7 +84,8 @@ class Agenda:
             self.bind(rule.index, memory)
             self.evaluate_rule(rule.index, memory)
 
-    def bind(self, rid: int, memory: Any) -> None:
+    def bind(self, rid: int, memory: Any) -> list[tuple]:
+        """(Re)compute a rule's bindings; returns the keys of bindings that are new."""
         rule = self.program.rules[rid]
         acts: dict = {}
         for position, binding in enumerate(rule.bindings(memory)):
@@ -99,6 +102,7 @@ class Agenda:
                 for pos, ident in enumerate(bkey):
                     index[pos].setdefault(ident, []).append(bkey)
             self.by_var[rid] = index
+        return [bkey for bkey in acts if bkey not in old]
 
     def evaluate_rule(self, rid: int, memory: Any) -> None:
         rule = self.program.rules[rid]
@@ -125,7 +129,7 @@ class Agenda:
             self.seq += 1
             seq = self.seq
             self.live[key] = seq
-            heappush(self.heap, (rule.sort_key(seq, position), seq, key))
+            heappush(self.heap, (rule.sort_key(self.tick, position), seq, key))
         else:
             self.live.pop(key, None)
 
@@ -155,9 +159,10 @@ class Agenda:
                     if index:
                         for bkey in index[pos].get(owner, ()):
                             acts.add((rid, bkey))
+        self.tick += 1
         for rid in rebind:
-            self.bind(rid, memory)
-            rules.add(rid)
+            for bkey in self.bind(rid, memory):
+                acts.add((rid, bkey))
         for rid in rules:
             self.evaluate_rule(rid, memory)
         for rid, bkey in acts:
@@ -168,9 +173,10 @@ class Agenda:
 
     def _switch_guard(self, name: str, value: Any, rules: set) -> None:
         old = self.guard_seen.get(name)
-        if old == value:
-            return
         by_value = self.program.guard_index[name]
+        if old == value:  # written, then set back: a change all the same, as for any read
+            rules.update(by_value.get(_hashable(value), ()))
+            return
         for rid in by_value.get(_hashable(old), ()):
             self.retract_rule(rid)
         rules.update(by_value.get(_hashable(value), ()))
@@ -220,5 +226,4 @@ def _hashable(value: Any) -> Any:
 
 def memory_local(memory: Any, binding: tuple) -> tuple:
     """A binding's values as objects of `memory` (players and zones belong to one memory)."""
-    return tuple(memory.players[v.index] if isinstance(v, PlayerBase) else
-                 memory.zones[v.slot] if isinstance(v, Zone) else v for v in binding)
+    return tuple(v if v.__class__ in ATOMS else memory.localize(v) for v in binding)

@@ -71,6 +71,7 @@ class Unit:
     calls: set = field(default_factory=set)  # user functions called
     type: str | None = None
     tests: int = 0  # atomic tests in a condition (specificity)
+    guard: tuple | None = None  # (global name, literal) when the condition is `name == literal and ...`
 
 
 def _type_of_value(value: Any) -> str | None:
@@ -106,8 +107,8 @@ class Compiler:
             job = _Job(self, text, scope, bound, allow_random, what)
             job.wrapped = True
             src, typ = job.expr(tree)
-            unit = Unit([(0, src, job.origin(tree))], job.reads, job.calls, typ, _count_tests(tree))
-            return unit
+            return Unit([(0, src, job.origin(tree))], job.reads, job.calls, typ, _count_tests(tree),
+                        _equality_guard(tree, self.sym, scope))
         except RuleError as exc:
             self.errors.append(exc)
             return None
@@ -133,6 +134,29 @@ class Compiler:
         if not ok:
             return None
         return Unit(lines or [(0, "pass", None)], reads, calls)
+
+
+_LITERALS = {"number": lambda t: ast.literal_eval(t.children[0].value),
+             "string": lambda t: ast.literal_eval(t.children[0].value),
+             "true": lambda t: True, "false": lambda t: False}
+
+
+def _equality_guard(tree: Tree, sym: Symbols, scope: dict) -> tuple | None:
+    """(name, literal) when a condition is `name == literal`, alone or first in an `and`.
+
+    The agenda indexes such rules by the literal, so a write to `name` touches
+    only the rules expecting its old and new values.
+    """
+    test = tree.children[0] if tree.data == "and_" else tree
+    if test.data != "compare" or len(test.children) != 3 or test.children[1].value != "==":
+        return None
+    left, _, right = test.children
+    if left.data != "name" or right.data not in _LITERALS:
+        return None
+    name = left.children[0].value
+    if name in scope or name not in sym.globals or name == "players":
+        return None
+    return (name, _LITERALS[right.data](right))
 
 
 def _count_tests(tree: Tree) -> int:
@@ -375,10 +399,11 @@ class _Job:
 
     def e_lambda_expr(self, node: Tree) -> tuple[str, str]:
         names = [c.value for c in node.children[:-1] if isinstance(c, Token)]
-        saved = dict(self.scope)
+        saved, saved_bound = dict(self.scope), self.bound
         self.scope.update({n: None for n in names})
+        self.bound = self.bound - set(names)
         body, _ = self.expr(node.children[-1])
-        self.scope = saved
+        self.scope, self.bound = saved, saved_bound
         return f"(lambda {', '.join('v_' + n for n in names)}: {body})", "function"
 
     def _items(self, node: Tree) -> list[str]:
@@ -399,7 +424,7 @@ class _Job:
         return "{" + ", ".join(pairs) + "}", "dict"
 
     def _comprehension(self, element: Tree, fors: list[Tree], open_: str, close: str) -> tuple[str, None]:
-        saved = dict(self.scope)
+        saved, saved_bound = dict(self.scope), self.bound
         clauses = []
         for clause in fors:
             *names, iterable, cond = clause.children
@@ -407,6 +432,7 @@ class _Job:
             if _numeric(it_type):
                 self.fail(iterable, f"cannot iterate over a value of type {it_type}")
             self.scope.update({n.value: ("card" if it_type == "zone" else None) for n in names})
+            self.bound = self.bound - {n.value for n in names}
             text = f"for {', '.join('v_' + n.value for n in names)} in {it}"
             if cond is not None:
                 text += f" if {self.expr(cond)[0]}"
@@ -415,7 +441,7 @@ class _Job:
             body = f"{self.expr(element.children[0])[0]}: {self.expr(element.children[1])[0]}"
         else:
             body = self.expr(element)[0]
-        self.scope = saved
+        self.scope, self.bound = saved, saved_bound
         return f"{open_}{body} {' '.join(clauses)}{close}", None
 
     def e_list_comp(self, node: Tree) -> tuple[str, str]:
@@ -454,6 +480,7 @@ class _Job:
             self.fail(name_token, f"'{name}' is already {clash}; choose another name for the local")
         src, typ = self.expr(value)
         self.scope[name] = typ
+        self.bound = self.bound - {name}
         self.emit(out, indent, f"v_{name} = {src}", node)
 
     def _check_assignable(self, node: Tree, name: str, typ: str | None) -> str:

@@ -182,6 +182,16 @@ class Memory:
     def announce(self, parts: tuple) -> None:
         self.events.append(" ".join(str(p) for p in parts))
 
+    def localize(self, value: Any) -> Any:
+        """`value` with the players and zones it holds replaced by this memory's own."""
+        if isinstance(value, PlayerBase):
+            return self.players[value.index]
+        if isinstance(value, CardBase):
+            return value
+        if isinstance(value, Zone):
+            return self.zones[value.slot]
+        return _Remapper(self.players, self.zones)(value)
+
     # ------------------------------------------------------------ copy & key
     def clone(self) -> "Memory":
         """An independent copy (values are immutable, so containers suffice)."""
@@ -213,7 +223,7 @@ class Memory:
         W["players"] = players
         for name in self.program.state_names:
             value = V[name]
-            if value.__class__ not in _ATOMS:
+            if value.__class__ not in ATOMS:
                 W[name] = remap(value)
         for name in self.program.global_zone_names:
             W[name] = zones[V[name].slot]
@@ -222,18 +232,70 @@ class Memory:
         return new
 
     def key(self) -> tuple:
-        """A hashable, canonical summary of the state (for memoising search)."""
+        """A hashable, canonical summary of the state (for memoising search).
+
+        With interchangeable card attributes declared (``cards: symmetric:``),
+        zones are keyed by their cards relabelled canonically, so positions
+        that differ only by a renaming of those labels share a key.
+        """
         norm = _normalise
         program = self.program
         globals_part = tuple(norm(self.vars[name]) for name in program.state_names)
         players_part = tuple(tuple(norm(getattr(p, s)) for s in p.state_slots) for p in self.players)
-        zones_part = tuple(tuple([c.id for c in z]) if z.spec.ordered else frozenset([c.id for c in z])
-                           for z in self.zones)
+        if program.symmetric:
+            zones_part = symmetric_zones_key(self.zones, program.symmetric, program.card_attributes)
+        else:
+            zones_part = tuple(tuple([c.id for c in z]) if z.spec.ordered else frozenset([c.id for c in z])
+                               for z in self.zones)
         pending = (self.pending[0].index, self.pending[1]) if self.pending else None
         return (self.vars.get("phase"), globals_part, players_part, zones_part, pending, self.over, self.winners)
 
 
-_ATOMS = {int, float, str, bool, type(None)}
+ATOMS = {int, float, str, bool, type(None)}
+
+
+def _label_order(label: Any) -> tuple:
+    return (type(label).__name__, label) if isinstance(label, (int, float, str)) else ("~", repr(label))
+
+
+def symmetric_zones_key(zones: list[Zone], symmetric: tuple[str, ...], attributes: tuple[str, ...]) -> tuple:
+    """Zones as multisets of cards after a canonical relabelling of `symmetric` attributes.
+
+    The relabelling is a deterministic function of the position (labels ranked
+    by where their cards lie, refined once by the other attributes' ranks,
+    then by the label itself), so equal keys mean positions that are the same
+    up to renaming labels: sound for memoisation whatever the tie-breaks.
+    """
+    count = len(zones)
+    first = []
+    for attr in symmetric:
+        where: dict = {}
+        for zone in zones:
+            for card in zone:
+                label = getattr(card, attr)
+                counts = where.get(label)
+                if counts is None:
+                    counts = where[label] = [0] * count
+                counts[zone.slot] += 1
+        first.append(where)
+    ranks = [{label: r for r, label in enumerate(sorted(w, key=lambda l, w=w: (w[l], _label_order(l))))}
+             for w in first]
+    refined = []
+    for i, attr in enumerate(symmetric):
+        profile: dict = {label: [] for label in first[i]}
+        for zone in zones:
+            for card in zone:
+                profile[getattr(card, attr)].append(
+                    (zone.slot,) + tuple(ranks[j][getattr(card, a)] for j, a in enumerate(symmetric) if j != i))
+        signature = {label: (first[i][label], sorted(items)) for label, items in profile.items()}
+        refined.append({label: r for r, label in enumerate(sorted(signature, key=lambda l: (signature[l], _label_order(l))))})
+    others = tuple(a for a in attributes if a not in symmetric)
+    return tuple(
+        tuple(sorted(tuple(refined[j][getattr(c, a)] for j, a in enumerate(symmetric)) + tuple(getattr(c, a) for a in others)
+                     for c in zone)) if not zone.spec.ordered else
+        tuple(tuple(refined[j][getattr(c, a)] for j, a in enumerate(symmetric)) + tuple(getattr(c, a) for a in others)
+              for c in zone)
+        for zone in zones)
 
 
 class _Remapper:
@@ -243,7 +305,7 @@ class _Remapper:
         self.players, self.zones = players, zones
 
     def __call__(self, value: Any) -> Any:
-        if value.__class__ in _ATOMS or isinstance(value, CardBase):
+        if value.__class__ in ATOMS or isinstance(value, CardBase):
             return value
         if isinstance(value, PlayerBase):
             return self.players[value.index]

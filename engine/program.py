@@ -42,7 +42,7 @@ RULE_KEYS = {"name", "when", "then", "priority", "phase", "for", "doc"}
 MOVE_KEYS = {"choose", "legal", "when", "label", "then", "doc"}
 ZONE_KEYS = {"per_player", "visibility", "ordered", "doc"}
 PARAM_KEYS = {"type", "default", "min", "max", "choices", "doc"}
-CARD_KEYS = {"attributes", "generate", "extra", "copies", "tables", "name", "start"}
+CARD_KEYS = {"attributes", "generate", "extra", "copies", "tables", "name", "start", "symmetric"}
 VAR_KEYS = {"init", "visibility", "doc"}
 VISIBILITIES = ("public", "hidden", "owner", "top")
 PARAM_TYPES = {"int": int, "float": float, "bool": bool, "str": str}
@@ -156,6 +156,8 @@ class Program:
     player_class: type = PlayerBase
     state_names: tuple = ()
     global_zone_names: tuple = ()
+    symmetric: tuple = ()  # card attributes whose values are interchangeable labels
+    card_attributes: tuple = ()
     global_readers: dict = field(default_factory=dict)
     attr_readers: dict = field(default_factory=dict)
     bound_readers: dict = field(default_factory=dict)
@@ -267,6 +269,7 @@ class _Builder:
         self.sym = Symbols()
         self.compiler = Compiler(self.sym)
         self.defs: list[tuple[str, tuple[str, ...], Unit, bool, str]] = []  # name, params, unit, is_block, what
+        self.symmetric: tuple[str, ...] = ()
 
     # ------------------------------------------------------------- utilities
     def error(self, message: str, loc: Location | None, hint: str | None = None) -> None:
@@ -299,9 +302,9 @@ class _Builder:
 
     def expr_text(self, value: Any, loc: Location, what: str) -> str | None:
         if isinstance(value, bool):
-            return Text("True" if value else "False")
+            return _located("True" if value else "False", loc)
         if isinstance(value, (int, float)):
-            return str(value)
+            return _located(str(value), loc)
         if isinstance(value, str):
             return value
         self.error(f"{what} must be an expression (text)", location_of(value, loc))
@@ -584,6 +587,12 @@ class _Builder:
         if start not in [z.name for z in self.zone_specs if not z.per_player]:
             self.error(f"cards start in '{start}', which is not a global zone", spec.loc("start") if "start" in spec else spec.where,
                        "declare it under 'zones:' (without per_player)")
+        symmetric = spec.get("symmetric", [])
+        if not isinstance(symmetric, list) or any(a not in names for a in symmetric):
+            self.error("'symmetric' lists card attributes whose values are interchangeable labels", spec.loc("symmetric"),
+                       f"attributes: {', '.join(names)}")
+            symmetric = []
+        self.symmetric = tuple(str(a) for a in symmetric)
         card_class = type("Card", (CardBase,), {"__slots__": tuple(names) + tuple(tables), "attributes": tuple(names) + tuple(tables)})
         return CardSpec(names, build_name, tables, name_func, str(start), card_class)
 
@@ -730,7 +739,7 @@ class _Builder:
                            bound=set(variables), what=f"actions of rule '{name}'")
         if cond_unit is None or act_unit is None:
             return None
-        guard = ("phase", str(phase)) if phase is not None else _equality_guard(when, self.sym, set(scope))
+        guard = ("phase", str(phase)) if phase is not None else cond_unit.guard
         condition = self.define(f"rule{index}_when", tuple(variables), cond_unit, False, f"condition of rule '{name}'")
         action = self.define(f"rule{index}_then", tuple(variables), act_unit, True, f"actions of rule '{name}'")
         rule = RuleSpec(name, index, priority, phase, cond_unit.tests + len(variables), tuple(variables), domains,
@@ -780,6 +789,9 @@ class _Builder:
                                                              "state_slots": player_slots, "zone_slots": zone_slots})
         program.state_names = tuple(v.name for v in program.state)
         program.global_zone_names = tuple(z.name for z in program.zones if not z.per_player)
+        if program.cards is not None:
+            program.card_attributes = program.cards.card_class.attributes
+            program.symmetric = self.symmetric
         function_reads = self.function_reads()
         for rule in program.rules:
             rule.condition, rule.action = resolve(rule.condition), resolve(rule.action)
@@ -831,18 +843,6 @@ def _located(text: str, loc: Location) -> Text:
     located = Text(text)
     located.loc, located.block_indent = loc, None
     return located
-
-
-def _equality_guard(when: str, sym: Symbols, local: set) -> tuple | None:
-    """('name', literal) when the condition starts with `name == literal` on a global."""
-    match = re.match(r"^\s*([A-Za-z]\w*)\s*==\s*(-?\d+|'[^'\\]*'|\"[^\"\\]*\"|True|False)\s*(and\b|$)", str(when))
-    if not match or match.group(1) in local or match.group(1) not in sym.globals or match.group(1) == "players":
-        return None
-    literal = match.group(2)
-    value = {"True": True, "False": False}.get(literal, None)
-    if value is None:
-        value = int(literal) if literal.lstrip("-").isdigit() else literal[1:-1]
-    return (match.group(1), value)
 
 
 def _type_name(value: Any) -> str | None:
