@@ -114,7 +114,9 @@ def render_view(view: dict) -> str:
         lines.append(f"{name}: {_show(zone)}")
     for player in view["players"]:
         details = ", ".join(f"{k}: {_show(v)}" for k, v in player.items() if k not in ("name", "seat"))
-        lines.append(f"{player['name']}{' (you)' if player['seat'] == view['seat'] else ''}: {details}")
+        you = " (you)" if player["seat"] == view["seat"] else ""
+        if details or you:
+            lines.append(f"{player['name']}{you}{': ' + details if details else ''}")
     return "\n".join(lines)
 
 

@@ -157,11 +157,14 @@ def play(ruleset: str, seats: tuple[str, ...], params: tuple[str, ...], seed: in
         listeners.append(JsonLog(log_file))
     click.echo(f"{program.title} — seed {seed}; seats: " +
                ", ".join(f"P{i + 1} {a.name}" for i, a in enumerate(agents)))
+    game = Game(program, seed, players=len(agents))
+    game.listeners.extend(listeners)
     try:
-        result = play_game(program, agents, seed, listeners)
+        result = play_game(program, agents, seed, game=game)
         report(result)
     except QuitGame:
-        click.echo("You quit: the game was not finished.")
+        click.echo("You quit before the end. The game so far:")
+        click.echo(render_view(game.view(None)))
     finally:
         if log_file:
             log_file.close()

@@ -118,6 +118,12 @@ def jsonable(value: Any) -> Any:
     return value
 
 
+def card_order(card: CardBase) -> tuple:
+    """Cards of an unordered zone are shown sorted by their attributes, in declared order."""
+    return tuple((0, v) if isinstance(v, (int, float)) else (1, str(v)) for v in
+                 (getattr(card, a) for a in card.attributes))
+
+
 class Game:
     """One game of a program: its memory, its agenda, its listeners."""
 
@@ -339,7 +345,8 @@ class Game:
         def zone_view(zone: Zone) -> Any:
             vis = zone.spec.visibility
             if vis == "public" or (vis == "owner" and zone.owner is not None and zone.owner.index == seat):
-                return [c.name for c in zone]
+                cards = zone if zone.spec.ordered else sorted(zone, key=card_order)
+                return [c.name for c in cards]
             if vis == "top":
                 return {"count": len(zone), "top": zone[-1].name if zone else None}
             return {"count": len(zone)}
@@ -395,13 +402,16 @@ class Game:
 
 
 def play_game(program: Program, agents: list[Agent], seed: int | None = None,
-              listeners: Iterable[Listener] = (), names: list[str] | None = None) -> GameResult:
+              listeners: Iterable[Listener] = (), names: list[str] | None = None,
+              game: Game | None = None) -> GameResult:
     """Play one game to the end and return its result.
 
     Every agent's answer must be one of the offered options; anything else is
     an error naming the seat (the game state is never corrupted by it).
+    Pass `game` to keep a handle on it (for a report after a QuitGame).
     """
-    game = Game(program, seed, players=len(agents), names=names)
+    if game is None:
+        game = Game(program, seed, players=len(agents), names=names)
     game.listeners.extend(listeners)
     game.start()
     while not game.over:

@@ -14,6 +14,8 @@ agents that clone millions of times.
 from __future__ import annotations
 
 import random
+from collections import Counter
+from operator import attrgetter
 from typing import Any, Iterable
 
 from .errors import GameError
@@ -261,41 +263,27 @@ def _label_order(label: Any) -> tuple:
 def symmetric_zones_key(zones: list[Zone], symmetric: tuple[str, ...], attributes: tuple[str, ...]) -> tuple:
     """Zones as multisets of cards after a canonical relabelling of `symmetric` attributes.
 
-    The relabelling is a deterministic function of the position (labels ranked
-    by where their cards lie, refined once by the other attributes' ranks,
-    then by the label itself), so equal keys mean positions that are the same
-    up to renaming labels: sound for memoisation whatever the tie-breaks.
+    Each label is ranked by how many of its cards lie in each zone, then by
+    the label itself. The relabelling is a function of the position alone, so
+    equal keys mean positions equal up to renaming labels: sound for
+    memoisation whatever the tie-breaks (positions whose labels all look alike,
+    such as full boards, collapse completely).
     """
-    count = len(zones)
-    first = []
-    for attr in symmetric:
-        where: dict = {}
-        for zone in zones:
-            for card in zone:
-                label = getattr(card, attr)
-                counts = where.get(label)
-                if counts is None:
-                    counts = where[label] = [0] * count
-                counts[zone.slot] += 1
-        first.append(where)
-    ranks = [{label: r for r, label in enumerate(sorted(w, key=lambda l, w=w: (w[l], _label_order(l))))}
-             for w in first]
-    refined = []
-    for i, attr in enumerate(symmetric):
-        profile: dict = {label: [] for label in first[i]}
-        for zone in zones:
-            for card in zone:
-                profile[getattr(card, attr)].append(
-                    (zone.slot,) + tuple(ranks[j][getattr(card, a)] for j, a in enumerate(symmetric) if j != i))
-        signature = {label: (first[i][label], sorted(items)) for label, items in profile.items()}
-        refined.append({label: r for r, label in enumerate(sorted(signature, key=lambda l: (signature[l], _label_order(l))))})
-    others = tuple(a for a in attributes if a not in symmetric)
-    return tuple(
-        tuple(sorted(tuple(refined[j][getattr(c, a)] for j, a in enumerate(symmetric)) + tuple(getattr(c, a) for a in others)
-                     for c in zone)) if not zone.spec.ordered else
-        tuple(tuple(refined[j][getattr(c, a)] for j, a in enumerate(symmetric)) + tuple(getattr(c, a) for a in others)
-              for c in zone)
-        for zone in zones)
+    getters = [attrgetter(a) for a in symmetric]
+    columns = [[list(map(get, zone)) for zone in zones] for get in getters]  # labels, per attribute and zone
+    ranks = []
+    for per_zone in columns:
+        tallies = [Counter(labels) for labels in per_zone]
+        signature = {label: tuple([t[label] for t in tallies]) for label in set().union(*tallies)}
+        ordered = sorted(signature, key=lambda l: (signature[l], _label_order(l)))
+        ranks.append(dict(zip(ordered, range(len(ordered)))).__getitem__)
+    others = [attrgetter(a) for a in attributes if a not in symmetric]
+    key = []
+    for z, zone in enumerate(zones):
+        cards = list(zip(*[map(rank, per_zone[z]) for rank, per_zone in zip(ranks, columns)],
+                         *[map(get, zone) for get in others]))
+        key.append(tuple(cards) if zone.spec.ordered else tuple(sorted(cards)))
+    return tuple(key)
 
 
 class _Remapper:
