@@ -1,0 +1,26 @@
+"""Naipes: card games as declarative rule files, run by a forward-chaining engine.
+
+The public API is small: load a rule file, play games with agents, read the
+result.
+
+>>> from engine import load_program, play_game, RandomAgent
+>>> program = load_program("rulesets/fichas.yaml", {"chips": "R1 R2 B1 G3"})
+>>> result = play_game(program, [RandomAgent(1), RandomAgent(2)], seed=7)
+>>> sorted(result.payoffs)
+[0, 1]
+
+For finer control, :class:`Game` runs one game step by step (``start``,
+``options``, ``apply``, ``clone``, ``view``) and :class:`Solver` searches
+perfect-information games exhaustively.
+"""
+from .agents import HumanAgent, MinimaxAgent, RandomAgent, make_agent
+from .errors import GameError, NaipesError, ParamError, RuleError, RuleErrors
+from .interpreter import Decision, Game, GameResult, Option, play_game
+from .program import Program, load_program
+from .search import Solver
+
+__all__ = [
+    "load_program", "play_game", "Game", "GameResult", "Decision", "Option", "Program", "Solver",
+    "RandomAgent", "MinimaxAgent", "HumanAgent", "make_agent",
+    "NaipesError", "RuleError", "RuleErrors", "GameError", "ParamError",
+]

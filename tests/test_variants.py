@@ -1,0 +1,54 @@
+"""Variants: a short file that extends a base and overrides rules by name."""
+import random
+from functools import lru_cache
+
+import pytest
+
+from engine import Game, Solver, load_program
+from engine.errors import RuleErrors
+
+
+@lru_cache(maxsize=None)
+def misere_mover_wins(position: tuple) -> bool:
+    """Misère chip game: taking the last chip loses. Positions are sorted (colour, value) tuples."""
+    moves = [tuple(x for x in position if x[0] != c) for c in {c for c, _ in position}]
+    moves += [tuple(x for x in position if x[1] != v) for v in {v for _, v in position}]
+    # a move that empties the table loses at once; any other wins if it leaves a lost position
+    return any(rest and not misere_mover_wins(rest) for rest in moves)
+
+
+def test_misere_variant_replaces_only_the_winning_rule():
+    base = load_program("rulesets/fichas.yaml", {})
+    variant = load_program("rulesets/fichas_misere.yaml", {})
+    assert [r.name for r in variant.rules] == [r.name for r in base.rules]
+    assert variant.title != base.title
+    assert variant.params.keys() == base.params.keys()
+
+
+def test_misere_single_chip_loses_for_the_mover():
+    game = Game(load_program("rulesets/fichas_misere.yaml", {"chips": "R1"}), 0)
+    game.start()
+    game.apply(game.options()[0])
+    assert game.over and game.winners == (1,)
+
+
+def test_misere_solver_agrees_with_brute_force():
+    rng = random.Random(11)
+    for _ in range(40):
+        chips = tuple(sorted(("RBG"[rng.randrange(3)], rng.randint(1, 3)) for _ in range(rng.randint(1, 7))))
+        program = load_program("rulesets/fichas_misere.yaml", {"chips": " ".join(f"{c}{v}" for c, v in chips)})
+        game = Game(program, 0)
+        game.start()
+        won = any(value[0] == 1 for _, value in Solver().evaluate(game))
+        assert won == misere_mover_wins(chips), chips
+
+
+def test_override_of_a_missing_rule_is_a_located_error(tmp_path):
+    (tmp_path / "base.yaml").write_text(open("rulesets/fichas.yaml").read())
+    variant = tmp_path / "v.yaml"
+    variant.write_text("extends: base.yaml\noverride:\n  - name: last_chip_win\n    then: pass\n")
+    with pytest.raises(Exception) as info:
+        load_program(variant, {})
+    error = info.value.errors[0] if isinstance(info.value, RuleErrors) else info.value
+    assert "last_chip_win" in error.message and error.location.line == 3
+    assert "last_chip_wins" in (error.hint or "")
