@@ -11,7 +11,7 @@ is cut by ``max_firings`` with the rules involved.
 """
 from __future__ import annotations
 
-from collections import Counter, deque
+from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Protocol
 
@@ -159,9 +159,10 @@ class Game:
         """Fire rules until none is left (or the game is over)."""
         program, memory, agenda = self.program, self.memory, self.agenda
         rules, V = program.rules, memory.vars
-        recent: deque = deque(maxlen=64)
+        limit = program.max_firings
         count = 0
         listening = bool(self.listeners)
+        self.__dict__.pop("_recent", None)
         with program.located():
             while not memory.over:
                 key = agenda.next()
@@ -170,17 +171,11 @@ class Game:
                 rule = rules[key[0]]
                 if listening:
                     self.emit(self._firing_record(key))
-                binding = agenda.take(key, memory)
-                rule.action(memory, V, *binding)
+                rule.action(memory, V, *agenda.take(key, memory))
                 agenda.update(memory)
                 count += 1
-                recent.append(rule.name)
-                if count > program.max_firings:
-                    cycle = ", ".join(f"{name} ×{n}" for name, n in Counter(recent).most_common(6))
-                    raise GameError(f"runaway cycle: more than {program.max_firings} firings without a decision; "
-                                    f"the last {len(recent)} firings were {cycle}", rule.location,
-                                    hint="a rule whose actions change what its condition reads fires again; "
-                                         "make the condition false after it fires")
+                if count > limit - 64:
+                    self._watch_cycle(rule, count)
                 if listening and memory.events:
                     self._flush_events()
         self.firings += count
@@ -192,6 +187,17 @@ class Game:
             phase = V.get("phase")
             raise GameError(f"the game is stuck: no rule can fire and no decision is pending"
                             f"{f' in phase {phase!r}' if phase is not None else ''}; state: {self.describe_state()}")
+
+    def _watch_cycle(self, rule: Any, count: int) -> None:
+        """Near the firing limit, remember what fires; past it, report the cycle."""
+        recent = self.__dict__.setdefault("_recent", [])
+        recent.append(rule.name)
+        if count > self.program.max_firings:
+            cycle = ", ".join(f"{name} ×{n}" for name, n in Counter(recent).most_common(6))
+            raise GameError(f"runaway cycle: more than {self.program.max_firings} firings without a decision; "
+                            f"the last {len(recent)} firings were {cycle}", rule.location,
+                            hint="a rule whose actions change what its condition reads fires again; "
+                                 "make the condition false after it fires")
 
     def _flush_events(self) -> None:
         for text in self.memory.events:

@@ -225,7 +225,10 @@ class Program:
 
     def located(self) -> "_Locator":
         """Context manager turning faults in generated code into located GameErrors."""
-        return _Locator(self)
+        locator = self.__dict__.get("_locator")
+        if locator is None:
+            locator = self.__dict__["_locator"] = _Locator(self)
+        return locator
 
     def locate(self, exc: BaseException) -> GameError:
         """The rule-file location of the innermost generated frame of `exc`."""
