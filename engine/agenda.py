@@ -48,6 +48,23 @@ def strategy_term(strategy: str, tests: int, seq: int) -> int:
     return 0
 
 
+STATIC_STRATEGIES = {"declaration", "specificity", "simplicity"}
+
+
+class Activation:
+    """A rule with one binding of its variables. Immutable; shared by clones."""
+
+    __slots__ = ("rule", "binding", "position", "key", "order")
+
+    def __init__(self, rule: Any, binding: tuple, position: int, bkey: tuple):
+        self.rule, self.binding, self.position, self.key = rule, binding, position, (rule.index, bkey)
+        # With a static strategy the sort key never changes: compute it once.
+        self.order = rule.sort_key(0, position) if rule.strategy in STATIC_STRATEGIES else None
+
+    def __repr__(self) -> str:
+        return f"<{self.rule.name} {self.binding}>"
+
+
 class Agenda:
     """Activations of one game; cloned together with its memory."""
 
@@ -55,12 +72,12 @@ class Agenda:
 
     def __init__(self, program: Any):
         self.program = program
-        self.acts: list[dict] = [{} for _ in program.rules]  # rule -> {binding key: (position, binding)}
-        self.by_var: list[list[dict]] = [[] for _ in program.rules]  # rule -> var -> owner -> [bkey]
-        self.live: dict = {}  # (rule, bkey) -> seq of its current heap entry
-        self.fired: set = set()  # refracted activations whose condition is still true
-        self.heap: list = []
-        self.seq = 0  # stamps heap entries (a stale entry has an older stamp)
+        self.acts: list[dict] = [{} for _ in program.rules]  # rule -> {binding key: Activation}
+        self.by_var: list[list[dict]] = [[] for _ in program.rules]  # rule -> var -> owner -> [Activation]
+        self.live: dict = {}  # activation key -> seq of its current heap entry
+        self.fired: set = set()  # keys of refracted activations whose condition is still true
+        self.heap: list = []  # (sort key, seq, Activation); entries whose seq is not live are stale
+        self.seq = 0
         self.tick = 0  # counts updates: activations made by one write share a tick (recency)
         self.guard_seen: dict = {}
 
@@ -68,8 +85,8 @@ class Agenda:
         new = Agenda.__new__(Agenda)
         new.program = self.program
         new.acts, new.by_var = list(self.acts), list(self.by_var)  # inner dicts are replaced, never mutated
-        new.live, new.fired, new.heap = dict(self.live), set(self.fired), list(self.heap)
-        new.seq, new.tick, new.guard_seen = self.seq, self.tick, dict(self.guard_seen)
+        new.live, new.fired, new.heap = self.live.copy(), self.fired.copy(), self.heap.copy()
+        new.seq, new.tick, new.guard_seen = self.seq, self.tick, self.guard_seen.copy()
         return new
 
     # ---------------------------------------------------------------- matching
@@ -84,54 +101,68 @@ class Agenda:
             self.bind(rule.index, memory)
             self.evaluate_rule(rule.index, memory)
 
-    def bind(self, rid: int, memory: Any) -> list[tuple]:
-        """(Re)compute a rule's bindings; returns the keys of bindings that are new."""
+    def bind(self, rid: int, memory: Any) -> list[Activation]:
+        """(Re)compute a rule's bindings; returns the activations that are new."""
         rule = self.program.rules[rid]
-        acts: dict = {}
-        for position, binding in enumerate(rule.bindings(memory)):
-            acts[tuple(_identity(v) for v in binding)] = (position, binding)
         old = self.acts[rid]
-        for bkey in old:
+        acts: dict = {}
+        fresh = []
+        for position, binding in enumerate(rule.bindings(memory)):
+            bkey = tuple(_identity(v) for v in binding)
+            act = old.get(bkey)
+            if act is None or act.position != position:
+                act = Activation(rule, binding, position, bkey)
+                fresh.append(act)
+            acts[bkey] = act
+        for bkey, act in old.items():
             if bkey not in acts:
-                self.live.pop((rid, bkey), None)
-                self.fired.discard((rid, bkey))
+                self.live.pop(act.key, None)
+                self.fired.discard(act.key)
         self.acts[rid] = acts
         if rule.bound_reads:
             index: list[dict] = [{} for _ in rule.variables]
-            for bkey in acts:
+            for bkey, act in acts.items():
                 for pos, ident in enumerate(bkey):
-                    index[pos].setdefault(ident, []).append(bkey)
+                    index[pos].setdefault(ident, []).append(act)
             self.by_var[rid] = index
-        return [bkey for bkey in acts if bkey not in old]
+        return fresh
 
     def evaluate_rule(self, rid: int, memory: Any) -> None:
         rule = self.program.rules[rid]
         if rule.guard is not None and memory.vars[rule.guard[0]] != rule.guard[1]:
             self.retract_rule(rid)
             return
-        for bkey in self.acts[rid]:
-            self.evaluate(rid, bkey, memory)
+        evaluate = self.evaluate
+        for act in self.acts[rid].values():
+            evaluate(act, memory)
 
     def retract_rule(self, rid: int) -> None:
         live, fired = self.live, self.fired
-        for bkey in self.acts[rid]:
-            live.pop((rid, bkey), None)
-            fired.discard((rid, bkey))
+        for act in self.acts[rid].values():
+            live.pop(act.key, None)
+            fired.discard(act.key)
 
-    def evaluate(self, rid: int, bkey: tuple, memory: Any) -> None:
-        rule = self.program.rules[rid]
-        key = (rid, bkey)
+    def evaluate(self, act: Activation, memory: Any) -> None:
+        key = act.key
         self.fired.discard(key)
-        position, binding = self.acts[rid][bkey]
+        binding = act.binding
+        rule = act.rule
         if binding:
-            binding = memory_local(memory, binding)
-        if rule.condition(memory, memory.vars, *binding):
-            self.seq += 1
-            seq = self.seq
-            self.live[key] = seq
-            heappush(self.heap, (rule.sort_key(self.tick, position), seq, key))
+            holds = rule.condition(memory, memory.vars, *memory_local(memory, binding))
         else:
-            self.live.pop(key, None)
+            holds = rule.condition(memory, memory.vars)
+        live = self.live
+        if holds:
+            order = act.order
+            if order is None:
+                order = rule.sort_key(self.tick, act.position)
+            elif key in live:
+                return  # still pending, and its place in the order cannot have changed
+            self.seq = seq = self.seq + 1
+            live[key] = seq
+            heappush(self.heap, (order, seq, act))
+        elif key in live:
+            del live[key]
 
     def update(self, memory: Any) -> None:
         """Re-evaluate what the memory's dirty keys may have changed."""
@@ -139,72 +170,96 @@ class Agenda:
         if not dirty:
             return
         memory.dirty = set()
+        self.tick += 1
         program = self.program
-        V = memory.vars
-        rebind: set = set()
         rules: set = set()
-        acts: set = set()
+        acts: list = []
+        rebind = None
         for key in dirty:
             if key.__class__ is str:
                 if key in program.guard_index:
-                    self._switch_guard(key, V[key], rules)
-                rules.update(program.global_readers.get(key, ()))
-                rebind.update(program.domain_readers.get(key, ()))
+                    self._switch_guard(key, memory.vars[key], rules)
+                readers = program.global_readers.get(key)
+                if readers:
+                    rules.update(readers)
+                domain = program.domain_readers.get(key)
             else:
                 attr, owner = key
-                rules.update(program.attr_readers.get(attr, ()))
-                rebind.update(program.domain_readers.get(attr, ()))
+                readers = program.attr_readers.get(attr)
+                if readers:
+                    rules.update(readers)
+                domain = program.domain_readers.get(attr)
                 for rid, pos in program.bound_readers.get(attr, ()):
                     index = self.by_var[rid]
                     if index:
-                        for bkey in index[pos].get(owner, ()):
-                            acts.add((rid, bkey))
-        self.tick += 1
-        for rid in rebind:
-            for bkey in self.bind(rid, memory):
-                acts.add((rid, bkey))
-        for rid in rules:
-            self.evaluate_rule(rid, memory)
-        for rid, bkey in acts:
-            if rid not in rules and bkey in self.acts[rid]:
-                rule = program.rules[rid]
-                if rule.guard is None or V[rule.guard[0]] == rule.guard[1]:
-                    self.evaluate(rid, bkey, memory)
+                        acts.extend(index[pos].get(owner, ()))
+            if domain:
+                rebind = (rebind or set()) | set(domain)
+        if rebind:
+            for rid in rebind:
+                acts.extend(self.bind(rid, memory))
+        if rules:
+            V = memory.vars
+            all_rules, all_acts, evaluate = program.rules, self.acts, self.evaluate
+            for rid in rules:
+                guard = all_rules[rid].guard
+                if guard is not None and V[guard[0]] != guard[1]:
+                    self.retract_rule(rid)
+                    continue
+                for act in all_acts[rid].values():
+                    evaluate(act, memory)
+        if acts:
+            V = memory.vars
+            for act in acts:
+                rule = act.rule
+                if rule.index not in rules and self.acts[rule.index].get(act.key[1]) is act and \
+                        (rule.guard is None or V[rule.guard[0]] == rule.guard[1]):
+                    self.evaluate(act, memory)
 
     def _switch_guard(self, name: str, value: Any, rules: set) -> None:
-        old = self.guard_seen.get(name)
+        """`name` was written: retract the rules expecting its old value, wake those expecting the new."""
         by_value = self.program.guard_index[name]
-        if old == value:  # written, then set back: a change all the same, as for any read
-            rules.update(by_value.get(_hashable(value), ()))
-            return
-        for rid in by_value.get(_hashable(old), ()):
-            self.retract_rule(rid)
-        rules.update(by_value.get(_hashable(value), ()))
-        self.guard_seen[name] = value
+        seen = self.guard_seen
+        old = seen.get(name)
+        if old is not value and old != value:
+            try:
+                stale = by_value.get(old)
+            except TypeError:  # an unhashable value is no rule's literal
+                stale = None
+            if stale:
+                for rid in stale:
+                    self.retract_rule(rid)
+            seen[name] = value
+        try:  # a write that sets the old value back wakes its rules too, as for any read
+            woken = by_value.get(value)
+        except TypeError:
+            woken = None
+        if woken:
+            rules.update(woken)
 
     # -------------------------------------------------------------- resolving
-    def next(self) -> tuple | None:
-        """The winning activation (rule index, binding key), without removing it."""
+    def next(self) -> Activation | None:
+        """The winning activation, without removing it."""
         heap, live = self.heap, self.live
         while heap:
-            _, seq, key = heap[0]
-            if live.get(key) == seq:
-                return key
+            _, seq, act = heap[0]
+            if live.get(act.key) == seq:
+                return act
             heappop(heap)
         return None
 
-    def take(self, key: tuple, memory: Any) -> tuple:
-        """Remove the winner from the agenda, refract it; returns its binding."""
+    def take(self, act: Activation, memory: Any) -> tuple:
+        """Remove the winner from the agenda, refract it; returns its binding in `memory`."""
         heappop(self.heap)
-        del self.live[key]
-        self.fired.add(key)
-        binding = self.acts[key[0]][key[1]][1]
+        del self.live[act.key]
+        self.fired.add(act.key)
+        binding = act.binding
         return memory_local(memory, binding) if binding else binding
 
-    def pending(self) -> list[tuple]:
+    def pending(self) -> list[Activation]:
         """Every live activation in firing order (for tracing)."""
-        entries = [e for e in self.heap if self.live.get(e[2]) == e[1]]
-        return [e[2] for e in sorted(entries)]
+        entries = [e for e in self.heap if self.live.get(e[2].key) == e[1]]
+        return [e[2] for e in sorted(entries, key=lambda e: (e[0], e[1]))]
 
 
 def _identity(value: Any) -> Any:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any, Callable, Iterable, Protocol
 
 from .agenda import Agenda
@@ -57,14 +58,20 @@ class Option:
 
 @dataclass
 class Decision:
-    """What an agent is asked: its seat, its view, the legal options."""
+    """What an agent is asked: its seat, its view, the legal options.
+
+    The view (what this player can see) is built when first read.
+    """
 
     player: int
     player_name: str
     moves: tuple[str, ...]
     options: list[Option]
-    view: dict
     _game: "Game" = field(repr=False)
+
+    @cached_property
+    def view(self) -> dict:
+        return self._game.view(self.player)
 
     def simulator(self) -> "Game":
         """A copy of the game to search, for perfect-information games only."""
@@ -158,21 +165,22 @@ class Game:
     def advance(self) -> None:
         """Fire rules until none is left (or the game is over)."""
         program, memory, agenda = self.program, self.memory, self.agenda
-        rules, V = program.rules, memory.vars
+        V = memory.vars
         limit = program.max_firings
         count = 0
         listening = bool(self.listeners)
         self.__dict__.pop("_recent", None)
         with program.located():
             while not memory.over:
-                key = agenda.next()
-                if key is None:
+                act = agenda.next()
+                if act is None:
                     break
-                rule = rules[key[0]]
+                rule = act.rule
                 if listening:
-                    self.emit(self._firing_record(key))
-                rule.action(memory, V, *agenda.take(key, memory))
-                agenda.update(memory)
+                    self.emit(self._firing_record(act))
+                rule.action(memory, V, *agenda.take(act, memory))
+                if memory.dirty:
+                    agenda.update(memory)
                 count += 1
                 if count > limit - 64:
                     self._watch_cycle(rule, count)
@@ -294,7 +302,7 @@ class Game:
 
     def decision(self) -> Decision:
         player, moves = self.memory.pending
-        return Decision(player.index, player.name, moves, self.options(), self.view(player.index), self)
+        return Decision(player.index, player.name, moves, self.options(), self)
 
     def apply(self, option: Option) -> None:
         """Play a legal option for the player to move, then advance."""
@@ -381,20 +389,18 @@ class Game:
         for listener in self.listeners:
             listener(record)
 
-    def _firing_record(self, key: tuple) -> dict:
-        rules = self.program.rules
-        rule = rules[key[0]]
-        binding = self.agenda.acts[key[0]][key[1]][1]
+    def _firing_record(self, act: Any) -> dict:
+        rule = act.rule
         record = {"type": "fire", "rule": rule.name, "priority": rule.priority,
-                  "binding": {var: jsonable(v) for var, v in zip(rule.variables, binding)}}
-        others = [k for k in self.agenda.pending() if k != key]
-        record["over"] = [self._why_first(rule, key, rules[k[0]], k) for k in others[:5]]
+                  "binding": {var: jsonable(v) for var, v in zip(rule.variables, act.binding)}}
+        others = [other for other in self.agenda.pending() if other is not act]
+        record["over"] = [self._why_first(rule, other) for other in others[:5]]
         if len(others) > 5:
             record["over"].append(f"... {len(others) - 5} more")
         return record
 
-    def _why_first(self, rule: Any, key: tuple, other: Any, other_key: tuple) -> str:
-        binding = self.agenda.acts[other_key[0]][other_key[1]][1]
+    def _why_first(self, rule: Any, act: Any) -> str:
+        other, binding = act.rule, act.binding
         label = other.name + ("{" + ", ".join(f"{v}={jsonable(x)}" for v, x in zip(other.variables, binding)) + "}"
                               if binding else "")
         if other.priority != rule.priority:
