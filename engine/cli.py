@@ -6,8 +6,9 @@
     naipes solve RULESET [-p k=v]... [--seed N] [--json]
 
 RULESET is a path to a rule file, or the name of one in ``rulesets/``.
-Errors in rule files and arguments are printed as located messages with exit
-status 1 (never a traceback).
+Errors in rule files, params and agent names are printed as located messages
+with exit status 1 (never a traceback); a malformed command line (an unknown
+option, a missing argument) is a usage error with exit status 2.
 """
 from __future__ import annotations
 
@@ -20,7 +21,7 @@ from typing import Any, Callable, TextIO
 import click
 
 from .agents import make_agent, render_view
-from .errors import NaipesError, RuleErrors
+from .errors import NaipesError, ParamError, RuleErrors
 from .interpreter import Game, GameResult, QuitGame, play_game
 from .program import Program, load_program
 from .search import Solver
@@ -38,8 +39,7 @@ def find_ruleset(name: str) -> Path:
         if candidate.exists():
             return candidate
     known = sorted(p.stem for p in RULESETS.glob("*.yaml")) if RULESETS.exists() else []
-    raise click.BadParameter(f"no rule file '{name}'" + (f" (known: {', '.join(known)})" if known else ""),
-                             param_hint="RULESET")
+    raise ParamError(f"no rule file '{name}'" + (f" (known: {', '.join(known)})" if known else ""))
 
 
 def parse_params(pairs: tuple[str, ...]) -> dict[str, str]:
@@ -47,7 +47,7 @@ def parse_params(pairs: tuple[str, ...]) -> dict[str, str]:
     for pair in pairs:
         name, sep, value = pair.partition("=")
         if not sep or not name.strip():
-            raise click.BadParameter(f"'{pair}' is not NAME=VALUE", param_hint="-p")
+            raise ParamError(f"-p '{pair}' is not NAME=VALUE")
         params[name.strip()] = value
     return params
 

@@ -18,6 +18,8 @@ dict) first; rule-file locals are renamed ``v_<name>``.
 from __future__ import annotations
 
 import ast
+import keyword
+import sys
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -33,6 +35,43 @@ PLAYER_BUILTIN_ATTRS = {"index": "int", "name": "str"}
 CARD_BUILTIN_ATTRS = {"id": "int", "name": "str"}
 ZONE_ATTRS = {"owner": "player"}
 ANY = "*"  # a read of an attribute of any object
+
+
+def _python_attributes() -> frozenset:
+    """Every attribute of every kind of Python value a rule-file expression can produce.
+
+    Rule files may only name attributes they declare (card attributes, player
+    variables and zones). Declaring one of these names is refused, so an
+    attribute access can succeed only on Naipes' own cards, players and zones:
+    a generator's ``gi_frame``, a string's ``format`` or a list's ``append``
+    can never be reached.
+    """
+    def generator():
+        yield 1
+    samples = [0, 0.5, 1j, "", b"", True, None, [], (), {}, set(), frozenset(), range(1), zip(), enumerate([]),
+               map(len, []), filter(None, []), reversed([]), iter([]), iter(()), iter(""), {}.keys(), {}.values(),
+               {}.items(), generator(), (x for x in []), lambda: 0, len, [].append, slice(1), sys._getframe(),
+               (lambda: 0).__code__, type, object(), NotImplemented, Ellipsis, ValueError()]
+    names = set()
+    for sample in samples:
+        names.update(dir(sample))
+    return frozenset(names)
+
+
+PYTHON_ATTRIBUTES = _python_attributes()
+
+
+def declared_name_problem(name: str, kind: str) -> str | None:
+    """Why `name` cannot name a card attribute, player variable or zone (None if it can)."""
+    if not isinstance(name, str) or not name.isidentifier() or not name.isascii():
+        return f"'{name}' is not a valid {kind} name (letters, digits and '_', not starting with a digit)"
+    if name.startswith("_"):
+        return f"{kind} names cannot start with '_' ('{name}')"
+    if keyword.iskeyword(name) or keyword.issoftkeyword(name):
+        return f"'{name}' is a reserved word and cannot name a {kind}"
+    if name in PYTHON_ATTRIBUTES and name not in ("index", "count"):
+        return f"'{name}' is reserved (an attribute of built-in values) and cannot name a {kind}"
+    return None
 
 
 @dataclass
@@ -238,7 +277,7 @@ class _Job:
         if name in self.sym.moves:
             self.fail(token, f"'{name}' is a move: moves are offered with 'ask PLAYER to {name}'")
         known = list(self.scope) + list(self.sym.params) + list(self.sym.globals) + list(self.sym.functions) + list(BUILTINS)
-        self.fail(token, f"unknown name '{name}'", did_you_mean(name, known))
+        self.fail(token, f"unknown name '{name}'", did_you_mean(name, [k for k in known if not k.startswith("_")]))
 
     def e_getattr(self, node: Tree) -> tuple[str, str | None]:
         base_node, attr_token = node.children
@@ -382,11 +421,17 @@ class _Job:
             typ = rtyp
         return f"({' '.join(out)})", "bool"
 
-    def e_and_(self, node: Tree) -> tuple[str, str]:
-        return "(" + " and ".join(self.expr(c)[0] for c in node.children) + ")", "bool"
+    def _logic(self, node: Tree, word: str) -> tuple[str, str | None]:
+        """`a and b` / `a or b` is one of its operands, as in Python: typed only if they agree."""
+        parts = [self.expr(c) for c in node.children]
+        types = {t for _, t in parts}
+        return "(" + f" {word} ".join(src for src, _ in parts) + ")", (types.pop() if len(types) == 1 else None)
+
+    def e_and_(self, node: Tree) -> tuple[str, str | None]:
+        return self._logic(node, "and")
 
     def e_or_(self, node: Tree) -> tuple[str, str | None]:
-        return "(" + " or ".join(self.expr(c)[0] for c in node.children) + ")", None
+        return self._logic(node, "or")
 
     def e_not_(self, node: Tree) -> tuple[str, str]:
         return f"(not {self.expr(node.children[0])[0]})", "bool"
@@ -511,15 +556,24 @@ class _Job:
         target, op, value = node.children
         self._assign(node, target, op.value[:-1], value, indent, out)
 
+    def _check_augmented(self, node: Tree, op: str, current: str | None, typ: str | None) -> None:
+        if (current == "str" and _numeric(typ)) or (_numeric(current) and typ == "str"):
+            if op != "*":
+                self.fail(node, f"cannot apply '{op}=' to {current} and {typ}")
+
     def _assign(self, node: Tree, target: Tree, op: str | None, value: Tree, indent: int, out: list) -> None:
         src, typ = self.expr(value)
         if target.data == "name_target":
             name = target.children[0].value
             if name in self.scope:
+                if op:
+                    self._check_augmented(node, op, self.scope[name], typ)
                 line = f"v_{name} = v_{name} {op} {src}" if op else f"v_{name} = {src}"
                 self.emit(out, indent, line, node)
                 return
             self._check_assignable(target, name, None if op else typ)
+            if op:
+                self._check_augmented(node, op, self.sym.globals.get(name), typ)
             new = f"V[{name!r}] {op} {src}" if op else src
             self.emit(out, indent, f"M.set_var({name!r}, {new})", node)
             return
@@ -536,6 +590,8 @@ class _Job:
         if base_type not in (None, "player"):
             self.fail(attr_token, f"only players have variables; this is a {base_type}")
         self._check_type(target, attr, self.sym.player_attrs[attr], None if op else typ)
+        if op:
+            self._check_augmented(node, op, self.sym.player_attrs[attr], typ)
         self.tmp += 1
         obj = f"_o{self.tmp}"
         new = f"{obj}.{attr} {op} {src}" if op else src

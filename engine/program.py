@@ -12,6 +12,7 @@ builds the agenda's dependency indexes: which rules read which names.
 """
 from __future__ import annotations
 
+import keyword
 import random
 import re
 import sys
@@ -21,7 +22,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from .agenda import DEFAULT_STRATEGY, STRATEGIES, strategy_term
-from .compiler import ANY, Compiler, Symbols, Unit
+from .compiler import ANY, Compiler, Symbols, Unit, declared_name_problem
 from .errors import GameError, Location, NaipesError, ParamError, RuleError, RuleErrors, did_you_mean
 from .loader import Map, Seq, Text, load_tree, location_of, subtext
 from .memory import CardBase, Memory, PlayerBase, Zone
@@ -238,6 +239,8 @@ class Program:
             if tb.tb_frame.f_code.co_filename == self.code_name:
                 origin = self.line_origins.get(tb.tb_lineno, origin)
             tb = tb.tb_next
+        if origin is None and isinstance(exc, GameError):
+            return exc  # raised by the interpreter itself, outside any rule
         where, loc = origin if origin else ("the game", None)
         if isinstance(exc, GameError):
             return GameError(f"in {where}: {exc.message}", exc.location or loc, exc.hint)
@@ -257,7 +260,7 @@ class _Locator:
             return False
         if isinstance(exc, NaipesError) and not isinstance(exc, GameError):
             return False  # already a user-facing error (a bad param, a rule-file error)
-        if isinstance(exc, GameError) and exc.message.startswith("in "):
+        if isinstance(exc, GameError) and (exc.message.startswith("in ") or exc.location is not None):
             return False  # already located
         raise self.program.locate(exc) from None
 
@@ -309,6 +312,9 @@ class _Builder:
         if isinstance(value, (int, float)):
             return _located(str(value), loc)
         if isinstance(value, str):
+            if not value.strip():
+                self.error(f"{what} is empty: write an expression", location_of(value, loc))
+                return None
             return value
         self.error(f"{what} must be an expression (text)", location_of(value, loc))
         return None
@@ -354,9 +360,12 @@ class _Builder:
             unit = text and self.compiler.expression(text, {"player": "player"}, what="result")
             result = self.define("result", ("player",), unit, False, "result")
         max_firings = self.section("max_firings", int, 100_000)
+        if isinstance(max_firings, bool) or max_firings < 1:
+            self.error("'max_firings' must be a positive whole number", tree.loc("max_firings"))
         self.errors.extend(self.compiler.errors)
         if self.errors:
-            raise RuleErrors(sorted(self.errors, key=_error_order))
+            unique = {(str(e.location), e.message): e for e in self.errors}
+            raise RuleErrors(sorted(unique.values(), key=_error_order))
         program = Program(
             name=str(name), title=str(tree.get("title", name)), path=self.path, players=players,
             default_ai=str((tree.get("players") or {}).get("ai", "random")) if isinstance(tree.get("players"), Map) else "random",
@@ -379,16 +388,23 @@ class _Builder:
         nums = []
         for key, fallback in (("min", 2), ("max", None), ("default", None)):
             value = spec.get(key, fallback)
-            if value is not None and (not isinstance(value, int) or isinstance(value, bool) or value < 1):
+            if key in spec and (not isinstance(value, int) or isinstance(value, bool) or value < 1):
                 self.error(f"players.{key} must be a positive whole number", spec.loc(key))
                 value = fallback
             nums.append(value)
-        lo = nums[0]
+        lo = nums[0] if nums[0] is not None else 2
         hi = nums[1] if nums[1] is not None else max(lo, nums[2] or lo)
         default = nums[2] if nums[2] is not None else lo
         if not lo <= default <= hi:
             self.error(f"players.default ({default}) is outside min..max ({lo}..{hi})", spec.where)
+        if "ai" in spec:
+            self.check_agent(spec["ai"], spec.loc("ai"))
         return (lo, hi, default)
+
+    def check_agent(self, name: Any, loc: Location) -> None:
+        from .agents import AGENTS  # agents depend on the interpreter, which depends on this module
+        if not isinstance(name, str) or (name not in AGENTS and not name.endswith((".yaml", ".yml"))):
+            self.error(f"unknown agent '{name}'", loc, did_you_mean(str(name), AGENTS) or f"agents: {', '.join(AGENTS)}")
 
     # ---------------------------------------------------------------- params
     def params(self) -> dict[str, Param]:
@@ -396,8 +412,8 @@ class _Builder:
         section = self.section("params", Map, Map())
         for name, spec in section.items():
             loc = section.loc(name)
-            if not isinstance(name, str) or not re.match(r"^[A-Za-z]\w*$", name):
-                self.error(f"bad param name '{name}'", section.key_loc(name))
+            if not isinstance(name, str) or not name.isidentifier() or keyword.iskeyword(name) or name.startswith("_"):
+                self.error(f"'{name}' is not a valid param name", section.key_loc(name))
                 continue
             if not isinstance(spec, Map):
                 spec_map = Map({"default": spec})
@@ -411,6 +427,8 @@ class _Builder:
                            did_you_mean(str(typ), PARAM_TYPES))
                 continue
             param = Param(name, typ, default, str(spec.get("doc", "")), spec.get("choices"), spec.get("min"), spec.get("max"))
+            if not self.param_limits_ok(param, spec):
+                continue
             if default is None:
                 self.error(f"param '{name}' needs a default", spec.where)
                 continue
@@ -419,6 +437,20 @@ class _Builder:
                 self.error(f"param '{name}': default {problem}", spec.loc("default"))
             out[name] = param
         return out
+
+    def param_limits_ok(self, param: Param, spec: Map) -> bool:
+        ok = True
+        for key in ("min", "max"):
+            value = getattr(param, key)
+            if value is not None and (param.type not in ("int", "float") or isinstance(value, bool)
+                                      or not isinstance(value, (int, float))):
+                self.error(f"param '{param.name}': '{key}' must be a number (and only numeric params have one)",
+                           spec.loc(key))
+                ok = False
+        if param.choices is not None and not isinstance(param.choices, list):
+            self.error(f"param '{param.name}': 'choices' is a list of the allowed values", spec.loc("choices"))
+            ok = False
+        return ok
 
     def apply_overrides(self, params: dict[str, Param], values: dict[str, Any]) -> None:
         for name, raw in self.overrides.items():
@@ -435,9 +467,13 @@ class _Builder:
     # --------------------------------------------------------------- symbols
     def phases(self) -> list[str]:
         phases = self.section("phases", Seq, Seq())
+        seen: set = set()
         for i, p in enumerate(phases):
             if not isinstance(p, str):
                 self.error("phases are names", phases.loc(i))
+            elif p in seen:
+                self.error(f"phase '{p}' is listed twice", phases.loc(i))
+            seen.add(p)
         return [str(p) for p in phases]
 
     def strategy(self) -> str:
@@ -483,13 +519,29 @@ class _Builder:
                 self.error(f"function '{fname}' is already defined", functions.key_loc(signature))
             sym.functions[fname] = args
         moves = self.section("moves", Map, Map())
-        sym.moves.update(str(m) for m in moves)
+        for move in moves:
+            if not isinstance(move, str) or not move.isidentifier() or keyword.iskeyword(move):
+                self.error(f"'{move}' is not a valid move name (letters, digits and '_')", moves.key_loc(move))
+            else:
+                sym.moves.add(move)
         cards = tree.get("cards")
         if isinstance(cards, Map):
             attrs = cards.get("attributes", Map())
             for attr in attrs if isinstance(attrs, Map) else []:
+                problem = declared_name_problem(attr, "card attribute")
+                if problem:
+                    self.error(problem, attrs.key_loc(attr))
+                    continue
                 sym.card_attrs[str(attr)] = self._attr_type(attrs[attr], "generate" in cards)
-            for table, spec in (cards.get("tables") or {}).items() if isinstance(cards.get("tables"), Map) else []:
+            tables = cards.get("tables")
+            if tables is not None and not isinstance(tables, Map):
+                self.error("'tables' maps a name to {of: attribute, values: {value: number}, default: ...}",
+                           cards.loc("tables"))
+            for table, spec in tables.items() if isinstance(tables, Map) else []:
+                problem = declared_name_problem(table, "card table")
+                if problem:
+                    self.error(problem, tables.key_loc(table))
+                    continue
                 values = spec.get("values") if isinstance(spec, Map) else None
                 types = {_type_name(v) for v in values.values()} if isinstance(values, Map) else set()
                 sym.card_attrs[str(table)] = types.pop() if len(types) == 1 else None
@@ -504,8 +556,12 @@ class _Builder:
 
     def _new_symbol(self, name: str, loc: Location, per_player: bool, typ: str | None) -> None:
         sym = self.sym
-        if not re.match(r"^[A-Za-z]\w*$", name):
-            self.error(f"bad name '{name}'", loc)
+        # Per-player names are attributes of players; global names are only keys of the variables.
+        problem = declared_name_problem(name, "per-player variable or zone") if per_player else \
+            None if name.isidentifier() and not keyword.iskeyword(name) and not name.startswith("_") else \
+            f"'{name}' is not a valid name (letters, digits and '_', not starting with a digit or '_')"
+        if problem:
+            self.error(problem, loc)
             return
         reserved = {"players", "phase", "player"} | set(BUILTINS)
         if name in reserved or name in sym.params:
@@ -543,6 +599,8 @@ class _Builder:
             self.error("cards need 'attributes:' (each attribute's values, or with 'generate:' its type)", spec.where)
             return None
         names = [str(a) for a in attrs]
+        if any(name not in self.sym.card_attrs for name in names):
+            return None  # a refused attribute name was reported when declared
         c = self.compiler
         if "generate" in spec:
             text = self.expr_text(spec["generate"], spec.loc("generate"), "'cards.generate'")
@@ -559,7 +617,13 @@ class _Builder:
                     unit = text and c.expression(text, {}, what=f"values of '{attr}'", allow_random=True)
                     parts.append(self.define(f"deck_values_{attr}", (), unit, False, f"values of '{attr}'") + "(M, V)")
             extra = spec.get("extra", [])
+            if not isinstance(extra, list) or not all(isinstance(e, Map) for e in extra):
+                self.error("'extra' is a list of cards, each a mapping of attribute: value", spec.loc("extra"))
+                extra = []
             copies = spec.get("copies", 1)
+            if not isinstance(copies, (int, str)) or isinstance(copies, bool):
+                self.error("'copies' is a whole number or an expression", spec.loc("copies"))
+                copies = 1
             copies_src = "1"
             if isinstance(copies, str):
                 unit = c.expression(copies, {}, what="cards.copies")
@@ -571,8 +635,11 @@ class _Builder:
             build_name = "deck_product"
             self.defs.append((build_name, (), Unit([(0, body, spec.where)]), False, "cards"))
         tables = {}
-        for table, tspec in (spec.get("tables") or Map()).items():
-            if not isinstance(tspec, Map) or "of" not in tspec or "values" not in tspec:
+        table_specs = spec.get("tables")
+        for table, tspec in table_specs.items() if isinstance(table_specs, Map) else []:
+            if table not in self.sym.card_attrs:
+                continue  # its name was refused when declared
+            if not isinstance(tspec, Map) or "of" not in tspec or not isinstance(tspec.get("values"), Map):
                 self.error(f"table '{table}' needs 'of: <attribute>' and 'values: {{value: number}}'",
                            spec["tables"].loc(table))
                 continue

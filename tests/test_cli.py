@@ -1,0 +1,477 @@
+"""The ``naipes`` command: help, check, solve, simulate, play, logs, errors.
+
+Expectations about the chip game come from its rules (take every chip of one
+colour or of one value; whoever takes the last chip wins), checked here by a
+small independent solver, not from the command's own output.
+"""
+from __future__ import annotations
+
+import json
+import random
+import re
+import subprocess
+import sys
+import textwrap
+from functools import lru_cache
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from engine.cli import main
+
+ROOT = Path(__file__).resolve().parent.parent
+FICHAS = str(ROOT / "rulesets" / "fichas.yaml")
+
+
+def naipes(*args: str, input: str | None = None):
+    """Run the command in-process; `output` holds stdout and stderr."""
+    return CliRunner().invoke(main, list(args), input=input)
+
+
+def clean(result) -> None:
+    """No Python traceback reached the user, and no exception escaped the command."""
+    assert "Traceback" not in result.output
+    assert result.exception is None or isinstance(result.exception, SystemExit), repr(result.exception)
+
+
+def write(tmp_path, text: str, name: str = "g.yaml") -> str:
+    path = tmp_path / name
+    path.write_text(textwrap.dedent(text).lstrip("\n"), encoding="utf-8")
+    return str(path)
+
+
+# ============================================ an independent chip-game solver
+def solve_chips(chips: str) -> tuple[str, list[str]]:
+    """Outcome for the player to move and the winning moves, by the game's rules.
+
+    A position is the set of chips left; a move takes every chip of one
+    colour or of one value; the player who takes the last chip wins, so the
+    player facing an empty table has lost.  Moves are listed as the rule file
+    offers them: colours in sorted order, then values in sorted order.
+    """
+    pieces = [(t[0], int(t[1:])) for t in chips.split()]
+
+    @lru_cache(maxsize=None)
+    def mover_wins(left: frozenset) -> bool:
+        if not left:
+            return False
+        return any(not mover_wins(rest) for rest in successors(left).values())
+
+    def successors(left: frozenset) -> dict[str, frozenset]:
+        out = {}
+        for colour in sorted({pieces[i][0] for i in left}):
+            out[f"colour {colour}"] = frozenset(i for i in left if pieces[i][0] != colour)
+        for value in sorted({pieces[i][1] for i in left}):
+            out[f"value {value}"] = frozenset(i for i in left if pieces[i][1] != value)
+        return out
+
+    start = frozenset(range(len(pieces)))
+    winning = [label for label, rest in successors(start).items() if not mover_wins(rest)]
+    return ("win" if winning else "loss"), winning
+
+
+def test_the_reference_solver_on_hand_checked_positions():
+    # R1 R2 B1 G3 worked by hand: taking B leaves R1 R2 G3, where "value 1"
+    # leaves R2 G3 (nothing in common: the mover there loses), so B loses;
+    # taking G leaves R1 R2 B1, a loss for the mover (every move leaves one
+    # chip or two chips sharing a colour or value); R leaves B1 G3 (a loss);
+    # 1 leaves R2 G3 (a loss); 2 leaves R1 B1 G3 (the mover takes R and
+    # wins); 3 leaves R1 R2 B1 (a loss).
+    assert solve_chips("R1 R2 B1 G3") == ("win", ["colour G", "colour R", "value 1", "value 3"])
+    assert solve_chips("R1 B2") == ("loss", [])
+    assert solve_chips("R1 R2 R3") == ("win", ["colour R"])
+    assert solve_chips("G7") == ("win", ["colour G", "value 7"])
+
+
+# ===================================================================== help
+def test_top_level_help_lists_every_command():
+    result = naipes("--help")
+    assert result.exit_code == 0
+    for command in ("play", "simulate", "check", "solve"):
+        assert command in result.output
+
+
+@pytest.mark.parametrize("command", sorted(main.commands))
+def test_every_command_has_help(command):
+    result = naipes(command, "--help")
+    clean(result)
+    assert result.exit_code == 0
+    assert f"Usage: main {command}" in result.output or f"{command} [OPTIONS]" in result.output
+    assert result.output.count("\n") > 3
+
+
+@pytest.mark.parametrize("command, options", [
+    ("play", ["--seat", "-p", "--seed", "--log", "--trace"]),
+    ("simulate", ["-n", "--seat", "-p", "--seed"]),
+    ("solve", ["-p", "--seed", "--json"]),
+    ("check", ["RULESETS"]),
+])
+def test_help_documents_the_options(command, options):
+    output = naipes(command, "--help").output
+    for option in options:
+        assert option in output
+
+
+# ==================================================================== check
+def test_check_a_good_file_exits_0():
+    result = naipes("check", "fichas")
+    clean(result)
+    assert result.exit_code == 0
+    assert "ok" in result.output
+
+
+def test_check_prints_every_error_of_a_file_and_exits_1(tmp_path):
+    path = write(tmp_path, """
+        game: t
+        state:
+          x: 0
+        rulez: []
+        rules:
+          - name: r
+            when: "x == nothing"
+            then: "x = 'text'"
+          - name: s
+            when: "True"
+            then: "ask players[0] to fly"
+        """)
+    result = naipes("check", path)
+    clean(result)
+    assert result.exit_code == 1
+    expected = {  # (line, col) of each mistake in the file above
+        (4, 1): "unknown section 'rulez'",
+        (7, 17): "unknown name 'nothing'",
+        (8, 12): "'x' holds int",
+        (11, 30): "unknown move 'fly'",
+    }
+    for (line, col), words in expected.items():
+        assert f"{path}:{line}:{col}: " in result.output
+        assert words in result.output
+    assert "4 error(s)" in result.output
+    assert "did you mean 'rules'?" in result.output
+
+
+def test_check_several_files_reports_each_and_fails_if_any_fails(tmp_path):
+    bad = write(tmp_path, "game: t\nstate:\n  x: 'y +'\n")
+    result = naipes("check", "fichas", bad)
+    clean(result)
+    assert result.exit_code == 1
+    assert "fichas: ok" in result.output
+    assert f"{bad}:3:" in result.output
+
+
+def test_check_runs_the_start_of_the_game_too(tmp_path):
+    # loads fine, but no rule can ever fire: check must report it
+    path = write(tmp_path, """
+        game: t
+        phases: [deal, play]
+        rules:
+          - name: r
+            phase: play
+            when: "True"
+            then: "end game"
+        """)
+    result = naipes("check", path)
+    clean(result)
+    assert result.exit_code == 1
+    assert "stuck" in result.output
+
+
+def test_check_a_yaml_error(tmp_path):
+    path = write(tmp_path, "game: t\ntitle: a: b\n")
+    result = naipes("check", path)
+    clean(result)
+    assert result.exit_code == 1
+    assert f"{path}:2:9: YAML syntax" in result.output
+
+
+def test_check_a_missing_file_exits_1():
+    result = naipes("check", "no-such-rule-file")
+    clean(result)
+    assert "no rule file" in result.output
+    assert result.exit_code == 1
+
+
+# ==================================================================== solve
+def test_solve_the_documented_position():
+    result = naipes("solve", "fichas", "-p", "chips=R1 R2 B1 G3", "--json")
+    clean(result)
+    assert result.exit_code == 0
+    assert json.loads(result.stdout) == {"outcome": "win",
+                                         "winning_moves": ["colour G", "colour R", "value 1", "value 3"]}
+
+
+@pytest.mark.parametrize("chips", ["R1 B2", "R1 R2 R3", "R1 R2 B1", "R1 B1 G2 G3 Y4", "R1 R1 B2 B2"])
+def test_solve_small_positions(chips):
+    result = naipes("solve", "fichas", "-p", f"chips={chips}", "--json")
+    clean(result)
+    outcome, winning = solve_chips(chips)
+    assert json.loads(result.stdout) == {"outcome": outcome, "winning_moves": winning}
+
+
+def test_solve_agrees_with_the_reference_solver_on_random_positions():
+    rng = random.Random(2024)
+    outcomes = set()
+    for _ in range(10):
+        chips = " ".join(f"{rng.choice('RBGY')}{rng.randint(1, 4)}" for _ in range(rng.randint(2, 8)))
+        result = naipes("solve", "fichas", "-p", f"chips={chips}", "--json")
+        clean(result)
+        expected_outcome, expected_moves = solve_chips(chips)
+        assert json.loads(result.stdout) == {"outcome": expected_outcome, "winning_moves": expected_moves}, chips
+        outcomes.add(expected_outcome)
+    assert outcomes == {"win", "loss"}  # the sample covers both kinds of position
+
+
+def test_solve_text_output_names_the_mover_and_the_moves():
+    result = naipes("solve", "fichas", "-p", "chips=R1 R2 R3", "--seed", "1")
+    clean(result)
+    assert result.exit_code == 0
+    assert "P1 to move: WIN; winning moves: colour R" in result.output
+    result = naipes("solve", "fichas", "-p", "chips=R1 B2", "-p", "first=2", "--seed", "1")
+    assert "P2 to move: LOSS" in result.output
+
+
+def test_solve_refuses_a_hidden_information_game(tmp_path):
+    path = write(tmp_path, """
+        game: hidden
+        zones:
+          secret: {visibility: hidden}
+        moves:
+          go: {then: "end game winner player"}
+        rules:
+          - name: r
+            when: "True"
+            then: "ask players[0] to go"
+        """)
+    result = naipes("solve", path, "--json")
+    clean(result)
+    assert result.exit_code == 1
+    assert "hides information" in result.output
+
+
+# ================================================================= simulate
+def simulate_rows(output: str) -> dict[str, tuple[int, float]]:
+    rows = {}
+    for line in output.splitlines():
+        match = re.match(r"^(P\d+)\s+(\S+)\s+(\d+)\s+([\d.]+)%\s+(-?[\d.]+)\s*$", line)
+        if match:
+            rows[match.group(1)] = (int(match.group(3)), float(match.group(5)))
+    return rows
+
+
+def test_simulate_wins_add_up_to_the_number_of_games():
+    result = naipes("simulate", "fichas", "-n", "20", "--seed", "1")
+    clean(result)
+    assert result.exit_code == 0
+    rows = simulate_rows(result.output)
+    assert set(rows) == {"P1", "P2"}
+    # every chip game has exactly one winner, and a win pays 1
+    assert sum(wins for wins, _ in rows.values()) == 20
+    for wins, mean in rows.values():
+        assert mean == pytest.approx(wins / 20, abs=0.001)
+    assert "seeds 1..20" in result.output
+
+
+def test_simulate_is_reproducible_from_its_seed():
+    first = naipes("simulate", "fichas", "-n", "10", "--seed", "5")
+    second = naipes("simulate", "fichas", "-n", "10", "--seed", "5")
+    assert simulate_rows(first.output) == simulate_rows(second.output)
+
+
+def test_simulate_perfect_play_wins_a_won_position_every_time():
+    # R1 R2 B1 G3 is a win for the player to move (P1): minimax never loses it.
+    result = naipes("simulate", "fichas", "-n", "5", "--seed", "1", "--seat", "minimax", "--seat", "random",
+                    "-p", "chips=R1 R2 B1 G3")
+    clean(result)
+    rows = simulate_rows(result.output)
+    assert rows["P1"][0] == 5 and rows["P2"][0] == 0
+
+
+def test_simulate_refuses_human_seats():
+    result = naipes("simulate", "fichas", "-n", "2", "--seat", "human", "--seat", "random")
+    clean(result)
+    assert result.exit_code != 0
+    assert "play" in result.output
+
+
+# ===================================================================== play
+def test_play_with_a_human_answers_help_rejects_bad_input_and_finishes():
+    answers = "help\n99\nbogus\n" + "1\n" * 40
+    result = naipes("play", "fichas", "--seat", "human", "--seat", "random", "--seed", "3", input=answers)
+    clean(result)
+    assert result.exit_code == 0
+    out = result.output
+    assert "Answer with the number of an option or its name" in out       # help
+    assert "There is no option 99" in out                                 # out of range
+    assert "'bogus' is not a legal move" in out                           # not an option
+    assert "Game over. Winner:" in out
+    assert re.search(r"P1: [01]\b", out) and re.search(r"P2: [01]\b", out)
+    # the bad answers did not count as moves: P1's first move is option 1
+    assert "P1 plays " in out
+
+
+def test_play_by_option_name_and_ambiguous_prefix():
+    # R1 R2 B1 G3: the options are colour B, G, R and value 1, 2, 3.
+    answers = "value\nvalue 9\ncolour r\n" + "1\n" * 10
+    result = naipes("play", "fichas", "--seat", "human", "--seat", "random", "--seed", "1",
+                    "-p", "chips=R1 R2 B1 G3", input=answers)
+    clean(result)
+    out = result.output
+    assert "'value' could be value 1, value 2, value 3" in out
+    assert "'value 9' is not a legal move" in out
+    assert "P1 plays colour R" in out   # case-insensitive name
+    assert "Game over." in out
+
+
+def test_play_quit_ends_early():
+    result = naipes("play", "fichas", "--seat", "human", "--seat", "random", "--seed", "3", input="quit\n")
+    clean(result)
+    assert result.exit_code == 0
+    assert "You quit" in result.output
+    assert "Game over" not in result.output
+
+
+def test_play_end_of_input_ends_like_quit():
+    result = naipes("play", "fichas", "--seat", "human", "--seat", "random", "--seed", "3", input="")
+    clean(result)
+    assert "You quit" in result.output
+
+
+def test_play_without_seed_prints_one_that_reproduces_the_game():
+    first = naipes("play", "fichas", "--seat", "random", "--seat", "random")
+    clean(first)
+    seed = re.search(r"seed (\d+)", first.output).group(1)
+    again = naipes("play", "fichas", "--seat", "random", "--seat", "random", "--seed", seed)
+    assert again.output == first.output
+
+
+def read_log(path: Path) -> list[dict]:
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+
+
+def test_play_log_is_json_lines_of_the_whole_game(tmp_path):
+    log = tmp_path / "game.jsonl"
+    result = naipes("play", "fichas", "--seat", "random", "--seat", "random", "--seed", "7",
+                    "-p", "chips=R1 R2 B1 G3 Y2", "--log", str(log))
+    clean(result)
+    assert result.exit_code == 0
+    records = read_log(log)
+    kinds = [r["type"] for r in records]
+    assert kinds[0] == "start" and kinds[-1] == "end"
+    start, end = records[0], records[-1]
+    assert start["seed"] == 7
+    assert start["params"]["chips"] == "R1 R2 B1 G3 Y2"
+    assert sorted(start["position"]["zones"]["table"]) == sorted(["R1", "R2", "B1", "G3", "Y2"])
+    decisions = [r for r in records if r["type"] == "decision"]
+    fires = [r for r in records if r["type"] == "fire"]
+    assert decisions and fires
+    for d in decisions:
+        assert d["choice"] in d["options"]
+        assert d["player"] in ("P1", "P2")
+    # players alternate, P1 first
+    assert [d["player"] for d in decisions] == ["P1", "P2"] * (len(decisions) // 2) + ["P1"] * (len(decisions) % 2)
+    # the first decision offers every colour and every value of the position
+    assert sorted(decisions[0]["options"]) == sorted(
+        ["colour B", "colour G", "colour R", "colour Y", "value 1", "value 2", "value 3"])
+    assert {f["rule"] for f in fires} == {"player_to_move_takes", "last_chip_wins"}
+    # one ask per decision, and the game ends by the last chip rule
+    assert sum(f["rule"] == "player_to_move_takes" for f in fires) == len(decisions)
+    assert fires[-1]["rule"] == "last_chip_wins"
+    # the last mover took the last chip and won
+    assert end["winners"] == [decisions[-1]["player"]]
+    assert sorted(end["payoffs"]) == [0, 1]
+    assert f"Winner: {decisions[-1]['player']}" in result.output
+
+
+def test_the_same_seed_gives_the_same_log(tmp_path):
+    logs = []
+    for i in range(2):
+        log = tmp_path / f"run{i}.jsonl"
+        naipes("play", "fichas", "--seat", "random", "--seat", "random", "--seed", "11", "--log", str(log))
+        logs.append(log.read_text(encoding="utf-8"))
+    assert logs[0] == logs[1]
+    assert len(logs[0].splitlines()) > 3
+
+
+def test_trace_prints_each_firing(tmp_path):
+    result = naipes("play", "fichas", "--seat", "random", "--seat", "random", "--seed", "2",
+                    "-p", "chips=R1 B2", "--trace")
+    clean(result)
+    lines = [line for line in result.output.splitlines() if line.startswith("[trace] fire")]
+    # R1 B2 has no colour or value in common: two moves, two asks, then the end rule
+    assert lines == ["[trace] fire player_to_move_takes (priority 0)"] * 2 + ["[trace] fire last_chip_wins (priority 10)"]
+
+
+def test_play_with_minimax_default_opponent_wins_a_won_position():
+    # default seats: the human at P1, the rule file's AI (minimax) at P2;
+    # with first=2 the AI moves first in a won position and must win.
+    result = naipes("play", "fichas", "-p", "chips=R1 R2 B1 G3", "-p", "first=2", "--seed", "4",
+                    input="1\n" * 10)
+    clean(result)
+    assert "P2 minimax" in result.output
+    assert "Game over. Winner: P2." in result.output
+
+
+# =================================================================== errors
+@pytest.mark.parametrize("args, words", [
+    (["solve", "fichas", "-p", "count=abc"], "param 'count' is int; 'abc' is not"),
+    (["solve", "fichas", "-p", "nosuch=1"], "unknown param 'nosuch'"),
+    (["solve", "fichas", "-p", "count=0"], "below the minimum"),
+    (["play", "fichas", "--seed", "1", "-p", "full=perhaps"], "param 'full' is bool"),
+    (["simulate", "fichas", "-n", "2", "-p", "colours=27"], "above the maximum"),
+    (["play", "fichas", "--seat", "bogus", "--seed", "1"], "unknown agent 'bogus'"),
+])
+def test_bad_params_and_agents_are_clean_errors_with_exit_1(args, words):
+    result = naipes(*args)
+    clean(result)
+    assert result.exit_code == 1
+    assert words in result.output
+
+
+def test_malformed_param_exits_1():
+    result = naipes("solve", "fichas", "-p", "count")
+    clean(result)
+    assert "NAME=VALUE" in result.output
+    assert result.exit_code == 1
+
+
+def test_rule_file_errors_in_play_are_located_not_tracebacks(tmp_path):
+    path = write(tmp_path, """
+        game: t
+        rules:
+          - name: r
+            when: "True"
+            then: "end game winner nobody"
+        """)
+    result = naipes("play", path, "--seed", "1")
+    clean(result)
+    assert result.exit_code == 1
+    assert f"{path}:5:" in result.output
+    assert "unknown name 'nobody'" in result.output
+
+
+def test_game_errors_in_play_are_located_not_tracebacks(tmp_path):
+    path = write(tmp_path, """
+        game: t
+        state:
+          x: 0
+        rules:
+          - name: boom
+            when: "x == 0"
+            then: "x = 1 // x"
+        """)
+    result = naipes("play", path, "--seat", "random", "--seat", "random", "--seed", "1")
+    clean(result)
+    assert result.exit_code == 1
+    assert f"{path}:7:" in result.output
+    assert "ZeroDivisionError" in result.output
+
+
+def test_the_installed_command_reports_a_bad_param_without_traceback():
+    exe = Path(sys.executable).with_name("naipes")
+    command = [str(exe)] if exe.exists() else [sys.executable, "-m", "engine.cli"]
+    done = subprocess.run(command + ["solve", "fichas", "-p", "count=abc"], capture_output=True, text=True,
+                          timeout=60, cwd=ROOT)
+    assert done.returncode == 1
+    assert "Traceback" not in done.stdout + done.stderr
+    assert "param 'count' is int" in done.stderr
