@@ -24,10 +24,16 @@ class Text(str):
     """A string from a rule file that knows the location of its characters."""
 
     loc: Location
-    block_indent: int | None  # column (0-based) of a block scalar's content
+    block_indent: int | None = None  # column (0-based) of a block scalar's content
+    positions: list | None = None  # source (line, col) of each character, where escapes or folding moved them
 
     def at(self, line: int, col: int) -> Location:
         """Location of the character at 1-based (line, col) inside this text."""
+        if self.positions is not None:
+            lines = self.split("\n")
+            offset = sum(len(l) + 1 for l in lines[:line - 1]) + col - 1
+            src_line, src_col = self.positions[min(max(offset, 0), len(self.positions) - 1)]
+            return Location(self.loc.file, src_line, src_col)
         if self.block_indent is not None:
             return Location(self.loc.file, self.loc.line + line - 1, self.block_indent + col)
         if line == 1:
@@ -93,10 +99,38 @@ def _mark(node: yaml.Node, filename: str) -> Location:
     return Location(filename, node.start_mark.line + 1, node.start_mark.column + 1)
 
 
+def _align(value: str, raw: str, line: int, col: int) -> list[tuple[int, int]]:
+    """Source (line, col) of each character of a flow scalar's value.
+
+    `raw` is the scalar as written (quotes, escapes, folded line breaks),
+    starting at (line, col). Each value character is matched to the next raw
+    character equal to it; a folded line break in the source matches the
+    space it became.
+    """
+    where, r = [], 0
+    coords = []
+    for ch in raw:
+        coords.append((line, col))
+        line, col = (line + 1, 1) if ch == "\n" else (line, col + 1)
+    coords.append((line, col))
+    for ch in value:
+        start = r
+        while r < len(raw) and raw[r] != ch and not (ch == " " and raw[r] == "\n"):
+            r += 1
+        if r >= len(raw):  # an escape with no literal counterpart (\t, \x41, ...)
+            r = start
+            where.append(coords[min(r, len(coords) - 1)])
+            continue
+        where.append(coords[r])
+        r += 1
+    return where
+
+
 class _Builder:
-    def __init__(self, filename: str, lines: list[str]):
+    def __init__(self, filename: str, text: str):
         self.filename = filename
-        self.lines = lines
+        self.text = text
+        self.lines = text.splitlines()
         self.scalars = SafeConstructor()
 
     def build(self, node: yaml.Node) -> Any:
@@ -132,11 +166,24 @@ class _Builder:
         text = Text(value)
         text.loc = _mark(node, self.filename)
         text.block_indent = None
-        if node.style in ("|", ">"):
+        if node.style == "|":
             text.block_indent = self._block_indent(node.start_mark.line + 1)
             text.loc = Location(self.filename, node.start_mark.line + 2, text.block_indent + 1)
+            return text
+        raw = self.text[node.start_mark.index:node.end_mark.index]
+        if node.style == ">":  # folded: the content starts on the next line
+            first = raw.find("\n") + 1
+            raw, line, col = raw[first:], node.start_mark.line + 2, 1
         elif node.style in ("'", '"'):
-            text.loc = text.loc.shifted(0, 1)
+            raw, line, col = raw[1:], node.start_mark.line + 1, node.start_mark.column + 2
+        else:
+            line, col = node.start_mark.line + 1, node.start_mark.column + 1
+        if raw[:len(value)] != value:  # escapes or folding moved characters
+            text.positions = _align(value, raw, line, col)
+            if text.positions:
+                text.loc = Location(self.filename, *text.positions[0])
+        else:
+            text.loc = Location(self.filename, line, col)
         return text
 
     def _block_indent(self, first_line: int) -> int:
@@ -160,7 +207,7 @@ def parse_yaml(text: str, filename: str) -> Any:
     if node is None:
         raise RuleError("the file is empty", Location(filename, 1, 1))
     try:
-        return _Builder(filename, text.splitlines()).build(node)
+        return _Builder(filename, text).build(node)
     except yaml.constructor.ConstructorError as exc:
         mark = exc.problem_mark
         loc = Location(filename, mark.line + 1, mark.column + 1) if mark else None

@@ -78,6 +78,24 @@ def _expected(names: set[str]) -> str:
     return "; expected " + ", ".join(words)
 
 
+def _bad_dedent(text: str) -> tuple[int, int]:
+    """(line, col) of the first line whose dedent matches no enclosing block."""
+    levels = [0]
+    for number, line in enumerate(text.split("\n"), 1):
+        stripped = line.lstrip(" \t")
+        if not stripped or stripped.startswith("#"):
+            continue
+        indent = len(line) - len(stripped)
+        if indent > levels[-1]:
+            levels.append(indent)
+            continue
+        while indent < levels[-1]:
+            levels.pop()
+        if indent != levels[-1]:
+            return number, indent + 1
+    return 1, 1
+
+
 def _parse(text: str, start: str, what: str) -> Tree:
     # An expression may span lines (as inside Python brackets): parse it
     # wrapped in parentheses, shifting first-line columns back by one.
@@ -104,8 +122,10 @@ def _parse(text: str, start: str, what: str) -> Tree:
             hint = "use '==' to compare; '=' assigns, and only in actions"
         raise RuleError(f"unexpected {_describe(tok)} in {what}{_expected(set(exc.expected))}",
                         _where(line, col), hint=hint) from None
-    except DedentError as exc:
-        raise RuleError(f"inconsistent indentation in {what}: {exc}", _where(1, 1)) from None
+    except DedentError:
+        line, col = _bad_dedent(text)
+        raise RuleError(f"inconsistent indentation in {what}: this line dedents to a column no block started at",
+                        _where(line, col)) from None
     except (UnexpectedInput, LarkError) as exc:
         raise RuleError(f"cannot parse {what}: {exc}", _where(1, 1)) from None
 

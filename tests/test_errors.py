@@ -983,10 +983,6 @@ def test_each_mistake_is_reported_once(tmp_path):
     assert len(errors) == 1
 
 
-@pytest.mark.xfail(strict=True, raises=AssertionError, reason=(
-    "locations inside YAML flow scalars are computed on the parsed value, not the source: an escape "
-    "(\\\" or '') before the error shifts the column, and a plain, double-quoted or folded scalar "
-    "spanning lines is folded to one line, so an error on its second line is reported on the first"))
 @pytest.mark.parametrize("when", [
     '"\\"a\\" + zz"',             # escaped quotes in a double-quoted scalar
     "'''a'' + zz'",               # doubled quote in a single-quoted scalar
@@ -1000,9 +996,6 @@ def test_locations_survive_yaml_quoting_and_folding(tmp_path, when):
     assert_at(error, tmp_path / "g.yaml", "zz")
 
 
-@pytest.mark.xfail(strict=True, raises=AssertionError, reason=(
-    "an inconsistent dedent in an action block is reported at the first line of the block "
-    "(parser._parse maps DedentError to _where(1, 1)), not at the line that dedents wrongly"))
 def test_inconsistent_dedent_points_at_the_bad_line(tmp_path):
     error = only_error(tmp_path, """
         game: t
