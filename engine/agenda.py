@@ -147,7 +147,9 @@ class Agenda:
         self.fired.discard(key)
         binding = act.binding
         rule = act.rule
-        if binding:
+        if rule.guard_only:  # the condition is `name == literal`, checked before we got here
+            holds = True
+        elif binding:
             holds = rule.condition(memory, memory.vars, *memory_local(memory, binding))
         else:
             holds = rule.condition(memory, memory.vars)
@@ -177,22 +179,23 @@ class Agenda:
         rebind = None
         for key in dirty:
             if key.__class__ is str:
-                if key in program.guard_index:
-                    self._switch_guard(key, memory.vars[key], rules)
-                readers = program.global_readers.get(key)
-                if readers:
-                    rules.update(readers)
-                domain = program.domain_readers.get(key)
+                reaction = program.global_reactions.get(key)
+                if reaction is None:
+                    continue
+                guards, readers, domain = reaction
+                if guards is not None:
+                    self._switch_guard(key, guards, memory.vars[key], rules)
             else:
-                attr, owner = key
-                readers = program.attr_readers.get(attr)
-                if readers:
-                    rules.update(readers)
-                domain = program.domain_readers.get(attr)
-                for rid, pos in program.bound_readers.get(attr, ()):
+                reaction = program.attr_reactions.get(key[0])
+                if reaction is None:
+                    continue
+                readers, domain, bound = reaction
+                for rid, pos in bound:
                     index = self.by_var[rid]
                     if index:
-                        acts.extend(index[pos].get(owner, ()))
+                        acts.extend(index[pos].get(key[1], ()))
+            if readers:
+                rules.update(readers)
             if domain:
                 rebind = (rebind or set()) | set(domain)
         if rebind:
@@ -216,9 +219,8 @@ class Agenda:
                         (rule.guard is None or V[rule.guard[0]] == rule.guard[1]):
                     self.evaluate(act, memory)
 
-    def _switch_guard(self, name: str, value: Any, rules: set) -> None:
+    def _switch_guard(self, name: str, by_value: dict, value: Any, rules: set) -> None:
         """`name` was written: retract the rules expecting its old value, wake those expecting the new."""
-        by_value = self.program.guard_index[name]
         seen = self.guard_seen
         old = seen.get(name)
         if old is not value and old != value:
@@ -248,13 +250,18 @@ class Agenda:
             heappop(heap)
         return None
 
-    def take(self, act: Activation, memory: Any) -> tuple:
-        """Remove the winner from the agenda, refract it; returns its binding in `memory`."""
-        heappop(self.heap)
-        del self.live[act.key]
-        self.fired.add(act.key)
-        binding = act.binding
-        return memory_local(memory, binding) if binding else binding
+    def pop(self, memory: Any) -> tuple[Activation, tuple] | None:
+        """Remove the winning activation and refract it: (activation, its binding in `memory`)."""
+        heap, live = self.heap, self.live
+        while heap:
+            _, seq, act = heappop(heap)
+            key = act.key
+            if live.get(key) == seq:
+                del live[key]
+                self.fired.add(key)
+                binding = act.binding
+                return act, (memory_local(memory, binding) if binding else binding)
+        return None
 
     def pending(self) -> list[Activation]:
         """Every live activation in firing order (for tracing)."""

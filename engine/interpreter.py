@@ -172,13 +172,17 @@ class Game:
         self.__dict__.pop("_recent", None)
         with program.located():
             while not memory.over:
-                act = agenda.next()
-                if act is None:
-                    break
-                rule = act.rule
                 if listening:
+                    act = agenda.next()
+                    if act is None:
+                        break
                     self.emit(self._firing_record(act))
-                rule.action(memory, V, *agenda.take(act, memory))
+                popped = agenda.pop(memory)
+                if popped is None:
+                    break
+                act, binding = popped
+                rule = act.rule
+                rule.action(memory, V, *binding)
                 if memory.dirty:
                     agenda.update(memory)
                 count += 1

@@ -108,6 +108,7 @@ class RuleSpec:
     guard: tuple | None
     location: Location | None
     bound_reads: bool = False
+    guard_only: bool = False  # the whole condition is its guard (no call needed once the guard holds)
     doc: str = ""
     strategy: str = DEFAULT_STRATEGY
 
@@ -164,6 +165,9 @@ class Program:
     bound_readers: dict = field(default_factory=dict)
     domain_readers: dict = field(default_factory=dict)
     guard_index: dict = field(default_factory=dict)
+    # What the agenda does when a key is written, one lookup per key:
+    global_reactions: dict = field(default_factory=dict)  # name -> (rules by guard value | None, readers, domain readers)
+    attr_reactions: dict = field(default_factory=dict)  # attr -> (readers, domain readers, (rule, variable) bound readers)
     line_origins: dict = field(default_factory=dict)
     code_name: str = ""
 
@@ -815,6 +819,7 @@ class _Builder:
         rule = RuleSpec(name, index, priority, phase, cond_unit.tests + len(variables), tuple(variables), domains,
                         condition, action, guard, spec.key_loc("name") if "name" in spec else spec.where,
                         doc=str(spec.get("doc", "")), strategy=strategy)
+        rule.guard_only = guard is not None and phase is None and cond_unit.tests == 1 and not variables
         rule._units = (cond_unit, domain_units)  # read sets, consumed by link()
         return rule
 
@@ -867,6 +872,13 @@ class _Builder:
             rule.condition, rule.action = resolve(rule.condition), resolve(rule.action)
             rule.domains = [resolve(d) for d in rule.domains]
             self.index_reads(program, rule, function_reads)
+        p = program
+        for name in set(p.global_readers) | set(p.guard_index) | set(p.domain_readers) - set(p.attr_readers):
+            p.global_reactions[name] = (p.guard_index.get(name), tuple(p.global_readers.get(name, ())),
+                                        tuple(p.domain_readers.get(name, ())))
+        for attr in set(p.attr_readers) | set(p.bound_readers) | set(p.domain_readers):
+            p.attr_reactions[attr] = (tuple(p.attr_readers.get(attr, ())), tuple(p.domain_readers.get(attr, ())),
+                                      tuple(p.bound_readers.get(attr, ())))
 
     def function_reads(self) -> dict[str, set]:
         direct = {name[2:]: (unit.reads, unit.calls) for name, _, unit, _, _ in self.defs if name.startswith("F_")}
