@@ -170,6 +170,24 @@ class Program:
     attr_reactions: dict = field(default_factory=dict)  # attr -> (readers, domain readers, (rule, variable) bound readers)
     line_origins: dict = field(default_factory=dict)
     code_name: str = ""
+    symbols: Any = None  # the compiler's symbol table, kept to compile expressions later
+    namespace: dict = field(default_factory=dict)
+
+    def expression(self, text: str, scope: tuple[str, ...] = ()) -> Callable:
+        """Compile an expression of the rule language against this program: f(memory, *scope values).
+
+        For tools and tests (a REPL, a scenario harness); raises RuleErrors if it does not compile.
+        """
+        compiler = Compiler(self.symbols)
+        unit = compiler.expression(text, {name: None for name in scope}, allow_random=False)
+        if unit is None:
+            raise RuleErrors(compiler.errors)
+        args = ", ".join(("M", "V") + tuple(f"v_{n}" for n in scope))
+        code = compile(f"def _expression({args}):\n    return {unit.source[0][1]}\n", "<naipes expression>", "exec")
+        local: dict = {}
+        exec(code, self.namespace, local)
+        function = local["_expression"]
+        return lambda memory, *values: function(memory, memory.vars, *values)
 
     @property
     def perfect_information(self) -> bool:
@@ -843,6 +861,7 @@ class _Builder:
         namespace.update({f"B_{n}": b.func for n, b in BUILTINS.items()})
         exec(compile(source, code_name, "exec"), namespace)
         program.code_name, program.line_origins = code_name, origins
+        program.symbols, program.namespace = self.sym, namespace
         resolve = namespace.__getitem__
         program.setup = program.setup and resolve(program.setup)
         program.result = program.result and resolve(program.result)
