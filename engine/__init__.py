@@ -13,7 +13,8 @@ For finer control, :class:`Game` runs one game step by step (``start``,
 ``options``, ``apply``, ``clone``, ``view``) and :class:`Solver` searches
 perfect-information games exhaustively.
 """
-from .agents import HumanAgent, MinimaxAgent, RandomAgent, make_agent
+from .agents import MinimaxAgent, RandomAgent, make_agent
+from .terminal import HumanAgent
 from .errors import GameError, NaipesError, ParamError, RuleError, RuleErrors
 from .interpreter import Decision, Game, GameResult, Option, play_game
 from .program import Program, load_program

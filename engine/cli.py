@@ -19,8 +19,10 @@ from pathlib import Path
 from typing import Any, Callable, TextIO
 
 import click
+from rich.console import Console
 
-from .agents import make_agent, render_view
+from .agents import make_agent
+from .terminal import render_view
 from .errors import NaipesError, ParamError, RuleErrors
 from .interpreter import Game, GameResult, QuitGame, play_game
 from .program import Program, load_program
@@ -164,7 +166,7 @@ def play(ruleset: str, seats: tuple[str, ...], params: tuple[str, ...], seed: in
         report(result)
     except QuitGame:
         click.echo("You quit before the end. The game so far:")
-        click.echo(render_view(game.view(None)))
+        Console(highlight=False).print(render_view(game.view(None)))
     finally:
         if log_file:
             log_file.close()
@@ -251,7 +253,8 @@ def solve(ruleset: str, params: tuple[str, ...], seed: int | None, as_json: bool
     if as_json:
         click.echo(json.dumps({"outcome": outcome, "winning_moves": winning}))
         return
-    click.echo(f"seed {seed}\n{render_view(game.view(None))}")
+    click.echo(f"seed {seed}")
+    Console(highlight=False).print(render_view(game.view(None)))
     click.echo(f"{game.to_move.name} to move: {outcome.upper()}"
                + (f"; winning moves: {', '.join(winning)}" if winning else " against perfect play"))
     click.echo(f"({solver.nodes} positions searched)", err=True)

@@ -73,6 +73,11 @@ class Decision:
     def view(self) -> dict:
         return self._game.view(self.player)
 
+    @property
+    def history(self) -> list[str]:
+        """The public record of the game so far (moves and announcements), if the game keeps one."""
+        return list(self._game.history or ())
+
     def simulator(self) -> "Game":
         """A copy of the game to search, for perfect-information games only."""
         if not self._game.program.perfect_information:
@@ -141,9 +146,22 @@ class Game:
         self.memory: Memory = program.new_memory(seed, names, players)
         self.agenda = Agenda(program)
         self.listeners: list[Listener] = []
+        self.history: list[str] | None = None  # a list once keep_history() is called
         self.firings = 0
         self.decisions = 0
         self._options: list[Option] | None = None
+
+    def keep_history(self) -> None:
+        """Record every move and announcement as text (for players who ask for the history)."""
+        if self.history is None:
+            self.history = []
+            self.listeners.append(self._record_history)
+
+    def _record_history(self, record: dict) -> None:
+        if record["type"] == "announce":
+            self.history.append(record["text"])
+        elif record["type"] == "decision":
+            self.history.append(f"{record['player']}: {record['choice']}")
 
     # ------------------------------------------------------------- lifecycle
     def start(self) -> None:
@@ -332,6 +350,7 @@ class Game:
         new.program, new.seed = self.program, self.seed
         new.memory, new.agenda = self.memory.clone(), self.agenda.clone()
         new.listeners, new.firings, new.decisions, new._options = [], 0, self.decisions, None
+        new.history = None
         return new
 
     def key(self) -> tuple:
@@ -429,6 +448,8 @@ def play_game(program: Program, agents: list[Agent], seed: int | None = None,
     if game is None:
         game = Game(program, seed, players=len(agents), names=names)
     game.listeners.extend(listeners)
+    if any(getattr(agent, "wants_history", False) for agent in agents):
+        game.keep_history()
     game.start()
     while not game.over:
         decision = game.decision()
