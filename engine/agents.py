@@ -31,6 +31,10 @@ class RandomAgent:
     def __init__(self, seed: int | None = None):
         self.rng = random.Random(seed)
 
+    def reseed(self, seed: int) -> None:
+        """Start a new game's stream (a run of many games stays reproducible game by game)."""
+        self.rng.seed(seed)
+
     def choose(self, decision: Decision) -> Option:
         return self.rng.choice(decision.options)
 
@@ -43,6 +47,9 @@ class MinimaxAgent:
     def __init__(self, seed: int | None = None):
         self.rng = random.Random(seed)
         self.solver = Solver()
+
+    def reseed(self, seed: int) -> None:
+        self.rng.seed(seed)
 
     def choose(self, decision: Decision) -> Option:
         game = decision.simulator()
@@ -57,8 +64,11 @@ AGENTS: dict[str, Callable[..., object]] = {
 
 
 def make_agent(spec: str, seed: int | None = None) -> object:
-    """An agent from its command-line name."""
+    """An agent from its command-line name, or ``python:path/to/bot.py:ClassName`` (engine.bots)."""
+    if spec.startswith("python:"):
+        from .bots import make_bot_seat
+        return make_bot_seat(spec)
     factory = AGENTS.get(spec)
     if factory is None:
-        raise ParamError(f"unknown agent '{spec}': choose one of {', '.join(AGENTS)}")
+        raise ParamError(f"unknown agent '{spec}': choose one of {', '.join(AGENTS)}, or python:FILE.py:CLASS")
     return factory(seed=seed)

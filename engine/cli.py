@@ -126,7 +126,8 @@ def table_printer(record: dict) -> None:
 params_option = click.option("-p", "--param", "params", multiple=True, metavar="NAME=VALUE",
                              help="Override a rule-file param (repeatable).")
 seat_option = click.option("--seat", "seats", multiple=True, metavar="AGENT",
-                           help="Agent for the next seat: random, minimax, human (repeatable, in seat order).")
+                           help="Agent for the next seat: random, minimax, human, or python:FILE.py:CLASS "
+                                "(repeatable, in seat order).")
 seed_option = click.option("--seed", type=int, default=None, help="Seed of the game (a run is reproducible from it).")
 
 
@@ -191,19 +192,23 @@ def simulate(ruleset: str, games: int, seats: tuple[str, ...], params: tuple[str
     seats = seats or tuple(["random"] * program.players[2])
     if "human" in seats:
         raise click.BadParameter("simulate is for AI seats; use 'play' to play", param_hint="--seat")
-    count = len(seat_agents(program, seats, list(seats), seed))
-    wins, totals = [0] * count, [0.0] * count
+    agents = seat_agents(program, seats, list(seats), seed)  # one object per seat: bots keep memory across games
+    wins, totals = [0] * len(agents), [0.0] * len(agents)
     with click.progressbar(range(games), label=f"{games} games of {program.name}", file=sys.stderr) as bar:
         for i in bar:
-            agents = seat_agents(program, seats, list(seats), seed + i)
+            for seat, agent in enumerate(agents):
+                if hasattr(agent, "reseed"):
+                    agent.reseed((seed + i) * 1009 + seat)
             result = play_game(program, agents, seed + i)
             for seat in result.winners:
                 wins[seat] += 1
             totals = [t + p for t, p in zip(totals, result.payoffs)]
     click.echo(f"{program.title}: {games} games, seeds {seed}..{seed + games - 1}")
-    click.echo(f"{'seat':<6}{'agent':<12}{'wins':>8}{'win %':>9}{'mean result':>14}")
-    for i, agent in enumerate(seat_agents(program, seats, list(seats), seed)):
-        click.echo(f"P{i + 1:<5}{agent.name:<12}{wins[i]:>8}{100 * wins[i] / games:>8.1f}%{totals[i] / games:>14.3f}")
+    click.echo(f"{'seat':<6}{'agent':<12}{'wins':>8}{'win %':>9}{'mean result':>14}{'faults':>8}")
+    for i, agent in enumerate(agents):
+        faults = len(getattr(agent, "faults", ()))
+        click.echo(f"P{i + 1:<5}{agent.name:<12}{wins[i]:>8}{100 * wins[i] / games:>8.1f}%{totals[i] / games:>14.3f}"
+                   f"{faults:>8}")
 
 
 @main.command()

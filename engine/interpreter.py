@@ -145,7 +145,8 @@ class Game:
         self.seed = seed
         self.memory: Memory = program.new_memory(seed, names, players)
         self.agenda = Agenda(program)
-        self.listeners: list[Listener] = []
+        self.listeners: list[Listener] = []  # receive every record, rule firings included (logs, traces)
+        self.observers: list[Listener] = []  # receive the public records only: moves, announcements, faults, the end
         self.history: list[str] | None = None  # a list once keep_history() is called
         self.firings = 0
         self.decisions = 0
@@ -155,7 +156,7 @@ class Game:
         """Record every move and announcement as text (for players who ask for the history)."""
         if self.history is None:
             self.history = []
-            self.listeners.append(self._record_history)
+            self.observers.append(self._record_history)
 
     def _record_history(self, record: dict) -> None:
         if record["type"] == "announce":
@@ -187,6 +188,7 @@ class Game:
         limit = program.max_firings
         count = 0
         listening = bool(self.listeners)
+        reporting = listening or bool(self.observers)
         self.__dict__.pop("_recent", None)
         with program.located():
             while not memory.over:
@@ -206,10 +208,10 @@ class Game:
                 count += 1
                 if count > limit - 64:
                     self._watch_cycle(rule, count)
-                if listening and memory.events:
+                if reporting and memory.events:
                     self._flush_events()
         self.firings += count
-        if listening and memory.events:
+        if reporting and memory.events:
             self._flush_events()
         memory.events.clear()
         self._options = None
@@ -332,9 +334,9 @@ class Game:
         if memory.pending is None:
             raise GameError("no decision is pending")
         player = memory.pending[0]
-        if self.listeners:
+        if self.listeners or self.observers:
             self.emit({"type": "decision", "player": player.name, "options": [o.label for o in self.options()],
-                       "choice": option.label})
+                       "move": option.move, "choice": option.label})
         memory.pending = None
         self.decisions += 1
         move = self.program.moves[option.move]
@@ -349,7 +351,7 @@ class Game:
         new = Game.__new__(Game)
         new.program, new.seed = self.program, self.seed
         new.memory, new.agenda = self.memory.clone(), self.agenda.clone()
-        new.listeners, new.firings, new.decisions, new._options = [], 0, self.decisions, None
+        new.listeners, new.observers, new.firings, new.decisions, new._options = [], [], 0, self.decisions, None
         new.history = None
         return new
 
@@ -411,6 +413,9 @@ class Game:
     def emit(self, record: dict) -> None:
         for listener in self.listeners:
             listener(record)
+        if record["type"] != "fire":
+            for observer in self.observers:
+                observer(record)
 
     def _firing_record(self, act: Any) -> dict:
         rule = act.rule
@@ -450,6 +455,13 @@ def play_game(program: Program, agents: list[Agent], seed: int | None = None,
     game.listeners.extend(listeners)
     if any(getattr(agent, "wants_history", False) for agent in agents):
         game.keep_history()
+    names = [p.name for p in game.memory.players]
+    for seat, agent in enumerate(agents):
+        if hasattr(agent, "observe"):
+            game.observers.append(agent.observe)
+        if hasattr(agent, "start_game"):
+            agent.start_game({"game": program.name, "params": dict(program.param_values), "seat": names[seat],
+                              "players": names})
     game.start()
     while not game.over:
         decision = game.decision()

@@ -11,6 +11,8 @@ import builtins
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
+from .melds import best_melds, can_lay_off, is_meld, lay_off_all, longest_run
+
 
 @dataclass(frozen=True)
 class Builtin:
@@ -104,4 +106,19 @@ BUILTINS: dict[str, Builtin] = {
     "randint": Builtin(randint, 2, 2, random=True, returns="int"),
     "choice": Builtin(choice, 1, 1, random=True),
     "random": Builtin(random_float, 0, 0, random=True, returns="float"),
+    # rummy-family melds (engine/melds.py); keyword options say how to read the cards and what a meld is
+    "best_melds": Builtin(best_melds, 2, 2, frozenset({"suit", "rank", "value", "jokers", "min_set", "max_set",
+                                                      "min_run", "joker_value", "jokers_per_meld"}), returns="dict",
+                          doc="{'melds', 'loose', 'deadwood'}: the partition with the least unmelded value"),
+    "is_meld": Builtin(is_meld, 2, 2, frozenset({"suit", "rank", "jokers", "min_set", "max_set", "min_run",
+                                                "jokers_per_meld"}), returns="bool",
+                       doc="the cards form one set or run"),
+    "can_lay_off": Builtin(can_lay_off, 3, 3, frozenset({"suit", "rank", "jokers", "min_set", "max_set", "min_run",
+                                                        "jokers_per_meld"}), returns="bool",
+                           doc="the card extends the meld"),
+    "lay_off_all": Builtin(lay_off_all, 3, 3, frozenset({"suit", "rank", "value", "jokers", "min_set", "max_set",
+                                                        "min_run", "joker_value", "jokers_per_meld"}), returns="dict",
+                           doc="{'laid', 'remaining', 'melds', 'deadwood'}: the most value laid off onto melds"),
+    "longest_run": Builtin(longest_run, 2, 2, frozenset({"suit", "rank", "jokers"}), returns="int",
+                           doc="the longest chain of consecutive ranks in one suit, without jokers"),
 }

@@ -253,7 +253,7 @@ def test_solve_refuses_a_hidden_information_game(tmp_path):
 def simulate_rows(output: str) -> dict[str, tuple[int, float]]:
     rows = {}
     for line in output.splitlines():
-        match = re.match(r"^(P\d+)\s+(\S+)\s+(\d+)\s+([\d.]+)%\s+(-?[\d.]+)\s*$", line)
+        match = re.match(r"^(P\d+)\s+(\S+)\s+(\d+)\s+([\d.]+)%\s+(-?[\d.]+)(?:\s+\d+)?\s*$", line)
         if match:
             rows[match.group(1)] = (int(match.group(3)), float(match.group(5)))
     return rows

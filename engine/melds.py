@@ -1,0 +1,390 @@
+"""Melds for rummy-family games: sets, runs, the best partition of a hand, laying off.
+
+A *set* is ``min_set``..``max_set`` cards of one rank (any suits; with several
+decks a set may hold identical cards).  A *run* is ``min_run`` or more cards of
+one suit whose ranks are consecutive in ``order`` (a list of ranks, lowest
+first; the first rank is low only: there is no wrap-around).  A card whose rank
+is not in ``order`` can be in a set but never in a run.  A *joker* stands for
+any card; a meld holds at most ``jokers_per_meld`` jokers (default 1) and at
+least one card that is not a joker.
+
+Nothing here knows a game: every function takes the cards (any objects with
+attributes: the engine's cards, or any stand-in) and, as arguments, how to read
+them.  ``suit``, ``rank``, ``value`` and ``jokers`` are each an attribute name
+or a function of a card (a rule file can pass ``lambda c: ...``).
+``value=None`` means a card is worth its rank; ``jokers=None`` means there are
+no jokers, otherwise a card is a joker when that attribute (or function) is
+truthy, and an unmelded joker is worth ``joker_value``.
+
+Results that hold several things are dicts, because the rule language indexes
+dicts by key (``best_melds(hand, order)['deadwood']``) but cannot unpack tuples.
+
+>>> from types import SimpleNamespace as C
+>>> order = [1, 2, 3, 4, 5, 6, 7, 10, 11, 12]
+>>> hand = [C(suit='a', rank=r) for r in (5, 6, 7, 10)] + [C(suit=s, rank=2) for s in 'bcd']
+>>> best_melds(hand, order)['deadwood']
+0
+"""
+from __future__ import annotations
+
+from itertools import combinations
+from operator import attrgetter
+from typing import Any, Callable, Iterable
+
+__all__ = ["best_melds", "is_meld", "can_lay_off", "lay_off_all", "longest_run"]
+
+
+# ---------------------------------------------------------------- reading cards
+def _reader(how: Any, what: str) -> Callable[[Any], Any]:
+    """A function reading `what` from a card: `how` is an attribute name or a function."""
+    if callable(how):
+        return how
+    if not isinstance(how, str) or not how.isidentifier() or how.startswith("_"):
+        raise ValueError(f"{what} must be an attribute name (not starting with '_') or a function, not {how!r}")
+    return attrgetter(how)
+
+
+class _Table:
+    """The cards of one call, read once: parallel lists indexed like the cards."""
+
+    __slots__ = ("cards", "joker", "suit", "rank", "pos", "value", "size")
+
+    def __init__(self, cards: Iterable, order: Iterable, suit: Any, rank: Any, jokers: Any,
+                 value: Any = None, joker_value: Any = 0, with_value: bool = False):
+        self.cards = list(cards)
+        positions: dict = {}
+        for i, r in enumerate(order):
+            if r in positions:
+                raise ValueError(f"rank {r!r} appears twice in the order")
+            positions[r] = i
+        self.size = len(positions)
+        get_suit, get_rank = _reader(suit, "suit"), _reader(rank, "rank")
+        is_joker = _reader(jokers, "jokers") if jokers is not None else None
+        self.joker = [bool(is_joker(c)) for c in self.cards] if is_joker else [False] * len(self.cards)
+        self.suit = [None if j else get_suit(c) for c, j in zip(self.cards, self.joker)]
+        self.rank = [None if j else get_rank(c) for c, j in zip(self.cards, self.joker)]
+        self.pos = [None if j else positions.get(r) for r, j in zip(self.rank, self.joker)]
+        if with_value:
+            get_value = _reader(value, "value") if value is not None else None
+            self.value = [joker_value if j else (get_value(c) if get_value else r)
+                          for c, j, r in zip(self.cards, self.joker, self.rank)]
+
+    def extend(self, other: "_Table") -> None:
+        """Append another table's cards (their indices follow this table's)."""
+        for slot in ("cards", "joker", "suit", "rank", "pos"):
+            getattr(self, slot).extend(getattr(other, slot))
+
+
+class _Shape:
+    """The meld conventions of one call."""
+
+    __slots__ = ("min_set", "max_set", "min_run", "per_meld")
+
+    def __init__(self, min_set: int, max_set: int, min_run: int, jokers_per_meld: int):
+        self.min_set, self.max_set, self.min_run, self.per_meld = min_set, max_set, min_run, jokers_per_meld
+
+    def kind(self, t: _Table, idx: Iterable[int]) -> str | None:
+        """'set', 'run' or None: what the cards `idx` of table `t` form (a set when both)."""
+        reals = [i for i in idx if not t.joker[i]]
+        n_jokers = sum(1 for i in idx if t.joker[i])
+        n = len(reals) + n_jokers
+        if not reals or n_jokers > self.per_meld:
+            return None
+        rank = t.rank[reals[0]]
+        if self.min_set <= n <= self.max_set and all(t.rank[i] == rank for i in reals):
+            return "set"
+        if n < self.min_run or n > t.size:
+            return None
+        suit = t.suit[reals[0]]
+        positions = {t.pos[i] for i in reals}
+        if None in positions or len(positions) != len(reals) or any(t.suit[i] != suit for i in reals):
+            return None
+        return "run" if max(positions) - min(positions) + 1 - len(reals) <= n_jokers else None
+
+    def arrange(self, t: _Table, idx: list[int]) -> list:
+        """The cards of a valid meld in table order: a set as given, jokers last; a run by
+        rank, each joker in the gap it fills, spare jokers above the top (below if no room)."""
+        reals = [i for i in idx if not t.joker[i]]
+        jokers = [i for i in idx if t.joker[i]]
+        if self.kind(t, idx) != "run":
+            return [t.cards[i] for i in reals + jokers]
+        reals.sort(key=t.pos.__getitem__)
+        out, spare = [], list(jokers)
+        for k, i in enumerate(reals):
+            if k:
+                out += [spare.pop(0) for _ in range(t.pos[i] - t.pos[reals[k - 1]] - 1)]
+            out.append(i)
+        room = t.size - 1 - t.pos[reals[-1]]
+        out = out + spare[:room]
+        out = spare[room:] + out
+        return [t.cards[i] for i in out]
+
+
+def _bits(mask: int) -> list[int]:
+    out, i = [], 0
+    while mask:
+        if mask & 1:
+            out.append(i)
+        mask >>= 1
+        i += 1
+    return out
+
+
+# ---------------------------------------------------------------- candidate melds
+def _candidates(t: _Table, shape: _Shape) -> list[int]:
+    """Every valid meld of the cards of `t`, as bitmasks over their indices."""
+    n = len(t.cards)
+    joker_idx = [i for i in range(n) if t.joker[i]]
+    most = min(shape.per_meld, len(joker_idx))
+    joker_masks = [[sum(1 << i for i in combo) for combo in combinations(joker_idx, k)] for k in range(most + 1)]
+    found: dict[int, None] = {}
+    by_rank: dict = {}
+    by_suit: dict = {}
+    for i in range(n):
+        if t.joker[i]:
+            continue
+        by_rank.setdefault(t.rank[i], []).append(i)
+        if t.pos[i] is not None:
+            by_suit.setdefault(t.suit[i], {}).setdefault(t.pos[i], []).append(1 << i)
+    # sets: r real cards of one rank and k jokers, min_set <= r + k <= max_set
+    for same in by_rank.values():
+        for k in range(most + 1):
+            for r in range(max(1, shape.min_set - k), min(len(same), shape.max_set - k) + 1):
+                for combo in combinations(same, r):
+                    real = sum(1 << i for i in combo)
+                    for jm in joker_masks[k]:
+                        found[real | jm] = None
+    # runs: every window of consecutive ranks, each rank filled by a card of the suit or a joker
+    for slots in by_suit.values():
+        if len(slots) + most < shape.min_run:
+            continue
+        # a run starts at a card, or at a joker just below one
+        for a in sorted({p - k for p in slots for k in range(most + 1) if p >= k}):
+            partial = [(0, 0)]  # (mask of real cards, jokers used) for the window a..b
+            for b in range(a, t.size):
+                here = slots.get(b, ())
+                grown = [(m | bit, k) for m, k in partial for bit in here]
+                if most:
+                    grown += [(m, k + 1) for m, k in partial if k < most]
+                if not grown:
+                    break
+                partial = grown
+                if b - a + 1 >= shape.min_run:
+                    for m, k in partial:
+                        if m:
+                            for jm in joker_masks[k]:
+                                found[m | jm] = None
+    return list(found)
+
+
+# ---------------------------------------------------------------- the functions
+def best_melds(cards: Iterable, order: Iterable, suit: Any = "suit", rank: Any = "rank", value: Any = None,
+               jokers: Any = None, min_set: int = 3, max_set: int = 4, min_run: int = 3,
+               joker_value: Any = 50, jokers_per_meld: int = 1) -> dict:
+    """The partition of `cards` into melds and loose cards with the least loose value (exact).
+
+    Returns ``{'melds': [[card, ...], ...], 'loose': [card, ...], 'deadwood': total value of loose}``.
+    Among partitions with the same deadwood: the most cards melded, then the
+    fewest melds (one long run rather than two short ones), then the
+    lexicographically first list of melds when each meld is written as the
+    sorted positions of its cards in `cards` (the melds that use the earliest
+    cards).  Melds come in the order of their first card in `cards`, each set
+    in the given order with its joker last, each run by rank with its joker in
+    place; loose cards keep the order of `cards`.
+
+    >>> from types import SimpleNamespace as C
+    >>> hand = [C(suit='a', rank=r) for r in (1, 2, 3, 4)] + [C(suit=s, rank=4) for s in 'bc'] + [C(suit='d', rank=9)]
+    >>> r = best_melds(hand, [1, 2, 3, 4, 5, 6, 7, 10, 11, 12])
+    >>> [[(c.suit, c.rank) for c in m] for m in r['melds']], r['deadwood']
+    ([[('a', 1), ('a', 2), ('a', 3)], [('a', 4), ('b', 4), ('c', 4)]], 9)
+    """
+    t = _Table(cards, order, suit, rank, jokers, value, joker_value, with_value=True)
+    shape = _Shape(min_set, max_set, min_run, jokers_per_meld)
+    melds = _candidates(t, shape)
+    size = {m: m.bit_count() for m in melds}
+    # Only the lowest card of what is left is decided at each step (loose, or the meld it
+    # starts), so each partition is reached once.  Trying its melds in order of their sorted
+    # positions, then "loose", and keeping the first best, yields the documented tie-break.
+    by_low: dict[int, list] = {}
+    for m in sorted(melds, key=_bits):
+        by_low.setdefault((m & -m).bit_length() - 1, []).append(m)
+    values = t.value
+    memo: dict[int, tuple] = {0: (0, 0, 0, 0)}
+
+    def solve(mask: int) -> tuple:
+        got = memo.get(mask)
+        if got is not None:
+            return got
+        low = mask & -mask
+        i = low.bit_length() - 1
+        best = None
+        for m in by_low.get(i, ()):
+            if m & mask == m:
+                d, neg, k, _ = solve(mask ^ m)
+                key = (d, neg - size[m], k + 1, m)
+                if best is None or key[:3] < best[:3]:
+                    best = key
+        d, neg, k, _ = solve(mask ^ low)
+        key = (d + values[i], neg, k, 0)
+        if best is None or key[:3] < best[:3]:
+            best = key
+        memo[mask] = best
+        return best
+
+    meldable = 0
+    for m in melds:
+        meldable |= m
+    mask, chosen = meldable, []
+    solve(mask)
+    while mask:
+        m = memo[mask][3]
+        if m:
+            chosen.append(m)
+            mask ^= m
+        else:
+            mask ^= mask & -mask
+    used = 0
+    for m in chosen:
+        used |= m
+    loose = [i for i in range(len(t.cards)) if not used >> i & 1]
+    return {"melds": [shape.arrange(t, _bits(m)) for m in chosen],
+            "loose": [t.cards[i] for i in loose],
+            "deadwood": sum(values[i] for i in loose)}
+
+
+def is_meld(cards: Iterable, order: Iterable, suit: Any = "suit", rank: Any = "rank", jokers: Any = None,
+            min_set: int = 3, max_set: int = 4, min_run: int = 3, jokers_per_meld: int = 1) -> bool:
+    """Whether `cards`, all of them, form one valid set or run.
+
+    >>> from types import SimpleNamespace as C
+    >>> order = [1, 2, 3, 4, 5, 6, 7, 10, 11, 12]
+    >>> is_meld([C(suit='a', rank=r) for r in (6, 7, 10)], order)
+    True
+    >>> is_meld([C(suit='a', rank=r) for r in (11, 12, 1)], order)
+    False
+    """
+    t = _Table(cards, order, suit, rank, jokers)
+    return _Shape(min_set, max_set, min_run, jokers_per_meld).kind(t, range(len(t.cards))) is not None
+
+
+def can_lay_off(card: Any, meld: Iterable, order: Iterable, suit: Any = "suit", rank: Any = "rank",
+                jokers: Any = None, min_set: int = 3, max_set: int = 4, min_run: int = 3,
+                jokers_per_meld: int = 1) -> bool:
+    """Whether `card` extends the valid meld `meld`: `meld` plus `card` is still one meld
+    (a set grows up to `max_set`, a run at either end; a joker in the meld stands for
+    whatever card the meld needs, so a card may take its place and push it to an end).
+
+    >>> from types import SimpleNamespace as C
+    >>> run = [C(suit='a', rank=r) for r in (1, 2, 3)]
+    >>> can_lay_off(C(suit='a', rank=4), run, range(1, 13)), can_lay_off(C(suit='a', rank=5), run, range(1, 13))
+    (True, False)
+    """
+    meld = list(meld)
+    if any(card is c for c in meld):
+        return False
+    t = _Table(meld + [card], order, suit, rank, jokers)
+    shape = _Shape(min_set, max_set, min_run, jokers_per_meld)
+    n = len(meld)
+    return shape.kind(t, range(n)) is not None and shape.kind(t, range(n + 1)) is not None
+
+
+def lay_off_all(cards: Iterable, melds: Iterable, order: Iterable, suit: Any = "suit", rank: Any = "rank",
+                value: Any = None, jokers: Any = None, min_set: int = 3, max_set: int = 4, min_run: int = 3,
+                joker_value: Any = 50, jokers_per_meld: int = 1) -> dict:
+    """Lay off as much of `cards` as possible onto `melds` (each a valid meld, not rearranged).
+
+    A card may go onto a meld when the meld plus it is still a meld, counting the
+    cards laid before it, so chains are allowed (4 then 5 onto a run ending in 3).
+    Returns ``{'laid': [card, ...], 'remaining': [card, ...], 'melds': [[card, ...], ...],
+    'deadwood': value of remaining}``: the choice leaving the least value, then laying
+    the most cards, then the one whose list "meld each card goes to" (in the order of
+    `cards`, a card kept counting as after every meld) is lexicographically smallest.
+    `melds` are the given melds with the laid cards added, arranged as in
+    :func:`best_melds`; `laid` and `remaining` keep the order of `cards`.
+
+    >>> from types import SimpleNamespace as C
+    >>> run = [C(suit='a', rank=r) for r in (1, 2, 3)]
+    >>> r = lay_off_all([C(suit='a', rank=5), C(suit='b', rank=7), C(suit='a', rank=4)], [run], range(1, 13))
+    >>> [(c.suit, c.rank) for c in r['laid']], r['deadwood']
+    ([('a', 5), ('a', 4)], 7)
+    """
+    t = _Table(cards, order, suit, rank, jokers, value, joker_value, with_value=True)
+    shape = _Shape(min_set, max_set, min_run, jokers_per_meld)
+    n = len(t.cards)
+    values = t.value
+    melds = [list(m) for m in melds]
+    options: list[list[int]] = []  # per meld: every set of hand cards it can take (bitmasks)
+    spans = []
+    for k, meld in enumerate(melds):
+        start = len(t.cards)
+        t.extend(_Table(meld, order, suit, rank, jokers))
+        own = list(range(start, len(t.cards)))
+        spans.append(own)
+        if shape.kind(t, own) is None:
+            raise ValueError(f"meld {k + 1} ({', '.join(map(str, meld))}) is not a valid meld")
+        reach, frontier = {0}, [0]
+        while frontier:
+            mask = frontier.pop()
+            base = own + _bits(mask)
+            for i in range(n):
+                bit = 1 << i
+                if not mask & bit and mask | bit not in reach and shape.kind(t, base + [i]) is not None:
+                    reach.add(mask | bit)
+                    frontier.append(mask | bit)
+        options.append(sorted(reach))
+    count = len(melds)
+    memo: dict = {}
+
+    def solve(k: int, used: int) -> tuple:
+        """(-laid value, -laid count, meld index per card) for melds k.. with `used` taken."""
+        if k == count:
+            return (0, 0, (count,) * n)
+        got = memo.get((k, used))
+        if got is not None:
+            return got
+        best = None
+        for option in options[k]:
+            if option & used:
+                continue
+            lost, laid, where = solve(k + 1, used | option)
+            if option:
+                where = tuple(k if option >> i & 1 else w for i, w in enumerate(where))
+                lost -= sum(values[i] for i in _bits(option))
+                laid -= option.bit_count()
+            key = (lost, laid, where)
+            if best is None or key < best:
+                best = key
+        memo[(k, used)] = best
+        return best
+
+    where = solve(0, 0)[2]
+    out = [shape.arrange(t, spans[k] + [i for i in range(n) if where[i] == k]) for k in range(count)]
+    remaining = [i for i in range(n) if where[i] == count]
+    return {"laid": [t.cards[i] for i in range(n) if where[i] < count],
+            "remaining": [t.cards[i] for i in remaining],
+            "melds": out,
+            "deadwood": sum(values[i] for i in remaining)}
+
+
+def longest_run(cards: Iterable, order: Iterable, suit: Any = "suit", rank: Any = "rank", jokers: Any = None) -> int:
+    """The length of the longest chain of consecutive ranks (in `order`) in one suit, jokers
+    left out (0 without cards; a lone card is a chain of 1).
+
+    >>> from types import SimpleNamespace as C
+    >>> longest_run([C(suit='a', rank=r) for r in (4, 5, 6, 7, 10, 11, 12)], [1, 2, 3, 4, 5, 6, 7, 10, 11, 12])
+    7
+    """
+    t = _Table(cards, order, suit, rank, jokers)
+    by_suit: dict = {}
+    for i, p in enumerate(t.pos):
+        if p is not None:
+            by_suit.setdefault(t.suit[i], set()).add(p)
+    best = 0
+    for held in by_suit.values():
+        for p in held:
+            if p - 1 not in held:
+                q = p
+                while q + 1 in held:
+                    q += 1
+                best = max(best, q - p + 1)
+    return best

@@ -1,0 +1,154 @@
+"""Python bots: loading, isolation (copies only) and the fault policy."""
+import json
+import textwrap
+
+import pytest
+
+from engine import RandomAgent, load_program, play_game
+from engine.bots import BotSeat, load_bot_class, make_bot_seat
+from engine.errors import ParamError
+
+BOTS = '''
+import time
+from engine.bots import Bot
+
+class First(Bot):
+    def __init__(self):
+        self.games, self.events, self.views = 0, [], []
+    def start_game(self, info):
+        self.games += 1
+    def observe(self, event):
+        self.events.append(event)
+    def decide(self, view, options):
+        self.views.append(view)
+        return options[0]
+
+class Vandal(Bot):
+    """Tries to damage the game through what it is given."""
+    def decide(self, view, options):
+        view["zones"].clear()
+        view["players"].append("intruder")
+        options.clear()
+        return 0
+
+class Raises(Bot):
+    def decide(self, view, options):
+        raise RuntimeError("boom")
+
+class Illegal(Bot):
+    def decide(self, view, options):
+        return "take everything"
+
+class Malformed(Bot):
+    def decide(self, view, options):
+        return {"move": 1}
+
+class OutOfRange(Bot):
+    def decide(self, view, options):
+        return 99
+
+class Slow(Bot):
+    def decide(self, view, options):
+        time.sleep(0.3)
+        return 0
+'''
+
+
+@pytest.fixture()
+def bot_file(tmp_path):
+    path = tmp_path / "bots.py"
+    path.write_text(BOTS)
+    return path
+
+
+def chips():
+    return load_program("rulesets/fichas.yaml", {"chips": "R1 R2 R3 B1 B2 G3"})
+
+
+def test_a_bot_plays_and_observes_every_move(bot_file):
+    seat = make_bot_seat(f"python:{bot_file}:First")
+    result = play_game(chips(), [seat, RandomAgent(1)], seed=3)
+    bot = seat.bot
+    assert bot.games == 1
+    moves = [e for e in bot.events if e["type"] == "move"]
+    assert len(moves) == result.decisions          # it saw every move, its own and the other's
+    assert {e["player"] for e in moves} == {"P1", "P2"}
+    assert seat.faults == []
+
+
+def test_views_are_plain_data_that_lead_nowhere(bot_file):
+    seat = make_bot_seat(f"python:{bot_file}:First")
+    play_game(chips(), [seat, RandomAgent(1)], seed=3)
+    for view in seat.bot.views:
+        assert json.loads(json.dumps(view)) == view  # only JSON data: no game object inside
+
+
+def test_a_bot_cannot_change_the_game_through_its_copies(bot_file):
+    program = chips()
+    vandal = make_bot_seat(f"python:{bot_file}:Vandal")
+    polite = make_bot_seat(f"python:{bot_file}:First")
+    result = play_game(program, [vandal, RandomAgent(2)], seed=5)
+    again = play_game(program, [polite, RandomAgent(2)], seed=5)
+    # the vandal's answers were legal (index 0), so the two games are the same game
+    assert vandal.faults == []
+    assert result.winners == again.winners and result.decisions == again.decisions
+
+
+@pytest.mark.parametrize("name, fault", [
+    ("Raises", "raised RuntimeError: boom"),
+    ("Illegal", "'take everything', which is not a legal option"),
+    ("Malformed", "neither an option's index nor its label"),
+    ("OutOfRange", "index 99"),
+])
+def test_faults_are_recorded_and_a_legal_move_is_played(bot_file, name, fault):
+    seat = make_bot_seat(f"python:{bot_file}:{name}")
+    records = []
+    result = play_game(chips(), [seat, RandomAgent(1)], seed=3, listeners=[records.append])
+    assert result.winners                          # the game went on to its end
+    assert seat.faults and all(fault in f for f in seat.faults)
+    logged = [r for r in records if r["type"] == "fault"]
+    assert len(logged) == len(seat.faults) and logged[0]["player"] == "P1"
+
+
+def test_a_slow_bot_is_timed_out(bot_file):
+    seat = make_bot_seat(f"python:{bot_file}:Slow")
+    seat.time_limit = 0.05
+    result = play_game(chips(), [seat, RandomAgent(1)], seed=3)
+    assert result.winners
+    assert any("longer than 0.05 s" in f for f in seat.faults)
+
+
+def test_a_bot_that_always_fails_does_not_stop_a_long_run(bot_file):
+    seat = make_bot_seat(f"python:{bot_file}:Raises")
+    program = load_program("rulesets/fichas.yaml", {})
+    for game in range(300):
+        assert play_game(program, [seat, RandomAgent(game)], seed=game).winners
+    assert len(seat.faults) >= 300
+
+
+def test_memory_across_games(bot_file):
+    seat = make_bot_seat(f"python:{bot_file}:First")
+    for game in range(5):
+        play_game(chips(), [RandomAgent(game), seat], seed=game)
+    assert seat.bot.games == 5
+
+
+@pytest.mark.parametrize("spec, message", [
+    ("python:nowhere.py:Bot", "not found"),
+    ("python:{file}", "python:path/to/file.py:ClassName"),
+    ("python:{file}:Missing", "is not a bot class"),
+])
+def test_bad_bot_specs_are_clear_errors(bot_file, spec, message):
+    with pytest.raises(ParamError, match=message):
+        load_bot_class(spec.format(file=bot_file))
+
+
+def test_the_cli_seats_a_bot(bot_file):
+    from click.testing import CliRunner
+    from engine.cli import main
+    result = CliRunner().invoke(main, ["simulate", "fichas", "-n", "5", "--seed", "1",
+                                       "--seat", f"python:{bot_file}:Raises", "--seat", "random"])
+    assert result.exit_code == 0, result.output
+    assert "Raises" in result.output
+    row = next(line for line in result.output.splitlines() if line.startswith("P1"))
+    assert int(row.split()[-1]) >= 5  # its faults are counted
