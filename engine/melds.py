@@ -102,21 +102,20 @@ class _Shape:
         return "run" if max(positions) - min(positions) + 1 - len(reals) <= n_jokers else None
 
     def arrange(self, t: _Table, idx: list[int]) -> list:
-        """The cards of a valid meld in table order: a set as given, jokers last; a run by
-        rank, each joker in the gap it fills, spare jokers above the top (below if no room)."""
+        """The cards of a valid meld as they are shown: a set in the given order, jokers last; a
+        run by rank, each joker in the gap it fills, spare jokers above the top (below if no room)."""
         reals = [i for i in idx if not t.joker[i]]
         jokers = [i for i in idx if t.joker[i]]
         if self.kind(t, idx) != "run":
             return [t.cards[i] for i in reals + jokers]
         reals.sort(key=t.pos.__getitem__)
-        out, spare = [], list(jokers)
+        out, spare = [], jokers
         for k, i in enumerate(reals):
             if k:
                 out += [spare.pop(0) for _ in range(t.pos[i] - t.pos[reals[k - 1]] - 1)]
             out.append(i)
         room = t.size - 1 - t.pos[reals[-1]]
-        out = out + spare[:room]
-        out = spare[room:] + out
+        out = spare[room:] + out + spare[:room]
         return [t.cards[i] for i in out]
 
 

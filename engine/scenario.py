@@ -9,7 +9,7 @@ Zones are named as in the rule file (``table``) or per player as
 first. Every card named is moved from wherever it is, so cards stay
 conserved; cards not named stay where they were, except those displaced from a zone
 being set, which go to a spare zone. State values are
-expressions of the rule language (``"players[1]"``, ``"'oros'"``).
+expressions of the rule language (``"players[1]"``, ``"'red'"``).
 """
 from __future__ import annotations
 
@@ -68,7 +68,7 @@ def arrange(game: Game, zones: dict[str, str | list[str]] | None = None, state: 
     zones: {'P1.hand': '1o 3o', 'trick': '5c'} — set exactly these zones' contents;
       cards they held that are not named go to the `spare` zone (by default
       the zone the deck starts in), which must not be one of them.
-    state: {'trump': "'oros'"} — global variables, as expressions.
+    state: {'trump': "'red'"} — global variables, as expressions.
     player_state: {'P2.bid': '3'} — per-player variables, as expressions.
     to_move: ('P2', 'play') — put that decision (move names comma-separated) to that player.
     settle: let the rules fire afterwards (as after a move).
