@@ -515,18 +515,24 @@ class _Job:
         self.emit(out, indent, "pass", node)
 
     def s_let_stmt(self, node: Tree, indent: int, out: list) -> None:
-        name_token, value = node.children
-        name = name_token.value
-        if name.startswith("_"):
-            self.fail(name_token, f"names starting with '_' are not allowed ('{name}')")
-        clash = "a param" if name in self.sym.params else "a state variable or zone" if name in self.sym.globals else \
-            "a function" if name in self.sym.functions or name in BUILTINS else None
-        if clash:
-            self.fail(name_token, f"'{name}' is already {clash}; choose another name for the local")
+        *names, value = node.children
+        for token in names:
+            name = token.value
+            if name.startswith("_"):
+                self.fail(token, f"names starting with '_' are not allowed ('{name}')")
+            clash = "a param" if name in self.sym.params else "a state variable or zone" if name in self.sym.globals else \
+                "a function" if name in self.sym.functions or name in BUILTINS else None
+            if clash:
+                self.fail(token, f"'{name}' is already {clash}; choose another name for the local")
         src, typ = self.expr(value)
-        self.scope[name] = typ
-        self.bound = self.bound - {name}
-        self.emit(out, indent, f"v_{name} = {src}", node)
+        targets = ", ".join(f"v_{t.value}" for t in names)
+        for token in names:
+            self.scope[token.value] = typ if len(names) == 1 else None
+        self.bound = self.bound - {t.value for t in names}
+        if len(names) > 1:
+            self.emit(out, indent, f"{targets}, = M.unpack({src}, {len(names)})", node)
+        else:
+            self.emit(out, indent, f"{targets} = {src}", node)
 
     def _check_assignable(self, node: Tree, name: str, typ: str | None) -> str:
         """Python to write global `name` (declared) with a type check."""
@@ -662,13 +668,15 @@ class _Job:
                 self._suite(clause.children[0], indent + 1, out)
 
     def s_for_stmt(self, node: Tree, indent: int, out: list) -> None:
-        name_token, iterable, suite = node.children
+        *names, iterable, suite = node.children
         it, typ = self.expr(iterable)
         if _numeric(typ):
             self.fail(iterable, f"cannot iterate over a value of type {typ}")
-        self.tmp += 1
-        saved = dict(self.scope)
-        self.scope[name_token.value] = "card" if typ == "zone" else None
-        self.emit(out, indent, f"for v_{name_token.value} in list({it}):", node)
+        saved, saved_bound = dict(self.scope), self.bound
+        for token in names:
+            self.scope[token.value] = "card" if typ == "zone" and len(names) == 1 else None
+        self.bound = self.bound - {t.value for t in names}
+        targets = ", ".join(f"v_{t.value}" for t in names)
+        self.emit(out, indent, f"for {targets} in list({it}):", node)
         self._suite(suite, indent + 1, out)
-        self.scope = saved
+        self.scope, self.bound = saved, saved_bound

@@ -181,6 +181,14 @@ class Memory:
         self.winners = tuple(sorted(p.index for p in winners))
         self.pending = None
 
+    @staticmethod
+    def unpack(value: Any, count: int) -> tuple:
+        """`let a, b = value`: the value's items, checked to be exactly `count`."""
+        items = tuple(value)
+        if len(items) != count:
+            raise GameError(f"cannot unpack {len(items)} values into {count} names")
+        return items
+
     def announce(self, parts: tuple) -> None:
         self.events.append(" ".join(str(p) for p in parts))
 
