@@ -212,6 +212,41 @@ def simulate(ruleset: str, games: int, seats: tuple[str, ...], params: tuple[str
 
 
 @main.command()
+@click.argument("ruleset")
+@click.option("-n", "--deals", type=click.IntRange(min=1), required=True,
+              help="Number of deals; each is played once per rotation of the seats.")
+@seat_option
+@params_option
+@seed_option
+@click.option("--jobs", type=click.IntRange(min=0), default=0, show_default=True,
+              help="Worker processes (0: one per core; 1 for agents that learn across games).")
+@click.option("--json", "json_path", type=click.Path(dir_okay=False, writable=True), help="Write the results as JSON.")
+@click.option("--plot", "plot_path", type=click.Path(dir_okay=False, writable=True),
+              help="Write a PNG of each agent's mean payoff with its 95% interval.")
+@guarded
+def tournament(ruleset: str, deals: int, seats: tuple[str, ...], params: tuple[str, ...], seed: int | None,
+               jobs: int, json_path: str | None, plot_path: str | None) -> None:
+    """Play N deals with the agents in every seating; win rates and payoffs with 95% intervals."""
+    from .tournament import plot, run_tournament
+    if len(seats) < 2:
+        raise ParamError("name the agents with --seat, one per seat (at least two)")
+    path = str(find_ruleset(ruleset))
+    seed = pick_seed(seed)
+    with click.progressbar(length=deals, label=f"{deals} deals × {len(seats)} seatings", file=sys.stderr) as bar:
+        summary = run_tournament(path, list(seats), deals, seed, parse_params(params), jobs, bar.update)
+    click.echo(f"{summary['game']}: {summary['deals']} deals, {summary['games']} games, seed {seed}")
+    click.echo(f"{'agent':<28}{'win rate':>10}  {'95% CI':<17}{'mean payoff':>12}  {'95% CI':<19}{'faults':>7}")
+    for a in summary["agents"]:
+        click.echo(f"{a['seat_label']:<28}{a['win_rate']:>10.3f}  [{a['win_ci'][0]:.3f}, {a['win_ci'][1]:.3f}]"
+                   f"{a['mean_payoff']:>12.3f}  [{a['payoff_ci'][0]:.3f}, {a['payoff_ci'][1]:.3f}]{a['faults']:>7}")
+    if json_path:
+        with open(json_path, "w", encoding="utf-8") as out:
+            json.dump(summary, out, indent=2, default=str)
+    if plot_path:
+        plot(summary, plot_path)
+
+
+@main.command()
 @click.argument("rulesets", nargs=-1, required=True)
 @params_option
 def check(rulesets: tuple[str, ...], params: tuple[str, ...]) -> None:

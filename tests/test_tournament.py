@@ -1,0 +1,65 @@
+"""Tournaments: rotations, statistics with known answers, determinism, outputs."""
+import json
+import math
+
+import pytest
+from click.testing import CliRunner
+
+from engine.cli import main
+from engine.errors import NaipesError
+from engine.tournament import mean_interval, rotations, run_tournament
+
+
+def test_mean_interval_of_known_samples():
+    mean, low, high = mean_interval([0.0, 1.0, 0.0, 1.0])
+    # sample sd = sqrt(1/3); half width = 1.96 * sd / sqrt(4)
+    half = 1.959963984540054 * math.sqrt(1 / 3) / 2
+    assert mean == 0.5 and low == pytest.approx(0.5 - half) and high == pytest.approx(0.5 + half)
+    assert mean_interval([2.0]) == (2.0, 2.0, 2.0)
+
+
+def test_every_agent_sits_in_every_seat_once_per_deal():
+    for count in (2, 3, 4):
+        seatings = rotations(count)
+        assert len(seatings) == count
+        for seat in range(count):
+            assert sorted(order[seat] for order in seatings) == list(range(count))
+
+
+def test_duplicate_deals_cancel_the_luck_between_equal_perfect_players():
+    # Two perfect players: on each deal whoever moves first in a won position wins (or second in a lost one),
+    # and each plays both seats, so each wins exactly one game of two on every deal: 0.5 with no spread.
+    summary = run_tournament("rulesets/fichas.yaml", ["minimax", "minimax"], deals=12, seed=3, jobs=1)
+    for agent in summary["agents"]:
+        assert agent["win_rate"] == 0.5 and agent["win_ci"] == [0.5, 0.5]
+    assert summary["games"] == 24 and [a["seat_label"] for a in summary["agents"]] == ["minimax#1", "minimax#2"]
+
+
+def test_perfect_play_beats_random_with_separate_intervals():
+    summary = run_tournament("rulesets/fichas.yaml", ["minimax", "random"], deals=30, seed=1, jobs=1)
+    best, rand = summary["agents"]
+    assert best["win_rate"] + rand["win_rate"] == pytest.approx(1.0)
+    assert best["win_ci"][0] > rand["win_ci"][1]
+
+
+def test_results_do_not_depend_on_the_number_of_workers():
+    one = run_tournament("rulesets/fichas.yaml", ["random", "random"], deals=6, seed=9, jobs=1)
+    two = run_tournament("rulesets/fichas.yaml", ["random", "random"], deals=6, seed=9, jobs=2)
+    assert one == two
+
+
+def test_wrong_number_of_agents_is_an_error():
+    with pytest.raises(NaipesError, match="seats 2 to 2 players"):
+        run_tournament("rulesets/fichas.yaml", ["random", "random", "random"], deals=1, seed=1)
+
+
+def test_cli_writes_json_and_a_png(tmp_path):
+    out_json, out_png = tmp_path / "r.json", tmp_path / "r.png"
+    result = CliRunner().invoke(main, ["tournament", "fichas", "-n", "5", "--seed", "2", "--jobs", "1",
+                                       "--seat", "minimax", "--seat", "random",
+                                       "--json", str(out_json), "--plot", str(out_png)])
+    assert result.exit_code == 0, result.output
+    data = json.loads(out_json.read_text())
+    assert data["deals"] == 5 and len(data["agents"]) == 2
+    assert out_png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert "95% CI" in result.output
