@@ -229,6 +229,9 @@ def read_rule_file(path: str | Path) -> Map:
 
 # Sections whose entries are merged by name when a variant extends a base.
 MERGED_SECTIONS = ("params", "zones", "state", "player_state", "moves", "functions", "cards", "players")
+# Sections whose entries merge field by field: a variant names only the fields it changes
+# (a param's default, a move's legality).
+DEEP_SECTIONS = ("params", "moves")
 
 
 def load_tree(path: str | Path, _seen: tuple = ()) -> Map:
@@ -256,8 +259,9 @@ def load_tree(path: str | Path, _seen: tuple = ()) -> Map:
 def merge_variant(base: Map, variant: Map) -> Map:
     """Apply a variant onto its base.
 
-    Mapping sections merge entry by entry (a ``params`` entry merges its
-    fields, so a variant can change only a default); ``rules`` are added,
+    Mapping sections merge entry by entry (``params`` and ``moves`` entries
+    merge their fields, so a variant can change only a default or a move's
+    ``legal``); ``rules`` are added,
     ``override`` replaces rules by name, ``remove`` deletes them by name; any
     other key replaces the base's.
     """
@@ -267,7 +271,7 @@ def merge_variant(base: Map, variant: Map) -> Map:
         if key in ("extends", "override", "remove", "rules"):
             continue
         if key in MERGED_SECTIONS and isinstance(value, Map) and isinstance(base.get(key), Map):
-            value = _merge_entries(base[key], value, deep=(key == "params"))
+            value = _merge_entries(base[key], value, deep=(key in DEEP_SECTIONS))
         merged[key] = value
         merged.key_locs[key], merged.value_locs[key] = variant.key_loc(key), variant.loc(key)
     merged["rules"] = _merge_rules(base.get("rules") or Seq(), variant)

@@ -70,7 +70,8 @@ def arrange(game: Game, zones: dict[str, str | list[str]] | None = None, state: 
       the zone the deck starts in), which must not be one of them.
     state: {'trump': "'red'"} — global variables, as expressions.
     player_state: {'P2.bid': '3'} — per-player variables, as expressions.
-    to_move: ('P2', 'play') — put that decision (move names comma-separated) to that player.
+    to_move: ('P2', 'play') — put that decision (move names comma-separated) to that player;
+      () — no decision pending (let the rules ask again, e.g. with settle).
     settle: let the rules fire afterwards (as after a move).
     """
     memory = game.memory
@@ -89,7 +90,8 @@ def arrange(game: Game, zones: dict[str, str | list[str]] | None = None, state: 
         owner, _, attr = name.partition(".")
         memory.set_attr(player(game, owner), attr, program.expression(text)(memory))
     if to_move is not None:
-        memory.pending = (player(game, to_move[0]), tuple(m.strip() for m in to_move[1].split(",")))
+        memory.pending = (player(game, to_move[0]), tuple(m.strip() for m in to_move[1].split(","))) if to_move \
+            else None
     game._options = None
     with program.located():
         game.agenda.update(memory)

@@ -61,6 +61,18 @@ def index_of(items: Any, item: Any) -> int:
     return list(items).index(item)
 
 
+def join(items: Any, separator: str = " ") -> str:
+    """The items as text, separated (join(['a', 'b'], ', ') -> 'a, b')."""
+    return separator.join(str(item) for item in items)
+
+
+def shuffled(rng: Any, items: Any) -> list:
+    """A new list of the items in random order (the game's seeded generator)."""
+    result = list(items)
+    rng.shuffle(result)
+    return result
+
+
 def randint(rng: Any, low: int, high: int) -> int:
     return rng.randint(low, high)
 
@@ -100,6 +112,8 @@ BUILTINS: dict[str, Builtin] = {
     "count": Builtin(count, 1, 1, returns="int", doc="how many items are true"),
     "index_of": Builtin(index_of, 2, 2, returns="int"),
     "split": Builtin(split, 1, 2, returns="list"),
+    "join": Builtin(join, 1, 2, returns="str"),
+    "shuffled": Builtin(shuffled, 1, 1, random=True, returns="list"),
     "top": Builtin(top, 1, 2, doc="top card of a zone, or the top N cards"),
     "next_player": Builtin(next_player, 1, 2, state=True, returns="player"),
     "seating": Builtin(seating, 1, 1, state=True, returns="list"),

@@ -52,3 +52,36 @@ def test_override_of_a_missing_rule_is_a_located_error(tmp_path):
     error = info.value.errors[0] if isinstance(info.value, RuleErrors) else info.value
     assert "last_chip_win" in error.message and error.location.line == 3
     assert "last_chip_wins" in (error.hint or "")
+
+
+def test_a_variant_changes_one_field_of_a_move(tmp_path):
+    # The base's move keeps its options and effect; the variant restates only 'legal'.
+    (tmp_path / "base.yaml").write_text(open("rulesets/fichas.yaml").read())
+    variant = tmp_path / "v.yaml"
+    variant.write_text("extends: base.yaml\nmoves:\n  take_colour:\n    legal: \"colour != 'R'\"\n")
+    game = Game(load_program(variant, {"chips": "R1 B2"}), 0)
+    game.start()
+    assert sorted(o.label for o in game.options()) == ["colour B", "value 1", "value 2"]
+    game.apply(next(o for o in game.options() if o.label == "colour B"))
+    assert [c.name for c in game.memory.vars["removed"]] == ["B2"]  # the base's effect still runs
+
+
+def test_join_and_shuffled(tmp_path):
+    rule_file = tmp_path / "t.yaml"
+    rule_file.write_text(
+        "game: t\nplayers: 1\nstate:\n  text: \"''\"\n  order: \"()\"\n"
+        "setup: |\n  text = join(['a', 1, 'b'], ', ')\n  order = tuple(shuffled(range(10)))\n"
+        "rules:\n  - name: fin\n    then: end game\n")
+    first, second = Game(load_program(rule_file), 4), Game(load_program(rule_file), 4)
+    first.start(), second.start()
+    assert first.memory.vars["text"] == "a, 1, b"
+    assert sorted(first.memory.vars["order"]) == list(range(10))
+    assert first.memory.vars["order"] == second.memory.vars["order"]  # seeded
+
+
+def test_shuffled_is_refused_in_conditions(tmp_path):
+    rule_file = tmp_path / "t.yaml"
+    rule_file.write_text("game: t\nplayers: 1\nrules:\n  - name: r\n    when: \"len(shuffled([1])) == 1\"\n"
+                         "    then: end game\n")
+    with pytest.raises(RuleErrors, match="random"):
+        load_program(rule_file)
