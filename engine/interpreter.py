@@ -274,8 +274,8 @@ class Game:
     def _move_options(self, move: MoveSpec, player: PlayerBase) -> list[Option]:
         memory, V = self.memory, self.memory.vars
         candidates = self._candidates(move, player)
-        for _, test in move.cascade:
-            allowed = [c for c in candidates if test(memory, V, player, c)]
+        for _, allowed_of in move.cascade:
+            allowed = allowed_of(memory, V, player, candidates)
             if allowed:
                 candidates = allowed
                 break
@@ -304,8 +304,8 @@ class Game:
         candidates = self._candidates(move, player)
         if arg not in candidates:
             return f"{jsonable(arg)} is not among the choices for '{move_name}'"
-        for step, test in move.cascade:
-            allowed = [c for c in candidates if test(memory, V, player, c)]
+        for step, allowed_of in move.cascade:
+            allowed = allowed_of(memory, V, player, candidates)
             if allowed:
                 return None if arg in allowed else f"the rule '{step}' requires one of: " + \
                     ", ".join(self._label(move, player, c) for c in allowed)

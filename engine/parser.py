@@ -40,7 +40,7 @@ class _BlockIndenter(Indenter):
 
 @lru_cache(maxsize=1)
 def _parser() -> Lark:
-    return Lark(GRAMMAR.read_text(), parser="lalr", start=["expr_start", "block_start"],
+    return Lark(GRAMMAR.read_text(), parser="lalr", start=["expr_start", "block_start"], cache=True,
                 postlex=_BlockIndenter(), propagate_positions=True, maybe_placeholders=True)
 
 

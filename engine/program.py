@@ -85,7 +85,7 @@ class MoveSpec:
     name: str
     arg: str | None
     options: Callable | None
-    cascade: list[tuple[str, Callable]]
+    cascade: list[tuple[str, Callable]]  # (step name, f(memory, vars, player, candidates) -> the allowed ones)
     when: Callable | None
     label: Callable | None
     effect: Callable
@@ -757,8 +757,12 @@ class _Builder:
                 if text is None:
                     continue
                 unit = c.expression(text, dict(scope), what=f"legality of move '{name}'")
-                cascade.append((str(step_name), self.define(f"move_{name}_legal_{i}", ("player", arg or "_"), unit, False,
-                                                            f"legality '{step_name}' of move '{name}'")))
+                if unit is not None:  # one call filters every candidate: [x for x in candidates if TEST]
+                    local = f"v_{arg}" if arg else "_"
+                    indent, test, origin = unit.source[0]
+                    unit.source[0] = (indent, f"[{local} for {local} in v___candidates if {test}]", origin)
+                cascade.append((str(step_name), self.define(f"move_{name}_legal_{i}", ("player", "__candidates"), unit,
+                                                            False, f"legality '{step_name}' of move '{name}'")))
             when = None
             if "when" in spec:
                 text = self.expr_text(spec["when"], spec.loc("when"), f"move '{name}' when")
