@@ -108,7 +108,8 @@ class BotSeat:
     def choose(self, decision: Decision) -> Option:
         options = decision.options
         labels = [o.label for o in options]
-        answer, fault = self._timed(self.bot.decide, copy.deepcopy(decision.view), list(labels))
+        # A view built afresh for the bot: plain data shared with nothing else.
+        answer, fault = self._timed(self.bot.decide, decision._game.view(decision.player), list(labels))
         if fault is None:
             if isinstance(answer, bool) or not isinstance(answer, (int, str)):
                 fault = f"answered {answer!r}, which is neither an option's index nor its label"

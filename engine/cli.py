@@ -247,6 +247,43 @@ def tournament(ruleset: str, deals: int, seats: tuple[str, ...], params: tuple[s
 
 
 @main.command()
+@click.argument("folder", type=click.Path(file_okay=False))
+@click.option("--ruleset", "rulesets", multiple=True, metavar="RULESET",
+              help="A rule file whose games get a new deal each (default: pocha).")
+@click.option("--static", "statics", multiple=True, metavar="RULESET",
+              help="A rule file played as a static environment: one deal and table for the whole block "
+                   "(default: pocha_static).")
+@click.option("-n", "--games", type=click.IntRange(min=1), default=100, show_default=True,
+              help="Games per rule file (per block for static ones).")
+@seed_option
+@click.option("--time-limit", type=click.FloatRange(min=0.001), default=5.0, show_default=True,
+              help="Seconds a bot may take per decision.")
+@click.option("--json", "json_path", type=click.Path(dir_okay=False, writable=True), help="Write the results as JSON.")
+@guarded
+def competition(folder: str, rulesets: tuple[str, ...], statics: tuple[str, ...], games: int, seed: int | None,
+                time_limit: float, json_path: str | None) -> None:
+    """Run every Bot class in FOLDER's .py files through both Pocha environments of seed 002; a league table."""
+    from .competition import run_competition
+    if not rulesets and not statics:
+        rulesets, statics = ("pocha",), ("pocha_static",)
+    dynamic = [str(find_ruleset(r)) for r in rulesets]
+    static = [str(find_ruleset(r)) for r in statics]
+    seed = pick_seed(seed)
+    with click.progressbar(length=games * (len(dynamic) + len(static)), label="competition", file=sys.stderr) as bar:
+        summary = run_competition(dynamic + static, folder, games, seed, tuple(static), time_limit, bar.update)
+    click.echo(f"Competition: {len(summary['entrants'])} bots, {games} games per rule file, seed {seed}")
+    names = list(summary["standings"])
+    click.echo(f"{'#':<4}{'bot':<24}{'games':>7}{'points/game':>13}{'wins':>8}{'faults':>8}"
+               + "".join(f"{n:>16}" for n in names))
+    for rank, row in enumerate(summary["table"], 1):
+        click.echo(f"{rank:<4}{row['entrant']:<24}{row['games']:>7}{row['mean_points']:>13.2f}{row['wins']:>8.1f}"
+                   f"{row['faults']:>8}" + "".join(f"{row['by_ruleset'][n]:>16.2f}" for n in names))
+    if json_path:
+        with open(json_path, "w", encoding="utf-8") as out:
+            json.dump(summary, out, indent=2, default=str)
+
+
+@main.command()
 @click.argument("rulesets", nargs=-1, required=True)
 @params_option
 def check(rulesets: tuple[str, ...], params: tuple[str, ...]) -> None:

@@ -1,0 +1,98 @@
+"""Competitions: bots from a folder, both Pocha environments, a league table, memory across games."""
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from engine.cli import main
+from engine.competition import discover_bots, run_competition
+from engine.errors import NaipesError
+
+ROOT = Path(__file__).resolve().parent.parent
+
+RECORDER = '''
+from engine.bots import Bot
+
+class Recorder(Bot):
+    """Remembers its first hand of every game: in a static environment they repeat."""
+    def __init__(self):
+        self.first_hands = []
+        self.new_game = False
+    def start_game(self, info):
+        self.new_game = True
+    def decide(self, view, options):
+        if self.new_game:
+            self.first_hands.append(tuple(sorted(view["players"][view["seat"]]["hand"])))
+            self.new_game = False
+        return 0
+
+class Second(Recorder):
+    pass
+'''
+
+
+@pytest.fixture()
+def short_pocha(tmp_path):
+    """Pocha environments cut short for the tests: 2 rounds each."""
+    (tmp_path / "dyn.yaml").write_text(f"extends: {ROOT / 'rulesets/pocha.yaml'}\n"
+                                       "state:\n  schedule: {init: \"[1, 2]\"}\n")
+    (tmp_path / "static.yaml").write_text(f"extends: {ROOT / 'rulesets/pocha_static.yaml'}\n"
+                                          "params:\n  rounds: {default: 2}\n  cards_each: {default: 3}\n")
+    bots = tmp_path / "bots"
+    bots.mkdir()
+    (bots / "recorder.py").write_text(RECORDER)
+    return tmp_path
+
+
+def test_every_bot_class_in_the_folder_enters():
+    specs = discover_bots(ROOT / "examples" / "pocha_bots")
+    assert sorted(s.rsplit(":", 1)[1] for s in specs) == ["Greedy", "Learner"]
+
+
+def test_an_empty_folder_is_an_error(tmp_path):
+    with pytest.raises(NaipesError, match="no Bot subclass"):
+        discover_bots(tmp_path)
+
+
+def test_static_environment_deals_the_same_hands_every_game(short_pocha):
+    static = str(short_pocha / "static.yaml")
+    summary = run_competition([static], short_pocha / "bots", games=3, seed=4, fixed=(static,))
+    rows = summary["standings"]["pocha_static"]
+    assert [r["games"] for r in rows.values()] == [3, 3]
+    assert {r["faults"] for r in rows.values()} == {0}
+    table = {row["entrant"]: row for row in summary["table"]}
+    assert set(table) == {"Recorder", "Second"}
+
+
+def test_learning_bots_keep_memory_and_see_repeated_deals(short_pocha, monkeypatch):
+    import engine.competition as competition
+    made = []
+    original = competition.BotSeat
+
+    def remember(bot, *args):
+        made.append(bot)
+        return original(bot, *args)
+    monkeypatch.setattr(competition, "BotSeat", remember)
+    static = str(short_pocha / "static.yaml")
+    run_competition([static], short_pocha / "bots", games=3, seed=4, fixed=(static,))
+    for bot in made:
+        assert len(bot.first_hands) == 3           # one object, three games
+        assert len(set(bot.first_hands)) == 1      # the same deal every game
+
+
+def test_dynamic_environment_changes_the_deal(short_pocha, monkeypatch):
+    import engine.competition as competition
+    made = []
+    original = competition.BotSeat
+    monkeypatch.setattr(competition, "BotSeat", lambda bot, *a: made.append(bot) or original(bot, *a))
+    run_competition([str(short_pocha / "dyn.yaml")], short_pocha / "bots", games=4, seed=4)
+    assert any(len(set(bot.first_hands)) > 1 for bot in made)
+
+
+def test_cli_prints_a_league_table(short_pocha):
+    result = CliRunner().invoke(main, ["competition", str(short_pocha / "bots"), "-n", "2", "--seed", "1",
+                                       "--ruleset", str(short_pocha / "dyn.yaml"),
+                                       "--static", str(short_pocha / "static.yaml")])
+    assert result.exit_code == 0, result.output
+    lines = [line for line in result.output.splitlines() if line[:1].isdigit()]
+    assert len(lines) == 2 and {"Recorder", "Second"} == {line.split()[1] for line in lines}
