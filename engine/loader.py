@@ -229,9 +229,10 @@ def read_rule_file(path: str | Path) -> Map:
 
 # Sections whose entries are merged by name when a variant extends a base.
 MERGED_SECTIONS = ("params", "zones", "state", "player_state", "moves", "functions", "cards", "players")
-# Sections whose entries merge field by field: a variant names only the fields it changes
-# (a param's default, a move's legality).
-DEEP_SECTIONS = ("params", "moves")
+# Sections whose entries merge field by field, and mappings inside them key by key: a
+# variant names only what it changes (a param's default, a move's legality, one more
+# card table).
+DEEP_SECTIONS = ("params", "moves", "cards")
 
 
 def load_tree(path: str | Path, _seen: tuple = ()) -> Map:
@@ -259,9 +260,10 @@ def load_tree(path: str | Path, _seen: tuple = ()) -> Map:
 def merge_variant(base: Map, variant: Map) -> Map:
     """Apply a variant onto its base.
 
-    Mapping sections merge entry by entry (``params`` and ``moves`` entries
-    merge their fields, so a variant can change only a default or a move's
-    ``legal``); ``rules`` are added,
+    Mapping sections merge entry by entry; in ``params``, ``moves`` and
+    ``cards`` mappings merge key by key at every depth (a variant changes only
+    a default, a move's ``legal``, or adds one card table); lists and other
+    values are replaced; ``rules`` are added,
     ``override`` replaces rules by name, ``remove`` deletes them by name; any
     other key replaces the base's.
     """
@@ -283,7 +285,7 @@ def _merge_entries(base: Map, extra: Map, deep: bool) -> Map:
     out.where, out.key_locs, out.value_locs = extra.where, dict(base.key_locs), dict(base.value_locs)
     for key, value in extra.items():
         if deep and isinstance(value, Map) and isinstance(base.get(key), Map):
-            value = _merge_entries(base[key], value, deep=False)
+            value = _merge_entries(base[key], value, deep=True)
         out[key] = value
         out.key_locs[key], out.value_locs[key] = extra.key_loc(key), extra.loc(key)
     return out
