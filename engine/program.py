@@ -44,7 +44,7 @@ MOVE_KEYS = {"choose", "legal", "when", "label", "then", "doc"}
 ZONE_KEYS = {"per_player", "visibility", "ordered", "doc"}
 PARAM_KEYS = {"type", "default", "min", "max", "choices", "doc"}
 CARD_KEYS = {"attributes", "generate", "extra", "copies", "tables", "name", "start", "symmetric"}
-VAR_KEYS = {"init", "visibility", "doc"}
+VAR_KEYS = {"init", "visibility", "show", "doc"}
 VISIBILITIES = ("public", "hidden", "owner", "top")
 PARAM_TYPES = {"int": int, "float": float, "bool": bool, "str": str}
 SIGNATURE = re.compile(r"^\s*([A-Za-z]\w*)\s*\(\s*([A-Za-z]\w*(\s*,\s*[A-Za-z]\w*)*)?\s*\)\s*$")
@@ -76,6 +76,7 @@ class VarSpec:
     init: Callable
     visibility: str
     type: str | None = None
+    show: bool = True  # shown to a human at the table (bookkeeping can be hidden; views still carry it)
 
 
 @dataclass
@@ -720,7 +721,10 @@ class _Builder:
             if unit is not None and unit.type and per_player and self.sym.player_attrs.get(name, 0) is None:
                 self.sym.player_attrs[name] = unit.type
             func = self.define(f"init_{section}_{name}", ("player",) if per_player else (), unit, False, f"{section} '{name}'")
-            out.append(VarSpec(str(name), func, str(visibility), unit.type if unit else None))
+            show = spec.get("show", True) if isinstance(spec, Map) else True
+            if not isinstance(show, bool):
+                self.error(f"{section} '{name}': 'show' is true or false", spec.loc("show"))
+            out.append(VarSpec(str(name), func, str(visibility), unit.type if unit else None, show is not False))
         return out
 
     def moves(self) -> dict[str, MoveSpec]:

@@ -25,6 +25,8 @@ HELP = """Answer with the number of an option or its name (e.g. 'colour R').
 
 def _show(value: Any) -> str:
     if isinstance(value, list):
+        if value and all(isinstance(v, list) for v in value):
+            return ", ".join(" ".join(map(str, v)) for v in value)
         return " ".join(map(str, value)) if value else "-"
     if isinstance(value, dict) and "count" in value:
         top = f", top {value['top']}" if value.get("top") else ""
@@ -32,10 +34,13 @@ def _show(value: Any) -> str:
     return "-" if value is None else str(value)
 
 
-def render_view(view: dict) -> Group:
-    """What a player sees: the table, the players, and the player's own zones."""
+def render_view(view: dict, hidden: set[str] = frozenset()) -> Group:
+    """What a player sees: the table, the players, and the player's own zones.
+
+    `hidden` names variables the rule file marks `show: false` (bookkeeping).
+    """
     parts: list[Any] = []
-    header = [f"[bold]{k}[/]: {_show(v)}" for k, v in view["state"].items()]
+    header = [f"[bold]{k}[/]: {_show(v)}" for k, v in view["state"].items() if k not in hidden]
     if view.get("phase"):
         header.insert(0, f"[bold]phase[/]: {view['phase']}")
     if header:
@@ -43,7 +48,7 @@ def render_view(view: dict) -> Group:
     for name, zone in view["zones"].items():
         parts.append(Text.from_markup(f"[bold]{name}[/]: {_show(zone)}"))
     players = view["players"]
-    columns = [k for p in players for k in p if k not in ("name", "seat")]
+    columns = [k for p in players for k in p if k not in ("name", "seat") and k not in hidden]
     columns = list(dict.fromkeys(columns))
     if columns:
         table = Table(show_edge=False, pad_edge=False, box=None, header_style="bold")
@@ -60,6 +65,20 @@ def render_view(view: dict) -> Group:
     return Group(*parts)
 
 
+def hidden_variables(program: Any) -> set[str]:
+    """Variables the rule file keeps off the human's table (`show: false`)."""
+    return {v.name for v in program.state + program.player_state if not v.show}
+
+
+def display_order(options: list[Option]) -> list[Option]:
+    """Options as a person wants them listed: cards sorted within each move, moves in their order."""
+    from .interpreter import card_order
+    from .memory import CardBase
+    moves = list(dict.fromkeys(o.move for o in options))
+    return sorted(options, key=lambda o: (moves.index(o.move),
+                                          card_order(o.arg) if isinstance(o.arg, CardBase) else ()))
+
+
 class HumanAgent:
     """A person at the terminal. `ask` and `console` are injectable for tests."""
 
@@ -74,9 +93,11 @@ class HumanAgent:
         self.console.print(message, markup=False) if isinstance(message, str) else self.console.print(message)
 
     def choose(self, decision: Decision) -> Option:
-        self.say(render_view(decision.view))
+        program = decision._game.program
+        self.say(render_view(decision.view, hidden_variables(program)))
         self.console.print(f"[bold]{decision.player_name}[/], your move:")
-        for i, option in enumerate(decision.options, 1):
+        options = display_order(decision.options)
+        for i, option in enumerate(options, 1):
             self.console.print(f"  [cyan]{i:>2}.[/] {option.label}", highlight=False)
         while True:
             try:
@@ -86,15 +107,15 @@ class HumanAgent:
             if answer.lower() == "history":
                 self.say("\n".join(decision.history) or "Nothing has happened yet.")
                 continue
-            choice = self.interpret(answer, decision)
+            choice = self.interpret(answer, decision, options)
             if isinstance(choice, Option):
                 return choice
             self.say(choice)
 
     @staticmethod
-    def interpret(answer: str, decision: Decision) -> Option | str:
-        """The option an answer names, or the text explaining why it names none."""
-        options = decision.options
+    def interpret(answer: str, decision: Decision, options: list[Option] | None = None) -> Option | str:
+        """The option an answer names (numbers count in the order shown), or why it names none."""
+        options = decision.options if options is None else options
         lowered = answer.lower()
         if lowered in ("quit", "exit", "q"):
             raise QuitGame()
