@@ -33,10 +33,6 @@ class Location:
     def __str__(self) -> str:
         return f"{self.file}:{self.line}:{self.col}"
 
-    def shifted(self, line: int, col: int) -> "Location":
-        """The location `line` lines and (on the first line) `col` columns further."""
-        return Location(self.file, self.line + line, col if line else self.col + col)
-
     def quote(self) -> str:
         """The source line with a caret under the column, or '' if unknown."""
         lines = _sources.get(self.file)
