@@ -152,3 +152,27 @@ def test_the_cli_seats_a_bot(bot_file):
     assert "Raises" in result.output
     row = next(line for line in result.output.splitlines() if line.startswith("P1"))
     assert int(row.split()[-1]) >= 5  # its faults are counted
+
+
+def test_a_bot_that_always_crashes_does_not_stop_a_1000_game_tournament(bot_file):
+    from engine.tournament import run_tournament
+    summary = run_tournament("rulesets/fichas.yaml", [f"python:{bot_file}:Raises", "random"], deals=500, seed=1,
+                             jobs=1)
+    assert summary["games"] == 1000
+    crasher = summary["agents"][0]
+    assert crasher["faults"] >= 1000  # at least one fault per game, each recorded
+    assert 0.0 <= crasher["win_rate"] <= 1.0
+
+
+def test_example_bots_play_without_faults():
+    from engine import load_program
+    for spec, ruleset, seats in [
+        ("python:examples/first_option_bot.py:FirstOption", "fichas", 2),
+        ("python:examples/pocha_bots/greedy.py:Greedy", "pocha", 4),
+        ("python:examples/tute_bots/sensible.py:Sensible", "tute_cabrero", 3),
+    ]:
+        seat = make_bot_seat(spec)
+        program = load_program(f"rulesets/{ruleset}.yaml")
+        for game in range(2):
+            play_game(program, [seat] + [RandomAgent(game * 10 + i) for i in range(seats - 1)], seed=game)
+        assert seat.faults == [], (spec, seat.faults)
