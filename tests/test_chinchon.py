@@ -1,0 +1,729 @@
+"""Chinchón (GAMES.md section 2, seed 000), pinned by scenarios and random games.
+
+The rules: 40 Spanish cards (48 with the 8s and 9s); 7 cards each, dealt one
+at a time from the player after the dealer; one card turned up starts the
+discard pile; the rest is the stock. A turn: draw from the stock or take the
+top of the discard pile, then discard, or close by putting one card face down
+and showing 7: all melded -10; six melded and the seventh worth at most 3:
+its value; a 7-card run of one suit without jokers (chinchón) wins the match.
+After a positive close the others lay off their loose cards onto the closer's
+melds (chains allowed); everyone else adds his unmelded value (best
+partition). Past 100 a player is out; the last player in wins, and so does a
+total of -100 or less. Sets are 3-4 cards of one rank, runs 3+ cards of one
+suit in the order 1..7, 10, 11, 12.
+
+Cards are named rank + suit initial (1o as de oros, 12c rey de copas, 10e
+sota de espadas, 11b caballo de bastos); a joker is ``joker``. Expected
+values are worked out from the rules above, not by running the rule file.
+"""
+from __future__ import annotations
+
+import io
+from functools import lru_cache
+from pathlib import Path
+from types import SimpleNamespace
+
+import pytest
+from rich.console import Console
+
+from engine.agents import RandomAgent
+from engine.interpreter import Game, play_game
+from engine.melds import best_melds
+from engine.memory import Memory
+from engine.program import load_program
+from engine.scenario import arrange, cards, player, zone
+from engine.terminal import render_view
+
+RULESETS = Path(__file__).resolve().parent.parent / "rulesets"
+CHINCHON = str(RULESETS / "chinchon.yaml")
+SUITS = "oceb"  # oros, copas, espadas, bastos
+RANKS_40 = [1, 2, 3, 4, 5, 6, 7, 10, 11, 12]
+ALL_40 = [f"{r}{s}" for s in SUITS for r in RANKS_40]
+
+
+@lru_cache(maxsize=None)
+def program(path: str = CHINCHON, params: tuple = ()):
+    return load_program(path, dict(params))
+
+
+def start(players: int = 2, seed: int = 0, path: str = CHINCHON, **params) -> Game:
+    key = tuple(sorted((k, str(v).lower() if isinstance(v, bool) else str(v)) for k, v in params.items()))
+    game = Game(program(path, key), seed, players=players)
+    game.start()
+    return game
+
+
+def labels(game: Game) -> list[str]:
+    return [o.label for o in game.options()]
+
+
+def choose(game: Game, label: str) -> None:
+    matching = [o for o in game.options() if o.label == label]
+    assert len(matching) == 1, f"{label!r} not (uniquely) among {labels(game)}"
+    game.apply(matching[0])
+
+
+def names(zone_cards) -> list[str]:
+    return sorted(c.name for c in zone_cards)
+
+
+def V(game: Game) -> dict:
+    return game.memory.vars
+
+
+def seat(name: str) -> str:
+    return f"players[{int(name[1:]) - 1}]"
+
+
+def position(hands: dict[str, str], discard: str = "", *, players: int = 2, turn: str = "P1",
+             step: str = "discard", dealer: str | None = None, scores: dict[str, int] | None = None,
+             out: tuple[str, ...] = (), stock: str | None = None, **params) -> Game:
+    """A hand in progress: these hands and discard pile (bottom first); `turn` is asked to draw
+    (step 'draw') or to discard or close (step 'discard'); every other card is in the stock."""
+    game = start(players, **params)
+    game.memory.pending = None
+    seats = [f"P{i + 1}" for i in range(players)]
+    zones = {f"{p}.hand": hands.get(p, "") for p in seats}
+    zones["discard"] = discard
+    state = {"turn": seat(turn), "step": repr(step)}
+    if dealer is not None:
+        state["dealer"] = seat(dealer)
+    player_state = {f"{p}.score": str(v) for p, v in (scores or {}).items()}
+    player_state.update({f"{p}.out": "True" for p in out})
+    moves = "discard, close, close_all" if step == "discard" else "draw"
+    game = arrange(game, zones=zones, state=state, player_state=player_state, to_move=(turn, moves))
+    if stock is not None:  # the stock, bottom first (the rest of the cards go to the discard pile's bottom)
+        spare = [c for c in zone(game, "stock")]
+        game.memory.move(spare, zone(game, "discard"), bottom=True)
+        game.memory.move(cards(game, stock), zone(game, "stock"))
+        game.agenda.update(game.memory)
+    return game
+
+
+def score(game: Game, name: str) -> int:
+    return player(game, name).score
+
+
+def judge(game: Game, text: str) -> dict:
+    """The rule file's own verdict on the cards `text` shown at a close."""
+    return game.program.expression("judge(x)", ("x",))(game.memory, cards(game, text))
+
+
+def deadwood(game: Game, text: str) -> int:
+    return game.program.expression("melds_of(x)['deadwood']", ("x",))(game.memory, cards(game, text))
+
+
+def meld_names(result: dict) -> list[list[str]]:
+    return sorted(sorted(c.name for c in m) for m in result["melds"])
+
+
+# ==================================================================== the deck
+def test_the_deck_is_the_40_card_spanish_deck_worth_its_numbers():
+    game = start()
+    deck = [c for z in game.memory.zones for c in z]
+    assert sorted(c.name for c in deck) == sorted(ALL_40)
+    assert all(c.points == c.rank for c in deck)  # sota 10, caballo 11, rey 12
+    assert not any(c.joker for c in deck)
+
+
+def test_48_cards_jokers_figures_and_two_decks():
+    deck48 = [c.name for z in start(deck=48).memory.zones for c in z]
+    assert len(deck48) == 48 and {"8o", "9b"} <= set(deck48)
+    assert [c.name for z in start(path=str(RULESETS / "chinchon_48.yaml")).memory.zones for c in z].count("9c") == 1
+    jokers = [c for z in start(path=str(RULESETS / "chinchon_jokers.yaml")).memory.zones for c in z if c.joker]
+    assert len(jokers) == 2 and all(c.name == "joker" and c.points == 50 for c in jokers)
+    assert {c.name: c.points for z in start(figures_ten=True).memory.zones for c in z}["12c"] == 10
+    # two decks from 5 players on (param decks; 0 = that default)
+    assert sum(len(z) for z in start(players=5).memory.zones) == 80
+    assert sum(len(z) for z in start(players=4).memory.zones) == 40
+    assert sum(len(z) for z in start(players=3, decks=2).memory.zones) == 80
+
+
+# ==================================================================== the deal
+def test_seven_each_one_at_a_time_from_the_player_after_the_dealer(monkeypatch):
+    # Without the shuffle the stock keeps the deck's order and its top is the last card.
+    monkeypatch.setattr(Memory, "shuffle", lambda self, zone: None)
+    game = start(players=3)
+    order = [f"{r}{s}" for s in SUITS for r in RANKS_40]  # the deck in the order it is built
+    top_first = list(reversed(order))
+    # the first dealer is P3, so P1 gets the first card, P2 the second, P3 the third...
+    assert V(game)["dealer"].name == "P3"
+    for i, p in enumerate(["P1", "P2", "P3"]):
+        assert names(player(game, p).hand) == sorted(top_first[i:21:3])
+    # ... then the next card starts the discard pile, the rest is the stock
+    assert [c.name for c in zone(game, "discard")] == [top_first[21]]
+    assert len(zone(game, "stock")) == 40 - 22
+    # and the player after the dealer draws first
+    assert game.to_move.name == "P1" and labels(game) == ["draw stock", f"take {top_first[21]}"]
+
+
+def test_a_new_game_deals_seven_each_and_turns_one_card_up():
+    game = start(players=4, seed=5)
+    assert [len(p.hand) for p in game.memory.players] == [7, 7, 7, 7]
+    assert len(zone(game, "discard")) == 1 and len(zone(game, "stock")) == 40 - 29
+
+
+# ==================================================================== a turn
+def test_draw_from_the_stock_then_discard_passes_the_turn():
+    game = position({"P1": "1o 4c 7e 10b 12o 5c 3e", "P2": "2o 2c 2e 6b 6o 11c 11e"}, "5o",
+                    step="draw", stock="1b 3b")
+    assert labels(game) == ["draw stock", "take 5o"]
+    choose(game, "draw stock")
+    assert "3b" in names(player(game, "P1").hand) and names(zone(game, "stock")) == ["1b"]
+    # the discard options are the hand's cards, sorted by suit then rank
+    assert labels(game) == ["discard 3b", "discard 10b", "discard 4c", "discard 5c",
+                            "discard 3e", "discard 7e", "discard 1o", "discard 12o"]
+    choose(game, "discard 12o")
+    assert zone(game, "discard")[-1].name == "12o" and len(player(game, "P1").hand) == 7
+    assert game.to_move.name == "P2" and labels(game) == ["draw stock", "take 12o"]
+
+
+def test_taking_the_discard_top():
+    game = position({"P1": "1o 4c 7e 10b 12o 5c 3e", "P2": "2o 2c 2e 6b 6o 11c 11e"}, "1c 5o", step="draw")
+    choose(game, "take 5o")
+    assert "5o" in names(player(game, "P1").hand) and names(zone(game, "discard")) == ["1c"]
+    assert V(game)["step"] == "discard" and game.to_move.name == "P1"
+
+
+def test_two_identical_cards_are_one_option():
+    game = position({"P1": "1o 1o 4c 7e 10b 12o 5c 3e", "P2": "2o 2c 2e 6b 6o 11c 11e"}, "5o", decks=2)
+    assert labels(game).count("discard 1o") == 1
+
+
+def test_the_stock_runs_out_and_the_discard_pile_but_its_top_becomes_the_stock():
+    hands = {"P1": "1o 4c 7e 10b 12o 5c 3e", "P2": "2o 2c 2e 6b 6o 11c 11e"}
+    used = set(" ".join(hands.values()).split())
+    rest = [n for n in ALL_40 if n not in used]
+    game = start()
+    game.memory.pending = None
+    # (step goes through 'discard' so that the rule asking to draw sees it change and fires again)
+    arrange(game, zones={"P1.hand": hands["P1"], "P2.hand": hands["P2"], "discard": " ".join(rest), "stock": ""},
+            spare="laid", state={"turn": "players[0]", "step": "'discard'"})
+    assert len(zone(game, "stock")) == 0
+    arrange(game, state={"step": "'draw'"}, settle=True)
+    assert len(zone(game, "stock")) == len(rest) - 1
+    assert [c.name for c in zone(game, "discard")] == [rest[-1]]  # the top stays
+    assert sorted(c.name for c in zone(game, "stock")) == sorted(rest[:-1])
+    assert game.to_move.name == "P1" and labels(game) == ["draw stock", f"take {rest[-1]}"]
+
+
+# ==================================================================== melds
+@pytest.mark.parametrize("shown, kind, melds", [
+    # sets of 3 and 4, runs within a suit, 7 -> sota in the 40-card deck
+    ("5o 5c 5e 1b 2b 3b 4b", "minus_ten", [["1b", "2b", "3b", "4b"], ["5c", "5e", "5o"]]),
+    ("6o 7o 10o 11o 12c 12e 12b", "minus_ten", [["10o", "11o", "6o", "7o"], ["12b", "12c", "12e"]]),
+    ("1o 2o 3o 7c 7e 7b 7o", "minus_ten", [["1o", "2o", "3o"], ["7b", "7c", "7e", "7o"]]),
+    # no wrap-around: 11 12 1 is not a run; the 3 is the loose card
+    ("11o 12o 1o 4c 4e 4b 3c", "bad", None),
+    # two of a kind and two in a row are not melds
+    ("5o 5c 1b 2b 10e 11e 12e", "bad", None),
+    # a run does not mix suits
+    ("1o 2c 3o 10e 11e 12e 1e", "bad", None),
+    # six melded and one card worth 3 or less: a positive close
+    ("1o 2o 3o 5c 5e 5b 3b", "positive", [["1o", "2o", "3o"], ["5b", "5c", "5e"]]),
+    # six melded, the seventh worth 4: not a close
+    ("1o 2o 3o 5c 5e 5b 4b", "bad", None),
+    # a seven-card run of one suit: chinchón
+    ("4c 5c 6c 7c 10c 11c 12c", "chinchon", [["10c", "11c", "12c", "4c", "5c", "6c", "7c"]]),
+])
+def test_melds_in_a_hand(shown, kind, melds):
+    game = start()
+    verdict = judge(game, shown)
+    assert verdict["kind"] == kind
+    if melds is not None:
+        assert meld_names(verdict) == melds
+
+
+def test_with_48_cards_the_8_and_9_come_between_7_and_sota():
+    assert judge(start(deck=48), "6o 7o 10o 5c 5e 5b 1c")["kind"] == "bad"
+    assert judge(start(deck=48), "7o 8o 9o 10o 5c 5e 5b")["kind"] == "minus_ten"
+    assert judge(start(), "6o 7o 10o 5c 5e 5b 1c")["kind"] == "positive"
+
+
+@pytest.mark.parametrize("hand, best", [
+    # greedy "runs first" melds 3o 4o 5o and leaves 5c 5e (10): the set of 5s leaves 3o 4o (7)
+    ("3o 4o 5o 5c 5e", 7),
+    # greedy "sets first" melds 4o 4c 4e and leaves 2o 3o 5o 6o (16): the run 2o-6o leaves 4c 4e (8)
+    ("2o 3o 4o 5o 6o 4c 4e", 8),
+    # the longest run is not always best: 1o-7o wastes the 7s; 1o-6o + 7o 7c 7e leaves nothing
+    ("1o 2o 3o 4o 5o 6o 7o 7c 7e", 0),
+    # nothing melds: everything counts, figures at their number
+    ("1o 12c 11e 10b", 34),
+])
+def test_the_count_is_the_least_unmelded_value(hand, best):
+    assert deadwood(start(), hand) == best
+
+
+# ==================================================================== closing
+CLOSER = "1o 2o 3o 4c 5c 6c 7c 12e"      # 12e face down: all seven melded, -10
+OTHER = "2c 2e 10o 11c 11e 12b 10b"      # nothing melds: 58
+THIRD = "1c 1e 1b 3c 3e 10c 10e"         # the 1s meld: 3 + 3 + 10 + 10 = 26
+
+
+def close_position(p1: str = CLOSER, p2: str = OTHER, p3: str | None = None, **kw) -> Game:
+    """P1 has drawn (8 cards) and is asked to discard or close; with p3, three players and P3 deals."""
+    hands = {"P1": p1, "P2": p2}
+    if p3 is not None:
+        hands["P3"] = p3
+        kw.setdefault("players", 3)
+        kw.setdefault("dealer", "P3")
+    return position(hands, **kw)
+
+
+def closes(game: Game) -> list[str]:
+    return sorted(o.label for o in game.options() if o.move in ("close", "close_all"))
+
+
+def test_no_close_before_drawing():
+    game = position({"P1": "1o 2o 3o 4c 5c 6c 7c", "P2": OTHER}, "12e", step="draw")
+    assert labels(game) == ["draw stock", "take 12e"]
+
+
+def test_close_with_all_seven_melded_scores_minus_ten():
+    game = close_position()
+    assert closes(game) == ["close with 12e (scores -10)"]
+    choose(game, "close with 12e (scores -10)")
+    # the closer scores -10, the other player everything unmelded (nothing is laid off after -10)
+    assert score(game, "P1") == -10
+    assert score(game, "P2") == 2 + 2 + 10 + 11 + 11 + 12 + 10
+    assert V(game)["last_close"] == "P1 closed: [1o 2o 3o] [4c 5c 6c 7c]"
+    # ... and the next hand is dealt by the next dealer; the player after him starts
+    assert V(game)["hand_number"] == 2 and V(game)["dealer"].name == "P1" and game.to_move.name == "P2"
+    assert all(len(p.hand) == 7 for p in game.memory.players)
+
+
+def test_the_others_count_their_best_partition():
+    # P2: the run 3b 4b 5b would leave 5o 5e 11e 10b (31); the set of 5s leaves 3b 4b 11e 10b (28)
+    game = close_position(p2="3b 4b 5b 5o 5e 11e 10b")
+    choose(game, "close with 12e (scores -10)")
+    assert score(game, "P2") == 28
+
+
+def test_a_positive_close_scores_the_loose_card():
+    game = close_position("1o 2o 3o 5c 5e 5b 3b 12e", "2c 6e 6b 6o 11c 11e 12b")
+    assert closes(game) == ["close with 12e (scores 3)"]
+    choose(game, "close with 12e (scores 3)")
+    assert score(game, "P1") == 3
+    assert score(game, "P2") == 2 + 11 + 11 + 12  # the 6s are a set; nothing fits the closer's melds
+    assert V(game)["last_close"] == "P1 closed: [1o 2o 3o] [5c 5e 5b] + 3b loose"
+
+
+def test_a_loose_card_worth_4_is_no_close_unless_the_limit_allows_it():
+    hand = "1o 2o 3o 5c 5e 5b 4b 12e"
+    assert closes(close_position(hand)) == []
+    game = close_position(hand, close_limit=4)
+    choose(game, "close with 12e (scores 4)")
+    assert score(game, "P1") == 4
+
+
+def test_figures_ten_counts_the_figures_as_ten():
+    game = close_position(figures_ten=True)
+    choose(game, "close with 12e (scores -10)")
+    assert score(game, "P2") == 2 + 2 + 10 + 10 + 10 + 10 + 10
+
+
+def test_every_card_that_can_go_face_down_is_an_option():
+    # 1o-4o and four 5s: putting down 1o or 4o leaves a run of three; a 5 leaves a set of three;
+    # putting down the 2o leaves 3o 4o 5o + 5c 5e 5b and the 1o loose: 1 point
+    game = close_position("1o 2o 3o 4o 5c 5e 5b 5o")
+    assert closes(game) == sorted([f"close with {c} (scores -10)" for c in ["1o", "4o", "5b", "5c", "5e", "5o"]]
+                                  + ["close with 2o (scores 1)"])
+
+
+def test_minus_twenty_only_when_allowed():
+    assert not any("all 8" in label for label in closes(close_position("1o 2o 3o 4o 5c 5e 5b 5o")))
+    game = close_position("1o 2o 3o 4o 5c 5e 5b 5o", allow_minus_twenty=True)
+    choose(game, "close with all 8 (scores -20)")
+    assert score(game, "P1") == -20
+    assert V(game)["last_close"] == "P1 closed: [1o 2o 3o 4o] [5c 5e 5b 5o]"
+
+
+def test_chinchon_wins_the_match():
+    game = close_position("1o 2o 3o 4o 5o 6o 7o 12e")
+    assert closes(game) == ["close with 12e (chinchón!)"]
+    choose(game, "close with 12e (chinchón!)")
+    assert game.over and game.winners == (0,) and game.payoffs() == [1, 0]
+
+
+@pytest.mark.parametrize("points", [-25, -50])
+def test_chinchon_for_points(points):
+    game = close_position("1o 2o 3o 4o 5o 6o 7o 12e", chinchon_wins=False, chinchon_points=points)
+    choose(game, "close with 12e (chinchón!)")
+    assert not game.over and score(game, "P1") == points and score(game, "P2") == 58
+
+
+def test_a_run_with_a_joker_is_not_chinchon():
+    game = close_position("1o 2o 3o joker 5o 6o 7o 12e", jokers=1)
+    assert "close with 12e (scores -10)" in closes(game)
+    choose(game, "close with 12e (scores -10)")
+    assert not game.over and score(game, "P1") == -10
+
+
+# ==================================================================== laying off
+def test_laying_off_chains_onto_the_closers_melds():
+    # P1 shows [1o 2o 3o] [6c 6e 6b] and 2b; P2 lays off 4o, then 5o onto it (a chain).
+    game = close_position("1o 2o 3o 6c 6e 6b 2b 12c", "4o 5o 12b 10e 11e 12e 4c")
+    choose(game, "close with 12c (scores 2)")
+    assert score(game, "P1") == 2
+    assert score(game, "P2") == 12 + 4  # 10e 11e 12e is his own run; 4o 5o went to the table
+    assert V(game)["last_close"] == ("P1 closed: [1o 2o 3o] [6c 6e 6b] + 2b loose; P2 laid off 4o 5o"
+                                     " - on the table: [1o 2o 3o 4o 5o] [6c 6e 6b]")
+
+
+def test_no_laying_off_after_minus_ten_nor_with_lay_off_none():
+    p2 = "4o 5o 12b 10e 11e 12e 4c"
+    game = close_position("1o 2o 3o 6c 6e 6b 6o 12c", p2)
+    choose(game, "close with 12c (scores -10)")
+    assert score(game, "P2") == 4 + 5 + 12 + 4
+    game = close_position("1o 2o 3o 6c 6e 6b 2b 12c", p2, lay_off="none")
+    choose(game, "close with 12c (scores 2)")
+    assert score(game, "P2") == 4 + 5 + 12 + 4
+
+
+def test_lay_off_onto_anyones_melds():
+    # P3's 7e goes onto P2's run 10e 11e 12e, but only when anyone's melds take cards.
+    p1, p2, p3 = "1o 2o 3o 6c 6e 6b 2b 12c", "4c 5b 12b 10e 11e 12e 11o", "7e 1c 1e 1b 3c 3e 10c"
+    game = close_position(p1, p2, p3)
+    choose(game, "close with 12c (scores 2)")
+    assert (score(game, "P2"), score(game, "P3")) == (4 + 5 + 12 + 11, 7 + 3 + 3 + 10)
+    game = close_position(p1, p2, p3, lay_off="any")
+    choose(game, "close with 12c (scores 2)")
+    assert (score(game, "P2"), score(game, "P3")) == (4 + 5 + 12 + 11, 3 + 3 + 10)
+    # every player's melds went to the table first; the 7e went onto P2's
+    assert V(game)["last_close"] == ("P1 closed: [1o 2o 3o] [6c 6e 6b] + 2b loose; P3 laid off 7e"
+                                     " - on the table: [1o 2o 3o] [6c 6e 6b] [7e 10e 11e 12e] [1c 1e 1b]")
+
+
+# ==================================================================== jokers
+def test_jokers_one_per_meld_and_50_unmelded():
+    game = start(jokers=2)
+    assert deadwood(game, "1o 2o joker") == 0
+    assert deadwood(game, "5c 5e joker") == 0
+    assert deadwood(game, "1o joker joker") == 1 + 50 + 50  # two jokers cannot share a meld
+    assert deadwood(game, "joker 12c") == 62
+    assert deadwood(start(jokers=1, joker_value=25), "joker 12c") == 37
+
+
+def test_an_unmelded_joker_counts_50_for_the_others():
+    # no two of P2's cards are within reach of one meld, so the joker stays loose
+    game = close_position(p2="joker 2c 6b 10o 4e 12c 1b", jokers=2)
+    choose(game, "close with 12e (scores -10)")
+    assert score(game, "P2") == 50 + 2 + 6 + 10 + 4 + 12 + 1
+
+
+# ==================================================================== bad closes
+def test_a_bad_close_is_offered_only_with_allow_bad_close_and_costs_50():
+    hand = "1o 2o 3o 5c 5e 5b 4b 12e"
+    game = close_position(hand, allow_bad_close=True)
+    # every card may go face down, and the labels do not say which closes are good
+    assert closes(game) == sorted(f"close with {c}" for c in hand.split())
+    choose(game, "close with 12e")
+    assert score(game, "P1") == 50 and score(game, "P2") == 0
+    assert V(game)["last_close"] == "P1 closed: [1o 2o 3o] [5c 5e 5b] + 4b loose - a bad close, +50"
+    # the hand is void and dealt again by the same dealer
+    assert V(game)["hand_number"] == 2 and V(game)["dealer"].name == "P2" and game.to_move.name == "P1"
+    assert all(len(p.hand) == 7 for p in game.memory.players)
+
+
+def test_a_good_close_under_allow_bad_close_scores_normally():
+    game = close_position(allow_bad_close=True)
+    choose(game, "close with 12e")
+    assert score(game, "P1") == -10 and V(game)["dealer"].name == "P1"
+
+
+# ==================================================================== the match
+def test_the_dealer_rotates_each_hand():
+    game = close_position(p3=THIRD)
+    dealers = []
+    for _ in range(3):  # three hands, each closed at once by whoever is to move
+        mover = game.to_move.name
+        others = [p.name for p in game.memory.players if p.name != mover]
+        game.memory.pending = None
+        zones = {f"{mover}.hand": CLOSER, f"{others[0]}.hand": OTHER, f"{others[1]}.hand": THIRD, "discard": ""}
+        arrange(game, zones=zones, state={"step": "'discard'"}, player_state={f"P{i}.score": "0" for i in (1, 2, 3)},
+                to_move=(mover, "discard, close, close_all"))
+        choose(game, "close with 12e (scores -10)")
+        dealers.append(V(game)["dealer"].name)
+        assert game.to_move is next(p for p in game.memory.players if p.index == (V(game)["dealer"].index + 1) % 3)
+    assert dealers == ["P1", "P2", "P3"]
+
+
+@pytest.mark.parametrize("strict, before, out", [
+    (True, 95, True),    # 95 + 10 = 105: past 100
+    (True, 90, False),   # 100 is not past 100 ...
+    (False, 90, True),   # ... unless reaching the target is enough
+])
+def test_past_the_target_a_player_is_out_and_the_last_player_in_wins(strict, before, out):
+    game = close_position(p2="2c 2e 2b 4o 5o 6o 10b", scores={"P2": before}, strict=strict)  # P2 counts 10
+    choose(game, "close with 12e (scores -10)")
+    assert score(game, "P2") == before + 10
+    assert player(game, "P2").out is out and game.over is out
+    if out:
+        assert game.winners == (0,)
+
+
+def test_a_target_of_70():
+    game = close_position(p2="2c 2e 2b 4o 5o 6o 10b", scores={"P2": 65}, target=70)
+    choose(game, "close with 12e (scores -10)")
+    assert game.over and game.winners == (0,)
+
+
+def test_an_out_player_is_skipped_and_gets_no_cards():
+    game = close_position(p3=THIRD, scores={"P3": 95})
+    choose(game, "close with 12e (scores -10)")
+    assert player(game, "P3").out and score(game, "P3") == 95 + 26
+    assert not game.over  # P1 and P2 are still in
+    assert len(player(game, "P3").hand) == 0 and len(player(game, "P1").hand) == 7
+    # the deal passed to P1: P2 plays first, then P1, then P2 again (P3 is skipped)
+    assert V(game)["dealer"].name == "P1"
+    movers = []
+    for _ in range(3):
+        movers.append(game.to_move.name)
+        choose(game, "draw stock")
+        game.apply(next(o for o in game.options() if o.move == "discard"))
+    assert movers == ["P2", "P1", "P2"]
+
+
+def test_when_everyone_left_passes_the_target_at_once_the_lowest_wins():
+    game = close_position("1o 2o 3o 5c 5e 5b 3b 12e", "2c 6e 6b 6o 11c 11e 12b", scores={"P1": 99, "P2": 90})
+    choose(game, "close with 12e (scores 3)")
+    assert (score(game, "P1"), score(game, "P2")) == (102, 126)  # both past 100: the lower total wins
+    assert game.over and game.winners == (0,)
+
+
+def test_minus_100_wins_at_once():
+    game = close_position(p3=THIRD, scores={"P1": -95, "P2": 20, "P3": 30})
+    choose(game, "close with 12e (scores -10)")
+    assert game.over and game.winners == (0,) and score(game, "P1") == -105
+
+
+def test_reenganche_brings_a_player_back_with_the_highest_total_once():
+    p2 = "2c 2e 2b 6b 6o 11c 12b"  # counts 35
+    game = close_position(p2=p2, p3=THIRD, scores={"P2": 40, "P3": 95}, reenganche=1)
+    choose(game, "close with 12e (scores -10)")
+    # P3 passes 100 (95 + 26) and re-enters with the highest total still in: P2's 40 + 35
+    p3 = player(game, "P3")
+    assert not p3.out and p3.reentries == 1 and p3.score == 75 and len(p3.hand) == 7
+    # the second time he is out for good
+    game = close_position(p2=p2, p3=THIRD, scores={"P2": 40, "P3": 95}, reenganche=1)
+    game.memory.set_attr(player(game, "P3"), "reentries", 1)
+    choose(game, "close with 12e (scores -10)")
+    assert player(game, "P3").out and not game.over and score(game, "P3") == 121
+
+
+def test_no_reenganche_once_the_match_is_decided():
+    game = close_position(p2="2c 2e 2b 6b 6o 11c 12b", scores={"P2": 95}, reenganche=1)
+    choose(game, "close with 12e (scores -10)")
+    assert game.over and game.winners == (0,)
+
+
+def test_without_reenganche_an_out_player_stays_out():
+    game = close_position(p2="2c 2e 2b 6b 6o 11c 12b", p3=THIRD, scores={"P3": 95})
+    choose(game, "close with 12e (scores -10)")
+    assert player(game, "P3").out and player(game, "P3").reentries == 0
+
+
+def test_a_close_that_melds_six_though_the_best_count_leaves_two_loose():
+    # Shown 3o 4o 6o 3c 2c 2o and a joker: the least unmelded value melds [2o 3o 4o] [6o joker ...]
+    # and leaves 3c 2c (5, two loose cards); melding six, [2o 3o 4o] [2c 3c joker], leaves the 6o.
+    # With close_limit 6 that qualifies (six melded, one card worth 6) and scores 6; with 5 nothing does.
+    hand = "3o 4o 6o 3c 2c joker 2o 12e"
+    game = close_position(hand, "5e 10o 11c 11e 12b 10b 1b", jokers=1, close_limit=6)
+    assert "close with 12e (scores 6)" in closes(game)
+    choose(game, "close with 12e (scores 6)")
+    assert score(game, "P1") == 6
+    assert V(game)["last_close"].endswith("+ 6o loose")
+    assert "close with 12e" not in " ".join(closes(close_position(hand, "5e 10o 11c 11e 12b 10b 1b", jokers=1,
+                                                                  close_limit=5)))
+
+
+# ==================================================================== what players see
+def test_views_show_the_table_and_hide_the_hands_and_the_stock():
+    game = close_position(discard="1c 5b")
+    mine, theirs = game.view(0), game.view(1)
+    # own hand, sorted by suit then rank; the other hand only as a count
+    assert mine["players"][0]["hand"] == ["4c", "5c", "6c", "7c", "12e", "1o", "2o", "3o"]
+    assert mine["players"][1]["hand"] == {"count": 7}
+    assert theirs["players"][0]["hand"] == {"count": 8}
+    # the stock as a count, the discard pile as its top card, scores public
+    for view in (mine, theirs):
+        assert view["zones"]["stock"] == {"count": len(zone(game, "stock"))}
+        assert view["zones"]["discard"] == {"count": 2, "top": "5b"}
+        assert [p["score"] for p in view["players"]] == [0, 0]
+        assert "step" not in view["state"] and "melds" not in view["state"]
+    # after a close, everyone sees the melds shown (the card put face down, never)
+    choose(game, "close with 12e (scores -10)")
+    for seat in (0, 1):
+        assert game.view(seat)["state"]["last_close"] == "P1 closed: [1o 2o 3o] [4c 5c 6c 7c]"
+        assert "12e" not in str(game.view(seat)["state"])
+
+
+def test_the_terminal_shows_the_hand_the_discard_top_the_stock_and_the_counts():
+    game = close_position(discard="1c 5b")
+    out = io.StringIO()
+    Console(file=out, width=120).print(render_view(game.view(0)))
+    text = out.getvalue()
+    assert "4c 5c 6c 7c 12e 1o 2o 3o" in text
+    assert "discard: 2 cards, top 5b" in text and f"stock: {len(zone(game, 'stock'))} cards" in text
+    assert "7 cards" in text and "P1 (you)" in text
+
+
+def test_the_options_read_like_the_table():
+    game = position({"P1": CLOSER[:-4], "P2": OTHER}, "5o", step="draw")
+    assert labels(game) == ["draw stock", "take 5o"]
+    choose(game, "take 5o")
+    assert "discard 5o" in labels(game) and "discard 12c" not in labels(game)
+    game = close_position()
+    assert "discard 12e" in labels(game) and "close with 12e (scores -10)" in labels(game)
+
+
+# ==================================================================== variants
+def test_the_variant_files_change_only_their_params():
+    base = program()
+    for name, changed in [("chinchon_48.yaml", {"deck": 48}), ("chinchon_jokers.yaml", {"jokers": 2})]:
+        variant = program(str(RULESETS / name))
+        assert [r.name for r in variant.rules] == [r.name for r in base.rules]
+        differs = {k: v for k, v in variant.param_values.items() if base.param_values[k] != v}
+        assert differs == changed, name
+
+
+# ==================================================================== random games
+def parse(name: str):
+    """A card of the view by name: '12c' -> rank 12, suit 'c'; 'joker'."""
+    if name == "joker":
+        return SimpleNamespace(name=name, joker=True, suit=None, rank=None)
+    return SimpleNamespace(name=name, joker=False, suit=name[-1], rank=int(name[:-1]))
+
+
+class Closer(RandomAgent):
+    """Closes whenever it can; otherwise plays at random."""
+
+    name = "closer"
+
+    def choose(self, decision):
+        closing = [o for o in decision.options if o.move in ("close", "close_all")]
+        return self.rng.choice(closing) if closing else super().choose(decision)
+
+
+class Greedy(Closer):
+    """Closes whenever it can; keeps its count low, reading only its own view."""
+
+    name = "greedy"
+
+    def __init__(self, seed, order):
+        super().__init__(seed)
+        self.order = order
+
+    def count(self, hand):
+        return best_melds(hand, self.order, jokers="joker")
+
+    def choose(self, decision):
+        options = decision.options
+        if any(o.move in ("close", "close_all") for o in options) or self.rng.random() < 0.1:
+            return super().choose(decision)
+        hand = [parse(n) for n in decision.view["players"][decision.player]["hand"]]
+        if options[0].move == "draw":
+            take = [o for o in options if o.arg == "discard"]
+            top = parse(decision.view["zones"]["discard"]["top"]) if take else None
+            if top is not None and any(top in m for m in self.count(hand + [top])["melds"]):
+                return take[0]
+            return next((o for o in options if o.arg == "stock"), options[0])
+        left = {o: self.count(without_one(hand, o.arg.name))["deadwood"] for o in options if o.move == "discard"}
+        return self.rng.choice([o for o, count in left.items() if count == min(left.values())])
+
+
+def without_one(hand: list, name: str) -> list:
+    """The hand less one card called `name`."""
+    i = next(i for i, c in enumerate(hand) if c.name == name)
+    return hand[:i] + hand[i + 1:]
+
+
+def check_position(game: Game, deck_size: int) -> None:
+    """What must hold between any two decisions."""
+    memory = game.memory
+    ids = [c.id for z in memory.zones for c in z]
+    assert sorted(ids) == list(range(deck_size)), "every card in exactly one zone"
+    assert all(memory.where[c.id] == z.slot for z in memory.zones for c in z)
+    if game.over:
+        return
+    assert game.options(), "a legal option is always offered"
+    mover, players = game.to_move, memory.players
+    stock, discard = zone(game, "stock"), zone(game, "discard")
+    for p in players:
+        expected = 0 if p.out else 8 if p is mover and V(game)["step"] == "discard" else 7
+        assert len(p.hand) == expected
+    assert len(zone(game, "face_down")) == 0 and len(zone(game, "laid")) == 0
+    for s, me in enumerate(players):
+        view = game.view(s)
+        for p, entry in zip(players, view["players"]):
+            if p is me:
+                assert sorted(entry["hand"]) == sorted(c.name for c in p.hand)
+            else:
+                assert entry["hand"] == {"count": len(p.hand)}
+            assert entry["score"] == p.score and entry["out"] == p.out
+        assert view["zones"]["stock"] == {"count": len(stock)}
+        assert view["zones"]["face_down"] == {"count": 0}
+        assert view["zones"]["discard"] == {"count": len(discard), "top": discard[-1].name if discard else None}
+        assert set(view["state"]) == {"dealer", "turn", "hand_number", "last_close"}
+
+
+CONFIGS = [
+    # (players, params, seats: 'g' greedy, 'c' closer, 'r' random)
+    (2, {}, "gg"),
+    (2, {}, "gc"),
+    (3, {"jokers": 2, "lay_off": "any"}, "ggc"),
+    (4, {"deck": 48, "allow_minus_twenty": True, "chinchon_wins": False}, "gggg"),
+    (5, {"reenganche": 1, "target": 70, "close_limit": 5}, "ggggc"),
+    (2, {"allow_bad_close": True, "figures_ten": True, "strict": False}, "gr"),
+    (3, {"lay_off": "none", "decks": 2}, "grc"),
+]
+
+
+@pytest.mark.parametrize("players, params, seats", CONFIGS)
+def test_random_games_keep_every_invariant(players, params, seats):
+    prog = program(CHINCHON, tuple(sorted((k, str(v)) for k, v in params.items())))
+    order = prog.expression("rank_order()")(Game(prog, 0, players=players).memory)
+    closes_seen = ended = 0
+    for seed in range(4):
+        game = Game(prog, seed, players=players)
+        deck_size = sum(len(z) for z in game.memory.zones)
+        agents = [Greedy(seed * 10 + i, order) if k == "g" else Closer(seed * 10 + i) if k == "c"
+                  else RandomAgent(seed * 10 + i) for i, k in enumerate(seats)]
+        shown = []
+
+        def listener(record, game=game, shown=shown):
+            # while the melds lie on the table, everyone sees them
+            if record["type"] == "announce" and " closes showing " in record["text"]:
+                laid = [c.name for c in zone(game, "laid")]
+                assert len(laid) in (7, 8) and all(game.view(s)["zones"]["laid"] == laid for s in range(players))
+                shown.append(laid)
+        game.listeners.append(listener)
+        game.start()
+        for _ in range(400):
+            check_position(game, deck_size)
+            if game.over:
+                break
+            game.apply(agents[game.to_move.index].choose(game.decision()))
+        check_position(game, deck_size)
+        closes_seen += len(shown)
+        ended += game.over
+    assert closes_seen > 0
+
+
+def test_random_agents_play_legally_for_400_decisions():
+    prog = program()
+    for seed in range(3):
+        game = Game(prog, seed, players=2)
+        game.start()
+        agents = [RandomAgent(seed), RandomAgent(seed + 100)]
+        for _ in range(400):
+            check_position(game, 40)
+            game.apply(agents[game.to_move.index].choose(game.decision()))
+
+
+def test_whole_matches_end_with_a_winner():
+    prog = program()
+    order = prog.expression("rank_order()")(Game(prog, 0).memory)
+    for seed in range(3):
+        result = play_game(prog, [Greedy(seed, order), Greedy(seed + 50, order)], seed=seed)
+        assert len(result.winners) >= 1 and sum(result.payoffs) >= 1
