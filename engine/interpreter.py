@@ -276,7 +276,7 @@ class Game:
         candidates = self._candidates(move, player)
         for _, allowed_of in move.cascade:
             allowed = allowed_of(memory, V, player, candidates)
-            if allowed:
+            if allowed or move.strict:
                 candidates = allowed
                 break
         memory = self.memory
@@ -306,8 +306,12 @@ class Game:
             return f"{jsonable(arg)} is not among the choices for '{move_name}'"
         for step, allowed_of in move.cascade:
             allowed = allowed_of(memory, V, player, candidates)
+            if arg in allowed:
+                return None
+            if not allowed and move.strict:
+                return f"the rule '{step}' of '{move_name}' allows none of its choices now"
             if allowed:
-                return None if arg in allowed else f"the rule '{step}' requires one of: " + \
+                return f"the rule '{step}' requires one of: " + \
                     ", ".join(self._label(move, player, c) for c in allowed)
         return None
 

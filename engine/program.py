@@ -91,6 +91,9 @@ class MoveSpec:
     label: Callable | None
     effect: Callable
     doc: str = ""
+    # A single `legal` expression is a filter (it may leave nothing); a list is an
+    # obligation cascade (the first step that leaves something decides, else all).
+    strict: bool = False
 
 
 @dataclass
@@ -754,7 +757,7 @@ class _Builder:
             legal = spec.get("legal")
             steps = legal if isinstance(legal, list) else ([] if legal is None else [legal])
             for i, step in enumerate(steps):
-                step_name, step_text = f"rule {i + 1}", step
+                step_name, step_text = ("legal" if not isinstance(legal, list) else f"rule {i + 1}"), step
                 if isinstance(step, Map) and len(step) == 1:
                     step_name, step_text = next(iter(step.items()))
                 text = self.expr_text(step_text, location_of(step_text, spec.loc("legal")), f"move '{name}' legal")
@@ -780,7 +783,8 @@ class _Builder:
             unit = c.block(self.texts(spec.get("then", "pass"), spec.loc("then"), f"move '{name}' then"), dict(scope),
                            what=f"effect of move '{name}'")
             effect = self.define(f"move_{name}_effect", ("player", arg or "_"), unit, True, f"effect of move '{name}'")
-            out[str(name)] = MoveSpec(str(name), arg, options, cascade, when, label, effect, str(spec.get("doc", "")))
+            out[str(name)] = MoveSpec(str(name), arg, options, cascade, when, label, effect, str(spec.get("doc", "")),
+                                      strict=not isinstance(legal, list))
         return out
 
     def rules(self, phases: list[str], strategy: str) -> list[RuleSpec]:

@@ -751,3 +751,32 @@ def test_and_returns_an_operand_like_python(tmp_path):
 
 def test_or_returns_an_operand_like_python(tmp_path):
     assert action_value(tmp_path, "v = ('' or 'b') + 'c'") == "bc"
+
+
+def test_a_single_legal_expression_is_a_filter_that_may_leave_nothing(tmp_path):
+    # one expression filters; only a list is an obligation cascade (first non-empty step decides)
+    from engine.interpreter import Game
+    from engine.program import load_program
+    path = tmp_path / "f.yaml"
+    path.write_text("""
+game: f
+players: 1
+state:
+  n: 0
+moves:
+  pick:
+    choose: "x in [1, 2, 3]"
+    legal: "x > 5"
+  other:
+    choose: "x in [1, 2, 3]"
+    legal: ["x > 5", "x == 2"]
+rules:
+  - name: go
+    when: "n == 0"
+    then: "ask players[0] to pick, other"
+""")
+    game = Game(load_program(path), 0)
+    game.start()
+    assert [(o.move, o.arg) for o in game.options()] == [("other", 2)]
+    reason = game.decision().explain_illegal("pick", 1)
+    assert "allows none" in reason and "'legal'" in reason
