@@ -170,6 +170,7 @@ def test_example_bots_play_without_faults():
         ("python:examples/first_option_bot.py:FirstOption", "fichas", 2),
         ("python:examples/pocha_bots/greedy.py:Greedy", "pocha", 4),
         ("python:examples/tute_bots/sensible.py:Sensible", "tute_cabrero", 3),
+        ("python:examples/chinchon_bots/tidy.py:Tidy", "chinchon", 2),
     ]:
         seat = make_bot_seat(spec)
         program = load_program(f"rulesets/{ruleset}.yaml")
