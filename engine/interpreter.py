@@ -320,13 +320,14 @@ class Game:
         if self.memory.pending is None:
             return None
         player, moves = self.memory.pending
+        wanted = label.lower()
         with self.program.located():
-            for name in moves:
-                move = self.program.moves[name]
-                for arg in self._candidates(move, player):
-                    if self._label(move, player, arg).lower() == label.lower():
-                        return self.explain_illegal(name, arg)
-        return None
+            named = [(name, arg, self._label(self.program.moves[name], player, arg).lower())
+                     for name in moves for arg in self._candidates(self.program.moves[name], player)]
+        exact = [(name, arg) for name, arg, text in named if text == wanted]
+        prefix = [(name, arg) for name, arg, text in named if text.startswith(wanted)]
+        found = exact or (prefix if len(prefix) == 1 else [])
+        return self.explain_illegal(*found[0]) if found else None
 
     def decision(self) -> Decision:
         player, moves = self.memory.pending
@@ -403,15 +404,25 @@ class Game:
             for zone in program.zones:
                 if zone.per_player:
                     entry[zone.name] = zone_view(getattr(p, zone.name))
+            for view in program.views:
+                if view.per_player and (view.visibility == "public" or p.index == seat):
+                    with program.located():
+                        entry[view.name] = jsonable(view.value(memory, V, p))
             players.append(entry)
         return {
             "seat": seat,
             "phase": V.get("phase"),
-            "state": {v.name: jsonable(V[v.name]) for v in program.state if v.visibility == "public"},
+            "state": {**{v.name: jsonable(V[v.name]) for v in program.state if v.visibility == "public"},
+                      **self._global_views()},
             "zones": {z.name: zone_view(V[z.name]) for z in program.zones if not z.per_player},
             "players": players,
             "to_move": memory.pending[0].name if memory.pending else None,
         }
+
+    def _global_views(self) -> dict:
+        memory, program = self.memory, self.program
+        with program.located():
+            return {v.name: jsonable(v.value(memory, memory.vars)) for v in program.views if not v.per_player}
 
     # ----------------------------------------------------------------- tracing
     def emit(self, record: dict) -> None:

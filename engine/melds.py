@@ -27,6 +27,8 @@ dicts by key (``best_melds(hand, order)['deadwood']``) but cannot unpack tuples.
 """
 from __future__ import annotations
 
+from functools import lru_cache
+
 from itertools import combinations
 from operator import attrgetter
 from typing import Any, Callable, Iterable
@@ -180,6 +182,26 @@ def _candidates(t: _Table, shape: _Shape) -> list[int]:
 def best_melds(cards: Iterable, order: Iterable, suit: Any = "suit", rank: Any = "rank", value: Any = None,
                jokers: Any = None, min_set: int = 3, max_set: int = 4, min_run: int = 3,
                joker_value: Any = 50, jokers_per_meld: int = 1) -> dict:
+    """Memoised front of :func:`solve_melds` (a pure function: rule files call it repeatedly on one hand)."""
+    cards, order = tuple(cards), tuple(order)
+    try:
+        found = _best_melds_cached(cards, order, suit, rank, value, jokers, min_set, max_set, min_run,
+                                   joker_value, jokers_per_meld)
+    except TypeError:  # an unhashable argument: no memo
+        found = solve_melds(cards, order, suit, rank, value, jokers, min_set, max_set, min_run, joker_value,
+                            jokers_per_meld)
+    # a fresh result each call: callers may keep or change it
+    return {"melds": [list(m) for m in found["melds"]], "loose": list(found["loose"]), "deadwood": found["deadwood"]}
+
+
+@lru_cache(maxsize=4096)
+def _best_melds_cached(*args: Any) -> dict:
+    return solve_melds(*args)
+
+
+def solve_melds(cards: Iterable, order: Iterable, suit: Any = "suit", rank: Any = "rank", value: Any = None,
+                jokers: Any = None, min_set: int = 3, max_set: int = 4, min_run: int = 3,
+                joker_value: Any = 50, jokers_per_meld: int = 1) -> dict:
     """The partition of `cards` into melds and loose cards with the least loose value (exact).
 
     Returns ``{'melds': [[card, ...], ...], 'loose': [card, ...], 'deadwood': total value of loose}``.

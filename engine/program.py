@@ -35,7 +35,8 @@ SECTIONS = {
     "player_state": "per-player variables", "phases": "agenda groups, in order (the first is the start)",
     "strategy": "conflict-resolution strategy", "setup": "actions run once at the start",
     "functions": "pure helper functions", "moves": "the decisions players make", "rules": "production rules",
-    "result": "each player's payoff when the game ends", "max_firings": "firings allowed between two decisions",
+    "result": "each player's payoff when the game ends",
+    "views": "values computed only when a player's view is built (for display; rules cannot read them)", "max_firings": "firings allowed between two decisions",
     "extends": "base rule file of a variant", "override": "rules replacing base rules by name",
     "remove": "base rules to delete by name",
 }
@@ -77,6 +78,16 @@ class VarSpec:
     visibility: str
     type: str | None = None
     show: bool = True  # shown to a human at the table (bookkeeping can be hidden; views still carry it)
+
+
+@dataclass
+class ViewSpec:
+    """A display value: computed when a view is built, never stored in the game state."""
+
+    name: str
+    value: Callable
+    per_player: bool
+    visibility: str
 
 
 @dataclass
@@ -159,6 +170,7 @@ class Program:
     result: Callable | None
     cards: CardSpec | None
     max_firings: int
+    views: list = field(default_factory=list)  # [ViewSpec]
     player_class: type = PlayerBase
     state_names: tuple = ()
     global_zone_names: tuple = ()
@@ -385,6 +397,7 @@ class _Builder:
             text = self.expr_text(tree["result"], tree.loc("result"), "'result'")
             unit = text and self.compiler.expression(text, {"player": "player"}, what="result")
             result = self.define("result", ("player",), unit, False, "result")
+        views = self.views()
         max_firings = self.section("max_firings", int, 100_000)
         if isinstance(max_firings, bool) or max_firings < 1:
             self.error("'max_firings' must be a positive whole number", tree.loc("max_firings"))
@@ -397,7 +410,7 @@ class _Builder:
             default_ai=str((tree.get("players") or {}).get("ai", "random")) if isinstance(tree.get("players"), Map) else "random",
             params=params, param_values=values, zones=zones, state=state, player_state=player_state,
             phases=phases, strategy=strategy, rules=rules, moves=moves, setup=setup, result=result,
-            cards=cards, max_firings=max_firings)
+            cards=cards, max_firings=max_firings, views=views)
         self.link(program)
         return program
 
@@ -730,6 +743,28 @@ class _Builder:
             out.append(VarSpec(str(name), func, str(visibility), unit.type if unit else None, show is not False))
         return out
 
+    def views(self) -> list[ViewSpec]:
+        """`views: name: {value: EXPR, per_player: bool, visibility}`: display values, never stored."""
+        out = []
+        section = self.section("views", Map, Map())
+        for name, spec in section.items():
+            if not isinstance(spec, Map) or "value" not in spec:
+                self.error(f"view '{name}' is a mapping with 'value: EXPR' (and per_player, visibility)",
+                           section.loc(name))
+                continue
+            self.check_keys(spec, {"value", "per_player", "visibility", "doc"}, f"view '{name}'")
+            per_player = bool(spec.get("per_player", False))
+            visibility = spec.get("visibility", "public")
+            if visibility not in ("public", "owner") or (visibility == "owner" and not per_player):
+                self.error(f"view '{name}': visibility is public" + (" or owner" if per_player else ""),
+                           spec.loc("visibility"))
+            text = self.expr_text(spec["value"], spec.loc("value"), f"view '{name}'")
+            unit = self.compiler.expression(text, {"player": "player"} if per_player else {},
+                                            what=f"view '{name}'") if text else None
+            func = self.define(f"view_{name}", ("player",) if per_player else (), unit, False, f"view '{name}'")
+            out.append(ViewSpec(str(name), func, per_player, str(visibility)))
+        return out
+
     def moves(self) -> dict[str, MoveSpec]:
         out = {}
         section = self.section("moves", Map, Map())
@@ -755,6 +790,7 @@ class _Builder:
                 scope[arg] = None
             cascade = []
             legal = spec.get("legal")
+            # a list is a cascade; one expression, or {name: expression}, is a filter
             steps = legal if isinstance(legal, list) else ([] if legal is None else [legal])
             for i, step in enumerate(steps):
                 step_name, step_text = ("legal" if not isinstance(legal, list) else f"rule {i + 1}"), step
@@ -877,6 +913,8 @@ class _Builder:
         resolve = namespace.__getitem__
         program.setup = program.setup and resolve(program.setup)
         program.result = program.result and resolve(program.result)
+        for view in program.views:
+            view.value = resolve(view.value)
         for var in program.state + program.player_state:
             var.init = resolve(var.init)
         if program.cards is not None:

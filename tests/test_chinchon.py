@@ -727,3 +727,14 @@ def test_whole_matches_end_with_a_winner():
     for seed in range(3):
         result = play_game(prog, [Greedy(seed, order), Greedy(seed + 50, order)], seed=seed)
         assert len(result.winners) >= 1 and sum(result.payoffs) >= 1
+
+
+def test_a_refused_close_names_the_rule_and_the_hand_shows_its_melds():
+    # 1o 2o 3o is a run, the rest is loose (5c 7e 10b 11c 12b): no close qualifies
+    game = position({"P1": "1o 2o 3o 5c 7e 10b 11c 12b", "P2": "4c 4e 4b 6c 6e 6b 7c"})
+    assert not [label for label in labels(game) if label.startswith("close")]
+    reason = game.decision().explain_illegal_label("close with 12b")
+    assert reason and "seven_melded_or_six_and_one_low_card" in reason
+    mine = game.view(0)["players"][0]["melds"]
+    assert mine.startswith("[1o 2o 3o]") and "loose:" in mine
+    assert "melds" not in game.view(1)["players"][0]  # another player's melds stay hidden
