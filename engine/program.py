@@ -799,13 +799,14 @@ class _Builder:
                 text = self.expr_text(step_text, location_of(step_text, spec.loc("legal")), f"move '{name}' legal")
                 if text is None:
                     continue
-                unit = c.expression(text, dict(scope), what=f"legality of move '{name}'")
+                unit = c.expression(text, dict(scope), what=f"legality of move '{name}'", invariant={"player"})
                 if unit is not None:  # one call filters every candidate: [x for x in candidates if TEST]
                     local = f"v_{arg}" if arg else "_"
                     indent, test, origin = unit.source[0]
-                    unit.source[0] = (indent, f"[{local} for {local} in v___candidates if {test}]", origin)
+                    unit.source = [(0, f"{h} = B_once(lambda: {src})", origin) for h, src in unit.hoisted] + \
+                        [(0, f"return [{local} for {local} in v___candidates if {test}]", origin)]
                 cascade.append((str(step_name), self.define(f"move_{name}_legal_{i}", ("player", "__candidates"), unit,
-                                                            False, f"legality '{step_name}' of move '{name}'")))
+                                                            True, f"legality '{step_name}' of move '{name}'")))
             when = None
             if "when" in spec:
                 text = self.expr_text(spec["when"], spec.loc("when"), f"move '{name}' when")
@@ -907,6 +908,7 @@ class _Builder:
         namespace: dict[str, Any] = {"__builtins__": {"list": list, "dict": dict, "zip": zip, "range": range},
                                      "B_product": product}
         namespace.update({f"B_{n}": b.func for n, b in BUILTINS.items()})
+        namespace["B_once"] = once
         exec(compile(source, code_name, "exec"), namespace)
         program.code_name, program.line_origins = code_name, origins
         program.symbols, program.namespace = self.sym, namespace
@@ -988,6 +990,17 @@ class _Builder:
                 program.domain_readers.setdefault(read if isinstance(read, str) else read[0], []).append(rule.index)
         if rule.guard is not None:
             program.guard_index.setdefault(rule.guard[0], {}).setdefault(rule.guard[1], []).append(rule.index)
+
+
+def once(compute: Callable) -> Callable:
+    """A value computed on first use, then remembered (hoisted out of a legality filter)."""
+    cache: list = []
+
+    def value() -> Any:
+        if not cache:
+            cache.append(compute())
+        return cache[0]
+    return value
 
 
 def _located(text: str, loc: Location) -> Text:

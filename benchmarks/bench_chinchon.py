@@ -1,0 +1,113 @@
+"""Chinchón: random decisions and hands per second, side by side with OpenSpiel's gin_rummy.
+
+Random players almost never close in Chinchón, so the Naipes players here have
+a closing bias: they close whenever a close is offered (only qualifying closes
+are), and otherwise choose at random. A hand also stops after MOVE_CAP
+decisions. OpenSpiel's gin_rummy (2 players) is driven from Python with random
+chance outcomes and random legal actions; its hands end on their own (a knock,
+or the stock down to the wall). The ratio reported is of decisions per second.
+OpenSpiel is an optional benchmark dependency (pip install -e '.[bench]').
+
+    .venv/bin/python benchmarks/bench_chinchon.py [--json FILE]
+"""
+from __future__ import annotations
+
+import random
+import sys
+from functools import lru_cache
+
+from common import ROOT, Race, header, rate, table, write_summary
+
+HANDS = 30
+MOVE_CAP = 400  # decisions per Naipes hand, at most
+
+
+class Closer:
+    """Random, but closes whenever it may."""
+
+    name = "closer"
+
+    def __init__(self, seed: int):
+        self.rng = random.Random(seed)
+
+    def choose(self, decision):
+        closes = [o for o in decision.options if o.move.startswith("close")]
+        return closes[0] if closes else self.rng.choice(decision.options)
+
+
+@lru_cache(maxsize=1)
+def chinchon() -> object:
+    from engine import load_program
+    return load_program(ROOT / "rulesets" / "chinchon.yaml")
+
+
+def naipes_hands(count: int, seed: int) -> tuple[int, int]:
+    """(hands, decisions): each hand played from a new game until the first close or the cap."""
+    from engine import Game
+    program = chinchon()
+    decisions = 0
+    for hand in range(count):
+        game = Game(program, seed + hand)
+        game.start()
+        agents = [Closer(seed * 100 + hand), Closer(seed * 100 + hand + 50)]
+        first = game.memory.vars.get("hand_number")
+        for _ in range(MOVE_CAP):
+            if game.over or game.memory.vars.get("hand_number") != first:
+                break
+            decision = game.decision()
+            game.apply(agents[decision.player].choose(decision))
+            decisions += 1
+    return count, decisions
+
+
+@lru_cache(maxsize=1)
+def gin_rummy() -> object:
+    import pyspiel
+    return pyspiel.load_game("gin_rummy")
+
+
+def openspiel_hands(count: int, seed: int) -> tuple[int, int]:
+    game = gin_rummy()
+    rng = random.Random(seed)
+    decisions = 0
+    for _ in range(count):
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                outcomes = state.chance_outcomes()
+                action = rng.choices([a for a, _ in outcomes], [p for _, p in outcomes])[0]
+            else:
+                action = rng.choice(state.legal_actions())
+                decisions += 1
+            state.apply_action(action)
+    return count, decisions
+
+
+def main() -> None:
+    header("bench_chinchon", "random Chinchón hands and decisions per second, Naipes vs OpenSpiel gin_rummy", repeat=3)
+    chinchon()
+    contenders = {"naipes chinchon (closing bias)": lambda: naipes_hands(HANDS, 1)}
+    try:
+        gin_rummy()
+        contenders["openspiel gin_rummy"] = lambda: openspiel_hands(HANDS, 1)
+    except ImportError:
+        print("   OpenSpiel is not installed (pip install -e '.[bench]'): Naipes alone\n")
+    race = Race(contenders, repeat=3)
+    rows, summary = [], {}
+    for name in contenders:
+        hands, decisions = race.outs[name]
+        seconds = race.best(name)
+        rows.append([name, hands, decisions, rate(hands, seconds), rate(decisions, seconds)])
+        summary[name] = {"hands_per_s": rate(hands, seconds), "decisions_per_s": rate(decisions, seconds)}
+    table(["2 players, random play", "hands", "decisions", "hands/s", "decisions/s"], rows)
+    if len(contenders) == 2:
+        naipes, openspiel = list(summary.values())
+        ratio = naipes["decisions_per_s"] / openspiel["decisions_per_s"]
+        summary["ratio"] = ratio
+        print(f"   Naipes decisions/s / OpenSpiel decisions/s = {ratio:.2f} (best times); "
+              f"target >= 1: {'met' if ratio >= 1 else 'NOT met'}\n")
+    write_summary(sys.argv, summary)
+
+
+if __name__ == "__main__":
+    main()
