@@ -4,10 +4,10 @@ The public API is small: load a rule file, play games with agents, read the
 result.
 
 >>> from engine import load_program, play_game, RandomAgent
->>> program = load_program("rulesets/fichas.yaml", {"chips": "R1 R2 B1 G3"})
->>> result = play_game(program, [RandomAgent(1), RandomAgent(2)], seed=7)
->>> sorted(result.payoffs)
-[0, 1]
+>>> program = load_program("rulesets/mygame.yaml", {"target": "70"})   # doctest: +SKIP
+>>> result = play_game(program, [RandomAgent(1), RandomAgent(2)], seed=7)  # doctest: +SKIP
+>>> result.winners                                                    # doctest: +SKIP
+(1,)
 
 For finer control, :class:`Game` runs one game step by step (``start``,
 ``options``, ``apply``, ``clone``, ``view``) and :class:`Solver` searches

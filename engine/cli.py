@@ -32,7 +32,7 @@ RULESETS = Path(__file__).resolve().parent.parent / "rulesets"
 
 
 def find_ruleset(name: str) -> Path:
-    """A rule file from a path or a short name (``fichas`` -> rulesets/fichas.yaml)."""
+    """A rule file from a path or a short name (``mygame`` -> rulesets/mygame.yaml)."""
     path = Path(name)
     if path.exists():
         return path
@@ -249,10 +249,10 @@ def tournament(ruleset: str, deals: int, seats: tuple[str, ...], params: tuple[s
 @main.command()
 @click.argument("folder", type=click.Path(file_okay=False))
 @click.option("--ruleset", "rulesets", multiple=True, metavar="RULESET",
-              help="A rule file whose games get a new deal each (default: pocha).")
+              help="A rule file whose games get a new deal each (repeatable).")
 @click.option("--static", "statics", multiple=True, metavar="RULESET",
               help="A rule file played as a static environment: one deal and table for the whole block "
-                   "(default: pocha_static).")
+                   "(repeatable).")
 @click.option("-n", "--games", type=click.IntRange(min=1), default=100, show_default=True,
               help="Games per rule file (per block for static ones).")
 @seed_option
@@ -262,10 +262,15 @@ def tournament(ruleset: str, deals: int, seats: tuple[str, ...], params: tuple[s
 @guarded
 def competition(folder: str, rulesets: tuple[str, ...], statics: tuple[str, ...], games: int, seed: int | None,
                 time_limit: float, json_path: str | None) -> None:
-    """Run every Bot class in FOLDER's .py files through both Pocha environments of seed 002; a league table."""
+    """Run every Bot class in FOLDER's .py files through the given rule files; a league table.
+
+    A competition with a changing and a static environment:
+    naipes competition BOTS --ruleset GAME --static GAME_STATIC
+    """
     from .competition import run_competition
     if not rulesets and not statics:
-        rulesets, statics = ("pocha",), ("pocha_static",)
+        raise ParamError("name the rule files to play with --ruleset (a new deal each game) "
+                         "and/or --static (one deal for the whole block)")
     dynamic = [str(find_ruleset(r)) for r in rulesets]
     static = [str(find_ruleset(r)) for r in statics]
     seed = pick_seed(seed)

@@ -7,7 +7,7 @@ that). Tables are formed by rotating the entrants over the seats; with fewer
 entrants than seats, ``random`` agents fill the table. Games are played one
 after another (learning bots need the order), each from its own seed.
 
->>> table = run_competition(["rulesets/pocha.yaml"], "examples/pocha_bots", games=10, seed=1)  # doctest: +SKIP
+>>> table = run_competition(["rulesets/mygame.yaml"], "bots/", games=10, seed=1)  # doctest: +SKIP
 """
 from __future__ import annotations
 

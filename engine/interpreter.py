@@ -6,7 +6,7 @@ the chosen move; continue.  A game that has neither an activation nor a
 decision before it is over is an error naming the phase, and a runaway cycle
 is cut by ``max_firings`` with the rules involved.
 
->>> program = load_program("rulesets/fichas.yaml", {"chips": "R1 B1"})   # doctest: +SKIP
+>>> program = load_program("rulesets/mygame.yaml")   # doctest: +SKIP
 >>> result = play_game(program, [RandomAgent(1), RandomAgent(2)], seed=7)  # doctest: +SKIP
 """
 from __future__ import annotations

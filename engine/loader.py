@@ -5,9 +5,9 @@ string is a :class:`Text` that knows where its first character is, so that
 expression errors point into the file.  ``extends:`` merges a variant onto its
 base (see :func:`merge_variant`).
 
->>> tree = load_tree("rulesets/fichas.yaml")   # doctest: +SKIP
+>>> tree = load_tree("rulesets/mygame.yaml")   # doctest: +SKIP
 >>> tree["game"], tree.loc("game")             # doctest: +SKIP
-('fichas', Location(file='rulesets/fichas.yaml', line=1, col=7))
+('mygame', Location(file='rulesets/mygame.yaml', line=1, col=7))
 """
 from __future__ import annotations
 

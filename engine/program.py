@@ -6,9 +6,9 @@ compiles every condition, action, move and function, and generates one Python
 module for the whole rule file (compiled once to a code object).  It also
 builds the agenda's dependency indexes: which rules read which names.
 
->>> program = load_program("rulesets/fichas.yaml", {"chips": "R1 B1"})  # doctest: +SKIP
+>>> program = load_program("rulesets/mygame.yaml", {"target": "70"})  # doctest: +SKIP
 >>> program.name                                                         # doctest: +SKIP
-'fichas'
+'mygame'
 """
 from __future__ import annotations
 

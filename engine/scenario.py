@@ -1,8 +1,8 @@
 """Build game positions from short text, for scenario tests and tools.
 
->>> game = arrange(new_game("rulesets/fichas.yaml"), zones={"removed": "R2 R3"}, spare="table")  # doctest: +SKIP
->>> [c.name for c in game.memory.vars["table"]]                                                    # doctest: +SKIP
-['R1', 'B2']
+>>> game = arrange(new_game("rulesets/mygame.yaml"), zones={"P1.hand": "1o 3o"})  # doctest: +SKIP
+>>> [c.name for c in zone(game, "P1.hand")]                                  # doctest: +SKIP
+['1o', '3o']
 
 Zones are named as in the rule file (``table``) or per player as
 ``P2.hand``; their contents are card names separated by spaces, bottom

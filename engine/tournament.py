@@ -10,7 +10,7 @@ so a tournament is deterministic from its seed whatever the number of workers.
 (Agents that learn across games should run with ``jobs=1``: each worker has
 its own copy of every agent.)
 
->>> summary = run_tournament("rulesets/fichas.yaml", ["minimax", "random"], deals=20, seed=1)  # doctest: +SKIP
+>>> summary = run_tournament("rulesets/mygame.yaml", ["minimax", "random"], deals=20, seed=1)  # doctest: +SKIP
 >>> summary["agents"][0]["win_rate"]                                                           # doctest: +SKIP
 0.95
 """

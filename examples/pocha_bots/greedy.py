@@ -3,7 +3,7 @@
 Cards are named rank + suit initial ('1o' = as de oros, '12c' = rey de copas);
 the view says the trump suit. Run it with:
 
-    naipes competition examples/pocha_bots
+    naipes competition examples/pocha_bots --ruleset pocha --static pocha_static
 """
 from engine.bots import Bot
 
