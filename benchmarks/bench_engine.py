@@ -363,7 +363,7 @@ def main(argv: list[str]) -> dict:
         print(f"   P 25 -> 100 (x4 players, x16 activations): cost per firing x{growth_e:.1f} for the engine "
               f"(it re-evaluates the 2P activations that read the written player), x{growth_n:.1f} for the naive "
               f"loop (it scans the P*P bindings)")
-        print(f"   'start ms' = Game() + start() with 0 rounds: binding and evaluating all P*P activations once")
+        print("   'start ms' = Game() + start() with 0 rounds: binding and evaluating all P*P activations once")
         print(f"   verdict: {'COLLAPSE: the per-firing cost grows faster than linearly in P' if collapse else 'no collapse on this join: the per-firing cost grows about linearly in P, the naive loop quadratically'}")
         print()
         summary["join_growth"] = {"engine": growth_e, "naive": growth_n, "collapse": collapse}

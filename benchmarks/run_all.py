@@ -40,7 +40,7 @@ def summarise(results: dict[str, dict], seconds: dict[str, float]) -> None:
     dirty = [line for line in git("status", "--short", "--", "engine", "rulesets").splitlines() if line]
     print(f"  code: {git('rev-parse', '--short', 'HEAD')}" +
           (f" with uncommitted changes in {', '.join(l.split()[-1] for l in dirty)}" if dirty else " (clean)"))
-    print(f"  time: " + ", ".join(f"{name} {s:.0f} s" for name, s in seconds.items()) + f"; total {sum(seconds.values()):.0f} s")
+    print("  time: " + ", ".join(f"{name} {s:.0f} s" for name, s in seconds.items()) + f"; total {sum(seconds.values()):.0f} s")
     print()
     e = results.get("bench_engine.py")
     if e:
@@ -83,7 +83,7 @@ def summarise(results: dict[str, dict], seconds: dict[str, float]) -> None:
             if parts:
                 print(f"    solve{' (plain keys)' if plain else ''}: " + "; ".join(parts))
         ten = f.get("solve10x10", {}).get("seconds")
-        print(f"    10x10 solve target < 2 s: " + ("NOT MET (stopped at 60 s)" if ten is None else
+        print("    10x10 solve target < 2 s: " + ("NOT MET (stopped at 60 s)" if ten is None else
                                                    f"{'met' if ten < 2 else 'NOT MET'} ({ten:.2f} s)"))
         print()
     c = results.get("bench_clone.py")

@@ -25,7 +25,7 @@ from .agenda import DEFAULT_STRATEGY, STRATEGIES, strategy_term
 from .compiler import ANY, Compiler, Symbols, Unit, declared_name_problem
 from .errors import GameError, Location, NaipesError, ParamError, RuleError, RuleErrors, did_you_mean
 from .loader import Map, Seq, Text, load_tree, location_of, subtext
-from .memory import CardBase, Memory, PlayerBase, Zone
+from .memory import CardBase, Memory, PlayerBase
 from .stdlib import BUILTINS
 
 SECTIONS = {
