@@ -151,6 +151,7 @@ class Game:
         self.firings = 0
         self.decisions = 0
         self._options: list[Option] | None = None
+        self._recent: list[str] = []  # rules fired near the firing limit (to name a runaway cycle)
 
     def keep_history(self) -> None:
         """Record every move and announcement as text (for players who ask for the history)."""
@@ -189,7 +190,7 @@ class Game:
         count = 0
         listening = bool(self.listeners)
         reporting = listening or bool(self.observers)
-        self.__dict__.pop("_recent", None)
+        self._recent = []
         with program.located():
             while not memory.over:
                 if listening:
@@ -222,7 +223,7 @@ class Game:
 
     def _watch_cycle(self, rule: Any, count: int) -> None:
         """Near the firing limit, remember what fires; past it, report the cycle."""
-        recent = self.__dict__.setdefault("_recent", [])
+        recent = self._recent
         recent.append(rule.name)
         if count > self.program.max_firings:
             cycle = ", ".join(f"{name} ×{n}" for name, n in Counter(recent).most_common(6))
@@ -357,7 +358,7 @@ class Game:
         new.program, new.seed = self.program, self.seed
         new.memory, new.agenda = self.memory.clone(), self.agenda.clone()
         new.listeners, new.observers, new.firings, new.decisions, new._options = [], [], 0, self.decisions, None
-        new.history = None
+        new.history, new._recent = None, []
         return new
 
     def key(self) -> tuple:
