@@ -17,6 +17,7 @@ from __future__ import annotations
 import random
 from typing import Callable
 
+from .bots import make_bot_seat
 from .errors import ParamError
 from .interpreter import Decision, Option
 from .search import Solver
@@ -66,7 +67,6 @@ AGENTS: dict[str, Callable[..., object]] = {
 def make_agent(spec: str, seed: int | None = None) -> object:
     """An agent from its command-line name, or ``python:path/to/bot.py:ClassName`` (engine.bots)."""
     if spec.startswith("python:"):
-        from .bots import make_bot_seat
         return make_bot_seat(spec)
     factory = AGENTS.get(spec)
     if factory is None:

@@ -15,7 +15,8 @@ from rich.console import Console, Group
 from rich.table import Table
 from rich.text import Text
 
-from .interpreter import Decision, Option, QuitGame
+from .interpreter import Decision, Option, QuitGame, card_order
+from .memory import CardBase
 
 HELP = """Answer with the number of an option or its name (e.g. 'colour R').
   history  the match so far: every move and announcement
@@ -72,8 +73,6 @@ def hidden_variables(program: Any) -> set[str]:
 
 def display_order(options: list[Option]) -> list[Option]:
     """Options as a person wants them listed: cards sorted within each move, moves in their order."""
-    from .interpreter import card_order
-    from .memory import CardBase
     moves = list(dict.fromkeys(o.move for o in options))
     return sorted(options, key=lambda o: (moves.index(o.move),
                                           card_order(o.arg) if isinstance(o.arg, CardBase) else ()))
