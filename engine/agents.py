@@ -20,7 +20,9 @@ from typing import Callable
 from .bots import make_bot_seat
 from .errors import ParamError
 from .interpreter import Decision, Option
+from .program import Program
 from .search import Solver
+from .strategy import make_strategy_agent
 from .terminal import HumanAgent
 
 
@@ -64,11 +66,17 @@ AGENTS: dict[str, Callable[..., object]] = {
 }
 
 
-def make_agent(spec: str, seed: int | None = None) -> object:
-    """An agent from its command-line name, or ``python:path/to/bot.py:ClassName`` (engine.bots)."""
+def make_agent(spec: str, seed: int | None = None, program: Program | None = None) -> object:
+    """An agent from its command-line name: a built-in, ``python:path/to/bot.py:ClassName`` (engine.bots),
+    or, given the game's program, a strategy file (a path, ``GAME/LEVEL`` or a level of this game)."""
     if spec.startswith("python:"):
         return make_bot_seat(spec)
     factory = AGENTS.get(spec)
-    if factory is None:
-        raise ParamError(f"unknown agent '{spec}': choose one of {', '.join(AGENTS)}, or python:FILE.py:CLASS")
-    return factory(seed=seed)
+    if factory is not None:
+        return factory(seed=seed)
+    if program is not None:
+        agent = make_strategy_agent(spec, program, seed)
+        if agent is not None:
+            return agent
+    raise ParamError(f"unknown agent '{spec}': choose one of {', '.join(AGENTS)}, a strategy file "
+                     f"(strategies/GAME/LEVEL.yaml or its short name), or python:FILE.py:CLASS")

@@ -27,6 +27,7 @@ from .errors import NaipesError, ParamError, RuleErrors
 from .interpreter import Game, GameResult, QuitGame, play_game
 from .program import Program, load_program
 from .search import Solver
+from .strategy import load_strategy, strategy_game
 
 RULESETS = Path(__file__).resolve().parent.parent / "rulesets"
 
@@ -83,7 +84,7 @@ def seat_agents(program: Program, seats: tuple[str, ...], default: list[str], se
         raise click.BadParameter(f"{program.name} seats at most {program.players[1]} players", param_hint="--seat")
     while len(names) < max(program.players[0], 1 if seats else program.players[2]):
         names.append(default[len(names)] if len(names) < len(default) else "random")
-    return [make_agent(name, seed=seed * 1009 + i) for i, name in enumerate(names)]
+    return [make_agent(name, seed=seed * 1009 + i, program=program) for i, name in enumerate(names)]
 
 
 def pick_seed(seed: int | None) -> int:
@@ -102,6 +103,9 @@ class JsonLog:
 
 
 def trace_printer(record: dict) -> None:
+    if record["type"] == "strategy":
+        click.echo(f"[trace] {record['player']} ({record['strategy']}): rule {record['rule']} chose "
+                   f"{record['choice']}", err=True)
     if record["type"] != "fire":
         return
     binding = ", ".join(f"{k}={v}" for k, v in record["binding"].items())
@@ -126,7 +130,8 @@ def table_printer(record: dict) -> None:
 params_option = click.option("-p", "--param", "params", multiple=True, metavar="NAME=VALUE",
                              help="Override a rule-file param (repeatable).")
 seat_option = click.option("--seat", "seats", multiple=True, metavar="AGENT",
-                           help="Agent for the next seat: random, minimax, human, or python:FILE.py:CLASS "
+                           help="Agent for the next seat: random, minimax, human, a strategy file (a path, "
+                                "or its name in strategies/GAME/, e.g. expert), or python:FILE.py:CLASS "
                                 "(repeatable, in seat order).")
 seed_option = click.option("--seed", type=int, default=None, help="Seed of the game (a run is reproducible from it).")
 
@@ -143,7 +148,8 @@ def main() -> None:
 @params_option
 @seed_option
 @click.option("--log", "log_path", type=click.Path(dir_okay=False, writable=True), help="Write the game as JSON lines.")
-@click.option("--trace", is_flag=True, help="Print each rule firing and why it won over the others pending.")
+@click.option("--trace", is_flag=True, help="Print each rule firing and why it won over the others pending, and which "
+                   "strategy rule chose each AI move.")
 @guarded
 def play(ruleset: str, seats: tuple[str, ...], params: tuple[str, ...], seed: int | None,
          log_path: str | None, trace: bool) -> None:
@@ -292,10 +298,15 @@ def competition(folder: str, rulesets: tuple[str, ...], statics: tuple[str, ...]
 @click.argument("rulesets", nargs=-1, required=True)
 @params_option
 def check(rulesets: tuple[str, ...], params: tuple[str, ...]) -> None:
-    """Validate rule files; report every error found (exit 1 if any)."""
+    """Validate rule files and strategy files (those under a strategies/ folder); report every error (exit 1 if any)."""
     failed = False
     for name in rulesets:
         try:
+            if "strategies" in Path(name).parts:
+                strategy = load_strategy(name, load(str(strategy_game(name)), params))
+                click.echo(f"{name}: ok (a strategy for {strategy.game.name}: {len(strategy.program.rules)} "
+                           f"decision rules, {sum(map(len, strategy.observations.values()))} observation rules)")
+                continue
             program = load(name, params)
             Game(program, 0).start()  # the setup and first rules must run too
             click.echo(f"{name}: ok ({len(program.rules)} rules, {len(program.moves)} moves)")

@@ -137,6 +137,8 @@ class Compiler:
     def __init__(self, symbols: Symbols):
         self.sym = symbols
         self.errors: list[RuleError] = []
+        # Set for a strategy's actions: the only names they may assign (its own memory).
+        self.writable: set[str] | None = None
 
     # ------------------------------------------------------------ entry points
     def expression(self, text: str, scope: dict[str, str | None], *, bound: set[str] = frozenset(),
@@ -602,6 +604,7 @@ class _Job:
                 self.emit(out, indent, line, node)
                 return
             self._check_assignable(target, name, None if op else typ)
+            self._check_writable(target, name)
             if op:
                 self._check_augmented(node, op, self.sym.globals.get(name), typ)
             new = f"V[{name!r}] {op} {src}" if op else src
@@ -609,6 +612,7 @@ class _Job:
             return
         base_node, attr_token = target.children
         attr = attr_token.value
+        self._check_writable(target, None)
         base, base_type = self.expr(base_node)
         if attr.startswith("_"):
             self.fail(attr_token, f"attributes starting with '_' are not allowed ('{attr}')")
@@ -627,6 +631,14 @@ class _Job:
         new = f"{obj}.{attr} {op} {src}" if op else src
         self.emit(out, indent, f"{obj} = {base}; M.set_attr({obj}, {attr!r}, {new})", node)
 
+    def _check_writable(self, node: Tree, name: str | None, action: str = "assign") -> None:
+        """In a strategy, actions may change only the strategy's own memory, never the game."""
+        writable = self.c.writable
+        if writable is not None and (name is None or name not in writable):
+            what = f"assign '{name}'" if name else "assign player variables" if action == "assign" else f"use '{action}'"
+            self.fail(node, f"a strategy cannot {what}: it changes only its own memory",
+                      f"its memory: {', '.join(sorted(writable))}" if writable else "declare it under 'memory:'")
+
     def _zone(self, node: Tree) -> str:
         src, typ = self.expr(node)
         if typ is not None and typ not in ("zone", "list"):
@@ -634,6 +646,7 @@ class _Job:
         return src
 
     def s_move_stmt(self, node: Tree, indent: int, out: list) -> None:
+        self._check_writable(node, None, 'move')
         cards, source, dest, bottom = node.children
         csrc, ctyp = self.expr(cards)
         if _numeric(ctyp) or ctyp == "str":
@@ -642,9 +655,11 @@ class _Job:
         self.emit(out, indent, f"M.move({csrc}, {self._zone(dest)}, {src}, {bool(bottom)})", node)
 
     def s_shuffle_stmt(self, node: Tree, indent: int, out: list) -> None:
+        self._check_writable(node, None, 'shuffle')
         self.emit(out, indent, f"M.shuffle({self._zone(node.children[0])})", node)
 
     def s_deal_stmt(self, node: Tree, indent: int, out: list) -> None:
+        self._check_writable(node, None, 'deal')
         count, source, dests = node.children
         n, ntyp = self.expr(count)
         if ntyp not in (None, "int"):
@@ -652,6 +667,7 @@ class _Job:
         self.emit(out, indent, f"M.deal({n}, {self._zone(source)}, {self.expr(dests)[0]})", node)
 
     def s_ask_stmt(self, node: Tree, indent: int, out: list) -> None:
+        self._check_writable(node, None, 'ask')
         player, *moves = node.children
         psrc, ptyp = self.expr(player)
         if ptyp not in (None, "player"):
@@ -663,6 +679,7 @@ class _Job:
         self.emit(out, indent, f"M.ask({psrc}, {names!r})", node)
 
     def s_end_stmt(self, node: Tree, indent: int, out: list) -> None:
+        self._check_writable(node, None, 'end')
         _, winners = node.children
         src = self.expr(winners)[0] if winners is not None else "None"
         self.emit(out, indent, f"M.end_game({src})", node)

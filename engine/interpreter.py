@@ -147,6 +147,8 @@ class Game:
         self.agenda = Agenda(program)
         self.listeners: list[Listener] = []  # receive every record, rule firings included (logs, traces)
         self.observers: list[Listener] = []  # receive the public records only: moves, announcements, faults, the end
+        # called after each move takes effect, before the rules react: f(game, player, option)
+        self.move_watchers: list[Callable[["Game", PlayerBase, Option], None]] = []
         self.history: list[str] | None = None  # a list once keep_history() is called
         self.firings = 0
         self.decisions = 0
@@ -348,6 +350,9 @@ class Game:
         move = self.program.moves[option.move]
         with self.program.located():
             move.effect(memory, memory.vars, player, option.arg)
+        for watch in self.move_watchers:
+            watch(self, player, option)
+        with self.program.located():
             self.agenda.update(memory)
         self.advance()
 
@@ -358,6 +363,7 @@ class Game:
         new.program, new.seed = self.program, self.seed
         new.memory, new.agenda = self.memory.clone(), self.agenda.clone()
         new.listeners, new.observers, new.firings, new.decisions, new._options = [], [], 0, self.decisions, None
+        new.move_watchers = []
         new.history, new._recent = None, []
         return new
 
@@ -473,6 +479,8 @@ def play_game(program: Program, agents: list[Agent], seed: int | None = None,
         game.keep_history()
     names = [p.name for p in game.memory.players]
     for seat, agent in enumerate(agents):
+        if hasattr(agent, "attach"):
+            agent.attach(game, seat)
         if hasattr(agent, "observe"):
             game.observers.append(agent.observe)
         if hasattr(agent, "start_game"):

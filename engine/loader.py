@@ -228,7 +228,7 @@ def read_rule_file(path: str | Path) -> Map:
 
 
 # Sections whose entries are merged by name when a variant extends a base.
-MERGED_SECTIONS = ("params", "zones", "state", "player_state", "moves", "functions", "cards", "players")
+MERGED_SECTIONS = ("params", "zones", "state", "player_state", "moves", "functions", "cards", "players", "memory")
 # Sections whose entries merge field by field, and mappings inside them key by key: a
 # variant names only what it changes (a param's default, a move's legality, one more
 # card table).

@@ -37,13 +37,31 @@ __all__ = ["best_melds", "is_meld", "can_lay_off", "lay_off_all", "longest_run"]
 
 
 # ---------------------------------------------------------------- reading cards
+_ATTRIBUTE_READERS: dict[str, Callable[[Any], Any]] = {}
+
+
 def _reader(how: Any, what: str) -> Callable[[Any], Any]:
     """A function reading `what` from a card: `how` is an attribute name or a function."""
     if callable(how):
         return how
-    if not isinstance(how, str) or not how.isidentifier() or how.startswith("_"):
-        raise ValueError(f"{what} must be an attribute name (not starting with '_') or a function, not {how!r}")
-    return attrgetter(how)
+    if isinstance(how, str):
+        got = _ATTRIBUTE_READERS.get(how)
+        if got is not None:
+            return got
+        if how.isidentifier() and not how.startswith("_"):
+            return _ATTRIBUTE_READERS.setdefault(how, attrgetter(how))
+    raise ValueError(f"{what} must be an attribute name (not starting with '_') or a function, not {how!r}")
+
+
+@lru_cache(maxsize=64)
+def _positions(order: tuple) -> dict:
+    """Each rank's place in `order` (shared between calls: never change it)."""
+    positions: dict = {}
+    for i, r in enumerate(order):
+        if r in positions:
+            raise ValueError(f"rank {r!r} appears twice in the order")
+        positions[r] = i
+    return positions
 
 
 class _Table:
@@ -53,23 +71,24 @@ class _Table:
 
     def __init__(self, cards: Iterable, order: Iterable, suit: Any, rank: Any, jokers: Any,
                  value: Any = None, joker_value: Any = 0, with_value: bool = False):
-        self.cards = list(cards)
-        positions: dict = {}
-        for i, r in enumerate(order):
-            if r in positions:
-                raise ValueError(f"rank {r!r} appears twice in the order")
-            positions[r] = i
+        self.cards = cards = list(cards)
+        positions = _positions(order if type(order) is tuple else tuple(order))
         self.size = len(positions)
         get_suit, get_rank = _reader(suit, "suit"), _reader(rank, "rank")
         is_joker = _reader(jokers, "jokers") if jokers is not None else None
-        self.joker = [bool(is_joker(c)) for c in self.cards] if is_joker else [False] * len(self.cards)
-        self.suit = [None if j else get_suit(c) for c, j in zip(self.cards, self.joker)]
-        self.rank = [None if j else get_rank(c) for c, j in zip(self.cards, self.joker)]
-        self.pos = [None if j else positions.get(r) for r, j in zip(self.rank, self.joker)]
+        self.joker = joker = [bool(is_joker(c)) for c in cards] if is_joker else [False] * len(cards)
+        if True in joker:
+            self.suit = [None if j else get_suit(c) for c, j in zip(cards, joker)]
+            self.rank = [None if j else get_rank(c) for c, j in zip(cards, joker)]
+            self.pos = [None if j else positions.get(r) for r, j in zip(self.rank, joker)]
+        else:  # the usual case, read with map
+            self.suit = list(map(get_suit, cards))
+            self.rank = list(map(get_rank, cards))
+            self.pos = list(map(positions.get, self.rank))
         if with_value:
             get_value = _reader(value, "value") if value is not None else None
             self.value = [joker_value if j else (get_value(c) if get_value else r)
-                          for c, j, r in zip(self.cards, self.joker, self.rank)]
+                          for c, j, r in zip(cards, joker, self.rank)]
 
     def extend(self, other: "_Table") -> None:
         """Append another table's cards (their indices follow this table's)."""
@@ -132,35 +151,75 @@ def _bits(mask: int) -> list[int]:
 
 
 # ---------------------------------------------------------------- candidate melds
+def _may_meld(t: _Table, shape: _Shape) -> bool:
+    """A quick test for hands without jokers: False when the cards certainly form no set and
+    no run (True means there may be one: :func:`_candidates` finds out)."""
+    ranks = t.rank
+    need = max(1, shape.min_set)
+    if shape.max_set >= need and len(ranks) - len(set(ranks)) >= need - 1:
+        if any(ranks.count(r) >= need for r in set(ranks)):
+            return True
+    # runs: per suit, a bit per rank position; min_run bits in a row somewhere
+    by_suit: dict = {}
+    for s, p in zip(t.suit, t.pos):
+        if p is not None:
+            by_suit[s] = by_suit.get(s, 0) | 1 << p
+    for held in by_suit.values():
+        row = held
+        for d in range(1, shape.min_run):
+            row &= held >> d
+        if row:
+            return True
+    return False
+
+
 def _candidates(t: _Table, shape: _Shape) -> list[int]:
     """Every valid meld of the cards of `t`, as bitmasks over their indices."""
-    n = len(t.cards)
-    joker_idx = [i for i in range(n) if t.joker[i]]
-    most = min(shape.per_meld, len(joker_idx))
-    joker_masks = [[sum(1 << i for i in combo) for combo in combinations(joker_idx, k)] for k in range(most + 1)]
+    joker, pos = t.joker, t.pos
+    if True not in joker and not _may_meld(t, shape):
+        return []
+    joker_bits = [1 << i for i, j in enumerate(joker) if j]
+    most = min(shape.per_meld, len(joker_bits))
+    joker_masks = [[sum(combo) for combo in combinations(joker_bits, k)] for k in range(most + 1)]
+    min_set, max_set, min_run = shape.min_set, shape.max_set, shape.min_run
     found: dict[int, None] = {}
     by_rank: dict = {}
     by_suit: dict = {}
-    for i in range(n):
-        if t.joker[i]:
+    for i, (r, s) in enumerate(zip(t.rank, t.suit)):
+        if joker[i]:
             continue
-        by_rank.setdefault(t.rank[i], []).append(i)
-        if t.pos[i] is not None:
-            by_suit.setdefault(t.suit[i], {}).setdefault(t.pos[i], []).append(1 << i)
+        bit = 1 << i
+        same = by_rank.get(r)
+        if same is None:
+            by_rank[r] = [bit]
+        else:
+            same.append(bit)
+        p = pos[i]
+        if p is not None:
+            slots = by_suit.get(s)
+            if slots is None:
+                by_suit[s] = {p: [bit]}
+            elif p in slots:
+                slots[p].append(bit)
+            else:
+                slots[p] = [bit]
     # sets: r real cards of one rank and k jokers, min_set <= r + k <= max_set
     for same in by_rank.values():
+        if len(same) + most < min_set:
+            continue
         for k in range(most + 1):
-            for r in range(max(1, shape.min_set - k), min(len(same), shape.max_set - k) + 1):
+            for r in range(max(1, min_set - k), min(len(same), max_set - k) + 1):
                 for combo in combinations(same, r):
-                    real = sum(1 << i for i in combo)
+                    real = sum(combo)
                     for jm in joker_masks[k]:
                         found[real | jm] = None
     # runs: every window of consecutive ranks, each rank filled by a card of the suit or a joker
     for slots in by_suit.values():
-        if len(slots) + most < shape.min_run:
+        if len(slots) + most < min_run:
             continue
         # a run starts at a card, or at a joker just below one
-        for a in sorted({p - k for p in slots for k in range(most + 1) if p >= k}):
+        starts = sorted({p - k for p in slots for k in range(most + 1) if p >= k}) if most else sorted(slots)
+        for a in starts:
             partial = [(0, 0)]  # (mask of real cards, jokers used) for the window a..b
             for b in range(a, t.size):
                 here = slots.get(b, ())
@@ -170,7 +229,7 @@ def _candidates(t: _Table, shape: _Shape) -> list[int]:
                 if not grown:
                     break
                 partial = grown
-                if b - a + 1 >= shape.min_run:
+                if b - a + 1 >= min_run:
                     for m, k in partial:
                         if m:
                             for jm in joker_masks[k]:
@@ -222,6 +281,8 @@ def solve_melds(cards: Iterable, order: Iterable, suit: Any = "suit", rank: Any 
     t = _Table(cards, order, suit, rank, jokers, value, joker_value, with_value=True)
     shape = _Shape(min_set, max_set, min_run, jokers_per_meld)
     melds = _candidates(t, shape)
+    if not melds:
+        return {"melds": [], "loose": list(t.cards), "deadwood": sum(t.value)}
     size = {m: m.bit_count() for m in melds}
     # Only the lowest card of what is left is decided at each step (loose, or the meld it
     # starts), so each partition is reached once.  Trying its melds in order of their sorted

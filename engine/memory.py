@@ -241,6 +241,38 @@ class Memory:
         new.pending = (players[pending[0].index], pending[1]) if pending is not None else None
         return new
 
+    def seen_by(self, seat: int | None) -> "Memory":
+        """A copy holding only what the player at `seat` can see (None: an onlooker).
+
+        Cards in zones hidden from the seat become placeholders (the same count,
+        every attribute None; a ``top`` zone keeps its top card), hidden
+        variables become None, and the copy has no random generator of its own:
+        nothing in it leads back to what the seat may not know.
+        """
+        new = self.clone()
+        program, where = self.program, new.where
+        unknown = hidden_cards(program, len(self.where))
+        used = 0
+        for zone in new.zones:
+            visibility = zone.spec.visibility
+            if visibility == "public" or (visibility == "owner" and zone.owner is not None and zone.owner.index == seat):
+                continue
+            covered = len(zone) - (1 if visibility == "top" and zone else 0)
+            for card in zone[:covered]:
+                del where[card.id]
+            zone[:covered] = unknown[used:used + covered]
+            used += covered
+        for var in program.state:
+            if var.visibility != "public":
+                new.vars[var.name] = None
+        for var in program.player_state:
+            if var.visibility == "hidden" or var.visibility == "owner":
+                for p in new.players:
+                    if var.visibility == "hidden" or p.index != seat:
+                        setattr(p, var.name, None)
+        new._rng = new._rng_origin = None
+        return new
+
     def key(self) -> tuple:
         """A hashable, canonical summary of the state (for memoising search).
 
@@ -262,6 +294,19 @@ class Memory:
 
 
 ATOMS = {int, float, str, bool, type(None)}
+
+
+def hidden_cards(program: Any, count: int) -> list[CardBase]:
+    """`count` face-down placeholder cards of the program's card class (ids -1, -2, ...; every attribute None)."""
+    cached = program.__dict__.setdefault("_hidden_cards", [])
+    card_class = program.cards.card_class if program.cards is not None else CardBase
+    while len(cached) < count:
+        card = card_class.__new__(card_class)
+        card.id, card.name = -1 - len(cached), "?"
+        for attr in card_class.attributes:
+            setattr(card, attr, None)
+        cached.append(card)
+    return cached[:count]
 
 
 def _label_order(label: Any) -> tuple:

@@ -186,6 +186,7 @@ class Program:
     attr_reactions: dict = field(default_factory=dict)  # attr -> (readers, domain readers, (rule, variable) bound readers)
     line_origins: dict = field(default_factory=dict)
     code_name: str = ""
+    overrides: dict = field(default_factory=dict)  # the params given at load time (-p name=value), as text
     symbols: Any = None  # the compiler's symbol table, kept to compile expressions later
     namespace: dict = field(default_factory=dict)
 
@@ -846,7 +847,9 @@ class _Builder:
                 out.append(rule)
         return out
 
-    def rule(self, index: int, name: str, spec: Map, phases: list[str], strategy: str) -> RuleSpec | None:
+    def rule(self, index: int, name: str, spec: Map, phases: list[str], strategy: str,
+             leading: tuple = ()) -> RuleSpec | None:
+        """One rule; `leading` binds variables before its `for:` ones: (name, type, defined domain function)."""
         c = self.compiler
         priority = spec.get("priority", 0)
         if not isinstance(priority, (int, float)) or isinstance(priority, bool):
@@ -858,8 +861,8 @@ class _Builder:
                        did_you_mean(str(phase), phases) or ("declare it under 'phases:'" if not phases else None))
         bindings = spec.get("for", [])
         bindings = [bindings] if isinstance(bindings, str) else bindings
-        scope: dict[str, str | None] = {}
-        variables, domains, domain_units = [], [], []
+        scope: dict[str, str | None] = {var: typ for var, typ, _ in leading}
+        variables, domains, domain_units = [var for var, _, _ in leading], [d for _, _, d in leading], []
         for j, text in enumerate(bindings if isinstance(bindings, list) else []):
             match = BINDING.match(text) if isinstance(text, str) else None
             if not match:
@@ -1070,7 +1073,9 @@ def _error_order(error: RuleError) -> tuple:
 def load_program(path: str | Path, params: dict[str, str] | None = None) -> Program:
     """Load, check and compile a rule file (raises RuleError(s) or ParamError)."""
     tree = load_tree(path)
-    return _Builder(tree, str(path), dict(params or {})).build()
+    program = _Builder(tree, str(path), dict(params or {})).build()
+    program.overrides = dict(params or {})
+    return program
 
 
 sys.setrecursionlimit(max(sys.getrecursionlimit(), 20_000))

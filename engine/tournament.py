@@ -65,7 +65,7 @@ _worker: dict[str, Any] = {}
 def _init_worker(path: str, params: dict[str, str], specs: list[str]) -> None:
     _worker["program"] = load_program(path, params)
     _worker["specs"] = specs
-    _worker["agents"] = [make_agent(spec) for spec in specs]
+    _worker["agents"] = [make_agent(spec, program=_worker["program"]) for spec in specs]
 
 
 def _play_deal(deal_seed: int) -> DealResult:
@@ -111,7 +111,7 @@ def run_tournament(path: str, specs: list[str], deals: int, seed: int, params: d
     for spec in specs:
         if spec == "human":
             raise NaipesError("a tournament is for AI seats")
-        make_agent(spec)  # fail early on a bad name
+        make_agent(spec, program=program)  # fail early on a bad name
     seeds = [seed + i for i in range(deals)]
     results = []
     for result in play_deals(path, params, specs, seeds, jobs):
