@@ -76,8 +76,10 @@ class _Table:
         self.size = len(positions)
         get_suit, get_rank = _reader(suit, "suit"), _reader(rank, "rank")
         is_joker = _reader(jokers, "jokers") if jokers is not None else None
-        self.joker = joker = [bool(is_joker(c)) for c in cards] if is_joker else [False] * len(cards)
-        if True in joker:
+        flags = list(map(is_joker, cards)) if is_joker else ()
+        wild = any(flags)
+        self.joker = joker = [bool(f) for f in flags] if wild else [False] * len(cards)
+        if wild:
             self.suit = [None if j else get_suit(c) for c, j in zip(cards, joker)]
             self.rank = [None if j else get_rank(c) for c, j in zip(cards, joker)]
             self.pos = [None if j else positions.get(r) for r, j in zip(self.rank, joker)]
@@ -87,8 +89,11 @@ class _Table:
             self.pos = list(map(positions.get, self.rank))
         if with_value:
             get_value = _reader(value, "value") if value is not None else None
-            self.value = [joker_value if j else (get_value(c) if get_value else r)
-                          for c, j, r in zip(cards, joker, self.rank)]
+            if wild:
+                self.value = [joker_value if j else (get_value(c) if get_value else r)
+                              for c, j, r in zip(cards, joker, self.rank)]
+            else:
+                self.value = list(map(get_value, cards)) if get_value else list(self.rank)
 
     def extend(self, other: "_Table") -> None:
         """Append another table's cards (their indices follow this table's)."""
@@ -127,7 +132,8 @@ class _Shape:
         run by rank, each joker in the gap it fills, spare jokers above the top (below if no room)."""
         reals = [i for i in idx if not t.joker[i]]
         jokers = [i for i in idx if t.joker[i]]
-        if self.kind(t, idx) != "run":
+        first = t.rank[reals[0]]
+        if self.min_set <= len(idx) <= self.max_set and all(t.rank[i] == first for i in reals):  # a set
             return [t.cards[i] for i in reals + jokers]
         reals.sort(key=t.pos.__getitem__)
         out, spare = [], jokers
@@ -151,33 +157,50 @@ def _bits(mask: int) -> list[int]:
 
 
 # ---------------------------------------------------------------- candidate melds
-def _may_meld(t: _Table, shape: _Shape) -> bool:
-    """A quick test for hands without jokers: False when the cards certainly form no set and
-    no run (True means there may be one: :func:`_candidates` finds out)."""
+def _plain_candidates(t: _Table, shape: _Shape) -> list[int]:
+    """:func:`_candidates` for cards without jokers, quick when there are few melds."""
+    found: dict[int, None] = {}
     ranks = t.rank
     need = max(1, shape.min_set)
-    if shape.max_set >= need and len(ranks) - len(set(ranks)) >= need - 1:
-        if any(ranks.count(r) >= need for r in set(ranks)):
-            return True
-    # runs: per suit, a bit per rank position; min_run bits in a row somewhere
-    by_suit: dict = {}
+    if shape.max_set >= need and ranks and max(map(ranks.count, set(ranks))) >= need:
+        for r in set(ranks):
+            if ranks.count(r) >= need:
+                same = [1 << i for i, x in enumerate(ranks) if x == r]
+                for size in range(need, min(len(same), shape.max_set) + 1):
+                    for combo in combinations(same, size):
+                        found[sum(combo)] = None
+    # runs: per suit a bit per rank position held; `row` keeps the positions that start
+    # min_run held positions in a row, and each window from one of them is a run
+    held: dict = {}
     for s, p in zip(t.suit, t.pos):
         if p is not None:
-            by_suit[s] = by_suit.get(s, 0) | 1 << p
-    for held in by_suit.values():
-        row = held
-        for d in range(1, shape.min_run):
-            row &= held >> d
-        if row:
-            return True
-    return False
+            held[s] = held.get(s, 0) | 1 << p
+    min_run = shape.min_run
+    for s, mask in held.items():
+        row = mask
+        for d in range(1, min_run):
+            row &= mask >> d
+        if not row:
+            continue
+        slots: dict = {}  # position -> the cards of this suit there (two decks: identical cards)
+        for i, (s2, p) in enumerate(zip(t.suit, t.pos)):
+            if p is not None and s2 == s:
+                slots.setdefault(p, []).append(1 << i)
+        for a in _bits(row):
+            partial, b = [0], a
+            while b in slots:
+                partial = [m | bit for m in partial for bit in slots[b]]
+                if b - a + 1 >= min_run:
+                    found.update(dict.fromkeys(partial))
+                b += 1
+    return list(found)
 
 
 def _candidates(t: _Table, shape: _Shape) -> list[int]:
     """Every valid meld of the cards of `t`, as bitmasks over their indices."""
     joker, pos = t.joker, t.pos
-    if True not in joker and not _may_meld(t, shape):
-        return []
+    if True not in joker:
+        return _plain_candidates(t, shape)
     joker_bits = [1 << i for i, j in enumerate(joker) if j]
     most = min(shape.per_meld, len(joker_bits))
     joker_masks = [[sum(combo) for combo in combinations(joker_bits, k)] for k in range(most + 1)]
