@@ -247,6 +247,35 @@ def test_the_memory_counts_the_points_taken_the_cards_played_and_the_voids(p2_ha
     assert memory["voids"] == voids
 
 
+# ================================================================ strong (our own)
+def test_strong_goes_menos_with_an_ordinary_hand_and_leads_the_card_most_likely_beaten():
+    # 11 + 4 points: Menos; the 2 de copas has 9 unseen stronger copas, the rey de bastos 2, the as none
+    game = position("1e 12b 2c")
+    assert decide(game, "strong") == ("2c", "lead_to_be_beaten_when_menos")
+    assert decide(game, "expert") == ("2c", "open_when_menos")
+    game = position("1e 12b 4c 3o 1o 12o")    # 39 + 3 trumps x 6 = 57: still Menos; the 4 de copas
+    assert decide(game, "strong") == ("4c", "lead_to_be_beaten_when_menos")
+    assert decide(game, "expert") == ("1o", "open_when_mas")
+
+
+def test_strong_goes_mas_with_a_hand_that_can_take_the_top():
+    game = position("1e 3e 12b 3o 1o 12o")    # 50 + 3 trumps x 6 = 68 > 60
+    assert decide(game, "strong") == ("1o", "open_when_mas")
+
+
+@pytest.mark.parametrize("trick, leader, hand, expected", [
+    # nothing of P1's can beat the as: the highest copa that loses (shed the 3)
+    ("1c", "P3", "3c 5c 12b", ("3c", "duck_with_the_highest_loser_when_menos")),
+    # every legal copa beats the 4 and P2 is still to play: the lowest, which he must beat if he can
+    ("4c", "P3", "3c 5c 12b", ("5c", "win_low_hoping_to_be_beaten_when_menos")),
+    # last to play and every legal card wins: take it with the strongest
+    ("4c 5c", "P2", "6c 12c 2b", ("12c", "take_with_the_strongest_when_forced")),
+])
+def test_strong_following_menos_avoids_the_trick(trick, leader, hand, expected):
+    game = position(hand, trick, leader=leader)
+    assert decide(game, "strong") == expected
+
+
 # ================================================================ the levels build on each other
 def rules_of(level):
     return {r["name"]: r for r in load_tree(LEVELS / f"{level}.yaml")["rules"]}
@@ -269,7 +298,7 @@ def test_each_level_extends_the_one_below():
     assert read_rule_file(LEVELS / "expert.yaml")["extends"] == "medium.yaml"
 
 
-@pytest.mark.parametrize("level", ["novice", "medium", "expert"])
+@pytest.mark.parametrize("level", ["novice", "medium", "expert", "strong"])
 def test_every_level_plays_a_whole_match(level):
     agents = [StrategyAgent(strategy(level), seed=1), RandomAgent(2), RandomAgent(3)]
     result = play_game(program(), agents, seed=5)
