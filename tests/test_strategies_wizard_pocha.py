@@ -233,8 +233,20 @@ def test_wizard_strong_bids_its_expected_tricks():
 
 
 def test_wizard_strong_wins_cheaply_as_the_last_player():
-    game = wizard_table({"P4": "W1 13h 7h 11h"}, "3h 5h 6h", bids={"P4": 1})
+    # two tricks to win, one wizard: one more trick than the wizard covers
+    game = wizard_table({"P4": "W1 13h 7h 11h"}, "3h 5h 6h", bids={"P4": 2})
     assert decide("wizard", "strong", game) == ("7h", "win_cheaply_as_last")
+
+
+def test_wizard_strong_keeps_its_wizard_for_the_trick_it_needs_and_ducks_with_the_rest():
+    # one trick to win and a wizard in hand: the other cards play to lose, the wizard never goes under
+    game = wizard_table({"P3": "W1 12h 2c"}, "3h 13h", bids={"P3": 1})
+    assert decide("wizard", "strong", game) == ("12h", "duck_with_the_highest_loser")
+    game = wizard_table({"P3": "W1 12h 2c"}, "3h W2", bids={"P3": 1})
+    assert decide("wizard", "strong", game) == ("12h", "duck_with_the_highest_loser")
+    # forced to take this trick anyway as the last player: the wizard takes it (it could not lose later)
+    game = wizard_table({"P4": "W1 13h 7h 11h"}, "3h 5h 6h", bids={"P4": 1})
+    assert decide("wizard", "strong", game) == ("W1", "forced_win_dumps_the_best_card")
 
 
 def test_wizard_strong_throws_its_wizard_under_another_when_it_has_enough():
