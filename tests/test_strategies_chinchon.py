@@ -117,6 +117,15 @@ def test_seed_counts_a_run_as_dead_once_its_missing_cards_have_gone_out():
     assert decide(game, agent)[0] == "discard 5e"
 
 
+def test_seed_forgets_the_cards_gone_out_in_an_earlier_hand():
+    game = chinchon("10o 11o 12o 7c 7b 4e 5e 2b", discard="6b")
+    agent = agent_for(game, "seed")
+    seen(agent, "3e 6e", game)
+    agent.memory["gone_hand"] -= 1  # they went out in the last hand: 4e 5e are alive again
+    assert decide(game, agent)[0] == "discard 2b"
+    assert agent.memory["gone"] == ["6b"]  # only the top of this hand's pile
+
+
 def test_seed_remembers_the_discards_it_sees():
     game = chinchon("10o 11o 12o 7c 7b 4e 5e 2b")
     agent = agent_for(game, "seed")
