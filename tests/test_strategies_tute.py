@@ -212,6 +212,7 @@ def test_medium_following_mas_plays_low_when_it_cannot_beat_the_trick():
     # Más (37 points) but the as de copas is on the table: the novice still plays its highest copa
     game = position("3c 10c 1e 3e 12e", "1c", leader="P3")
     assert decide(game, "novice") == ("3c", "follow_when_mas")
+    assert decide(game, "novice_plus") == ("10c", "follow_when_mas")   # not a seed level: the novice made stronger
     assert decide(game, "medium") == ("10c", "follow_when_mas")
     assert decide(game, "expert") == ("10c", "follow_when_mas")
 
