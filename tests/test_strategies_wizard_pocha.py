@@ -118,6 +118,17 @@ def test_pocha_strong_counts_low_trumps_in_its_bid():
     assert decide("pocha", "strong", game) == ("bid 3", "bid_the_probable_winners")
 
 
+def test_pocha_strong_takes_the_legal_bid_nearest_to_its_expectation_as_last_bidder():
+    # rey of trump 0.9 + as de copas 0.5 = 1.4 expected; 3 already bid of 4 tricks: 1 is refused,
+    # 2 is nearer to 1.4 than 0
+    game = bidding(pocha_table, "12o 1c 4e 5b", trump="oros", mover="P4", bids={"P1": 1, "P2": 1, "P3": 1})
+    assert "bid 1" not in [o.label for o in game.options()]
+    assert decide("pocha", "strong", game)[0] == "bid 2"
+    # a low trump alone, 0.65 expected: 1 is refused, 0 is nearer than 2
+    game = bidding(pocha_table, "5o 4e 5b 6c", trump="oros", mover="P4", bids={"P1": 1, "P2": 1, "P3": 1})
+    assert decide("pocha", "strong", game)[0] == "bid 0"
+
+
 def test_pocha_strong_wins_with_a_card_nobody_can_beat_when_players_are_to_come():
     # needs a trick after a 5 de copas: the 7 would be beaten by anyone holding a higher copa;
     # the 3 cannot be (the as is in the hand)
