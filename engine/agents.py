@@ -8,6 +8,11 @@ Built-in agents, named on the command line with ``--seat NAME``:
     exhaustive memoised search (:mod:`engine.search`), for perfect-information
     rule files; ties between equally good options are broken by the seeded
     generator.
+``ismcts``
+    information-set Monte Carlo tree search (:mod:`engine.ismcts`), for any
+    rule file; options ``ismcts:iterations=200,seconds=0.5,policy=LEVEL``.
+a strategy file
+    ``strategies/GAME/LEVEL.yaml`` or its short name ``LEVEL`` (:mod:`engine.strategy`).
 ``human``
     the terminal: the position, the numbered legal options; answer with a
     number or an option's name; ``help`` and ``quit`` always work.
@@ -20,6 +25,7 @@ from typing import Callable
 from .bots import make_bot_seat
 from .errors import ParamError
 from .interpreter import Decision, Option
+from .ismcts import make_ismcts
 from .program import Program
 from .search import Solver
 from .strategy import make_strategy_agent
@@ -60,23 +66,39 @@ class MinimaxAgent:
 
 
 AGENTS: dict[str, Callable[..., object]] = {
-    "random": RandomAgent,
-    "minimax": MinimaxAgent,
-    "human": lambda seed=None: HumanAgent(),  # see engine.terminal
+    "random": lambda seed=None, program=None: RandomAgent(seed),
+    "minimax": lambda seed=None, program=None: MinimaxAgent(seed),
+    "ismcts": make_ismcts,  # see engine.ismcts
+    "human": lambda seed=None, program=None: HumanAgent(),  # see engine.terminal
 }
 
 
 def make_agent(spec: str, seed: int | None = None, program: Program | None = None) -> object:
-    """An agent from its command-line name: a built-in, ``python:path/to/bot.py:ClassName`` (engine.bots),
-    or, given the game's program, a strategy file (a path, ``GAME/LEVEL`` or a level of this game)."""
+    """An agent from its command-line name: a built-in (with options: ``ismcts:iterations=200``),
+    ``python:path/to/bot.py:ClassName`` (engine.bots), or, given the game's program, a strategy file
+    (a path, ``GAME/LEVEL`` or a level of this game)."""
     if spec.startswith("python:"):
         return make_bot_seat(spec)
-    factory = AGENTS.get(spec)
+    name, _, rest = spec.partition(":")
+    factory = AGENTS.get(name)
     if factory is not None:
-        return factory(seed=seed)
+        return factory(seed=seed, program=program, **_agent_options(spec, rest))
     if program is not None:
         agent = make_strategy_agent(spec, program, seed)
         if agent is not None:
             return agent
     raise ParamError(f"unknown agent '{spec}': choose one of {', '.join(AGENTS)}, a strategy file "
                      f"(strategies/GAME/LEVEL.yaml or its short name), or python:FILE.py:CLASS")
+
+
+def _agent_options(spec: str, text: str) -> dict[str, str]:
+    options = {}
+    for item in filter(None, text.split(",")):
+        key, eq, value = item.partition("=")
+        if not eq or not key.strip():
+            raise ParamError(f"agent '{spec}': options are NAME=VALUE separated by commas, not '{item}'")
+        options[key.strip()] = value.strip()
+    name = spec.partition(":")[0]
+    if options and name != "ismcts":
+        raise ParamError(f"agent '{name}' takes no options")
+    return options

@@ -147,8 +147,9 @@ class Game:
         self.agenda = Agenda(program)
         self.listeners: list[Listener] = []  # receive every record, rule firings included (logs, traces)
         self.observers: list[Listener] = []  # receive the public records only: moves, announcements, faults, the end
-        # called after each move takes effect, before the rules react: f(game, player, option)
-        self.move_watchers: list[Callable[["Game", PlayerBase, Option], None]] = []
+        # f(game, player, option), called just before a move takes effect and just after (before the rules react)
+        self.before_move: list[Callable[["Game", PlayerBase, Option], None]] = []
+        self.after_move: list[Callable[["Game", PlayerBase, Option], None]] = []
         self.history: list[str] | None = None  # a list once keep_history() is called
         self.firings = 0
         self.decisions = 0
@@ -348,9 +349,11 @@ class Game:
         memory.pending = None
         self.decisions += 1
         move = self.program.moves[option.move]
+        for watch in self.before_move:
+            watch(self, player, option)
         with self.program.located():
             move.effect(memory, memory.vars, player, option.arg)
-        for watch in self.move_watchers:
+        for watch in self.after_move:
             watch(self, player, option)
         with self.program.located():
             self.agenda.update(memory)
@@ -363,7 +366,7 @@ class Game:
         new.program, new.seed = self.program, self.seed
         new.memory, new.agenda = self.memory.clone(), self.agenda.clone()
         new.listeners, new.observers, new.firings, new.decisions, new._options = [], [], 0, self.decisions, None
-        new.move_watchers = []
+        new.before_move, new.after_move = [], []
         new.history, new._recent = None, []
         return new
 

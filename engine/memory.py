@@ -67,7 +67,7 @@ class Memory:
     """Game state plus the bookkeeping the engine needs (dirty keys, decisions)."""
 
     __slots__ = ("vars", "players", "zones", "where", "dirty", "_rng", "_rng_origin", "pending", "over",
-                 "winners", "events", "program")
+                 "winners", "events", "program", "trackers")
 
     def __init__(self, program: Any, rng: random.Random):
         self.program = program
@@ -81,6 +81,7 @@ class Memory:
         self.over = False
         self.winners: tuple = ()
         self.events: list[str] = []
+        self.trackers: tuple = ()  # told of every card movement and shuffle (what a seat can know: engine.knowledge)
 
     @property
     def rng(self) -> random.Random:
@@ -142,12 +143,16 @@ class Memory:
             where[card.id] = dest.slot
         if batch:
             dirty.add(dest.key)
+            for tracker in self.trackers:
+                tracker.moved(batch, dest)
 
     def shuffle(self, zone: Zone) -> None:
         if not isinstance(zone, Zone):
             raise GameError(f"'shuffle' needs a zone, got {zone!r}")
         self.rng.shuffle(zone)
         self.dirty.add(zone.key)
+        for tracker in self.trackers:
+            tracker.shuffled(zone)
 
     def deal(self, count: int, source: Zone, dests: Iterable[Zone]) -> None:
         """Deal `count` cards to each zone in `dests`, one at a time, round robin."""
@@ -163,6 +168,9 @@ class Memory:
                 self.where[card.id] = dest.slot
         self.dirty.add(source.key)
         self.dirty.update(d.key for d in dests)
+        for tracker in self.trackers:
+            for dest in dests:
+                tracker.moved(dest[len(dest) - count:], dest)
 
     def ask(self, player: PlayerBase, moves: tuple[str, ...]) -> None:
         if not isinstance(player, PlayerBase):
@@ -208,7 +216,7 @@ class Memory:
         new = Memory.__new__(Memory)
         new.program, new._rng = self.program, None
         new._rng_origin = self._rng.getstate() if self._rng is not None else self._rng_origin
-        new.over, new.winners, new.events = self.over, self.winners, []
+        new.over, new.winners, new.events, new.trackers = self.over, self.winners, [], ()
         new.dirty, new.where = set(), self.where.copy()
         players = []
         for p in self.players:

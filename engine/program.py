@@ -36,6 +36,7 @@ SECTIONS = {
     "strategy": "conflict-resolution strategy", "setup": "actions run once at the start",
     "functions": "pure helper functions", "moves": "the decisions players make", "rules": "production rules",
     "result": "each player's payoff when the game ends",
+    "evaluation": "how well each player stands mid-game (search agents stop their playouts when it changes)",
     "views": "values computed only when a player's view is built (for display; rules cannot read them)", "max_firings": "firings allowed between two decisions",
     "extends": "base rule file of a variant", "override": "rules replacing base rules by name",
     "remove": "base rules to delete by name",
@@ -171,6 +172,7 @@ class Program:
     cards: CardSpec | None
     max_firings: int
     views: list = field(default_factory=list)  # [ViewSpec]
+    evaluation: Callable | None = None  # f(memory, vars, player): standing mid-game, for search playouts
     player_class: type = PlayerBase
     state_names: tuple = ()
     global_zone_names: tuple = ()
@@ -393,11 +395,7 @@ class _Builder:
             setup = self.define("setup", (), unit, True, "setup")
         moves = self.moves()
         rules = self.rules(phases, strategy)
-        result = None
-        if "result" in tree:
-            text = self.expr_text(tree["result"], tree.loc("result"), "'result'")
-            unit = text and self.compiler.expression(text, {"player": "player"}, what="result")
-            result = self.define("result", ("player",), unit, False, "result")
+        result, evaluation = (self.per_player_expression(section) for section in ("result", "evaluation"))
         views = self.views()
         max_firings = self.section("max_firings", int, 100_000)
         if isinstance(max_firings, bool) or max_firings < 1:
@@ -411,9 +409,17 @@ class _Builder:
             default_ai=str((tree.get("players") or {}).get("ai", "random")) if isinstance(tree.get("players"), Map) else "random",
             params=params, param_values=values, zones=zones, state=state, player_state=player_state,
             phases=phases, strategy=strategy, rules=rules, moves=moves, setup=setup, result=result,
-            cards=cards, max_firings=max_firings, views=views)
+            cards=cards, max_firings=max_firings, views=views, evaluation=evaluation)
         self.link(program)
         return program
+
+    def per_player_expression(self, section: str) -> str | None:
+        """`result:` or `evaluation:`, an expression of `player`."""
+        if section not in self.tree:
+            return None
+        text = self.expr_text(self.tree[section], self.tree.loc(section), f"'{section}'")
+        unit = text and self.compiler.expression(text, {"player": "player"}, what=section)
+        return self.define(section, ("player",), unit, False, section)
 
     def players(self) -> tuple[int, int, int]:
         spec = self.tree.get("players")
@@ -918,6 +924,7 @@ class _Builder:
         resolve = namespace.__getitem__
         program.setup = program.setup and resolve(program.setup)
         program.result = program.result and resolve(program.result)
+        program.evaluation = program.evaluation and resolve(program.evaluation)
         for view in program.views:
             view.value = resolve(view.value)
         for var in program.state + program.player_state:

@@ -263,8 +263,6 @@ class StrategyAgent:
 
     def reseed(self, seed: int) -> None:
         self.rng.seed(seed)
-        if hasattr(self._fallback, "reseed"):
-            self._fallback.reseed(seed)
 
     def attach(self, game: Game, seat: int) -> None:
         """A new game: start the memory, and watch the moves the observation rules are about."""
@@ -274,13 +272,11 @@ class StrategyAgent:
         with self.strategy.program.located():
             self.memory = {var.name: var.init(view, view.vars) for var in self.strategy.memory}
         if self.strategy.observations:
-            game.move_watchers.append(self._observe)
+            game.after_move.append(self._observe)
 
     # ---------------------------------------------------------------- deciding
     def choose(self, decision: Decision) -> Option:
         game = decision._game
-        if game is not self.game or decision.player != self.seat:
-            self.attach(game, decision.player)
         option, rule = self.decide(decision)
         self.last_rule = rule
         if game.listeners:
@@ -292,6 +288,8 @@ class StrategyAgent:
 
     def decide(self, decision: Decision) -> tuple[Option, str]:
         """The chosen option and the rule that chose it (or the default)."""
+        if decision._game is not self.game or decision.player != self.seat:
+            self.attach(decision._game, decision.player)  # not seated by play_game: it sees the game from now on
         strategy, program = self.strategy, self.strategy.program
         offered: dict = {None: _unique([o.arg for o in decision.options])}
         for o in decision.options:
@@ -329,7 +327,9 @@ class StrategyAgent:
             return self.rng.choice(decision.options)
         if self._fallback is None:
             from .agents import make_agent  # agents imports this module
-            self._fallback = make_agent(default, seed=self.rng.randrange(1 << 30), program=self.strategy.game)
+            self._fallback = make_agent(default, program=self.strategy.game)
+            if hasattr(self._fallback, "rng"):
+                self._fallback.rng = self.rng  # one seeded generator per seat
         return self._fallback.choose(decision)
 
     # --------------------------------------------------------------- observing

@@ -1,0 +1,194 @@
+"""Information-set Monte Carlo tree search: a search agent for any rule file.
+
+Single-observer ISMCTS (Cowling, Powley and Whitehouse, 2012). One tree is
+grown over the searching seat's information set: each iteration draws a
+*determinisation* (:meth:`Knowledge.world`: the hidden cards dealt again,
+consistently with what the seat has seen and deduced), descends the tree
+choosing among the options legal in that world by UCB1 (with availability
+counts, since an option exists only in some worlds), adds one node, plays
+the game on with a playout policy, and backs the result up: each node keeps
+the total reward of the player who made its move.
+
+The playout stops at the end of the game, or, when the rule file declares an
+``evaluation`` (how well each player stands: a hand's points, porotos lost),
+as soon as any player's evaluation changes; the reward is then the change.
+That keeps playouts to one hand of a long match. A playout also stops after
+``depth`` moves (a game that random play may never finish); without an
+evaluation it then scores nothing. Rewards are scaled by the largest seen so
+far, so one exploration constant suits every game.
+
+Named on the command line as ``ismcts`` or with parameters,
+``ismcts:iterations=200``, ``ismcts:seconds=0.5``, ``ismcts:policy=expert``
+(a strategy file plays the playouts instead of uniform random moves),
+``ismcts:exploration=1.0``, ``ismcts:depth=300`` (moves per playout).
+"""
+from __future__ import annotations
+
+import math
+import random
+import time
+from typing import Any
+
+from .errors import ParamError
+from .interpreter import Decision, Game, Option
+from .knowledge import Knowledge
+from .memory import CardBase, PlayerBase, Zone
+from .program import Program
+
+
+class _Node:
+    __slots__ = ("mover", "children", "visits", "available", "total")
+
+    def __init__(self, mover: int):
+        self.mover = mover  # who made the move leading here (the reward counted is his)
+        self.children: dict = {}
+        self.visits = 0
+        self.available = 0
+        self.total = 0.0
+
+
+def option_key(option: Option) -> tuple:
+    """An option's identity across worlds: cards by id, players by seat, zones by slot."""
+    arg = option.arg
+    if isinstance(arg, CardBase):
+        return option.move, "card", arg.id
+    if isinstance(arg, PlayerBase):
+        return option.move, "player", arg.index
+    if isinstance(arg, Zone):
+        return option.move, "zone", arg.slot
+    return option.move, repr(arg)
+
+
+class ISMCTSAgent:
+    """Searches a fixed number of iterations, or for a time, per decision."""
+
+    def __init__(self, seed: int | None = None, iterations: int = 100, seconds: float | None = None,
+                 exploration: float = 0.7, policy: str | None = None, program: Program | None = None,
+                 depth: int = 300):
+        if iterations < 1 or depth < 1 or (seconds is not None and seconds <= 0):
+            raise ParamError("ismcts needs iterations >= 1, depth >= 1 (and seconds > 0 when given)")
+        self.iterations, self.seconds, self.exploration, self.depth = iterations, seconds, exploration, depth
+        self.rng = random.Random(seed)
+        self.policy_spec = policy
+        self.program = program
+        self.policy: Any = None
+        if policy is not None:
+            if program is None:
+                raise ParamError("an ismcts playout policy needs the game's program")
+            from .agents import make_agent  # agents imports this module
+            self.policy = make_agent(policy, seed=self.rng.randrange(1 << 30), program=program)
+        self.name = "ismcts" + (f"[{policy}]" if policy else "")
+        self.knowledge: Knowledge | None = None
+        self.iterations_done = 0
+
+    def reseed(self, seed: int) -> None:
+        self.rng.seed(seed)
+        if hasattr(self.policy, "reseed"):
+            self.policy.reseed(seed + 1)
+
+    def attach(self, game: Game, seat: int) -> None:
+        """Follow the game from the start: what the seat sees and deduces."""
+        self.knowledge = Knowledge(game, seat)
+
+    def choose(self, decision: Decision) -> Option:
+        game = decision._game
+        if self.knowledge is None or self.knowledge.game is not game or self.knowledge.seat != decision.player:
+            self.attach(game, decision.player)  # joined late: knows only what it sees from now on
+        if len(decision.options) == 1:
+            return decision.options[0]
+        root = _Node(decision.player)
+        self._scale = 1e-9
+        deadline = time.perf_counter() + self.seconds if self.seconds else None
+        done = 0
+        while done < self.iterations if deadline is None else time.perf_counter() < deadline:
+            self._iterate(root, self.knowledge.world(self.rng))
+            done += 1
+        self.iterations_done += done
+        by_key = {option_key(o): o for o in decision.options}
+        ranked = sorted(((child.visits, child.total / max(child.visits, 1), key)
+                         for key, child in root.children.items() if key in by_key), reverse=True)
+        return by_key[ranked[0][2]] if ranked else decision.options[0]
+
+    # -------------------------------------------------------------- iteration
+    def _iterate(self, root: _Node, world: Game) -> None:
+        start = _standing(world)
+        node, path = root, []
+        while not world.over:
+            options = world.options()
+            mover = world.to_move.index
+            keys = [option_key(o) for o in options]
+            children = node.children
+            untried = []
+            for i, key in enumerate(keys):
+                child = children.get(key)
+                if child is None:
+                    untried.append(i)
+                else:
+                    child.available += 1
+            if untried:
+                i = self.rng.choice(untried)
+                child = children[keys[i]] = _Node(mover)
+                child.available = 1
+                world.apply(options[i])
+                path.append(child)
+                break
+            i = self._select(children, keys)
+            node = children[keys[i]]
+            world.apply(options[i])
+            path.append(node)
+            if _standing(world) != start:
+                break
+        rewards = self._playout(world, start)
+        scale = self._scale = max(self._scale, max(map(abs, rewards)))
+        for child in path:
+            child.visits += 1
+            child.total += rewards[child.mover] / scale
+
+    def _select(self, children: dict, keys: list) -> int:
+        """UCB1 over the options legal in this world (availability counts, not the parent's visits)."""
+        c = self.exploration
+        best, best_value = 0, -math.inf
+        for i, key in enumerate(keys):
+            child = children[key]
+            value = child.total / child.visits + c * math.sqrt(math.log(child.available) / child.visits) \
+                if child.visits else math.inf
+            if value > best_value:
+                best, best_value = i, value
+        return best
+
+    def _playout(self, world: Game, start: tuple) -> list[float]:
+        policy, rng = self.policy, self.rng
+        for _ in range(self.depth):
+            if world.over or _standing(world) != start:
+                break
+            if policy is None:
+                world.apply(rng.choice(world.options()))
+            else:
+                world.apply(policy.choose(world.decision()))
+        end = _standing(world)
+        if world.program.evaluation is not None:
+            return [b - a for a, b in zip(start, end)]
+        return list(end) if world.over else [0.0] * len(world.memory.players)  # cut off: no result
+
+
+def _standing(world: Game) -> tuple:
+    """Each player's evaluation (the payoffs once the game is over, or without an evaluation)."""
+    program, memory = world.program, world.memory
+    if program.evaluation is not None:
+        with program.located():
+            return tuple(program.evaluation(memory, memory.vars, p) for p in memory.players)
+    return tuple(world.payoffs()) if world.over else ()
+
+
+def make_ismcts(seed: int | None = None, program: Program | None = None, **options: str) -> ISMCTSAgent:
+    """``ismcts:iterations=N,seconds=S,exploration=C,policy=STRATEGY`` from its command-line options."""
+    kinds = {"iterations": int, "seconds": float, "exploration": float, "policy": str, "depth": int}
+    parsed: dict[str, Any] = {}
+    for key, raw in options.items():
+        if key not in kinds:
+            raise ParamError(f"ismcts has no option '{key}' (options: {', '.join(kinds)})")
+        try:
+            parsed[key] = kinds[key](raw)
+        except ValueError:
+            raise ParamError(f"ismcts option '{key}' needs a {kinds[key].__name__}, not '{raw}'") from None
+    return ISMCTSAgent(seed, program=program, **parsed)

@@ -1,0 +1,91 @@
+"""What a seat knows about hidden cards, and the worlds (determinisations) built from it."""
+import random
+
+import pytest
+
+from engine.agents import RandomAgent
+from engine.interpreter import Game
+from engine.knowledge import Knowledge, sees
+from engine.program import load_program
+
+GAMES = ["tute_cabrero", "pocha", "wizard", "chinchon"]
+
+
+@pytest.fixture(scope="module", params=GAMES)
+def program(request):
+    return load_program(f"rulesets/{request.param}.yaml")
+
+
+def _play(program, seed, check, decisions=150):
+    """A random game with a Knowledge on seat 0; `check(game, knowledge)` after every move."""
+    game = Game(program, seed)
+    knowledge = Knowledge(game, 0)
+    agent = RandomAgent(seed)
+    game.start()
+    for _ in range(decisions):
+        if game.over:
+            break
+        game.apply(agent.choose(game.decision()))
+        check(game, knowledge)
+    return knowledge
+
+
+def test_known_cards_are_where_the_seat_believes(program):
+    def check(game, knowledge):
+        where = game.memory.where
+        for card_id, slot in knowledge.known.items():
+            assert where[card_id] == slot
+    knowledge = _play(program, 3, check)
+    assert knowledge.known  # it saw something
+
+
+def test_deductions_are_true(program):
+    """An excluded card is never in the zone that excludes it (the deduction is sound)."""
+    seen_exclusions = []
+
+    def check(game, knowledge):
+        for slot, ids in knowledge.excluded.items():
+            zone = game.memory.zones[slot]
+            assert not ids & {c.id for c in zone}
+            seen_exclusions.append(len(ids))
+    for seed in range(3):
+        _play(program, seed, check)
+    if program.name in ("tute_cabrero", "pocha"):  # the Spanish obligations reveal voids
+        assert max(seen_exclusions, default=0) > 0
+
+
+def test_worlds_keep_what_the_seat_sees_and_deduces(program):
+    rng = random.Random(5)
+
+    def check(game, knowledge):
+        if game.over:
+            return
+        world = knowledge.world(rng)
+        real, imagined = game.memory, world.memory
+        assert len(real.where) == len(imagined.where)
+        for zone, twin in zip(real.zones, imagined.zones):
+            assert len(zone) == len(twin)
+            if sees(zone, 0):
+                assert list(zone) == list(twin)
+            elif zone.spec.visibility == "top" and zone:
+                assert zone[-1] is twin[-1]
+        for card_id, slot in knowledge.known.items():
+            assert imagined.where[card_id] == slot
+        for slot, ids in knowledge.excluded.items():
+            assert not ids & {c.id for c in imagined.zones[slot]}
+        for card in (c for z in imagined.zones for c in z):
+            assert imagined.zones[imagined.where[card.id]].count(card) == 1
+        world.options()  # the world is a playable game
+    _play(program, 11, check, decisions=60)
+
+
+def test_worlds_differ_in_the_hidden_hands():
+    program = load_program("rulesets/tute_cabrero.yaml")
+    game = Game(program, 2)
+    knowledge = Knowledge(game, 0)
+    game.start()
+    rng = random.Random(1)
+    hands = {tuple(sorted(c.id for c in knowledge.world(rng).memory.players[1].hand)) for _ in range(10)}
+    assert len(hands) > 1
+    mine = {tuple(sorted(c.id for c in knowledge.world(rng).memory.players[0].hand)) for _ in range(10)}
+    assert len(mine) == 1

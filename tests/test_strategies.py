@@ -1,0 +1,302 @@
+"""Strategies (rule files over a seat's view) and the ISMCTS agent: the mechanics every AI relies on.
+
+Every strategy file under strategies/ is played here: it must only play legal
+moves, be reproducible from its seed, and decide the same whatever the cards
+it cannot see are. The games' own strategy tests pin what each level chooses.
+"""
+import random
+from pathlib import Path
+
+import pytest
+
+from engine.agents import RandomAgent, make_agent
+from engine.errors import RuleErrors
+from engine.interpreter import Game
+from engine.ismcts import ISMCTSAgent, option_key
+from engine.knowledge import Knowledge, sees
+from engine.program import load_program
+from engine.scenario import arrange, new_game
+from engine.search import Solver
+from engine.strategy import StrategyAgent, load_strategy, strategy_game, strategy_path
+
+ROOT = Path(__file__).resolve().parent.parent
+STRATEGY_FILES = sorted((ROOT / "strategies").glob("*/*.yaml"))
+_programs: dict = {}
+
+
+def program_for(name: str):
+    if name not in _programs:
+        _programs[name] = load_program(ROOT / "rulesets" / f"{name}.yaml")
+    return _programs[name]
+
+
+def agent_for(path: Path, seed: int) -> StrategyAgent:
+    return StrategyAgent(load_strategy(path, program_for(strategy_game(path))), seed)
+
+
+def run(game: Game, agents: list, limit: int, check=None) -> list:
+    """Play up to `limit` decisions; every choice must be legal. Returns the option keys chosen."""
+    for seat, agent in enumerate(agents):
+        if hasattr(agent, "attach"):
+            agent.attach(game, seat)
+    game.start()
+    chosen = []
+    while not game.over and len(chosen) < limit:
+        decision = game.decision()
+        if check:
+            check(game, decision)
+        option = agents[decision.player].choose(decision)
+        assert option in decision.options, f"{agents[decision.player].name} chose {option}, not legal"
+        chosen.append((decision.player, option_key(option)))
+        game.apply(option)
+    return chosen
+
+
+def table(path: Path, seed: int, mine: int = 0) -> list:
+    """Seat 0 plays the strategy, the others random."""
+    program = program_for(strategy_game(path))
+    return [agent_for(path, seed) if i == mine else RandomAgent(seed * 10 + i) for i in range(program.players[2])]
+
+
+@pytest.mark.parametrize("path", STRATEGY_FILES, ids=lambda p: f"{p.parent.name}/{p.stem}")
+def test_every_strategy_plays_only_legal_moves(path):
+    program = program_for(strategy_game(path))
+    for seed in range(3):
+        run(Game(program, seed), table(path, seed), limit=250)
+
+
+@pytest.mark.parametrize("path", STRATEGY_FILES, ids=lambda p: f"{p.parent.name}/{p.stem}")
+def test_every_strategy_is_reproducible_from_its_seed(path):
+    program = program_for(strategy_game(path))
+    first = run(Game(program, 4), table(path, 4), limit=120)
+    again = run(Game(program, 4), table(path, 4), limit=120)
+    assert first == again
+
+
+def _hide_differently(game: Game, seat: int, knowledge: Knowledge, rng: random.Random) -> Game:
+    """A copy of the game where the cards the seat cannot place are dealt again among the hidden places."""
+    twin = game.clone()
+    memory = twin.memory
+    places = [(z, i) for z in memory.zones if not sees(z, seat)
+              for i in range(len(z) - (1 if z.spec.visibility == "top" and z else 0))
+              if knowledge.known.get(z[i].id) != z.slot and not knowledge.excluded.get(z.slot)]
+    cards = [z[i] for z, i in places]
+    rng.shuffle(cards)
+    for (z, i), card in zip(places, cards):
+        z[i] = card
+        memory.where[card.id] = z.slot
+    return twin
+
+
+@pytest.mark.parametrize("path", STRATEGY_FILES, ids=lambda p: f"{p.parent.name}/{p.stem}")
+def test_a_strategy_never_reads_what_its_view_hides(path):
+    """The same decision when the cards it cannot see are elsewhere (same memory, same generator)."""
+    program = program_for(strategy_game(path))
+    rng = random.Random(0)
+    compared = []
+
+    def check(game, decision):
+        if decision.player != 0 or len(decision.options) < 2:
+            return
+        agent = agents[0]
+        twin = _hide_differently(game, 0, knowledge, rng)
+        memory, state = dict(agent.memory), agent.rng.getstate()
+        option, rule = agent.decide(decision)
+        agent.memory = memory
+        agent.rng.setstate(state)
+        agent.game = twin  # the same seat and memory, looking at the other arrangement
+        again, rule_again = agent.decide(twin.decision())
+        agent.game = game
+        agent.memory = memory
+        agent.rng.setstate(state)
+        assert (option_key(option), rule) == (option_key(again), rule_again)
+        compared.append(rule)
+
+    for seed in range(2):
+        agents = table(path, seed)
+        game = Game(program, seed)
+        knowledge = Knowledge(game, 0)
+        run(game, agents, limit=80, check=check)
+    assert compared  # the strategy had choices to make
+
+
+def test_ismcts_never_reads_what_its_view_hides():
+    program = program_for("tute_cabrero")
+    rng = random.Random(0)
+    compared = []
+    game = Game(program, 7)
+    agents = [ISMCTSAgent(1, iterations=20), RandomAgent(2), RandomAgent(3)]
+
+    def check(game, decision):
+        if decision.player != 0 or len(decision.options) < 2 or len(compared) >= 4:
+            return
+        agent = agents[0]
+        twin = _hide_differently(game, 0, agent.knowledge, rng)
+        state = agent.rng.getstate()
+        first = agent.choose(decision)
+        agent.rng.setstate(state)
+        real, agent.knowledge.game = agent.knowledge.game, twin  # the same knowledge, the other arrangement
+        second = agent.choose(twin.decision())
+        agent.knowledge.game = real
+        agent.rng.setstate(state)
+        assert option_key(first) == option_key(second)
+        compared.append(first)
+
+    run(game, agents, limit=60, check=check)
+    assert len(compared) == 4
+
+
+def test_ismcts_plays_legal_reproducible_games_in_every_game():
+    for name in ("tute_cabrero", "pocha", "wizard", "chinchon", "fichas"):
+        program = program_for(name)
+        seats = program.players[2]
+
+        def agents():
+            return [ISMCTSAgent(5, iterations=8, depth=40)] + [RandomAgent(i) for i in range(1, seats)]
+        assert run(Game(program, 3), agents(), limit=40) == run(Game(program, 3), agents(), limit=40)
+
+
+def test_ismcts_finds_the_winning_move_of_a_chip_game():
+    game = new_game(str(ROOT / "rulesets/fichas.yaml"), {"chips": "R1 R2 B1 B3 G3"})
+    winning = {option_key(o) for o in Solver().best(game.clone())}
+    assert 0 < len(winning) < len(game.options())
+    choices = {option_key(ISMCTSAgent(seed, iterations=400).choose(game.decision())) for seed in range(3)}
+    assert choices <= winning
+
+
+def test_ismcts_options_on_the_command_line():
+    program = program_for("fichas")
+    agent = make_agent("ismcts:iterations=7,exploration=1.5", seed=1, program=program)
+    assert (agent.iterations, agent.exploration) == (7, 1.5)
+    with pytest.raises(Exception, match="no option 'width'"):
+        make_agent("ismcts:width=3", program=program)
+    with pytest.raises(Exception, match="takes no options"):
+        make_agent("random:x=1", program=program)
+
+
+# ------------------------------------------------------------ the language of strategies
+GAME = """
+game: duel
+players: 2
+cards: {attributes: {rank: [1, 2, 3, 4, 5]}, start: deck}
+zones:
+  deck: {visibility: hidden}
+  hand: {per_player: true, visibility: owner, ordered: false}
+  table: {}
+state: {turn: "players[0]"}
+phases: [deal, play]
+functions:
+  "high(xs)": "max(xs, key=lambda c: c.rank)"
+moves:
+  play: {choose: "c in player.hand", then: "move c to table\\nturn = next_player(player)"}
+  pass_turn: {when: "len(table) > 2", then: "turn = next_player(player)"}
+rules:
+  - {name: deal, phase: deal, then: "shuffle deck\\ndeal 2 from deck to [p.hand for p in players]\\nphase = 'play'"}
+  - {name: over, phase: play, priority: 1, when: "len(table) == 4", then: "end game winner players[0]"}
+  - {name: ask, phase: play, when: "turn != None", then: "ask turn to play, pass_turn"}
+"""
+
+
+@pytest.fixture
+def duel(tmp_path):
+    (tmp_path / "duel.yaml").write_text(GAME)
+    program = load_program(tmp_path / "duel.yaml")
+
+    def strategy(name: str, text: str):
+        (tmp_path / f"{name}.yaml").write_text(text)
+        return load_strategy(tmp_path / f"{name}.yaml", program)
+    return program, strategy
+
+
+def decide(program, strategy, seed=0):
+    game = Game(program, seed)
+    game.start()
+    return StrategyAgent(strategy, seed).decide(game.decision()), game
+
+
+def test_the_winning_rule_chooses_and_an_illegal_proposal_falls_through(duel):
+    program, strategy = duel
+    s = strategy("s", """
+game: duel
+rules:
+  - {name: wants_a_card_it_lacks, priority: 5, move: play, choose: "len(options)"}
+  - {name: highest, move: play, choose: "high(options)"}
+  - {name: lowest, move: play, choose: "min(options, key=lambda c: c.rank)"}
+""")
+    (option, rule), game = decide(program, s)
+    assert rule == "highest"
+    assert option.arg.rank == max(c.rank for c in game.memory.players[0].hand)
+
+
+def test_levels_extend_override_and_remove(duel):
+    program, strategy = duel
+    strategy("base", """
+game: duel
+rules:
+  - {name: lowest, move: play, choose: "min(options, key=lambda c: c.rank)"}
+  - {name: never, priority: 9, move: play, when: "False", choose: "options[0]"}
+""")
+    higher = strategy("higher", """
+game: duel
+extends: base.yaml
+override:
+  - {name: lowest, move: play, choose: "high(options)"}
+remove: [never]
+rules:
+  - {name: added, priority: -1, choose: "None"}
+""")
+    assert [r.name for r in higher.program.rules] == ["lowest", "added"]
+    (option, rule), game = decide(program, higher)
+    assert rule == "lowest" and option.arg.rank == max(c.rank for c in game.memory.players[0].hand)
+
+
+def test_thinking_rules_and_observations_keep_a_private_memory(duel):
+    program, strategy = duel
+    s = strategy("s", """
+game: duel
+memory: {seen: "[]", decided: "0"}
+rules:
+  - {name: think, when: "decided == 0", then: "decided = len(me.hand)"}
+  - {name: play_what_was_counted, move: play, when: "decided > 0", choose: "sorted(options, key=lambda c: c.rank)[min(decided, len(options)) - 1]"}
+  - {name: remember, after: play, then: "seen = seen + [c.rank if c != None else -1]"}
+""")
+    game = Game(program, 3)
+    agents = [StrategyAgent(s, 1), StrategyAgent(s, 2)]
+    run(game, agents, limit=10)
+    assert agents[0].memory["decided"] == 2
+    table_ranks = [c.rank for c in game.memory.vars["table"]]
+    assert agents[0].memory["seen"] == table_ranks == agents[1].memory["seen"]
+
+
+def test_a_default_decides_when_no_rule_does(duel):
+    program, strategy = duel
+    first = strategy("f", "game: duel\nrules: []\n")
+    (option, rule), game = decide(program, first)
+    assert rule == "default (first)" and option == game.decision().options[0]
+    rnd = strategy("r", "game: duel\ndefault: random\n")
+    picks = {option_key(decide(program, rnd, seed)[0][0])[1:] for seed in range(12)}
+    assert len(picks) > 1
+
+
+@pytest.mark.parametrize("text, message", [
+    ("rules: [{name: cheat, move: play, choose: 'options[0]', then: 'turn = me'}]", "cannot assign 'turn'"),
+    ("rules: [{name: cheat, after: play, then: 'move c to table'}]", "cannot use 'move'"),
+    ("rules: [{name: x, move: fly, choose: '1'}]", "'fly' is not a move of duel"),
+    ("memory: {turn: '0'}", "'turn' is already a name of the game"),
+    ("rules: [{name: x, when: 'secret > 1'}]", "unknown name 'secret'"),
+    ("tactics: 1", "unknown section 'tactics'"),
+])
+def test_strategy_errors_are_located(duel, text, message):
+    program, strategy = duel
+    with pytest.raises((RuleErrors, Exception)) as error:
+        strategy("bad", "game: duel\n" + text + "\n")
+    assert message in str(error.value)
+    assert "bad.yaml:" in str(error.value)
+
+
+def test_short_names_find_the_strategies_of_a_game_and_its_variants():
+    tute = program_for("tute_cabrero")
+    assert strategy_path("novice", tute) == ROOT / "strategies/tute_cabrero/novice.yaml"
+    official = load_program(ROOT / "rulesets/wizard_official.yaml")
+    assert strategy_path("seed", official) == ROOT / "strategies/wizard/seed.yaml"
+    assert strategy_path("nonexistent", tute) is None
