@@ -123,6 +123,7 @@ def test_medium_leads_its_lowest_card_when_mas_without_a_winning_card():
     # the novice leads the highest (rey); the medium, with no winning card, the lowest
     game, taken = after_a_trick("12c 4e 5b")
     assert decide(game, "novice", taken=taken) == ("12c", "lead_when_mas")
+    assert decide(game, "novice_plus", taken=taken) == ("4e", "lead_when_mas")   # not a seed level
     assert decide(game, "medium", taken=taken) == ("4e", "lead_when_mas")
 
 
