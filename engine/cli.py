@@ -27,7 +27,7 @@ from .errors import NaipesError, ParamError, RuleErrors
 from .interpreter import Game, GameResult, QuitGame, play_game
 from .program import Program, load_program
 from .search import Solver
-from .strategy import load_strategy, strategy_game
+from .strategy import is_strategy_file, load_strategy, strategy_game
 
 RULESETS = Path(__file__).resolve().parent.parent / "rulesets"
 
@@ -298,11 +298,11 @@ def competition(folder: str, rulesets: tuple[str, ...], statics: tuple[str, ...]
 @click.argument("rulesets", nargs=-1, required=True)
 @params_option
 def check(rulesets: tuple[str, ...], params: tuple[str, ...]) -> None:
-    """Validate rule files and strategy files (those under a strategies/ folder); report every error (exit 1 if any)."""
+    """Validate rule files and strategy files; report every error (exit 1 if any)."""
     failed = False
     for name in rulesets:
         try:
-            if "strategies" in Path(name).parts:
+            if Path(name).is_file() and is_strategy_file(name):
                 strategy = load_strategy(name, load(str(strategy_game(name)), params))
                 click.echo(f"{name}: ok (a strategy for {strategy.game.name}: {len(strategy.program.rules)} "
                            f"decision rules, {sum(map(len, strategy.observations.values()))} observation rules)")

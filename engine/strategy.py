@@ -109,6 +109,16 @@ def load_strategy(path: str | Path, game: Program) -> Strategy:
     return Strategy(_strategy_name(tree, path), str(path), game, program, memory, observations, builder.default)
 
 
+def is_strategy_file(path: str | Path) -> bool:
+    """Whether a YAML file is a strategy (under a strategies/ folder, or written like one)."""
+    if "strategies" in Path(path).parts:
+        return True
+    tree = load_tree(path)
+    rules = tree.get("rules") if isinstance(tree.get("rules"), list) else []
+    return "memory" in tree or "default" in tree or \
+        any(isinstance(r, Map) and ({"choose", "after", "move"} & set(r)) for r in rules)
+
+
 def strategy_game(path: str | Path) -> str:
     """The rule file a strategy file is written for (its ``game:``)."""
     tree = load_tree(path)
