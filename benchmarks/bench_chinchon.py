@@ -31,8 +31,12 @@ class Closer:
         self.rng = random.Random(seed)
 
     def choose(self, decision):
-        closes = [o for o in decision.options if o.move.startswith("close")]
-        return closes[0] if closes else self.rng.choice(decision.options)
+        options = decision.options
+        # the options come move by move in the order asked (discard, close, close_all), so
+        # there is a close exactly when the last option is one; then take the first close
+        if options[-1].move.startswith("close"):
+            return next(o for o in options if o.move.startswith("close"))
+        return self.rng.choice(options)
 
 
 @lru_cache(maxsize=1)

@@ -33,7 +33,7 @@ from itertools import combinations
 from operator import attrgetter
 from typing import Any, Callable, Iterable
 
-__all__ = ["best_melds", "is_meld", "can_lay_off", "lay_off_all", "longest_run"]
+__all__ = ["best_melds", "meldable", "is_meld", "can_lay_off", "lay_off_all", "longest_run"]
 
 
 # ---------------------------------------------------------------- reading cards
@@ -355,6 +355,23 @@ def solve_melds(cards: Iterable, order: Iterable, suit: Any = "suit", rank: Any 
     return {"melds": [shape.arrange(t, _bits(m)) for m in chosen],
             "loose": [t.cards[i] for i in loose],
             "deadwood": sum(values[i] for i in loose)}
+
+
+def meldable(cards: Iterable, order: Iterable, suit: Any = "suit", rank: Any = "rank", jokers: Any = None,
+             min_set: int = 3, max_set: int = 4, min_run: int = 3, jokers_per_meld: int = 1) -> list:
+    """The cards of `cards` that are in at least one valid meld made of `cards`, in their order
+    (any other card is loose in every partition): cheaper than :func:`best_melds`, as a first test.
+
+    >>> from types import SimpleNamespace as C
+    >>> hand = [C(suit='a', rank=r) for r in (1, 2, 3, 5)] + [C(suit='b', rank=3), C(suit='c', rank=3)]
+    >>> [(c.suit, c.rank) for c in meldable(hand, [1, 2, 3, 4, 5, 6, 7, 10, 11, 12])]
+    [('a', 1), ('a', 2), ('a', 3), ('b', 3), ('c', 3)]
+    """
+    t = _Table(cards, order, suit, rank, jokers)
+    union = 0
+    for m in _candidates(t, _Shape(min_set, max_set, min_run, jokers_per_meld)):
+        union |= m
+    return [c for i, c in enumerate(t.cards) if union >> i & 1]
 
 
 def is_meld(cards: Iterable, order: Iterable, suit: Any = "suit", rank: Any = "rank", jokers: Any = None,

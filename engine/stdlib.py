@@ -11,7 +11,7 @@ import builtins
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-from .melds import best_melds, can_lay_off, is_meld, lay_off_all, longest_run
+from .melds import best_melds, can_lay_off, is_meld, lay_off_all, longest_run, meldable
 
 
 @dataclass(frozen=True)
@@ -124,6 +124,9 @@ BUILTINS: dict[str, Builtin] = {
     "best_melds": Builtin(best_melds, 2, 2, frozenset({"suit", "rank", "value", "jokers", "min_set", "max_set",
                                                       "min_run", "joker_value", "jokers_per_meld"}), returns="dict",
                           doc="{'melds', 'loose', 'deadwood'}: the partition with the least unmelded value"),
+    "meldable": Builtin(meldable, 2, 2, frozenset({"suit", "rank", "jokers", "min_set", "max_set", "min_run",
+                                                  "jokers_per_meld"}), returns="list",
+                        doc="the cards that are in at least one valid meld of the cards"),
     "is_meld": Builtin(is_meld, 2, 2, frozenset({"suit", "rank", "jokers", "min_set", "max_set", "min_run",
                                                 "jokers_per_meld"}), returns="bool",
                        doc="the cards form one set or run"),

@@ -19,6 +19,7 @@ values are worked out from the rules above, not by running the rule file.
 from __future__ import annotations
 
 import io
+import random
 from functools import lru_cache
 from pathlib import Path
 from types import SimpleNamespace
@@ -208,6 +209,24 @@ def test_the_stock_runs_out_and_the_discard_pile_but_its_top_becomes_the_stock()
 
 
 # ==================================================================== melds
+def test_the_quick_close_test_never_hides_a_close():
+    # closing_cards first counts the cards outside every possible meld (meldable); the
+    # exact search alone must give the same cards, on random and on meld-rich hands
+    game = start()
+    quick = program().expression("closing_cards(hand)", ("hand",))
+    exact = program().expression("closing_cards_given(hand, melds_of(hand)['deadwood'])", ("hand",))
+    deck = [c for z in game.memory.zones for c in z]
+    rng = random.Random(5)
+    closes = 0
+    for _ in range(400):
+        pool = deck if rng.random() < 0.5 else [c for c in deck if c.suit == "oros" or c.rank in (1, 2, 3)]
+        hand = rng.sample(pool, 8)
+        got = quick(game.memory, hand)
+        assert got == exact(game.memory, hand), [c.name for c in hand]
+        closes += bool(got)
+    assert closes > 10
+
+
 @pytest.mark.parametrize("shown, kind, melds", [
     # sets of 3 and 4, runs within a suit, 7 -> sota in the 40-card deck
     ("5o 5c 5e 1b 2b 3b 4b", "minus_ten", [["1b", "2b", "3b", "4b"], ["5c", "5e", "5o"]]),

@@ -24,7 +24,7 @@ import pytest
 
 from engine.errors import GameError, RuleError, RuleErrors
 from engine.interpreter import Game
-from engine.melds import best_melds, can_lay_off, is_meld, lay_off_all, longest_run
+from engine.melds import best_melds, can_lay_off, is_meld, lay_off_all, longest_run, meldable
 from engine.program import load_program
 
 ORDER_40 = [1, 2, 3, 4, 5, 6, 7, 10, 11, 12]
@@ -468,6 +468,23 @@ def test_brute_force_agrees_on_random_hands():
         checked += 1
         with_jokers += any(c.joker for c in cards)
     assert checked == 300 and with_jokers > 100
+
+
+def test_meldable_is_every_card_of_some_valid_meld():
+    checked = some = none = 0
+    for cards, order, per_meld in random_hands(300, seed=99):
+        n = len(cards)
+        in_a_meld = {i for size in range(3, n + 1) for s in combinations(range(n), size)
+                     if brute_valid([cards[i] for i in s], order, per_meld) for i in s}
+        got = meldable(cards, order, jokers="joker", jokers_per_meld=per_meld)
+        assert [id(c) for c in got] == [id(c) for i, c in enumerate(cards) if i in in_a_meld], cards
+        # a card in no meld is loose in the best partition too
+        loose = best_melds(cards, order, jokers="joker", jokers_per_meld=per_meld)["loose"]
+        assert all(any(c is d for d in loose) for i, c in enumerate(cards) if i not in in_a_meld)
+        checked += 1
+        some += 0 < len(got) < n
+        none += not got
+    assert checked == 300 and some > 50 and none > 20
 
 
 def test_brute_force_agrees_on_lay_off():
