@@ -361,6 +361,8 @@ class _Remapper:
         if isinstance(value, Zone):
             return self.zones[value.slot]
         if isinstance(value, (tuple, list, set, frozenset)):
+            if all(v.__class__ in ATOMS or isinstance(v, CardBase) for v in value):
+                return value  # values are never changed in place: share what holds no player or zone
             return type(value)(self(v) for v in value)
         if isinstance(value, dict):
             return {self(k): self(v) for k, v in value.items()}
