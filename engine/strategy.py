@@ -93,6 +93,11 @@ def load_strategy(path: str | Path, game: Program) -> Strategy:
     errors = [RuleError(f"unknown section '{key}' in a strategy file", tree.key_loc(key),
                         did_you_mean(str(key), STRATEGY_SECTIONS) or f"sections: {', '.join(sorted(STRATEGY_SECTIONS))}")
               for key in tree if key not in STRATEGY_SECTIONS]
+    game_name = tree.get("game")
+    if not isinstance(game_name, str) or not game_name:
+        errors.append(RuleError("a strategy file names the game it plays: 'game: <rule file name>'", tree.where))
+    elif not game.name.startswith(game_name):  # a game's variants (wizard_official) play its strategies
+        errors.append(RuleError(f"this strategy plays {game_name}, not {game.name}", tree.loc("game")))
     if errors:
         raise RuleErrors(errors)
     builder = _StrategyBuilder(_combined_tree(load_tree(game.path), tree), str(path), game.overrides, tree, game)
