@@ -54,9 +54,10 @@ def naipes_hands(count: int, seed: int) -> tuple[int, int]:
         game = Game(program, seed + hand)
         game.start()
         agents = [Closer(seed * 100 + hand), Closer(seed * 100 + hand + 50)]
-        first = game.memory.vars.get("hand_number")
+        state = game.memory.vars
+        first = state.get("hand_number")
         for _ in range(MOVE_CAP):
-            if game.over or game.memory.vars.get("hand_number") != first:
+            if game.over or state.get("hand_number") != first:
                 break
             decision = game.decision()
             game.apply(agents[decision.player].choose(decision))

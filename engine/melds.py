@@ -157,31 +157,41 @@ def _bits(mask: int) -> list[int]:
 
 
 # ---------------------------------------------------------------- candidate melds
-def _plain_candidates(t: _Table, shape: _Shape) -> list[int]:
-    """:func:`_candidates` for cards without jokers, quick when there are few melds."""
-    found: dict[int, None] = {}
+def _plain_groups(t: _Table, shape: _Shape) -> tuple[list, dict]:
+    """For cards without jokers: the ranks held at least min_set times (when sets that size
+    are allowed), and per suit, as bits by rank position, the positions that begin min_run
+    held positions in a row (only suits where there are some)."""
     ranks = t.rank
     need = max(1, shape.min_set)
+    set_ranks = []
     if shape.max_set >= need and ranks and max(map(ranks.count, set(ranks))) >= need:
-        for r in set(ranks):
-            if ranks.count(r) >= need:
-                same = [1 << i for i, x in enumerate(ranks) if x == r]
-                for size in range(need, min(len(same), shape.max_set) + 1):
-                    for combo in combinations(same, size):
-                        found[sum(combo)] = None
-    # runs: per suit a bit per rank position held; `row` keeps the positions that start
-    # min_run held positions in a row, and each window from one of them is a run
+        set_ranks = [r for r in set(ranks) if ranks.count(r) >= need]
     held: dict = {}
     for s, p in zip(t.suit, t.pos):
         if p is not None:
             held[s] = held.get(s, 0) | 1 << p
-    min_run = shape.min_run
+    starts = {}
     for s, mask in held.items():
         row = mask
-        for d in range(1, min_run):
+        for d in range(1, shape.min_run):
             row &= mask >> d
-        if not row:
-            continue
+        if row:
+            starts[s] = row
+    return set_ranks, starts
+
+
+def _plain_candidates(t: _Table, shape: _Shape) -> list[int]:
+    """:func:`_candidates` for cards without jokers, quick when there are few melds."""
+    found: dict[int, None] = {}
+    set_ranks, starts = _plain_groups(t, shape)
+    ranks = t.rank
+    for r in set_ranks:
+        same = [1 << i for i, x in enumerate(ranks) if x == r]
+        for size in range(max(1, shape.min_set), min(len(same), shape.max_set) + 1):
+            for combo in combinations(same, size):
+                found[sum(combo)] = None
+    # runs: each window from a start of min_run held positions in a row, while positions are held
+    for s, row in starts.items():
         slots: dict = {}  # position -> the cards of this suit there (two decks: identical cards)
         for i, (s2, p) in enumerate(zip(t.suit, t.pos)):
             if p is not None and s2 == s:
@@ -190,7 +200,7 @@ def _plain_candidates(t: _Table, shape: _Shape) -> list[int]:
             partial, b = [0], a
             while b in slots:
                 partial = [m | bit for m in partial for bit in slots[b]]
-                if b - a + 1 >= min_run:
+                if b - a + 1 >= shape.min_run:
                     found.update(dict.fromkeys(partial))
                 b += 1
     return list(found)
@@ -368,10 +378,25 @@ def meldable(cards: Iterable, order: Iterable, suit: Any = "suit", rank: Any = "
     [('a', 1), ('a', 2), ('a', 3), ('b', 3), ('c', 3)]
     """
     t = _Table(cards, order, suit, rank, jokers)
-    union = 0
-    for m in _candidates(t, _Shape(min_set, max_set, min_run, jokers_per_meld)):
-        union |= m
-    return [c for i, c in enumerate(t.cards) if union >> i & 1]
+    shape = _Shape(min_set, max_set, min_run, jokers_per_meld)
+    if True in t.joker:
+        union = 0
+        for m in _candidates(t, shape):
+            union |= m
+        return [c for i, c in enumerate(t.cards) if union >> i & 1]
+    # without jokers: a card of a rank held min_set times is in a set, and a card inside
+    # min_run held positions in a row of its suit is in a run
+    set_ranks, starts = _plain_groups(t, shape)
+    if not set_ranks and not starts:
+        return []
+    cover = {}
+    for s, row in starts.items():
+        covered = 0
+        for d in range(max(1, min_run)):
+            covered |= row << d
+        cover[s] = covered
+    return [c for c, r, s, p in zip(t.cards, t.rank, t.suit, t.pos)
+            if r in set_ranks or (p is not None and cover.get(s, 0) >> p & 1)]
 
 
 def is_meld(cards: Iterable, order: Iterable, suit: Any = "suit", rank: Any = "rank", jokers: Any = None,

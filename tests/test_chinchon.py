@@ -197,11 +197,12 @@ def test_the_stock_runs_out_and_the_discard_pile_but_its_top_becomes_the_stock()
     rest = [n for n in ALL_40 if n not in used]
     game = start()
     game.memory.pending = None
-    # (step goes through 'discard' so that the rule asking to draw sees it change and fires again)
+    # (step goes through 'discard' so that the rule renewing the stock sees it change; P1 is
+    # asked to draw, as after a discard, and the rules settle before he is offered anything)
     arrange(game, zones={"P1.hand": hands["P1"], "P2.hand": hands["P2"], "discard": " ".join(rest), "stock": ""},
             spare="laid", state={"turn": "players[0]", "step": "'discard'"})
     assert len(zone(game, "stock")) == 0
-    arrange(game, state={"step": "'draw'"}, settle=True)
+    arrange(game, state={"step": "'draw'"}, to_move=("P1", "draw"), settle=True)
     assert len(zone(game, "stock")) == len(rest) - 1
     assert [c.name for c in zone(game, "discard")] == [rest[-1]]  # the top stays
     assert sorted(c.name for c in zone(game, "stock")) == sorted(rest[:-1])
