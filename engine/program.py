@@ -26,7 +26,7 @@ from .compiler import ANY, Compiler, Symbols, Unit, declared_name_problem
 from .errors import GameError, Location, NaipesError, ParamError, RuleError, RuleErrors, did_you_mean
 from .loader import Map, Seq, Text, load_tree, location_of, subtext
 from .memory import CardBase, Memory, PlayerBase
-from .stdlib import BUILTINS
+from .stdlib import BUILTINS, DECK
 
 SECTIONS = {
     "game": "the game's identifier", "title": "a human title", "description": "free text",
@@ -264,6 +264,7 @@ class Program:
             cards.append(card)
         start = memory.vars.get(spec.start)
         memory.place(cards, start)
+        memory.vars[DECK] = tuple(cards)
 
     def located(self) -> "_Locator":
         """Context manager turning faults in generated code into located GameErrors."""

@@ -26,6 +26,9 @@ class Builtin:
     doc: str = ""
 
 
+DECK = "__deck"  # the variable holding every card, in deck order (rule files cannot name it)
+
+
 def _players(V: dict) -> list:
     return V["players"]
 
@@ -59,6 +62,16 @@ def count(items: Any) -> int:
 
 def index_of(items: Any, item: Any) -> int:
     return list(items).index(item)
+
+
+def first(items: Any, default: Any = None) -> Any:
+    """The first item (`default` if there is none): first([c for c in hand if c.rank == 1])."""
+    return next(iter(items), default)
+
+
+def all_cards(V: dict) -> list:
+    """Every card of the game, wherever it is: what the deck is made of is no secret."""
+    return list(V[DECK])
 
 
 def join(items: Any, separator: str = " ") -> str:
@@ -113,6 +126,8 @@ BUILTINS: dict[str, Builtin] = {
     "index_of": Builtin(index_of, 2, 2, returns="int"),
     "split": Builtin(split, 1, 2, returns="list"),
     "join": Builtin(join, 1, 2, returns="str"),
+    "first": Builtin(first, 1, 2),
+    "all_cards": Builtin(all_cards, 0, 0, state=True, returns="list"),
     "shuffled": Builtin(shuffled, 1, 1, random=True, returns="list"),
     "top": Builtin(top, 1, 2, doc="top card of a zone, or the top N cards"),
     "next_player": Builtin(next_player, 1, 2, state=True, returns="player"),

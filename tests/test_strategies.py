@@ -300,3 +300,17 @@ def test_short_names_find_the_strategies_of_a_game_and_its_variants():
     official = load_program(ROOT / "rulesets/wizard_official.yaml")
     assert strategy_path("seed", official) == ROOT / "strategies/wizard/seed.yaml"
     assert strategy_path("nonexistent", tute) is None
+
+
+def test_a_view_knows_what_the_deck_is_made_of_but_not_where_hidden_cards_are():
+    game = new_game(str(ROOT / "rulesets/tute_cabrero.yaml"))
+    view = game.memory.seen_by(0)
+    deck = game.program.expression("all_cards()")(view)
+    assert sorted(c.name for c in deck) == sorted(c.name for z in game.memory.zones for c in z)
+    rival_hand = game.program.expression("players[1].hand")(view)
+    assert len(rival_hand) == len(game.memory.players[1].hand)
+    assert all(c.suit is None and c.rank is None for c in rival_hand)
+    first_as = game.program.expression("first([c for c in all_cards() if c.rank == 1 and c.suit == 'oros']).name")
+    assert first_as(view) == "1o"
+    assert game.program.expression("first([c for c in me_hand if c.rank == 99], 'none')", ("me_hand",))(
+        view, list(view.players[0].hand)) == "none"
