@@ -6,7 +6,9 @@ grown over the searching seat's information set: each iteration draws a
 consistently with what the seat has seen and deduced), descends the tree
 choosing among the options legal in that world by UCB1 (with availability
 counts, since an option exists only in some worlds), adds one node, plays
-the game on with a playout policy, and backs the result up: each node keeps
+the game on with a playout policy (by default a random kind of move, then a
+random option of that kind, so that a rare move such as closing a hand gets
+played), and backs the result up: each node keeps
 the total reward of the player who made its move.
 
 The playout stops at the end of the game, or, when the rule file declares an
@@ -162,13 +164,23 @@ class ISMCTSAgent:
             if world.over or _standing(world) != start:
                 break
             if policy is None:
-                world.apply(rng.choice(world.options()))
+                world.apply(_random_option(world.options(), rng))
             else:
                 world.apply(policy.choose(world.decision()))
         end = _standing(world)
         if world.program.evaluation is not None:
             return [b - a for a, b in zip(start, end)]
         return list(end) if world.over else [0.0] * len(world.memory.players)  # cut off: no result
+
+
+def _random_option(options: list[Option], rng: random.Random) -> Option:
+    """A random move kind, then a random option of it: a rare kind of move (closing a hand,
+    singing) is not drowned by the many options of a common one (which card to discard)."""
+    kinds = sorted({o.move for o in options})
+    if len(kinds) > 1:
+        move = rng.choice(kinds)
+        options = [o for o in options if o.move == move]
+    return rng.choice(options)
 
 
 def _standing(world: Game) -> tuple:
