@@ -93,11 +93,15 @@ def load_strategy(path: str | Path, game: Program) -> Strategy:
     errors = [RuleError(f"unknown section '{key}' in a strategy file", tree.key_loc(key),
                         did_you_mean(str(key), STRATEGY_SECTIONS) or f"sections: {', '.join(sorted(STRATEGY_SECTIONS))}")
               for key in tree if key not in STRATEGY_SECTIONS]
-    game_name = tree.get("game")
-    if not isinstance(game_name, str) or not game_name:
-        errors.append(RuleError("a strategy file names the game it plays: 'game: <rule file name>'", tree.where))
-    elif not game.name.startswith(game_name):  # a game's variants (wizard_official) play its strategies
-        errors.append(RuleError(f"this strategy plays {game_name}, not {game.name}", tree.loc("game")))
+    try:
+        game_name = _declared_game(tree)
+        if not game.name.startswith(game_name):  # a game's variants (wizard_official) play its strategies
+            errors.append(RuleError(f"this strategy plays {game_name}, not {game.name}", tree.loc("game")))
+    except RuleError as error:
+        errors.append(error)
+    default = tree.get("default", "first")
+    if not _is_agent_name(str(default), game):
+        errors.append(RuleError(f"default '{default}' is not first, random, or an agent", tree.loc("default")))
     if errors:
         raise RuleErrors(errors)
     builder = _StrategyBuilder(_combined_tree(load_tree(game.path), tree), str(path), game.overrides, tree, game)
@@ -126,11 +130,19 @@ def is_strategy_file(path: str | Path) -> bool:
 
 def strategy_game(path: str | Path) -> str:
     """The rule file a strategy file is written for (its ``game:``)."""
-    tree = load_tree(path)
+    return _declared_game(load_tree(path))
+
+
+def _declared_game(tree: Map) -> str:
     game = tree.get("game")
     if not isinstance(game, str) or not game:
         raise RuleError("a strategy file names the game it plays: 'game: <rule file name>'", tree.where)
     return game
+
+
+def _is_agent_name(name: str, game: Program) -> bool:
+    from .agents import AGENTS  # agents imports this module
+    return name in ("first", "random") or name.partition(":")[0] in AGENTS or strategy_path(name, game) is not None
 
 
 def _strategy_name(tree: Map, path: str | Path) -> str:
@@ -149,18 +161,13 @@ def _combined_tree(game_tree: Map, strategy: Map) -> Map:
             continue
         if not isinstance(extra, Map):
             raise RuleError(f"'{own}' must be a mapping (name: value)", strategy.loc(own))
-        base = game_tree.get(section) if isinstance(game_tree.get(section), Map) else Map()
-        if not hasattr(base, "where"):
-            base.where, base.key_locs, base.value_locs = extra.where, {}, {}
+        base = game_tree.get(section) if isinstance(game_tree.get(section), Map) else _empty_map(extra)
         taken = {str(b).split("(")[0].strip() for b in base}
         clash = [k for k in extra if str(k).split("(")[0].strip() in taken]
         if clash:
             raise RuleError(f"'{clash[0]}' is already a name of the game: choose another", extra.key_loc(clash[0]))
         combined[section] = _merge_entries(base, extra, deep=False)
-    state = combined.get("state") if isinstance(combined.get("state"), Map) else None
-    if state is None:
-        state = Map()
-        state.where, state.key_locs, state.value_locs = strategy.where, {}, {}
+    state = combined.get("state") if isinstance(combined.get("state"), Map) else _empty_map(strategy)
     if "me" in state:
         raise RuleError("'me' is reserved in strategies (the seat's player): rename the game's or the memory's 'me'",
                         state.key_loc("me"))
@@ -170,6 +177,12 @@ def _combined_tree(game_tree: Map, strategy: Map) -> Map:
     for key in ("override", "remove"):
         combined.pop(key, None)
     return combined
+
+
+def _empty_map(near: Map) -> Map:
+    empty = Map()
+    empty.where, empty.key_locs, empty.value_locs = near.where, {}, {}
+    return empty
 
 
 def _with_entry(mapping: Map, key: str, value: Any) -> Map:
@@ -188,8 +201,7 @@ class _StrategyBuilder(_Builder):
         memory = strategy.get("memory")
         self.memory_names = {str(k) for k in memory} if isinstance(memory, Map) else set()
         self.observations: list[tuple] = []
-        default = strategy.get("default", "first")
-        self.default = str(default)
+        self.default = str(strategy.get("default", "first"))
 
     def rules(self, phases: list[str], strategy: str) -> list[RuleSpec]:
         section = self.strategy_tree.get("rules") or Seq()

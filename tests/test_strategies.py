@@ -285,6 +285,7 @@ def test_a_default_decides_when_no_rule_does(duel):
     ("memory: {turn: '0'}", "'turn' is already a name of the game"),
     ("rules: [{name: x, when: 'secret > 1'}]", "unknown name 'secret'"),
     ("tactics: 1", "unknown section 'tactics'"),
+    ("default: cleverest", "default 'cleverest' is not first, random, or an agent"),
 ])
 def test_strategy_errors_are_located(duel, text, message):
     program, strategy = duel
