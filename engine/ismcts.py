@@ -15,8 +15,9 @@ The playout stops at the end of the game, or, when the rule file declares an
 ``evaluation`` (how well each player stands: a hand's points, porotos lost),
 as soon as any player's evaluation changes; the reward is then the change.
 That keeps playouts to one hand of a long match. A playout also stops after
-``depth`` moves (a game that random play may never finish); without an
-evaluation it then scores nothing. Rewards are scaled by the largest seen so
+``depth`` moves (a game that random play may never finish): it then scores
+the change in the rule file's ``estimate`` (the standing counting the round in
+progress, e.g. minus a hand's unmelded points), or nothing without one. Rewards are scaled by the largest seen so
 far, so one exploration constant suits every game.
 
 Named on the command line as ``ismcts`` or with parameters,
@@ -114,6 +115,8 @@ class ISMCTSAgent:
     # -------------------------------------------------------------- iteration
     def _iterate(self, root: _Node, world: Game) -> None:
         start = _standing(world)
+        if world.program.estimate is not None:
+            self._start_estimate = _estimate(world)
         node, path = root, []
         while not world.over:
             options = world.options()
@@ -168,7 +171,9 @@ class ISMCTSAgent:
             else:
                 world.apply(policy.choose(world.decision()))
         end = _standing(world)
-        if world.program.evaluation is not None:
+        if end == start and not world.over and world.program.estimate is not None:
+            end, start = _estimate(world), self._start_estimate  # cut off: the estimate of where things stand
+        if world.program.evaluation is not None or world.program.estimate is not None:
             return [b - a for a, b in zip(start, end)]
         return list(end) if world.over else [0.0] * len(world.memory.players)  # cut off: no result
 
@@ -181,6 +186,12 @@ def _random_option(options: list[Option], rng: random.Random) -> Option:
         move = rng.choice(kinds)
         options = [o for o in options if o.move == move]
     return rng.choice(options)
+
+
+def _estimate(world: Game) -> tuple:
+    program, memory = world.program, world.memory
+    with program.located():
+        return tuple(program.estimate(memory, memory.vars, p) for p in memory.players)
 
 
 def _standing(world: Game) -> tuple:

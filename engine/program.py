@@ -37,6 +37,7 @@ SECTIONS = {
     "functions": "pure helper functions", "moves": "the decisions players make", "rules": "production rules",
     "result": "each player's payoff when the game ends",
     "evaluation": "how well each player stands mid-game (search agents stop their playouts when it changes)",
+    "estimate": "how well each player stands right now, the round in progress included (search agents score a cut-off playout by it)",
     "views": "values computed only when a player's view is built (for display; rules cannot read them)", "max_firings": "firings allowed between two decisions",
     "extends": "base rule file of a variant", "override": "rules replacing base rules by name",
     "remove": "base rules to delete by name",
@@ -173,6 +174,7 @@ class Program:
     max_firings: int
     views: list = field(default_factory=list)  # [ViewSpec]
     evaluation: Callable | None = None  # f(memory, vars, player): standing mid-game, for search playouts
+    estimate: Callable | None = None  # f(memory, vars, player): standing counting the round in progress
     player_class: type = PlayerBase
     state_names: tuple = ()
     global_zone_names: tuple = ()
@@ -396,7 +398,7 @@ class _Builder:
             setup = self.define("setup", (), unit, True, "setup")
         moves = self.moves()
         rules = self.rules(phases, strategy)
-        result, evaluation = (self.per_player_expression(section) for section in ("result", "evaluation"))
+        result, evaluation, estimate = (self.per_player_expression(s) for s in ("result", "evaluation", "estimate"))
         views = self.views()
         max_firings = self.section("max_firings", int, 100_000)
         if isinstance(max_firings, bool) or max_firings < 1:
@@ -410,7 +412,7 @@ class _Builder:
             default_ai=str((tree.get("players") or {}).get("ai", "random")) if isinstance(tree.get("players"), Map) else "random",
             params=params, param_values=values, zones=zones, state=state, player_state=player_state,
             phases=phases, strategy=strategy, rules=rules, moves=moves, setup=setup, result=result,
-            cards=cards, max_firings=max_firings, views=views, evaluation=evaluation)
+            cards=cards, max_firings=max_firings, views=views, evaluation=evaluation, estimate=estimate)
         self.link(program)
         return program
 
@@ -926,6 +928,7 @@ class _Builder:
         program.setup = program.setup and resolve(program.setup)
         program.result = program.result and resolve(program.result)
         program.evaluation = program.evaluation and resolve(program.evaluation)
+        program.estimate = program.estimate and resolve(program.estimate)
         for view in program.views:
             view.value = resolve(view.value)
         for var in program.state + program.player_state:

@@ -315,3 +315,25 @@ def test_a_view_knows_what_the_deck_is_made_of_but_not_where_hidden_cards_are():
     assert first_as(view) == "1o"
     assert game.program.expression("first([c for c in me_hand if c.rank == 99], 'none')", ("me_hand",))(
         view, list(view.players[0].hand)) == "none"
+
+
+PICK = """
+game: pick
+players: 2
+state: {turn: "players[0]"}
+player_state: {total: 0}
+estimate: "player.total"
+moves:
+  pick: {choose: "n in [4, 30, 9]", then: "player.total += n\\nturn = next_player(player)"}
+rules:
+  - {name: ask, when: "turn != None", then: "ask turn to pick"}
+"""
+
+
+def test_a_cut_off_playout_is_scored_by_the_estimate(tmp_path):
+    """A game that never ends: only the rule file's estimate can tell the options apart."""
+    (tmp_path / "pick.yaml").write_text(PICK)
+    game = Game(load_program(tmp_path / "pick.yaml"), 1)
+    game.start()
+    picks = {ISMCTSAgent(seed, iterations=60, depth=1).choose(game.decision()).arg for seed in range(4)}
+    assert picks == {30}  # ties would go to the last option by key, 9
