@@ -82,7 +82,7 @@ def strategy_path(spec: str, game: Program) -> Path | None:
         return given if given.exists() else None
     candidates = [STRATEGIES_DIR / f"{spec}.yaml"]
     folders = sorted((d for d in STRATEGIES_DIR.glob("*") if d.is_dir() and game.name.startswith(d.name)),
-                     key=lambda d: -len(d.name))  # wizard_official plays strategies/wizard
+                     key=lambda d: -len(d.name))  # a variant (GAME_official) plays strategies/GAME
     candidates += [d / f"{spec}.yaml" for d in folders]
     return next((c for c in candidates if c.exists()), None)
 
@@ -95,7 +95,7 @@ def load_strategy(path: str | Path, game: Program) -> Strategy:
               for key in tree if key not in STRATEGY_SECTIONS]
     try:
         game_name = _declared_game(tree)
-        if not game.name.startswith(game_name):  # a game's variants (wizard_official) play its strategies
+        if not game.name.startswith(game_name):  # a game's variants (GAME_official) play its strategies
             errors.append(RuleError(f"this strategy plays {game_name}, not {game.name}", tree.loc("game")))
     except RuleError as error:
         errors.append(error)
