@@ -18,7 +18,7 @@ from typing import Any, Callable, Iterable, Protocol
 
 from .agenda import Agenda
 from .errors import GameError, NaipesError
-from .memory import CardBase, Memory, PlayerBase, Zone
+from .memory import CardBase, Memory, PlayerBase, Zone, sees
 from .program import MoveSpec, Program
 
 Listener = Callable[[dict], None]
@@ -54,6 +54,22 @@ class Option:
 
     def __str__(self) -> str:
         return self.label
+
+    @property
+    def key(self) -> tuple:
+        """The option's identity across copies of a game: cards by id, players by seat, zones by slot."""
+        return self.move, arg_key(self.arg)
+
+
+def arg_key(arg: Any) -> Any:
+    """A move argument's identity across copies of a game (a bid of 1 is not True)."""
+    if isinstance(arg, CardBase):
+        return "card", arg.id
+    if isinstance(arg, PlayerBase):
+        return "player", arg.index
+    if isinstance(arg, Zone):
+        return "zone", arg.slot
+    return arg.__class__.__name__, repr(arg)
 
 
 @dataclass
@@ -349,13 +365,12 @@ class Game:
         memory.pending = None
         self.decisions += 1
         move = self.program.moves[option.move]
-        for watch in self.before_move:
-            watch(self, player, option)
         with self.program.located():
+            for watch in self.before_move:
+                watch(self, player, option)
             move.effect(memory, memory.vars, player, option.arg)
-        for watch in self.after_move:
-            watch(self, player, option)
-        with self.program.located():
+            for watch in self.after_move:
+                watch(self, player, option)
             self.agenda.update(memory)
         self.advance()
 
@@ -397,11 +412,10 @@ class Game:
         V = memory.vars
 
         def zone_view(zone: Zone) -> Any:
-            vis = zone.spec.visibility
-            if vis == "public" or (vis == "owner" and zone.owner is not None and zone.owner.index == seat):
+            if sees(zone, seat):
                 cards = zone if zone.spec.ordered else sorted(zone, key=card_order)
                 return [c.name for c in cards]
-            if vis == "top":
+            if zone.spec.visibility == "top":
                 return {"count": len(zone), "top": zone[-1].name if zone else None}
             return {"count": len(zone)}
 

@@ -35,7 +35,6 @@ from typing import Any
 from .errors import ParamError
 from .interpreter import Decision, Game, Option
 from .knowledge import Knowledge
-from .memory import CardBase, PlayerBase, Zone
 from .program import Program
 
 
@@ -48,18 +47,6 @@ class _Node:
         self.visits = 0
         self.available = 0
         self.total = 0.0
-
-
-def option_key(option: Option) -> tuple:
-    """An option's identity across worlds: cards by id, players by seat, zones by slot."""
-    arg = option.arg
-    if isinstance(arg, CardBase):
-        return option.move, "card", arg.id
-    if isinstance(arg, PlayerBase):
-        return option.move, "player", arg.index
-    if isinstance(arg, Zone):
-        return option.move, "zone", arg.slot
-    return option.move, repr(arg)
 
 
 class ISMCTSAgent:
@@ -107,7 +94,7 @@ class ISMCTSAgent:
             self._iterate(root, self.knowledge.world(self.rng))
             done += 1
         self.iterations_done += done
-        by_key = {option_key(o): o for o in decision.options}
+        by_key = {o.key: o for o in decision.options}
         ranked = sorted(((child.visits, child.total / max(child.visits, 1), key)
                          for key, child in root.children.items() if key in by_key), reverse=True)
         return by_key[ranked[0][2]] if ranked else decision.options[0]
@@ -121,7 +108,7 @@ class ISMCTSAgent:
         while not world.over:
             options = world.options()
             mover = world.to_move.index
-            keys = [option_key(o) for o in options]
+            keys = [o.key for o in options]  # an option's identity across worlds
             children = node.children
             untried = []
             for i, key in enumerate(keys):

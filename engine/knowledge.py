@@ -33,13 +33,7 @@ import random
 from typing import Any
 
 from .interpreter import Game, Option
-from .memory import CardBase, PlayerBase, Zone
-
-
-def sees(zone: Zone, seat: int) -> bool:
-    """Whether the seat sees every card of the zone (a ``top`` zone: only its top)."""
-    visibility = zone.spec.visibility
-    return visibility == "public" or (visibility == "owner" and zone.owner is not None and zone.owner.index == seat)
+from .memory import CardBase, PlayerBase, Zone, sees
 
 
 class Knowledge:

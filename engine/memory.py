@@ -36,6 +36,12 @@ class Zone(list):
         return self is other
 
 
+def sees(zone: Zone, seat: int | None) -> bool:
+    """Whether the player at `seat` sees every card of the zone (a ``top`` zone shows only its top)."""
+    visibility = zone.spec.visibility
+    return visibility == "public" or (visibility == "owner" and zone.owner is not None and zone.owner.index == seat)
+
+
 class PlayerBase:
     """A seat. Rule files add one slot per player variable and zone."""
 
@@ -262,10 +268,9 @@ class Memory:
         unknown = hidden_cards(program, len(self.where))
         used = 0
         for zone in new.zones:
-            visibility = zone.spec.visibility
-            if visibility == "public" or (visibility == "owner" and zone.owner is not None and zone.owner.index == seat):
+            if sees(zone, seat):
                 continue
-            covered = len(zone) - (1 if visibility == "top" and zone else 0)
+            covered = len(zone) - (1 if zone.spec.visibility == "top" and zone else 0)
             for card in zone[:covered]:
                 del where[card.id]
             zone[:covered] = unknown[used:used + covered]

@@ -39,7 +39,7 @@ from typing import Any, Callable
 from .agenda import Agenda
 from .compiler import Unit
 from .errors import GameError, RuleError, RuleErrors, did_you_mean
-from .interpreter import Decision, Game, Option
+from .interpreter import Decision, Game, Option, arg_key
 from .loader import Map, Seq, _merge_entries, load_tree
 from .memory import CardBase, PlayerBase, Zone
 from .program import Program, RuleSpec, _Builder
@@ -393,25 +393,14 @@ class StrategyAgent:
 
 
 def _unique(values: list) -> list:
-    out: list = []
-    for v in values:
-        if not any(_same(v, w) for w in out):
-            out.append(v)
-    return out
-
-
-def _same(a: Any, b: Any) -> bool:
-    if isinstance(a, PlayerBase) and isinstance(b, PlayerBase):
-        return a.index == b.index
-    if isinstance(a, Zone) and isinstance(b, Zone):
-        return a.slot == b.slot
-    return a.__class__ is b.__class__ and a == b  # a bid of 1 is not True
+    return list({arg_key(v): v for v in values}.values())
 
 
 def _matching(options: list[Option], move: str | None, value: Any) -> Option | None:
     if value is None:
         return None
-    return next((o for o in options if (move is None or o.move == move) and _same(o.arg, value)), None)
+    wanted = arg_key(value)
+    return next((o for o in options if (move is None or o.move == move) and arg_key(o.arg) == wanted), None)
 
 
 def make_strategy_agent(spec: str, program: Program, seed: int | None = None) -> StrategyAgent | None:

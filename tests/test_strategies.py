@@ -12,7 +12,7 @@ import pytest
 from engine.agents import RandomAgent, make_agent
 from engine.errors import RuleErrors
 from engine.interpreter import Game
-from engine.ismcts import ISMCTSAgent, option_key
+from engine.ismcts import ISMCTSAgent
 from engine.knowledge import Knowledge, sees
 from engine.program import load_program
 from engine.scenario import arrange, new_game
@@ -22,6 +22,10 @@ from engine.strategy import StrategyAgent, load_strategy, strategy_game, strateg
 ROOT = Path(__file__).resolve().parent.parent
 STRATEGY_FILES = sorted((ROOT / "strategies").glob("*/*.yaml"))
 _programs: dict = {}
+
+
+def option_key(option) -> tuple:
+    return option.key
 
 
 def program_for(name: str):
