@@ -15,7 +15,7 @@ from engine.interpreter import Game
 from engine.ismcts import ISMCTSAgent
 from engine.knowledge import Knowledge, sees
 from engine.program import load_program
-from engine.scenario import arrange, new_game
+from engine.scenario import new_game
 from engine.search import Solver
 from engine.strategy import StrategyAgent, load_strategy, strategy_game, strategy_path
 
