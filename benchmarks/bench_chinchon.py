@@ -42,13 +42,13 @@ class Closer:
 
 @lru_cache(maxsize=1)
 def chinchon() -> object:
-    from engine import load_program
+    from naipes import load_program
     return load_program(ROOT / "rulesets" / "chinchon.yaml")
 
 
 def naipes_hands(count: int, seed: int) -> tuple[int, int]:
     """(hands, decisions): each hand played from a new game until the first close or the cap."""
-    from engine import Game
+    from naipes import Game
     program = chinchon()
     decisions = 0
     for hand in range(count):

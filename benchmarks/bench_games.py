@@ -25,8 +25,8 @@ GAMES = [  # (rule file, params, seats, games per timing)
 
 def play(program, seats: int, games: int) -> tuple[int, int, int]:
     """(games, hands, decisions) of `games` random games."""
-    from engine import Game, RandomAgent
-    from engine.interpreter import play_game
+    from naipes import Game, RandomAgent
+    from naipes.interpreter import play_game
     hands = decisions = 0
     for seed in range(games):
         game = Game(program, seed, players=seats)
@@ -37,7 +37,7 @@ def play(program, seats: int, games: int) -> tuple[int, int, int]:
 
 
 def main() -> None:
-    from engine import load_program
+    from naipes import load_program
     header("bench_games", "random games, hands and decisions per second, every card game", repeat=3)
     rows, summary = [], {}
     for name, params, seats, games in GAMES:

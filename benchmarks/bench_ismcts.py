@@ -16,10 +16,10 @@ import time
 
 from common import ROOT
 
-from engine.agents import RandomAgent
-from engine.interpreter import Game
-from engine.ismcts import ISMCTSAgent
-from engine.program import load_program
+from naipes.agents import RandomAgent
+from naipes.interpreter import Game
+from naipes.ismcts import ISMCTSAgent
+from naipes.program import load_program
 
 
 def timed_decisions(program, iterations: int, wanted: int, seed: int) -> tuple[int, float, int]:

@@ -16,7 +16,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from engine.melds import best_melds  # noqa: E402
+from naipes.melds import best_melds  # noqa: E402
 
 ORDER = [1, 2, 3, 4, 5, 6, 7, 10, 11, 12]
 

@@ -24,13 +24,13 @@ HANDS = 40  # hands per timed batch
 
 @lru_cache(maxsize=1)
 def pocha_static() -> object:
-    from engine import load_program
+    from naipes import load_program
     return load_program(ROOT / "rulesets" / "pocha_static.yaml", {"cards_each": "10", "rounds": str(ROUNDS)})
 
 
 def naipes_hands(count: int, seed: int) -> tuple[int, int]:
     """Play `count` random 10-card hands; returns (hands, decisions). The rule file is loaded beforehand."""
-    from engine import RandomAgent, play_game
+    from naipes import RandomAgent, play_game
     program = pocha_static()
     hands = decisions = 0
     while hands < count:

@@ -3,7 +3,7 @@
 The public API is small: load a rule file, play games with agents, read the
 result.
 
->>> from engine import load_program, play_game, RandomAgent
+>>> from naipes import load_program, play_game, RandomAgent
 >>> program = load_program("rulesets/mygame.yaml", {"target": "70"})   # doctest: +SKIP
 >>> result = play_game(program, [RandomAgent(1), RandomAgent(2)], seed=7)  # doctest: +SKIP
 >>> result.winners                                                    # doctest: +SKIP

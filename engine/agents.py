@@ -5,14 +5,14 @@ Built-in agents, named on the command line with ``--seat NAME``:
 ``random``
     a uniformly random legal option (seeded: reproducible).
 ``minimax``
-    exhaustive memoised search (:mod:`engine.search`), for perfect-information
+    exhaustive memoised search (:mod:`naipes.search`), for perfect-information
     rule files; ties between equally good options are broken by the seeded
     generator.
 ``ismcts``
-    information-set Monte Carlo tree search (:mod:`engine.ismcts`), for any
+    information-set Monte Carlo tree search (:mod:`naipes.ismcts`), for any
     rule file; options ``ismcts:iterations=200,seconds=0.5,policy=LEVEL``.
 a strategy file
-    ``strategies/GAME/LEVEL.yaml`` or its short name ``LEVEL`` (:mod:`engine.strategy`).
+    ``strategies/GAME/LEVEL.yaml`` or its short name ``LEVEL`` (:mod:`naipes.strategy`).
 ``human``
     the terminal: the position, the numbered legal options; answer with a
     number or an option's name; ``help`` and ``quit`` always work.
@@ -68,14 +68,14 @@ class MinimaxAgent:
 AGENTS: dict[str, Callable[..., object]] = {
     "random": lambda seed=None, program=None: RandomAgent(seed),
     "minimax": lambda seed=None, program=None: MinimaxAgent(seed),
-    "ismcts": make_ismcts,  # see engine.ismcts
-    "human": lambda seed=None, program=None: HumanAgent(),  # see engine.terminal
+    "ismcts": make_ismcts,  # see naipes.ismcts
+    "human": lambda seed=None, program=None: HumanAgent(),  # see naipes.terminal
 }
 
 
 def make_agent(spec: str, seed: int | None = None, program: Program | None = None) -> object:
     """An agent from its command-line name: a built-in (with options: ``ismcts:iterations=200``),
-    ``python:path/to/bot.py:ClassName`` (engine.bots), or, given the game's program, a strategy file
+    ``python:path/to/bot.py:ClassName`` (naipes.bots), or, given the game's program, a strategy file
     (a path, ``GAME/LEVEL`` or a level of this game)."""
     if spec.startswith("python:"):
         return make_bot_seat(spec)

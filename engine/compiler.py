@@ -1,7 +1,7 @@
 """Compile rule-language trees to Python source, checking them on the way.
 
 Like a template engine, every condition, action and function is turned into
-Python source once; :mod:`engine.program` compiles all of it into one code
+Python source once; :mod:`naipes.program` compiles all of it into one code
 object.  On the way the compiler
 
 * resolves every name (a local, a param — inlined as a constant —, a state

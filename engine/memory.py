@@ -87,7 +87,7 @@ class Memory:
         self.over = False
         self.winners: tuple = ()
         self.events: list[str] = []
-        self.trackers: tuple = ()  # told of every card movement and shuffle (what a seat can know: engine.knowledge)
+        self.trackers: tuple = ()  # told of every card movement and shuffle (what a seat can know: naipes.knowledge)
 
     @property
     def rng(self) -> random.Random:

@@ -1,8 +1,8 @@
 """Parse rule-language strings (conditions, actions, functions) with Lark.
 
 The grammar lives in ``grammar.lark`` beside this module.  Parse errors
-become :class:`~engine.errors.RuleError` located in the rule file, thanks to
-the :class:`~engine.loader.Text` positions.
+become :class:`~naipes.errors.RuleError` located in the rule file, thanks to
+the :class:`~naipes.loader.Text` positions.
 
 >>> parse_expression("len(table) > 0").data
 'compare'

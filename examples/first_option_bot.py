@@ -2,7 +2,7 @@
 
     naipes simulate fichas -n 10 --seat python:examples/first_option_bot.py:FirstOption --seat random
 """
-from engine.bots import Bot
+from naipes.bots import Bot
 
 
 class FirstOption(Bot):

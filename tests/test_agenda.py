@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from engine.errors import GameError
-from engine.interpreter import Game
-from engine.program import load_program
+from naipes.errors import GameError
+from naipes.interpreter import Game
+from naipes.program import load_program
 
 FICHAS = str(Path(__file__).resolve().parent.parent / "rulesets" / "fichas.yaml")
 
@@ -187,7 +187,7 @@ def test_activations_made_by_one_write_tie_and_fall_back_to_declaration_then_bin
 
 
 def test_unknown_strategy_is_a_rule_file_error(tmp_path):
-    from engine.errors import RuleErrors
+    from naipes.errors import RuleErrors
     with pytest.raises(RuleErrors, match="strategy"):
         load(tmp_path, STRATEGY_RULES.format(strategy="strategy: lex_typo"))
 

@@ -4,13 +4,13 @@ import textwrap
 
 import pytest
 
-from engine import RandomAgent, load_program, play_game
-from engine.bots import BotSeat, load_bot_class, make_bot_seat
-from engine.errors import ParamError
+from naipes import RandomAgent, load_program, play_game
+from naipes.bots import BotSeat, load_bot_class, make_bot_seat
+from naipes.errors import ParamError
 
 BOTS = '''
 import time
-from engine.bots import Bot
+from naipes.bots import Bot
 
 class First(Bot):
     def __init__(self):
@@ -145,7 +145,7 @@ def test_bad_bot_specs_are_clear_errors(bot_file, spec, message):
 
 def test_the_cli_seats_a_bot(bot_file):
     from click.testing import CliRunner
-    from engine.cli import main
+    from naipes.cli import main
     result = CliRunner().invoke(main, ["simulate", "fichas", "-n", "5", "--seed", "1",
                                        "--seat", f"python:{bot_file}:Raises", "--seat", "random"])
     assert result.exit_code == 0, result.output
@@ -155,7 +155,7 @@ def test_the_cli_seats_a_bot(bot_file):
 
 
 def test_a_bot_that_always_crashes_does_not_stop_a_1000_game_tournament(bot_file):
-    from engine.tournament import run_tournament
+    from naipes.tournament import run_tournament
     summary = run_tournament("rulesets/fichas.yaml", [f"python:{bot_file}:Raises", "random"], deals=500, seed=1,
                              jobs=1)
     assert summary["games"] == 1000
@@ -165,7 +165,7 @@ def test_a_bot_that_always_crashes_does_not_stop_a_1000_game_tournament(bot_file
 
 
 def test_example_bots_play_without_faults():
-    from engine import load_program
+    from naipes import load_program
     for spec, ruleset, seats in [
         ("python:examples/first_option_bot.py:FirstOption", "fichas", 2),
         ("python:examples/pocha_bots/greedy.py:Greedy", "pocha", 4),

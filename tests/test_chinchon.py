@@ -27,13 +27,13 @@ from types import SimpleNamespace
 import pytest
 from rich.console import Console
 
-from engine.agents import RandomAgent
-from engine.interpreter import Game, play_game
-from engine.melds import best_melds
-from engine.memory import Memory
-from engine.program import load_program
-from engine.scenario import arrange, cards, player, zone
-from engine.terminal import render_view
+from naipes.agents import RandomAgent
+from naipes.interpreter import Game, play_game
+from naipes.melds import best_melds
+from naipes.memory import Memory
+from naipes.program import load_program
+from naipes.scenario import arrange, cards, player, zone
+from naipes.terminal import render_view
 
 RULESETS = Path(__file__).resolve().parent.parent / "rulesets"
 CHINCHON = str(RULESETS / "chinchon.yaml")

@@ -4,14 +4,14 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from engine.cli import main
-from engine.competition import discover_bots, run_competition
-from engine.errors import NaipesError
+from naipes.cli import main
+from naipes.competition import discover_bots, run_competition
+from naipes.errors import NaipesError
 
 ROOT = Path(__file__).resolve().parent.parent
 
 RECORDER = '''
-from engine.bots import Bot
+from naipes.bots import Bot
 
 class Recorder(Bot):
     """Remembers its first hand of every game: in a static environment they repeat."""
@@ -65,7 +65,7 @@ def test_static_environment_deals_the_same_hands_every_game(short_pocha):
 
 
 def test_learning_bots_keep_memory_and_see_repeated_deals(short_pocha, monkeypatch):
-    import engine.competition as competition
+    import naipes.competition as competition
     made = []
     original = competition.BotSeat
 
@@ -81,7 +81,7 @@ def test_learning_bots_keep_memory_and_see_repeated_deals(short_pocha, monkeypat
 
 
 def test_dynamic_environment_changes_the_deal(short_pocha, monkeypatch):
-    import engine.competition as competition
+    import naipes.competition as competition
     made = []
     original = competition.BotSeat
     monkeypatch.setattr(competition, "BotSeat", lambda bot, *a: made.append(bot) or original(bot, *a))

@@ -12,9 +12,9 @@ import textwrap
 
 import pytest
 
-from engine.errors import GameError, NaipesError, ParamError, RuleError, RuleErrors
-from engine.interpreter import Game
-from engine.program import load_program
+from naipes.errors import GameError, NaipesError, ParamError, RuleError, RuleErrors
+from naipes.interpreter import Game
+from naipes.program import load_program
 
 
 def write(tmp_path, text: str, name: str = "g.yaml"):

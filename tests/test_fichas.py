@@ -13,9 +13,9 @@ from pathlib import Path
 
 import pytest
 
-from engine.agents import RandomAgent
-from engine.interpreter import Game, play_game
-from engine.program import load_program
+from naipes.agents import RandomAgent
+from naipes.interpreter import Game, play_game
+from naipes.program import load_program
 
 FICHAS = str(Path(__file__).resolve().parent.parent / "rulesets" / "fichas.yaml")
 LETTERS = "RBGYWKOPCMNTLSVZDFHJQUXAEI"  # the rule file's colour letters, in order

@@ -25,11 +25,11 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from engine.agents import RandomAgent
-from engine.cli import main
-from engine.errors import NaipesError, RuleError, RuleErrors
-from engine.interpreter import play_game
-from engine.program import load_program
+from naipes.agents import RandomAgent
+from naipes.cli import main
+from naipes.errors import NaipesError, RuleError, RuleErrors
+from naipes.interpreter import play_game
+from naipes.program import load_program
 
 # Mutated params can reach the engine's random module with a float (a DeprecationWarning
 # in Python 3.11, a TypeError -> GameError later): not what these tests are about.
@@ -330,7 +330,7 @@ def test_naipes_check_subprocess_on_several_mutants(all_outcomes):
     # the real command, several files at once: every file is reported, no traceback
     candidates = [o for o in all_outcomes if isinstance(o.load_error, NaipesError)][:3]
     exe = Path(sys.executable).with_name("naipes")
-    command = [str(exe)] if exe.exists() else [sys.executable, "-m", "engine.cli"]
+    command = [str(exe)] if exe.exists() else [sys.executable, "-m", "naipes.cli"]
     done = subprocess.run(command + ["check"] + [str(o.path) for o in candidates],
                           capture_output=True, text=True, timeout=60, cwd=ROOT)
     assert done.returncode == 1
@@ -346,7 +346,7 @@ def test_naipes_check_on_a_rule_without_when(tmp_path):
     path = tmp_path / "no_when.yaml"
     path.write_text(mutant, encoding="utf-8")
     exe = Path(sys.executable).with_name("naipes")
-    command = [str(exe)] if exe.exists() else [sys.executable, "-m", "engine.cli"]
+    command = [str(exe)] if exe.exists() else [sys.executable, "-m", "naipes.cli"]
     done = subprocess.run(command + ["check", str(path)], capture_output=True, text=True, timeout=60, cwd=ROOT)
     assert "Traceback" not in done.stdout + done.stderr
     assert done.returncode in (0, 1)

@@ -3,10 +3,10 @@ import random
 
 import pytest
 
-from engine.agents import RandomAgent
-from engine.interpreter import Game
-from engine.knowledge import Knowledge, sees
-from engine.program import load_program
+from naipes.agents import RandomAgent
+from naipes.interpreter import Game
+from naipes.knowledge import Knowledge, sees
+from naipes.program import load_program
 
 GAMES = ["tute_cabrero", "pocha", "wizard", "chinchon"]
 

@@ -22,10 +22,10 @@ from itertools import combinations
 
 import pytest
 
-from engine.errors import GameError, RuleError, RuleErrors
-from engine.interpreter import Game
-from engine.melds import best_melds, can_lay_off, is_meld, lay_off_all, longest_run, meldable
-from engine.program import load_program
+from naipes.errors import GameError, RuleError, RuleErrors
+from naipes.interpreter import Game
+from naipes.melds import best_melds, can_lay_off, is_meld, lay_off_all, longest_run, meldable
+from naipes.program import load_program
 
 ORDER_40 = [1, 2, 3, 4, 5, 6, 7, 10, 11, 12]
 ORDER_48 = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]

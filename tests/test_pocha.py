@@ -23,10 +23,10 @@ from pathlib import Path
 
 import pytest
 
-from engine.agents import RandomAgent
-from engine.interpreter import Game
-from engine.program import load_program
-from engine.scenario import arrange, cards, player, zone
+from naipes.agents import RandomAgent
+from naipes.interpreter import Game
+from naipes.program import load_program
+from naipes.scenario import arrange, cards, player, zone
 
 RULESETS = Path(__file__).resolve().parent.parent / "rulesets"
 POCHA = str(RULESETS / "pocha.yaml")

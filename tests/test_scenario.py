@@ -1,8 +1,8 @@
 """The scenario harness builds positions from short text, keeping cards conserved."""
 import pytest
 
-from engine.errors import NaipesError
-from engine.scenario import arrange, cards, new_game, zone
+from naipes.errors import NaipesError
+from naipes.scenario import arrange, cards, new_game, zone
 
 
 def test_arrange_sets_zones_state_and_the_decision():

@@ -1,8 +1,8 @@
 """A first end-to-end check: the chip game loads, plays and solves."""
-from engine.interpreter import Game, play_game
-from engine.agents import RandomAgent
-from engine.program import load_program
-from engine.search import Solver
+from naipes.interpreter import Game, play_game
+from naipes.agents import RandomAgent
+from naipes.program import load_program
+from naipes.search import Solver
 
 
 def test_chip_game_plays_to_a_winner():

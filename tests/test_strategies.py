@@ -9,15 +9,15 @@ from pathlib import Path
 
 import pytest
 
-from engine.agents import RandomAgent, make_agent
-from engine.errors import RuleErrors
-from engine.interpreter import Game
-from engine.ismcts import ISMCTSAgent
-from engine.knowledge import Knowledge, sees
-from engine.program import load_program
-from engine.scenario import new_game
-from engine.search import Solver
-from engine.strategy import StrategyAgent, load_strategy, strategy_game, strategy_path
+from naipes.agents import RandomAgent, make_agent
+from naipes.errors import RuleErrors
+from naipes.interpreter import Game
+from naipes.ismcts import ISMCTSAgent
+from naipes.knowledge import Knowledge, sees
+from naipes.program import load_program
+from naipes.scenario import new_game
+from naipes.search import Solver
+from naipes.strategy import StrategyAgent, load_strategy, strategy_game, strategy_path
 
 ROOT = Path(__file__).resolve().parent.parent
 STRATEGY_FILES = sorted((ROOT / "strategies").glob("*/*.yaml"))

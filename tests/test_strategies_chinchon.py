@@ -19,11 +19,11 @@ from pathlib import Path
 
 import pytest
 
-from engine.interpreter import Game
-from engine.program import load_program
-from engine.scenario import arrange, cards
-from engine.search import Solver
-from engine.strategy import StrategyAgent, load_strategy
+from naipes.interpreter import Game
+from naipes.program import load_program
+from naipes.scenario import arrange, cards
+from naipes.search import Solver
+from naipes.strategy import StrategyAgent, load_strategy
 
 ROOT = Path(__file__).resolve().parent.parent
 CHINCHON = str(ROOT / "rulesets" / "chinchon.yaml")

@@ -3,9 +3,9 @@ import io
 
 from rich.console import Console
 
-from engine import RandomAgent, load_program, play_game
-from engine.interpreter import Game
-from engine.terminal import HumanAgent, render_view
+from naipes import RandomAgent, load_program, play_game
+from naipes.interpreter import Game
+from naipes.terminal import HumanAgent, render_view
 
 
 def human(answers: list[str]) -> tuple[HumanAgent, io.StringIO]:

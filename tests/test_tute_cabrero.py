@@ -27,10 +27,10 @@ from pathlib import Path
 
 import pytest
 
-from engine.agents import RandomAgent
-from engine.interpreter import Game
-from engine.program import load_program
-from engine.scenario import arrange, cards, player, zone
+from naipes.agents import RandomAgent
+from naipes.interpreter import Game
+from naipes.program import load_program
+from naipes.scenario import arrange, cards, player, zone
 
 TUTE = str(Path(__file__).resolve().parent.parent / "rulesets" / "tute_cabrero.yaml")
 SUITS = ["oros", "copas", "espadas", "bastos"]

@@ -4,8 +4,8 @@ from functools import lru_cache
 
 import pytest
 
-from engine import Game, Solver, load_program
-from engine.errors import RuleErrors
+from naipes import Game, Solver, load_program
+from naipes.errors import RuleErrors
 
 
 @lru_cache(maxsize=None)

@@ -6,7 +6,7 @@ order 1..7, sota, caballo, rey. Seat it with:
 
     naipes simulate chinchon -n 10 --seat python:examples/chinchon_bots/tidy.py:Tidy --seat random
 """
-from engine.bots import Bot
+from naipes.bots import Bot
 
 ORDER = [1, 2, 3, 4, 5, 6, 7, 10, 11, 12]
 

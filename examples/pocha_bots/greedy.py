@@ -5,7 +5,7 @@ the view says the trump suit. Run it with:
 
     naipes competition examples/pocha_bots --ruleset pocha --static pocha_static
 """
-from engine.bots import Bot
+from naipes.bots import Bot
 
 # Trick strength in a Spanish suit: as > 3 > rey > caballo > sota > 7 > ... > 2
 STRENGTH = {1: 10, 3: 9, 12: 8, 11: 7, 10: 6, 7: 5, 6: 4, 5: 3, 4: 2, 2: 1}

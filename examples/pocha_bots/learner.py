@@ -4,7 +4,7 @@ The competition keeps the same bot object for every game, and in the static
 environment the same deal comes back every game: this bot remembers, per hand
 it has seen, how many tricks it took, and bids that next time.
 """
-from engine.bots import Bot
+from naipes.bots import Bot
 
 
 class Learner(Bot):

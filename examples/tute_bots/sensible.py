@@ -5,7 +5,7 @@ Cards are named rank + suit initial ('1o' = as de oros); songs are labelled
 
     naipes simulate tute_cabrero -n 20 --seat python:examples/tute_bots/sensible.py:Sensible --seat random --seat random
 """
-from engine.bots import Bot
+from naipes.bots import Bot
 
 STRENGTH = {1: 10, 3: 9, 12: 8, 11: 7, 10: 6, 9: 5, 8: 4, 7: 3, 6: 2, 5: 1, 4: 0, 2: -1}
 POINTS = {1: 11, 3: 10, 12: 4, 11: 3, 10: 2}
