@@ -116,7 +116,7 @@ def trace_printer(record: dict) -> None:
 
 
 def table_printer(record: dict) -> None:
-    """What a person at the table is told: announcements, moves, the end."""
+    """What a person at the table is told (a game observer): announcements, moves as others see them, the end."""
     kind = record["type"]
     if kind == "announce":
         click.echo(f"* {record['text']}")
@@ -158,7 +158,7 @@ def play(ruleset: str, seats: tuple[str, ...], params: tuple[str, ...], seed: in
     seed = pick_seed(seed)
     default = ["human"] + [program.default_ai] * (program.players[2] - 1)
     agents = seat_agents(program, seats, default, seed)
-    listeners: list = [table_printer]
+    listeners: list = []
     if trace:
         listeners.append(trace_printer)
     log_file = open(log_path, "w", encoding="utf-8") if log_path else None
@@ -168,6 +168,7 @@ def play(ruleset: str, seats: tuple[str, ...], params: tuple[str, ...], seed: in
                ", ".join(f"P{i + 1} {a.name}" for i, a in enumerate(agents)))
     game = Game(program, seed, players=len(agents))
     game.listeners.extend(listeners)
+    game.observers.append(table_printer)
     try:
         result = play_game(program, agents, seed, game=game)
         report(result)

@@ -162,7 +162,8 @@ class Game:
         self.memory: Memory = program.new_memory(seed, names, players)
         self.agenda = Agenda(program)
         self.listeners: list[Listener] = []  # receive every record, rule firings included (logs, traces)
-        self.observers: list[Listener] = []  # receive the public records only: moves, announcements, faults, the end
+        # receive the public records only: moves (as the other players see them), announcements, faults, the end
+        self.observers: list[Listener] = []
         # f(game, player, option), called just before a move takes effect and just after (before the rules react)
         self.before_move: list[Callable[["Game", PlayerBase, Option], None]] = []
         self.after_move: list[Callable[["Game", PlayerBase, Option], None]] = []
@@ -314,6 +315,14 @@ class Game:
             return move.name
         return f"{move.name} {jsonable(arg)}"
 
+    def public_text(self, player: PlayerBase, option: Option) -> str:
+        """How a move reads to the players who did not make it (the move's ``public:``, else its label)."""
+        move = self.program.moves[option.move]
+        if move.public is None:
+            return option.label
+        with self.program.located():
+            return str(move.public(self.memory, self.memory.vars, player, option.arg))
+
     def explain_illegal(self, move_name: str, arg: Any) -> str | None:
         """The cascade step (or availability) that excludes `arg` for the player to move."""
         player = self.to_move
@@ -361,7 +370,7 @@ class Game:
         player = memory.pending[0]
         if self.listeners or self.observers:
             self.emit({"type": "decision", "player": player.name, "options": [o.label for o in self.options()],
-                       "move": option.move, "choice": option.label})
+                       "move": option.move, "choice": option.label, "public": self.public_text(player, option)})
         memory.pending = None
         self.decisions += 1
         move = self.program.moves[option.move]
@@ -452,9 +461,13 @@ class Game:
     def emit(self, record: dict) -> None:
         for listener in self.listeners:
             listener(record)
-        if record["type"] != "fire":
-            for observer in self.observers:
-                observer(record)
+        if record["type"] == "fire" or not self.observers:
+            return
+        if record["type"] == "decision":  # the others see the move's public form, not the chooser's options
+            record = {"type": "decision", "player": record["player"], "move": record["move"],
+                      "choice": record["public"]}
+        for observer in self.observers:
+            observer(record)
 
     def _firing_record(self, act: Any) -> dict:
         rule = act.rule

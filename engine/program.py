@@ -43,7 +43,7 @@ SECTIONS = {
     "remove": "base rules to delete by name",
 }
 RULE_KEYS = {"name", "when", "then", "priority", "phase", "for", "doc"}
-MOVE_KEYS = {"choose", "legal", "when", "label", "then", "doc"}
+MOVE_KEYS = {"choose", "legal", "when", "label", "public", "then", "doc"}
 ZONE_KEYS = {"per_player", "visibility", "ordered", "doc"}
 PARAM_KEYS = {"type", "default", "min", "max", "choices", "doc"}
 CARD_KEYS = {"attributes", "generate", "extra", "copies", "tables", "name", "start", "symmetric"}
@@ -101,12 +101,13 @@ class MoveSpec:
     options: Callable | None
     cascade: list[tuple[str, Callable]]  # (step name, f(memory, vars, player, candidates) -> the allowed ones)
     when: Callable | None
-    label: Callable | None
+    label: Callable | None  # how an option reads to the player choosing
     effect: Callable
     doc: str = ""
     # A single `legal` expression is a filter (it may leave nothing); a list is an
     # obligation cascade (the first step that leaves something decides, else all).
     strict: bool = False
+    public: Callable | None = None  # how the move reads to the other players (default: its label)
 
 
 @dataclass
@@ -827,11 +828,17 @@ class _Builder:
                 text = self.expr_text(spec["label"], spec.loc("label"), f"move '{name}' label")
                 unit = text and c.expression(text, dict(scope), what=f"move '{name}' label")
                 label = self.define(f"move_{name}_label", ("player", arg or "_"), unit, False, f"label of move '{name}'")
+            public = None
+            if "public" in spec:
+                text = self.expr_text(spec["public"], spec.loc("public"), f"move '{name}' public")
+                unit = text and c.expression(text, dict(scope), what=f"move '{name}' public")
+                public = self.define(f"move_{name}_public", ("player", arg or "_"), unit, False,
+                                     f"public form of move '{name}'")
             unit = c.block(self.texts(spec.get("then", "pass"), spec.loc("then"), f"move '{name}' then"), dict(scope),
                            what=f"effect of move '{name}'")
             effect = self.define(f"move_{name}_effect", ("player", arg or "_"), unit, True, f"effect of move '{name}'")
             out[str(name)] = MoveSpec(str(name), arg, options, cascade, when, label, effect, str(spec.get("doc", "")),
-                                      strict=not isinstance(legal, list))
+                                      strict=not isinstance(legal, list), public=public)
         return out
 
     def rules(self, phases: list[str], strategy: str) -> list[RuleSpec]:
@@ -941,6 +948,7 @@ class _Builder:
             move.options = move.options and resolve(move.options)
             move.when = move.when and resolve(move.when)
             move.label = move.label and resolve(move.label)
+            move.public = move.public and resolve(move.public)
             move.effect = resolve(move.effect)
             move.cascade = [(n, resolve(f)) for n, f in move.cascade]
         player_slots = tuple(v.name for v in program.player_state)

@@ -780,3 +780,35 @@ rules:
     assert [(o.move, o.arg) for o in game.options()] == [("other", 2)]
     reason = game.decision().explain_illegal("pick", 1)
     assert "allows none" in reason and "'legal'" in reason
+
+
+def test_a_move_public_form_is_what_the_others_see(tmp_path):
+    """`public:` is how a move reads to the other players; the chooser's label stays in the full record."""
+    path = tmp_path / "hide.yaml"
+    path.write_text(
+        "game: hide\n"
+        "cards: {attributes: {n: [1, 2, 3]}, start: stock}\n"
+        "zones: {stock: {visibility: hidden}, hand: {per_player: true}, box: {visibility: hidden}}\n"
+        "setup: deal 1 from stock to [p.hand for p in players]\n"
+        "moves:\n"
+        "  hide:\n"
+        "    choose: c in player.hand\n"
+        "    label: \"'hide ' + c.name\"\n"
+        "    public: \"'hide a card'\"\n"
+        "    then: |\n"
+        "      move c to box\n"
+        "      end game\n"
+        "rules:\n"
+        "  - {name: ask, when: len(box) == 0, then: \"ask players[0] to hide\"}\n")
+    program = load_program(path)
+    full, public = [], []
+    game = Game(program, 1)
+    game.listeners.append(full.append)
+    game.observers.append(public.append)
+    game.start()
+    game.apply(game.options()[0])
+    [chosen] = [r for r in full if r["type"] == "decision"]
+    [seen] = [r for r in public if r["type"] == "decision"]
+    assert chosen["choice"].startswith("hide ") and chosen["choice"] != "hide a card"
+    assert chosen["public"] == "hide a card"
+    assert seen == {"type": "decision", "player": "P1", "move": "hide", "choice": "hide a card"}
