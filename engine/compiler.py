@@ -26,6 +26,8 @@ from typing import Any
 from lark import Token, Tree
 
 from .errors import Location, RuleError, did_you_mean
+from .loader import MAX_DIGITS, number_problem
+from .memory import CardBase, PlayerBase
 from .parser import node_location, parse_block, parse_expression
 from .stdlib import BUILTINS
 
@@ -61,17 +63,58 @@ def _python_attributes() -> frozenset:
 PYTHON_ATTRIBUTES = _python_attributes()
 
 
-def declared_name_problem(name: str, kind: str) -> str | None:
-    """Why `name` cannot name a card attribute, player variable or zone (None if it can)."""
-    if not isinstance(name, str) or not name.isidentifier() or not name.isascii():
-        return f"'{name}' is not a valid {kind} name (letters, digits and '_', not starting with a digit)"
+def identifier_problem(name: Any, kind: str) -> str | None:
+    """Why `name` cannot name something in a rule file (None if it can).
+
+    Names become Python identifiers in generated code (always behind a prefix
+    or as an attribute), so they are plain ASCII identifiers and never
+    reserved words or private ('_') names.
+    """
+    if not isinstance(name, str) or not name.isascii() or not name.isidentifier():
+        return f"'{name}' is not a valid {kind} name (ASCII letters, digits and '_', not starting with a digit)"
     if name.startswith("_"):
         return f"{kind} names cannot start with '_' ('{name}')"
     if keyword.iskeyword(name) or keyword.issoftkeyword(name):
         return f"'{name}' is a reserved word and cannot name a {kind}"
+    return None
+
+
+# Attributes the engine gives its own objects, by the kind of object a declared name becomes an attribute of.
+ENGINE_ATTRIBUTES = {"player": frozenset(dir(PlayerBase)), "card": frozenset(dir(CardBase))}
+
+
+def declared_name_problem(name: Any, kind: str, owner: str) -> str | None:
+    """Why `name` cannot name a card attribute (owner 'card'), a player variable or a zone ('player')."""
+    problem = identifier_problem(name, kind)
+    if problem:
+        return problem
+    if name in ENGINE_ATTRIBUTES[owner]:
+        return f"'{name}' is reserved (every {owner} has it already) and cannot name a {kind}"
     if name in PYTHON_ATTRIBUTES and name not in ("index", "count"):
         return f"'{name}' is reserved (an attribute of built-in values) and cannot name a {kind}"
     return None
+
+
+def literal(value: Any) -> str:
+    """Python source for a plain value from a rule file (None, a bool, number, text, or a collection of those).
+
+    Anything else (a non-finite float, a number too large, an object of
+    another type) raises ValueError: only values whose source is known
+    to be a literal ever enter generated code.
+    """
+    if value is None or isinstance(value, (bool, str)):
+        return repr(value)
+    if isinstance(value, (int, float)):
+        problem = number_problem(value)
+        if problem:
+            raise ValueError(f"{value!r} is {problem}")
+        return repr(value)
+    if isinstance(value, (list, tuple)):
+        items = ", ".join(literal(v) for v in value)
+        return f"[{items}]" if isinstance(value, list) else f"({items}{',' if len(value) == 1 else ''})"
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{literal(k)}: {literal(v)}" for k, v in value.items()) + "}"
+    raise ValueError(f"a value of type {type(value).__name__} cannot stand in a rule file")
 
 
 @dataclass
@@ -249,7 +292,12 @@ class _Job:
 
     def e_number(self, node: Tree) -> tuple[str, str]:
         text = node.children[0].value
-        return text, ("float" if "." in text else "int")
+        digits = text.split(".")[0].lstrip("0")
+        if len(digits) > MAX_DIGITS:
+            self.fail(node, f"the number is too large (at most {MAX_DIGITS} digits)")
+        whole, _, fraction = text.partition(".")
+        value = float(f"{digits or '0'}.{fraction}") if fraction else int(digits or "0")
+        return literal(value), ("float" if "." in text else "int")
 
     def e_string(self, node: Tree) -> tuple[str, str]:
         try:
@@ -278,7 +326,7 @@ class _Job:
             return f"v_{name}", self.scope[name]
         if name in self.sym.params:
             value = self.sym.params[name]
-            return repr(value), _type_of_value(value)
+            return literal(value), _type_of_value(value)
         if name in self.sym.globals:
             if name != "players":
                 self.reads.add(name)

@@ -12,7 +12,6 @@ builds the agenda's dependency indexes: which rules read which names.
 """
 from __future__ import annotations
 
-import keyword
 import random
 import re
 import sys
@@ -22,9 +21,11 @@ from pathlib import Path
 from typing import Any, Callable
 
 from .agenda import DEFAULT_STRATEGY, STRATEGIES, strategy_term
-from .compiler import ANY, Compiler, Symbols, Unit, declared_name_problem
+from .codecheck import check_generated
+from .compiler import (ANY, CARD_BUILTIN_ATTRS, PLAYER_BUILTIN_ATTRS, ZONE_ATTRS, Compiler, Symbols, Unit,
+                       declared_name_problem, identifier_problem, literal)
 from .errors import GameError, Location, NaipesError, ParamError, RuleError, RuleErrors, did_you_mean
-from .loader import Map, Seq, Text, load_tree, location_of, subtext
+from .loader import Map, Seq, Text, load_tree, location_of, number_problem, subtext
 from .memory import CardBase, Memory, PlayerBase
 from .stdlib import BUILTINS, DECK
 
@@ -50,8 +51,8 @@ CARD_KEYS = {"attributes", "generate", "extra", "copies", "tables", "name", "sta
 VAR_KEYS = {"init", "visibility", "show", "doc"}
 VISIBILITIES = ("public", "hidden", "owner", "top")
 PARAM_TYPES = {"int": int, "float": float, "bool": bool, "str": str}
-SIGNATURE = re.compile(r"^\s*([A-Za-z]\w*)\s*\(\s*([A-Za-z]\w*(\s*,\s*[A-Za-z]\w*)*)?\s*\)\s*$")
-BINDING = re.compile(r"^\s*([A-Za-z]\w*)\s+in\s+(.+)$", re.S)
+SIGNATURE = re.compile(r"^\s*([A-Za-z]\w*)\s*\(\s*([A-Za-z]\w*(\s*,\s*[A-Za-z]\w*)*)?\s*\)\s*$", re.ASCII)
+BINDING = re.compile(r"^\s*([A-Za-z]\w*)\s+in\s+(.+)$", re.S | re.ASCII)
 
 
 @dataclass
@@ -364,7 +365,22 @@ class _Builder:
         self.error(f"{what} must be an expression (text)", location_of(value, loc))
         return None
 
-    def define(self, name: str, params: tuple[str, ...], unit: Unit | None, block: bool, what: str) -> str:
+    def literal(self, value: Any, loc: Location, what: str) -> str:
+        """`value` as Python source (see compiler.literal); None, after a located error, if it cannot be."""
+        try:
+            return literal(value)
+        except ValueError as exc:
+            self.error(f"{what}: {exc}", loc)
+            return "None"
+
+    def define(self, kind: str, params: tuple[str, ...], unit: Unit | None, block: bool, what: str) -> str:
+        """Add a generated function; returns its Python name.
+
+        The name is made by the engine (`kind` and a serial number; a rule
+        file's function `f` is `F_f`, its name checked first): rule-file text
+        never names generated code.
+        """
+        name = kind if kind.startswith("F_") else f"{kind}_{len(self.defs)}"
         if unit is not None:
             self.defs.append((name, params, unit, block, what))
         return name
@@ -462,8 +478,9 @@ class _Builder:
         section = self.section("params", Map, Map())
         for name, spec in section.items():
             loc = section.loc(name)
-            if not isinstance(name, str) or not name.isidentifier() or keyword.iskeyword(name) or name.startswith("_"):
-                self.error(f"'{name}' is not a valid param name", section.key_loc(name))
+            problem = identifier_problem(name, "param")
+            if problem:
+                self.error(problem, section.key_loc(name))
                 continue
             if not isinstance(spec, Map):
                 spec_map = Map({"default": spec})
@@ -565,20 +582,26 @@ class _Builder:
                 continue
             fname = match.group(1)
             args = tuple(a.strip() for a in (match.group(2) or "").split(",") if a.strip())
+            problem = next(filter(None, [identifier_problem(fname, "function")] +
+                                  [identifier_problem(a, "function argument") for a in args]), None)
+            if problem:
+                self.error(problem, functions.key_loc(signature))
+                continue
             if fname in sym.functions or fname in BUILTINS:
                 self.error(f"function '{fname}' is already defined", functions.key_loc(signature))
             sym.functions[fname] = args
         moves = self.section("moves", Map, Map())
         for move in moves:
-            if not isinstance(move, str) or not move.isidentifier() or keyword.iskeyword(move):
-                self.error(f"'{move}' is not a valid move name (letters, digits and '_')", moves.key_loc(move))
+            problem = identifier_problem(move, "move")
+            if problem:
+                self.error(problem, moves.key_loc(move))
             else:
                 sym.moves.add(move)
         cards = tree.get("cards")
         if isinstance(cards, Map):
             attrs = cards.get("attributes", Map())
             for attr in attrs if isinstance(attrs, Map) else []:
-                problem = declared_name_problem(attr, "card attribute")
+                problem = declared_name_problem(attr, "card attribute", "card")
                 if problem:
                     self.error(problem, attrs.key_loc(attr))
                     continue
@@ -588,7 +611,7 @@ class _Builder:
                 self.error("'tables' maps a name to {of: attribute, values: {value: number}, default: ...}",
                            cards.loc("tables"))
             for table, spec in tables.items() if isinstance(tables, Map) else []:
-                problem = declared_name_problem(table, "card table")
+                problem = declared_name_problem(table, "card table", "card")
                 if problem:
                     self.error(problem, tables.key_loc(table))
                     continue
@@ -607,9 +630,8 @@ class _Builder:
     def _new_symbol(self, name: str, loc: Location, per_player: bool, typ: str | None) -> None:
         sym = self.sym
         # Per-player names are attributes of players; global names are only keys of the variables.
-        problem = declared_name_problem(name, "per-player variable or zone") if per_player else \
-            None if name.isidentifier() and not keyword.iskeyword(name) and not name.startswith("_") else \
-            f"'{name}' is not a valid name (letters, digits and '_', not starting with a digit or '_')"
+        problem = declared_name_problem(name, "per-player variable or zone", "player") if per_player else \
+            identifier_problem(name, "variable or zone")
         if problem:
             self.error(problem, loc)
             return
@@ -629,6 +651,8 @@ class _Builder:
             if not match:
                 continue
             fname = match.group(1)
+            if fname not in self.sym.functions:
+                continue  # its declaration was refused
             args = self.sym.functions[fname]
             text = self.expr_text(body, functions.loc(signature), f"function '{fname}'")
             if text is None:
@@ -660,12 +684,15 @@ class _Builder:
             parts = []
             for attr in names:
                 values = attrs[attr]
-                if isinstance(values, list):
-                    parts.append(repr(list(values)))
+                if isinstance(values, list) and not all(_is_scalar(v) for v in values):
+                    self.error(f"the values of card attribute '{attr}' are plain values (text, numbers, true/false)",
+                               attrs.loc(attr))
+                elif isinstance(values, list):
+                    parts.append(self.literal(_plain(values), attrs.loc(attr), f"the values of card attribute '{attr}'"))
                 else:
                     text = self.expr_text(values, attrs.loc(attr), f"values of card attribute '{attr}'")
                     unit = text and c.expression(text, {}, what=f"values of '{attr}'", allow_random=True)
-                    parts.append(self.define(f"deck_values_{attr}", (), unit, False, f"values of '{attr}'") + "(M, V)")
+                    parts.append(self.define("deck_values", (), unit, False, f"values of '{attr}'") + "(M, V)")
             extra = spec.get("extra", [])
             if not isinstance(extra, list) or not all(isinstance(e, Map) for e in extra):
                 self.error("'extra' is a list of cards, each a mapping of attribute: value", spec.loc("extra"))
@@ -680,10 +707,9 @@ class _Builder:
                 copies_src = self.define("deck_copies", (), unit, False, "cards.copies") + "(M, V)"
             elif isinstance(copies, int):
                 copies_src = str(copies)
-            body = (f"[dict(zip({names!r}, combo)) for _ in range({copies_src}) "
-                    f"for combo in B_product({', '.join(parts)})] + {_plain(extra)!r}")
-            build_name = "deck_product"
-            self.defs.append((build_name, (), Unit([(0, body, spec.where)]), False, "cards"))
+            body = (f"[dict(zip({literal(names)}, combo)) for _ in range({copies_src}) "
+                    f"for combo in B_product({', '.join(parts)})] + {self.literal(_plain(extra), spec.loc('extra'), 'extra cards')}")
+            build_name = self.define("deck_product", (), Unit([(0, body, spec.where)]), False, "cards")
         tables = {}
         table_specs = spec.get("tables")
         for table, tspec in table_specs.items() if isinstance(table_specs, Map) else []:
@@ -747,7 +773,7 @@ class _Builder:
                 self.sym.globals[name] = unit.type
             if unit is not None and unit.type and per_player and self.sym.player_attrs.get(name, 0) is None:
                 self.sym.player_attrs[name] = unit.type
-            func = self.define(f"init_{section}_{name}", ("player",) if per_player else (), unit, False, f"{section} '{name}'")
+            func = self.define(f"init_{section}", ("player",) if per_player else (), unit, False, f"{section} '{name}'")
             show = spec.get("show", True) if isinstance(spec, Map) else True
             if not isinstance(show, bool):
                 self.error(f"{section} '{name}': 'show' is true or false", spec.loc("show"))
@@ -759,6 +785,10 @@ class _Builder:
         out = []
         section = self.section("views", Map, Map())
         for name, spec in section.items():
+            problem = identifier_problem(name, "view")
+            if problem:
+                self.error(problem, section.key_loc(name))
+                continue
             if not isinstance(spec, Map) or "value" not in spec:
                 self.error(f"view '{name}' is a mapping with 'value: EXPR' (and per_player, visibility)",
                            section.loc(name))
@@ -772,7 +802,7 @@ class _Builder:
             text = self.expr_text(spec["value"], spec.loc("value"), f"view '{name}'")
             unit = self.compiler.expression(text, {"player": "player"} if per_player else {},
                                             what=f"view '{name}'") if text else None
-            func = self.define(f"view_{name}", ("player",) if per_player else (), unit, False, f"view '{name}'")
+            func = self.define("view", ("player",) if per_player else (), unit, False, f"view '{name}'")
             out.append(ViewSpec(str(name), func, per_player, str(visibility)))
         return out
 
@@ -797,7 +827,7 @@ class _Builder:
                 unit = c.expression(subtext(text, match.start(2)), dict(scope), what=f"move '{name}' choose")
                 if unit is not None:
                     unit.source[0] = (0, f"list({unit.source[0][1]})", unit.source[0][2])
-                options = self.define(f"move_{name}_options", ("player",), unit, False, f"options of move '{name}'")
+                options = self.define("move_options", ("player",), unit, False, f"options of move '{name}'")
                 scope[arg] = None
             cascade = []
             legal = spec.get("legal")
@@ -816,27 +846,27 @@ class _Builder:
                     indent, test, origin = unit.source[0]
                     unit.source = [(0, f"{h} = B_once(lambda: {src})", origin) for h, src in unit.hoisted] + \
                         [(0, f"return [{local} for {local} in v___candidates if {test}]", origin)]
-                cascade.append((str(step_name), self.define(f"move_{name}_legal_{i}", ("player", "__candidates"), unit,
+                cascade.append((str(step_name), self.define("move_legal", ("player", "__candidates"), unit,
                                                             True, f"legality '{step_name}' of move '{name}'")))
             when = None
             if "when" in spec:
                 text = self.expr_text(spec["when"], spec.loc("when"), f"move '{name}' when")
                 unit = text and c.expression(text, {"player": "player"}, what=f"move '{name}' when")
-                when = self.define(f"move_{name}_when", ("player",), unit, False, f"availability of move '{name}'")
+                when = self.define("move_when", ("player",), unit, False, f"availability of move '{name}'")
             label = None
             if "label" in spec:
                 text = self.expr_text(spec["label"], spec.loc("label"), f"move '{name}' label")
                 unit = text and c.expression(text, dict(scope), what=f"move '{name}' label")
-                label = self.define(f"move_{name}_label", ("player", arg or "_"), unit, False, f"label of move '{name}'")
+                label = self.define("move_label", ("player", arg or "_"), unit, False, f"label of move '{name}'")
             public = None
             if "public" in spec:
                 text = self.expr_text(spec["public"], spec.loc("public"), f"move '{name}' public")
                 unit = text and c.expression(text, dict(scope), what=f"move '{name}' public")
-                public = self.define(f"move_{name}_public", ("player", arg or "_"), unit, False,
+                public = self.define("move_public", ("player", arg or "_"), unit, False,
                                      f"public form of move '{name}'")
             unit = c.block(self.texts(spec.get("then", "pass"), spec.loc("then"), f"move '{name}' then"), dict(scope),
                            what=f"effect of move '{name}'")
-            effect = self.define(f"move_{name}_effect", ("player", arg or "_"), unit, True, f"effect of move '{name}'")
+            effect = self.define("move_effect", ("player", arg or "_"), unit, True, f"effect of move '{name}'")
             out[str(name)] = MoveSpec(str(name), arg, options, cascade, when, label, effect, str(spec.get("doc", "")),
                                       strict=not isinstance(legal, list), public=public)
         return out
@@ -851,17 +881,23 @@ class _Builder:
                 self.error("a rule is a mapping (name:, when:, then:, priority:, ...)", loc)
                 continue
             self.check_keys(spec, RULE_KEYS, "a rule")
-            name = spec.get("name")
-            if not isinstance(name, str) or not name:
-                self.error("every rule needs a 'name'", spec.where)
-                name = f"rule{i + 1}"
-            elif name in seen:
-                self.error(f"two rules are named '{name}'", spec.key_loc("name"), f"the other is at {seen[name]}")
-            seen[name] = spec.key_loc("name")
-            rule = self.rule(len(out), str(name), spec, phases, strategy)
+            name = self.rule_name(spec, i, seen)
+            rule = self.rule(len(out), name, spec, phases, strategy)
             if rule is not None:
                 out.append(rule)
         return out
+
+    def rule_name(self, spec: Map, i: int, seen: dict[str, Location]) -> str:
+        """A rule's name, checked: present, an identifier, not taken (`seen` records the names so far)."""
+        name = spec.get("name")
+        problem = "every rule needs a 'name'" if name is None else identifier_problem(name, "rule")
+        if problem:
+            self.error(problem, spec.loc("name") if "name" in spec else spec.where)
+            return f"rule{i + 1}"
+        if name in seen:
+            self.error(f"two rules are named '{name}'", spec.key_loc("name"), f"the other is at {seen[name]}")
+        seen[name] = spec.key_loc("name")
+        return str(name)
 
     def rule(self, index: int, name: str, spec: Map, phases: list[str], strategy: str,
              leading: tuple = ()) -> RuleSpec | None:
@@ -889,7 +925,7 @@ class _Builder:
             if unit is None:
                 return None
             unit.source[0] = (0, f"list({unit.source[0][1]})", unit.source[0][2])
-            domains.append(self.define(f"rule{index}_domain{j}", tuple(variables), unit, False, f"'for' of rule '{name}'"))
+            domains.append(self.define("rule_domain", tuple(variables), unit, False, f"'for' of rule '{name}'"))
             domain_units.append(unit)
             variables.append(var)
             scope[var] = None
@@ -900,8 +936,8 @@ class _Builder:
         if cond_unit is None or act_unit is None:
             return None
         guard = ("phase", str(phase)) if phase is not None else cond_unit.guard
-        condition = self.define(f"rule{index}_when", tuple(variables), cond_unit, False, f"condition of rule '{name}'")
-        action = self.define(f"rule{index}_then", tuple(variables), act_unit, True, f"actions of rule '{name}'")
+        condition = self.define("rule_when", tuple(variables), cond_unit, False, f"condition of rule '{name}'")
+        action = self.define("rule_then", tuple(variables), act_unit, True, f"actions of rule '{name}'")
         rule = RuleSpec(name, index, priority, phase, cond_unit.tests + len(variables), tuple(variables), domains,
                         condition, action, guard, spec.key_loc("name") if "name" in spec else spec.where,
                         doc=str(spec.get("doc", "")), strategy=strategy)
@@ -923,6 +959,9 @@ class _Builder:
                 lines.append("    " * (indent + 1) + body)
                 origins[len(lines)] = (what, origin)
         source = "\n".join(lines) + "\n"
+        sym = self.sym
+        check_generated(source, set(sym.card_attrs) | set(sym.player_attrs) | set(CARD_BUILTIN_ATTRS) |
+                        set(PLAYER_BUILTIN_ATTRS) | set(ZONE_ATTRS))
         # Generated code names only M, V, v_*, F_* and B_*; these few builtins serve its own scaffolding.
         namespace: dict[str, Any] = {"__builtins__": {"list": list, "dict": dict, "zip": zip, "range": range},
                                      "B_product": product}
@@ -1031,6 +1070,10 @@ def _located(text: str, loc: Location) -> Text:
     return located
 
 
+def _is_scalar(value: Any) -> bool:
+    return value is None or isinstance(value, (bool, int, float, str))
+
+
 def _type_name(value: Any) -> str | None:
     if isinstance(value, bool):
         return "bool"
@@ -1071,6 +1114,9 @@ def _convert_param(param: Param, raw: Any) -> Any:
 
 
 def _check_param_value(param: Param, value: Any) -> str | None:
+    problem = number_problem(value)
+    if problem:
+        return f"{value!r} is {problem}"
     expected = PARAM_TYPES[param.type]
     if not isinstance(value, expected) or (expected is int and isinstance(value, bool)):
         if not (expected is float and isinstance(value, int) and not isinstance(value, bool)):

@@ -37,8 +37,8 @@ from pathlib import Path
 from typing import Any, Callable
 
 from .agenda import Agenda
-from .compiler import Unit
-from .errors import GameError, RuleError, RuleErrors, did_you_mean
+from .compiler import Unit, identifier_problem
+from .errors import GameError, Location, RuleError, RuleErrors, did_you_mean
 from .interpreter import Decision, Game, Option, arg_key
 from .loader import Map, Seq, _merge_entries, load_tree
 from .memory import CardBase, PlayerBase, Zone
@@ -137,6 +137,9 @@ def _declared_game(tree: Map) -> str:
     game = tree.get("game")
     if not isinstance(game, str) or not game:
         raise RuleError("a strategy file names the game it plays: 'game: <rule file name>'", tree.where)
+    problem = identifier_problem(game, "game")
+    if problem:  # a name, never a path: a strategy cannot make the loader read an arbitrary file
+        raise RuleError(f"{problem}; 'game:' is the name of a rule file, such as pocha", tree.loc("game"))
     return game
 
 
@@ -210,16 +213,13 @@ class _StrategyBuilder(_Builder):
             return []
         self.compiler.writable = self.memory_names
         out: list[RuleSpec] = []
-        seen: set[str] = set()
+        seen: dict[str, Location] = {}
         for i, spec in enumerate(section):
             if not isinstance(spec, Map):
                 self.error("a strategy rule is a mapping (name:, when:, choose:, then:, ...)", section.loc(i))
                 continue
             self.check_keys(spec, STRATEGY_RULE_KEYS, "a strategy rule")
-            name = str(spec.get("name") or f"rule{i + 1}")
-            if name in seen:
-                self.error(f"two rules are named '{name}'", spec.key_loc("name"))
-            seen.add(name)
+            name = self.rule_name(spec, i, seen)
             if "after" in spec:
                 self.observation(i, name, spec)
             else:
@@ -240,7 +240,7 @@ class _StrategyBuilder(_Builder):
     def decision_rule(self, index: int, name: str, spec: Map, phases: list[str], strategy: str) -> RuleSpec | None:
         move = self.move_named(spec, "move")
         # `options`: one binding, the legal arguments (none when the rule's move is not offered)
-        options_domain = self.define(f"rule{index}_options", (), Unit(
+        options_domain = self.define("rule_options", (), Unit(
             [(0, f"[V[{OFFERED!r}][{move!r}]] if {move!r} in V[{OFFERED!r}] else []", spec.where)]),
             False, f"options of rule '{name}'")
         rule = self.rule(index, name, spec, phases, strategy, leading=(("options", "list", options_domain),))
@@ -251,7 +251,7 @@ class _StrategyBuilder(_Builder):
             text = self.expr_text(spec["choose"], spec.loc("choose"), f"rule '{name}' choose")
             scope = {v: ("list" if v == "options" else None) for v in rule.variables}
             unit = text and self.compiler.expression(text, scope, what=f"choice of rule '{name}'", allow_random=True)
-            rule.choose = self.define(f"rule{index}_choose", rule.variables, unit, False, f"choice of rule '{name}'")
+            rule.choose = self.define("rule_choose", rule.variables, unit, False, f"choice of rule '{name}'")
         return rule
 
     def observation(self, index: int, name: str, spec: Map) -> None:
@@ -270,8 +270,8 @@ class _StrategyBuilder(_Builder):
                       what=f"actions of rule '{name}'")
         params = ("player", arg)
         self.observations.append((name, move, spec.get("priority", 0),
-                                  self.define(f"observe{index}_when", params, cond, False, f"condition of rule '{name}'"),
-                                  self.define(f"observe{index}_then", params, act, True, f"actions of rule '{name}'")))
+                                  self.define("observe_when", params, cond, False, f"condition of rule '{name}'"),
+                                  self.define("observe_then", params, act, True, f"actions of rule '{name}'")))
 
 
 # ====================================================================== the agent
