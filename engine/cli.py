@@ -123,6 +123,9 @@ def table_printer(record: dict) -> None:
     elif kind == "decision":
         click.echo(f"{record['player']} plays {record['choice']}")
     elif kind == "end":
+        if record.get("cut_off"):
+            click.echo(f"Game {record['cut_off']}: nobody wins.")
+            return
         winners = ", ".join(record["winners"]) or "nobody"
         click.echo(f"Game over. Winner: {winners}.")
 
@@ -200,7 +203,7 @@ def simulate(ruleset: str, games: int, seats: tuple[str, ...], params: tuple[str
     if "human" in seats:
         raise click.BadParameter("simulate is for AI seats; use 'play' to play", param_hint="--seat")
     agents = seat_agents(program, seats, list(seats), seed)  # one object per seat: bots keep memory across games
-    wins, totals = [0] * len(agents), [0.0] * len(agents)
+    wins, totals, cut_off = [0] * len(agents), [0.0] * len(agents), 0
     with click.progressbar(range(games), label=f"{games} games of {program.name}", file=sys.stderr) as bar:
         for i in bar:
             for seat, agent in enumerate(agents):
@@ -210,7 +213,10 @@ def simulate(ruleset: str, games: int, seats: tuple[str, ...], params: tuple[str
             for seat in result.winners:
                 wins[seat] += 1
             totals = [t + p for t, p in zip(totals, result.payoffs)]
+            cut_off += result.cut_off is not None
     click.echo(f"{program.title}: {games} games, seeds {seed}..{seed + games - 1}")
+    if cut_off:
+        click.echo(f"{cut_off} of them cut off after {program.max_decisions:,} decisions (max_decisions): nobody won those")
     click.echo(f"{'seat':<6}{'agent':<12}{'wins':>8}{'win %':>9}{'mean result':>14}{'faults':>8}")
     for i, agent in enumerate(agents):
         faults = len(getattr(agent, "faults", ()))
@@ -242,6 +248,8 @@ def tournament(ruleset: str, deals: int, seats: tuple[str, ...], params: tuple[s
     with click.progressbar(length=deals, label=f"{deals} deals × {len(seats)} seatings", file=sys.stderr) as bar:
         summary = run_tournament(path, list(seats), deals, seed, parse_params(params), jobs, bar.update)
     click.echo(f"{summary['game']}: {summary['deals']} deals, {summary['games']} games, seed {seed}")
+    if summary["cut_off"]:
+        click.echo(f"{summary['cut_off']} games cut off (max_decisions): nobody won those")
     click.echo(f"{'agent':<28}{'win rate':>10}  {'95% CI':<17}{'mean payoff':>12}  {'95% CI':<19}{'faults':>7}")
     for a in summary["agents"]:
         click.echo(f"{a['seat_label']:<28}{a['win_rate']:>10.3f}  [{a['win_ci'][0]:.3f}, {a['win_ci'][1]:.3f}]"

@@ -19,6 +19,7 @@ from operator import attrgetter
 from typing import Any, Iterable
 
 from .errors import GameError
+from .limits import MAX_STEPS, Budget, weigh
 
 
 class Zone(list):
@@ -69,8 +70,8 @@ class CardBase:
         return self.id < other.id
 
 
-class Memory:
-    """Game state plus the bookkeeping the engine needs (dirty keys, decisions)."""
+class Memory(Budget):
+    """Game state plus the bookkeeping the engine needs (dirty keys, decisions, the steps left: naipes.limits)."""
 
     __slots__ = ("vars", "players", "zones", "where", "dirty", "_rng", "_rng_origin", "pending", "over",
                  "winners", "events", "program", "trackers")
@@ -88,6 +89,7 @@ class Memory:
         self.winners: tuple = ()
         self.events: list[str] = []
         self.trackers: tuple = ()  # told of every card movement and shuffle (what a seat can know: naipes.knowledge)
+        self.steps = MAX_STEPS  # what the engine operation under way may still spend (see naipes.limits)
 
     @property
     def rng(self) -> random.Random:
@@ -117,6 +119,8 @@ class Memory:
     def set_var(self, name: str, value: Any) -> None:
         old = self.vars[name]
         if old is not value and (type(old) is not type(value) or old != value):
+            if value.__class__ not in ATOMS:
+                weigh(value)
             self.vars[name] = value
             self.dirty.add(name)
 
@@ -125,6 +129,8 @@ class Memory:
             raise GameError(f"cannot set '{attr}' on {obj!r}: only players have variables")
         old = getattr(obj, attr)
         if old is not value and (type(old) is not type(value) or old != value):
+            if value.__class__ not in ATOMS:
+                weigh(value)
             setattr(obj, attr, value)
             self.dirty.add((attr, obj.index))
 
@@ -220,7 +226,7 @@ class Memory:
     def clone(self) -> "Memory":
         """An independent copy (values are immutable, so containers suffice)."""
         new = Memory.__new__(Memory)
-        new.program, new._rng = self.program, None
+        new.program, new._rng, new.steps = self.program, None, MAX_STEPS
         new._rng_origin = self._rng.getstate() if self._rng is not None else self._rng_origin
         new.over, new.winners, new.events, new.trackers = self.over, self.winners, [], ()
         new.dirty, new.where = set(), self.where.copy()

@@ -25,6 +25,7 @@ from .codecheck import check_generated
 from .compiler import (ANY, CARD_BUILTIN_ATTRS, PLAYER_BUILTIN_ATTRS, ZONE_ATTRS, Compiler, Symbols, Unit,
                        declared_name_problem, identifier_problem, literal)
 from .errors import GameError, Location, NaipesError, ParamError, RuleError, RuleErrors, did_you_mean
+from .limits import MAX_DECISIONS, MAX_FIRINGS, minus, plus, times
 from .loader import Map, Seq, Text, load_tree, location_of, number_problem, subtext
 from .memory import CardBase, Memory, PlayerBase
 from .stdlib import BUILTINS, DECK
@@ -40,6 +41,7 @@ SECTIONS = {
     "evaluation": "how well each player stands mid-game (search agents stop their playouts when it changes)",
     "estimate": "how well each player stands right now, the round in progress included (search agents score a cut-off playout by it)",
     "views": "values computed only when a player's view is built (for display; rules cannot read them)", "max_firings": "firings allowed between two decisions",
+    "max_decisions": "decisions after which a game is cut off (a game that would go on for ever ends)",
     "extends": "base rule file of a variant", "override": "rules replacing base rules by name",
     "remove": "base rules to delete by name",
 }
@@ -174,6 +176,7 @@ class Program:
     result: Callable | None
     cards: CardSpec | None
     max_firings: int
+    max_decisions: int
     views: list = field(default_factory=list)  # [ViewSpec]
     evaluation: Callable | None = None  # f(memory, vars, player): standing mid-game, for search playouts
     estimate: Callable | None = None  # f(memory, vars, player): standing counting the round in progress
@@ -290,7 +293,10 @@ class Program:
         where, loc = origin if origin else ("the game", None)
         if isinstance(exc, GameError):
             return GameError(f"in {where}: {exc.message}", exc.location or loc, exc.hint)
-        detail = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
+        if isinstance(exc, RecursionError):
+            detail = "too deep: functions call each other, or values nest, too deeply"
+        else:
+            detail = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
         return GameError(f"in {where}: {detail}", loc)
 
 
@@ -417,9 +423,8 @@ class _Builder:
         rules = self.rules(phases, strategy)
         result, evaluation, estimate = (self.per_player_expression(s) for s in ("result", "evaluation", "estimate"))
         views = self.views()
-        max_firings = self.section("max_firings", int, 100_000)
-        if isinstance(max_firings, bool) or max_firings < 1:
-            self.error("'max_firings' must be a positive whole number", tree.loc("max_firings"))
+        max_firings = self.limit("max_firings", 100_000, MAX_FIRINGS)
+        max_decisions = self.limit("max_decisions", 100_000, MAX_DECISIONS)
         self.errors.extend(self.compiler.errors)
         if self.errors:
             unique = {(str(e.location), e.message): e for e in self.errors}
@@ -429,9 +434,18 @@ class _Builder:
             default_ai=str((tree.get("players") or {}).get("ai", "random")) if isinstance(tree.get("players"), Map) else "random",
             params=params, param_values=values, zones=zones, state=state, player_state=player_state,
             phases=phases, strategy=strategy, rules=rules, moves=moves, setup=setup, result=result,
-            cards=cards, max_firings=max_firings, views=views, evaluation=evaluation, estimate=estimate)
+            cards=cards, max_firings=max_firings, max_decisions=max_decisions, views=views, evaluation=evaluation,
+            estimate=estimate)
         self.link(program)
         return program
+
+    def limit(self, section: str, default: int, largest: int) -> int:
+        """A section holding a whole number from 1 to `largest`."""
+        value = self.section(section, int, default)
+        if isinstance(value, bool) or not 1 <= value <= largest:
+            self.error(f"'{section}' must be a whole number from 1 to {largest:,}", self.tree.loc(section))
+            return default
+        return value
 
     def per_player_expression(self, section: str) -> str | None:
         """`result:` or `evaluation:`, an expression of `player`."""
@@ -658,7 +672,10 @@ class _Builder:
             if text is None:
                 continue
             unit = self.compiler.expression(text, {a: None for a in args}, what=f"function '{fname}'")
-            self.define(f"F_{fname}", args, unit, False, f"function '{fname}'")
+            if unit is not None:  # every call is a step (naipes.limits): recursion runs out of steps, not forever
+                _, expr, origin = unit.source[0]
+                unit.source = [(0, "M.step()", origin), (0, f"return {expr}", origin)]
+            self.define(f"F_{fname}", args, unit, True, f"function '{fname}'")
 
     def cards(self) -> CardSpec | None:
         spec = self.tree.get("cards")
@@ -966,7 +983,7 @@ class _Builder:
         namespace: dict[str, Any] = {"__builtins__": {"list": list, "dict": dict, "zip": zip, "range": range},
                                      "B_product": product}
         namespace.update({f"B_{n}": b.func for n, b in BUILTINS.items()})
-        namespace["B_once"] = once
+        namespace.update(B_once=once, B_times=times, B_plus=plus, B_minus=minus)
         exec(compile(source, code_name, "exec"), namespace)
         program.code_name, program.line_origins = code_name, origins
         program.symbols, program.namespace = self.sym, namespace

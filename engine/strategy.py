@@ -38,7 +38,7 @@ from typing import Any, Callable
 
 from .agenda import Agenda
 from .compiler import Unit, identifier_problem
-from .errors import GameError, Location, RuleError, RuleErrors, did_you_mean
+from .errors import GameError, Location, ParamError, RuleError, RuleErrors, did_you_mean
 from .interpreter import Decision, Game, Option, arg_key
 from .loader import Map, Seq, _merge_entries, load_tree
 from .memory import CardBase, PlayerBase, Zone
@@ -102,6 +102,8 @@ def load_strategy(path: str | Path, game: Program) -> Strategy:
     default = tree.get("default", "first")
     if not _is_agent_name(str(default), game):
         errors.append(RuleError(f"default '{default}' is not first, random, or an agent", tree.loc("default")))
+    elif default not in ("first", "random"):
+        errors.extend(_default_problems(str(default), path, game, tree.loc("default")))
     if errors:
         raise RuleErrors(errors)
     builder = _StrategyBuilder(_combined_tree(load_tree(game.path), tree), str(path), game.overrides, tree, game)
@@ -116,6 +118,33 @@ def load_strategy(path: str | Path, game: Program) -> Strategy:
         rule.choose = rule.choose and namespace[rule.choose]
     memory = [v for v in program.state if v.name in builder.memory_names]
     return Strategy(_strategy_name(tree, path), str(path), game, program, memory, observations, builder.default)
+
+
+_LOADING: list[Path] = []  # strategy files being loaded (a default may name another, never itself)
+
+
+def _default_problems(default: str, path: str | Path, game: Program, where: Location) -> list[RuleError]:
+    """The errors of a strategy's default agent, found by making it once (a cycle of defaults is one)."""
+    from .agents import make_agent  # agents imports this module
+    here = Path(path).resolve()
+    if here in _LOADING:
+        return [_DefaultCycle(f"default '{default}' leads back to this strategy: defaults make a cycle", where)]
+    _LOADING.append(here)
+    try:
+        make_agent(default, program=game)
+    except (ParamError, RuleError, RuleErrors) as error:
+        inner = error.errors[0] if isinstance(error, RuleErrors) else error
+        if isinstance(inner, _DefaultCycle):
+            return [_DefaultCycle(f"default '{default}' leads back to this strategy: defaults make a cycle", where)]
+        message = inner.message if isinstance(inner, RuleError) else str(inner)
+        return [RuleError(f"default '{default}': {message}", where)]
+    finally:
+        _LOADING.remove(here)
+    return []
+
+
+class _DefaultCycle(RuleError):
+    """Strategies whose defaults lead back to the first."""
 
 
 def is_strategy_file(path: str | Path) -> bool:

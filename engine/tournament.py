@@ -38,6 +38,7 @@ class DealResult:
     win_share: tuple[float, ...]
     payoff: tuple[float, ...]
     faults: tuple[int, ...]
+    cut_off: int = 0  # games of the deal stopped by max_decisions
 
 
 def mean_interval(samples: list[float]) -> tuple[float, float, float]:
@@ -72,7 +73,7 @@ def _play_deal(deal_seed: int) -> DealResult:
     program: Program = _worker["program"]
     agents = _worker["agents"]
     count = len(agents)
-    wins, payoffs = [0.0] * count, [0.0] * count
+    wins, payoffs, cut_off = [0.0] * count, [0.0] * count, 0
     faults_before = [len(getattr(a, "faults", ())) for a in agents]
     for rotation, order in enumerate(rotations(count)):
         seated = [agents[i] for i in order]
@@ -80,12 +81,14 @@ def _play_deal(deal_seed: int) -> DealResult:
             if hasattr(agent, "reseed"):
                 agent.reseed((deal_seed * 31 + rotation) * 1009 + seat)
         result = play_game(program, seated, deal_seed)
+        cut_off += result.cut_off is not None
         share = 1.0 / len(result.winners) if result.winners else 0.0
         for seat, agent_index in enumerate(order):
             wins[agent_index] += share if seat in result.winners else 0.0
             payoffs[agent_index] += result.payoffs[seat]
     faults = [len(getattr(a, "faults", ())) - b for a, b in zip(agents, faults_before)]
-    return DealResult(deal_seed, tuple(w / count for w in wins), tuple(p / count for p in payoffs), tuple(faults))
+    return DealResult(deal_seed, tuple(w / count for w in wins), tuple(p / count for p in payoffs), tuple(faults),
+                      cut_off)
 
 
 def play_deals(path: str, params: dict[str, str], specs: list[str], seeds: list[int], jobs: int = 0) -> Iterator[DealResult]:
@@ -131,7 +134,8 @@ def summarise(program: Program, specs: list[str], seed: int, results: list[DealR
                        "mean_payoff": pay, "payoff_ci": [pay_lo, pay_hi],
                        "faults": sum(r.faults[i] for r in results)})
     return {"game": program.name, "params": program.param_values, "seed": seed, "deals": len(results),
-            "games": len(results) * len(specs), "rotations": len(specs), "agents": agents}
+            "games": len(results) * len(specs), "rotations": len(specs), "agents": agents,
+            "cut_off": sum(r.cut_off for r in results)}
 
 
 def plot(summary: dict, path: str) -> None:
