@@ -17,7 +17,7 @@ from functools import cached_property
 from typing import Any, Callable, Iterable, Protocol
 
 from .agenda import Agenda
-from .errors import GameError, NaipesError
+from .errors import GameError, Location, NaipesError
 from .memory import CardBase, Memory, PlayerBase, Zone, sees
 from .program import MoveSpec, Program
 
@@ -250,7 +250,7 @@ class Game:
         listed = [f"{rule.name} ({rule.location}): {reason}" for rule, reason in reasons[:STUCK_RULES_SHOWN]]
         if len(reasons) > STUCK_RULES_SHOWN:
             listed.append(f"... and {len(reasons) - STUCK_RULES_SHOWN} more")
-        where = reasons[0][0].location if reasons else None
+        where = reasons[0][0].location if reasons else Location(self.program.path, 1, 1)
         return GameError(f"the game is stuck: no rule can fire and no decision is pending"
                          f"{f' in phase {phase!r}' if phase is not None else ''}; state: {self.describe_state()}",
                          where, hint="no rule fires, so nobody is asked to move ('ask PLAYER to MOVE') and the game "

@@ -152,6 +152,7 @@ class CardSpec:
     name: Callable | None
     start: str
     card_class: type = CardBase
+    location: Location | None = None  # the 'cards' section, where a fault in building the deck is reported
 
 
 @dataclass
@@ -259,11 +260,15 @@ class Program:
         cards = []
         for i, attrs in enumerate(spec.build(memory, memory.vars)):
             if not isinstance(attrs, dict):
-                raise GameError(f"the deck must be a list of attribute maps; item {i} is {attrs!r}")
+                raise GameError(f"the deck must be a list of attribute maps; item {i} is {attrs!r}", spec.location)
             card = spec.card_class.__new__(spec.card_class)
             card.id = i
             for attr in spec.attributes:
-                setattr(card, attr, attrs.get(attr))
+                value = attrs.get(attr)
+                if not _is_scalar(value):
+                    raise GameError(f"card {i}: attribute '{attr}' is {value!r}; a card's attributes are plain values "
+                                    "(text, numbers, true/false)", spec.location)
+                setattr(card, attr, value)
             for attr, (of, values, default) in spec.tables.items():
                 setattr(card, attr, values.get(getattr(card, of), default))
             card.name = spec.name(memory, memory.vars, card) if spec.name else \
@@ -635,7 +640,7 @@ class _Builder:
 
     def _attr_type(self, values: Any, generated: bool) -> str | None:
         if generated:
-            return str(values) if values in PARAM_TYPES else None
+            return str(values) if isinstance(values, str) and values in PARAM_TYPES else None
         if isinstance(values, list):
             types = {_type_name(v) for v in values}
             return types.pop() if len(types) == 1 else None
@@ -757,7 +762,7 @@ class _Builder:
             symmetric = []
         self.symmetric = tuple(str(a) for a in symmetric)
         card_class = type("Card", (CardBase,), {"__slots__": tuple(names) + tuple(tables), "attributes": tuple(names) + tuple(tables)})
-        return CardSpec(names, build_name, tables, name_func, str(start), card_class)
+        return CardSpec(names, build_name, tables, name_func, str(start), card_class, spec.where)
 
     def variables(self, section: str, per_player: bool) -> list[VarSpec]:
         out = []
@@ -904,6 +909,14 @@ class _Builder:
                 out.append(rule)
         return out
 
+    def priority(self, name: str, spec: Map) -> float:
+        """A rule's priority (salience), a number; 0 after a located error."""
+        priority = spec.get("priority", 0)
+        if not isinstance(priority, (int, float)) or isinstance(priority, bool):
+            self.error(f"rule '{name}': priority must be a number", spec.loc("priority"))
+            return 0
+        return priority
+
     def rule_name(self, spec: Map, i: int, seen: dict[str, Location]) -> str:
         """A rule's name, checked: present, an identifier, not taken (`seen` records the names so far)."""
         name = spec.get("name")
@@ -920,10 +933,7 @@ class _Builder:
              leading: tuple = ()) -> RuleSpec | None:
         """One rule; `leading` binds variables before its `for:` ones: (name, type, defined domain function)."""
         c = self.compiler
-        priority = spec.get("priority", 0)
-        if not isinstance(priority, (int, float)) or isinstance(priority, bool):
-            self.error(f"rule '{name}': priority must be a number", spec.loc("priority"))
-            priority = 0
+        priority = self.priority(name, spec)
         phase = spec.get("phase")
         if phase is not None and phase not in phases:
             self.error(f"rule '{name}': unknown phase '{phase}'", spec.loc("phase"),

@@ -260,7 +260,7 @@ class _StrategyBuilder(_Builder):
 
     def move_named(self, spec: Map, key: str) -> str | None:
         move = spec.get(key)
-        if move is not None and move not in self.game.moves:
+        if move is not None and (not isinstance(move, str) or move not in self.game.moves):
             self.error(f"'{move}' is not a move of {self.game.name}", spec.loc(key),
                        did_you_mean(str(move), self.game.moves) or f"moves: {', '.join(self.game.moves)}")
             return None
@@ -298,7 +298,7 @@ class _StrategyBuilder(_Builder):
         act = c.block(self.texts(spec.get("then", "pass"), spec.loc("then"), f"rule '{name}' then"), dict(scope),
                       what=f"actions of rule '{name}'")
         params = ("player", arg)
-        self.observations.append((name, move, spec.get("priority", 0),
+        self.observations.append((name, move, self.priority(name, spec),
                                   self.define("observe_when", params, cond, False, f"condition of rule '{name}'"),
                                   self.define("observe_then", params, act, True, f"actions of rule '{name}'")))
 
