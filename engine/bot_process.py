@@ -37,7 +37,8 @@ from .bot_worker import MEMORY_EXIT
 
 WORKER = Path(__file__).resolve().with_name("bot_worker.py")
 MAX_MESSAGE = 64 * 1024  # bytes of one reply line; a worker that sends more is ended
-REPLY_FIELDS: dict[str, type | tuple[type, ...]] = {"n": int, "done": int, "answer": (int, str), "fault": str, "fatal": bool, "ready": str, "bots": list}
+REPLY_FIELDS: dict[str, type | tuple[type, ...]] = {  # every field a reply may have, and its type
+    "n": int, "done": int, "answer": (int, str), "fault": str, "fatal": bool, "ready": str, "bots": list}
 ENVIRONMENT = ("PATH", "HOME", "LANG", "LC_ALL", "LC_CTYPE", "TMPDIR", "TZ")
 PR_SET_DUMPABLE = 4
 
