@@ -8,7 +8,7 @@ rotations; the deals are the independent samples behind the 95 % intervals.
 Deals run in parallel worker processes; results are gathered in deal order,
 so a tournament is deterministic from its seed whatever the number of workers.
 (Agents that learn across games should run with ``jobs=1``: each worker has
-its own copy of every agent.)
+its own copy of every agent; a Python bot's copy is a process of its own.)
 
 >>> summary = run_tournament("rulesets/mygame.yaml", ["minimax", "random"], deals=20, seed=1)  # doctest: +SKIP
 >>> summary["agents"][0]["win_rate"]                                                           # doctest: +SKIP
@@ -23,11 +23,13 @@ from dataclasses import dataclass
 from typing import Any, Callable, Iterator
 
 from .agents import make_agent
+from .bot_process import BotLimits
 from .errors import NaipesError
 from .interpreter import play_game
 from .program import Program, load_program
 
 Z95 = 1.959963984540054  # the 97.5th percentile of the standard normal
+FAULT_EXAMPLES = 5  # fault reasons kept per agent for the summary
 
 
 @dataclass(frozen=True)
@@ -38,6 +40,7 @@ class DealResult:
     win_share: tuple[float, ...]
     payoff: tuple[float, ...]
     faults: tuple[int, ...]
+    fault_reasons: tuple[tuple[str, ...], ...]  # per agent, its first few of this deal
     cut_off: int = 0  # games of the deal stopped by max_decisions
 
 
@@ -63,10 +66,16 @@ def rotations(count: int) -> list[list[int]]:
 _worker: dict[str, Any] = {}
 
 
-def _init_worker(path: str, params: dict[str, str], specs: list[str]) -> None:
+def _init_worker(path: str, params: dict[str, str], specs: list[str], limits: BotLimits) -> None:
     _worker["program"] = load_program(path, params)
     _worker["specs"] = specs
-    _worker["agents"] = [make_agent(spec, program=_worker["program"]) for spec in specs]
+    _worker["agents"] = [make_agent(spec, program=_worker["program"], bot_limits=limits) for spec in specs]
+
+
+def _close_agents(agents: list) -> None:
+    for agent in agents:
+        if hasattr(agent, "close"):
+            agent.close()
 
 
 def _play_deal(deal_seed: int) -> DealResult:
@@ -86,25 +95,30 @@ def _play_deal(deal_seed: int) -> DealResult:
         for seat, agent_index in enumerate(order):
             wins[agent_index] += share if seat in result.winners else 0.0
             payoffs[agent_index] += result.payoffs[seat]
-    faults = [len(getattr(a, "faults", ())) - b for a, b in zip(agents, faults_before)]
-    return DealResult(deal_seed, tuple(w / count for w in wins), tuple(p / count for p in payoffs), tuple(faults),
-                      cut_off)
+    new_faults = [list(getattr(a, "faults", ()))[b:] for a, b in zip(agents, faults_before)]
+    return DealResult(deal_seed, tuple(w / count for w in wins), tuple(p / count for p in payoffs),
+                      tuple(len(f) for f in new_faults), tuple(tuple(f[:FAULT_EXAMPLES]) for f in new_faults), cut_off)
 
 
-def play_deals(path: str, params: dict[str, str], specs: list[str], seeds: list[int], jobs: int = 0) -> Iterator[DealResult]:
+def play_deals(path: str, params: dict[str, str], specs: list[str], seeds: list[int], jobs: int = 0,
+               limits: BotLimits = BotLimits()) -> Iterator[DealResult]:
     """Play every deal, in parallel when jobs != 1; yields results in deal order."""
     jobs = jobs or os.cpu_count() or 1
     if jobs == 1 or len(seeds) == 1:
-        _init_worker(path, params, specs)
-        yield from map(_play_deal, seeds)
+        _init_worker(path, params, specs, limits)
+        try:
+            yield from map(_play_deal, seeds)
+        finally:
+            _close_agents(_worker["agents"])
         return
     context = multiprocessing.get_context("spawn")  # a fresh interpreter per worker: nothing shared
-    with context.Pool(min(jobs, len(seeds)), initializer=_init_worker, initargs=(path, params, specs)) as pool:
+    with context.Pool(min(jobs, len(seeds)), initializer=_init_worker, initargs=(path, params, specs, limits)) as pool:
         yield from pool.imap(_play_deal, seeds, chunksize=max(1, len(seeds) // (jobs * 8)))
 
 
 def run_tournament(path: str, specs: list[str], deals: int, seed: int, params: dict[str, str] | None = None,
-                   jobs: int = 0, progress: Callable[[int], None] | None = None) -> dict:
+                   jobs: int = 0, progress: Callable[[int], None] | None = None,
+                   limits: BotLimits = BotLimits()) -> dict:
     """Play `deals` deals in every rotation and summarise each agent's results."""
     params = dict(params or {})
     program = load_program(path, params)
@@ -114,10 +128,10 @@ def run_tournament(path: str, specs: list[str], deals: int, seed: int, params: d
     for spec in specs:
         if spec == "human":
             raise NaipesError("a tournament is for AI seats")
-        make_agent(spec, program=program)  # fail early on a bad name
+        _close_agents([make_agent(spec, program=program, bot_limits=limits)])  # fail early on a bad name
     seeds = [seed + i for i in range(deals)]
     results = []
-    for result in play_deals(path, params, specs, seeds, jobs):
+    for result in play_deals(path, params, specs, seeds, jobs, limits):
         results.append(result)
         if progress:
             progress(1)
@@ -132,7 +146,8 @@ def summarise(program: Program, specs: list[str], seed: int, results: list[DealR
         agents.append({"agent": spec, "seat_label": f"{spec}#{i + 1}" if specs.count(spec) > 1 else spec,
                        "win_rate": win, "win_ci": [win_lo, win_hi],
                        "mean_payoff": pay, "payoff_ci": [pay_lo, pay_hi],
-                       "faults": sum(r.faults[i] for r in results)})
+                       "faults": sum(r.faults[i] for r in results),
+                       "fault_reasons": [reason for r in results for reason in r.fault_reasons[i]][:FAULT_EXAMPLES]})
     return {"game": program.name, "params": program.param_values, "seed": seed, "deals": len(results),
             "games": len(results) * len(specs), "rotations": len(specs), "agents": agents,
             "cut_off": sum(r.cut_off for r in results)}
