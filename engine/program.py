@@ -28,28 +28,9 @@ from .errors import GameError, Location, NaipesError, ParamError, RuleError, Rul
 from .loader import Map, Seq, Text, load_tree, location_of, number_problem, subtext
 from .memory import CardBase, Memory, PlayerBase
 from .stdlib import BUILTINS, DECK
+from .vocabulary import (CARD_KEYS, MOVE_KEYS, PARAM_KEYS, PLAYERS_KEYS, RULE_KEYS, SECTIONS, TABLE_KEYS, VAR_KEYS,
+                         VIEW_KEYS, VISIBILITIES, ZONE_KEYS)
 
-SECTIONS = {
-    "game": "the game's identifier", "title": "a human title", "description": "free text",
-    "players": "min / max / default number of seats, and the default AI", "params": "named, typed parameters",
-    "cards": "the deck", "zones": "piles of cards and who sees them", "state": "global variables",
-    "player_state": "per-player variables", "phases": "agenda groups, in order (the first is the start)",
-    "strategy": "conflict-resolution strategy", "setup": "actions run once at the start",
-    "functions": "pure helper functions", "moves": "the decisions players make", "rules": "production rules",
-    "result": "each player's payoff when the game ends",
-    "evaluation": "how well each player stands mid-game (search agents stop their playouts when it changes)",
-    "estimate": "how well each player stands right now, the round in progress included (search agents score a cut-off playout by it)",
-    "views": "values computed only when a player's view is built (for display; rules cannot read them)", "max_firings": "firings allowed between two decisions",
-    "extends": "base rule file of a variant", "override": "rules replacing base rules by name",
-    "remove": "base rules to delete by name",
-}
-RULE_KEYS = {"name", "when", "then", "priority", "phase", "for", "doc"}
-MOVE_KEYS = {"choose", "legal", "when", "label", "public", "then", "doc"}
-ZONE_KEYS = {"per_player", "visibility", "ordered", "doc"}
-PARAM_KEYS = {"type", "default", "min", "max", "choices", "doc"}
-CARD_KEYS = {"attributes", "generate", "extra", "copies", "tables", "name", "start", "symmetric"}
-VAR_KEYS = {"init", "visibility", "show", "doc"}
-VISIBILITIES = ("public", "hidden", "owner", "top")
 PARAM_TYPES = {"int": int, "float": float, "bool": bool, "str": str}
 SIGNATURE = re.compile(r"^\s*([A-Za-z]\w*)\s*\(\s*([A-Za-z]\w*(\s*,\s*[A-Za-z]\w*)*)?\s*\)\s*$", re.ASCII)
 BINDING = re.compile(r"^\s*([A-Za-z]\w*)\s+in\s+(.+)$", re.S | re.ASCII)
@@ -450,7 +431,7 @@ class _Builder:
         if not isinstance(spec, Map):
             self.error("'players' is a number or {min, max, default, ai}", self.tree.loc("players"))
             return (2, 2, 2)
-        self.check_keys(spec, {"min", "max", "default", "ai"}, "players")
+        self.check_keys(spec, PLAYERS_KEYS, "players")
         nums = []
         for key, fallback in (("min", 2), ("max", None), ("default", None)):
             value = spec.get(key, fallback)
@@ -719,6 +700,7 @@ class _Builder:
                 self.error(f"table '{table}' needs 'of: <attribute>' and 'values: {{value: number}}'",
                            spec["tables"].loc(table))
                 continue
+            self.check_keys(tspec, TABLE_KEYS, f"card table '{table}'")
             if tspec["of"] not in names:
                 self.error(f"table '{table}' is 'of' unknown attribute '{tspec['of']}'", tspec.loc("of"),
                            did_you_mean(str(tspec["of"]), names))
@@ -793,7 +775,7 @@ class _Builder:
                 self.error(f"view '{name}' is a mapping with 'value: EXPR' (and per_player, visibility)",
                            section.loc(name))
                 continue
-            self.check_keys(spec, {"value", "per_player", "visibility", "doc"}, f"view '{name}'")
+            self.check_keys(spec, VIEW_KEYS, f"view '{name}'")
             per_player = bool(spec.get("per_player", False))
             visibility = spec.get("visibility", "public")
             if visibility not in ("public", "owner") or (visibility == "owner" and not per_player):
