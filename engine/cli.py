@@ -4,6 +4,7 @@
     naipes simulate RULESET -n N [--seat AGENT]... [-p k=v]... [--seed N]
     naipes check RULESET...
     naipes solve RULESET [-p k=v]... [--seed N] [--json]
+    naipes schema [rules|strategy]
 
 RULESET is a path to a rule file, or the name of one in ``rulesets/``.
 Errors in rule files, params and agent names are printed as located messages
@@ -320,6 +321,19 @@ def check(rulesets: tuple[str, ...], params: tuple[str, ...]) -> None:
             click.echo(str(error), err=True)
             click.echo(f"{name}: 1 error", err=True)
     sys.exit(1 if failed else 0)
+
+
+@main.command()
+@click.argument("kind", type=click.Choice(["rules", "strategy"]), default="rules")
+def schema(kind: str) -> None:
+    """Print the JSON Schema of rule files (KIND rules, the default) or strategy files (KIND strategy).
+
+    Point an editor at it for completion and checks as you type, e.g. with
+    yaml-language-server: naipes schema > naipes.schema.json, then put
+    '# yaml-language-server: $schema=naipes.schema.json' on a rule file's first line.
+    """
+    from .schema import SCHEMAS
+    click.echo(json.dumps(SCHEMAS[kind](), indent=2, ensure_ascii=False))
 
 
 @main.command()
