@@ -90,6 +90,10 @@ class MoveSpec:
     # obligation cascade (the first step that leaves something decides, else all).
     strict: bool = False
     public: Callable | None = None  # how the move reads to the other players (default: its label)
+    # f(memory, vars) -> every argument the move can ever offer (naipes.actions numbers them): the
+    # declared `space:`, else the deck when `choose` ranges over a zone, else the `choose` collection
+    # itself when it reads nothing a game changes; None when unknown.
+    space: Callable | None = None
 
 
 @dataclass
@@ -811,6 +815,7 @@ class _Builder:
                     unit.source[0] = (0, f"list({unit.source[0][1]})", unit.source[0][2])
                 options = self.define("move_options", ("player",), unit, False, f"options of move '{name}'")
                 scope[arg] = None
+            space = self.move_space(str(name), spec, unit if "choose" in spec else None)
             cascade = []
             legal = spec.get("legal")
             # a list is a cascade; one expression, or {name: expression}, is a filter
@@ -850,8 +855,41 @@ class _Builder:
                            what=f"effect of move '{name}'")
             effect = self.define("move_effect", ("player", arg or "_"), unit, True, f"effect of move '{name}'")
             out[str(name)] = MoveSpec(str(name), arg, options, cascade, when, label, effect, str(spec.get("doc", "")),
-                                      strict=not isinstance(legal, list), public=public)
+                                      strict=not isinstance(legal, list), public=public, space=space)
         return out
+
+    def move_space(self, name: str, spec: Map, choose: Unit | None) -> str | None:
+        """The function giving every argument move `name` can ever offer (see MoveSpec.space), or None."""
+        if "space" in spec:
+            text = self.expr_text(spec["space"], spec.loc("space"), f"move '{name}' space")
+            unit = text and self.compiler.expression(text, {}, what=f"move '{name}' space")
+            if unit is None:
+                return None
+            changing = self.changing_reads(unit)
+            if changing:
+                self.error(f"move '{name}': 'space' may read only params, players and all_cards(), "
+                           f"not {', '.join(sorted(changing))}", spec.loc("space"))
+                return None
+        elif choose is None:
+            return None
+        elif choose.type == "zone":
+            unit = Unit([(0, "B_all_cards(V)", spec.loc("choose"))])
+        else:  # the collection without a player in scope: static if it compiles and reads nothing that changes
+            probe = Compiler(self.sym)
+            text = spec["choose"]
+            unit = probe.expression(subtext(text, BINDING.match(text).start(2)), {}, what="")
+            if unit is None or probe.errors or self.changing_reads(unit):
+                return None
+        unit.source[0] = (0, f"list({unit.source[0][1]})", unit.source[0][2])
+        return self.define(f"move_{name}_space", (), unit, False, f"space of move '{name}'")
+
+    def changing_reads(self, unit: Unit) -> set[str]:
+        """What `unit` reads, through the functions it calls, that a game may change (all but players)."""
+        reads = set(unit.reads)
+        function_reads = self.function_reads()
+        for fname in unit.calls:
+            reads |= function_reads.get(fname, set())
+        return {r if isinstance(r, str) else r[0] for r in reads} - {"players"}
 
     def rules(self, phases: list[str], strategy: str) -> list[RuleSpec]:
         out: list[RuleSpec] = []
@@ -970,6 +1008,7 @@ class _Builder:
             move.when = move.when and resolve(move.when)
             move.label = move.label and resolve(move.label)
             move.public = move.public and resolve(move.public)
+            move.space = move.space and resolve(move.space)
             move.effect = resolve(move.effect)
             move.cascade = [(n, resolve(f)) for n, f in move.cascade]
         player_slots = tuple(v.name for v in program.player_state)
