@@ -166,6 +166,9 @@ class ChanceGame:
         """An independent copy (the same pending step and chance events decided so far)."""
         return self._copy(self.game.clone(), lambda k, game: k.follow(game))
 
+    def __deepcopy__(self, memo: dict) -> "ChanceGame":
+        return self.clone()
+
     def resample(self, seat: int, rng: random.Random) -> "ChanceGame":
         """A copy in which every card `seat` cannot place is dealt again, consistently with what it knows.
 
