@@ -79,6 +79,16 @@ class ChanceGame:
         self._drawn: list[int] = []
         self._run()
 
+    @classmethod
+    def around(cls, game: Game, knowledge: Knowledge, records: list[Record]) -> "ChanceGame":
+        """A copy of a game under way (at a decision), seen by `knowledge.seat` (the others know what they see now)."""
+        table = cls.__new__(cls)
+        table.program, table.game = game.program, game.clone()
+        table.knowledge = [knowledge.follow(table.game) if seat == knowledge.seat else Knowledge(table.game, seat)
+                           for seat in range(len(game.memory.players))]
+        table.records, table._step, table._orders, table._pile, table._drawn = list(records), None, [], None, []
+        return table
+
     # ---------------------------------------------------------------- chance
     @property
     def chance_pending(self) -> bool:

@@ -38,7 +38,8 @@ import numpy as np
 import pyspiel
 
 from .actions import ActionSpace
-from .chance import ChanceGame
+from .chance import ChanceGame, Record
+from .knowledge import Knowledge
 from .errors import NaipesError, ParamError
 from .interpreter import jsonable
 from .observations import ObservationEncoder
@@ -215,6 +216,38 @@ class NaipesState(pyspiel.State):
         """The whole state, hidden cards included (for debugging; OpenSpiel compares it between clones)."""
         table = self.table
         return f"{table.game.memory.key()!r} chance: {table.chance_cards()}"
+
+
+class SpielBotAgent:
+    """An OpenSpiel bot in a Naipes seat (``play_game``, tournaments): at each decision the bot gets the game
+    as it stands as a bridge state, and only what its seat may know (it resamples from its own knowledge).
+
+    `make_bot(game, seed)` builds the bot for one game (a ``pyspiel.Bot``, e.g. OpenSpiel's ISMCTSBot).
+    """
+
+    def __init__(self, game: NaipesGame, make_bot: Any, name: str = "openspiel", seed: int = 0):
+        self.spiel_game, self.make_bot, self.name, self.seed = game, make_bot, name, seed
+
+    def reseed(self, seed: int) -> None:
+        self.seed = seed
+
+    def attach(self, game: Any, seat: int) -> None:
+        self.knowledge = Knowledge(game, seat)
+        self.records: list[Record] = []
+        self.seats = {p.name: p.index for p in game.memory.players}
+        self.bot = self.make_bot(self.spiel_game, self.seed)
+        game.observers.append(self._observe)
+
+    def _observe(self, record: dict) -> None:
+        if record["type"] == "decision":
+            self.records.append(Record(self.seats[record["player"]], record["choice"], record["choice"]))
+        elif record["type"] == "announce":
+            self.records.append(Record(None, record["text"], record["text"]))
+
+    def choose(self, decision: Any) -> Any:
+        state = self.spiel_game.new_initial_state()
+        state._table = ChanceGame.around(decision._game, self.knowledge, self.records)
+        return self.spiel_game.actions.option(decision._game, int(self.bot.step(state)))
 
 
 class NaipesObserver:
