@@ -228,12 +228,15 @@ def simulate(ruleset: str, games: int, seats: tuple[str, ...], params: tuple[str
 @seed_option
 @click.option("--jobs", type=click.IntRange(min=0), default=0, show_default=True,
               help="Worker processes (0: one per core; 1 for agents that learn across games).")
+@click.option("--cluster", metavar="ADDRESS", default=None,
+              help="Play the deals on a Dask distributed cluster (its scheduler's address, e.g. tcp://host:8786; "
+                   "needs the [cluster] extra); --jobs is then ignored.")
 @click.option("--json", "json_path", type=click.Path(dir_okay=False, writable=True), help="Write the results as JSON.")
 @click.option("--plot", "plot_path", type=click.Path(dir_okay=False, writable=True),
               help="Write a PNG of each agent's mean payoff with its 95% interval.")
 @guarded
 def tournament(ruleset: str, deals: int, seats: tuple[str, ...], params: tuple[str, ...], seed: int | None,
-               jobs: int, json_path: str | None, plot_path: str | None) -> None:
+               jobs: int, cluster: str | None, json_path: str | None, plot_path: str | None) -> None:
     """Play N deals with the agents in every seating; win rates and payoffs with 95% intervals."""
     from .tournament import plot, run_tournament
     if len(seats) < 2:
@@ -241,7 +244,7 @@ def tournament(ruleset: str, deals: int, seats: tuple[str, ...], params: tuple[s
     path = str(find_ruleset(ruleset))
     seed = pick_seed(seed)
     with click.progressbar(length=deals, label=f"{deals} deals × {len(seats)} seatings", file=sys.stderr) as bar:
-        summary = run_tournament(path, list(seats), deals, seed, parse_params(params), jobs, bar.update)
+        summary = run_tournament(path, list(seats), deals, seed, parse_params(params), jobs, bar.update, cluster)
     click.echo(f"{summary['game']}: {summary['deals']} deals, {summary['games']} games, seed {seed}")
     click.echo(f"{'agent':<28}{'win rate':>10}  {'95% CI':<17}{'mean payoff':>12}  {'95% CI':<19}{'faults':>7}")
     for a in summary["agents"]:

@@ -19,6 +19,7 @@ from __future__ import annotations
 import math
 import multiprocessing
 import os
+import threading
 from dataclasses import dataclass
 from typing import Any, Callable, Iterator
 
@@ -62,15 +63,19 @@ def rotations(count: int) -> list[list[int]]:
 _worker: dict[str, Any] = {}
 
 
+def _worker_state(path: str, params: dict[str, str], specs: list[str]) -> dict[str, Any]:
+    program = load_program(path, params)
+    return {"program": program, "specs": specs, "agents": [make_agent(spec, program=program) for spec in specs]}
+
+
 def _init_worker(path: str, params: dict[str, str], specs: list[str]) -> None:
-    _worker["program"] = load_program(path, params)
-    _worker["specs"] = specs
-    _worker["agents"] = [make_agent(spec, program=_worker["program"]) for spec in specs]
+    _worker.update(_worker_state(path, params, specs))
 
 
-def _play_deal(deal_seed: int) -> DealResult:
-    program: Program = _worker["program"]
-    agents = _worker["agents"]
+def _play_deal(deal_seed: int, worker: dict | None = None) -> DealResult:
+    worker = worker if worker is not None else _worker
+    program: Program = worker["program"]
+    agents = worker["agents"]
     count = len(agents)
     wins, payoffs = [0.0] * count, [0.0] * count
     faults_before = [len(getattr(a, "faults", ())) for a in agents]
@@ -88,8 +93,26 @@ def _play_deal(deal_seed: int) -> DealResult:
     return DealResult(deal_seed, tuple(w / count for w in wins), tuple(p / count for p in payoffs), tuple(faults))
 
 
-def play_deals(path: str, params: dict[str, str], specs: list[str], seeds: list[int], jobs: int = 0) -> Iterator[DealResult]:
-    """Play every deal, in parallel when jobs != 1; yields results in deal order."""
+_thread = threading.local()  # a worker thread's program and agents (cluster workers may run several threads)
+
+
+def play_one_deal(deal_seed: int, setup: tuple) -> DealResult:
+    """One deal on a worker that may serve several tournaments; `setup` is (path, params, specs)."""
+    if getattr(_thread, "setup", None) != setup:
+        _thread.setup, _thread.worker = setup, _worker_state(*setup)
+    return _play_deal(deal_seed, _thread.worker)
+
+
+def play_deals(path: str, params: dict[str, str], specs: list[str], seeds: list[int], jobs: int = 0,
+               cluster: str | None = None) -> Iterator[DealResult]:
+    """Play every deal, in parallel when jobs != 1 (or on a Dask cluster); yields results in deal order."""
+    if cluster:
+        try:
+            from .cluster import play_deals_on_cluster
+        except ImportError:
+            raise NaipesError("--cluster needs Dask distributed: pip install 'naipes[cluster]'") from None
+        yield from play_deals_on_cluster(cluster, path, params, specs, seeds)
+        return
     jobs = jobs or os.cpu_count() or 1
     if jobs == 1 or len(seeds) == 1:
         _init_worker(path, params, specs)
@@ -101,8 +124,9 @@ def play_deals(path: str, params: dict[str, str], specs: list[str], seeds: list[
 
 
 def run_tournament(path: str, specs: list[str], deals: int, seed: int, params: dict[str, str] | None = None,
-                   jobs: int = 0, progress: Callable[[int], None] | None = None) -> dict:
-    """Play `deals` deals in every rotation and summarise each agent's results."""
+                   jobs: int = 0, progress: Callable[[int], None] | None = None, cluster: str | None = None) -> dict:
+    """Play `deals` deals in every rotation and summarise each agent's results (on a Dask cluster:
+    `cluster` is the scheduler's address)."""
     params = dict(params or {})
     program = load_program(path, params)
     if not program.players[0] <= len(specs) <= program.players[1]:
@@ -114,7 +138,7 @@ def run_tournament(path: str, specs: list[str], deals: int, seed: int, params: d
         make_agent(spec, program=program)  # fail early on a bad name
     seeds = [seed + i for i in range(deals)]
     results = []
-    for result in play_deals(path, params, specs, seeds, jobs):
+    for result in play_deals(path, params, specs, seeds, jobs, cluster):
         results.append(result)
         if progress:
             progress(1)
