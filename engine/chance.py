@@ -156,7 +156,10 @@ class ChanceGame:
             if self._step[0] == "start":
                 work.start()
             else:
-                work.apply(next(o for o in work.options() if o.key == self._step[1]))
+                option = next((o for o in work.options() if o.key == self._step[1]), None)
+                if option is None:  # only after resampling, when a hidden card of the waiting move went elsewhere
+                    raise GameError(f"the move {self._step[2].public!r} is not possible in this deal")
+                work.apply(option)
         except _NeedsChance as need:
             self._pile, self._drawn = need.card_ids, []
             return

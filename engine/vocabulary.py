@@ -81,6 +81,8 @@ EXPRESSION = Value(("text", "int", "number", "bool"))  # numbers and booleans ar
 ACTIONS = Either((TEXT, ListOf(TEXT)))  # statements: one text (lines) or a list of texts
 BINDING = Value(("text",), pattern=r"^\s*[A-Za-z]\w*\s+in\s+\S")  # NAME in COLLECTION
 NAMES = ListOf(TEXT)
+NULL = Value(("null",))
+BINDINGS = Either((BINDING, ListOf(BINDING)))
 VISIBILITIES = ("public", "hidden", "owner", "top")
 PARAM_TYPES = ("int", "float", "bool", "str")
 
@@ -104,7 +106,7 @@ CARDS = _record(
     attributes=("each attribute's values (a list or an expression); with generate: its type",
                 Entries(Either((ListOf(ANY_SCALAR), EXPRESSION)))),
     generate=("an expression giving a list of attribute maps, one per card", EXPRESSION),
-    extra=("more cards, each a mapping attribute: value", ListOf(Entries(Either((ANY_SCALAR, Value(("null",)))), key="any"))),
+    extra=("more cards, each a mapping attribute: value", ListOf(Entries(Either((ANY_SCALAR, NULL)), key="any"))),
     copies=("copies of every card (a number or an expression)", Either((Value(("int",)), TEXT))),
     tables=("derived attributes: {of: attribute, values: {value: number}, default}", Entries(TABLE)),
     name=("a card's name, an expression over c", EXPRESSION),
@@ -115,9 +117,10 @@ ZONE = _record(
     visibility=("who sees its cards: public, hidden, owner, top (only the top card)", Value(("text",), VISIBILITIES)),
     ordered=("whether the order of its cards matters (default true)", BOOL), doc=("what it holds", TEXT))
 VARIABLE = _record(
-    init=("the initial value, an expression", Either((EXPRESSION, Value(("null",))))),
+    init=("the initial value, an expression", Either((EXPRESSION, NULL))),
     visibility=("public, hidden, or owner (per-player variables)", Value(("text",), ("public", "hidden", "owner"))),
     show=("shown to a human at the table (false: bookkeeping)", BOOL), doc=("what it means", TEXT))
+VARIABLES = Entries(Either((VARIABLE, EXPRESSION, NULL)))  # name: INIT, or name: {init, visibility, ...}
 VIEW = _record(
     ("value",), value=("the displayed value, an expression", EXPRESSION),
     per_player=("one per player", BOOL),
@@ -137,18 +140,15 @@ RULE = _record(
     ("name",), name=("the rule's name (override and remove use it)", TEXT), when=("its condition", EXPRESSION),
     then=("its actions", ACTIONS), priority=("salience: higher fires first (default 0)", NUMBER),
     phase=("the phase (agenda group) in which it is active", TEXT),
-    for_=("NAME in COLLECTION bindings: one activation per binding", Either((BINDING, ListOf(BINDING)))),
-    doc=("what it does", TEXT))
-RULE.fields["for"] = RULE.fields.pop("for_")  # a Python keyword
+    doc=("what it does", TEXT), **{"for": ("NAME in COLLECTION bindings: one activation per binding", BINDINGS)})
 
 RULE_FILE = _record(
     ("game",), base="extends",
     game=("the game's identifier", TEXT), title=("a human title", TEXT), description=("free text", TEXT),
     players=("min / max / default number of seats, and the default AI", Either((COUNT, PLAYERS))),
     params=("named, typed parameters", Entries(Either((PARAM, ANY_SCALAR))),),
-    cards=("the deck", CARDS), zones=("piles of cards and who sees them", Entries(Either((ZONE, Value(("null",)))))),
-    state=("global variables", Entries(Either((VARIABLE, EXPRESSION, Value(("null",)))))),
-    player_state=("per-player variables", Entries(Either((VARIABLE, EXPRESSION, Value(("null",)))))),
+    cards=("the deck", CARDS), zones=("piles of cards and who sees them", Entries(Either((ZONE, NULL)))),
+    state=("global variables", VARIABLES), player_state=("per-player variables", VARIABLES),
     phases=("agenda groups, in order (the first is the start)", NAMES),
     strategy=("conflict-resolution strategy", Value(("text",), tuple(STRATEGIES))),
     setup=("actions run once at the start", ACTIONS),
@@ -166,13 +166,12 @@ RULE_FILE = _record(
 STRATEGY_RULE = _record(
     ("name",), name=("the rule's name", TEXT), priority=("salience: higher first", NUMBER),
     phase=("the game phase in which it is active", TEXT),
-    for_=("NAME in COLLECTION bindings", Either((BINDING, ListOf(BINDING)))),
     when=("its condition over the seat's view", EXPRESSION),
     choose=("the argument it proposes (options: the legal ones)", EXPRESSION),
     then=("actions on the strategy's memory", ACTIONS),
     move=("only in decisions offering this move", TEXT),
-    after=("an observation rule: runs after any player makes this move", TEXT), doc=("what it does", TEXT))
-STRATEGY_RULE.fields["for"] = STRATEGY_RULE.fields.pop("for_")
+    after=("an observation rule: runs after any player makes this move", TEXT), doc=("what it does", TEXT),
+    **{"for": ("NAME in COLLECTION bindings", BINDINGS)})
 
 STRATEGY_FILE = _record(
     ("game",), base="extends",
@@ -181,7 +180,7 @@ STRATEGY_FILE = _record(
     remove=("base rules to delete by name", NAMES),
     default=("when no rule proposes a legal option: first, random, or an agent", TEXT),
     strategy=("conflict-resolution strategy", Value(("text",), tuple(STRATEGIES))),
-    memory=("the seat's private variables: name: INIT", Entries(Either((VARIABLE, EXPRESSION, Value(("null",)))))),
+    memory=("the seat's private variables: name: INIT", VARIABLES),
     functions=("pure helper functions", Entries(EXPRESSION, key="signature")),
     rules=("decision and observation rules", ListOf(STRATEGY_RULE)))
 
