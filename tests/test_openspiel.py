@@ -127,3 +127,17 @@ def test_bad_input_gets_clear_errors() -> None:
         state.apply_action(state.chance_outcomes()[0][0])
     with pytest.raises(GameError, match=r"action 0 \(bid 0\) is not legal now"):
         state.apply_action(0)
+
+
+def test_an_openspiel_bot_plays_in_a_naipes_seat() -> None:
+    from naipes import make_agent, play_game
+    from naipes.openspiel import SpielBotAgent
+
+    game = load_game("tute_cabrero", {"porotos_to_retire": 1})
+
+    def make_bot(spiel_game, seed: int):
+        rng = np.random.RandomState(seed)
+        return ismcts.ISMCTSBot(spiel_game, mcts.RandomRolloutEvaluator(1, rng), 2.0, 4, random_state=rng)
+    seats = [SpielBotAgent(game, make_bot, seed=1), make_agent("random", 2), make_agent("novice", 3, game.program)]
+    result = play_game(game.program, seats, seed=4)
+    assert result.decisions > 10 and sorted(result.payoffs) in ([0, 1, 1], [0, 0, 1])
