@@ -881,7 +881,7 @@ class _Builder:
             if unit is None or probe.errors or self.changing_reads(unit):
                 return None
         unit.source[0] = (0, f"list({unit.source[0][1]})", unit.source[0][2])
-        return self.define(f"move_{name}_space", (), unit, False, f"space of move '{name}'")
+        return self.define("move_space", (), unit, False, f"space of move '{name}'")
 
     def changing_reads(self, unit: Unit) -> set[str]:
         """What `unit` reads, through the functions it calls, that a game may change (all but players)."""
