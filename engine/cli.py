@@ -4,6 +4,7 @@
     naipes simulate RULESET -n N [--seat AGENT]... [-p k=v]... [--seed N]
     naipes check RULESET...
     naipes solve RULESET [-p k=v]... [--seed N] [--json]
+    naipes schema [rules|strategy]
 
 RULESET is a path to a rule file, or the name of one in ``rulesets/``.
 Errors in rule files, params and agent names are printed as located messages
@@ -293,13 +294,17 @@ def play_many(program: Program, agents: list, games: int, seed: int) -> tuple[li
 @seed_option
 @click.option("--jobs", type=click.IntRange(min=0), default=0, show_default=True,
               help="Worker processes (0: one per core; 1 for agents that learn across games).")
+@click.option("--cluster", metavar="ADDRESS", default=None,
+              help="Play the deals on a Dask distributed cluster (its scheduler's address, e.g. tcp://host:8786; "
+                   "needs the [cluster] extra); --jobs is then ignored.")
 @click.option("--json", "json_path", type=click.Path(dir_okay=False, writable=True), help="Write the results as JSON.")
 @click.option("--plot", "plot_path", type=click.Path(dir_okay=False, writable=True),
               help="Write a PNG of each agent's mean payoff with its 95% interval.")
 @bot_limit_options
 @guarded
 def tournament(ruleset: str, deals: int, seats: tuple[str, ...], params: tuple[str, ...], seed: int | None,
-               jobs: int, json_path: str | None, plot_path: str | None, limits: BotLimits) -> None:
+               jobs: int, cluster: str | None, json_path: str | None, plot_path: str | None,
+               limits: BotLimits) -> None:
     """Play N deals with the agents in every seating; win rates and payoffs with 95% intervals."""
     from .tournament import plot, run_tournament
     if len(seats) < 2:
@@ -307,7 +312,8 @@ def tournament(ruleset: str, deals: int, seats: tuple[str, ...], params: tuple[s
     path = str(find_ruleset(ruleset))
     seed = pick_seed(seed)
     with click.progressbar(length=deals, label=f"{deals} deals × {len(seats)} seatings", file=sys.stderr) as bar:
-        summary = run_tournament(path, list(seats), deals, seed, parse_params(params), jobs, bar.update, limits)
+        summary = run_tournament(path, list(seats), deals, seed, parse_params(params), jobs, bar.update, cluster,
+                                 limits)
     click.echo(f"{summary['game']}: {summary['deals']} deals, {summary['games']} games, seed {seed}")
     if summary["cut_off"]:
         click.echo(f"{summary['cut_off']} games cut off (max_decisions): nobody won those")
@@ -390,6 +396,19 @@ def check(rulesets: tuple[str, ...], params: tuple[str, ...]) -> None:
             click.echo(str(error), err=True)
             click.echo(f"{name}: 1 error", err=True)
     sys.exit(1 if failed else 0)
+
+
+@main.command()
+@click.argument("kind", type=click.Choice(["rules", "strategy"]), default="rules")
+def schema(kind: str) -> None:
+    """Print the JSON Schema of rule files (KIND rules, the default) or strategy files (KIND strategy).
+
+    Point an editor at it for completion and checks as you type, e.g. with
+    yaml-language-server: naipes schema > naipes.schema.json, then put
+    '# yaml-language-server: $schema=naipes.schema.json' on a rule file's first line.
+    """
+    from .schema import SCHEMAS
+    click.echo(json.dumps(SCHEMAS[kind](), indent=2, ensure_ascii=False))
 
 
 @main.command()

@@ -155,7 +155,19 @@ def card_order(card: CardBase) -> tuple:
 
 
 class Game:
-    """One game of a program: its memory, its agenda, its listeners."""
+    """One game of a program: its memory, its agenda, its listeners.
+
+    >>> from naipes import load_program
+    >>> game = Game(load_program("rulesets/fichas.yaml", {"chips": "R1 R2 B1"}), seed=1)
+    >>> game.start()
+    >>> [o.label for o in game.options()]
+    ['colour B', 'colour R', 'value 1', 'value 2']
+    >>> copy = game.clone(); copy.apply(copy.options()[1])
+    >>> game.view(0)["zones"]["table"], copy.view(0)["zones"]["table"]
+    (['B1', 'R1', 'R2'], ['B1'])
+    >>> copy.over, copy.to_move.name
+    (False, 'P2')
+    """
 
     def __init__(self, program: Program, seed: int | None = None, *, players: int | None = None,
                  names: list[str] | None = None):

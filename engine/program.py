@@ -29,29 +29,9 @@ from .limits import MAX_DECISIONS, MAX_FIRINGS, minus, plus, times
 from .loader import Map, Seq, Text, load_tree, location_of, number_problem, subtext
 from .memory import CardBase, Memory, PlayerBase
 from .stdlib import BUILTINS, DECK
+from .vocabulary import (CARD_KEYS, MOVE_KEYS, PARAM_KEYS, PLAYERS_KEYS, RULE_KEYS, SECTIONS, TABLE_KEYS, VAR_KEYS,
+                         VIEW_KEYS, VISIBILITIES, ZONE_KEYS)
 
-SECTIONS = {
-    "game": "the game's identifier", "title": "a human title", "description": "free text",
-    "players": "min / max / default number of seats, and the default AI", "params": "named, typed parameters",
-    "cards": "the deck", "zones": "piles of cards and who sees them", "state": "global variables",
-    "player_state": "per-player variables", "phases": "agenda groups, in order (the first is the start)",
-    "strategy": "conflict-resolution strategy", "setup": "actions run once at the start",
-    "functions": "pure helper functions", "moves": "the decisions players make", "rules": "production rules",
-    "result": "each player's payoff when the game ends",
-    "evaluation": "how well each player stands mid-game (search agents stop their playouts when it changes)",
-    "estimate": "how well each player stands right now, the round in progress included (search agents score a cut-off playout by it)",
-    "views": "values computed only when a player's view is built (for display; rules cannot read them)", "max_firings": "firings allowed between two decisions",
-    "max_decisions": "decisions after which a game is cut off (a game that would go on for ever ends)",
-    "extends": "base rule file of a variant", "override": "rules replacing base rules by name",
-    "remove": "base rules to delete by name",
-}
-RULE_KEYS = {"name", "when", "then", "priority", "phase", "for", "doc"}
-MOVE_KEYS = {"choose", "legal", "when", "label", "public", "then", "doc"}
-ZONE_KEYS = {"per_player", "visibility", "ordered", "doc"}
-PARAM_KEYS = {"type", "default", "min", "max", "choices", "doc"}
-CARD_KEYS = {"attributes", "generate", "extra", "copies", "tables", "name", "start", "symmetric"}
-VAR_KEYS = {"init", "visibility", "show", "doc"}
-VISIBILITIES = ("public", "hidden", "owner", "top")
 PARAM_TYPES = {"int": int, "float": float, "bool": bool, "str": str}
 SIGNATURE = re.compile(r"^\s*([A-Za-z]\w*)\s*\(\s*([A-Za-z]\w*(\s*,\s*[A-Za-z]\w*)*)?\s*\)\s*$", re.ASCII)
 BINDING = re.compile(r"^\s*([A-Za-z]\w*)\s+in\s+(.+)$", re.S | re.ASCII)
@@ -111,6 +91,10 @@ class MoveSpec:
     # obligation cascade (the first step that leaves something decides, else all).
     strict: bool = False
     public: Callable | None = None  # how the move reads to the other players (default: its label)
+    # f(memory, vars) -> every argument the move can ever offer (naipes.actions numbers them): the
+    # declared `space:`, else the deck when `choose` ranges over a zone, else the `choose` collection
+    # itself when it reads nothing a game changes; None when unknown.
+    space: Callable | None = None
 
 
 @dataclass
@@ -469,7 +453,7 @@ class _Builder:
         if not isinstance(spec, Map):
             self.error("'players' is a number or {min, max, default, ai}", self.tree.loc("players"))
             return (2, 2, 2)
-        self.check_keys(spec, {"min", "max", "default", "ai"}, "players")
+        self.check_keys(spec, PLAYERS_KEYS, "players")
         nums = []
         for key, fallback in (("min", 2), ("max", None), ("default", None)):
             value = spec.get(key, fallback)
@@ -741,6 +725,7 @@ class _Builder:
                 self.error(f"table '{table}' needs 'of: <attribute>' and 'values: {{value: number}}'",
                            spec["tables"].loc(table))
                 continue
+            self.check_keys(tspec, TABLE_KEYS, f"card table '{table}'")
             if tspec["of"] not in names:
                 self.error(f"table '{table}' is 'of' unknown attribute '{tspec['of']}'", tspec.loc("of"),
                            did_you_mean(str(tspec["of"]), names))
@@ -815,7 +800,7 @@ class _Builder:
                 self.error(f"view '{name}' is a mapping with 'value: EXPR' (and per_player, visibility)",
                            section.loc(name))
                 continue
-            self.check_keys(spec, {"value", "per_player", "visibility", "doc"}, f"view '{name}'")
+            self.check_keys(spec, VIEW_KEYS, f"view '{name}'")
             per_player = bool(spec.get("per_player", False))
             visibility = spec.get("visibility", "public")
             if visibility not in ("public", "owner") or (visibility == "owner" and not per_player):
@@ -851,6 +836,7 @@ class _Builder:
                     unit.source[0] = (0, f"list({unit.source[0][1]})", unit.source[0][2])
                 options = self.define("move_options", ("player",), unit, False, f"options of move '{name}'")
                 scope[arg] = None
+            space = self.move_space(str(name), spec, unit if "choose" in spec else None)
             cascade = []
             legal = spec.get("legal")
             # a list is a cascade; one expression, or {name: expression}, is a filter
@@ -890,8 +876,41 @@ class _Builder:
                            what=f"effect of move '{name}'")
             effect = self.define("move_effect", ("player", arg or "_"), unit, True, f"effect of move '{name}'")
             out[str(name)] = MoveSpec(str(name), arg, options, cascade, when, label, effect, str(spec.get("doc", "")),
-                                      strict=not isinstance(legal, list), public=public)
+                                      strict=not isinstance(legal, list), public=public, space=space)
         return out
+
+    def move_space(self, name: str, spec: Map, choose: Unit | None) -> str | None:
+        """The function giving every argument move `name` can ever offer (see MoveSpec.space), or None."""
+        if "space" in spec:
+            text = self.expr_text(spec["space"], spec.loc("space"), f"move '{name}' space")
+            unit = text and self.compiler.expression(text, {}, what=f"move '{name}' space")
+            if unit is None:
+                return None
+            changing = self.changing_reads(unit)
+            if changing:
+                self.error(f"move '{name}': 'space' may read only params, players and all_cards(), "
+                           f"not {', '.join(sorted(changing))}", spec.loc("space"))
+                return None
+        elif choose is None:
+            return None
+        elif choose.type == "zone":
+            unit = Unit([(0, "B_all_cards(V)", spec.loc("choose"))])
+        else:  # the collection without a player in scope: static if it compiles and reads nothing that changes
+            probe = Compiler(self.sym)
+            text = spec["choose"]
+            unit = probe.expression(subtext(text, BINDING.match(text).start(2)), {}, what="")
+            if unit is None or probe.errors or self.changing_reads(unit):
+                return None
+        unit.source[0] = (0, f"list({unit.source[0][1]})", unit.source[0][2])
+        return self.define("move_space", (), unit, False, f"space of move '{name}'")
+
+    def changing_reads(self, unit: Unit) -> set[str]:
+        """What `unit` reads, through the functions it calls, that a game may change (all but players)."""
+        reads = set(unit.reads)
+        function_reads = self.function_reads()
+        for fname in unit.calls:
+            reads |= function_reads.get(fname, set())
+        return {r if isinstance(r, str) else r[0] for r in reads} - {"players"}
 
     def rules(self, phases: list[str], strategy: str) -> list[RuleSpec]:
         out: list[RuleSpec] = []
@@ -1015,6 +1034,7 @@ class _Builder:
             move.when = move.when and resolve(move.when)
             move.label = move.label and resolve(move.label)
             move.public = move.public and resolve(move.public)
+            move.space = move.space and resolve(move.space)
             move.effect = resolve(move.effect)
             move.cascade = [(n, resolve(f)) for n, f in move.cascade]
         player_slots = tuple(v.name for v in program.player_state)

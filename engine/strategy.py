@@ -43,10 +43,8 @@ from .interpreter import Decision, Game, Option, arg_key
 from .loader import Map, Seq, _merge_entries, load_tree
 from .memory import CardBase, PlayerBase, Zone
 from .program import Program, RuleSpec, _Builder
+from .vocabulary import STRATEGY_RULE_KEYS, STRATEGY_SECTIONS
 
-STRATEGY_SECTIONS = {"game", "title", "description", "extends", "override", "remove", "default", "strategy",
-                     "memory", "functions", "rules"}
-STRATEGY_RULE_KEYS = {"name", "priority", "phase", "for", "when", "choose", "then", "move", "after", "doc"}
 STRATEGIES_DIR = Path(__file__).resolve().parent.parent / "strategies"
 OFFERED = "__offered"  # the legal arguments by move, in the view's variables (no rule can name it)
 

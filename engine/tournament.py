@@ -19,6 +19,7 @@ from __future__ import annotations
 import math
 import multiprocessing
 import os
+import threading
 from dataclasses import dataclass
 from typing import Any, Callable, Iterator
 
@@ -66,10 +67,14 @@ def rotations(count: int) -> list[list[int]]:
 _worker: dict[str, Any] = {}
 
 
+def _worker_state(path: str, params: dict[str, str], specs: list[str], limits: BotLimits) -> dict[str, Any]:
+    program = load_program(path, params)
+    return {"program": program, "specs": specs,
+            "agents": [make_agent(spec, program=program, bot_limits=limits) for spec in specs]}
+
+
 def _init_worker(path: str, params: dict[str, str], specs: list[str], limits: BotLimits) -> None:
-    _worker["program"] = load_program(path, params)
-    _worker["specs"] = specs
-    _worker["agents"] = [make_agent(spec, program=_worker["program"], bot_limits=limits) for spec in specs]
+    _worker.update(_worker_state(path, params, specs, limits))
 
 
 def _close_agents(agents: list) -> None:
@@ -78,9 +83,10 @@ def _close_agents(agents: list) -> None:
             agent.close()
 
 
-def _play_deal(deal_seed: int) -> DealResult:
-    program: Program = _worker["program"]
-    agents = _worker["agents"]
+def _play_deal(deal_seed: int, worker: dict | None = None) -> DealResult:
+    worker = worker if worker is not None else _worker
+    program: Program = worker["program"]
+    agents = worker["agents"]
     count = len(agents)
     wins, payoffs, cut_off = [0.0] * count, [0.0] * count, 0
     faults_before = [len(getattr(a, "faults", ())) for a in agents]
@@ -100,9 +106,26 @@ def _play_deal(deal_seed: int) -> DealResult:
                       tuple(len(f) for f in new_faults), tuple(tuple(f[:FAULT_EXAMPLES]) for f in new_faults), cut_off)
 
 
+_thread = threading.local()  # a worker thread's program and agents (cluster workers may run several threads)
+
+
+def play_one_deal(deal_seed: int, setup: tuple) -> DealResult:
+    """One deal on a worker that may serve several tournaments; `setup` is (path, params, specs, bot limits)."""
+    if getattr(_thread, "setup", None) != setup:
+        _thread.setup, _thread.worker = setup, _worker_state(*setup)
+    return _play_deal(deal_seed, _thread.worker)
+
+
 def play_deals(path: str, params: dict[str, str], specs: list[str], seeds: list[int], jobs: int = 0,
-               limits: BotLimits = BotLimits()) -> Iterator[DealResult]:
-    """Play every deal, in parallel when jobs != 1; yields results in deal order."""
+               cluster: str | None = None, limits: BotLimits = BotLimits()) -> Iterator[DealResult]:
+    """Play every deal, in parallel when jobs != 1 (or on a Dask cluster); yields results in deal order."""
+    if cluster:
+        try:
+            from .cluster import play_deals_on_cluster
+        except ImportError:
+            raise NaipesError("--cluster needs Dask distributed: pip install 'naipes[cluster]'") from None
+        yield from play_deals_on_cluster(cluster, path, params, specs, seeds, limits)
+        return
     jobs = jobs or os.cpu_count() or 1
     if jobs == 1 or len(seeds) == 1:
         _init_worker(path, params, specs, limits)
@@ -117,9 +140,10 @@ def play_deals(path: str, params: dict[str, str], specs: list[str], seeds: list[
 
 
 def run_tournament(path: str, specs: list[str], deals: int, seed: int, params: dict[str, str] | None = None,
-                   jobs: int = 0, progress: Callable[[int], None] | None = None,
+                   jobs: int = 0, progress: Callable[[int], None] | None = None, cluster: str | None = None,
                    limits: BotLimits = BotLimits()) -> dict:
-    """Play `deals` deals in every rotation and summarise each agent's results."""
+    """Play `deals` deals in every rotation and summarise each agent's results (on a Dask cluster:
+    `cluster` is the scheduler's address)."""
     params = dict(params or {})
     program = load_program(path, params)
     if not program.players[0] <= len(specs) <= program.players[1]:
@@ -131,7 +155,7 @@ def run_tournament(path: str, specs: list[str], deals: int, seed: int, params: d
         _close_agents([make_agent(spec, program=program, bot_limits=limits)])  # fail early on a bad name
     seeds = [seed + i for i in range(deals)]
     results = []
-    for result in play_deals(path, params, specs, seeds, jobs, limits):
+    for result in play_deals(path, params, specs, seeds, jobs, cluster, limits):
         results.append(result)
         if progress:
             progress(1)
