@@ -44,6 +44,15 @@ def _parser() -> Lark:
                 postlex=_BlockIndenter(), propagate_positions=True, maybe_placeholders=True)
 
 
+@lru_cache(maxsize=16_384)
+def _parsed(source: str, start: str) -> Tree:
+    """The parse tree of `source` (shared: a tree is never changed, and its positions are relative to the text).
+
+    Variants, strategies and tools compile the same texts again and again; parsing is the slow part of loading.
+    """
+    return _parser().parse(source, start=start)
+
+
 def _where_in(text: str, line: int, col: int) -> Location | None:
     at = getattr(text, "at", None)
     return at(line, col) if at else None
@@ -105,7 +114,7 @@ def _parse(text: str, start: str, what: str) -> Tree:
     def _where(line: int, col: int) -> Location | None:
         return _where_in(text, line, max(col - 1, 1) if wrapped and line == 1 else col)
     try:
-        return _parser().parse(source, start=start)
+        return _parsed(source, start)
     except UnexpectedCharacters as exc:
         raise RuleError(f"unexpected character {source[exc.pos_in_stream]!r} in {what}",
                         _where(exc.line, exc.column)) from None

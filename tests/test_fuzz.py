@@ -1,13 +1,16 @@
 """Fuzzing the loader and the interpreter with mutated shipped rule files.
 
-Every rule file in ``rulesets/`` is mutated a few dozen times (seeded, so a
-failure names a reproducible mutant): characters and spans deleted, lines
-duplicated, swapped or deleted, garbage tokens inserted, indentation changed,
-numbers replaced by strings, names misspelt, operators flipped.  For every
-mutant, loading must either succeed or raise a :class:`NaipesError` (a
-located one prints as ``file:line:col: ...``), and a mutant that loads must
-play a short game with random seats or fail with a :class:`NaipesError` —
-never with another exception.
+Every rule file in ``rulesets/`` is mutated a few dozen times, and every
+strategy file in ``strategies/`` a dozen (seeded, so a failure names a
+reproducible mutant): characters and spans deleted, lines duplicated, swapped
+or deleted, garbage tokens inserted, indentation changed, numbers replaced by
+strings or by odd numbers, names misspelt, operators flipped, values of the
+wrong type, control characters, truncation, recursive aliases, tabs, YAML
+tags, keys named like the engine's own attributes. For every mutant, loading
+must either succeed or raise a :class:`NaipesError` that says where
+(``file:line:col: ...``), and a mutant that loads must play a short game (a
+strategy at the first seat, random players elsewhere) or fail with a located
+:class:`NaipesError`: no traceback, and no error without a location.
 
 The mutants are generated and run once per module (the ``all_outcomes`` fixture); the
 tests below look at the collected outcomes from different angles.
@@ -29,7 +32,8 @@ from naipes.agents import RandomAgent
 from naipes.cli import main
 from naipes.errors import NaipesError, RuleError, RuleErrors
 from naipes.interpreter import play_game
-from naipes.program import load_program
+from naipes.program import Program, load_program
+from naipes.strategy import StrategyAgent, load_strategy
 
 # Mutated params can reach the engine's random module with a float (a DeprecationWarning
 # in Python 3.11, a TypeError -> GameError later): not what these tests are about.
@@ -37,6 +41,8 @@ pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
 ROOT = Path(__file__).resolve().parent.parent
 RULESETS = sorted((ROOT / "rulesets").glob("*.yaml"))
+STRATEGY_FILES = sorted((ROOT / "strategies").glob("*/*.yaml"))
+STRATEGY_MUTANTS = int(os.environ.get("NAIPES_FUZZ_STRATEGY_MUTANTS", "15"))  # per strategy file
 TOTAL_MUTANTS = int(os.environ.get("NAIPES_FUZZ_MUTANTS", "300"))  # spread over the rule files
 MAX_DECISIONS = 400  # a mutant whose game runs longer is cut (not a failure)
 
@@ -48,6 +54,8 @@ GARBAGE = ["=", "==", ":", ": ", "(", ")", "[", "]", "{", "}", "'", '"', "#", "-
 
 def mutate(text: str, rng: random.Random) -> tuple[str, str]:
     """One random mutation of `text`: (what was done, the new text)."""
+    if rng.random() < 0.4:
+        return mutate_shape(text, rng)
     lines = text.split("\n")
     kind = rng.randrange(11)
     if kind == 0:
@@ -104,6 +112,63 @@ def mutate(text: str, rng: random.Random) -> tuple[str, str]:
     if spots:
         i = rng.choice(spots)
         return f"replace {a!r} at {i} by {b!r}", text[:i] + b + text[i + len(a):]
+    return "unchanged", text
+
+
+ODD_NUMBERS = ["007", "1" * 30, "2020-13-45", ".inf", ".nan", "-0", "1e400", "0x1F", "1_000", "9" * 5000]
+ENGINE_NAMES = ["index", "id", "name", "attributes", "state_slots", "zone_slots", "owner", "phase", "players",
+                "__class__", "M", "V"]
+YAML_TAGS = ["!!binary ", "!!set ", "!!python/name:os.system ", "!!timestamp ", "!!omap ", "!custom "]
+
+
+def mutate_shape(text: str, rng: random.Random) -> tuple[str, str]:
+    """Mutations of a file's YAML shape: wrong types, control characters, truncation, recursive aliases, tabs,
+    odd numbers, keys named like the engine's own attributes, YAML tags."""
+    lines = text.split("\n")
+    kind = rng.randrange(8)
+    if kind == 0:
+        spots = list(re.finditer(r": ([^\n{\[|>#]+)$", text, re.M))
+        if spots:
+            m = rng.choice(spots)
+            new = rng.choice(["[1, 2]", "{a: 1}", "[]", "{}", "- x", "null", "[[1]]"])
+            return f"value at {m.start(1)} -> {new}", text[:m.start(1)] + new + text[m.end(1):]
+    if kind == 1:
+        i = rng.randrange(len(text))
+        c = chr(rng.choice([1, 2, 7, 8, 11, 12, 14, 27, 127, 0x85, 0xfeff]))
+        return f"control {c!r} at {i}", text[:i] + c + text[i:]
+    if kind == 2:
+        i = rng.randrange(len(text))
+        return f"truncate at {i}", text[:i]
+    if kind == 3:
+        spots = [i for i, line in enumerate(lines) if re.match(r"^\s*[\w\"'(), ]+:\s*$", line)]
+        if spots:
+            i = rng.choice(spots)
+            lines[i] += " &loop"
+            j = min(len(lines) - 1, i + 1)
+            indent = len(lines[j]) - len(lines[j].lstrip())
+            lines.insert(j, " " * max(indent, 2) + "again: *loop")
+            return f"recursive alias at line {i + 1}", "\n".join(lines)
+    if kind == 4:
+        i = rng.randrange(len(lines))
+        lines[i] = "\t" + lines[i]
+        return f"tab at line {i + 1}", "\n".join(lines)
+    if kind == 5:
+        numbers = list(re.finditer(r"\b\d+\b", text))
+        if numbers:
+            m = rng.choice(numbers)
+            new = rng.choice(ODD_NUMBERS)
+            return f"number {m.group()} -> {new[:20]}", text[:m.start()] + new + text[m.end():]
+    if kind == 6:
+        keys = list(re.finditer(r"^(\s*)([a-z_]+):", text, re.M))
+        if keys:
+            m = rng.choice(keys)
+            new = rng.choice(ENGINE_NAMES)
+            return f"key {m.group(2)} -> {new}", text[:m.start(2)] + new + text[m.end(2):]
+    spots = list(re.finditer(r": ", text))
+    if spots:
+        m = rng.choice(spots)
+        tag = rng.choice(YAML_TAGS)
+        return f"tag {tag.strip()} at {m.end()}", text[:m.end()] + tag + text[m.end():]
     return "unchanged", text
 
 
@@ -172,9 +237,13 @@ def make_mutant(source: Path, seed: int, folder: Path) -> Outcome:
     return Outcome(source, seed, mutations, path, text)
 
 
-def run_mutant(outcome: Outcome) -> None:
+def run_mutant(outcome: Outcome, game: Program | None = None) -> None:
+    """Load the mutant (a rule file, or with `game` a strategy for it) and play a short game with it."""
     try:
-        program = load_program(outcome.path, {})
+        if game is None:
+            program, strategy = load_program(outcome.path, {}), None
+        else:
+            program, strategy = game, load_strategy(outcome.path, game)
     except Exception as exc:  # noqa: BLE001 - every exception is examined by the tests
         outcome.load_error = exc
         return
@@ -183,8 +252,11 @@ def run_mutant(outcome: Outcome) -> None:
     if not 1 <= seats <= 8:
         return
     budget = [MAX_DECISIONS]
+    agents = [CappedRandom(outcome.seed * 10 + i, budget) for i in range(seats)]
+    if strategy is not None:
+        agents[0] = StrategyAgent(strategy, outcome.seed)
     try:
-        play_game(program, [CappedRandom(outcome.seed * 10 + i, budget) for i in range(seats)], seed=outcome.seed)
+        play_game(program, agents, seed=outcome.seed)
         outcome.played = True
     except _LongGame:
         outcome.played = True
@@ -218,6 +290,34 @@ def all_outcomes(tmp_path_factory) -> tuple[Outcome, ...]:
             run_mutant(outcome)
             found.append(outcome)
     return tuple(found)
+
+
+@pytest.fixture(scope="module")
+def strategy_outcomes(tmp_path_factory) -> tuple[Outcome, ...]:
+    """Mutants of every strategy file, loaded against their game and (if they load) playing a seat once."""
+    folder = tmp_path_factory.mktemp("strategy_mutants")
+    games: dict[str, Program] = {}
+    found = []
+    for source in STRATEGY_FILES:
+        level_folder = folder / source.parent.name  # beside the unmutated levels it may extend
+        level_folder.mkdir(exist_ok=True)
+        for level in source.parent.glob("*.yaml"):
+            (level_folder / level.name).write_text(level.read_text(encoding="utf-8"), encoding="utf-8")
+        game = games.setdefault(source.parent.name, load_program(ROOT / "rulesets" / f"{source.parent.name}.yaml"))
+        for seed in range(STRATEGY_MUTANTS):
+            outcome = make_mutant(source, seed, level_folder)
+            run_mutant(outcome, game)
+            found.append(outcome)
+    return tuple(found)
+
+
+def unlocated(exc: BaseException | None) -> bool:
+    """Whether an error lacks a location: a traceback, or a Naipes error that does not say where."""
+    if exc is None:
+        return False
+    if isinstance(exc, RuleErrors):
+        return any(e.location is None for e in exc.errors)
+    return not isinstance(exc, RuleError) or exc.location is None
 
 
 def rule_errors(exc: BaseException) -> list[RuleError]:
@@ -278,6 +378,29 @@ def test_located_load_errors_print_file_line_col_first(all_outcomes):
             assert loc.col >= 1, (o.describe(), str(error))
             assert "Traceback" not in str(error)
     assert checked > 50  # the fuzzer does produce located errors
+
+
+def test_every_error_of_a_mutant_is_located(all_outcomes):
+    # loading and playing: a rule-file error says file:line:col, and so does a fault while the game runs
+    bad = [(o.describe(), f"{type(e).__name__}: {str(e).splitlines()[0]}")
+           for o in all_outcomes for e in (o.load_error, o.play_error) if unlocated(e)]
+    assert not bad, bad
+
+
+def test_every_error_of_a_strategy_mutant_is_located(strategy_outcomes):
+    bad = [(o.describe(), f"{type(e).__name__}: {str(e).splitlines()[0]}")
+           for o in strategy_outcomes for e in (o.load_error, o.play_error) if unlocated(e)]
+    assert not bad, bad
+    # neither outcome is vacuous: strategy mutants both break and keep playing
+    assert sum(o.load_error is not None for o in strategy_outcomes) >= len(strategy_outcomes) // 5
+    assert sum(o.played for o in strategy_outcomes) >= len(strategy_outcomes) // 5
+
+
+def test_the_shape_mutations_are_all_exercised():
+    rng = random.Random(1)
+    text = (ROOT / "rulesets" / "fichas.yaml").read_text(encoding="utf-8")
+    kinds = {mutate_shape(text, rng)[0].split()[0] for _ in range(300)}
+    assert kinds == {"value", "control", "truncate", "recursive", "tab", "number", "key", "tag"}
 
 
 def test_every_loaded_mutant_plays_or_fails_with_a_naipes_error(all_outcomes):
