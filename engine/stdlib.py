@@ -11,7 +11,7 @@ import builtins
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-from .melds import best_melds, can_lay_off, is_meld, lay_off_all, longest_run, meldable
+from .melds import best_melds, can_lay_off, is_meld, lay_off_all, longest_run, meld_and_lay_off, meldable
 
 
 @dataclass(frozen=True)
@@ -151,6 +151,11 @@ BUILTINS: dict[str, Builtin] = {
     "lay_off_all": Builtin(lay_off_all, 3, 3, frozenset({"suit", "rank", "value", "jokers", "min_set", "max_set",
                                                         "min_run", "joker_value", "jokers_per_meld"}), returns="dict",
                            doc="{'laid', 'remaining', 'melds', 'deadwood'}: the most value laid off onto melds"),
+    "meld_and_lay_off": Builtin(meld_and_lay_off, 3, 3, frozenset({"suit", "rank", "value", "jokers", "min_set",
+                                                                  "max_set", "min_run", "joker_value",
+                                                                  "jokers_per_meld"}), returns="dict",
+                                doc="{'melds', 'laid', 'loose', 'deadwood', 'table'}: the least unmelded value when "
+                                    "the cards may meld among themselves or go onto the melds"),
     "longest_run": Builtin(longest_run, 2, 2, frozenset({"suit", "rank", "jokers"}), returns="int",
                            doc="the longest chain of consecutive ranks in one suit, without jokers"),
 }
