@@ -404,15 +404,14 @@ def test_a_run_of_the_hand_broken_for_a_chain():
 
 
 def test_with_jokers_and_48_cards():
-    # 48 cards: 8a goes onto 5-6-7a, so 9a 9b 9c... here the hand's 8a 9a 10a run is broken:
-    # 8a onto the table and 9a 9b 9c as a set leave 12d (the run 8a 9a 10a would leave 9b 9c 12d).
+    # 48 cards: the hand's run 8a 9a 10a would leave 9b 9c 12d (30); the 8a goes onto 5-6-7a
+    # instead and 9a 9b 9c make a set, leaving 10a 12d (22).
     r = meld_lay("8a 9a 10a 9b 9c 12d", ["5a 6a 7a"], order=ORDER_48)
-    assert r["deadwood"] == 12 + 10 and names(r["laid"]) == ["8a"] and meld_names(r) == [["9a", "9b", "9c"]]
-    # A joker worth 50 loose: it goes onto the table set, and 2a 3a 4b... the hand 2a 3a * 7c:
-    # [2a 3a *] with 7c loose (7) ties with nothing better; onto [7b 7d 7e] the 7c goes too.
+    assert r["deadwood"] == 10 + 12 and names(r["laid"]) == ["8a"] and meld_names(r) == [["9a", "9b", "9c"]]
+    # A joker melds in the hand (2a 3a *) and the 7c goes onto the set of 7s: nothing counts.
     r = meld_lay("2a 3a * 7c", ["7b 7d 7a"])
     assert r["deadwood"] == 0 and meld_names(r) == [["2a", "3a", "*"]] and names(r["laid"]) == ["7c"]
-    # One joker per meld: the table run already holds one, so the hand's joker stays with the hand.
+    # One joker per meld: the table's run holds one already, so the hand's joker stays in the hand's set.
     r = meld_lay("* 5b 5c 12d", ["1a * 3a"])
     assert r["deadwood"] == 12 and meld_names(r) == [["5b", "5c", "*"]] and r["laid"] == []
 
