@@ -26,6 +26,8 @@ from typing import Any
 from lark import Token, Tree
 
 from .errors import Location, RuleError, did_you_mean
+from .loader import MAX_DIGITS, number_problem
+from .memory import CardBase, PlayerBase
 from .parser import node_location, parse_block, parse_expression
 from .stdlib import BUILTINS
 
@@ -61,17 +63,58 @@ def _python_attributes() -> frozenset:
 PYTHON_ATTRIBUTES = _python_attributes()
 
 
-def declared_name_problem(name: str, kind: str) -> str | None:
-    """Why `name` cannot name a card attribute, player variable or zone (None if it can)."""
-    if not isinstance(name, str) or not name.isidentifier() or not name.isascii():
-        return f"'{name}' is not a valid {kind} name (letters, digits and '_', not starting with a digit)"
+def identifier_problem(name: Any, kind: str) -> str | None:
+    """Why `name` cannot name something in a rule file (None if it can).
+
+    Names become Python identifiers in generated code (always behind a prefix
+    or as an attribute), so they are plain ASCII identifiers and never
+    reserved words or private ('_') names.
+    """
+    if not isinstance(name, str) or not name.isascii() or not name.isidentifier():
+        return f"'{name}' is not a valid {kind} name (ASCII letters, digits and '_', not starting with a digit)"
     if name.startswith("_"):
         return f"{kind} names cannot start with '_' ('{name}')"
     if keyword.iskeyword(name) or keyword.issoftkeyword(name):
         return f"'{name}' is a reserved word and cannot name a {kind}"
+    return None
+
+
+# Attributes the engine gives its own objects, by the kind of object a declared name becomes an attribute of.
+ENGINE_ATTRIBUTES = {"player": frozenset(dir(PlayerBase)), "card": frozenset(dir(CardBase))}
+
+
+def declared_name_problem(name: Any, kind: str, owner: str) -> str | None:
+    """Why `name` cannot name a card attribute (owner 'card'), a player variable or a zone ('player')."""
+    problem = identifier_problem(name, kind)
+    if problem:
+        return problem
+    if name in ENGINE_ATTRIBUTES[owner]:
+        return f"'{name}' is reserved (every {owner} has it already) and cannot name a {kind}"
     if name in PYTHON_ATTRIBUTES and name not in ("index", "count"):
         return f"'{name}' is reserved (an attribute of built-in values) and cannot name a {kind}"
     return None
+
+
+def literal(value: Any) -> str:
+    """Python source for a plain value from a rule file (None, a bool, number, text, or a collection of those).
+
+    Anything else (a non-finite float, a number too large, an object of
+    another type) raises ValueError: only values whose source is known
+    to be a literal ever enter generated code.
+    """
+    if value is None or isinstance(value, (bool, str)):
+        return repr(value)
+    if isinstance(value, (int, float)):
+        problem = number_problem(value)
+        if problem:
+            raise ValueError(f"{value!r} is {problem}")
+        return repr(value)
+    if isinstance(value, (list, tuple)):
+        items = ", ".join(literal(v) for v in value)
+        return f"[{items}]" if isinstance(value, list) else f"({items}{',' if len(value) == 1 else ''})"
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{literal(k)}: {literal(v)}" for k, v in value.items()) + "}"
+    raise ValueError(f"a value of type {type(value).__name__} cannot stand in a rule file")
 
 
 @dataclass
@@ -215,6 +258,31 @@ def _count_tests(tree: Tree) -> int:
     return 1
 
 
+# `a * b`, `a + b` and `a - b` go through the size checks of naipes.limits (a repeated or joined sequence, a
+# number of too many bits), unless one side is a number written in the rule file (for `*`, and the other side
+# a number): then a value grows by at most that much per step, which the step budget bounds.
+ARITHMETIC_CHECKED = {"*": "B_times", "+": "B_plus", "-": "B_minus"}
+
+
+def _constant(src: str) -> bool:
+    """Whether `src` is a number written in the rule file (or a param): a product by one grows slowly."""
+    try:
+        return isinstance(ast.literal_eval(src), (int, float))
+    except (ValueError, SyntaxError):
+        return False
+
+
+def _binary(op: str, left: str, left_type: str | None, right: str, right_type: str | None) -> str:
+    """Python for `left op right` (see ARITHMETIC_CHECKED)."""
+    if op == "*":  # by a number, a number grows slowly; a text or list multiplied by one can be huge
+        safe = (_constant(left) and _numeric(right_type)) or (_constant(right) and _numeric(left_type))
+    else:
+        safe = _constant(left) or _constant(right)
+    if op in ARITHMETIC_CHECKED and not safe:
+        return f"{ARITHMETIC_CHECKED[op]}(M, {left}, {right})"
+    return f"({left} {op} {right})"
+
+
 class _Job:
     """The state of compiling one text: scope, reads, where it came from."""
 
@@ -249,7 +317,12 @@ class _Job:
 
     def e_number(self, node: Tree) -> tuple[str, str]:
         text = node.children[0].value
-        return text, ("float" if "." in text else "int")
+        digits = text.split(".")[0].lstrip("0")
+        if len(digits) > MAX_DIGITS:
+            self.fail(node, f"the number is too large (at most {MAX_DIGITS} digits)")
+        whole, _, fraction = text.partition(".")
+        value = float(f"{digits or '0'}.{fraction}") if fraction else int(digits or "0")
+        return literal(value), ("float" if "." in text else "int")
 
     def e_string(self, node: Tree) -> tuple[str, str]:
         try:
@@ -278,7 +351,7 @@ class _Job:
             return f"v_{name}", self.scope[name]
         if name in self.sym.params:
             value = self.sym.params[name]
-            return repr(value), _type_of_value(value)
+            return literal(value), _type_of_value(value)
         if name in self.sym.globals:
             if name != "players":
                 self.reads.add(name)
@@ -287,8 +360,9 @@ class _Job:
             self.fail(token, f"'{name}' is a function: call it, as in {name}(...)")
         if name in BUILTINS:
             builtin = BUILTINS[name]
-            if builtin.state or builtin.random:
-                self.fail(token, f"'{name}' can only be called, not passed as a value")
+            if builtin.state or builtin.random or builtin.costly:
+                self.fail(token, f"'{name}' can only be called, not passed as a value",
+                          f"write a lambda: lambda x: {name}(x)" if builtin.costly else None)
             return f"B_{name}", "function"
         if name in self.sym.moves:
             self.fail(token, f"'{name}' is a move: moves are offered with 'ask PLAYER to {name}'")
@@ -397,7 +471,7 @@ class _Job:
             if b.random and not self.allow_random:
                 self.fail(token, f"'{name}' is random and cannot be used in {self.what}",
                           "conditions and functions must be pure; draw random numbers in actions")
-            lead = "M.rng" if b.random else "V" if b.state else ""
+            lead = "M.rng" if b.random else "V" if b.state else "M" if b.costly else ""
             joined = ", ".join(x for x in (lead, allargs) if x)
             return f"B_{name}({joined})", b.returns
         self.e_name(func_node)  # raises the right "unknown name" error
@@ -408,6 +482,7 @@ class _Job:
         src, typ = self.expr(parts[0])
         for op, operand in zip(parts[1::2], parts[2::2]):
             rsrc, rtyp = self.expr(operand)
+            left_type = typ
             if (typ == "str" and _numeric(rtyp)) or (_numeric(typ) and rtyp == "str"):
                 if not (op.value == "*"):
                     self.fail(op, f"cannot apply '{op.value}' to {typ} and {rtyp}",
@@ -418,7 +493,7 @@ class _Job:
                 "float" if {typ, rtyp} <= NUMERIC | {"float"} and "float" in (typ, rtyp) else None)
             if op.value == "/":
                 typ = "float"
-            src = f"({src} {op.value} {rsrc})"
+            src = _binary(op.value, src, left_type, rsrc, rtyp)
         return src, typ
 
     def e_unary(self, node: Tree) -> tuple[str, str | None]:
@@ -504,7 +579,7 @@ class _Job:
                 self.fail(iterable, f"cannot iterate over a value of type {it_type}")
             self.scope.update({n.value: ("card" if it_type == "zone" else None) for n in names})
             self.bound = self.bound - {n.value for n in names}
-            text = f"for {', '.join('v_' + n.value for n in names)} in {it}"
+            text = f"for {', '.join('v_' + n.value for n in names)} in M.charge({it})"
             if cond is not None:
                 text += f" if {self.expr(cond)[0]}"
             clauses.append(text)
@@ -600,14 +675,14 @@ class _Job:
             if name in self.scope:
                 if op:
                     self._check_augmented(node, op, self.scope[name], typ)
-                line = f"v_{name} = v_{name} {op} {src}" if op else f"v_{name} = {src}"
+                line = f"v_{name} = {_binary(op, f'v_{name}', self.scope[name], src, typ)}" if op else f"v_{name} = {src}"
                 self.emit(out, indent, line, node)
                 return
             self._check_assignable(target, name, None if op else typ)
             self._check_writable(target, name)
             if op:
                 self._check_augmented(node, op, self.sym.globals.get(name), typ)
-            new = f"V[{name!r}] {op} {src}" if op else src
+            new = _binary(op, f"V[{name!r}]", self.sym.globals.get(name), src, typ) if op else src
             self.emit(out, indent, f"M.set_var({name!r}, {new})", node)
             return
         base_node, attr_token = target.children
@@ -628,7 +703,7 @@ class _Job:
             self._check_augmented(node, op, self.sym.player_attrs[attr], typ)
         self.tmp += 1
         obj = f"_o{self.tmp}"
-        new = f"{obj}.{attr} {op} {src}" if op else src
+        new = _binary(op, f"{obj}.{attr}", self.sym.player_attrs[attr], src, typ) if op else src
         self.emit(out, indent, f"{obj} = {base}; M.set_attr({obj}, {attr!r}, {new})", node)
 
     def _check_writable(self, node: Tree, name: str | None, action: str = "assign") -> None:
@@ -718,6 +793,6 @@ class _Job:
             self.scope[token.value] = "card" if typ == "zone" and len(names) == 1 else None
         self.bound = self.bound - {t.value for t in names}
         targets = ", ".join(f"v_{t.value}" for t in names)
-        self.emit(out, indent, f"for {targets} in list({it}):", node)
+        self.emit(out, indent, f"for {targets} in list(M.charge({it})):", node)
         self._suite(suite, indent + 1, out)
         self.scope, self.bound = saved, saved_bound

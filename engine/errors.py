@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Iterable
 
 _sources: dict[str, list[str]] = {}
+QUOTE_WIDTH = 100  # characters of a long source line shown around an error
 
 
 def remember_source(filename: str, text: str) -> None:
@@ -34,12 +35,22 @@ class Location:
         return f"{self.file}:{self.line}:{self.col}"
 
     def quote(self) -> str:
-        """The source line with a caret under the column, or '' if unknown."""
+        """The source line with a caret under the column, or '' if unknown.
+
+        A long line is cut to a window around the column, and control
+        characters show as '?', so that a quote stays one readable line.
+        """
         lines = _sources.get(self.file)
         if not lines or not 1 <= self.line <= len(lines):
             return ""
-        text = lines[self.line - 1].rstrip("\n")
-        return f"    {text}\n    {' ' * max(self.col - 1, 0)}^"
+        text = "".join(c if c.isprintable() else "?" for c in lines[self.line - 1].rstrip("\n"))
+        caret = max(self.col - 1, 0)
+        if len(text) > QUOTE_WIDTH:
+            start = max(0, min(caret - QUOTE_WIDTH // 2, len(text) - QUOTE_WIDTH))
+            text = ("..." if start else "") + text[start:start + QUOTE_WIDTH] + \
+                ("..." if start + QUOTE_WIDTH < len(text) else "")
+            caret = caret - start + (3 if start else 0)
+        return f"    {text}\n    {' ' * caret}^"
 
 
 class NaipesError(Exception):

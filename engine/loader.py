@@ -11,6 +11,7 @@ base (see :func:`merge_variant`).
 """
 from __future__ import annotations
 
+import math
 from pathlib import Path
 from typing import Any
 
@@ -126,22 +127,73 @@ def _align(value: str, raw: str, line: int, col: int) -> list[tuple[int, int]]:
     return where
 
 
+class _RuleFileLoader(yaml.SafeLoader):
+    """YAML's safe loader without dates: `2020-13-45` is text, never a date (rule files have none)."""
+
+    yaml_implicit_resolvers = {
+        first: [(tag, regexp) for tag, regexp in resolvers if tag != "tag:yaml.org,2002:timestamp"]
+        for first, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()}
+
+
+# The only YAML types a rule file may hold; anything else (!!binary, !!set, !!python/...) is refused.
+PLAIN_TAGS = {f"tag:yaml.org,2002:{t}" for t in ("str", "int", "float", "bool", "null", "seq", "map")}
+MAX_VALUES = 200_000  # values a rule file may expand to (YAML aliases can multiply a short file)
+MAX_DIGITS = 18  # the longest whole number a rule file may write
+
+
+def number_problem(value: Any) -> str | None:
+    """Why a number cannot stand in a rule file (None if it can): too large, or not finite."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return None
+    if isinstance(value, float) and not math.isfinite(value):
+        return "not a finite number"
+    if abs(value) >= 10 ** MAX_DIGITS:
+        return f"a number too large (at most {MAX_DIGITS} digits)"
+    return None
+
+
 class _Builder:
     def __init__(self, filename: str, text: str):
         self.filename = filename
         self.text = text
         self.lines = text.splitlines()
         self.scalars = SafeConstructor()
+        self.values = 0
+        self.open: set[int] = set()  # ids of the collections being built (a recursive alias comes back to one)
 
     def build(self, node: yaml.Node) -> Any:
-        if isinstance(node, yaml.MappingNode):
-            return self._map(node)
-        if isinstance(node, yaml.SequenceNode):
+        self.values += 1
+        if self.values > MAX_VALUES:
+            raise RuleError(f"the file expands to more than {MAX_VALUES:,} values (YAML aliases repeating "
+                            "a large part?)", _mark(node, self.filename))
+        if node.tag not in PLAIN_TAGS:
+            raise RuleError(f"YAML tag '{node.tag}' is not allowed in a rule file: values are text, numbers, "
+                            "true/false, null, lists and mappings", _mark(node, self.filename))
+        if isinstance(node, yaml.ScalarNode):
+            return self._scalar(node)
+        if id(node) in self.open:
+            raise RuleError("a YAML alias refers to a list or mapping that contains it (a cycle)",
+                            _mark(node, self.filename))
+        self.open.add(id(node))
+        try:
+            if isinstance(node, yaml.MappingNode):
+                return self._map(node)
             seq = Seq(self.build(n) for n in node.value)
             seq.where = _mark(node, self.filename)
             seq.item_locs = [_mark(n, self.filename) for n in node.value]
             return seq
-        value = self.scalars.construct_object(node)
+        finally:
+            self.open.discard(id(node))
+
+    def _scalar(self, node: yaml.ScalarNode) -> Any:
+        try:
+            value = self.scalars.construct_object(node)
+            problem = number_problem(value)
+        except ValueError:  # an integer of thousands of digits
+            problem = "a number too large"
+        if problem:
+            raise RuleError(f"'{node.value[:20]}{'...' if len(node.value) > 20 else ''}' is {problem}",
+                            _mark(node, self.filename))
         if isinstance(value, str):
             return self._text(value, node)
         return value
@@ -197,11 +249,14 @@ def parse_yaml(text: str, filename: str) -> Any:
     """Parse YAML text into a located tree; YAML errors become RuleErrors."""
     remember_source(filename, text)
     try:
-        node = yaml.compose(text, Loader=yaml.SafeLoader)
+        node = yaml.compose(text, Loader=_RuleFileLoader)
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         loc = Location(filename, mark.line + 1, mark.column + 1) if mark else None
         raise RuleError(f"YAML syntax: {exc.problem or exc.context}", loc) from None
+    except yaml.reader.ReaderError as exc:  # a character YAML does not allow (a control character)
+        raise RuleError(f"YAML: the character {chr(exc.character)!r} is not allowed in a YAML file",
+                        _position(filename, text, exc.position)) from None
     except yaml.YAMLError as exc:
         raise RuleError(f"YAML: {exc}", Location(filename, 1, 1)) from None
     if node is None:
@@ -212,6 +267,12 @@ def parse_yaml(text: str, filename: str) -> Any:
         mark = exc.problem_mark
         loc = Location(filename, mark.line + 1, mark.column + 1) if mark else None
         raise RuleError(f"YAML: {exc.problem}", loc) from None
+
+
+def _position(filename: str, text: str, index: int) -> Location:
+    """The location of the character at `index` of `text`."""
+    line = text.count("\n", 0, index) + 1
+    return Location(filename, line, index - (text.rfind("\n", 0, index) + 1) + 1)
 
 
 def read_rule_file(path: str | Path) -> Map:
@@ -235,10 +296,12 @@ MERGED_SECTIONS = ("params", "zones", "state", "player_state", "moves", "functio
 DEEP_SECTIONS = ("params", "moves", "cards")
 
 
-def load_tree(path: str | Path, _seen: tuple = ()) -> Map:
+def load_tree(path: str | Path) -> Map:
     """Read a rule file and resolve its ``extends`` chain into one tree."""
-    path = Path(path)
-    tree = read_rule_file(path)
+    return _resolve(read_rule_file(path), Path(path), ())
+
+
+def _resolve(tree: Map, path: Path, seen: tuple) -> Map:
     base_name = tree.get("extends")
     if base_name is None:
         for key in ("override", "remove"):
@@ -248,13 +311,33 @@ def load_tree(path: str | Path, _seen: tuple = ()) -> Map:
     if not isinstance(base_name, str):
         raise RuleError("'extends' takes the path of the base rule file", tree.loc("extends"))
     base_path = (path.parent / base_name).resolve()
-    if base_path in _seen:
+    if base_path in seen:
         raise RuleError(f"'extends' makes a cycle through {base_name}", tree.loc("extends"))
-    if not base_path.exists():
+    if base_path.suffix not in (".yaml", ".yml"):
+        raise RuleError(f"'extends' names a rule file (.yaml), not '{base_name}'", tree.loc("extends"))
+    if not base_path.is_file():
         raise RuleError(f"base rule file '{base_name}' not found", tree.loc("extends"),
                         hint=f"paths are relative to {path.parent}")
-    base = load_tree(base_path, _seen + (path.resolve(),))
+    base = _resolve(_read_base(base_path, tree), base_path, seen + (path.resolve(),))
     return merge_variant(base, tree)
+
+
+def _read_base(base_path: Path, variant: Map) -> Map:
+    """The base a variant extends, once it is known to be a rule file: YAML with 'game:' (or 'extends:').
+
+    Until then nothing of it is quoted in an error, so that pointing
+    'extends:' at some other file never shows that file's content.
+    """
+    where = variant.loc("extends")
+    try:
+        base = read_rule_file(base_path)
+    except RuleError as error:
+        at = f" (line {error.location.line})" if error.location else ""
+        raise RuleError(f"the base '{variant['extends']}' is not a readable rule file{at}", where,
+                        hint=f"check it on its own: naipes check {base_path}") from None
+    if "game" not in base and "extends" not in base:  # a level of a strategy extends another: its root names the game
+        raise RuleError(f"the base '{variant['extends']}' is not a rule file (it has no 'game:')", where)
+    return base
 
 
 def merge_variant(base: Map, variant: Map) -> Map:

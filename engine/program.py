@@ -12,7 +12,6 @@ builds the agenda's dependency indexes: which rules read which names.
 """
 from __future__ import annotations
 
-import keyword
 import random
 import re
 import sys
@@ -22,36 +21,20 @@ from pathlib import Path
 from typing import Any, Callable
 
 from .agenda import DEFAULT_STRATEGY, STRATEGIES, strategy_term
-from .compiler import ANY, Compiler, Symbols, Unit, declared_name_problem
+from .codecheck import check_generated
+from .compiler import (ANY, CARD_BUILTIN_ATTRS, PLAYER_BUILTIN_ATTRS, ZONE_ATTRS, Compiler, Symbols, Unit,
+                       declared_name_problem, identifier_problem, literal)
 from .errors import GameError, Location, NaipesError, ParamError, RuleError, RuleErrors, did_you_mean
-from .loader import Map, Seq, Text, load_tree, location_of, subtext
+from .limits import MAX_DECISIONS, MAX_FIRINGS, minus, plus, times
+from .loader import Map, Seq, Text, load_tree, location_of, number_problem, subtext
 from .memory import CardBase, Memory, PlayerBase
 from .stdlib import BUILTINS, DECK
+from .vocabulary import (CARD_KEYS, MOVE_KEYS, PARAM_KEYS, PLAYERS_KEYS, RULE_KEYS, SECTIONS, TABLE_KEYS, VAR_KEYS,
+                         VIEW_KEYS, VISIBILITIES, ZONE_KEYS)
 
-SECTIONS = {
-    "game": "the game's identifier", "title": "a human title", "description": "free text",
-    "players": "min / max / default number of seats, and the default AI", "params": "named, typed parameters",
-    "cards": "the deck", "zones": "piles of cards and who sees them", "state": "global variables",
-    "player_state": "per-player variables", "phases": "agenda groups, in order (the first is the start)",
-    "strategy": "conflict-resolution strategy", "setup": "actions run once at the start",
-    "functions": "pure helper functions", "moves": "the decisions players make", "rules": "production rules",
-    "result": "each player's payoff when the game ends",
-    "evaluation": "how well each player stands mid-game (search agents stop their playouts when it changes)",
-    "estimate": "how well each player stands right now, the round in progress included (search agents score a cut-off playout by it)",
-    "views": "values computed only when a player's view is built (for display; rules cannot read them)", "max_firings": "firings allowed between two decisions",
-    "extends": "base rule file of a variant", "override": "rules replacing base rules by name",
-    "remove": "base rules to delete by name",
-}
-RULE_KEYS = {"name", "when", "then", "priority", "phase", "for", "doc"}
-MOVE_KEYS = {"choose", "legal", "when", "label", "public", "then", "doc"}
-ZONE_KEYS = {"per_player", "visibility", "ordered", "doc"}
-PARAM_KEYS = {"type", "default", "min", "max", "choices", "doc"}
-CARD_KEYS = {"attributes", "generate", "extra", "copies", "tables", "name", "start", "symmetric"}
-VAR_KEYS = {"init", "visibility", "show", "doc"}
-VISIBILITIES = ("public", "hidden", "owner", "top")
 PARAM_TYPES = {"int": int, "float": float, "bool": bool, "str": str}
-SIGNATURE = re.compile(r"^\s*([A-Za-z]\w*)\s*\(\s*([A-Za-z]\w*(\s*,\s*[A-Za-z]\w*)*)?\s*\)\s*$")
-BINDING = re.compile(r"^\s*([A-Za-z]\w*)\s+in\s+(.+)$", re.S)
+SIGNATURE = re.compile(r"^\s*([A-Za-z]\w*)\s*\(\s*([A-Za-z]\w*(\s*,\s*[A-Za-z]\w*)*)?\s*\)\s*$", re.ASCII)
+BINDING = re.compile(r"^\s*([A-Za-z]\w*)\s+in\s+(.+)$", re.S | re.ASCII)
 
 
 @dataclass
@@ -108,6 +91,10 @@ class MoveSpec:
     # obligation cascade (the first step that leaves something decides, else all).
     strict: bool = False
     public: Callable | None = None  # how the move reads to the other players (default: its label)
+    # f(memory, vars) -> every argument the move can ever offer (naipes.actions numbers them): the
+    # declared `space:`, else the deck when `choose` ranges over a zone, else the `choose` collection
+    # itself when it reads nothing a game changes; None when unknown.
+    space: Callable | None = None
 
 
 @dataclass
@@ -149,6 +136,7 @@ class CardSpec:
     name: Callable | None
     start: str
     card_class: type = CardBase
+    location: Location | None = None  # the 'cards' section, where a fault in building the deck is reported
 
 
 @dataclass
@@ -173,6 +161,7 @@ class Program:
     result: Callable | None
     cards: CardSpec | None
     max_firings: int
+    max_decisions: int
     views: list = field(default_factory=list)  # [ViewSpec]
     evaluation: Callable | None = None  # f(memory, vars, player): standing mid-game, for search playouts
     estimate: Callable | None = None  # f(memory, vars, player): standing counting the round in progress
@@ -255,11 +244,15 @@ class Program:
         cards = []
         for i, attrs in enumerate(spec.build(memory, memory.vars)):
             if not isinstance(attrs, dict):
-                raise GameError(f"the deck must be a list of attribute maps; item {i} is {attrs!r}")
+                raise GameError(f"the deck must be a list of attribute maps; item {i} is {attrs!r}", spec.location)
             card = spec.card_class.__new__(spec.card_class)
             card.id = i
             for attr in spec.attributes:
-                setattr(card, attr, attrs.get(attr))
+                value = attrs.get(attr)
+                if not _is_scalar(value):
+                    raise GameError(f"card {i}: attribute '{attr}' is {value!r}; a card's attributes are plain values "
+                                    "(text, numbers, true/false)", spec.location)
+                setattr(card, attr, value)
             for attr, (of, values, default) in spec.tables.items():
                 setattr(card, attr, values.get(getattr(card, of), default))
             card.name = spec.name(memory, memory.vars, card) if spec.name else \
@@ -289,7 +282,10 @@ class Program:
         where, loc = origin if origin else ("the game", None)
         if isinstance(exc, GameError):
             return GameError(f"in {where}: {exc.message}", exc.location or loc, exc.hint)
-        detail = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
+        if isinstance(exc, RecursionError):
+            detail = "too deep: functions call each other, or values nest, too deeply"
+        else:
+            detail = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
         return GameError(f"in {where}: {detail}", loc)
 
 
@@ -364,7 +360,22 @@ class _Builder:
         self.error(f"{what} must be an expression (text)", location_of(value, loc))
         return None
 
-    def define(self, name: str, params: tuple[str, ...], unit: Unit | None, block: bool, what: str) -> str:
+    def literal(self, value: Any, loc: Location, what: str) -> str:
+        """`value` as Python source (see compiler.literal); None, after a located error, if it cannot be."""
+        try:
+            return literal(value)
+        except ValueError as exc:
+            self.error(f"{what}: {exc}", loc)
+            return "None"
+
+    def define(self, kind: str, params: tuple[str, ...], unit: Unit | None, block: bool, what: str) -> str:
+        """Add a generated function; returns its Python name.
+
+        The name is made by the engine (`kind` and a serial number; a rule
+        file's function `f` is `F_f`, its name checked first): rule-file text
+        never names generated code.
+        """
+        name = kind if kind.startswith("F_") else f"{kind}_{len(self.defs)}"
         if unit is not None:
             self.defs.append((name, params, unit, block, what))
         return name
@@ -401,9 +412,8 @@ class _Builder:
         rules = self.rules(phases, strategy)
         result, evaluation, estimate = (self.per_player_expression(s) for s in ("result", "evaluation", "estimate"))
         views = self.views()
-        max_firings = self.section("max_firings", int, 100_000)
-        if isinstance(max_firings, bool) or max_firings < 1:
-            self.error("'max_firings' must be a positive whole number", tree.loc("max_firings"))
+        max_firings = self.limit("max_firings", 100_000, MAX_FIRINGS)
+        max_decisions = self.limit("max_decisions", 100_000, MAX_DECISIONS)
         self.errors.extend(self.compiler.errors)
         if self.errors:
             unique = {(str(e.location), e.message): e for e in self.errors}
@@ -413,9 +423,18 @@ class _Builder:
             default_ai=str((tree.get("players") or {}).get("ai", "random")) if isinstance(tree.get("players"), Map) else "random",
             params=params, param_values=values, zones=zones, state=state, player_state=player_state,
             phases=phases, strategy=strategy, rules=rules, moves=moves, setup=setup, result=result,
-            cards=cards, max_firings=max_firings, views=views, evaluation=evaluation, estimate=estimate)
+            cards=cards, max_firings=max_firings, max_decisions=max_decisions, views=views, evaluation=evaluation,
+            estimate=estimate)
         self.link(program)
         return program
+
+    def limit(self, section: str, default: int, largest: int) -> int:
+        """A section holding a whole number from 1 to `largest`."""
+        value = self.section(section, int, default)
+        if isinstance(value, bool) or not 1 <= value <= largest:
+            self.error(f"'{section}' must be a whole number from 1 to {largest:,}", self.tree.loc(section))
+            return default
+        return value
 
     def per_player_expression(self, section: str) -> str | None:
         """`result:` or `evaluation:`, an expression of `player`."""
@@ -434,7 +453,7 @@ class _Builder:
         if not isinstance(spec, Map):
             self.error("'players' is a number or {min, max, default, ai}", self.tree.loc("players"))
             return (2, 2, 2)
-        self.check_keys(spec, {"min", "max", "default", "ai"}, "players")
+        self.check_keys(spec, PLAYERS_KEYS, "players")
         nums = []
         for key, fallback in (("min", 2), ("max", None), ("default", None)):
             value = spec.get(key, fallback)
@@ -462,8 +481,9 @@ class _Builder:
         section = self.section("params", Map, Map())
         for name, spec in section.items():
             loc = section.loc(name)
-            if not isinstance(name, str) or not name.isidentifier() or keyword.iskeyword(name) or name.startswith("_"):
-                self.error(f"'{name}' is not a valid param name", section.key_loc(name))
+            problem = identifier_problem(name, "param")
+            if problem:
+                self.error(problem, section.key_loc(name))
                 continue
             if not isinstance(spec, Map):
                 spec_map = Map({"default": spec})
@@ -565,20 +585,26 @@ class _Builder:
                 continue
             fname = match.group(1)
             args = tuple(a.strip() for a in (match.group(2) or "").split(",") if a.strip())
+            problem = next(filter(None, [identifier_problem(fname, "function")] +
+                                  [identifier_problem(a, "function argument") for a in args]), None)
+            if problem:
+                self.error(problem, functions.key_loc(signature))
+                continue
             if fname in sym.functions or fname in BUILTINS:
                 self.error(f"function '{fname}' is already defined", functions.key_loc(signature))
             sym.functions[fname] = args
         moves = self.section("moves", Map, Map())
         for move in moves:
-            if not isinstance(move, str) or not move.isidentifier() or keyword.iskeyword(move):
-                self.error(f"'{move}' is not a valid move name (letters, digits and '_')", moves.key_loc(move))
+            problem = identifier_problem(move, "move")
+            if problem:
+                self.error(problem, moves.key_loc(move))
             else:
                 sym.moves.add(move)
         cards = tree.get("cards")
         if isinstance(cards, Map):
             attrs = cards.get("attributes", Map())
             for attr in attrs if isinstance(attrs, Map) else []:
-                problem = declared_name_problem(attr, "card attribute")
+                problem = declared_name_problem(attr, "card attribute", "card")
                 if problem:
                     self.error(problem, attrs.key_loc(attr))
                     continue
@@ -588,7 +614,7 @@ class _Builder:
                 self.error("'tables' maps a name to {of: attribute, values: {value: number}, default: ...}",
                            cards.loc("tables"))
             for table, spec in tables.items() if isinstance(tables, Map) else []:
-                problem = declared_name_problem(table, "card table")
+                problem = declared_name_problem(table, "card table", "card")
                 if problem:
                     self.error(problem, tables.key_loc(table))
                     continue
@@ -598,7 +624,7 @@ class _Builder:
 
     def _attr_type(self, values: Any, generated: bool) -> str | None:
         if generated:
-            return str(values) if values in PARAM_TYPES else None
+            return str(values) if isinstance(values, str) and values in PARAM_TYPES else None
         if isinstance(values, list):
             types = {_type_name(v) for v in values}
             return types.pop() if len(types) == 1 else None
@@ -607,9 +633,8 @@ class _Builder:
     def _new_symbol(self, name: str, loc: Location, per_player: bool, typ: str | None) -> None:
         sym = self.sym
         # Per-player names are attributes of players; global names are only keys of the variables.
-        problem = declared_name_problem(name, "per-player variable or zone") if per_player else \
-            None if name.isidentifier() and not keyword.iskeyword(name) and not name.startswith("_") else \
-            f"'{name}' is not a valid name (letters, digits and '_', not starting with a digit or '_')"
+        problem = declared_name_problem(name, "per-player variable or zone", "player") if per_player else \
+            identifier_problem(name, "variable or zone")
         if problem:
             self.error(problem, loc)
             return
@@ -629,12 +654,17 @@ class _Builder:
             if not match:
                 continue
             fname = match.group(1)
+            if fname not in self.sym.functions:
+                continue  # its declaration was refused
             args = self.sym.functions[fname]
             text = self.expr_text(body, functions.loc(signature), f"function '{fname}'")
             if text is None:
                 continue
             unit = self.compiler.expression(text, {a: None for a in args}, what=f"function '{fname}'")
-            self.define(f"F_{fname}", args, unit, False, f"function '{fname}'")
+            if unit is not None:  # every call is a step (naipes.limits): recursion runs out of steps, not forever
+                _, expr, origin = unit.source[0]
+                unit.source = [(0, "M.step()", origin), (0, f"return {expr}", origin)]
+            self.define(f"F_{fname}", args, unit, True, f"function '{fname}'")
 
     def cards(self) -> CardSpec | None:
         spec = self.tree.get("cards")
@@ -660,12 +690,15 @@ class _Builder:
             parts = []
             for attr in names:
                 values = attrs[attr]
-                if isinstance(values, list):
-                    parts.append(repr(list(values)))
+                if isinstance(values, list) and not all(_is_scalar(v) for v in values):
+                    self.error(f"the values of card attribute '{attr}' are plain values (text, numbers, true/false)",
+                               attrs.loc(attr))
+                elif isinstance(values, list):
+                    parts.append(self.literal(_plain(values), attrs.loc(attr), f"the values of card attribute '{attr}'"))
                 else:
                     text = self.expr_text(values, attrs.loc(attr), f"values of card attribute '{attr}'")
                     unit = text and c.expression(text, {}, what=f"values of '{attr}'", allow_random=True)
-                    parts.append(self.define(f"deck_values_{attr}", (), unit, False, f"values of '{attr}'") + "(M, V)")
+                    parts.append(self.define("deck_values", (), unit, False, f"values of '{attr}'") + "(M, V)")
             extra = spec.get("extra", [])
             if not isinstance(extra, list) or not all(isinstance(e, Map) for e in extra):
                 self.error("'extra' is a list of cards, each a mapping of attribute: value", spec.loc("extra"))
@@ -680,10 +713,9 @@ class _Builder:
                 copies_src = self.define("deck_copies", (), unit, False, "cards.copies") + "(M, V)"
             elif isinstance(copies, int):
                 copies_src = str(copies)
-            body = (f"[dict(zip({names!r}, combo)) for _ in range({copies_src}) "
-                    f"for combo in B_product({', '.join(parts)})] + {_plain(extra)!r}")
-            build_name = "deck_product"
-            self.defs.append((build_name, (), Unit([(0, body, spec.where)]), False, "cards"))
+            body = (f"[dict(zip({literal(names)}, combo)) for _ in range({copies_src}) "
+                    f"for combo in B_product({', '.join(parts)})] + {self.literal(_plain(extra), spec.loc('extra'), 'extra cards')}")
+            build_name = self.define("deck_product", (), Unit([(0, body, spec.where)]), False, "cards")
         tables = {}
         table_specs = spec.get("tables")
         for table, tspec in table_specs.items() if isinstance(table_specs, Map) else []:
@@ -693,6 +725,7 @@ class _Builder:
                 self.error(f"table '{table}' needs 'of: <attribute>' and 'values: {{value: number}}'",
                            spec["tables"].loc(table))
                 continue
+            self.check_keys(tspec, TABLE_KEYS, f"card table '{table}'")
             if tspec["of"] not in names:
                 self.error(f"table '{table}' is 'of' unknown attribute '{tspec['of']}'", tspec.loc("of"),
                            did_you_mean(str(tspec["of"]), names))
@@ -714,7 +747,7 @@ class _Builder:
             symmetric = []
         self.symmetric = tuple(str(a) for a in symmetric)
         card_class = type("Card", (CardBase,), {"__slots__": tuple(names) + tuple(tables), "attributes": tuple(names) + tuple(tables)})
-        return CardSpec(names, build_name, tables, name_func, str(start), card_class)
+        return CardSpec(names, build_name, tables, name_func, str(start), card_class, spec.where)
 
     def variables(self, section: str, per_player: bool) -> list[VarSpec]:
         out = []
@@ -747,7 +780,7 @@ class _Builder:
                 self.sym.globals[name] = unit.type
             if unit is not None and unit.type and per_player and self.sym.player_attrs.get(name, 0) is None:
                 self.sym.player_attrs[name] = unit.type
-            func = self.define(f"init_{section}_{name}", ("player",) if per_player else (), unit, False, f"{section} '{name}'")
+            func = self.define(f"init_{section}", ("player",) if per_player else (), unit, False, f"{section} '{name}'")
             show = spec.get("show", True) if isinstance(spec, Map) else True
             if not isinstance(show, bool):
                 self.error(f"{section} '{name}': 'show' is true or false", spec.loc("show"))
@@ -759,11 +792,15 @@ class _Builder:
         out = []
         section = self.section("views", Map, Map())
         for name, spec in section.items():
+            problem = identifier_problem(name, "view")
+            if problem:
+                self.error(problem, section.key_loc(name))
+                continue
             if not isinstance(spec, Map) or "value" not in spec:
                 self.error(f"view '{name}' is a mapping with 'value: EXPR' (and per_player, visibility)",
                            section.loc(name))
                 continue
-            self.check_keys(spec, {"value", "per_player", "visibility", "doc"}, f"view '{name}'")
+            self.check_keys(spec, VIEW_KEYS, f"view '{name}'")
             per_player = bool(spec.get("per_player", False))
             visibility = spec.get("visibility", "public")
             if visibility not in ("public", "owner") or (visibility == "owner" and not per_player):
@@ -772,7 +809,7 @@ class _Builder:
             text = self.expr_text(spec["value"], spec.loc("value"), f"view '{name}'")
             unit = self.compiler.expression(text, {"player": "player"} if per_player else {},
                                             what=f"view '{name}'") if text else None
-            func = self.define(f"view_{name}", ("player",) if per_player else (), unit, False, f"view '{name}'")
+            func = self.define("view", ("player",) if per_player else (), unit, False, f"view '{name}'")
             out.append(ViewSpec(str(name), func, per_player, str(visibility)))
         return out
 
@@ -797,8 +834,9 @@ class _Builder:
                 unit = c.expression(subtext(text, match.start(2)), dict(scope), what=f"move '{name}' choose")
                 if unit is not None:
                     unit.source[0] = (0, f"list({unit.source[0][1]})", unit.source[0][2])
-                options = self.define(f"move_{name}_options", ("player",), unit, False, f"options of move '{name}'")
+                options = self.define("move_options", ("player",), unit, False, f"options of move '{name}'")
                 scope[arg] = None
+            space = self.move_space(str(name), spec, unit if "choose" in spec else None)
             cascade = []
             legal = spec.get("legal")
             # a list is a cascade; one expression, or {name: expression}, is a filter
@@ -816,30 +854,63 @@ class _Builder:
                     indent, test, origin = unit.source[0]
                     unit.source = [(0, f"{h} = B_once(lambda: {src})", origin) for h, src in unit.hoisted] + \
                         [(0, f"return [{local} for {local} in v___candidates if {test}]", origin)]
-                cascade.append((str(step_name), self.define(f"move_{name}_legal_{i}", ("player", "__candidates"), unit,
+                cascade.append((str(step_name), self.define("move_legal", ("player", "__candidates"), unit,
                                                             True, f"legality '{step_name}' of move '{name}'")))
             when = None
             if "when" in spec:
                 text = self.expr_text(spec["when"], spec.loc("when"), f"move '{name}' when")
                 unit = text and c.expression(text, {"player": "player"}, what=f"move '{name}' when")
-                when = self.define(f"move_{name}_when", ("player",), unit, False, f"availability of move '{name}'")
+                when = self.define("move_when", ("player",), unit, False, f"availability of move '{name}'")
             label = None
             if "label" in spec:
                 text = self.expr_text(spec["label"], spec.loc("label"), f"move '{name}' label")
                 unit = text and c.expression(text, dict(scope), what=f"move '{name}' label")
-                label = self.define(f"move_{name}_label", ("player", arg or "_"), unit, False, f"label of move '{name}'")
+                label = self.define("move_label", ("player", arg or "_"), unit, False, f"label of move '{name}'")
             public = None
             if "public" in spec:
                 text = self.expr_text(spec["public"], spec.loc("public"), f"move '{name}' public")
                 unit = text and c.expression(text, dict(scope), what=f"move '{name}' public")
-                public = self.define(f"move_{name}_public", ("player", arg or "_"), unit, False,
+                public = self.define("move_public", ("player", arg or "_"), unit, False,
                                      f"public form of move '{name}'")
             unit = c.block(self.texts(spec.get("then", "pass"), spec.loc("then"), f"move '{name}' then"), dict(scope),
                            what=f"effect of move '{name}'")
-            effect = self.define(f"move_{name}_effect", ("player", arg or "_"), unit, True, f"effect of move '{name}'")
+            effect = self.define("move_effect", ("player", arg or "_"), unit, True, f"effect of move '{name}'")
             out[str(name)] = MoveSpec(str(name), arg, options, cascade, when, label, effect, str(spec.get("doc", "")),
-                                      strict=not isinstance(legal, list), public=public)
+                                      strict=not isinstance(legal, list), public=public, space=space)
         return out
+
+    def move_space(self, name: str, spec: Map, choose: Unit | None) -> str | None:
+        """The function giving every argument move `name` can ever offer (see MoveSpec.space), or None."""
+        if "space" in spec:
+            text = self.expr_text(spec["space"], spec.loc("space"), f"move '{name}' space")
+            unit = text and self.compiler.expression(text, {}, what=f"move '{name}' space")
+            if unit is None:
+                return None
+            changing = self.changing_reads(unit)
+            if changing:
+                self.error(f"move '{name}': 'space' may read only params, players and all_cards(), "
+                           f"not {', '.join(sorted(changing))}", spec.loc("space"))
+                return None
+        elif choose is None:
+            return None
+        elif choose.type == "zone":
+            unit = Unit([(0, "B_all_cards(V)", spec.loc("choose"))])
+        else:  # the collection without a player in scope: static if it compiles and reads nothing that changes
+            probe = Compiler(self.sym)
+            text = spec["choose"]
+            unit = probe.expression(subtext(text, BINDING.match(text).start(2)), {}, what="")
+            if unit is None or probe.errors or self.changing_reads(unit):
+                return None
+        unit.source[0] = (0, f"list({unit.source[0][1]})", unit.source[0][2])
+        return self.define("move_space", (), unit, False, f"space of move '{name}'")
+
+    def changing_reads(self, unit: Unit) -> set[str]:
+        """What `unit` reads, through the functions it calls, that a game may change (all but players)."""
+        reads = set(unit.reads)
+        function_reads = self.function_reads()
+        for fname in unit.calls:
+            reads |= function_reads.get(fname, set())
+        return {r if isinstance(r, str) else r[0] for r in reads} - {"players"}
 
     def rules(self, phases: list[str], strategy: str) -> list[RuleSpec]:
         out: list[RuleSpec] = []
@@ -851,26 +922,37 @@ class _Builder:
                 self.error("a rule is a mapping (name:, when:, then:, priority:, ...)", loc)
                 continue
             self.check_keys(spec, RULE_KEYS, "a rule")
-            name = spec.get("name")
-            if not isinstance(name, str) or not name:
-                self.error("every rule needs a 'name'", spec.where)
-                name = f"rule{i + 1}"
-            elif name in seen:
-                self.error(f"two rules are named '{name}'", spec.key_loc("name"), f"the other is at {seen[name]}")
-            seen[name] = spec.key_loc("name")
-            rule = self.rule(len(out), str(name), spec, phases, strategy)
+            name = self.rule_name(spec, i, seen)
+            rule = self.rule(len(out), name, spec, phases, strategy)
             if rule is not None:
                 out.append(rule)
         return out
+
+    def priority(self, name: str, spec: Map) -> float:
+        """A rule's priority (salience), a number; 0 after a located error."""
+        priority = spec.get("priority", 0)
+        if not isinstance(priority, (int, float)) or isinstance(priority, bool):
+            self.error(f"rule '{name}': priority must be a number", spec.loc("priority"))
+            return 0
+        return priority
+
+    def rule_name(self, spec: Map, i: int, seen: dict[str, Location]) -> str:
+        """A rule's name, checked: present, an identifier, not taken (`seen` records the names so far)."""
+        name = spec.get("name")
+        problem = "every rule needs a 'name'" if name is None else identifier_problem(name, "rule")
+        if problem:
+            self.error(problem, spec.loc("name") if "name" in spec else spec.where)
+            return f"rule{i + 1}"
+        if name in seen:
+            self.error(f"two rules are named '{name}'", spec.key_loc("name"), f"the other is at {seen[name]}")
+        seen[name] = spec.key_loc("name")
+        return str(name)
 
     def rule(self, index: int, name: str, spec: Map, phases: list[str], strategy: str,
              leading: tuple = ()) -> RuleSpec | None:
         """One rule; `leading` binds variables before its `for:` ones: (name, type, defined domain function)."""
         c = self.compiler
-        priority = spec.get("priority", 0)
-        if not isinstance(priority, (int, float)) or isinstance(priority, bool):
-            self.error(f"rule '{name}': priority must be a number", spec.loc("priority"))
-            priority = 0
+        priority = self.priority(name, spec)
         phase = spec.get("phase")
         if phase is not None and phase not in phases:
             self.error(f"rule '{name}': unknown phase '{phase}'", spec.loc("phase"),
@@ -889,7 +971,7 @@ class _Builder:
             if unit is None:
                 return None
             unit.source[0] = (0, f"list({unit.source[0][1]})", unit.source[0][2])
-            domains.append(self.define(f"rule{index}_domain{j}", tuple(variables), unit, False, f"'for' of rule '{name}'"))
+            domains.append(self.define("rule_domain", tuple(variables), unit, False, f"'for' of rule '{name}'"))
             domain_units.append(unit)
             variables.append(var)
             scope[var] = None
@@ -900,8 +982,8 @@ class _Builder:
         if cond_unit is None or act_unit is None:
             return None
         guard = ("phase", str(phase)) if phase is not None else cond_unit.guard
-        condition = self.define(f"rule{index}_when", tuple(variables), cond_unit, False, f"condition of rule '{name}'")
-        action = self.define(f"rule{index}_then", tuple(variables), act_unit, True, f"actions of rule '{name}'")
+        condition = self.define("rule_when", tuple(variables), cond_unit, False, f"condition of rule '{name}'")
+        action = self.define("rule_then", tuple(variables), act_unit, True, f"actions of rule '{name}'")
         rule = RuleSpec(name, index, priority, phase, cond_unit.tests + len(variables), tuple(variables), domains,
                         condition, action, guard, spec.key_loc("name") if "name" in spec else spec.where,
                         doc=str(spec.get("doc", "")), strategy=strategy)
@@ -923,11 +1005,14 @@ class _Builder:
                 lines.append("    " * (indent + 1) + body)
                 origins[len(lines)] = (what, origin)
         source = "\n".join(lines) + "\n"
+        sym = self.sym
+        check_generated(source, set(sym.card_attrs) | set(sym.player_attrs) | set(CARD_BUILTIN_ATTRS) |
+                        set(PLAYER_BUILTIN_ATTRS) | set(ZONE_ATTRS))
         # Generated code names only M, V, v_*, F_* and B_*; these few builtins serve its own scaffolding.
         namespace: dict[str, Any] = {"__builtins__": {"list": list, "dict": dict, "zip": zip, "range": range},
                                      "B_product": product}
         namespace.update({f"B_{n}": b.func for n, b in BUILTINS.items()})
-        namespace["B_once"] = once
+        namespace.update(B_once=once, B_times=times, B_plus=plus, B_minus=minus)
         exec(compile(source, code_name, "exec"), namespace)
         program.code_name, program.line_origins = code_name, origins
         program.symbols, program.namespace = self.sym, namespace
@@ -949,6 +1034,7 @@ class _Builder:
             move.when = move.when and resolve(move.when)
             move.label = move.label and resolve(move.label)
             move.public = move.public and resolve(move.public)
+            move.space = move.space and resolve(move.space)
             move.effect = resolve(move.effect)
             move.cascade = [(n, resolve(f)) for n, f in move.cascade]
         player_slots = tuple(v.name for v in program.player_state)
@@ -1031,6 +1117,10 @@ def _located(text: str, loc: Location) -> Text:
     return located
 
 
+def _is_scalar(value: Any) -> bool:
+    return value is None or isinstance(value, (bool, int, float, str))
+
+
 def _type_name(value: Any) -> str | None:
     if isinstance(value, bool):
         return "bool"
@@ -1071,6 +1161,9 @@ def _convert_param(param: Param, raw: Any) -> Any:
 
 
 def _check_param_value(param: Param, value: Any) -> str | None:
+    problem = number_problem(value)
+    if problem:
+        return f"{value!r} is {problem}"
     expected = PARAM_TYPES[param.type]
     if not isinstance(value, expected) or (expected is int and isinstance(value, bool)):
         if not (expected is float and isinstance(value, int) and not isinstance(value, bool)):

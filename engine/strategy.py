@@ -37,16 +37,14 @@ from pathlib import Path
 from typing import Any, Callable
 
 from .agenda import Agenda
-from .compiler import Unit
-from .errors import GameError, RuleError, RuleErrors, did_you_mean
+from .compiler import Unit, identifier_problem
+from .errors import GameError, Location, ParamError, RuleError, RuleErrors, did_you_mean
 from .interpreter import Decision, Game, Option, arg_key
 from .loader import Map, Seq, _merge_entries, load_tree
 from .memory import CardBase, PlayerBase, Zone
 from .program import Program, RuleSpec, _Builder
+from .vocabulary import STRATEGY_RULE_KEYS, STRATEGY_SECTIONS
 
-STRATEGY_SECTIONS = {"game", "title", "description", "extends", "override", "remove", "default", "strategy",
-                     "memory", "functions", "rules"}
-STRATEGY_RULE_KEYS = {"name", "priority", "phase", "for", "when", "choose", "then", "move", "after", "doc"}
 STRATEGIES_DIR = Path(__file__).resolve().parent.parent / "strategies"
 OFFERED = "__offered"  # the legal arguments by move, in the view's variables (no rule can name it)
 
@@ -102,6 +100,8 @@ def load_strategy(path: str | Path, game: Program) -> Strategy:
     default = tree.get("default", "first")
     if not _is_agent_name(str(default), game):
         errors.append(RuleError(f"default '{default}' is not first, random, or an agent", tree.loc("default")))
+    elif default not in ("first", "random"):
+        errors.extend(_default_problems(str(default), path, game, tree.loc("default")))
     if errors:
         raise RuleErrors(errors)
     builder = _StrategyBuilder(_combined_tree(load_tree(game.path), tree), str(path), game.overrides, tree, game)
@@ -116,6 +116,33 @@ def load_strategy(path: str | Path, game: Program) -> Strategy:
         rule.choose = rule.choose and namespace[rule.choose]
     memory = [v for v in program.state if v.name in builder.memory_names]
     return Strategy(_strategy_name(tree, path), str(path), game, program, memory, observations, builder.default)
+
+
+_LOADING: list[Path] = []  # strategy files being loaded (a default may name another, never itself)
+
+
+def _default_problems(default: str, path: str | Path, game: Program, where: Location) -> list[RuleError]:
+    """The errors of a strategy's default agent, found by making it once (a cycle of defaults is one)."""
+    from .agents import make_agent  # agents imports this module
+    here = Path(path).resolve()
+    if here in _LOADING:
+        return [_DefaultCycle(f"default '{default}' leads back to this strategy: defaults make a cycle", where)]
+    _LOADING.append(here)
+    try:
+        make_agent(default, program=game)
+    except (ParamError, RuleError, RuleErrors) as error:
+        inner = error.errors[0] if isinstance(error, RuleErrors) else error
+        if isinstance(inner, _DefaultCycle):
+            return [_DefaultCycle(f"default '{default}' leads back to this strategy: defaults make a cycle", where)]
+        message = inner.message if isinstance(inner, RuleError) else str(inner)
+        return [RuleError(f"default '{default}': {message}", where)]
+    finally:
+        _LOADING.remove(here)
+    return []
+
+
+class _DefaultCycle(RuleError):
+    """Strategies whose defaults lead back to the first."""
 
 
 def is_strategy_file(path: str | Path) -> bool:
@@ -137,6 +164,9 @@ def _declared_game(tree: Map) -> str:
     game = tree.get("game")
     if not isinstance(game, str) or not game:
         raise RuleError("a strategy file names the game it plays: 'game: <rule file name>'", tree.where)
+    problem = identifier_problem(game, "game")
+    if problem:  # a name, never a path: a strategy cannot make the loader read an arbitrary file
+        raise RuleError(f"{problem}; 'game:' is the name of a rule file, such as pocha", tree.loc("game"))
     return game
 
 
@@ -210,16 +240,13 @@ class _StrategyBuilder(_Builder):
             return []
         self.compiler.writable = self.memory_names
         out: list[RuleSpec] = []
-        seen: set[str] = set()
+        seen: dict[str, Location] = {}
         for i, spec in enumerate(section):
             if not isinstance(spec, Map):
                 self.error("a strategy rule is a mapping (name:, when:, choose:, then:, ...)", section.loc(i))
                 continue
             self.check_keys(spec, STRATEGY_RULE_KEYS, "a strategy rule")
-            name = str(spec.get("name") or f"rule{i + 1}")
-            if name in seen:
-                self.error(f"two rules are named '{name}'", spec.key_loc("name"))
-            seen.add(name)
+            name = self.rule_name(spec, i, seen)
             if "after" in spec:
                 self.observation(i, name, spec)
             else:
@@ -231,7 +258,7 @@ class _StrategyBuilder(_Builder):
 
     def move_named(self, spec: Map, key: str) -> str | None:
         move = spec.get(key)
-        if move is not None and move not in self.game.moves:
+        if move is not None and (not isinstance(move, str) or move not in self.game.moves):
             self.error(f"'{move}' is not a move of {self.game.name}", spec.loc(key),
                        did_you_mean(str(move), self.game.moves) or f"moves: {', '.join(self.game.moves)}")
             return None
@@ -240,7 +267,7 @@ class _StrategyBuilder(_Builder):
     def decision_rule(self, index: int, name: str, spec: Map, phases: list[str], strategy: str) -> RuleSpec | None:
         move = self.move_named(spec, "move")
         # `options`: one binding, the legal arguments (none when the rule's move is not offered)
-        options_domain = self.define(f"rule{index}_options", (), Unit(
+        options_domain = self.define("rule_options", (), Unit(
             [(0, f"[V[{OFFERED!r}][{move!r}]] if {move!r} in V[{OFFERED!r}] else []", spec.where)]),
             False, f"options of rule '{name}'")
         rule = self.rule(index, name, spec, phases, strategy, leading=(("options", "list", options_domain),))
@@ -251,7 +278,7 @@ class _StrategyBuilder(_Builder):
             text = self.expr_text(spec["choose"], spec.loc("choose"), f"rule '{name}' choose")
             scope = {v: ("list" if v == "options" else None) for v in rule.variables}
             unit = text and self.compiler.expression(text, scope, what=f"choice of rule '{name}'", allow_random=True)
-            rule.choose = self.define(f"rule{index}_choose", rule.variables, unit, False, f"choice of rule '{name}'")
+            rule.choose = self.define("rule_choose", rule.variables, unit, False, f"choice of rule '{name}'")
         return rule
 
     def observation(self, index: int, name: str, spec: Map) -> None:
@@ -269,9 +296,9 @@ class _StrategyBuilder(_Builder):
         act = c.block(self.texts(spec.get("then", "pass"), spec.loc("then"), f"rule '{name}' then"), dict(scope),
                       what=f"actions of rule '{name}'")
         params = ("player", arg)
-        self.observations.append((name, move, spec.get("priority", 0),
-                                  self.define(f"observe{index}_when", params, cond, False, f"condition of rule '{name}'"),
-                                  self.define(f"observe{index}_then", params, act, True, f"actions of rule '{name}'")))
+        self.observations.append((name, move, self.priority(name, spec),
+                                  self.define("observe_when", params, cond, False, f"condition of rule '{name}'"),
+                                  self.define("observe_then", params, act, True, f"actions of rule '{name}'")))
 
 
 # ====================================================================== the agent

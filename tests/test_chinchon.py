@@ -264,19 +264,12 @@ def test_deterministic_players_that_never_close_get_a_new_hand():
 
 def test_the_command_that_went_round_the_stock_for_ever_ends():
     # issue 15: four strategy seats, seed 143, did not finish (a hand cycled the rebuilt stock)
-    from naipes.cli import seat_agents
-    prog = program()
-    agents = seat_agents(prog, ("strong", "seed", "strong", "seed"), [], 143)
-    game = Game(prog, 143, players=4)
-    result = None
-    game.start()
-    for _ in range(5000):
-        if game.over:
-            result = game.result()
-            break
-        decision = game.decision()
-        game.apply(agents[decision.player].choose(decision))
-    assert result is not None and len(result.winners) >= 1
+    from click.testing import CliRunner
+    from naipes.cli import main
+    seats = [arg for name in ("strong", "seed", "strong", "seed") for arg in ("--seat", name)]
+    result = CliRunner().invoke(main, ["play", "chinchon", *seats, "--seed", "143"])
+    assert result.exit_code == 0, result.output
+    assert "is the last player in and wins" in result.output and "cut off" not in result.output
 
 
 def test_the_others_are_not_told_the_card_put_face_down():
