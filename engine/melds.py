@@ -33,7 +33,8 @@ from itertools import combinations
 from operator import attrgetter
 from typing import Any, Callable, Iterable
 
-__all__ = ["best_melds", "meldable", "is_meld", "can_lay_off", "lay_off_all", "longest_run"]
+__all__ = ["best_melds", "meldable", "is_meld", "can_lay_off", "lay_off_all", "meld_and_lay_off",
+           "longest_run"]
 
 
 # ---------------------------------------------------------------- reading cards
@@ -313,9 +314,18 @@ def solve_melds(cards: Iterable, order: Iterable, suit: Any = "suit", rank: Any 
     """
     t = _Table(cards, order, suit, rank, jokers, value, joker_value, with_value=True)
     shape = _Shape(min_set, max_set, min_run, jokers_per_meld)
-    melds = _candidates(t, shape)
-    if not melds:
+    solve, union = _partitions(t, shape)
+    if not union:
         return {"melds": [], "loose": list(t.cards), "deadwood": sum(t.value)}
+    solve(union)
+    return _partition_result(t, shape, solve, union)
+
+
+def _partitions(t: _Table, shape: _Shape) -> tuple[Callable[[int], tuple], int]:
+    """The best partition of any subset of the cards of `t`: returns ``(solve, union)``, where
+    ``solve(mask)`` is ``(deadwood, -cards melded, melds, first meld)`` for the cards of `mask`
+    (a subset of `union`, the cards that are in some meld; memoised, ``solve.memo[mask]``)."""
+    melds = _candidates(t, shape)
     size = {m: m.bit_count() for m in melds}
     # Only the lowest card of what is left is decided at each step (loose, or the meld it
     # starts), so each partition is reached once.  Trying its melds in order of their sorted
@@ -346,25 +356,33 @@ def solve_melds(cards: Iterable, order: Iterable, suit: Any = "suit", rank: Any 
         memo[mask] = best
         return best
 
-    meldable = 0
+    solve.memo = memo  # type: ignore[attr-defined]
+    union = 0
     for m in melds:
-        meldable |= m
-    mask, chosen = meldable, []
-    solve(mask)
-    while mask:
-        m = memo[mask][3]
+        union |= m
+    return solve, union
+
+
+def _partition_result(t: _Table, shape: _Shape, solve: Callable, mask: int, keep: int | None = None) -> dict:
+    """The melds and loose cards of the partition ``solve`` found for `mask` (already solved), among
+    the cards `keep` (default: all of `t`'s cards; `mask` is the part of them in some meld)."""
+    memo = solve.memo
+    chosen, left = [], mask
+    while left:
+        m = memo[left][3]
         if m:
             chosen.append(m)
-            mask ^= m
+            left ^= m
         else:
-            mask ^= mask & -mask
+            left ^= left & -left
     used = 0
     for m in chosen:
         used |= m
-    loose = [i for i in range(len(t.cards)) if not used >> i & 1]
+    cards = range(len(t.value)) if keep is None else _bits(keep)
+    loose = [i for i in cards if not used >> i & 1]
     return {"melds": [shape.arrange(t, _bits(m)) for m in chosen],
             "loose": [t.cards[i] for i in loose],
-            "deadwood": sum(values[i] for i in loose)}
+            "deadwood": sum(t.value[i] for i in loose)}
 
 
 def meldable(cards: Iterable, order: Iterable, suit: Any = "suit", rank: Any = "rank", jokers: Any = None,
@@ -458,11 +476,75 @@ def lay_off_all(cards: Iterable, melds: Iterable, order: Iterable, suit: Any = "
     t = _Table(cards, order, suit, rank, jokers, value, joker_value, with_value=True)
     shape = _Shape(min_set, max_set, min_run, jokers_per_meld)
     n = len(t.cards)
-    values = t.value
-    melds = [list(m) for m in melds]
-    options: list[list[int]] = []  # per meld: every set of hand cards it can take (bitmasks)
-    spans = []
-    for k, meld in enumerate(melds):
+    spans, options = _lay_off_reach(t, shape, melds, order, suit, rank, jokers)
+    values, full = t.value, (1 << n) - 1
+    # the least value kept, then the most cards laid; then the smallest placement among those
+    scored = [(sum(values[i] for i in _bits(full ^ laid)), -laid.bit_count(), laid) for laid in _layable(options)]
+    top = min(scored)[:2]
+    where = min(_placement(options, laid, n) for *key, laid in scored if tuple(key) == top)
+    return {"laid": [t.cards[i] for i in range(n) if where[i] < len(spans)],
+            "remaining": [t.cards[i] for i in range(n) if where[i] == len(spans)],
+            "melds": _table_melds(t, shape, spans, where),
+            "deadwood": top[0]}
+
+
+def meld_and_lay_off(cards: Iterable, melds: Iterable, order: Iterable, suit: Any = "suit", rank: Any = "rank",
+                     value: Any = None, jokers: Any = None, min_set: int = 3, max_set: int = 4, min_run: int = 3,
+                     joker_value: Any = 50, jokers_per_meld: int = 1) -> dict:
+    """The least unmelded value of `cards` when each may be melded with others of `cards` or laid
+    off onto one of `melds` (each a valid meld, not rearranged; chains allowed, as in
+    :func:`lay_off_all`): the minimum over every partition of `cards` together with every
+    lay-off, so a card may leave a meld of the hand for the table when that frees another.
+
+    Returns ``{'melds': [[card, ...], ...] (of `cards`), 'laid': [card, ...], 'loose': [card, ...],
+    'deadwood': value of loose, 'table': `melds` with the laid cards added}``.  Among equal
+    deadwood: the fewest loose cards, then the fewest cards laid off (a hand's own melds
+    first), then the fewest melds, then laying off the earliest cards of `cards`; each card
+    laid goes to the earliest meld it can (the smallest list "meld each card goes to", as in
+    :func:`lay_off_all`); the hand's melds are those :func:`best_melds` finds for the cards
+    not laid off.  Melds, loose and laid cards are arranged and ordered as in :func:`best_melds`.
+
+    >>> from types import SimpleNamespace as C
+    >>> order = [1, 2, 3, 4, 5, 6, 7, 10, 11, 12]
+    >>> table = [[C(suit='c', rank=r) for r in (1, 2, 3)], [C(suit=s, rank=6) for s in 'oeb']]
+    >>> hand = [C(suit=s, rank=4) for s in 'coe'] + [C(suit='o', rank=r) for r in (2, 3)]
+    >>> r = meld_and_lay_off(hand, table, order)   # [4c 4o 4e] would leave 2o 3o: 5
+    >>> [[c.suit + str(c.rank) for c in m] for m in r['melds']], [c.suit + str(c.rank) for c in r['laid']]
+    ([['o2', 'o3', 'o4']], ['c4'])
+    >>> r['deadwood'], [c.suit + str(c.rank) for c in r['loose']]
+    (4, ['e4'])
+    """
+    t = _Table(cards, order, suit, rank, jokers, value, joker_value, with_value=True)
+    shape = _Shape(min_set, max_set, min_run, jokers_per_meld)
+    n = len(t.cards)
+    solve, union = _partitions(t, shape)  # before the melds' cards join the table t
+    spans, options = _lay_off_reach(t, shape, melds, order, suit, rank, jokers)
+    values, full = t.value, (1 << n) - 1
+    best = None
+    for laid in _layable(options):
+        keep = full ^ laid
+        inner = keep & union
+        d, neg, count, _ = solve(inner)
+        outside = keep ^ inner
+        deadwood = d + (sum(values[i] for i in _bits(outside)) if outside else 0)
+        key = (deadwood, keep.bit_count() + neg, laid.bit_count(), count, _bits(laid), laid)
+        if best is None or key < best:
+            best = key
+    laid = best[-1]
+    keep = full ^ laid
+    own = _partition_result(t, shape, solve, keep & union, keep)
+    where = _placement(options, laid, n)
+    return {"melds": own["melds"], "laid": [t.cards[i] for i in _bits(laid)], "loose": own["loose"],
+            "deadwood": own["deadwood"], "table": _table_melds(t, shape, spans, where)}
+
+
+def _lay_off_reach(t: _Table, shape: _Shape, melds: Iterable, order: Iterable, suit: Any, rank: Any,
+                   jokers: Any) -> tuple[list[list[int]], list[list[int]]]:
+    """Add the cards of each meld to `t` (after its hand cards); per meld, its indices in `t`, and
+    every set of hand cards (bitmasks, 0 included) it can take one at a time, staying a meld."""
+    n = len(t.cards)
+    spans, options = [], []
+    for k, meld in enumerate(list(m) for m in melds):
         start = len(t.cards)
         t.extend(_Table(meld, order, suit, rank, jokers))
         own = list(range(start, len(t.cards)))
@@ -479,38 +561,46 @@ def lay_off_all(cards: Iterable, melds: Iterable, order: Iterable, suit: Any = "
                     reach.add(mask | bit)
                     frontier.append(mask | bit)
         options.append(sorted(reach))
-    count = len(melds)
+    return spans, options
+
+
+def _layable(options: list[list[int]]) -> list[int]:
+    """Every set of hand cards that can be laid off together: a union of disjoint options, one per meld."""
+    sets: dict[int, None] = {0: None}
+    for choices in options:
+        sets = {s | o: None for s in sets for o in choices if not s & o}
+    return list(sets)
+
+
+def _placement(options: list[list[int]], laid: int, n: int) -> tuple:
+    """Where each of the n hand cards goes when exactly the cards `laid` are laid off: the index of
+    its meld (``len(options)`` for a card kept); the lexicographically smallest such list."""
+    count = len(options)
     memo: dict = {}
 
-    def solve(k: int, used: int) -> tuple:
-        """(-laid value, -laid count, meld index per card) for melds k.. with `used` taken."""
+    def solve(k: int, left: int) -> tuple | None:
         if k == count:
-            return (0, 0, (count,) * n)
-        got = memo.get((k, used))
-        if got is not None:
-            return got
+            return (count,) * n if not left else None
+        if (k, left) in memo:
+            return memo[k, left]
         best = None
         for option in options[k]:
-            if option & used:
+            if option & ~left:
                 continue
-            lost, laid, where = solve(k + 1, used | option)
-            if option:
-                where = tuple(k if option >> i & 1 else w for i, w in enumerate(where))
-                lost -= sum(values[i] for i in _bits(option))
-                laid -= option.bit_count()
-            key = (lost, laid, where)
-            if best is None or key < best:
-                best = key
-        memo[(k, used)] = best
+            rest = solve(k + 1, left ^ option)
+            if rest is not None:
+                where = tuple(k if option >> i & 1 else w for i, w in enumerate(rest)) if option else rest
+                if best is None or where < best:
+                    best = where
+        memo[k, left] = best
         return best
 
-    where = solve(0, 0)[2]
-    out = [shape.arrange(t, spans[k] + [i for i in range(n) if where[i] == k]) for k in range(count)]
-    remaining = [i for i in range(n) if where[i] == count]
-    return {"laid": [t.cards[i] for i in range(n) if where[i] < count],
-            "remaining": [t.cards[i] for i in remaining],
-            "melds": out,
-            "deadwood": sum(values[i] for i in remaining)}
+    return solve(0, laid)
+
+
+def _table_melds(t: _Table, shape: _Shape, spans: list[list[int]], where: tuple) -> list:
+    """The melds of `spans` with the hand cards `where` places on them, arranged."""
+    return [shape.arrange(t, span + [i for i, w in enumerate(where) if w == k]) for k, span in enumerate(spans)]
 
 
 def longest_run(cards: Iterable, order: Iterable, suit: Any = "suit", rank: Any = "rank", jokers: Any = None) -> int:

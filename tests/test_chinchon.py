@@ -209,6 +209,88 @@ def test_the_stock_runs_out_and_the_discard_pile_but_its_top_becomes_the_stock()
     assert game.to_move.name == "P1" and labels(game) == ["draw stock", f"take {rest[-1]}"]
 
 
+def spent_stock(rebuilds: int, **params) -> Game:
+    """P1 has drawn the stock's last card and is to discard; `rebuilds` new stocks were made this hand."""
+    game = position({"P1": "1o 4c 7e 10b 12o 5c 3e 11c", "P2": "2o 2c 2e 6b 6o 11e 12e"}, stock="", **params)
+    return arrange(game, state={"rebuilds": str(rebuilds)})
+
+
+def test_the_stock_is_rebuilt_at_most_stock_rebuilds_times():
+    game = spent_stock(4)
+    choose(game, "discard 12o")  # the fifth new stock: play goes on
+    assert V(game)["rebuilds"] == 5 and len(zone(game, "stock")) > 0
+    assert game.to_move.name == "P2" and labels(game)[0] == "draw stock"
+
+
+def test_a_hand_whose_stock_runs_out_after_the_last_new_stock_is_void_and_dealt_again():
+    for rebuilds, params in [(5, {}), (0, {"stock_rebuilds": 0}), (2, {"stock_rebuilds": 2})]:
+        game = spent_stock(rebuilds, **params)
+        told = []
+        game.observers.append(lambda r, told=told: told.append(r.get("text")) if r["type"] == "announce" else None)
+        choose(game, "discard 12o")
+        assert f"The stock is empty again after {rebuilds} new stocks: the hand is void and dealt again" in told
+        # nobody scores; the same dealer (P2) deals a new hand, and its stock starts afresh
+        assert (score(game, "P1"), score(game, "P2")) == (0, 0)
+        assert V(game)["hand_number"] == 2 and V(game)["dealer"].name == "P2" and V(game)["rebuilds"] == 0
+        assert [len(p.hand) for p in game.memory.players] == [7, 7] and len(zone(game, "stock")) == 40 - 15
+        assert game.to_move.name == "P1" and labels(game)[0] == "draw stock"
+
+
+class NeverCloses(RandomAgent):
+    """Draws from the stock and lets the card drawn go: a hand it plays never closes."""
+
+    name = "never_closes"
+
+    def choose(self, decision):
+        options = decision.options
+        if options[0].move == "draw":
+            return next((o for o in options if o.arg == "stock"), options[0])
+        drawn = decision.view["players"][decision.player]["hand"]
+        return next(o for o in options if o.move == "discard" and o.arg.name in drawn)
+
+
+def test_deterministic_players_that_never_close_get_a_new_hand():
+    # Without a close the stock goes round and round; the hand is void after stock_rebuilds new stocks.
+    game = start(players=4, stock_rebuilds=3, seed=3)
+    agents = [NeverCloses(i) for i in range(4)]
+    told = []
+    game.observers.append(lambda r: told.append(r.get("text")) if r["type"] == "announce" else None)
+    while V(game)["hand_number"] == 1:
+        game.apply(agents[game.to_move.index].choose(game.decision()))
+    assert sum(t.startswith("The stock is empty: ") for t in told) == 3
+    assert told[-2:] == ["The stock is empty again after 3 new stocks: the hand is void and dealt again",
+                         "Hand 2 - dealt by P4"]
+
+
+def test_the_command_that_went_round_the_stock_for_ever_ends():
+    # issue 15: four strategy seats, seed 143, did not finish (a hand cycled the rebuilt stock)
+    from click.testing import CliRunner
+    from naipes.cli import main
+    seats = [arg for name in ("strong", "seed", "strong", "seed") for arg in ("--seat", name)]
+    result = CliRunner().invoke(main, ["play", "chinchon", *seats, "--seed", "143"])
+    assert result.exit_code == 0, result.output
+    assert "is the last player in and wins" in result.output and "cut off" not in result.output
+
+
+def test_the_others_are_not_told_the_card_put_face_down():
+    game = close_position("1o 2o 3o 6c 6e 6b 2b 12c")
+    seen, full, face_up = [], [], {}
+    game.observers.append(seen.append)
+    game.listeners.append(full.append)
+    game.keep_history()
+
+    def counted(record):  # the hands are shown at the count: face up when they are announced
+        if record["type"] == "announce" and record["text"].startswith("P2 counts"):
+            face_up["P2"] = {c.name for c in zone(game, "laid")}
+    game.observers.append(counted)
+    choose(game, "close with 12c (scores 2)")
+    [public] = [r for r in seen if r["type"] == "decision"]
+    [record] = [r for r in full if r["type"] == "decision"]
+    assert public["choice"] == "close" and record["choice"] == "close with 12c (scores 2)"
+    assert "P1: close" in game.history and not any("12c" in line for line in game.history)
+    assert face_up["P2"] >= set(OTHER.split())
+
+
 # ==================================================================== melds
 def test_the_quick_close_test_never_hides_a_close():
     # closing_cards first counts the cards outside every possible meld (meldable); the
@@ -412,6 +494,43 @@ def test_lay_off_onto_anyones_melds():
     # every player's melds went to the table first; the 7e went onto P2's
     assert V(game)["last_close"] == ("P1 closed: [1o 2o 3o] [6c 6e 6b] + 2b loose; P3 laid off 7e"
                                      " - on the table: [1o 2o 3o] [6c 6e 6b] [7e 10e 11e 12e] [1c 1e 1b]")
+
+
+def test_a_card_leaves_a_meld_of_the_hand_to_be_laid_off():
+    # The refereed case: P1 shows [1c 2c 3c] [6o 6e 6b] + 2b. P2's best partition alone is
+    # [4c 4o 4e] + 2o 3o 12e 11b (28), none of which goes onto the table; melding 2o 3o 4o
+    # instead and laying the 4c on the run leaves 4e 12e 11b: 27.
+    for lay_off in ("closer", "any"):
+        game = close_position("1c 2c 3c 6o 6e 6b 2b 12c", "4c 4o 4e 2o 3o 12e 11b", lay_off=lay_off)
+        choose(game, "close with 12c (scores 2)")
+        assert score(game, "P2") == 4 + 12 + 11, lay_off
+        assert V(game)["last_close"].startswith("P1 closed: [1c 2c 3c] [6o 6e 6b] + 2b loose; P2 laid off 4c"
+                                                " - on the table: [1c 2c 3c 4c] [6o 6e 6b]")
+
+
+def test_the_count_is_the_least_over_melds_and_lay_offs_with_jokers_and_48_cards():
+    # 48 cards: P2's run 8o 9o 10o would leave 9c 9e 12b 1b (31); the 8o goes onto 5o-6o-7o and
+    # 9o 9c 9e are a set: 10o 12b 1b, 23.
+    game = close_position("5o 6o 7o 3c 3e 3b 1c 12e", "8o 9o 10o 9c 9e 12b 1b", deck=48)
+    choose(game, "close with 12e (scores 1)")
+    assert score(game, "P2") == 10 + 12 + 1
+    # jokers: alone, P2's best is [7e 7o 7c joker] + 4o 1b 5c (10), and none of those goes onto
+    # the table; with the joker laid on the run as the 4c, the 5c follows it: [7e 7o 7c] + 4o 1b, 5.
+    game = close_position("1c 2c 3c 6o 6e 6b 2b 12c", "7e 4o 7o 1b 7c 5c joker", jokers=2)
+    choose(game, "close with 12c (scores 2)")
+    assert score(game, "P2") == 4 + 1
+    assert V(game)["last_close"].endswith("- on the table: [1c 2c 3c joker 5c] [6o 6e 6b]")
+
+
+def test_lay_offs_follow_the_table_as_the_players_before_left_it():
+    # P2 lays 4o on the closer's run; then P3 can chain 5o and 6o after it (before P2's
+    # turn the run ends in 3o, and 5o 6o alone would not fit).
+    p1, p2, p3 = "1o 2o 3o 6c 6e 6b 2b 12c", "4o 12b 10e 11e 12e 4c 7c", "5o 6o 1c 1e 1b 3c 10c"
+    game = close_position(p1, p2, p3)
+    choose(game, "close with 12c (scores 2)")
+    assert score(game, "P2") == 12 + 4 + 7
+    assert score(game, "P3") == 3 + 10  # 5o then 6o chained after P2's 4o
+    assert "P2 laid off 4o; P3 laid off 5o 6o" in V(game)["last_close"]
 
 
 # ==================================================================== jokers
@@ -684,7 +803,7 @@ def check_position(game: Game, deck_size: int) -> None:
         assert view["zones"]["stock"] == {"count": len(stock)}
         assert view["zones"]["face_down"] == {"count": 0}
         assert view["zones"]["discard"] == {"count": len(discard), "top": discard[-1].name if discard else None}
-        assert set(view["state"]) == {"dealer", "turn", "hand_number", "last_close"}
+        assert set(view["state"]) == {"dealer", "turn", "hand_number", "last_close", "rebuilds"}
 
 
 CONFIGS = [

@@ -187,20 +187,25 @@ def test_a_strategy_default_is_checked_when_the_strategy_loads(tmp_path):
     assert caught.value.errors[0].location.file == str(a)
 
 
-def test_the_meld_search_refuses_a_hand_too_large(tmp_path):
+@pytest.mark.parametrize("search, message", [
+    ("best_melds(list(deck), [1, 2, 3, 4, 5, 6, 7, 8, 9, 10])", "best_melds searches at most 24 cards, not 40"),
+    ("meld_and_lay_off(list(deck)[:15], [], [1, 2, 3, 4, 5, 6, 7, 8, 9, 10])",
+     "meld_and_lay_off searches at most 14 cards, not 15"),
+])
+def test_the_meld_search_refuses_a_hand_too_large(tmp_path, search, message):
     path = tmp_path / "melds.yaml"
-    path.write_text("""\
+    path.write_text(f"""\
 game: melds
-cards: {attributes: {suit: [a, b, c, d], rank: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]}}
-zones: {deck: {}}
-state: {out: 0}
+cards: {{attributes: {{suit: [a, b, c, d], rank: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]}}}}
+zones: {{deck: {{}}}}
+state: {{out: 0}}
 rules:
   - name: search
     when: out == 0
     then: |
-      out = best_melds(list(deck), [1, 2, 3, 4, 5, 6, 7, 8, 9, 10])['deadwood']
+      out = {search}['deadwood']
       end game
 """, encoding="utf-8")
-    with pytest.raises(GameError, match="at most 24 cards") as caught:
+    with pytest.raises(GameError, match=message) as caught:
         Game(load_program(path), 1).start()
     assert caught.value.location.line == 9

@@ -18,13 +18,14 @@ from __future__ import annotations
 import random
 import textwrap
 from dataclasses import dataclass
+from functools import lru_cache
 from itertools import combinations
 
 import pytest
 
 from naipes.errors import GameError, RuleError, RuleErrors
 from naipes.interpreter import Game
-from naipes.melds import best_melds, can_lay_off, is_meld, lay_off_all, longest_run, meldable
+from naipes.melds import best_melds, can_lay_off, is_meld, lay_off_all, longest_run, meld_and_lay_off, meldable
 from naipes.program import load_program
 
 ORDER_40 = [1, 2, 3, 4, 5, 6, 7, 10, 11, 12]
@@ -377,6 +378,149 @@ def test_lay_off_refuses_an_invalid_meld():
         lay_all("4a", ["1a 2a"])
 
 
+# ============================================================== meld_and_lay_off
+def meld_lay(cards: str, melds: list[str], order=ORDER_40, **kw):
+    return meld_and_lay_off(hand(cards), [hand(m) for m in melds], order, jokers="joker", **kw)
+
+
+def test_a_card_leaves_a_meld_of_the_hand_for_the_table():
+    # The refereed case: the table shows [1a 2a 3a] [6b 6c 6d]; the hand holds 4a 4b 4c 2b 3b 12c 11d.
+    # Its best partition alone, [4a 4b 4c] + 2b 3b 12c 11d loose, counts 28 and nothing of it
+    # goes onto the table; melding 2b 3b 4b instead frees the 4a for the run: 4c 12c 11d, 27.
+    r = meld_lay("4a 4b 4c 2b 3b 12c 11d", ["1a 2a 3a", "6b 6c 6d"])
+    assert r["deadwood"] == 4 + 12 + 11
+    assert meld_names(r) == [["2b", "3b", "4b"]] and names(r["laid"]) == ["4a"]
+    assert names(r["loose"]) == ["4c", "12c", "11d"]
+    assert [names(m) for m in r["table"]] == [["1a", "2a", "3a", "4a"], ["6b", "6c", "6d"]]
+    # lay_off_all, which keeps the hand's best partition fixed, finds nothing to lay off
+    loose = best_melds(hand("4a 4b 4c 2b 3b 12c 11d"), ORDER_40)["loose"]
+    assert lay_off_all(loose, [hand("1a 2a 3a"), hand("6b 6c 6d")], ORDER_40)["deadwood"] == 28
+
+
+def test_a_run_of_the_hand_broken_for_a_chain():
+    # 4a 5a 6a is a run of the hand, but 4a 5a chained onto 1-2-3a and 6a 6b 6c as a set leave only 12d.
+    r = meld_lay("4a 5a 6a 6b 6c 12d", ["1a 2a 3a"])
+    assert r["deadwood"] == 12 and meld_names(r) == [["6a", "6b", "6c"]] and names(r["laid"]) == ["4a", "5a"]
+
+
+def test_with_jokers_and_48_cards():
+    # 48 cards: the hand's run 8a 9a 10a would leave 9b 9c 12d (30); the 8a goes onto 5-6-7a
+    # instead and 9a 9b 9c make a set, leaving 10a 12d (22).
+    r = meld_lay("8a 9a 10a 9b 9c 12d", ["5a 6a 7a"], order=ORDER_48)
+    assert r["deadwood"] == 10 + 12 and names(r["laid"]) == ["8a"] and meld_names(r) == [["9a", "9b", "9c"]]
+    # A joker melds in the hand (2a 3a *) and the 7c goes onto the set of 7s: nothing counts.
+    r = meld_lay("2a 3a * 7c", ["7b 7d 7a"])
+    assert r["deadwood"] == 0 and meld_names(r) == [["2a", "3a", "*"]] and names(r["laid"]) == ["7c"]
+    # One joker per meld: the table's run holds one already, so the hand's joker stays in the hand's set.
+    r = meld_lay("* 5b 5c 12d", ["1a * 3a"])
+    assert r["deadwood"] == 12 and meld_names(r) == [["5b", "5c", "*"]] and r["laid"] == []
+
+
+def test_ties_keep_the_hands_own_melds():
+    # 4a 5a 6a can meld in the hand or go onto 1-2-3a: both count 12 (the 12d); the hand keeps its run.
+    r = meld_lay("4a 5a 6a 12d", ["1a 2a 3a"])
+    assert r["deadwood"] == 12 and meld_names(r) == [["4a", "5a", "6a"]] and r["laid"] == []
+    # without melds on the table it is best_melds
+    assert meld_lay("4a 5a 6a 12d", [])["deadwood"] == 12
+    with pytest.raises(ValueError, match="not a valid meld"):
+        meld_lay("4a", ["1a 2a"])
+
+
+def brute_meld_and_lay_off(cards: list[K], melds: list[list[K]], order: list, per_meld: int) -> tuple:
+    """(deadwood, loose cards, laid cards), least first: every set of cards that can be split among
+    the melds (each meld taking its part one card at a time), with the best partition of the rest."""
+    n = len(cards)
+
+    @lru_cache(maxsize=None)
+    def onto(k: int, mask: int) -> bool:
+        return _chainable(melds[k], [cards[i] for i in range(n) if mask >> i & 1], order, per_meld)
+
+    @lru_cache(maxsize=None)
+    def split(k: int, mask: int) -> bool:
+        if k == len(melds):
+            return mask == 0
+        sub = mask
+        while True:  # every part of mask, meld k taking it
+            if onto(k, sub) and split(k + 1, mask ^ sub):
+                return True
+            if sub == 0:
+                return False
+            sub = (sub - 1) & mask
+
+    best = None
+    for laid in range(1 << n):
+        if split(0, laid):
+            rest = [c for i, c in enumerate(cards) if not laid >> i & 1]
+            deadwood, neg_melded, _ = brute_best(rest, order, per_meld)
+            key = (deadwood, len(rest) + neg_melded, bin(laid).count("1"))
+            best = key if best is None else min(best, key)
+    return best
+
+
+def random_tables(count: int, seed: int):
+    """(hand, table melds, order, jokers per meld): 4-8 cards and 1-3 melds drawn from a few
+    neighbouring ranks of two suits plus those ranks in every suit (so that they interlock);
+    one or two decks; jokers on the table and in the hand now and then.  Every other hand
+    holds the card above a run of the table with two more of its rank (a set in the hand)."""
+    rng = random.Random(seed)
+    made = 0
+    while made < count:
+        order = rng.choice([ORDER_40, ORDER_48])
+        per_meld = rng.choice([1, 1, 2])
+        suits = rng.sample("abcd", 2)
+        at = rng.randrange(len(order) - 5)
+        ranks = order[at:at + 6]
+        deck = [K(s, r) for _ in range(rng.choice([1, 1, 2])) for s in "abcd" for r in order
+                if s in suits and r in ranks or r in ranks[1:4]]
+        rng.shuffle(deck)
+        table = deck[:9] + [K(None, None, True) for _ in range(rng.random() < 0.3)]
+        planted = []
+        if made % 2:  # a run of suit suits[0] on the table, its next card and two more of that rank in the hand
+            run = [c for c in deck if c.suit == suits[0] and c.rank in ranks[:3]][:3]
+            planted = [c for c in deck if c.rank == ranks[3] and c.suit != "x"][:3]
+            if len(run) < 3 or len(planted) < 3 or suits[0] not in {c.suit for c in planted}:
+                continue
+            table = run + [c for c in table if c not in run and c not in planted]
+        melds = best_melds(table, order, jokers="joker", jokers_per_meld=per_meld)["melds"][:3]
+        if not melds:
+            continue
+        used = {id(c) for m in melds for c in m}
+        n_jokers = rng.choice([0, 0, 1, 2])
+        n = rng.randint(max(4, len(planted) + n_jokers), 8)
+        rest = [c for c in deck if id(c) not in used and c not in planted]
+        cards = planted + rest[:n - n_jokers - len(planted)] + [K(None, None, True) for _ in range(n_jokers)]
+        rng.shuffle(cards)
+        yield cards, melds, order, per_meld
+        made += 1
+
+
+def test_brute_force_agrees_on_meld_and_lay_off():
+    checked = rearranged = with_jokers = 0
+    for cards, melds, order, per_meld in random_tables(250, seed=15):
+        r = meld_and_lay_off(cards, melds, order, jokers="joker", jokers_per_meld=per_meld)
+        deadwood, loose, laid = brute_meld_and_lay_off(cards, melds, order, per_meld)
+        assert (r["deadwood"], len(r["loose"]), len(r["laid"])) == (deadwood, loose, laid), (cards, melds)
+        # a real answer: every card once; the hand's melds valid; each table meld is the old one
+        # plus some laid cards, reachable one card at a time; deadwood is the loose value
+        out = [c for m in r["melds"] for c in m] + r["laid"] + r["loose"]
+        assert sorted(map(id, out)) == sorted(map(id, cards))
+        assert all(brute_valid(m, order, per_meld) for m in r["melds"])
+        added = []
+        for old, new in zip(melds, r["table"]):
+            extra = [c for c in new if not any(c is d for d in old)]
+            assert len(new) == len(old) + len(extra) and _chainable(old, extra, order, per_meld)
+            added += extra
+        assert sorted(map(id, added)) == sorted(map(id, r["laid"]))
+        assert r["deadwood"] == sum(50 if c.joker else c.rank for c in r["loose"])
+        # how often laying off from the best partition alone (lay_off_all) counts more
+        alone = best_melds(cards, order, jokers="joker", jokers_per_meld=per_meld)["loose"]
+        rearranged += lay_off_all(alone, melds, order, jokers="joker",
+                                  jokers_per_meld=per_meld)["deadwood"] > r["deadwood"]
+        checked += 1
+        with_jokers += any(c.joker for c in cards)
+    assert checked == 250 and rearranged >= 15 and with_jokers >= 80, (rearranged, with_jokers)
+
+
 # ============================================================== longest_run
 def test_longest_run():
     # The seven-card run of one suit, 40-card order: 4 5 6 7 10 11 12.
@@ -519,10 +663,12 @@ def _assignments(n: int, k: int):
             yield (a,) + rest
 
 
-def _chainable(meld: list, extra: list) -> bool:
+def _chainable(meld: list, extra: list, order: list = ORDER_40, per_meld: int = 1) -> bool:
+    """`meld` takes the cards `extra` one at a time, in some order, staying a meld."""
     if not extra:
         return True
-    return any(brute_valid(meld + [c], ORDER_40) and _chainable(meld + [c], extra[:i] + extra[i + 1:])
+    return any(brute_valid(meld + [c], order, per_meld)
+               and _chainable(meld + [c], extra[:i] + extra[i + 1:], order, per_meld)
                for i, c in enumerate(extra))
 
 
