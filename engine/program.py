@@ -24,6 +24,7 @@ from .agenda import DEFAULT_STRATEGY, STRATEGIES, strategy_term
 from .codecheck import check_generated
 from .compiler import (ANY, CARD_BUILTIN_ATTRS, PLAYER_BUILTIN_ATTRS, ZONE_ATTRS, Compiler, Symbols, Unit,
                        declared_name_problem, identifier_problem, literal)
+from .display import read_display
 from .errors import GameError, Location, NaipesError, ParamError, RuleError, RuleErrors, did_you_mean
 from .loader import Map, Seq, Text, load_tree, location_of, number_problem, subtext
 from .memory import CardBase, Memory, PlayerBase
@@ -42,6 +43,7 @@ SECTIONS = {
     "views": "values computed only when a player's view is built (for display; rules cannot read them)", "max_firings": "firings allowed between two decisions",
     "extends": "base rule file of a variant", "override": "rules replacing base rules by name",
     "remove": "base rules to delete by name",
+    "display": "how the cards look at a table: corner, suit, names, icons, colours, order (naipes.display)",
 }
 RULE_KEYS = {"name", "when", "then", "priority", "phase", "for", "doc"}
 MOVE_KEYS = {"choose", "legal", "when", "label", "public", "then", "doc"}
@@ -177,6 +179,7 @@ class Program:
     views: list = field(default_factory=list)  # [ViewSpec]
     evaluation: Callable | None = None  # f(memory, vars, player): standing mid-game, for search playouts
     estimate: Callable | None = None  # f(memory, vars, player): standing counting the round in progress
+    display: dict = field(default_factory=dict)  # how the cards look (plain data, naipes.display)
     player_class: type = PlayerBase
     state_names: tuple = ()
     global_zone_names: tuple = ()
@@ -417,6 +420,8 @@ class _Builder:
         rules = self.rules(phases, strategy)
         result, evaluation, estimate = (self.per_player_expression(s) for s in ("result", "evaluation", "estimate"))
         views = self.views()
+        display = read_display(tree, cards.attributes + list(cards.tables) if cards else [],
+                               [z.name for z in zones if not z.per_player], [v.name for v in state], self.error)
         max_firings = self.section("max_firings", int, 100_000)
         if isinstance(max_firings, bool) or max_firings < 1:
             self.error("'max_firings' must be a positive whole number", tree.loc("max_firings"))
@@ -429,7 +434,8 @@ class _Builder:
             default_ai=str((tree.get("players") or {}).get("ai", "random")) if isinstance(tree.get("players"), Map) else "random",
             params=params, param_values=values, zones=zones, state=state, player_state=player_state,
             phases=phases, strategy=strategy, rules=rules, moves=moves, setup=setup, result=result,
-            cards=cards, max_firings=max_firings, views=views, evaluation=evaluation, estimate=estimate)
+            cards=cards, max_firings=max_firings, views=views, evaluation=evaluation, estimate=estimate,
+            display=display)
         self.link(program)
         return program
 

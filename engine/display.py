@@ -1,0 +1,194 @@
+"""The ``display:`` section: how a rule file's cards look to a person.
+
+Plain data, never code: which attribute is written in a card's corner, which
+one gives its icon and colour, how each attribute value is named and drawn,
+the order a hand is sorted in, and which state variable labels a zone's cards
+with the players who put them there. The web table (:mod:`naipes.web`) draws
+every card from it; a rule file without one gets a generic face (the name).
+
+>>> from naipes.loader import parse_yaml
+>>> tree = parse_yaml("display: {corner: rank, values: {rank: {10: {name: sota, short: S}}}}", "g.yaml")
+>>> errors = []
+>>> read_display(tree, ["suit", "rank"], [], [], lambda *e: errors.append(e))
+{'shape': 'card', 'corner': 'rank', 'suit': None, 'order': [], 'name': None, 'labels': {}, 'values': {'rank': [[10, {'name': 'sota', 'short': 'S'}]]}}
+"""
+from __future__ import annotations
+
+import re
+from typing import Any, Callable
+
+from .errors import Location, did_you_mean
+from .loader import Map
+
+DISPLAY_KEYS = {
+    "shape": "how a card is drawn: card (a playing card) or chip (a round token)",
+    "corner": "the attribute written in a card's corners (default: the card's name)",
+    "suit": "the attribute whose value gives a card its icon or symbol and its colour",
+    "order": "the attributes a hand is sorted by, in turn (values in the order `values` lists them)",
+    "name": "a card's full name, with {attribute} standing for the value's name: \"{rank} de {suit}\"",
+    "labels": "zone: state variable holding (player, card) pairs that say who put each card there",
+    "values": "attribute: {value: {name, short, icon, symbol, colour}}: how each value is named and drawn",
+}
+SHAPES = ("card", "chip")
+LOOK_KEYS = {"name": "the value's name", "short": "what the corner shows (a few characters)",
+             "icon": "a drawing of the web table", "symbol": "text drawn instead of an icon",
+             "colour": "a CSS colour: #rgb, #rrggbb or a name"}
+# The drawings the web table knows (naipes/web/static/table.js, ICONS)
+ICONS = ("coin", "cup", "sword", "club", "heart", "diamond", "spade", "clover", "star", "pointed_hat", "belled_cap")
+COLOUR = re.compile(r"^(#[0-9a-fA-F]{3}|#[0-9a-fA-F]{6}|[a-zA-Z]{3,20})$")
+PLACEHOLDER = re.compile(r"\{([^{}]*)\}")
+MAX_TEXT = 40  # characters of a name, short or symbol
+
+ErrorFn = Callable[..., None]  # (message, location, hint=None)
+
+
+def read_display(tree: Map, attributes: list[str], zones: list[str], variables: list[str],
+                 error: ErrorFn) -> dict[str, Any]:
+    """The checked ``display:`` section of a rule tree as plain data (every mistake reported to `error`, located).
+
+    `attributes` are the card attributes (tables included), `zones` the global
+    zones and `variables` the global state variables a label may name.
+    """
+    display: dict[str, Any] = {"shape": "card", "corner": None, "suit": None, "order": [], "name": None,
+                               "labels": {}, "values": {}}
+    section = tree.get("display")
+    if section is None:
+        return display
+    where = tree.loc("display")
+    if not isinstance(section, Map):
+        error("'display' is a mapping (corner:, suit:, values:, ...)", where)
+        return display
+    if not attributes:
+        error("'display' describes cards, and this rule file declares none ('cards:')", where)
+        return display
+    for key in section:
+        if key not in DISPLAY_KEYS:
+            error(f"unknown key '{key}' in display", section.key_loc(key),
+                  did_you_mean(str(key), DISPLAY_KEYS) or f"allowed: {', '.join(DISPLAY_KEYS)}")
+    reader = _Reader(section, attributes, error)
+    if "shape" in section:
+        display["shape"] = reader.choice("shape", SHAPES)
+    display["corner"] = reader.attribute("corner")
+    display["suit"] = reader.attribute("suit")
+    display["order"] = reader.attribute_list("order")
+    display["name"] = reader.name_template()
+    display["labels"] = reader.labels(zones, variables)
+    display["values"] = reader.values(_literal_values(tree))
+    return display
+
+
+class _Reader:
+    def __init__(self, section: Map, attributes: list[str], error: ErrorFn):
+        self.section, self.attributes, self.error = section, attributes, error
+
+    def is_attribute(self, name: Any, loc: Location) -> bool:
+        if isinstance(name, str) and name in self.attributes:
+            return True
+        self.error(f"'{name}' is not a card attribute", loc,
+                   did_you_mean(str(name), self.attributes) or f"attributes: {', '.join(self.attributes)}")
+        return False
+
+    def choice(self, key: str, allowed: tuple[str, ...]) -> str:
+        value = self.section[key]
+        if value not in allowed:
+            self.error(f"display.{key} is one of {', '.join(allowed)}, not '{value}'", self.section.loc(key))
+            return allowed[0]
+        return str(value)
+
+    def attribute(self, key: str) -> str | None:
+        if key not in self.section:
+            return None
+        name = self.section[key]
+        return str(name) if self.is_attribute(name, self.section.loc(key)) else None
+
+    def attribute_list(self, key: str) -> list[str]:
+        names = self.section.get(key, [])
+        if not isinstance(names, list):
+            self.error(f"display.{key} is a list of card attributes", self.section.loc(key))
+            return []
+        return [str(n) for i, n in enumerate(names) if self.is_attribute(n, _item_loc(names, i, self.section.loc(key)))]
+
+    def name_template(self) -> str | None:
+        if "name" not in self.section:
+            return None
+        text, loc = self.section["name"], self.section.loc("name")
+        if not isinstance(text, str) or not text.strip():
+            self.error("display.name is text such as \"{rank} de {suit}\"", loc)
+            return None
+        if not all(self.is_attribute(name, loc) for name in PLACEHOLDER.findall(text)):
+            return None
+        return str(text)
+
+    def labels(self, zones: list[str], variables: list[str]) -> dict[str, str]:
+        labels = self.section.get("labels", Map())
+        if not isinstance(labels, Map):
+            self.error("display.labels maps a zone to a state variable of (player, card) pairs", self.section.loc("labels"))
+            return {}
+        out = {}
+        for zone, variable in labels.items():
+            if zone not in zones:
+                self.error(f"display.labels: '{zone}' is not a global zone", labels.key_loc(zone),
+                           did_you_mean(str(zone), zones) or f"zones: {', '.join(zones)}")
+            elif variable not in variables:
+                self.error(f"display.labels: '{variable}' is not a state variable", labels.loc(zone),
+                           did_you_mean(str(variable), variables))
+            else:
+                out[str(zone)] = str(variable)
+        return out
+
+    def values(self, attribute_values: dict[str, list]) -> dict[str, list]:
+        """`values:` as {attribute: [[value, look], ...]}, in the file's order (JSON keeps the value's type)."""
+        values = self.section.get("values", Map())
+        if not isinstance(values, Map):
+            self.error("display.values maps an attribute to {value: look}", self.section.loc("values"))
+            return {}
+        out = {}
+        for attribute, looks in values.items():
+            if not self.is_attribute(attribute, values.key_loc(attribute)):
+                continue
+            if not isinstance(looks, Map):
+                self.error(f"display.values.{attribute} maps each value to its look {{name, short, icon, symbol, colour}}",
+                           values.loc(attribute))
+                continue
+            known = attribute_values.get(attribute)
+            out[str(attribute)] = [[str(value) if isinstance(value, str) else value, self.look(looks, value, attribute, known)]
+                                   for value in looks]
+        return out
+
+    def look(self, looks: Map, value: Any, attribute: str, known: list | None) -> dict[str, str]:
+        if known is not None and value not in known:
+            self.error(f"'{value}' is not a value of the card attribute '{attribute}'", looks.key_loc(value),
+                       did_you_mean(str(value), [str(k) for k in known]) or
+                       f"values: {', '.join(map(str, known))}")
+        spec, loc = looks[value], looks.loc(value)
+        if not isinstance(spec, Map):
+            self.error(f"the look of {attribute} '{value}' is a mapping of {', '.join(LOOK_KEYS)}", loc)
+            return {}
+        look = {}
+        for key, text in spec.items():
+            at = spec.loc(key)
+            if key not in LOOK_KEYS:
+                self.error(f"unknown key '{key}' in the look of {attribute} '{value}'", spec.key_loc(key),
+                           did_you_mean(str(key), LOOK_KEYS) or f"allowed: {', '.join(LOOK_KEYS)}")
+            elif isinstance(text, bool) or not isinstance(text, (str, int, float)) or not 0 < len(str(text)) <= MAX_TEXT:
+                self.error(f"{key} of {attribute} '{value}' is text of 1 to {MAX_TEXT} characters", at)
+            elif key == "icon" and text not in ICONS:
+                self.error(f"unknown icon '{text}'", at, did_you_mean(str(text), ICONS) or f"icons: {', '.join(ICONS)}")
+            elif key == "colour" and not COLOUR.match(str(text)):
+                self.error(f"colour '{text}' is not #rgb, #rrggbb or a colour name", at)
+            else:
+                look[str(key)] = str(text)
+        return look
+
+
+def _literal_values(tree: Map) -> dict[str, list]:
+    """The values of the card attributes the rule file lists literally (`suit: [oros, copas]`)."""
+    cards = tree.get("cards")
+    attributes = cards.get("attributes") if isinstance(cards, Map) else None
+    if not isinstance(attributes, Map):
+        return {}
+    return {str(name): list(values) for name, values in attributes.items() if isinstance(values, list)}
+
+
+def _item_loc(items: Any, index: int, default: Location) -> Location:
+    return items.loc(index) if hasattr(items, "loc") else default
