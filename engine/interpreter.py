@@ -344,15 +344,19 @@ class Game:
                     ", ".join(self._label(move, player, c) for c in allowed)
         return None
 
+    def candidates(self) -> list[Option]:
+        """Every option the pending decision's moves consider, legal or not, labelled (to explain the illegal ones)."""
+        if self.memory.pending is None:
+            return []
+        player, moves = self.memory.pending
+        with self.program.located():
+            return [Option(name, arg, self._label(self.program.moves[name], player, arg))
+                    for name in moves for arg in self._candidates(self.program.moves[name], player)]
+
     def explain_label(self, label: str) -> str | None:
         """Explain why the candidate labelled `label` is illegal (None if no candidate has it)."""
-        if self.memory.pending is None:
-            return None
-        player, moves = self.memory.pending
         wanted = label.lower()
-        with self.program.located():
-            named = [(name, arg, self._label(self.program.moves[name], player, arg).lower())
-                     for name in moves for arg in self._candidates(self.program.moves[name], player)]
+        named = [(o.move, o.arg, o.label.lower()) for o in self.candidates()]
         exact = [(name, arg) for name, arg, text in named if text == wanted]
         prefix = [(name, arg) for name, arg, text in named if text.startswith(wanted)]
         found = exact or (prefix if len(prefix) == 1 else [])
