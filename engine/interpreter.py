@@ -499,12 +499,14 @@ class Game:
 
 def play_game(program: Program, agents: list[Agent], seed: int | None = None,
               listeners: Iterable[Listener] = (), names: list[str] | None = None,
-              game: Game | None = None) -> GameResult:
+              game: Game | None = None, on_decision: Callable[[Decision], None] | None = None) -> GameResult:
     """Play one game to the end and return its result.
 
     Every agent's answer must be one of the offered options; anything else is
     an error naming the seat (the game state is never corrupted by it).
-    Pass `game` to keep a handle on it (for a report after a QuitGame).
+    Pass `game` to keep a handle on it (for a report after a QuitGame), and
+    `on_decision` to be told of each decision before its agent is asked (a
+    table showing the position to its players).
     """
     if game is None:
         game = Game(program, seed, players=len(agents), names=names)
@@ -523,6 +525,8 @@ def play_game(program: Program, agents: list[Agent], seed: int | None = None,
     game.start()
     while not game.over:
         decision = game.decision()
+        if on_decision is not None:
+            on_decision(decision)
         choice = agents[decision.player].choose(decision)
         if choice not in decision.options:
             raise NaipesError(f"agent '{agents[decision.player].name}' at seat {decision.player_name} "
