@@ -2,15 +2,15 @@
 
 Plain data, never code: which attribute is written in a card's corner, which
 one gives its icon and colour, how each attribute value is named and drawn,
-the order a hand is sorted in, and which state variable labels a zone's cards
-with the players who put them there. The web table (:mod:`naipes.web`) draws
+the order a hand is sorted in, which state variable labels a zone's cards
+with the players who put them there, and which moves a click on a card makes. The web table (:mod:`naipes.web`) draws
 every card from it; a rule file without one gets a generic face (the name).
 
 >>> from naipes.loader import parse_yaml
 >>> tree = parse_yaml("display: {corner: rank, values: {rank: {10: {name: sota, short: S}}}}", "g.yaml")
 >>> errors = []
->>> read_display(tree, ["suit", "rank"], [], [], lambda *e: errors.append(e))
-{'shape': 'card', 'corner': 'rank', 'suit': None, 'order': [], 'name': None, 'labels': {}, 'values': {'rank': [[10, {'name': 'sota', 'short': 'S'}]]}}
+>>> read_display(tree, ["suit", "rank"], [], [], [], lambda *e: errors.append(e))["values"]
+{'rank': [[10, {'name': 'sota', 'short': 'S'}]]}
 """
 from __future__ import annotations
 
@@ -28,6 +28,7 @@ DISPLAY_KEYS = {
     "name": "a card's full name, with {attribute} standing for the value's name: \"{rank} de {suit}\"",
     "labels": "zone: state variable holding (player, card) pairs that say who put each card there",
     "values": "attribute: {value: {name, short, icon, symbol, colour}}: how each value is named and drawn",
+    "click": "move: attribute: clicking a card picks the option of the move whose argument is the card's attribute",
 }
 SHAPES = ("card", "chip")
 LOOK_KEYS = {"name": "the value's name", "short": "what the corner shows (a few characters)",
@@ -42,15 +43,16 @@ MAX_TEXT = 40  # characters of a name, short or symbol
 ErrorFn = Callable[..., None]  # (message, location, hint=None)
 
 
-def read_display(tree: Map, attributes: list[str], zones: list[str], variables: list[str],
+def read_display(tree: Map, attributes: list[str], zones: list[str], variables: list[str], moves: list[str],
                  error: ErrorFn) -> dict[str, Any]:
     """The checked ``display:`` section of a rule tree as plain data (every mistake reported to `error`, located).
 
     `attributes` are the card attributes (tables included), `zones` the global
-    zones and `variables` the global state variables a label may name.
+    zones, `variables` the global state variables a label may name and
+    `moves` the moves a click may make.
     """
     display: dict[str, Any] = {"shape": "card", "corner": None, "suit": None, "order": [], "name": None,
-                               "labels": {}, "values": {}}
+                               "labels": {}, "values": {}, "click": {}}
     section = tree.get("display")
     if section is None:
         return display
@@ -74,6 +76,7 @@ def read_display(tree: Map, attributes: list[str], zones: list[str], variables: 
     display["name"] = reader.name_template()
     display["labels"] = reader.labels(zones, variables)
     display["values"] = reader.values(_literal_values(tree))
+    display["click"] = reader.clicks(moves)
     return display
 
 
@@ -134,6 +137,20 @@ class _Reader:
                            did_you_mean(str(variable), variables))
             else:
                 out[str(zone)] = str(variable)
+        return out
+
+    def clicks(self, moves: list[str]) -> dict[str, str]:
+        clicks = self.section.get("click", Map())
+        if not isinstance(clicks, Map):
+            self.error("display.click maps a move to the card attribute its argument is", self.section.loc("click"))
+            return {}
+        out = {}
+        for move, attribute in clicks.items():
+            if move not in moves:
+                self.error(f"display.click: '{move}' is not a move", clicks.key_loc(move),
+                           did_you_mean(str(move), moves) or f"moves: {', '.join(moves)}")
+            elif self.is_attribute(attribute, clicks.loc(move)):
+                out[str(move)] = str(attribute)
         return out
 
     def values(self, attribute_values: dict[str, list]) -> dict[str, list]:

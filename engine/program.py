@@ -421,7 +421,8 @@ class _Builder:
         result, evaluation, estimate = (self.per_player_expression(s) for s in ("result", "evaluation", "estimate"))
         views = self.views()
         display = read_display(tree, cards.attributes + list(cards.tables) if cards else [],
-                               [z.name for z in zones if not z.per_player], [v.name for v in state], self.error)
+                               [z.name for z in zones if not z.per_player], [v.name for v in state], list(moves),
+                               self.error)
         max_firings = self.section("max_firings", int, 100_000)
         if isinstance(max_firings, bool) or max_firings < 1:
             self.error("'max_firings' must be a positive whole number", tree.loc("max_firings"))

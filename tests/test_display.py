@@ -27,6 +27,10 @@ zones:
   trick: {visibility: public}
 state:
   played: "[]"
+moves:
+  take:
+    choose: "s in ['oros', 'copas']"
+    then: "pass"
 rules:
   - name: stop
     then: "end game"
@@ -62,6 +66,7 @@ def test_a_display_section_is_plain_data_in_the_files_order(tmp_path):
           order: [suit, rank]
           name: "{rank} de {suit}"
           labels: {trick: played}
+          click: {take: suit}
           values:
             suit:
               oros: {name: oros, icon: coin, colour: "#b7860b"}
@@ -71,7 +76,7 @@ def test_a_display_section_is_plain_data_in_the_files_order(tmp_path):
         """)
     assert program.display == {
         "shape": "card", "corner": "rank", "suit": "suit", "order": ["suit", "rank"], "name": "{rank} de {suit}",
-        "labels": {"trick": "played"},
+        "labels": {"trick": "played"}, "click": {"take": "suit"},
         "values": {"suit": [["oros", {"name": "oros", "icon": "coin", "colour": "#b7860b"}],
                             ["copas", {"symbol": "C", "colour": "red"}]],
                    "rank": [[10, {"name": "sota", "short": "S"}]]}}
@@ -98,6 +103,7 @@ def test_without_a_display_section_cards_get_the_generic_face(tmp_path):
     ("display:\n  values:\n    suit:\n      oros: {name: [a, b]}\n", "[a, b]", "name of suit 'oros' is text"),
     ("display:\n  values:\n    rank: [1, 2]\n", "[1, 2]", "display.values.rank maps each value to its look"),
     ("display: [corner]\n", "[corner]", "'display' is a mapping"),
+    ("display:\n  click: {tak: suit}\n", "tak", "'tak' is not a move"),
 ])
 def test_a_mistake_in_display_is_a_located_error(tmp_path, display, pointed, message):
     error = error_at(tmp_path, display, pointed)
