@@ -8,10 +8,14 @@ import pytest
 import naipes
 
 MODULES = sorted(m.name for m in pkgutil.walk_packages(naipes.__path__, "naipes."))
+# modules of the optional extras, and what each needs
+OPTIONAL = {"naipes.web.app": "starlette", "naipes.web.server": "uvicorn"}
 
 
 @pytest.mark.parametrize("name", MODULES)
 def test_docstring_examples(name):
+    if name in OPTIONAL:
+        pytest.importorskip(OPTIONAL[name], reason=f"{name} needs an optional extra (see pyproject.toml)")
     module = importlib.import_module(name)
     failures, _ = doctest.testmod(module, optionflags=doctest.ELLIPSIS)
     assert failures == 0
