@@ -116,7 +116,7 @@ async def games(request: Request) -> JSONResponse:
 
 
 async def list_tables(request: Request) -> JSONResponse:
-    return JSONResponse([table.summary() for table in request.app.state.tables.all()])
+    return JSONResponse([table.summary() for table in request.app.state.tables.all() if not table.closed])
 
 
 async def create_table(request: Request) -> JSONResponse:

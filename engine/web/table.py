@@ -182,6 +182,10 @@ class Table:
         for seat in self.humans:
             self.agents[seat].inbox.put(None)
 
+    @property
+    def closed(self) -> bool:
+        return self._closed.is_set()
+
     def join(self, timeout: float | None = None) -> None:
         self._thread.join(timeout)
 

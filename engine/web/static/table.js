@@ -523,6 +523,7 @@ const Table = {
 
   draw() {
     const {view} = this.state;
+    document.body.dataset.serial = `${this.state.serial}${this.state.over ? "-over" : ""}`;
     this.deck.players = new Set(view.players.map((p) => p.name));
     this.status();
     this.drawOpponents(view);
@@ -540,7 +541,8 @@ const Table = {
     if (s.over) {
       box.textContent = "Game over";
     } else if (s.your_turn) {
-      box.textContent = `Your turn: ${s.moves.map(words).join(" or ")}`;
+      const open = s.moves.filter((m) => s.options.some((o) => o.move === m));
+      box.textContent = `Your turn: ${open.map(words).join(" or ")}`;
       box.className = "your-turn";
     } else if (s.to_move) {
       const seat = this.info.seats.find((x) => x.name === s.to_move);
@@ -860,8 +862,10 @@ const Table = {
     const item = el("li", `record ${record.type}`);
     if (record.type === "decision") {
       const mine = record.seat === this.seat;
-      item.append(el("span", "who", mine ? "You" : record.player), ": ",
-                  richText(this.deck, mine && record.own ? record.own : record.text));
+      const text = mine && record.own ? record.own : record.text;
+      // a move that reads as a bare card ("2e") says which move it is ("play 2e")
+      const said = this.deck.isCard(text) ? `${words(record.move)} ${text}` : text;
+      item.append(el("span", "who", mine ? "You" : record.player), ": ", richText(this.deck, said));
     } else if (record.type === "end") {
       item.append(`Game over. ${record.winners.length ? "Winner: " + record.winners.join(", ") : "No winner"}.`);
     } else {
@@ -873,7 +877,7 @@ const Table = {
   history(records) {
     const list = $("history");
     for (const r of records) list.append(this.recordEl(r));
-    list.parentElement.scrollTop = list.parentElement.scrollHeight;
+    list.scrollTop = list.scrollHeight;
     if (this.state) this.drawNews();
   },
 
