@@ -265,3 +265,13 @@ def test_serve_says_so_when_the_port_is_taken():
         result = CliRunner().invoke(main, ["serve", "fichas", "--port", str(port)])
     assert result.exit_code == 1 and f"cannot listen on 127.0.0.1:{port}" in result.output
     assert "Traceback" not in result.output
+
+
+@pytest.mark.parametrize("args, message", [
+    (["fichas", "--seat", "human", "--seat", "human", "--seat", "human"], "seats 2 to 2 players, not 3"),
+    (["fichas", "--seat", "wizardly"], "unknown agent 'wizardly'"),
+    (["--seat", "human"], "--seat and -p need a RULESET"),
+])
+def test_serve_refuses_a_table_it_cannot_seat(args, message):
+    result = CliRunner().invoke(main, ["serve", *args, "--port", "0"])
+    assert result.exit_code in (1, 2) and message in result.output and "Traceback" not in result.output

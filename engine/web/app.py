@@ -47,7 +47,7 @@ LOCAL_HOSTS = ["127.0.0.1", "localhost", "::1", "[::1]"]
 MAX_MESSAGE = 4096  # characters of a message from a tab (a move is a few dozen)
 
 
-class TableError(Exception):
+class TableError(NaipesError):
     """A request for a table that cannot be made (400, with the reason)."""
 
 
@@ -124,7 +124,7 @@ async def create_table(request: Request) -> JSONResponse:
         body = json.loads(await request.body())
         game, params, seats, seed = _table_request(body)
         table = await run_in_threadpool(new_table, request.app, game, params, seats, seed)
-    except (ValueError, TableError, NaipesError) as error:
+    except (ValueError, NaipesError) as error:
         return JSONResponse({"error": str(error)}, status_code=400)
     humans = table.humans
     return JSONResponse({"id": table.id, "seat": humans[0] if humans else None})
