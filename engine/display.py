@@ -74,9 +74,11 @@ def read_display(tree: Map, attributes: list[str], zones: list[str], variables: 
     display["suit"] = reader.attribute("suit")
     display["order"] = reader.attribute_list("order")
     display["name"] = reader.name_template()
-    display["labels"] = reader.labels(zones, variables)
+    display["labels"] = reader.name_map("labels", "a zone to a state variable of (player, card) pairs", zones,
+                                        "a global zone", reader.is_variable(variables))
     display["values"] = reader.values(_literal_values(tree))
-    display["click"] = reader.clicks(moves)
+    display["click"] = reader.name_map("click", "a move to the card attribute its argument is", moves, "a move",
+                                       reader.is_attribute)
     return display
 
 
@@ -122,35 +124,28 @@ class _Reader:
             return None
         return str(text)
 
-    def labels(self, zones: list[str], variables: list[str]) -> dict[str, str]:
-        labels = self.section.get("labels", Map())
-        if not isinstance(labels, Map):
-            self.error("display.labels maps a zone to a state variable of (player, card) pairs", self.section.loc("labels"))
-            return {}
-        out = {}
-        for zone, variable in labels.items():
-            if zone not in zones:
-                self.error(f"display.labels: '{zone}' is not a global zone", labels.key_loc(zone),
-                           did_you_mean(str(zone), zones) or f"zones: {', '.join(zones)}")
-            elif variable not in variables:
-                self.error(f"display.labels: '{variable}' is not a state variable", labels.loc(zone),
-                           did_you_mean(str(variable), variables))
-            else:
-                out[str(zone)] = str(variable)
-        return out
+    def is_variable(self, variables: list[str]) -> Callable[[Any, Location], bool]:
+        def check(name: Any, loc: Location) -> bool:
+            if name in variables:
+                return True
+            self.error(f"display.labels: '{name}' is not a state variable", loc, did_you_mean(str(name), variables))
+            return False
+        return check
 
-    def clicks(self, moves: list[str]) -> dict[str, str]:
-        clicks = self.section.get("click", Map())
-        if not isinstance(clicks, Map):
-            self.error("display.click maps a move to the card attribute its argument is", self.section.loc("click"))
+    def name_map(self, key: str, meaning: str, names: list[str], kind: str,
+                 value_ok: Callable[[Any, Location], bool]) -> dict[str, str]:
+        """display.KEY, a mapping of one of `names` (each a `kind`) to a name that `value_ok` accepts."""
+        entries = self.section.get(key, Map())
+        if not isinstance(entries, Map):
+            self.error(f"display.{key} maps {meaning}", self.section.loc(key))
             return {}
         out = {}
-        for move, attribute in clicks.items():
-            if move not in moves:
-                self.error(f"display.click: '{move}' is not a move", clicks.key_loc(move),
-                           did_you_mean(str(move), moves) or f"moves: {', '.join(moves)}")
-            elif self.is_attribute(attribute, clicks.loc(move)):
-                out[str(move)] = str(attribute)
+        for name, value in entries.items():
+            if name not in names:
+                self.error(f"display.{key}: '{name}' is not {kind}", entries.key_loc(name),
+                           did_you_mean(str(name), names) or f"choose: {', '.join(names)}")
+            elif value_ok(value, entries.loc(name)):
+                out[str(name)] = str(value)
         return out
 
     def values(self, attribute_values: dict[str, list]) -> dict[str, list]:
