@@ -221,7 +221,8 @@ class Table:
 
     # ------------------------------------------------ the game thread's side
     def _decision(self, decision: Decision) -> None:
-        """Before a seat is asked: show every seat the position; an AI waits `pause` so people can follow."""
+        """Before a seat is asked: show every seat the position; an AI waits `pause` so that people
+        (players or onlookers) can follow."""
         if self._closed.is_set():
             raise QuitGame()
         with self._lock:
@@ -229,7 +230,7 @@ class Table:
             self.turn = decision.player
             self._publish_views(decision)
         self._notify()
-        if not isinstance(self.agents[decision.player], WebSeat) and self.pause and self.humans:
+        if not isinstance(self.agents[decision.player], WebSeat) and self.pause:
             self._closed.wait(self.pause)
 
     def _publish_views(self, decision: Decision | None) -> None:
