@@ -4,7 +4,7 @@
 
 Needs the web and e2e extras and Chromium with chromedriver (apt-get install
 chromium chromium-driver). Each game is dealt from a fixed seed; the human at
-P1 plays seeded random moves until a position worth showing (a trick on the
+P1 plays seeded random modest moves until a position worth showing (a trick on the
 table, a full hand), and the browser is pointed at P1's seat.
 """
 from __future__ import annotations
@@ -57,7 +57,8 @@ def advance(table: Table, seed: int, wanted: Callable[[dict], bool], limit: int 
         if state is not None and state["your_turn"]:
             if wanted(state):
                 return
-            table.submit(0, {"serial": state["serial"], "label": rng.choice(state["options"])["label"]}).result(30)
+            modest = state["options"][:2]  # a low bid, a low card: a plausible player, not a wild one
+            table.submit(0, {"serial": state["serial"], "label": rng.choice(modest)["label"]}).result(30)
             continue
         changed.wait(30)
         changed.clear()
