@@ -11,8 +11,12 @@ result.
 
 For finer control, :class:`Game` runs one game step by step (``start``,
 ``options``, ``apply``, ``clone``, ``view``) and :class:`Solver` searches
-perfect-information games exhaustively.
+perfect-information games exhaustively. :class:`ActionSpace` numbers every
+option a rule file can offer (a fixed action space with a mask, for learning
+agents); the optional modules ``naipes.openspiel``, ``naipes.pettingzoo`` and
+``naipes.cluster`` bridge to OpenSpiel, PettingZoo and Dask (see the README).
 """
+from .actions import ActionSpace
 from .agents import MinimaxAgent, RandomAgent, make_agent
 from .terminal import HumanAgent
 from .errors import GameError, NaipesError, ParamError, RuleError, RuleErrors
@@ -21,7 +25,7 @@ from .program import Program, load_program
 from .search import Solver
 
 __all__ = [
-    "load_program", "play_game", "Game", "GameResult", "Decision", "Option", "Program", "Solver",
+    "load_program", "play_game", "Game", "ActionSpace", "GameResult", "Decision", "Option", "Program", "Solver",
     "RandomAgent", "MinimaxAgent", "HumanAgent", "make_agent",
     "NaipesError", "RuleError", "RuleErrors", "GameError", "ParamError",
 ]

@@ -263,6 +263,24 @@ class Agenda:
                 return act, (memory_local(memory, binding) if binding else binding)
         return None
 
+    def idle_reasons(self, memory: Any) -> list[tuple[Any, str]]:
+        """Why each rule is not pending, for a game that is stuck: (rule, reason), the rules of the phase first."""
+        V = memory.vars
+        found = []
+        for rule in self.program.rules:
+            acts = self.acts[rule.index]
+            if rule.guard is not None and V[rule.guard[0]] != rule.guard[1]:
+                reason = f"waits for {rule.guard[0]} == {rule.guard[1]!r}"
+            elif not acts:
+                reason = "its 'for:' has nothing to go over"
+            elif all(act.key in self.fired for act in acts.values()):
+                reason = "fired already, and nothing its condition reads has changed since"
+            else:
+                reason = "its condition is false"
+            found.append((rule.guard is None or V[rule.guard[0]] == rule.guard[1], rule, reason))
+        found.sort(key=lambda entry: not entry[0])  # stable: declaration order within each group
+        return [(rule, reason) for _, rule, reason in found]
+
     def pending(self) -> list[Activation]:
         """Every live activation in firing order (for tracing)."""
         entries = [e for e in self.heap if self.live.get(e[2].key) == e[1]]

@@ -22,7 +22,8 @@ from __future__ import annotations
 import random
 from typing import Callable
 
-from .bots import make_bot_seat
+from .bot_process import BotLimits
+from .bot_seat import make_bot_seat
 from .errors import ParamError
 from .interpreter import Decision, Option
 from .ismcts import make_ismcts
@@ -73,12 +74,13 @@ AGENTS: dict[str, Callable[..., object]] = {
 }
 
 
-def make_agent(spec: str, seed: int | None = None, program: Program | None = None) -> object:
+def make_agent(spec: str, seed: int | None = None, program: Program | None = None,
+               bot_limits: BotLimits = BotLimits()) -> object:
     """An agent from its command-line name: a built-in (with options: ``ismcts:iterations=200``),
-    ``python:path/to/bot.py:ClassName`` (naipes.bots), or, given the game's program, a strategy file
-    (a path, ``GAME/LEVEL`` or a level of this game)."""
+    ``python:path/to/bot.py:ClassName`` (naipes.bots: a process of its own, with `bot_limits`), or, given the
+    game's program, a strategy file (a path, ``GAME/LEVEL`` or a level of this game)."""
     if spec.startswith("python:"):
-        return make_bot_seat(spec)
+        return make_bot_seat(spec, bot_limits)
     name, _, rest = spec.partition(":")
     factory = AGENTS.get(name)
     if factory is not None:

@@ -1,15 +1,53 @@
-"""Competition bots: players written as Python classes.
+"""Competition bots: players written as Python classes, each run in a process of its own.
 
 A bot subclasses :class:`Bot` (or just has a ``decide`` method) and is seated
-with ``--seat python:path/to/bot.py:ClassName``. It sees only copies: its view
-(plain dicts and lists: what its seat could see at a real table), the labels of
-its legal options, and the public events of the game. Nothing it receives
-leads back to the game's state, so it cannot read other hands or the stock.
+with ``--seat python:path/to/bot.py:ClassName``. It sees only plain data: its
+view (what its seat could see at a real table), the labels of its legal
+options, and the public events of the game.
 
-The seat that runs a bot (:class:`BotSeat`) applies the fault policy: if the
-bot raises, answers something that is not one of its options, or takes longer
-than ``time_limit`` seconds, the fault is recorded (``seat.faults`` and the
-game log), the first legal option is played for it, and the game goes on.
+**Where it runs.** Each bot seat starts one worker process for the whole run
+(a fresh interpreter, :mod:`naipes.bot_worker`): the bot's file is imported
+there, never in the game's process, so nothing the bot can reach (``gc``,
+stack frames, patched modules) leads to the game. The game and the worker
+exchange JSON lines over a pipe of their own (:mod:`naipes.bot_process`).
+The same bot object plays every game of the run, so it may learn across
+games. The worker runs with these limits, enforced by the operating system:
+
+- time: each call of the bot (``start_game``, ``observe``, ``decide``,
+  ``end_game``) must return within the decision limit (5 s by default), and
+  all of its calls in one game within the game's budget (120 s); past either,
+  the worker is killed;
+- memory: 1024 MiB of address space by default (``RLIMIT_AS``);
+- no new processes or threads (``RLIMIT_NPROC``; root is exempt, so there
+  ``os.fork`` is caught instead, and whatever the bot started is killed with
+  its process group); its own session, so Ctrl-C reaches the game, which ends
+  the workers; stdin is /dev/null, and what it prints goes to standard error;
+  on Linux it dies with the game's process.
+
+What a bot cannot be kept from (it runs as the same user): reading and writing
+that user's files, and signalling that user's processes. Run untrusted bots
+under an account of their own.
+
+**Fault policy.** A *fault* is recorded with its reason in ``seat.faults``
+(``seed S, decision N: decide raised ValueError: ...``) and as a ``fault``
+record in the game log; ``simulate``, ``tournament`` and ``competition``
+count them and print the first reasons. There are two kinds:
+
+1. The bot answered, badly: a call raised (any exception, including
+   ``KeyboardInterrupt`` or a ``BaseException`` of its own), or ``decide``
+   answered something that is not one of its options. The first legal option
+   is played for it and the game goes on; the bot keeps its process and its
+   memory, since nothing is wrong with them.
+2. Its process had to end: a call took too long, the game's budget ran out,
+   it exited (``sys.exit``, ``os._exit``) or crashed, ran out of memory,
+   started a process, or broke the protocol (a malformed, oversized or
+   unasked-for message). The worker's process group is killed, and the first
+   legal option is played for this decision and every later one of this game:
+   the bot lost its state mid-game, and a restart per decision would let a
+   failing bot cost a process start every move. At the next game a new worker
+   (a new bot object: its memory is lost) starts. After
+   :data:`RETIRE_AFTER` ends in one run the seat is retired: it plays the first
+   legal option in every later game, one fault per game, and costs nothing.
 
 >>> class FirstOption(Bot):
 ...     def decide(self, view, options):
@@ -17,23 +55,15 @@ game log), the first legal option is played for it, and the game goes on.
 """
 from __future__ import annotations
 
-import copy
-import importlib.util
-import sys
-import threading
-from concurrent.futures import ThreadPoolExecutor, TimeoutError as FutureTimeout
-from pathlib import Path
-from typing import Any
-
-from .errors import ParamError
-from .interpreter import Decision, Option
+RETIRE_AFTER = 3  # ended processes after which a bot seat plays first options for the rest of the run
 
 
 class Bot:
     """The interface of a competition bot. Override what you need; only `decide` is required.
 
-    Every argument is a fresh copy: keep whatever you like (memory across
-    games is allowed: the same bot object plays every game of a tournament).
+    Every argument is plain data (dicts, lists, strings, numbers) made for this
+    call: keep whatever you like (memory across games is allowed: the same bot
+    object plays every game of a run).
     """
 
     def start_game(self, info: dict) -> None:
@@ -49,123 +79,3 @@ class Bot:
 
     def end_game(self, result: dict) -> None:
         """The game is over: ``result`` has the winners and each player's payoff."""
-
-
-def load_bot_class(spec: str) -> type:
-    """The class named by ``python:path/to/file.py:ClassName``."""
-    _, _, rest = spec.partition(":")
-    path, _, class_name = rest.rpartition(":")
-    if not path or not class_name:
-        raise ParamError(f"a Python bot is named 'python:path/to/file.py:ClassName', not '{spec}'")
-    file = Path(path)
-    if not file.is_file():
-        raise ParamError(f"bot file '{path}' not found")
-    module_name = f"naipes_bot_{abs(hash(file.resolve()))}"
-    module = sys.modules.get(module_name)
-    if module is None:
-        loader = importlib.util.spec_from_file_location(module_name, file)
-        module = importlib.util.module_from_spec(loader)
-        try:
-            loader.loader.exec_module(module)
-        except Exception as exc:  # the bot's own code failed to import
-            raise ParamError(f"bot file '{path}' failed to load: {type(exc).__name__}: {exc}") from None
-        sys.modules[module_name] = module
-    cls = getattr(module, class_name, None)
-    if not isinstance(cls, type) or not callable(getattr(cls, "decide", None)):
-        raise ParamError(f"'{class_name}' in '{path}' is not a bot class with a decide(view, options) method")
-    return cls
-
-
-class BotSeat:
-    """Runs one bot at one seat, under the fault policy (see the module's docstring)."""
-
-    wants_history = False
-
-    def __init__(self, bot: Any, name: str, time_limit: float | None = 5.0):
-        self.bot, self.name, self.time_limit = bot, name, time_limit
-        self.faults: list[str] = []
-        self._worker: ThreadPoolExecutor | None = None
-        self._busy = threading.Event()
-
-    # ---------------------------------------------------------------- events
-    def start_game(self, info: dict) -> None:
-        self._call("start_game", copy.deepcopy(info))
-
-    def observe(self, record: dict) -> None:
-        """A game record (from the game's listeners), passed on as a public event."""
-        if record["type"] == "decision":
-            event = {"type": "move", "player": record["player"], "move": record.get("move"), "choice": record["choice"]}
-        elif record["type"] == "announce":
-            event = {"type": "announce", "text": record["text"]}
-        elif record["type"] == "end":
-            self._call("end_game", copy.deepcopy({"winners": record["winners"], "payoffs": record["payoffs"]}))
-            return
-        else:
-            return
-        self._call("observe", event)
-
-    # -------------------------------------------------------------- deciding
-    def choose(self, decision: Decision) -> Option:
-        options = decision.options
-        labels = [o.label for o in options]
-        # A view built afresh for the bot: plain data shared with nothing else.
-        answer, fault = self._timed(self.bot.decide, decision._game.view(decision.player), list(labels))
-        if fault is None:
-            if isinstance(answer, bool) or not isinstance(answer, (int, str)):
-                fault = f"answered {answer!r}, which is neither an option's index nor its label"
-            elif isinstance(answer, int):
-                if 0 <= answer < len(options):
-                    return options[answer]
-                fault = f"answered index {answer}, but there are {len(options)} options"
-            elif answer in labels:
-                return options[labels.index(answer)]
-            else:
-                fault = f"answered '{answer}', which is not a legal option"
-        self.faults.append(f"decision {decision._game.decisions + 1}: {fault}; played '{labels[0]}' instead")
-        decision._game.emit({"type": "fault", "player": decision.player_name, "agent": self.name, "fault": fault,
-                             "played": labels[0]})
-        return options[0]
-
-    def _timed(self, method: Any, *args: Any) -> tuple[Any, str | None]:
-        """Call the bot within the time limit: (answer, None) or (None, what went wrong)."""
-        if self.time_limit is None:
-            try:
-                return method(*args), None
-            except Exception as exc:
-                return None, f"raised {type(exc).__name__}: {exc}"
-        if self._busy.is_set():
-            return None, "is still busy with an earlier decision"
-        if self._worker is None:
-            self._worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix=f"bot-{self.name}")
-        self._busy.set()
-
-        def run() -> Any:
-            try:
-                return method(*args)
-            finally:
-                self._busy.clear()
-        future = self._worker.submit(run)
-        try:
-            return future.result(timeout=self.time_limit), None
-        except FutureTimeout:
-            return None, f"took longer than {self.time_limit} s"
-        except Exception as exc:
-            return None, f"raised {type(exc).__name__}: {exc}"
-
-    def _call(self, method_name: str, *args: Any) -> None:
-        method = getattr(self.bot, method_name, None)
-        if method is None:
-            return
-        _, fault = self._timed(method, *args)
-        if fault is not None:
-            self.faults.append(f"{method_name}: {fault}")
-
-
-def make_bot_seat(spec: str, time_limit: float | None = 5.0) -> BotSeat:
-    """A seat for the bot named by ``python:path:ClassName`` (a new bot object)."""
-    cls = load_bot_class(spec)
-    try:
-        bot = cls()
-    except Exception as exc:
-        raise ParamError(f"bot '{spec}' failed to start: {type(exc).__name__}: {exc}") from None
-    return BotSeat(bot, cls.__name__, time_limit)

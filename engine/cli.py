@@ -5,6 +5,7 @@
     naipes check RULESET...
     naipes solve RULESET [-p k=v]... [--seed N] [--json]
     naipes serve [RULESET] [--seat AGENT]... [-p k=v]... [--port N]
+    naipes schema [rules|strategy]
 
 RULESET is a path to a rule file, or the name of one in ``rulesets/``.
 Errors in rule files, params and agent names are printed as located messages
@@ -13,16 +14,18 @@ option, a missing argument) is a usage error with exit status 2.
 """
 from __future__ import annotations
 
+import functools
 import json
 import random
 import sys
 from pathlib import Path
-from typing import Any, Callable, TextIO
+from typing import Any, Callable, Iterable, TextIO
 
 import click
 from rich.console import Console
 
 from .agents import make_agent
+from .bot_process import BotLimits
 from .terminal import render_view
 from .errors import NaipesError, ParamError, RuleErrors
 from .interpreter import Game, GameResult, QuitGame, play_game
@@ -79,13 +82,36 @@ def guarded(func: Callable) -> Callable:
     return wrapper
 
 
-def seat_agents(program: Program, seats: tuple[str, ...], default: list[str], seed: int) -> list:
+def seat_agents(program: Program, seats: tuple[str, ...], default: list[str], seed: int, limits: BotLimits) -> list:
     names = list(seats) or default
     if len(names) > program.players[1]:
         raise click.BadParameter(f"{program.name} seats at most {program.players[1]} players", param_hint="--seat")
     while len(names) < max(program.players[0], 1 if seats else program.players[2]):
         names.append(default[len(names)] if len(names) < len(default) else "random")
-    return [make_agent(name, seed=seed * 1009 + i, program=program) for i, name in enumerate(names)]
+    agents: list = []
+    try:
+        for i, name in enumerate(names):
+            agents.append(make_agent(name, seed=seed * 1009 + i, program=program, bot_limits=limits))
+    except BaseException:
+        close_agents(agents)
+        raise
+    return agents
+
+
+def close_agents(agents: list) -> None:
+    """End the worker processes of the Python bots among `agents`."""
+    for agent in agents:
+        if hasattr(agent, "close"):
+            agent.close()
+
+
+def print_faults(rows: Iterable[tuple[str, int, list[str]]]) -> None:
+    """After a table: who faulted, how often, and the first reasons (label, count, reasons)."""
+    for label, count, reasons in rows:
+        if count:
+            click.echo(f"{label}: {count} fault{'s' if count > 1 else ''}" + (", the first:" if reasons else ""))
+            for reason in reasons[:3]:
+                click.echo(f"    {reason}")
 
 
 def pick_seed(seed: int | None) -> int:
@@ -124,6 +150,9 @@ def table_printer(record: dict) -> None:
     elif kind == "decision":
         click.echo(f"{record['player']} plays {record['choice']}")
     elif kind == "end":
+        if record.get("cut_off"):
+            click.echo(f"Game {record['cut_off']}: nobody wins.")
+            return
         winners = ", ".join(record["winners"]) or "nobody"
         click.echo(f"Game over. Winner: {winners}.")
 
@@ -135,6 +164,21 @@ seat_option = click.option("--seat", "seats", multiple=True, metavar="AGENT",
                                 "or its name in strategies/GAME/, e.g. expert), or python:FILE.py:CLASS "
                                 "(repeatable, in seat order).")
 seed_option = click.option("--seed", type=int, default=None, help="Seed of the game (a run is reproducible from it).")
+
+
+def bot_limit_options(command: Callable) -> Callable:
+    """--time-limit, --game-time-limit and --memory-limit for Python bots, passed on as `limits`."""
+    @click.option("--time-limit", type=click.FloatRange(min=0.001), default=BotLimits.decision, show_default=True,
+                  help="Seconds a Python bot may take per call (a decision, an event); past it, its process is "
+                       "ended.")
+    @click.option("--game-time-limit", type=click.FloatRange(min=0.001), default=BotLimits.game, show_default=True,
+                  help="Seconds a Python bot may take in all of one game.")
+    @click.option("--memory-limit", type=click.IntRange(min=64), default=BotLimits.memory_mb, show_default=True,
+                  help="MiB of memory a Python bot's process may use.")
+    @functools.wraps(command)
+    def with_limits(*args: Any, time_limit: float, game_time_limit: float, memory_limit: int, **kwargs: Any) -> Any:
+        return command(*args, limits=BotLimits(time_limit, game_time_limit, memory_limit), **kwargs)
+    return with_limits
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -151,14 +195,15 @@ def main() -> None:
 @click.option("--log", "log_path", type=click.Path(dir_okay=False, writable=True), help="Write the game as JSON lines.")
 @click.option("--trace", is_flag=True, help="Print each rule firing and why it won over the others pending, and which "
                    "strategy rule chose each AI move.")
+@bot_limit_options
 @guarded
 def play(ruleset: str, seats: tuple[str, ...], params: tuple[str, ...], seed: int | None,
-         log_path: str | None, trace: bool) -> None:
+         log_path: str | None, trace: bool, limits: BotLimits) -> None:
     """Play one game of RULESET (by default: you at seat 1 against the rule file's AI)."""
     program = load(ruleset, params)
     seed = pick_seed(seed)
     default = ["human"] + [program.default_ai] * (program.players[2] - 1)
-    agents = seat_agents(program, seats, default, seed)
+    agents = seat_agents(program, seats, default, seed, limits)
     listeners: list = []
     if trace:
         listeners.append(trace_printer)
@@ -173,12 +218,19 @@ def play(ruleset: str, seats: tuple[str, ...], params: tuple[str, ...], seed: in
     try:
         result = play_game(program, agents, seed, game=game)
         report(result)
+        print_faults(seat_faults(agents))
     except QuitGame:
         click.echo("You quit before the end. The game so far:")
         Console(highlight=False).print(render_view(game.view(None)))
     finally:
+        close_agents(agents)
         if log_file:
             log_file.close()
+
+
+def seat_faults(agents: list) -> list[tuple[str, int, list[str]]]:
+    faults = [getattr(agent, "faults", []) for agent in agents]
+    return [(f"P{i + 1} {agent.name}", len(f), f) for i, (agent, f) in enumerate(zip(agents, faults))]
 
 
 def report(result: GameResult) -> None:
@@ -192,16 +244,35 @@ def report(result: GameResult) -> None:
 @seat_option
 @params_option
 @seed_option
+@bot_limit_options
 @guarded
-def simulate(ruleset: str, games: int, seats: tuple[str, ...], params: tuple[str, ...], seed: int | None) -> None:
+def simulate(ruleset: str, games: int, seats: tuple[str, ...], params: tuple[str, ...], seed: int | None,
+             limits: BotLimits) -> None:
     """Play N games AI against AI; print wins and mean result per seat."""
     program = load(ruleset, params)
     seed = pick_seed(seed)
     seats = seats or tuple(["random"] * program.players[2])
     if "human" in seats:
         raise click.BadParameter("simulate is for AI seats; use 'play' to play", param_hint="--seat")
-    agents = seat_agents(program, seats, list(seats), seed)  # one object per seat: bots keep memory across games
-    wins, totals = [0] * len(agents), [0.0] * len(agents)
+    agents = seat_agents(program, seats, list(seats), seed, limits)  # one per seat: bots keep memory across games
+    try:
+        wins, totals, cut_off = play_many(program, agents, games, seed)
+    finally:
+        close_agents(agents)
+    click.echo(f"{program.title}: {games} games, seeds {seed}..{seed + games - 1}")
+    if cut_off:
+        click.echo(f"{cut_off} of them cut off after {program.max_decisions:,} decisions (max_decisions): nobody won those")
+    click.echo(f"{'seat':<6}{'agent':<12}{'wins':>8}{'win %':>9}{'mean result':>14}{'faults':>8}")
+    for i, agent in enumerate(agents):
+        faults = len(getattr(agent, "faults", ()))
+        click.echo(f"P{i + 1:<5}{agent.name:<12}{wins[i]:>8}{100 * wins[i] / games:>8.1f}%{totals[i] / games:>14.3f}"
+                   f"{faults:>8}")
+    print_faults(seat_faults(agents))
+
+
+def play_many(program: Program, agents: list, games: int, seed: int) -> tuple[list[int], list[float], int]:
+    """Games seed, seed + 1, ...: wins and total payoff per seat, and how many games were cut off."""
+    wins, totals, cut_off = [0] * len(agents), [0.0] * len(agents), 0
     with click.progressbar(range(games), label=f"{games} games of {program.name}", file=sys.stderr) as bar:
         for i in bar:
             for seat, agent in enumerate(agents):
@@ -211,12 +282,8 @@ def simulate(ruleset: str, games: int, seats: tuple[str, ...], params: tuple[str
             for seat in result.winners:
                 wins[seat] += 1
             totals = [t + p for t, p in zip(totals, result.payoffs)]
-    click.echo(f"{program.title}: {games} games, seeds {seed}..{seed + games - 1}")
-    click.echo(f"{'seat':<6}{'agent':<12}{'wins':>8}{'win %':>9}{'mean result':>14}{'faults':>8}")
-    for i, agent in enumerate(agents):
-        faults = len(getattr(agent, "faults", ()))
-        click.echo(f"P{i + 1:<5}{agent.name:<12}{wins[i]:>8}{100 * wins[i] / games:>8.1f}%{totals[i] / games:>14.3f}"
-                   f"{faults:>8}")
+            cut_off += result.cut_off is not None
+    return wins, totals, cut_off
 
 
 @main.command()
@@ -228,12 +295,17 @@ def simulate(ruleset: str, games: int, seats: tuple[str, ...], params: tuple[str
 @seed_option
 @click.option("--jobs", type=click.IntRange(min=0), default=0, show_default=True,
               help="Worker processes (0: one per core; 1 for agents that learn across games).")
+@click.option("--cluster", metavar="ADDRESS", default=None,
+              help="Play the deals on a Dask distributed cluster (its scheduler's address, e.g. tcp://host:8786; "
+                   "needs the [cluster] extra); --jobs is then ignored.")
 @click.option("--json", "json_path", type=click.Path(dir_okay=False, writable=True), help="Write the results as JSON.")
 @click.option("--plot", "plot_path", type=click.Path(dir_okay=False, writable=True),
               help="Write a PNG of each agent's mean payoff with its 95% interval.")
+@bot_limit_options
 @guarded
 def tournament(ruleset: str, deals: int, seats: tuple[str, ...], params: tuple[str, ...], seed: int | None,
-               jobs: int, json_path: str | None, plot_path: str | None) -> None:
+               jobs: int, cluster: str | None, json_path: str | None, plot_path: str | None,
+               limits: BotLimits) -> None:
     """Play N deals with the agents in every seating; win rates and payoffs with 95% intervals."""
     from .tournament import plot, run_tournament
     if len(seats) < 2:
@@ -241,12 +313,16 @@ def tournament(ruleset: str, deals: int, seats: tuple[str, ...], params: tuple[s
     path = str(find_ruleset(ruleset))
     seed = pick_seed(seed)
     with click.progressbar(length=deals, label=f"{deals} deals × {len(seats)} seatings", file=sys.stderr) as bar:
-        summary = run_tournament(path, list(seats), deals, seed, parse_params(params), jobs, bar.update)
+        summary = run_tournament(path, list(seats), deals, seed, parse_params(params), jobs, bar.update, cluster,
+                                 limits)
     click.echo(f"{summary['game']}: {summary['deals']} deals, {summary['games']} games, seed {seed}")
+    if summary["cut_off"]:
+        click.echo(f"{summary['cut_off']} games cut off (max_decisions): nobody won those")
     click.echo(f"{'agent':<28}{'win rate':>10}  {'95% CI':<17}{'mean payoff':>12}  {'95% CI':<19}{'faults':>7}")
     for a in summary["agents"]:
         click.echo(f"{a['seat_label']:<28}{a['win_rate']:>10.3f}  [{a['win_ci'][0]:.3f}, {a['win_ci'][1]:.3f}]"
                    f"{a['mean_payoff']:>12.3f}  [{a['payoff_ci'][0]:.3f}, {a['payoff_ci'][1]:.3f}]{a['faults']:>7}")
+    print_faults((a["seat_label"], a["faults"], a["fault_reasons"]) for a in summary["agents"])
     if json_path:
         with open(json_path, "w", encoding="utf-8") as out:
             json.dump(summary, out, indent=2, default=str)
@@ -264,12 +340,11 @@ def tournament(ruleset: str, deals: int, seats: tuple[str, ...], params: tuple[s
 @click.option("-n", "--games", type=click.IntRange(min=1), default=100, show_default=True,
               help="Games per rule file (per block for static ones).")
 @seed_option
-@click.option("--time-limit", type=click.FloatRange(min=0.001), default=5.0, show_default=True,
-              help="Seconds a bot may take per decision.")
 @click.option("--json", "json_path", type=click.Path(dir_okay=False, writable=True), help="Write the results as JSON.")
+@bot_limit_options
 @guarded
 def competition(folder: str, rulesets: tuple[str, ...], statics: tuple[str, ...], games: int, seed: int | None,
-                time_limit: float, json_path: str | None) -> None:
+                json_path: str | None, limits: BotLimits) -> None:
     """Run every Bot class in FOLDER's .py files through the given rule files; a league table.
 
     A competition with a changing and a static environment:
@@ -283,7 +358,7 @@ def competition(folder: str, rulesets: tuple[str, ...], statics: tuple[str, ...]
     static = [str(find_ruleset(r)) for r in statics]
     seed = pick_seed(seed)
     with click.progressbar(length=games * (len(dynamic) + len(static)), label="competition", file=sys.stderr) as bar:
-        summary = run_competition(dynamic + static, folder, games, seed, tuple(static), time_limit, bar.update)
+        summary = run_competition(dynamic + static, folder, games, seed, tuple(static), limits, bar.update)
     click.echo(f"Competition: {len(summary['entrants'])} bots, {games} games per rule file, seed {seed}")
     names = list(summary["standings"])
     click.echo(f"{'#':<4}{'bot':<24}{'games':>7}{'points/game':>13}{'wins':>8}{'faults':>8}"
@@ -291,6 +366,7 @@ def competition(folder: str, rulesets: tuple[str, ...], statics: tuple[str, ...]
     for rank, row in enumerate(summary["table"], 1):
         click.echo(f"{rank:<4}{row['entrant']:<24}{row['games']:>7}{row['mean_points']:>13.2f}{row['wins']:>8.1f}"
                    f"{row['faults']:>8}" + "".join(f"{row['by_ruleset'][n]:>16.2f}" for n in names))
+    print_faults((row["entrant"], row["faults"], row["fault_reasons"]) for row in summary["table"])
     if json_path:
         with open(json_path, "w", encoding="utf-8") as out:
             json.dump(summary, out, indent=2, default=str)
@@ -372,6 +448,19 @@ def check(rulesets: tuple[str, ...], params: tuple[str, ...]) -> None:
             click.echo(str(error), err=True)
             click.echo(f"{name}: 1 error", err=True)
     sys.exit(1 if failed else 0)
+
+
+@main.command()
+@click.argument("kind", type=click.Choice(["rules", "strategy"]), default="rules")
+def schema(kind: str) -> None:
+    """Print the JSON Schema of rule files (KIND rules, the default) or strategy files (KIND strategy).
+
+    Point an editor at it for completion and checks as you type, e.g. with
+    yaml-language-server: naipes schema > naipes.schema.json, then put
+    '# yaml-language-server: $schema=naipes.schema.json' on a rule file's first line.
+    """
+    from .schema import SCHEMAS
+    click.echo(json.dumps(SCHEMAS[kind](), indent=2, ensure_ascii=False))
 
 
 @main.command()

@@ -258,6 +258,31 @@ def _count_tests(tree: Tree) -> int:
     return 1
 
 
+# `a * b`, `a + b` and `a - b` go through the size checks of naipes.limits (a repeated or joined sequence, a
+# number of too many bits), unless one side is a number written in the rule file (for `*`, and the other side
+# a number): then a value grows by at most that much per step, which the step budget bounds.
+ARITHMETIC_CHECKED = {"*": "B_times", "+": "B_plus", "-": "B_minus"}
+
+
+def _constant(src: str) -> bool:
+    """Whether `src` is a number written in the rule file (or a param): a product by one grows slowly."""
+    try:
+        return isinstance(ast.literal_eval(src), (int, float))
+    except (ValueError, SyntaxError):
+        return False
+
+
+def _binary(op: str, left: str, left_type: str | None, right: str, right_type: str | None) -> str:
+    """Python for `left op right` (see ARITHMETIC_CHECKED)."""
+    if op == "*":  # by a number, a number grows slowly; a text or list multiplied by one can be huge
+        safe = (_constant(left) and _numeric(right_type)) or (_constant(right) and _numeric(left_type))
+    else:
+        safe = _constant(left) or _constant(right)
+    if op in ARITHMETIC_CHECKED and not safe:
+        return f"{ARITHMETIC_CHECKED[op]}(M, {left}, {right})"
+    return f"({left} {op} {right})"
+
+
 class _Job:
     """The state of compiling one text: scope, reads, where it came from."""
 
@@ -335,8 +360,9 @@ class _Job:
             self.fail(token, f"'{name}' is a function: call it, as in {name}(...)")
         if name in BUILTINS:
             builtin = BUILTINS[name]
-            if builtin.state or builtin.random:
-                self.fail(token, f"'{name}' can only be called, not passed as a value")
+            if builtin.state or builtin.random or builtin.costly:
+                self.fail(token, f"'{name}' can only be called, not passed as a value",
+                          f"write a lambda: lambda x: {name}(x)" if builtin.costly else None)
             return f"B_{name}", "function"
         if name in self.sym.moves:
             self.fail(token, f"'{name}' is a move: moves are offered with 'ask PLAYER to {name}'")
@@ -445,7 +471,7 @@ class _Job:
             if b.random and not self.allow_random:
                 self.fail(token, f"'{name}' is random and cannot be used in {self.what}",
                           "conditions and functions must be pure; draw random numbers in actions")
-            lead = "M.rng" if b.random else "V" if b.state else ""
+            lead = "M.rng" if b.random else "V" if b.state else "M" if b.costly else ""
             joined = ", ".join(x for x in (lead, allargs) if x)
             return f"B_{name}({joined})", b.returns
         self.e_name(func_node)  # raises the right "unknown name" error
@@ -456,6 +482,7 @@ class _Job:
         src, typ = self.expr(parts[0])
         for op, operand in zip(parts[1::2], parts[2::2]):
             rsrc, rtyp = self.expr(operand)
+            left_type = typ
             if (typ == "str" and _numeric(rtyp)) or (_numeric(typ) and rtyp == "str"):
                 if not (op.value == "*"):
                     self.fail(op, f"cannot apply '{op.value}' to {typ} and {rtyp}",
@@ -466,7 +493,7 @@ class _Job:
                 "float" if {typ, rtyp} <= NUMERIC | {"float"} and "float" in (typ, rtyp) else None)
             if op.value == "/":
                 typ = "float"
-            src = f"({src} {op.value} {rsrc})"
+            src = _binary(op.value, src, left_type, rsrc, rtyp)
         return src, typ
 
     def e_unary(self, node: Tree) -> tuple[str, str | None]:
@@ -552,7 +579,7 @@ class _Job:
                 self.fail(iterable, f"cannot iterate over a value of type {it_type}")
             self.scope.update({n.value: ("card" if it_type == "zone" else None) for n in names})
             self.bound = self.bound - {n.value for n in names}
-            text = f"for {', '.join('v_' + n.value for n in names)} in {it}"
+            text = f"for {', '.join('v_' + n.value for n in names)} in M.charge({it})"
             if cond is not None:
                 text += f" if {self.expr(cond)[0]}"
             clauses.append(text)
@@ -648,14 +675,14 @@ class _Job:
             if name in self.scope:
                 if op:
                     self._check_augmented(node, op, self.scope[name], typ)
-                line = f"v_{name} = v_{name} {op} {src}" if op else f"v_{name} = {src}"
+                line = f"v_{name} = {_binary(op, f'v_{name}', self.scope[name], src, typ)}" if op else f"v_{name} = {src}"
                 self.emit(out, indent, line, node)
                 return
             self._check_assignable(target, name, None if op else typ)
             self._check_writable(target, name)
             if op:
                 self._check_augmented(node, op, self.sym.globals.get(name), typ)
-            new = f"V[{name!r}] {op} {src}" if op else src
+            new = _binary(op, f"V[{name!r}]", self.sym.globals.get(name), src, typ) if op else src
             self.emit(out, indent, f"M.set_var({name!r}, {new})", node)
             return
         base_node, attr_token = target.children
@@ -676,7 +703,7 @@ class _Job:
             self._check_augmented(node, op, self.sym.player_attrs[attr], typ)
         self.tmp += 1
         obj = f"_o{self.tmp}"
-        new = f"{obj}.{attr} {op} {src}" if op else src
+        new = _binary(op, f"{obj}.{attr}", self.sym.player_attrs[attr], src, typ) if op else src
         self.emit(out, indent, f"{obj} = {base}; M.set_attr({obj}, {attr!r}, {new})", node)
 
     def _check_writable(self, node: Tree, name: str | None, action: str = "assign") -> None:
@@ -766,6 +793,6 @@ class _Job:
             self.scope[token.value] = "card" if typ == "zone" and len(names) == 1 else None
         self.bound = self.bound - {t.value for t in names}
         targets = ", ".join(f"v_{t.value}" for t in names)
-        self.emit(out, indent, f"for {targets} in list({it}):", node)
+        self.emit(out, indent, f"for {targets} in list(M.charge({it})):", node)
         self._suite(suite, indent + 1, out)
         self.scope, self.bound = saved, saved_bound

@@ -19,24 +19,12 @@ from typing import Any, Callable
 
 from .errors import Location, did_you_mean
 from .loader import Map
+from .vocabulary import COLOUR as COLOUR_PATTERN, DISPLAY, ICONS, LOOK
 
-DISPLAY_KEYS = {
-    "shape": "how a card is drawn: card (a playing card) or chip (a round token)",
-    "corner": "the attribute written in a card's corners (default: the card's name)",
-    "suit": "the attribute whose value gives a card its icon or symbol and its colour",
-    "order": "the attributes a hand is sorted by, in turn (values in the order `values` lists them)",
-    "name": "a card's full name, with {attribute} standing for the value's name: \"{rank} de {suit}\"",
-    "labels": "zone: state variable holding (player, card) pairs that say who put each card there",
-    "values": "attribute: {value: {name, short, icon, symbol, colour}}: how each value is named and drawn",
-    "click": "move: attribute: clicking a card picks the option of the move whose argument is the card's attribute",
-}
-SHAPES = ("card", "chip")
-LOOK_KEYS = {"name": "the value's name", "short": "what the corner shows (a few characters)",
-             "icon": "a drawing of the web table", "symbol": "text drawn instead of an icon",
-             "colour": "a CSS colour: #rgb, #rrggbb or a name"}
-# The drawings the web table knows (naipes/web/static/table.js, ICONS)
-ICONS = ("coin", "cup", "sword", "club", "heart", "diamond", "spade", "clover", "star", "pointed_hat", "belled_cap")
-COLOUR = re.compile(r"^(#[0-9a-fA-F]{3}|#[0-9a-fA-F]{6}|[a-zA-Z]{3,20})$")
+DISPLAY_KEYS = {name: f.doc for name, f in DISPLAY.fields.items()}
+LOOK_KEYS = {name: f.doc for name, f in LOOK.fields.items()}
+SHAPES = DISPLAY.fields["shape"].shape.choices
+COLOUR = re.compile(COLOUR_PATTERN)
 PLACEHOLDER = re.compile(r"\{([^{}]*)\}")
 MAX_TEXT = 40  # characters of a name, short or symbol
 

@@ -17,11 +17,12 @@ from functools import cached_property
 from typing import Any, Callable, Iterable, Protocol
 
 from .agenda import Agenda
-from .errors import GameError, NaipesError
+from .errors import GameError, Location, NaipesError
 from .memory import CardBase, Memory, PlayerBase, Zone, sees
 from .program import MoveSpec, Program
 
 Listener = Callable[[dict], None]
+STUCK_RULES_SHOWN = 8  # rules a "the game is stuck" error lists, with why each is idle
 
 
 class Option:
@@ -129,6 +130,7 @@ class GameResult:
     decisions: int
     firings: int
     seed: int | None
+    cut_off: str | None = None  # why the game was stopped before its end (see Game.apply), if it was
 
 
 def jsonable(value: Any) -> Any:
@@ -153,7 +155,19 @@ def card_order(card: CardBase) -> tuple:
 
 
 class Game:
-    """One game of a program: its memory, its agenda, its listeners."""
+    """One game of a program: its memory, its agenda, its listeners.
+
+    >>> from naipes import load_program
+    >>> game = Game(load_program("rulesets/fichas.yaml", {"chips": "R1 R2 B1"}), seed=1)
+    >>> game.start()
+    >>> [o.label for o in game.options()]
+    ['colour B', 'colour R', 'value 1', 'value 2']
+    >>> copy = game.clone(); copy.apply(copy.options()[1])
+    >>> game.view(0)["zones"]["table"], copy.view(0)["zones"]["table"]
+    (['B1', 'R1', 'R2'], ['B1'])
+    >>> copy.over, copy.to_move.name
+    (False, 'P2')
+    """
 
     def __init__(self, program: Program, seed: int | None = None, *, players: int | None = None,
                  names: list[str] | None = None):
@@ -170,6 +184,7 @@ class Game:
         self.history: list[str] | None = None  # a list once keep_history() is called
         self.firings = 0
         self.decisions = 0
+        self.cut_off: str | None = None
         self._options: list[Option] | None = None
         self._recent: list[str] = []  # rules fired near the firing limit (to name a runaway cycle)
 
@@ -192,6 +207,7 @@ class Game:
                    "params": self.program.param_values, "players": [p.name for p in self.memory.players],
                    "position": self.view(None)})
         program, memory = self.program, self.memory
+        memory.refuel()
         with program.located():
             if program.setup:
                 program.setup(memory, memory.vars)
@@ -237,9 +253,21 @@ class Game:
         memory.events.clear()
         self._options = None
         if not memory.over and memory.pending is None:
-            phase = V.get("phase")
-            raise GameError(f"the game is stuck: no rule can fire and no decision is pending"
-                            f"{f' in phase {phase!r}' if phase is not None else ''}; state: {self.describe_state()}")
+            raise self._stuck()
+
+    def _stuck(self) -> GameError:
+        """The error of a game where no rule can fire and nobody is asked to move: each rule and why it is idle."""
+        phase = self.memory.vars.get("phase")
+        reasons = self.agenda.idle_reasons(self.memory)
+        listed = [f"{rule.name} ({rule.location}): {reason}" for rule, reason in reasons[:STUCK_RULES_SHOWN]]
+        if len(reasons) > STUCK_RULES_SHOWN:
+            listed.append(f"... and {len(reasons) - STUCK_RULES_SHOWN} more")
+        where = reasons[0][0].location if reasons else Location(self.program.path, 1, 1)
+        return GameError(f"the game is stuck: no rule can fire and no decision is pending"
+                         f"{f' in phase {phase!r}' if phase is not None else ''}; state: {self.describe_state()}",
+                         where, hint="no rule fires, so nobody is asked to move ('ask PLAYER to MOVE') and the game "
+                                     "does not end ('end game'). The rules:\n        " + "\n        ".join(listed)
+                         if listed else "the rule file has no rules: nobody is ever asked to move")
 
     def _watch_cycle(self, rule: Any, count: int) -> None:
         """Near the firing limit, remember what fires; past it, report the cycle."""
@@ -277,6 +305,7 @@ class Game:
                 return []
             player, moves = memory.pending
             found: list[Option] = []
+            memory.refuel()
             with self.program.located():
                 for name in moves:
                     found.extend(self._move_options(self.program.moves[name], player))
@@ -303,6 +332,7 @@ class Game:
         memory = self.memory
 
         def labeller(option: Option) -> str:
+            memory.refuel()
             with self.program.located():
                 return self._label(move, player, option.arg, memory)
         return [Option(move.name, c, None, labeller) for c in candidates]
@@ -320,6 +350,7 @@ class Game:
         move = self.program.moves[option.move]
         if move.public is None:
             return option.label
+        self.memory.refuel()
         with self.program.located():
             return str(move.public(self.memory, self.memory.vars, player, option.arg))
 
@@ -329,16 +360,21 @@ class Game:
         move = self.program.moves.get(move_name)
         if player is None or move is None or (self.memory.pending and move_name not in self.memory.pending[1]):
             return f"'{move_name}' is not a move you can make now"
+        self.memory.refuel()
+        with self.program.located():
+            return self._first_step_excluding(move, player, arg)
+
+    def _first_step_excluding(self, move: MoveSpec, player: PlayerBase, arg: Any) -> str | None:
         memory, V = self.memory, self.memory.vars
         candidates = self._candidates(move, player)
         if arg not in candidates:
-            return f"{jsonable(arg)} is not among the choices for '{move_name}'"
+            return f"{jsonable(arg)} is not among the choices for '{move.name}'"
         for step, allowed_of in move.cascade:
             allowed = allowed_of(memory, V, player, candidates)
             if arg in allowed:
                 return None
             if not allowed and move.strict:
-                return f"the rule '{step}' of '{move_name}' allows none of its choices now"
+                return f"the rule '{step}' of '{move.name}' allows none of its choices now"
             if allowed:
                 return f"the rule '{step}' requires one of: " + \
                     ", ".join(self._label(move, player, c) for c in allowed)
@@ -349,6 +385,7 @@ class Game:
         if self.memory.pending is None:
             return []
         player, moves = self.memory.pending
+        self.memory.refuel()
         with self.program.located():
             return [Option(name, arg, self._label(self.program.moves[name], player, arg))
                     for name in moves for arg in self._candidates(self.program.moves[name], player)]
@@ -377,6 +414,7 @@ class Game:
                        "move": option.move, "choice": option.label, "public": self.public_text(player, option)})
         memory.pending = None
         self.decisions += 1
+        memory.refuel()
         move = self.program.moves[option.move]
         with self.program.located():
             for watch in self.before_move:
@@ -386,6 +424,15 @@ class Game:
                 watch(self, player, option)
             self.agenda.update(memory)
         self.advance()
+        if not memory.over and self.decisions >= self.program.max_decisions:
+            self._cut(f"cut off after {self.decisions:,} decisions (the rule file's max_decisions)")
+
+    def _cut(self, reason: str) -> None:
+        """End the game before its rules do: no winners; the payoffs are the result section's, as things stand."""
+        memory = self.memory
+        memory.over, memory.winners, memory.pending = True, (), None
+        self.cut_off = reason
+        self._options = None
 
     # ------------------------------------------------------------------ copies
     def clone(self) -> "Game":
@@ -395,7 +442,7 @@ class Game:
         new.memory, new.agenda = self.memory.clone(), self.agenda.clone()
         new.listeners, new.observers, new.firings, new.decisions, new._options = [], [], 0, self.decisions, None
         new.before_move, new.after_move = [], []
-        new.history, new._recent = None, []
+        new.history, new._recent, new.cut_off = None, [], self.cut_off
         return new
 
     def key(self) -> tuple:
@@ -411,18 +458,20 @@ class Game:
         memory = self.memory
         if self.program.result is None:
             return [1 if p.index in memory.winners else 0 for p in memory.players]
+        memory.refuel()
         with self.program.located():
             return [self.program.result(memory, memory.vars, p) for p in memory.players]
 
     def result(self) -> GameResult:
         return GameResult(self.winners, self.payoffs(), [p.name for p in self.memory.players],
-                          self.decisions, self.firings, self.seed)
+                          self.decisions, self.firings, self.seed, self.cut_off)
 
     # ------------------------------------------------------------------- views
     def view(self, seat: int | None) -> dict:
         """What the player at `seat` can see (None: an onlooker who sees public things)."""
         memory, program = self.memory, self.program
         V = memory.vars
+        memory.refuel()
 
         def zone_view(zone: Zone) -> Any:
             if sees(zone, seat):
@@ -533,5 +582,8 @@ def play_game(program: Program, agents: list[Agent], seed: int | None = None,
                               f"chose {choice!r}, which is not a legal option")
         game.apply(choice)
     result = game.result()
-    game.emit({"type": "end", "winners": [result.names[i] for i in result.winners], "payoffs": result.payoffs})
+    end = {"type": "end", "winners": [result.names[i] for i in result.winners], "payoffs": result.payoffs}
+    if result.cut_off:
+        end["cut_off"] = result.cut_off
+    game.emit(end)
     return result

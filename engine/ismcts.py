@@ -38,6 +38,10 @@ from .knowledge import Knowledge
 from .program import Program
 
 
+# The most search one decision may ask for: a strategy or a seat cannot stall a game for longer.
+MAX_ITERATIONS, MAX_DEPTH, MAX_SECONDS = 100_000, 10_000, 60
+
+
 class _Node:
     __slots__ = ("mover", "children", "visits", "available", "total")
 
@@ -55,8 +59,12 @@ class ISMCTSAgent:
     def __init__(self, seed: int | None = None, iterations: int = 100, seconds: float | None = None,
                  exploration: float = 0.7, policy: str | None = None, program: Program | None = None,
                  depth: int = 300):
-        if iterations < 1 or depth < 1 or (seconds is not None and seconds <= 0):
-            raise ParamError("ismcts needs iterations >= 1, depth >= 1 (and seconds > 0 when given)")
+        bounds = {"iterations": (iterations, 1, MAX_ITERATIONS), "depth": (depth, 1, MAX_DEPTH),
+                  "seconds": (seconds if seconds is not None else 1, 0.001, MAX_SECONDS),
+                  "exploration": (exploration, 0, 100)}
+        for option, (value, low, high) in bounds.items():
+            if not (math.isfinite(value) and low <= value <= high):
+                raise ParamError(f"ismcts option {option} is {value}: it must be from {low:,} to {high:,}")
         self.iterations, self.seconds, self.exploration, self.depth = iterations, seconds, exploration, depth
         self.rng = random.Random(seed)
         self.policy_spec = policy

@@ -48,6 +48,15 @@ class Knowledge:
         game.before_move.append(self.deduce)
         self.look()
 
+    def follow(self, game: Game) -> "Knowledge":
+        """The same knowledge, following `game` (a clone of this one's game, or a world of it)."""
+        copy = Knowledge.__new__(Knowledge)
+        copy.game, copy.seat = game, self.seat
+        copy.known, copy.excluded = dict(self.known), {slot: set(ids) for slot, ids in self.excluded.items()}
+        game.memory.trackers = game.memory.trackers + (copy,)
+        game.before_move.append(copy.deduce)
+        return copy
+
     # ------------------------------------------------------------- following
     def look(self) -> None:
         """Note every card the seat can see now."""

@@ -16,9 +16,10 @@ from __future__ import annotations
 import random
 from collections import Counter
 from operator import attrgetter
-from typing import Any, Iterable
+from typing import Any, Callable, Iterable
 
 from .errors import GameError
+from .limits import MAX_STEPS, Budget, weigh
 
 
 class Zone(list):
@@ -69,11 +70,11 @@ class CardBase:
         return self.id < other.id
 
 
-class Memory:
-    """Game state plus the bookkeeping the engine needs (dirty keys, decisions)."""
+class Memory(Budget):
+    """Game state plus the bookkeeping the engine needs (dirty keys, decisions, the steps left: naipes.limits)."""
 
     __slots__ = ("vars", "players", "zones", "where", "dirty", "_rng", "_rng_origin", "pending", "over",
-                 "winners", "events", "program", "trackers")
+                 "winners", "events", "program", "trackers", "shuffler")
 
     def __init__(self, program: Any, rng: random.Random):
         self.program = program
@@ -88,6 +89,10 @@ class Memory:
         self.winners: tuple = ()
         self.events: list[str] = []
         self.trackers: tuple = ()  # told of every card movement and shuffle (what a seat can know: naipes.knowledge)
+        self.steps = MAX_STEPS  # what the engine operation under way may still spend (see naipes.limits)
+        # Where shuffles get their order: None, the seeded generator; else f(zone) -> the zone's cards in their
+        # new order (naipes.chance lets the caller decide each deal, one card at a time). Clones start with None.
+        self.shuffler: Callable[[Zone], list] | None = None
 
     @property
     def rng(self) -> random.Random:
@@ -117,6 +122,8 @@ class Memory:
     def set_var(self, name: str, value: Any) -> None:
         old = self.vars[name]
         if old is not value and (type(old) is not type(value) or old != value):
+            if value.__class__ not in ATOMS:
+                weigh(value)
             self.vars[name] = value
             self.dirty.add(name)
 
@@ -125,6 +132,8 @@ class Memory:
             raise GameError(f"cannot set '{attr}' on {obj!r}: only players have variables")
         old = getattr(obj, attr)
         if old is not value and (type(old) is not type(value) or old != value):
+            if value.__class__ not in ATOMS:
+                weigh(value)
             setattr(obj, attr, value)
             self.dirty.add((attr, obj.index))
 
@@ -155,7 +164,13 @@ class Memory:
     def shuffle(self, zone: Zone) -> None:
         if not isinstance(zone, Zone):
             raise GameError(f"'shuffle' needs a zone, got {zone!r}")
-        self.rng.shuffle(zone)
+        if self.shuffler is None:
+            self.rng.shuffle(zone)
+        else:
+            order = list(self.shuffler(zone))
+            if sorted(c.id for c in order) != sorted(c.id for c in zone):
+                raise GameError(f"the shuffler's order of {zone!r} is not a permutation of its cards")
+            zone[:] = order
         self.dirty.add(zone.key)
         for tracker in self.trackers:
             tracker.shuffled(zone)
@@ -220,9 +235,9 @@ class Memory:
     def clone(self) -> "Memory":
         """An independent copy (values are immutable, so containers suffice)."""
         new = Memory.__new__(Memory)
-        new.program, new._rng = self.program, None
+        new.program, new._rng, new.steps = self.program, None, MAX_STEPS
         new._rng_origin = self._rng.getstate() if self._rng is not None else self._rng_origin
-        new.over, new.winners, new.events, new.trackers = self.over, self.winners, [], ()
+        new.over, new.winners, new.events, new.trackers, new.shuffler = self.over, self.winners, [], (), None
         new.dirty, new.where = set(), self.where.copy()
         players = []
         for p in self.players:

@@ -26,32 +26,13 @@ from .compiler import (ANY, CARD_BUILTIN_ATTRS, PLAYER_BUILTIN_ATTRS, ZONE_ATTRS
                        declared_name_problem, identifier_problem, literal)
 from .display import read_display
 from .errors import GameError, Location, NaipesError, ParamError, RuleError, RuleErrors, did_you_mean
+from .limits import MAX_DECISIONS, MAX_FIRINGS, minus, plus, times
 from .loader import Map, Seq, Text, load_tree, location_of, number_problem, subtext
 from .memory import CardBase, Memory, PlayerBase
 from .stdlib import BUILTINS, DECK
+from .vocabulary import (CARD_KEYS, MOVE_KEYS, PARAM_KEYS, PLAYERS_KEYS, RULE_KEYS, SECTIONS, TABLE_KEYS, VAR_KEYS,
+                         VIEW_KEYS, VISIBILITIES, ZONE_KEYS)
 
-SECTIONS = {
-    "game": "the game's identifier", "title": "a human title", "description": "free text",
-    "players": "min / max / default number of seats, and the default AI", "params": "named, typed parameters",
-    "cards": "the deck", "zones": "piles of cards and who sees them", "state": "global variables",
-    "player_state": "per-player variables", "phases": "agenda groups, in order (the first is the start)",
-    "strategy": "conflict-resolution strategy", "setup": "actions run once at the start",
-    "functions": "pure helper functions", "moves": "the decisions players make", "rules": "production rules",
-    "result": "each player's payoff when the game ends",
-    "evaluation": "how well each player stands mid-game (search agents stop their playouts when it changes)",
-    "estimate": "how well each player stands right now, the round in progress included (search agents score a cut-off playout by it)",
-    "views": "values computed only when a player's view is built (for display; rules cannot read them)", "max_firings": "firings allowed between two decisions",
-    "extends": "base rule file of a variant", "override": "rules replacing base rules by name",
-    "remove": "base rules to delete by name",
-    "display": "how the cards look at a table: corner, suit, names, icons, colours, order (naipes.display)",
-}
-RULE_KEYS = {"name", "when", "then", "priority", "phase", "for", "doc"}
-MOVE_KEYS = {"choose", "legal", "when", "label", "public", "then", "doc"}
-ZONE_KEYS = {"per_player", "visibility", "ordered", "doc"}
-PARAM_KEYS = {"type", "default", "min", "max", "choices", "doc"}
-CARD_KEYS = {"attributes", "generate", "extra", "copies", "tables", "name", "start", "symmetric"}
-VAR_KEYS = {"init", "visibility", "show", "doc"}
-VISIBILITIES = ("public", "hidden", "owner", "top")
 PARAM_TYPES = {"int": int, "float": float, "bool": bool, "str": str}
 SIGNATURE = re.compile(r"^\s*([A-Za-z]\w*)\s*\(\s*([A-Za-z]\w*(\s*,\s*[A-Za-z]\w*)*)?\s*\)\s*$", re.ASCII)
 BINDING = re.compile(r"^\s*([A-Za-z]\w*)\s+in\s+(.+)$", re.S | re.ASCII)
@@ -111,6 +92,10 @@ class MoveSpec:
     # obligation cascade (the first step that leaves something decides, else all).
     strict: bool = False
     public: Callable | None = None  # how the move reads to the other players (default: its label)
+    # f(memory, vars) -> every argument the move can ever offer (naipes.actions numbers them): the
+    # declared `space:`, else the deck when `choose` ranges over a zone, else the `choose` collection
+    # itself when it reads nothing a game changes; None when unknown.
+    space: Callable | None = None
 
 
 @dataclass
@@ -152,6 +137,7 @@ class CardSpec:
     name: Callable | None
     start: str
     card_class: type = CardBase
+    location: Location | None = None  # the 'cards' section, where a fault in building the deck is reported
 
 
 @dataclass
@@ -176,6 +162,7 @@ class Program:
     result: Callable | None
     cards: CardSpec | None
     max_firings: int
+    max_decisions: int
     views: list = field(default_factory=list)  # [ViewSpec]
     evaluation: Callable | None = None  # f(memory, vars, player): standing mid-game, for search playouts
     estimate: Callable | None = None  # f(memory, vars, player): standing counting the round in progress
@@ -259,11 +246,15 @@ class Program:
         cards = []
         for i, attrs in enumerate(spec.build(memory, memory.vars)):
             if not isinstance(attrs, dict):
-                raise GameError(f"the deck must be a list of attribute maps; item {i} is {attrs!r}")
+                raise GameError(f"the deck must be a list of attribute maps; item {i} is {attrs!r}", spec.location)
             card = spec.card_class.__new__(spec.card_class)
             card.id = i
             for attr in spec.attributes:
-                setattr(card, attr, attrs.get(attr))
+                value = attrs.get(attr)
+                if not _is_scalar(value):
+                    raise GameError(f"card {i}: attribute '{attr}' is {value!r}; a card's attributes are plain values "
+                                    "(text, numbers, true/false)", spec.location)
+                setattr(card, attr, value)
             for attr, (of, values, default) in spec.tables.items():
                 setattr(card, attr, values.get(getattr(card, of), default))
             card.name = spec.name(memory, memory.vars, card) if spec.name else \
@@ -293,7 +284,10 @@ class Program:
         where, loc = origin if origin else ("the game", None)
         if isinstance(exc, GameError):
             return GameError(f"in {where}: {exc.message}", exc.location or loc, exc.hint)
-        detail = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
+        if isinstance(exc, RecursionError):
+            detail = "too deep: functions call each other, or values nest, too deeply"
+        else:
+            detail = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
         return GameError(f"in {where}: {detail}", loc)
 
 
@@ -423,9 +417,8 @@ class _Builder:
         display = read_display(tree, cards.attributes + list(cards.tables) if cards else [],
                                [z.name for z in zones if not z.per_player], [v.name for v in state], list(moves),
                                self.error)
-        max_firings = self.section("max_firings", int, 100_000)
-        if isinstance(max_firings, bool) or max_firings < 1:
-            self.error("'max_firings' must be a positive whole number", tree.loc("max_firings"))
+        max_firings = self.limit("max_firings", 100_000, MAX_FIRINGS)
+        max_decisions = self.limit("max_decisions", 100_000, MAX_DECISIONS)
         self.errors.extend(self.compiler.errors)
         if self.errors:
             unique = {(str(e.location), e.message): e for e in self.errors}
@@ -435,10 +428,18 @@ class _Builder:
             default_ai=str((tree.get("players") or {}).get("ai", "random")) if isinstance(tree.get("players"), Map) else "random",
             params=params, param_values=values, zones=zones, state=state, player_state=player_state,
             phases=phases, strategy=strategy, rules=rules, moves=moves, setup=setup, result=result,
-            cards=cards, max_firings=max_firings, views=views, evaluation=evaluation, estimate=estimate,
-            display=display)
+            cards=cards, max_firings=max_firings, max_decisions=max_decisions, views=views, evaluation=evaluation,
+            estimate=estimate, display=display)
         self.link(program)
         return program
+
+    def limit(self, section: str, default: int, largest: int) -> int:
+        """A section holding a whole number from 1 to `largest`."""
+        value = self.section(section, int, default)
+        if isinstance(value, bool) or not 1 <= value <= largest:
+            self.error(f"'{section}' must be a whole number from 1 to {largest:,}", self.tree.loc(section))
+            return default
+        return value
 
     def per_player_expression(self, section: str) -> str | None:
         """`result:` or `evaluation:`, an expression of `player`."""
@@ -457,7 +458,7 @@ class _Builder:
         if not isinstance(spec, Map):
             self.error("'players' is a number or {min, max, default, ai}", self.tree.loc("players"))
             return (2, 2, 2)
-        self.check_keys(spec, {"min", "max", "default", "ai"}, "players")
+        self.check_keys(spec, PLAYERS_KEYS, "players")
         nums = []
         for key, fallback in (("min", 2), ("max", None), ("default", None)):
             value = spec.get(key, fallback)
@@ -628,7 +629,7 @@ class _Builder:
 
     def _attr_type(self, values: Any, generated: bool) -> str | None:
         if generated:
-            return str(values) if values in PARAM_TYPES else None
+            return str(values) if isinstance(values, str) and values in PARAM_TYPES else None
         if isinstance(values, list):
             types = {_type_name(v) for v in values}
             return types.pop() if len(types) == 1 else None
@@ -665,7 +666,10 @@ class _Builder:
             if text is None:
                 continue
             unit = self.compiler.expression(text, {a: None for a in args}, what=f"function '{fname}'")
-            self.define(f"F_{fname}", args, unit, False, f"function '{fname}'")
+            if unit is not None:  # every call is a step (naipes.limits): recursion runs out of steps, not forever
+                _, expr, origin = unit.source[0]
+                unit.source = [(0, "M.step()", origin), (0, f"return {expr}", origin)]
+            self.define(f"F_{fname}", args, unit, True, f"function '{fname}'")
 
     def cards(self) -> CardSpec | None:
         spec = self.tree.get("cards")
@@ -726,6 +730,7 @@ class _Builder:
                 self.error(f"table '{table}' needs 'of: <attribute>' and 'values: {{value: number}}'",
                            spec["tables"].loc(table))
                 continue
+            self.check_keys(tspec, TABLE_KEYS, f"card table '{table}'")
             if tspec["of"] not in names:
                 self.error(f"table '{table}' is 'of' unknown attribute '{tspec['of']}'", tspec.loc("of"),
                            did_you_mean(str(tspec["of"]), names))
@@ -747,7 +752,7 @@ class _Builder:
             symmetric = []
         self.symmetric = tuple(str(a) for a in symmetric)
         card_class = type("Card", (CardBase,), {"__slots__": tuple(names) + tuple(tables), "attributes": tuple(names) + tuple(tables)})
-        return CardSpec(names, build_name, tables, name_func, str(start), card_class)
+        return CardSpec(names, build_name, tables, name_func, str(start), card_class, spec.where)
 
     def variables(self, section: str, per_player: bool) -> list[VarSpec]:
         out = []
@@ -800,7 +805,7 @@ class _Builder:
                 self.error(f"view '{name}' is a mapping with 'value: EXPR' (and per_player, visibility)",
                            section.loc(name))
                 continue
-            self.check_keys(spec, {"value", "per_player", "visibility", "doc"}, f"view '{name}'")
+            self.check_keys(spec, VIEW_KEYS, f"view '{name}'")
             per_player = bool(spec.get("per_player", False))
             visibility = spec.get("visibility", "public")
             if visibility not in ("public", "owner") or (visibility == "owner" and not per_player):
@@ -836,6 +841,7 @@ class _Builder:
                     unit.source[0] = (0, f"list({unit.source[0][1]})", unit.source[0][2])
                 options = self.define("move_options", ("player",), unit, False, f"options of move '{name}'")
                 scope[arg] = None
+            space = self.move_space(str(name), spec, unit if "choose" in spec else None)
             cascade = []
             legal = spec.get("legal")
             # a list is a cascade; one expression, or {name: expression}, is a filter
@@ -875,8 +881,41 @@ class _Builder:
                            what=f"effect of move '{name}'")
             effect = self.define("move_effect", ("player", arg or "_"), unit, True, f"effect of move '{name}'")
             out[str(name)] = MoveSpec(str(name), arg, options, cascade, when, label, effect, str(spec.get("doc", "")),
-                                      strict=not isinstance(legal, list), public=public)
+                                      strict=not isinstance(legal, list), public=public, space=space)
         return out
+
+    def move_space(self, name: str, spec: Map, choose: Unit | None) -> str | None:
+        """The function giving every argument move `name` can ever offer (see MoveSpec.space), or None."""
+        if "space" in spec:
+            text = self.expr_text(spec["space"], spec.loc("space"), f"move '{name}' space")
+            unit = text and self.compiler.expression(text, {}, what=f"move '{name}' space")
+            if unit is None:
+                return None
+            changing = self.changing_reads(unit)
+            if changing:
+                self.error(f"move '{name}': 'space' may read only params, players and all_cards(), "
+                           f"not {', '.join(sorted(changing))}", spec.loc("space"))
+                return None
+        elif choose is None:
+            return None
+        elif choose.type == "zone":
+            unit = Unit([(0, "B_all_cards(V)", spec.loc("choose"))])
+        else:  # the collection without a player in scope: static if it compiles and reads nothing that changes
+            probe = Compiler(self.sym)
+            text = spec["choose"]
+            unit = probe.expression(subtext(text, BINDING.match(text).start(2)), {}, what="")
+            if unit is None or probe.errors or self.changing_reads(unit):
+                return None
+        unit.source[0] = (0, f"list({unit.source[0][1]})", unit.source[0][2])
+        return self.define("move_space", (), unit, False, f"space of move '{name}'")
+
+    def changing_reads(self, unit: Unit) -> set[str]:
+        """What `unit` reads, through the functions it calls, that a game may change (all but players)."""
+        reads = set(unit.reads)
+        function_reads = self.function_reads()
+        for fname in unit.calls:
+            reads |= function_reads.get(fname, set())
+        return {r if isinstance(r, str) else r[0] for r in reads} - {"players"}
 
     def rules(self, phases: list[str], strategy: str) -> list[RuleSpec]:
         out: list[RuleSpec] = []
@@ -894,6 +933,14 @@ class _Builder:
                 out.append(rule)
         return out
 
+    def priority(self, name: str, spec: Map) -> float:
+        """A rule's priority (salience), a number; 0 after a located error."""
+        priority = spec.get("priority", 0)
+        if not isinstance(priority, (int, float)) or isinstance(priority, bool):
+            self.error(f"rule '{name}': priority must be a number", spec.loc("priority"))
+            return 0
+        return priority
+
     def rule_name(self, spec: Map, i: int, seen: dict[str, Location]) -> str:
         """A rule's name, checked: present, an identifier, not taken (`seen` records the names so far)."""
         name = spec.get("name")
@@ -910,10 +957,7 @@ class _Builder:
              leading: tuple = ()) -> RuleSpec | None:
         """One rule; `leading` binds variables before its `for:` ones: (name, type, defined domain function)."""
         c = self.compiler
-        priority = spec.get("priority", 0)
-        if not isinstance(priority, (int, float)) or isinstance(priority, bool):
-            self.error(f"rule '{name}': priority must be a number", spec.loc("priority"))
-            priority = 0
+        priority = self.priority(name, spec)
         phase = spec.get("phase")
         if phase is not None and phase not in phases:
             self.error(f"rule '{name}': unknown phase '{phase}'", spec.loc("phase"),
@@ -973,7 +1017,7 @@ class _Builder:
         namespace: dict[str, Any] = {"__builtins__": {"list": list, "dict": dict, "zip": zip, "range": range},
                                      "B_product": product}
         namespace.update({f"B_{n}": b.func for n, b in BUILTINS.items()})
-        namespace["B_once"] = once
+        namespace.update(B_once=once, B_times=times, B_plus=plus, B_minus=minus)
         exec(compile(source, code_name, "exec"), namespace)
         program.code_name, program.line_origins = code_name, origins
         program.symbols, program.namespace = self.sym, namespace
@@ -995,6 +1039,7 @@ class _Builder:
             move.when = move.when and resolve(move.when)
             move.label = move.label and resolve(move.label)
             move.public = move.public and resolve(move.public)
+            move.space = move.space and resolve(move.space)
             move.effect = resolve(move.effect)
             move.cascade = [(n, resolve(f)) for n, f in move.cascade]
         player_slots = tuple(v.name for v in program.player_state)

@@ -11,6 +11,8 @@ import builtins
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
+from .errors import GameError
+from .limits import bounded_join, bounded_range, bounded_str, bounded_sum
 from .melds import best_melds, can_lay_off, is_meld, lay_off_all, longest_run, meldable
 
 
@@ -22,6 +24,7 @@ class Builtin:
     kwargs: frozenset = field(default_factory=frozenset)
     state: bool = False  # receives the variables dict V first
     random: bool = False  # receives the game's seeded generator first
+    costly: bool = False  # receives the working memory first, to pay for what it makes (naipes.limits)
     returns: str | None = None  # a type name for the compiler's checks
     doc: str = ""
 
@@ -74,9 +77,6 @@ def all_cards(V: dict) -> list:
     return list(V[DECK])
 
 
-def join(items: Any, separator: str = " ") -> str:
-    """The items as text, separated (join(['a', 'b'], ', ') -> 'a, b')."""
-    return separator.join(str(item) for item in items)
 
 
 def shuffled(rng: Any, items: Any) -> list:
@@ -98,6 +98,20 @@ def random_float(rng: Any) -> float:
     return rng.random()
 
 
+MAX_MELD_CARDS = 24  # the meld search is exponential in the number of cards: keep every call small
+
+
+def _few_cards(search: Callable) -> Callable:
+    """`search`, refusing more than MAX_MELD_CARDS cards as its first argument (a hand)."""
+    def bounded(cards: Any, *args: Any, **kwargs: Any) -> Any:
+        cards = list(cards)
+        if len(cards) > MAX_MELD_CARDS:
+            raise GameError(f"{search.__name__} searches at most {MAX_MELD_CARDS} cards, not {len(cards)}")
+        return search(cards, *args, **kwargs)
+    bounded.__name__, bounded.__doc__ = search.__name__, search.__doc__
+    return bounded
+
+
 def _py(name: str, lo: int, hi: int | None, kwargs: tuple = (), returns: str | None = None) -> Builtin:
     return Builtin(getattr(builtins, name), lo, hi, frozenset(kwargs), returns=returns)
 
@@ -106,18 +120,18 @@ BUILTINS: dict[str, Builtin] = {
     "len": _py("len", 1, 1, returns="int"),
     "min": _py("min", 1, None, ("key", "default")),
     "max": _py("max", 1, None, ("key", "default")),
-    "sum": _py("sum", 1, 2),
+    "sum": Builtin(bounded_sum, 1, 2, costly=True),
     "any": _py("any", 1, 1, returns="bool"),
     "all": _py("all", 1, 1, returns="bool"),
     "sorted": _py("sorted", 1, 1, ("key", "reverse"), returns="list"),
     "reversed": Builtin(lambda xs: list(reversed(list(xs))), 1, 1, returns="list"),
     "abs": _py("abs", 1, 1),
     "round": _py("round", 1, 2),
-    "range": Builtin(lambda *a: list(range(*a)), 1, 3, returns="list"),
+    "range": Builtin(bounded_range, 1, 3, costly=True, returns="list"),
     "list": _py("list", 0, 1, returns="list"),
     "set": _py("set", 0, 1, returns="set"),
     "tuple": _py("tuple", 0, 1, returns="tuple"),
-    "str": _py("str", 0, 1, returns="str"),
+    "str": Builtin(bounded_str, 0, 1, costly=True, returns="str"),
     "int": _py("int", 0, 1, returns="int"),
     "bool": _py("bool", 0, 1, returns="bool"),
     "enumerate": Builtin(lambda xs, start=0: list(enumerate(xs, start)), 1, 2, returns="list"),
@@ -125,7 +139,7 @@ BUILTINS: dict[str, Builtin] = {
     "count": Builtin(count, 1, 1, returns="int", doc="how many items are true"),
     "index_of": Builtin(index_of, 2, 2, returns="int"),
     "split": Builtin(split, 1, 2, returns="list"),
-    "join": Builtin(join, 1, 2, returns="str"),
+    "join": Builtin(bounded_join, 1, 2, costly=True, returns="str"),
     "first": Builtin(first, 1, 2),
     "all_cards": Builtin(all_cards, 0, 0, state=True, returns="list"),
     "shuffled": Builtin(shuffled, 1, 1, random=True, returns="list"),
@@ -136,19 +150,19 @@ BUILTINS: dict[str, Builtin] = {
     "choice": Builtin(choice, 1, 1, random=True),
     "random": Builtin(random_float, 0, 0, random=True, returns="float"),
     # rummy-family melds (engine/melds.py); keyword options say how to read the cards and what a meld is
-    "best_melds": Builtin(best_melds, 2, 2, frozenset({"suit", "rank", "value", "jokers", "min_set", "max_set",
+    "best_melds": Builtin(_few_cards(best_melds), 2, 2, frozenset({"suit", "rank", "value", "jokers", "min_set", "max_set",
                                                       "min_run", "joker_value", "jokers_per_meld"}), returns="dict",
                           doc="{'melds', 'loose', 'deadwood'}: the partition with the least unmelded value"),
-    "meldable": Builtin(meldable, 2, 2, frozenset({"suit", "rank", "jokers", "min_set", "max_set", "min_run",
+    "meldable": Builtin(_few_cards(meldable), 2, 2, frozenset({"suit", "rank", "jokers", "min_set", "max_set", "min_run",
                                                   "jokers_per_meld"}), returns="list",
                         doc="the cards that are in at least one valid meld of the cards"),
-    "is_meld": Builtin(is_meld, 2, 2, frozenset({"suit", "rank", "jokers", "min_set", "max_set", "min_run",
+    "is_meld": Builtin(_few_cards(is_meld), 2, 2, frozenset({"suit", "rank", "jokers", "min_set", "max_set", "min_run",
                                                 "jokers_per_meld"}), returns="bool",
                        doc="the cards form one set or run"),
     "can_lay_off": Builtin(can_lay_off, 3, 3, frozenset({"suit", "rank", "jokers", "min_set", "max_set", "min_run",
                                                         "jokers_per_meld"}), returns="bool",
                            doc="the card extends the meld"),
-    "lay_off_all": Builtin(lay_off_all, 3, 3, frozenset({"suit", "rank", "value", "jokers", "min_set", "max_set",
+    "lay_off_all": Builtin(_few_cards(lay_off_all), 3, 3, frozenset({"suit", "rank", "value", "jokers", "min_set", "max_set",
                                                         "min_run", "joker_value", "jokers_per_meld"}), returns="dict",
                            doc="{'laid', 'remaining', 'melds', 'deadwood'}: the most value laid off onto melds"),
     "longest_run": Builtin(longest_run, 2, 2, frozenset({"suit", "rank", "jokers"}), returns="int",

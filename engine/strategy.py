@@ -38,15 +38,13 @@ from typing import Any, Callable
 
 from .agenda import Agenda
 from .compiler import Unit, identifier_problem
-from .errors import GameError, Location, RuleError, RuleErrors, did_you_mean
+from .errors import GameError, Location, ParamError, RuleError, RuleErrors, did_you_mean
 from .interpreter import Decision, Game, Option, arg_key
 from .loader import Map, Seq, _merge_entries, load_tree
 from .memory import CardBase, PlayerBase, Zone
 from .program import Program, RuleSpec, _Builder
+from .vocabulary import STRATEGY_RULE_KEYS, STRATEGY_SECTIONS
 
-STRATEGY_SECTIONS = {"game", "title", "description", "extends", "override", "remove", "default", "strategy",
-                     "memory", "functions", "rules"}
-STRATEGY_RULE_KEYS = {"name", "priority", "phase", "for", "when", "choose", "then", "move", "after", "doc"}
 STRATEGIES_DIR = Path(__file__).resolve().parent.parent / "strategies"
 OFFERED = "__offered"  # the legal arguments by move, in the view's variables (no rule can name it)
 
@@ -102,6 +100,8 @@ def load_strategy(path: str | Path, game: Program) -> Strategy:
     default = tree.get("default", "first")
     if not _is_agent_name(str(default), game):
         errors.append(RuleError(f"default '{default}' is not first, random, or an agent", tree.loc("default")))
+    elif default not in ("first", "random"):
+        errors.extend(_default_problems(str(default), path, game, tree.loc("default")))
     if errors:
         raise RuleErrors(errors)
     builder = _StrategyBuilder(_combined_tree(load_tree(game.path), tree), str(path), game.overrides, tree, game)
@@ -116,6 +116,33 @@ def load_strategy(path: str | Path, game: Program) -> Strategy:
         rule.choose = rule.choose and namespace[rule.choose]
     memory = [v for v in program.state if v.name in builder.memory_names]
     return Strategy(_strategy_name(tree, path), str(path), game, program, memory, observations, builder.default)
+
+
+_LOADING: list[Path] = []  # strategy files being loaded (a default may name another, never itself)
+
+
+def _default_problems(default: str, path: str | Path, game: Program, where: Location) -> list[RuleError]:
+    """The errors of a strategy's default agent, found by making it once (a cycle of defaults is one)."""
+    from .agents import make_agent  # agents imports this module
+    here = Path(path).resolve()
+    if here in _LOADING:
+        return [_DefaultCycle(f"default '{default}' leads back to this strategy: defaults make a cycle", where)]
+    _LOADING.append(here)
+    try:
+        make_agent(default, program=game)
+    except (ParamError, RuleError, RuleErrors) as error:
+        inner = error.errors[0] if isinstance(error, RuleErrors) else error
+        if isinstance(inner, _DefaultCycle):
+            return [_DefaultCycle(f"default '{default}' leads back to this strategy: defaults make a cycle", where)]
+        message = inner.message if isinstance(inner, RuleError) else str(inner)
+        return [RuleError(f"default '{default}': {message}", where)]
+    finally:
+        _LOADING.remove(here)
+    return []
+
+
+class _DefaultCycle(RuleError):
+    """Strategies whose defaults lead back to the first."""
 
 
 def is_strategy_file(path: str | Path) -> bool:
@@ -231,7 +258,7 @@ class _StrategyBuilder(_Builder):
 
     def move_named(self, spec: Map, key: str) -> str | None:
         move = spec.get(key)
-        if move is not None and move not in self.game.moves:
+        if move is not None and (not isinstance(move, str) or move not in self.game.moves):
             self.error(f"'{move}' is not a move of {self.game.name}", spec.loc(key),
                        did_you_mean(str(move), self.game.moves) or f"moves: {', '.join(self.game.moves)}")
             return None
@@ -269,7 +296,7 @@ class _StrategyBuilder(_Builder):
         act = c.block(self.texts(spec.get("then", "pass"), spec.loc("then"), f"rule '{name}' then"), dict(scope),
                       what=f"actions of rule '{name}'")
         params = ("player", arg)
-        self.observations.append((name, move, spec.get("priority", 0),
+        self.observations.append((name, move, self.priority(name, spec),
                                   self.define("observe_when", params, cond, False, f"condition of rule '{name}'"),
                                   self.define("observe_then", params, act, True, f"actions of rule '{name}'")))
 

@@ -1,18 +1,21 @@
-"""Python bots: loading, isolation (copies only) and the fault policy."""
+"""Python bots: loading, what they see, the fault policy (hostile bots: tests/test_bot_sandbox.py)."""
 import json
-import textwrap
+import os
 
 import pytest
 
 from naipes import RandomAgent, load_program, play_game
-from naipes.bots import BotSeat, load_bot_class, make_bot_seat
+from naipes.bot_process import BotLimits
+from naipes.bot_seat import make_bot_seat
 from naipes.errors import ParamError
 
 BOTS = '''
-import time
+import json, os, time
+from pathlib import Path
 from naipes.bots import Bot
 
 class First(Bot):
+    """Writes what it has seen so far to first.jsonl beside its file at the end of every game."""
     def __init__(self):
         self.games, self.events, self.views = 0, [], []
     def start_game(self, info):
@@ -22,6 +25,10 @@ class First(Bot):
     def decide(self, view, options):
         self.views.append(view)
         return options[0]
+    def end_game(self, result):
+        record = {"pid": os.getpid(), "games": self.games, "events": self.events, "views": self.views}
+        with open(Path(__file__).with_name("first.jsonl"), "a") as out:
+            out.write(json.dumps(record) + "\\n")
 
 class Vandal(Bot):
     """Tries to damage the game through what it is given."""
@@ -49,7 +56,7 @@ class OutOfRange(Bot):
 
 class Slow(Bot):
     def decide(self, view, options):
-        time.sleep(0.3)
+        time.sleep(3)
         return 0
 '''
 
@@ -61,32 +68,48 @@ def bot_file(tmp_path):
     return path
 
 
+@pytest.fixture()
+def seated(bot_file):
+    """seated(CLASS, **limits): a seat for a bot of BOTS (closed after the test)."""
+    seats = []
+
+    def seat(name, **limits):
+        seats.append(make_bot_seat(f"python:{bot_file}:{name}", BotLimits(**limits)))
+        return seats[-1]
+    yield seat
+    for made in seats:
+        made.close()
+
+
 def chips():
     return load_program("rulesets/fichas.yaml", {"chips": "R1 R2 R3 B1 B2 G3"})
 
 
-def test_a_bot_plays_and_observes_every_move(bot_file):
-    seat = make_bot_seat(f"python:{bot_file}:First")
+def written(bot_file):
+    """What the First bot wrote, one record per game."""
+    return [json.loads(line) for line in bot_file.with_name("first.jsonl").read_text().splitlines()]
+
+
+def test_a_bot_plays_and_observes_every_move(bot_file, seated):
+    seat = seated("First")
     result = play_game(chips(), [seat, RandomAgent(1)], seed=3)
-    bot = seat.bot
-    assert bot.games == 1
-    moves = [e for e in bot.events if e["type"] == "move"]
+    [record] = written(bot_file)
+    assert record["games"] == 1
+    moves = [e for e in record["events"] if e["type"] == "move"]
     assert len(moves) == result.decisions          # it saw every move, its own and the other's
     assert {e["player"] for e in moves} == {"P1", "P2"}
     assert seat.faults == []
 
 
-def test_views_are_plain_data_that_lead_nowhere(bot_file):
-    seat = make_bot_seat(f"python:{bot_file}:First")
-    play_game(chips(), [seat, RandomAgent(1)], seed=3)
-    for view in seat.bot.views:
-        assert json.loads(json.dumps(view)) == view  # only JSON data: no game object inside
+def test_the_bot_runs_in_a_process_of_its_own(bot_file, seated):
+    play_game(chips(), [seated("First"), RandomAgent(1)], seed=3)
+    assert written(bot_file)[0]["pid"] != os.getpid()
 
 
-def test_a_bot_cannot_change_the_game_through_its_copies(bot_file):
+def test_a_bot_cannot_change_the_game_through_its_copies(seated):
     program = chips()
-    vandal = make_bot_seat(f"python:{bot_file}:Vandal")
-    polite = make_bot_seat(f"python:{bot_file}:First")
+    vandal = seated("Vandal")
+    polite = seated("First")
     result = play_game(program, [vandal, RandomAgent(2)], seed=5)
     again = play_game(program, [polite, RandomAgent(2)], seed=5)
     # the vandal's answers were legal (index 0), so the two games are the same game
@@ -100,47 +123,58 @@ def test_a_bot_cannot_change_the_game_through_its_copies(bot_file):
     ("Malformed", "neither an option's index nor its label"),
     ("OutOfRange", "index 99"),
 ])
-def test_faults_are_recorded_and_a_legal_move_is_played(bot_file, name, fault):
-    seat = make_bot_seat(f"python:{bot_file}:{name}")
+def test_faults_are_recorded_and_a_legal_move_is_played(seated, name, fault):
+    seat = seated(name)
     records = []
     result = play_game(chips(), [seat, RandomAgent(1)], seed=3, listeners=[records.append])
     assert result.winners                          # the game went on to its end
     assert seat.faults and all(fault in f for f in seat.faults)
+    assert all(f.startswith("seed 3, decision ") and "; played '" in f for f in seat.faults)
     logged = [r for r in records if r["type"] == "fault"]
     assert len(logged) == len(seat.faults) and logged[0]["player"] == "P1"
+    assert all(r["choice"] == r["options"][0] for r in records if r["type"] == "decision" and r["player"] == "P1")
 
 
-def test_a_slow_bot_is_timed_out(bot_file):
-    seat = make_bot_seat(f"python:{bot_file}:Slow")
-    seat.time_limit = 0.05
-    result = play_game(chips(), [seat, RandomAgent(1)], seed=3)
+def test_a_slow_bot_is_timed_out_and_plays_first_options_for_the_rest_of_the_game(seated):
+    seat = seated("Slow", decision=0.2)
+    records = []
+    result = play_game(chips(), [seat, RandomAgent(1)], seed=3, listeners=[records.append])
     assert result.winners
-    assert any("longer than 0.05 s" in f for f in seat.faults)
+    [fault] = seat.faults
+    assert "decide took longer than 0.2 s" in fault and "its process was ended" in fault
+    mine = [r for r in records if r["type"] == "decision" and r["player"] == "P1"]
+    assert len(mine) > 1 and all(r["choice"] == r["options"][0] for r in mine)
 
 
-def test_a_bot_that_always_fails_does_not_stop_a_long_run(bot_file):
-    seat = make_bot_seat(f"python:{bot_file}:Raises")
+def test_a_bot_that_always_fails_does_not_stop_a_long_run(seated):
+    seat = seated("Raises")
     program = load_program("rulesets/fichas.yaml", {})
     for game in range(300):
         assert play_game(program, [seat, RandomAgent(game)], seed=game).winners
     assert len(seat.faults) >= 300
 
 
-def test_memory_across_games(bot_file):
-    seat = make_bot_seat(f"python:{bot_file}:First")
+def test_memory_across_games(bot_file, seated):
+    seat = seated("First")
     for game in range(5):
         play_game(chips(), [RandomAgent(game), seat], seed=game)
-    assert seat.bot.games == 5
+    records = written(bot_file)
+    assert [r["games"] for r in records] == [1, 2, 3, 4, 5]
+    assert len({r["pid"] for r in records}) == 1  # one process, one object, for the whole run
 
 
 @pytest.mark.parametrize("spec, message", [
     ("python:nowhere.py:Bot", "not found"),
     ("python:{file}", "python:path/to/file.py:ClassName"),
+    ("python:{file}:Not-a-name", "python:path/to/file.py:ClassName"),
     ("python:{file}:Missing", "is not a bot class"),
+    ("python:{broken}:Bot", "failed to load: SyntaxError"),
 ])
 def test_bad_bot_specs_are_clear_errors(bot_file, spec, message):
+    broken = bot_file.with_name("broken.py")
+    broken.write_text("class Bot(:\n")
     with pytest.raises(ParamError, match=message):
-        load_bot_class(spec.format(file=bot_file))
+        make_bot_seat(spec.format(file=bot_file, broken=broken))
 
 
 def test_the_cli_seats_a_bot(bot_file):
@@ -176,4 +210,5 @@ def test_example_bots_play_without_faults():
         program = load_program(f"rulesets/{ruleset}.yaml")
         for game in range(2):
             play_game(program, [seat] + [RandomAgent(game * 10 + i) for i in range(seats - 1)], seed=game)
+        seat.close()
         assert seat.faults == [], (spec, seat.faults)

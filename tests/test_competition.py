@@ -1,4 +1,5 @@
 """Competitions: bots from a folder, both Pocha environments, a league table, memory across games."""
+import json
 from pathlib import Path
 
 import pytest
@@ -11,10 +12,13 @@ from naipes.errors import NaipesError
 ROOT = Path(__file__).resolve().parent.parent
 
 RECORDER = '''
+import json, os
+from pathlib import Path
 from naipes.bots import Bot
 
 class Recorder(Bot):
-    """Remembers its first hand of every game: in a static environment they repeat."""
+    """Remembers its first hand of every game (in a static environment they repeat) and writes them all,
+    as it knows them so far, to hands.jsonl beside its file at the end of each game."""
     def __init__(self):
         self.first_hands = []
         self.new_game = False
@@ -22,9 +26,13 @@ class Recorder(Bot):
         self.new_game = True
     def decide(self, view, options):
         if self.new_game:
-            self.first_hands.append(tuple(sorted(view["players"][view["seat"]]["hand"])))
+            self.first_hands.append(sorted(view["players"][view["seat"]]["hand"]))
             self.new_game = False
         return 0
+    def end_game(self, result):
+        record = {"bot": type(self).__name__, "pid": os.getpid(), "first_hands": self.first_hands}
+        with open(Path(__file__).with_name("hands.jsonl"), "a") as out:
+            out.write(json.dumps(record) + "\\n")
 
 class Second(Recorder):
     pass
@@ -64,29 +72,30 @@ def test_static_environment_deals_the_same_hands_every_game(short_pocha):
     assert set(table) == {"Recorder", "Second"}
 
 
-def test_learning_bots_keep_memory_and_see_repeated_deals(short_pocha, monkeypatch):
-    import naipes.competition as competition
-    made = []
-    original = competition.BotSeat
+def last_records(folder):
+    """Per bot, the last record it wrote (all it remembered at the end of its last game), and its pids."""
+    records = [json.loads(line) for line in (folder / "hands.jsonl").read_text().splitlines()]
+    return ({r["bot"]: r for r in records}, {bot: {r["pid"] for r in records if r["bot"] == bot}
+                                             for bot in {r["bot"] for r in records}})
 
-    def remember(bot, *args):
-        made.append(bot)
-        return original(bot, *args)
-    monkeypatch.setattr(competition, "BotSeat", remember)
+
+def test_learning_bots_keep_memory_and_see_repeated_deals(short_pocha):
     static = str(short_pocha / "static.yaml")
     run_competition([static], short_pocha / "bots", games=3, seed=4, fixed=(static,))
-    for bot in made:
-        assert len(bot.first_hands) == 3           # one object, three games
-        assert len(set(bot.first_hands)) == 1      # the same deal every game
+    last, pids = last_records(short_pocha / "bots")
+    assert set(last) == {"Recorder", "Second"}
+    for bot, record in last.items():
+        assert len(record["first_hands"]) == 3                     # one object, three games
+        assert len({tuple(h) for h in record["first_hands"]}) == 1  # the same deal every game
+        assert len(pids[bot]) == 1                                  # one process for the whole competition
 
 
-def test_dynamic_environment_changes_the_deal(short_pocha, monkeypatch):
-    import naipes.competition as competition
-    made = []
-    original = competition.BotSeat
-    monkeypatch.setattr(competition, "BotSeat", lambda bot, *a: made.append(bot) or original(bot, *a))
+def test_dynamic_environment_changes_the_deal(short_pocha):
     run_competition([str(short_pocha / "dyn.yaml")], short_pocha / "bots", games=4, seed=4)
-    assert any(len(set(bot.first_hands)) > 1 for bot in made)
+    last, _ = last_records(short_pocha / "bots")
+    assert len(last) == 2
+    assert all(len(r["first_hands"]) == 4 for r in last.values())
+    assert any(len({tuple(h) for h in r["first_hands"]}) > 1 for r in last.values())
 
 
 def test_cli_prints_a_league_table(short_pocha):

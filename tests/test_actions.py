@@ -1,0 +1,83 @@
+"""The fixed action space: every option of every shipped rule file has an id, and ids name the same options."""
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+
+from naipes import Game, GameError, NaipesError, RuleErrors, load_program
+from naipes.actions import ActionSpace
+
+ROOT = Path(__file__).resolve().parent.parent
+RULE_FILES = sorted((ROOT / "rulesets").glob("*.yaml"))
+
+
+@pytest.mark.parametrize("path", RULE_FILES, ids=lambda p: p.stem)
+def test_every_offered_option_maps_to_an_id_and_back(path: Path) -> None:
+    program = load_program(path)
+    space = ActionSpace(program)
+    again = ActionSpace(load_program(path))
+    assert again.entries == space.entries  # stable for a rule file and its params
+    decisions = 0
+    for seed in range(20):
+        game = Game(program, seed)
+        game.start()
+        rng = random.Random(seed)
+        for _ in range(120):  # long matches are cut: many starts see more than one long game
+            if game.over:
+                break
+            options = game.options()
+            ids = space.legal_ids(game)
+            assert len(set(ids)) == len(options) and ids == sorted(ids)
+            assert sum(space.mask(game)) == len(options)
+            for option in options:
+                assert space.option(game, space.id_of(option)) == option
+            game.apply(space.option(game, rng.choice(ids)))
+            decisions += 1
+    assert decisions > 100
+
+
+def test_ids_depend_on_params_and_players_only() -> None:
+    small = ActionSpace(load_program(ROOT / "rulesets" / "fichas.yaml", {"colours": "2", "values": "3"}))
+    assert [small.describe(a) for a in range(small.size)] == \
+        ["take_colour R", "take_colour B", "take_value 1", "take_value 2", "take_value 3"]
+    pocha = load_program(ROOT / "rulesets" / "pocha.yaml")
+    assert ActionSpace(pocha, players=4).size == 40 + 11 and ActionSpace(pocha, players=5).size == 40 + 9
+
+
+def test_an_illegal_action_is_refused_with_the_reason() -> None:
+    program = load_program(ROOT / "rulesets" / "tute_cabrero.yaml")
+    space = ActionSpace(program)
+    game = Game(program, 5)
+    game.start()
+    legal = set(space.legal_ids(game))
+    illegal = next(a for a in range(space.size) if a not in legal and space.describe(a).startswith("play"))
+    with pytest.raises(GameError, match=r"action \d+ \(play .*\) is not legal now"):
+        space.option(game, illegal)
+    with pytest.raises(GameError, match="not an action id"):
+        space.option(game, space.size)
+
+
+def test_a_move_whose_choices_come_from_the_state_needs_a_space(tmp_path: Path) -> None:
+    rules = tmp_path / "g.yaml"
+    rules.write_text("game: g\nstate: {n: 3}\nmoves:\n  pick: {choose: \"k in range(n)\"}\n"
+                     "rules:\n  - {name: go, when: 'n > 0', then: 'ask players[0] to pick'}\n", encoding="utf-8")
+    with pytest.raises(NaipesError, match="choices of move 'pick' depend on the game's state; declare"):
+        ActionSpace(load_program(rules))
+    rules.write_text(rules.read_text().replace('choose: "k in range(n)"', 'choose: "k in range(n)", space: "range(n)"'))
+    with pytest.raises(RuleErrors, match=r"g.yaml:4:.*'space' may read only params, players and all_cards\(\), not n"):
+        load_program(rules)
+    rules.write_text(rules.read_text().replace('space: "range(n)"', 'space: "range(4)"'))
+    assert ActionSpace(load_program(rules)).size == 4
+
+
+def test_an_option_outside_the_declared_space_is_an_error(tmp_path: Path) -> None:
+    rules = tmp_path / "g.yaml"
+    rules.write_text("game: g\nmoves:\n  pick: {choose: \"k in [5]\", space: \"[1, 2]\", then: 'end game'}\n"
+                     "rules:\n  - {name: go, then: 'ask players[0] to pick'}\n", encoding="utf-8")
+    program = load_program(rules)
+    game = Game(program, 0)
+    game.start()
+    with pytest.raises(GameError, match="move 'pick' offered 'pick 5', which is not in its space"):
+        ActionSpace(program).legal_ids(game)

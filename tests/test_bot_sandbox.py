@@ -1,0 +1,567 @@
+"""Hostile bots: each one is a fault with its reason, the game completes, the other seats are unaffected.
+
+Every bot here runs in a worker process of its own (naipes.bot_process); the
+time limits are short (0.3 s a call) so that the suite stays fast.
+"""
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from naipes import RandomAgent, load_program, play_game
+from naipes.bot_process import MAX_MESSAGE, BotLimits, BotProcess
+from naipes.bot_seat import make_bot_seat
+from naipes.cli import main
+from naipes.competition import discover_bots
+from naipes.errors import NaipesError, ParamError
+
+ROOT = Path(__file__).resolve().parent.parent
+LIMITS = BotLimits(decision=0.3, game=5.0, memory_mb=256, startup=20.0)
+
+HEADER = r'''
+import gc, json, os, random, re, subprocess, sys, threading, time
+from pathlib import Path
+from naipes.bots import Bot
+
+HERE = Path(__file__).parent
+
+
+def note(name, value):
+    """Leave a note for the test beside this file."""
+    with open(HERE / f"{name}.json", "a") as out:
+        out.write(json.dumps(value) + "\n")
+
+
+def reply_pipe():
+    """The worker's pipe to the game (the one pipe above stderr open for writing)."""
+    import fcntl, stat
+    for fd in range(3, 64):
+        try:
+            if stat.S_ISFIFO(os.fstat(fd).st_mode) and fcntl.fcntl(fd, fcntl.F_GETFL) & os.O_ACCMODE == os.O_WRONLY:
+                return fd
+        except OSError:
+            pass
+
+
+'''
+
+# also the entrants of the competition test
+COMMON = r'''
+class Honest(Bot):
+    def decide(self, view, options):
+        return 0
+
+
+class SleepsInObserve(Bot):
+    def observe(self, event):
+        time.sleep(60)
+
+    def decide(self, view, options):
+        return 0
+
+
+class HardExits(Bot):
+    def decide(self, view, options):
+        os._exit(7)
+
+
+class Interrupts(Bot):
+    def decide(self, view, options):
+        raise KeyboardInterrupt
+'''
+
+OTHERS = r'''
+class Snoop(Bot):
+    """Looks through its whole process for the game: objects, frames, hidden cards."""
+    def __init__(self):
+        self.given = []
+
+    def observe(self, event):
+        self.given.append(event)
+
+    def decide(self, view, options):
+        found = sorted({type(o).__module__ + "." + type(o).__qualname__ for o in gc.get_objects()
+                        if type(o).__module__.startswith("naipes.")})
+        frames, frame = [], sys._getframe()
+        while frame is not None:
+            frames += [type(v).__module__ for v in frame.f_locals.values() if type(v).__module__.startswith("naipes.")]
+            frame = frame.f_back
+        seen = json.dumps([view, self.given])
+        cards = set()
+        for o in gc.get_objects():
+            items = o.values() if isinstance(o, dict) else o if isinstance(o, (list, tuple, set)) else ()
+            cards |= {x for x in items if isinstance(x, str) and re.fullmatch(r"(1[0-2]|[1-7])[oceb]", x)}
+        note("snoop", {"objects": found, "frames": frames, "hidden_cards": sorted(c for c in cards if c not in seen),
+                       "naipes_modules": sorted(m for m in sys.modules if m.startswith("naipes"))})
+        return 0
+
+
+class Patcher(Bot):
+    """Patches the engine's modules and the generator, in its own process."""
+    def __init__(self):
+        import naipes.interpreter, naipes.memory, naipes.bots
+        naipes.interpreter.Game.apply = naipes.interpreter.play_game = None
+        naipes.memory.Memory = naipes.bots.Bot = None
+        random.random = lambda: 0.0
+        random.shuffle = lambda x, *a: x.reverse()
+
+    def decide(self, view, options):
+        random.seed(1)
+        return 0
+
+
+class SleepsInDecide(Bot):
+    def decide(self, view, options):
+        time.sleep(60)
+
+
+class BlocksForever(Bot):
+    def decide(self, view, options):
+        import signal
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)
+        threading.Event().wait()
+
+
+class Exits(Bot):
+    def decide(self, view, options):
+        sys.exit(3)
+
+
+class Forks(Bot):
+    """Forks a copy that lingers (where the process limit lets it: root)."""
+    def decide(self, view, options):
+        pid = os.fork()
+        if pid == 0:
+            time.sleep(60)
+            os._exit(0)
+        note("forked", pid)
+        return 0
+
+
+class Spawns(Bot):
+    """Starts a process the fork watch cannot see (where the process limit lets it: root)."""
+    def decide(self, view, options):
+        note("spawned", subprocess.Popen(["sleep", "60"]).pid)
+        return 0
+
+
+class Unprintable(Exception):
+    def __str__(self):
+        raise ValueError("no")
+
+
+class RaisesUnprintable(Bot):
+    def decide(self, view, options):
+        raise Unprintable()
+
+
+class Escape(BaseException):
+    pass
+
+
+class RaisesBaseException(Bot):
+    def decide(self, view, options):
+        raise Escape("out")
+
+
+class RaisesEscapes(Bot):
+    def decide(self, view, options):
+        raise ValueError("\x1b[2J\x1b[31mred\x07 " + "x" * 5000)
+
+
+class Evil:
+    def __int__(self): raise ValueError("int")
+    def __index__(self): raise ValueError("index")
+    def __str__(self): raise ValueError("str")
+    def __repr__(self): raise ValueError("repr")
+    def __eq__(self, other): raise ValueError("eq")
+    __hash__ = None
+
+
+class AnswersEvil(Bot):
+    def decide(self, view, options):
+        return Evil()
+
+
+class EvilInt(int):
+    def __int__(self): raise ValueError("int")
+    def __index__(self): raise ValueError("index")
+    def __str__(self): raise ValueError("str")
+    def __repr__(self): raise ValueError("repr")
+    def __eq__(self, other): raise ValueError("eq")
+    def __lt__(self, other): raise ValueError("lt")
+    __hash__ = None
+
+
+class AnswersEvilInt(Bot):
+    """An int subclass whose methods raise: read as the int it is."""
+    def decide(self, view, options):
+        return EvilInt(len(options) - 1)
+
+
+class EvilStr(str):
+    def __str__(self): raise ValueError("str")
+    def __eq__(self, other): raise ValueError("eq")
+    __hash__ = None
+
+
+class AnswersEvilStr(Bot):
+    def decide(self, view, options):
+        return EvilStr(options[-1])
+
+
+class AnswersHugeString(Bot):
+    def decide(self, view, options):
+        return "x" * 10_000_000
+
+
+class WritesHugeMessage(Bot):
+    def decide(self, view, options):
+        os.write(reply_pipe(), b"[" * (1 << 20))
+        return 0
+
+
+class WritesGarbage(Bot):
+    def decide(self, view, options):
+        os.write(reply_pipe(), b"\x00\xffgarbage\n")
+        return 0
+
+
+class AnswersAhead(Bot):
+    def decide(self, view, options):
+        os.write(reply_pipe(), b'{"n": 999999, "answer": 0}\n')
+        return 0
+
+
+class Hoards(Bot):
+    def __init__(self):
+        self.hoard = []
+
+    def decide(self, view, options):
+        while True:
+            self.hoard.append(bytes(1 << 24))
+
+
+class Prints(Bot):
+    def decide(self, view, options):
+        print("\x1b[2J GARBAGE " * 100)
+        os.write(1, b"GARBAGE on fd 1\n")
+        sys.stdout.flush()
+        return 0
+
+
+class SlowEachTime(Bot):
+    def decide(self, view, options):
+        time.sleep(0.2)
+        return 0
+
+
+class StartsSlowly(Bot):
+    def __init__(self):
+        time.sleep(60)
+
+    def decide(self, view, options):
+        return 0
+
+
+class ReadsTheGamesMemory(Bot):
+    def decide(self, view, options):
+        with open(f"/proc/{os.getppid()}/mem", "rb"):
+            pass
+        return 0
+
+
+class Signals(Bot):
+    """Writes its pid, then thinks for a long time (the test interrupts the game meanwhile)."""
+    def decide(self, view, options):
+        note("pid", os.getpid())
+        time.sleep(60)
+'''
+HOSTILE = HEADER + COMMON + OTHERS
+
+
+@pytest.fixture(scope="module")
+def folder(tmp_path_factory):
+    path = tmp_path_factory.mktemp("hostile")
+    (path / "hostile.py").write_text(HOSTILE)
+    return path
+
+
+@pytest.fixture()
+def seated(folder):
+    """seated(CLASS): a seat for a hostile bot, with the short limits (closed after the test)."""
+    seats = []
+
+    def seat(name, limits=LIMITS):
+        seats.append(make_bot_seat(f"python:{folder / 'hostile.py'}:{name}", limits))
+        return seats[-1]
+    yield seat
+    for made in seats:
+        made.close()
+
+
+def chips():
+    return load_program(ROOT / "rulesets" / "fichas.yaml", {"chips": "R1 R2 R3 B1 B2 G3"})
+
+
+def notes(folder, name):
+    path = folder / f"{name}.json"
+    values = [json.loads(line) for line in path.read_text().splitlines()] if path.exists() else []
+    path.unlink(missing_ok=True)
+    return values
+
+
+def gone(pid, wait=10.0):
+    """Has process `pid` ended (reaped or a zombie), within `wait` seconds?"""
+    end = time.monotonic() + wait
+    while time.monotonic() < end:
+        try:
+            with open(f"/proc/{pid}/stat") as stat:
+                if stat.read().rsplit(")", 1)[1].split()[0] == "Z":
+                    return True
+        except FileNotFoundError:
+            return True
+        time.sleep(0.05)
+    return False
+
+
+def play_against_random(seat, seed=3, program=None):
+    """One game, the bot at seat 1 against a random player; returns the result and the game's records."""
+    records = []
+    program = program or chips()
+    result = play_game(program, [seat, RandomAgent(1)], seed=seed, listeners=[records.append])
+    return result, records
+
+
+# -------------------------------------------------------------- no way to the game
+def test_a_snoop_finds_nothing_of_the_game_in_its_process(seated, folder):
+    program = load_program(ROOT / "rulesets" / "pocha_static.yaml", {"rounds": "1", "cards_each": "5"})
+    seat = seated("Snoop")
+    play_game(program, [seat, RandomAgent(1), RandomAgent(2), RandomAgent(3)], seed=4)
+    assert seat.faults == []
+    report = notes(folder, "snoop")[0]
+    assert report["objects"] == [] and report["frames"] == []   # no Game, Memory, Decision, card... object
+    assert report["hidden_cards"] == []                          # no card it was not shown
+    assert "naipes.interpreter" not in report["naipes_modules"]  # the engine is not even loaded there
+
+
+def test_patching_modules_and_the_generator_has_no_effect_on_the_game(seated):
+    program = chips()
+    patched, _ = play_against_random(seated("Patcher"), program=program)
+    honest, _ = play_against_random(seated("Honest"), program=program)
+    assert (patched.winners, patched.payoffs, patched.decisions) == (honest.winners, honest.payoffs, honest.decisions)
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="root may read any process's memory")
+def test_a_bot_cannot_read_the_games_memory(seated):
+    seat = seated("ReadsTheGamesMemory")
+    play_against_random(seat)
+    assert seat.faults and all("raised PermissionError" in f for f in seat.faults)
+
+
+# ------------------------------------------------------------ faults and reasons
+ENDED = "first legal options for the rest of this game"
+
+
+@pytest.mark.parametrize("name, reason, ended", [
+    ("SleepsInDecide", "decide took longer than 0.3 s", True),
+    ("SleepsInObserve", "observe took longer than 0.3 s", True),
+    ("BlocksForever", "decide took longer than 0.3 s", True),
+    ("Exits", "decide called sys.exit(3)", True),
+    ("HardExits", "decide exited with status 7; its process was ended", True),
+    ("Hoards", "decide ran out of memory (limit 256 MiB)", True),
+    ("WritesHugeMessage", f"decide sent a message longer than {MAX_MESSAGE} bytes", True),
+    ("WritesGarbage", "decide sent a malformed message", True),
+    ("AnswersAhead", "decide sent a message out of turn", True),
+    ("Interrupts", "decide raised KeyboardInterrupt", False),
+    ("RaisesUnprintable", "decide raised Unprintable: (unprintable)", False),
+    ("RaisesBaseException", "decide raised Escape: out", False),
+    ("AnswersEvil", "decide answered a Evil, which is neither an option's index nor its label", False),
+    ("AnswersHugeString", "decide answered a string of 10,000,000 characters, which is no option's label", False),
+])
+def test_a_hostile_bot_is_a_fault_with_its_reason_and_the_game_goes_on(seated, name, reason, ended):
+    seat = seated(name)
+    result, records = play_against_random(seat)
+    assert result.winners                                   # the game reached its end
+    assert seat.faults, name
+    assert all(reason in fault for fault in seat.faults), seat.faults
+    assert all((ENDED in fault) is ended for fault in seat.faults)
+    if ended:
+        assert len(seat.faults) == 1   # then the seat plays first options: no process, nothing more to record
+    logged = [r for r in records if r["type"] == "fault"]
+    assert len(logged) == len(seat.faults) and all(r["player"] == "P1" for r in logged)
+    # every move of the bot's seat was a legal option, the first one wherever it faulted
+    mine = [r for r in records if r["type"] == "decision" and r["player"] == "P1"]
+    assert mine and all(r["choice"] in r["options"] for r in mine)
+
+
+def test_the_other_seat_plays_the_same_game_beside_a_hostile_bot(seated):
+    """The random seat's moves do not depend on what the bot did to its own process."""
+    _, hostile = play_against_random(seated("Hoards"), seed=8)
+    _, honest = play_against_random(seated("Honest"), seed=8)
+    assert ([r["choice"] for r in hostile if r["type"] == "decision"]
+            == [r["choice"] for r in honest if r["type"] == "decision"])
+
+
+def test_answers_whose_methods_raise_are_read_as_plain_values(seated):
+    for name in ("AnswersEvilInt", "AnswersEvilStr"):
+        seat = seated(name)
+        result, records = play_against_random(seat)
+        assert seat.faults == [] and result.winners
+        mine = [r for r in records if r["type"] == "decision" and r["player"] == "P1"]
+        assert all(r["choice"] == r["options"][-1] for r in mine)
+
+
+def test_a_reason_is_safe_to_print(seated):
+    seat = seated("RaisesEscapes")
+    play_against_random(seat)
+    fault = seat.faults[0]
+    assert "\x1b" not in fault and "\x07" not in fault and "\\x1b[2J" in fault
+    assert len(fault) < 500
+
+
+def test_a_fork_is_a_fault_and_leaves_no_process(seated, folder):
+    seat = seated("Forks")
+    result, _ = play_against_random(seat)
+    assert result.winners
+    assert seat.faults and ("started a process (os.fork)" in seat.faults[0]        # root: the fork is seen
+                            or "raised BlockingIOError" in seat.faults[0])       # others: no process allowed
+    for pid in notes(folder, "forked"):
+        assert gone(pid)
+
+
+def test_whatever_a_bot_started_ends_with_its_worker(seated, folder):
+    seat = seated("Spawns")
+    play_against_random(seat)
+    seat.close()
+    for pid in notes(folder, "spawned"):  # root; otherwise Popen failed: "raised BlockingIOError"
+        assert gone(pid)
+    assert os.geteuid() == 0 or "raised BlockingIOError" in seat.faults[0]
+
+
+def test_the_game_budget_ends_a_bot_slow_at_every_decision(seated):
+    seat = seated("SlowEachTime", BotLimits(decision=0.3, game=0.5, memory_mb=256))
+    result, _ = play_against_random(seat, program=load_program(ROOT / "rulesets" / "fichas.yaml"))
+    assert result.winners
+    [fault] = seat.faults
+    assert "decide used up its 0.5 s for this game" in fault and ENDED in fault
+
+
+def test_a_bot_that_keeps_crashing_is_restarted_then_retired(seated):
+    seat = seated("HardExits")
+    for game in range(5):
+        assert play_against_random(seat, seed=game)[0].winners
+    assert [("exited with status 7" in f, "retired after 3 ended processes" in f) for f in seat.faults] == [
+        (True, False)] * 3 + [(False, True)] * 2
+
+
+def test_a_bot_that_does_not_start_in_time_is_a_clear_error(folder):
+    with pytest.raises(ParamError, match="StartsSlowly' failed to start: did not start within 0.5 s"):
+        make_bot_seat(f"python:{folder / 'hostile.py'}:StartsSlowly", BotLimits(startup=0.5))
+
+
+def test_printing_to_stdout_does_not_reach_the_results(folder):
+    spec = f"python:{folder / 'hostile.py'}:Prints"
+    run = subprocess.run([sys.executable, "-m", "naipes.cli", "simulate", "fichas", "-n", "2", "--seed", "1",
+                          "--seat", spec, "--seat", "random"], capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0, run.stderr
+    assert "GARBAGE" not in run.stdout and "GARBAGE" in run.stderr
+    assert "P1    Prints" in run.stdout
+
+
+# ------------------------------------------------------------------- the worker
+def test_a_worker_answers_a_batch_of_calls():
+    worker, hello = BotProcess.start(["play", str(ROOT / "examples" / "first_option_bot.py"), "FirstOption"], LIMITS)
+    try:
+        assert hello == {"ready": "FirstOption", "n": 0}
+        assert worker.exchange([("observe", [{"type": "announce", "text": "hi"}]), ("decide", [{}, ["a", "b"]])]) \
+            == [{}, {"n": 2, "answer": 0}]
+    finally:
+        worker.end()
+    assert worker.process.returncode is not None
+
+
+# ------------------------------------------------------------------ the commands
+def invoke(*args):
+    return CliRunner().invoke(main, [str(a) for a in args])
+
+
+def test_simulate_with_a_hostile_bot_prints_its_table_and_the_reasons(folder):
+    result = invoke("simulate", "fichas", "-n", 3, "--seed", 1, "--time-limit", 0.3,
+                    "--seat", f"python:{folder / 'hostile.py'}:HardExits", "--seat", "random")
+    assert result.exit_code == 0, result.output
+    row = next(line for line in result.output.splitlines() if line.startswith("P1"))
+    assert row.split()[1] == "HardExits" and int(row.split()[-1]) == 3
+    assert "P1 HardExits: 3 faults, the first:" in result.output
+    assert "seed 1, decision 1: decide exited with status 7" in result.output
+
+
+def test_play_with_a_hostile_bot_reports_the_result_and_the_fault(folder):
+    result = invoke("play", "fichas", "--seed", 2, "--time-limit", 0.3,
+                    "--seat", f"python:{folder / 'hostile.py'}:SleepsInObserve", "--seat", "random")
+    assert result.exit_code == 0, result.output
+    assert "Game over." in result.output and "P1 SleepsInObserve: 1 fault" in result.output
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_tournament_with_hostile_bots_prints_its_table_and_the_reasons(folder, jobs):
+    bots = folder / "hostile.py"
+    result = invoke("tournament", "fichas", "-n", 3, "--seed", 1, "--jobs", jobs, "--time-limit", 0.3,
+                    "--seat", f"python:{bots}:Exits", "--seat", f"python:{bots}:Interrupts")
+    assert result.exit_code == 0, result.output
+    assert "win rate" in result.output
+    assert "called sys.exit(3)" in result.output and "raised KeyboardInterrupt" in result.output
+
+
+def test_competition_with_hostile_bots_prints_the_league_and_the_reasons(tmp_path):
+    (tmp_path / "bots.py").write_text("import os, time\nfrom naipes.bots import Bot\n" + COMMON)
+    result = invoke("competition", tmp_path, "-n", 4, "--seed", 1, "--ruleset", "fichas", "--time-limit", 0.3)
+    assert result.exit_code == 0, result.output
+    table = [line for line in result.output.splitlines() if line[:1].isdigit()]
+    assert {line.split()[1] for line in table} == {"Honest", "SleepsInObserve", "HardExits", "Interrupts"}
+    assert "observe took longer than 0.3 s" in result.output and "exited with status 7" in result.output
+    assert "decide raised KeyboardInterrupt" in result.output
+
+
+def test_a_scan_that_names_other_files_is_refused(tmp_path):
+    lie = '{"n": 0, "bots": [["../../x.py", "Bot"]]}'
+    (tmp_path / "liar.py").write_text(HEADER
+                                      + f"os.write(reply_pipe(), {lie!r}.encode() + b'\\n')\nos._exit(0)\n")
+    with pytest.raises(NaipesError, match="the scan answered something else than bot classes"):
+        discover_bots(tmp_path)
+
+
+def test_a_folder_whose_files_hang_or_exit_while_loading_is_a_clear_error(tmp_path):
+    (tmp_path / "hangs.py").write_text("import time\ntime.sleep(60)\n")
+    with pytest.raises(NaipesError, match="did not start within 0.5 s"):
+        discover_bots(tmp_path, BotLimits(startup=0.5))
+    (tmp_path / "hangs.py").write_text("import os\nos._exit(4)\n")
+    with pytest.raises(NaipesError, match="exited with status 4"):
+        discover_bots(tmp_path, BotLimits(startup=5))
+    (tmp_path / "hangs.py").write_text("import sys\nsys.exit(5)\n")
+    with pytest.raises(NaipesError, match=r"failed to load: SystemExit: 5"):
+        discover_bots(tmp_path)
+
+
+@pytest.mark.parametrize("command", [["simulate", "fichas", "-n", "5"],
+                                     ["tournament", "fichas", "-n", "4", "--jobs", "2"]])
+def test_ctrl_c_stops_a_run_at_once_and_leaves_no_worker(folder, command):
+    spec = f"python:{folder / 'hostile.py'}:Signals"
+    run = subprocess.Popen([sys.executable, "-m", "naipes.cli", *command, "--seed", "1", "--time-limit", "60",
+                            "--seat", spec, "--seat", "random"],
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    end = time.monotonic() + 60
+    while not (folder / "pid.json").exists() and time.monotonic() < end:
+        time.sleep(0.05)
+    run.send_signal(signal.SIGINT)
+    out, err = run.communicate(timeout=30)
+    assert run.returncode == 130, err
+    assert "interrupted" in err
+    pids = notes(folder, "pid")
+    assert pids and all(gone(pid) for pid in pids)

@@ -1,0 +1,206 @@
+"""What a rule file may cost (naipes.limits): every runaway ends with a located error, quickly and in little memory."""
+from __future__ import annotations
+
+import textwrap
+
+import pytest
+
+from naipes.agents import RandomAgent, make_agent
+from naipes.errors import GameError, ParamError, RuleErrors
+from naipes.interpreter import Game, play_game
+from naipes.limits import MAX_BITS, MAX_DECISIONS, MAX_FIRINGS, MAX_ITEMS, MAX_STEPS
+from naipes.program import load_program
+from naipes.strategy import load_strategy
+
+ONE_ACTION = """\
+game: runaway
+state:
+  x: 2
+  out: 0
+{functions}
+rules:
+  - name: go
+    when: out == 0
+    then: |
+{body}
+      out = 1
+      end game
+"""
+
+RUNAWAYS = {
+    "a huge range": ("", "out = len(range(10000000000))", f"{MAX_ITEMS:,}"),
+    "five nested comprehensions": ("", "out = len([1 for a in range(100) for b in range(100) for c in range(100) "
+                                       "for d in range(100) for e in range(100)])", f"{MAX_STEPS:,} steps"),
+    "squaring in a loop": ("", "for i in range(100):\n  x = x * x", f"{MAX_BITS:,} bits"),
+    "doubling in a loop": ("", "for i in range(1000000):\n  x = x + x", ""),
+    "a giant text": ("", "let s = 'x' * 10000000000", f"{MAX_ITEMS:,}"),
+    "a giant list": ("", "let s = [0] * 100000 * 100000", f"{MAX_ITEMS:,}"),
+    "a list doubled in a loop": ("", "let l = [1]\nfor i in range(100):\n  l = l + l", ""),
+    "a text doubled in a loop": ("", "let l = 'ab'\nfor i in range(100):\n  l += l", ""),
+    "many large lists": ("", "out = len(sum([[0] * 1000000 for i in range(1000)], []))", f"{MAX_STEPS:,} steps"),
+    "a value nested through sharing": ("", "let t = [1]\nfor i in range(60):\n  t = [t, t]\nout = len(str(t))",
+                                       f"{MAX_ITEMS:,} items"),
+    "exponential recursion": ('functions:\n  "f(n)": "0 if n == 0 else f(n - 1) + f(n - 1)"', "out = f(60)",
+                              f"{MAX_STEPS:,} steps"),
+    "deep recursion": ('functions:\n  "g(n)": "0 if n == 0 else 1 + g(n - 1)"', "out = g(1000000)", "too deeply"),
+}
+
+
+def game_file(tmp_path, functions: str, body: str):
+    path = tmp_path / "runaway.yaml"
+    path.write_text(ONE_ACTION.format(functions=functions, body=textwrap.indent(body, " " * 6)), encoding="utf-8")
+    return path
+
+
+@pytest.mark.parametrize("case", sorted(RUNAWAYS))
+def test_a_runaway_evaluation_ends_with_a_located_error_naming_the_limit(tmp_path, case):
+    functions, body, says = RUNAWAYS[case]
+    path = game_file(tmp_path, functions, body)
+    game = Game(load_program(path), 1)
+    with pytest.raises(GameError) as caught:
+        game.start()
+    error = caught.value
+    assert error.location is not None and error.location.file == str(path), str(error)
+    assert says in error.message, error.message
+
+
+def test_a_loop_within_the_limits_runs(tmp_path):
+    game = Game(load_program(game_file(tmp_path, "", "out = len([1 for a in range(300) for b in range(300)])")), 1)
+    game.start()
+    assert game.over
+
+
+def test_every_operation_gets_a_fresh_budget(tmp_path):
+    # 600,000 steps per move: over the limit if the budget were shared by two moves, within it for one
+    text = """\
+game: budget
+players: 1
+state: {n: 0}
+moves:
+  work:
+    then: |
+      n = n + len([1 for a in range(600) for b in range(500)])
+rules:
+  - {name: ask, when: n < 2000000, then: "ask players[0] to work"}
+  - {name: stop, when: n >= 2000000, then: "end game"}
+"""
+    path = tmp_path / "budget.yaml"
+    path.write_text(text, encoding="utf-8")
+    result = play_game(load_program(path), [RandomAgent(1)], seed=1)
+    assert result.decisions == 7 and result.cut_off is None
+
+
+def test_max_firings_may_not_be_set_absurdly_high(tmp_path):
+    path = tmp_path / "firings.yaml"
+    path.write_text(f"game: f\nmax_firings: {MAX_FIRINGS + 1}\n", encoding="utf-8")
+    with pytest.raises(RuleErrors) as caught:
+        load_program(path)
+    [error] = caught.value.errors
+    assert "max_firings" in error.message and error.location.line == 2
+
+
+FOREVER = """\
+game: forever
+players: 2
+max_decisions: 50
+state:
+  n: 0
+moves:
+  tick:
+    then: n = n + 1
+result: "n"
+rules:
+  - name: ask_again
+    when: n >= 0
+    then: ask players[n % 2] to tick
+"""
+
+
+def test_a_game_that_never_ends_is_cut_off_and_its_result_says_so(tmp_path):
+    path = tmp_path / "forever.yaml"
+    path.write_text(FOREVER, encoding="utf-8")
+    records = []
+    result = play_game(load_program(path), [RandomAgent(1), RandomAgent(2)], seed=1, listeners=[records.append])
+    assert result.decisions == 50 and result.winners == ()
+    assert "50 decisions" in result.cut_off and "max_decisions" in result.cut_off
+    assert result.payoffs == [50, 50]  # the result section, as things stood
+    assert records[-1]["type"] == "end" and records[-1]["cut_off"] == result.cut_off
+
+
+def test_max_decisions_is_bounded_and_defaults(tmp_path):
+    path = tmp_path / "d.yaml"
+    path.write_text(f"game: d\nmax_decisions: {MAX_DECISIONS + 1}\n", encoding="utf-8")
+    with pytest.raises(RuleErrors, match="max_decisions"):
+        load_program(path)
+    path.write_text("game: d\n", encoding="utf-8")
+    assert load_program(path).max_decisions == 100_000
+
+
+def test_a_stuck_game_names_each_rule_and_why_it_is_idle(tmp_path):
+    path = tmp_path / "stuck.yaml"
+    path.write_text("""\
+game: stuck
+phases: [deal, play]
+state:
+  n: 0
+rules:
+  - name: counted_once
+    when: n >= 0
+    then: n = 0
+  - name: never
+    when: n > 5
+    then: end game
+  - name: later
+    phase: play
+    then: end game
+""", encoding="utf-8")
+    game = Game(load_program(path), 1)
+    with pytest.raises(GameError) as caught:
+        game.start()
+    error = caught.value
+    assert "stuck" in error.message and "'deal'" in error.message
+    assert error.location is not None and error.location.line == 6
+    assert f"counted_once ({path}:6:5): fired already" in error.hint
+    assert f"never ({path}:9:5): its condition is false" in error.hint
+    assert f"later ({path}:12:5): waits for phase == 'play'" in error.hint
+
+
+@pytest.mark.parametrize("option", ["seconds=1000000", "iterations=1000000000", "depth=100000000", "exploration=inf"])
+def test_a_search_agent_cannot_ask_for_an_unbounded_search(option):
+    program = load_program("rulesets/fichas.yaml")
+    with pytest.raises(ParamError, match="must be from"):
+        make_agent(f"ismcts:{option}", program=program)
+
+
+def test_a_strategy_default_is_checked_when_the_strategy_loads(tmp_path):
+    game = load_program("rulesets/pocha.yaml")
+    greedy = tmp_path / "greedy.yaml"
+    greedy.write_text('game: pocha\ndefault: "ismcts:seconds=1000000"\nrules: []\n', encoding="utf-8")
+    with pytest.raises(RuleErrors) as caught:
+        load_strategy(greedy, game)
+    assert caught.value.errors[0].location.line == 2 and "seconds" in caught.value.errors[0].message
+    a, b = tmp_path / "a.yaml", tmp_path / "b.yaml"
+    a.write_text(f"game: pocha\ndefault: {b}\nrules: []\n", encoding="utf-8")
+    b.write_text(f"game: pocha\ndefault: {a}\nrules: []\n", encoding="utf-8")
+    with pytest.raises(RuleErrors, match="leads back to this strategy: defaults make a cycle") as caught:
+        load_strategy(a, game)
+    assert caught.value.errors[0].location.file == str(a)
+
+
+def test_the_meld_search_refuses_a_hand_too_large(tmp_path):
+    path = tmp_path / "melds.yaml"
+    path.write_text("""\
+game: melds
+cards: {attributes: {suit: [a, b, c, d], rank: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]}}
+zones: {deck: {}}
+state: {out: 0}
+rules:
+  - name: search
+    when: out == 0
+    then: |
+      out = best_melds(list(deck), [1, 2, 3, 4, 5, 6, 7, 8, 9, 10])['deadwood']
+      end game
+""", encoding="utf-8")
+    with pytest.raises(GameError, match="at most 24 cards") as caught:
+        Game(load_program(path), 1).start()
+    assert caught.value.location.line == 9
