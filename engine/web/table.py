@@ -216,8 +216,11 @@ class Table:
                 item[1]("the game is over")
 
     def _result(self, result: GameResult) -> dict[str, Any]:
-        return {"winners": [result.names[i] for i in result.winners],
-                "payoffs": dict(zip(result.names, result.payoffs))}
+        outcome = {"winners": [result.names[i] for i in result.winners],
+                   "payoffs": dict(zip(result.names, result.payoffs))}
+        if result.cut_off:  # stopped by the rule file's max_decisions
+            outcome["cut_off"] = result.cut_off
+        return outcome
 
     # ------------------------------------------------ the game thread's side
     def _decision(self, decision: Decision) -> None:

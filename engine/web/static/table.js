@@ -909,6 +909,7 @@ const Table = {
         table.append(row);
       }
       card.append(table);
+      if (o.cut_off) card.append(el("p", "about", o.cut_off));
     }
     const again = el("button", "primary", "Play again");
     again.type = "button";
