@@ -4,6 +4,7 @@
     naipes simulate RULESET -n N [--seat AGENT]... [-p k=v]... [--seed N]
     naipes check RULESET...
     naipes solve RULESET [-p k=v]... [--seed N] [--json]
+    naipes serve [RULESET] [--seat AGENT]... [-p k=v]... [--port N]
     naipes schema [rules|strategy]
 
 RULESET is a path to a rule file, or the name of one in ``rulesets/``.
@@ -369,6 +370,57 @@ def competition(folder: str, rulesets: tuple[str, ...], statics: tuple[str, ...]
     if json_path:
         with open(json_path, "w", encoding="utf-8") as out:
             json.dump(summary, out, indent=2, default=str)
+
+
+@main.command()
+@click.argument("ruleset", required=False)
+@seat_option
+@params_option
+@seed_option
+@click.option("--port", type=click.IntRange(0, 65535), default=8000, show_default=True,
+              help="Port to listen on (0: any free port).")
+@click.option("--host", default="127.0.0.1", show_default=True,
+              help="Address to listen on; the default lets only this machine in.")
+@click.option("--pause", type=click.FloatRange(min=0), default=0.6, show_default=True,
+              help="Seconds an AI waits before moving, so that people can follow the play.")
+@guarded
+def serve(ruleset: str | None, seats: tuple[str, ...], params: tuple[str, ...], seed: int | None, port: int,
+          host: str, pause: float) -> None:
+    """Play in the browser: a local web table of RULESET (or a choose-game screen), for one or more people.
+
+    Seats as in 'play' (default: you, then the rule file's AI); a 'human' seat
+    is taken by a browser tab. Every shipped game can also be started from
+    the page.
+    """
+    try:
+        from .web.app import create_app, new_table
+        from .web.server import address, listen, run
+    except ImportError as error:
+        raise NaipesError(f"'naipes serve' needs the web extra ({error.name} is missing): "
+                          f"pip install 'naipes[web]'") from None
+    from .catalogue import shipped_rulesets
+    rulesets = {path.stem: path for path in shipped_rulesets()}
+    name = None
+    if ruleset is not None:
+        path = find_ruleset(ruleset)
+        name = path.stem if rulesets.get(path.stem, path).resolve() == path.resolve() else f"{path.stem} ({path})"
+        rulesets[name] = path
+    elif seats or params:
+        raise click.UsageError("--seat and -p need a RULESET")
+    app = create_app(rulesets, pause=pause, hosts=[host])
+    table = new_table(app, name, parse_params(params), list(seats) or None, seed, checked=False) if name else None
+    sock = listen(host, port)
+    url = address(sock)
+    click.echo(f"Naipes is serving at {url} (Ctrl-C to stop)")
+    if table is not None:
+        click.echo(f"{table.program.title}, seed {table.seed}; seats: " +
+                   ", ".join(f"{n} {a}" for n, a in zip(table.names, table.seat_specs)))
+        for seat in table.humans:
+            who = "you" if seat == table.humans[0] else "another person, in another tab"
+            click.echo(f"  {table.names[seat]} ({who}): {url}table/{table.id}?seat={seat}")
+        if not table.humans:
+            click.echo(f"  watch: {url}table/{table.id}?seat=watch")
+    run(app, sock)
 
 
 @main.command()

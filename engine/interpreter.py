@@ -380,16 +380,20 @@ class Game:
                     ", ".join(self._label(move, player, c) for c in allowed)
         return None
 
-    def explain_label(self, label: str) -> str | None:
-        """Explain why the candidate labelled `label` is illegal (None if no candidate has it)."""
+    def candidates(self) -> list[Option]:
+        """Every option the pending decision's moves consider, legal or not, labelled (to explain the illegal ones)."""
         if self.memory.pending is None:
-            return None
+            return []
         player, moves = self.memory.pending
-        wanted = label.lower()
         self.memory.refuel()
         with self.program.located():
-            named = [(name, arg, self._label(self.program.moves[name], player, arg).lower())
-                     for name in moves for arg in self._candidates(self.program.moves[name], player)]
+            return [Option(name, arg, self._label(self.program.moves[name], player, arg))
+                    for name in moves for arg in self._candidates(self.program.moves[name], player)]
+
+    def explain_label(self, label: str) -> str | None:
+        """Explain why the candidate labelled `label` is illegal (None if no candidate has it)."""
+        wanted = label.lower()
+        named = [(o.move, o.arg, o.label.lower()) for o in self.candidates()]
         exact = [(name, arg) for name, arg, text in named if text == wanted]
         prefix = [(name, arg) for name, arg, text in named if text.startswith(wanted)]
         found = exact or (prefix if len(prefix) == 1 else [])
@@ -544,12 +548,14 @@ class Game:
 
 def play_game(program: Program, agents: list[Agent], seed: int | None = None,
               listeners: Iterable[Listener] = (), names: list[str] | None = None,
-              game: Game | None = None) -> GameResult:
+              game: Game | None = None, on_decision: Callable[[Decision], None] | None = None) -> GameResult:
     """Play one game to the end and return its result.
 
     Every agent's answer must be one of the offered options; anything else is
     an error naming the seat (the game state is never corrupted by it).
-    Pass `game` to keep a handle on it (for a report after a QuitGame).
+    Pass `game` to keep a handle on it (for a report after a QuitGame), and
+    `on_decision` to be told of each decision before its agent is asked (a
+    table showing the position to its players).
     """
     if game is None:
         game = Game(program, seed, players=len(agents), names=names)
@@ -568,6 +574,8 @@ def play_game(program: Program, agents: list[Agent], seed: int | None = None,
     game.start()
     while not game.over:
         decision = game.decision()
+        if on_decision is not None:
+            on_decision(decision)
         choice = agents[decision.player].choose(decision)
         if choice not in decision.options:
             raise NaipesError(f"agent '{agents[decision.player].name}' at seat {decision.player_name} "

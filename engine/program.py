@@ -24,6 +24,7 @@ from .agenda import DEFAULT_STRATEGY, STRATEGIES, strategy_term
 from .codecheck import check_generated
 from .compiler import (ANY, CARD_BUILTIN_ATTRS, PLAYER_BUILTIN_ATTRS, ZONE_ATTRS, Compiler, Symbols, Unit,
                        declared_name_problem, identifier_problem, literal)
+from .display import read_display
 from .errors import GameError, Location, NaipesError, ParamError, RuleError, RuleErrors, did_you_mean
 from .limits import MAX_DECISIONS, MAX_FIRINGS, minus, plus, times
 from .loader import Map, Seq, Text, load_tree, location_of, number_problem, subtext
@@ -165,6 +166,7 @@ class Program:
     views: list = field(default_factory=list)  # [ViewSpec]
     evaluation: Callable | None = None  # f(memory, vars, player): standing mid-game, for search playouts
     estimate: Callable | None = None  # f(memory, vars, player): standing counting the round in progress
+    display: dict = field(default_factory=dict)  # how the cards look (plain data, naipes.display)
     player_class: type = PlayerBase
     state_names: tuple = ()
     global_zone_names: tuple = ()
@@ -412,6 +414,9 @@ class _Builder:
         rules = self.rules(phases, strategy)
         result, evaluation, estimate = (self.per_player_expression(s) for s in ("result", "evaluation", "estimate"))
         views = self.views()
+        display = read_display(tree, cards.attributes + list(cards.tables) if cards else [],
+                               [z.name for z in zones if not z.per_player], [v.name for v in state], list(moves),
+                               self.error)
         max_firings = self.limit("max_firings", 100_000, MAX_FIRINGS)
         max_decisions = self.limit("max_decisions", 100_000, MAX_DECISIONS)
         self.errors.extend(self.compiler.errors)
@@ -424,7 +429,7 @@ class _Builder:
             params=params, param_values=values, zones=zones, state=state, player_state=player_state,
             phases=phases, strategy=strategy, rules=rules, moves=moves, setup=setup, result=result,
             cards=cards, max_firings=max_firings, max_decisions=max_decisions, views=views, evaluation=evaluation,
-            estimate=estimate)
+            estimate=estimate, display=display)
         self.link(program)
         return program
 

@@ -125,6 +125,25 @@ VIEW = _record(
     ("value",), value=("the displayed value, an expression", EXPRESSION),
     per_player=("one per player", BOOL),
     visibility=("public, or owner (per-player views)", Value(("text",), ("public", "owner"))), doc=("what it shows", TEXT))
+# The drawings the web table knows (naipes/web/static/table.js, ICONS), and the colours a look may name.
+ICONS = ("coin", "cup", "sword", "club", "heart", "diamond", "spade", "clover", "star", "pointed_hat", "belled_cap")
+COLOUR = r"^(#[0-9a-fA-F]{3}|#[0-9a-fA-F]{6}|[a-zA-Z]{3,20})$"
+LOOK = _record(
+    name=("the value's name", ANY_SCALAR), short=("what a card's corner shows (a few characters)", ANY_SCALAR),
+    icon=("a drawing of the web table: " + ", ".join(ICONS), Value(("text",), ICONS)),
+    symbol=("text drawn instead of an icon", ANY_SCALAR),
+    colour=("a CSS colour: #rgb, #rrggbb or a name", Value(("text",), pattern=COLOUR)))
+DISPLAY = _record(
+    shape=("how a card is drawn: card (a playing card) or chip (a round token)", Value(("text",), ("card", "chip"))),
+    corner=("the attribute written in a card's corner (default: the card's name)", TEXT),
+    suit=("the attribute whose value gives a card its icon or symbol and its colour", TEXT),
+    order=("the attributes a hand is sorted by, in turn (values in the order `values` lists them)", NAMES),
+    name=("a card's full name, {attribute} standing for the value's name: \"{rank} de {suit}\"", TEXT),
+    labels=("zone: a state variable of (player, card) pairs that says who put each card there", Entries(TEXT)),
+    values=("attribute: {value: {name, short, icon, symbol, colour}}: how each value is named and drawn",
+            Entries(Entries(LOOK, key="any"))),
+    click=("move: attribute: a click on a card picks the option of the move whose argument is the card's attribute",
+           Entries(TEXT)))
 LEGAL_STEP = Either((EXPRESSION, Entries(EXPRESSION, key="any", at_most=1)))  # EXPR or {step_name: EXPR}
 MOVE = _record(
     choose=("NAME in COLLECTION: the candidate arguments", BINDING),
@@ -159,6 +178,7 @@ RULE_FILE = _record(
     estimate=("how well each player stands right now, the round in progress included "
               "(search agents score a cut-off playout by it)", EXPRESSION),
     views=("values computed only when a player's view is built (for display; rules cannot read them)", Entries(VIEW)),
+    display=("how the cards look at the web table: corner, suit, names, icons, colours, order (plain data)", DISPLAY),
     max_firings=("firings allowed between two decisions (at most 1,000,000)", COUNT),
     max_decisions=("decisions after which a game is cut off, so that none goes on for ever (default 100,000)", COUNT),
     extends=("base rule file of a variant", TEXT), override=("rules replacing base rules by name", ListOf(RULE)),

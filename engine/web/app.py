@@ -1,0 +1,229 @@
+"""The web table's server: a Starlette application (run by uvicorn in ``naipes serve``).
+
+    GET  /                    the page (choose a game, open tables); its assets under /static
+    GET  /table/ID            the same page, at a table (?seat=N to sit, ?seat=watch to watch)
+    GET  /api/games           the rule files: title, players, params, AI levels
+    GET  /api/tables          the open tables and their seats
+    POST /api/tables          {"game", "params", "seats", "seed"} -> a new table {"id", "seat"}
+    WS   /ws/ID?seat=N&token=T  one tab at one seat: the table once, then states and public
+                              records as they change; it sends moves ({"serial", "label"} or
+                              {"serial", "card"}) and gets {"type": "refused", "reason"} for a
+                              move that is not its to make or not legal
+
+Only requests to a local host name are served (a page elsewhere cannot reach the
+tables through a name that points here), and a WebSocket from a page of another
+origin is refused.
+
+>>> app = create_app({"fichas": Path("rulesets/fichas.yaml")})   # doctest: +SKIP
+"""
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+import secrets
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any, AsyncIterator
+from urllib.parse import urlsplit
+
+from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
+from starlette.middleware import Middleware
+from starlette.middleware.trustedhost import TrustedHostMiddleware
+from starlette.requests import Request
+from starlette.responses import FileResponse, JSONResponse
+from starlette.routing import Mount, Route, WebSocketRoute
+from starlette.staticfiles import StaticFiles
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from ..catalogue import ai_levels, describe_file
+from ..errors import NaipesError
+from ..program import load_program
+from .table import HUMAN, Table, Tables
+
+STATIC = Path(__file__).resolve().parent / "static"
+LOCAL_HOSTS = ["127.0.0.1", "localhost", "::1", "[::1]"]
+MAX_MESSAGE = 4096  # characters of a message from a tab (a move is a few dozen)
+
+
+class TableError(NaipesError):
+    """A request for a table that cannot be made (400, with the reason)."""
+
+
+def create_app(rulesets: dict[str, Path], *, pause: float = 0.6, tables: Tables | None = None,
+               hosts: list[str] | None = None) -> Starlette:
+    """The application serving `rulesets` (name -> rule file); AI seats wait `pause` seconds before moving."""
+    tables = tables or Tables()
+
+    @asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        yield
+        tables.close()
+
+    allowed = list(dict.fromkeys(LOCAL_HOSTS + list(hosts or [])))
+    app = Starlette(routes=[
+        Route("/", page), Route("/table/{table_id}", page),
+        Route("/api/games", games), Route("/api/tables", list_tables, methods=["GET"]),
+        Route("/api/tables", create_table, methods=["POST"]),
+        WebSocketRoute("/ws/{table_id}", table_socket),
+        Mount("/static", StaticFiles(directory=STATIC), name="static"),
+    ], middleware=[Middleware(TrustedHostMiddleware, allowed_hosts=allowed, www_redirect=False)], lifespan=lifespan)
+    app.state.rulesets, app.state.tables, app.state.pause, app.state.hosts = dict(rulesets), tables, pause, allowed
+    return app
+
+
+def new_table(app: Starlette, game: str, params: dict[str, str], seats: list[str] | None, seed: int | None,
+              checked: bool = True) -> Table:
+    """A table of one of the app's rule files, started.
+
+    `checked` (a request from a page): every seat is named, human or an AI level the game lists.
+    Otherwise (the command line) any agent may sit, and missing seats get the rule file's AI.
+    """
+    path = app.state.rulesets.get(game)
+    if path is None:
+        raise TableError(f"no game '{game}' here: choose one of {', '.join(app.state.rulesets)}")
+    program = load_program(path, params)
+    low, high, default = program.players
+    seats = list(seats or [HUMAN] + [program.default_ai] * (default - 1))
+    if not checked:  # on the command line, as in 'play': too few named, the rule file's AI fills the table
+        seats += [program.default_ai] * (low - len(seats))
+    if not low <= len(seats) <= high:
+        raise TableError(f"{program.title} seats {low} to {high} players, not {len(seats)}")
+    if checked:
+        levels = {level["name"] for level in ai_levels(program)} | {HUMAN}
+        for name in seats:
+            if name not in levels:
+                raise TableError(f"unknown player '{name}': choose {', '.join(sorted(levels))}")
+    seed = seed if seed is not None else random.SystemRandom().randrange(1 << 31)
+    spec = {"game": game, "params": dict(params), "seats": seats}
+    return app.state.tables.add(Table(program, seats, seed, pause=app.state.pause, spec=spec))
+
+
+# ---------------------------------------------------------------- HTTP
+async def page(request: Request) -> FileResponse:
+    return FileResponse(STATIC / "index.html")
+
+
+async def games(request: Request) -> JSONResponse:
+    found = []
+    for name, path in request.app.state.rulesets.items():
+        try:
+            found.append({**await run_in_threadpool(describe_file, str(path)), "name": name})
+        except NaipesError as error:
+            found.append({"name": name, "title": name, "error": str(error)})
+    return JSONResponse(found)
+
+
+async def list_tables(request: Request) -> JSONResponse:
+    return JSONResponse([table.summary() for table in request.app.state.tables.all() if not table.closed])
+
+
+async def create_table(request: Request) -> JSONResponse:
+    try:
+        body = json.loads(await request.body())
+        game, params, seats, seed = _table_request(body)
+        table = await run_in_threadpool(new_table, request.app, game, params, seats, seed)
+    except (ValueError, NaipesError) as error:
+        return JSONResponse({"error": str(error)}, status_code=400)
+    humans = table.humans
+    return JSONResponse({"id": table.id, "seat": humans[0] if humans else None})
+
+
+def _table_request(body: Any) -> tuple[str, dict[str, str], list[str] | None, int | None]:
+    if not isinstance(body, dict) or not isinstance(body.get("game"), str):
+        raise TableError('a new table is {"game": NAME, "params": {...}, "seats": [...], "seed": N}')
+    params = body.get("params") or {}
+    if not isinstance(params, dict) or not all(isinstance(v, (str, int, float, bool)) for v in params.values()):
+        raise TableError("params is a mapping of names to plain values")
+    seats = body.get("seats")
+    if seats is not None and (not isinstance(seats, list) or not all(isinstance(s, str) for s in seats)):
+        raise TableError("seats is a list of player kinds (human, or an AI level)")
+    seed = body.get("seed")
+    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
+        raise TableError("seed is a whole number")
+    return body["game"], {str(k): _param_text(v) for k, v in params.items()}, seats, seed
+
+
+def _param_text(value: str | int | float | bool) -> str:
+    return ("true" if value else "false") if isinstance(value, bool) else str(value)
+
+
+# ----------------------------------------------------------- WebSocket
+async def table_socket(websocket: WebSocket) -> None:
+    """One tab at one seat (or watching): the table, then every change; its moves, answered."""
+    if not _same_origin(websocket):
+        await websocket.close(code=4403)
+        return
+    await websocket.accept()
+    table = websocket.app.state.tables.get(websocket.path_params["table_id"])
+    seat_text = websocket.query_params.get("seat", "watch")
+    token = websocket.query_params.get("token") or secrets.token_urlsafe(8)
+    seat: int | None = None
+    problem = None
+    if table is None:
+        problem = "there is no such table (it may have ended when the server restarted): start a new game"
+    elif seat_text != "watch":
+        seat = int(seat_text) if seat_text.isdigit() else -1
+        problem = table.claim(seat, token)
+    if problem is not None:
+        await websocket.send_json({"type": "error", "message": problem})
+        await websocket.close()
+        return
+    changed = asyncio.Event()
+    loop = asyncio.get_running_loop()
+
+    def watcher() -> None:
+        loop.call_soon_threadsafe(changed.set)
+    table.watchers.append(watcher)
+    sender = None
+    try:
+        await websocket.send_json(table.info(seat))
+        sender = asyncio.create_task(_send_changes(websocket, table, seat, changed))
+        while True:
+            request = _parse(await websocket.receive_text())
+            refusal = await asyncio.wrap_future(table.submit(seat, request))
+            if refusal is not None:
+                await websocket.send_json({"type": "refused", "reason": refusal})
+    except WebSocketDisconnect:
+        pass
+    finally:
+        if sender is not None:
+            sender.cancel()
+        table.watchers.remove(watcher)
+        if seat is not None:
+            table.release(seat, token)
+
+
+def _parse(text: str) -> Any:
+    if len(text) > MAX_MESSAGE:
+        return None
+    try:
+        return json.loads(text)
+    except ValueError:
+        return None
+
+
+async def _send_changes(websocket: WebSocket, table: Table, seat: int | None, changed: asyncio.Event) -> None:
+    """The public records as they come, then the seat's latest state, whenever the table changes."""
+    cursor, sent = 0, None
+    while True:
+        changed.clear()
+        records = table.records_for(seat, cursor)
+        if records:
+            await websocket.send_json({"type": "records", "start": cursor, "records": records})
+            cursor += len(records)
+        state = table.state(seat)
+        if state is not None and (state["serial"], state["over"]) != sent:
+            await websocket.send_json(state)
+            sent = (state["serial"], state["over"])
+        await changed.wait()
+
+
+def _same_origin(websocket: WebSocket) -> bool:
+    """A WebSocket opened by a page of this server (or by a client that sends no Origin)."""
+    origin = websocket.headers.get("origin")
+    if origin is None:
+        return True
+    host = urlsplit(origin).hostname or ""
+    return host in websocket.app.state.hosts or f"[{host}]" in websocket.app.state.hosts

@@ -1,0 +1,972 @@
+// The Naipes web table: the choose-game screen and a seat at a table.
+// No framework and no build step. Every text that comes from a rule file or a
+// game is set with textContent (never parsed as HTML); the only markup built
+// from strings is the icon set below, which is this file's own.
+"use strict";
+
+// ------------------------------------------------------------------ icons
+// The drawings a rule file's `display:` may name (naipes/display.py ICONS), 100x100.
+const ICONS = {
+  coin: '<circle cx="50" cy="50" r="42"/><circle cx="50" cy="50" r="29" fill="none" stroke="#fff" stroke-opacity=".55" stroke-width="5"/><circle cx="50" cy="50" r="11" fill="#fff" fill-opacity=".45"/>',
+  cup: '<path d="M18 14h64c0 30-12 46-26 50v14h14c4 0 6 3 6 6v4H24v-4c0-3 2-6 6-6h14V64C30 60 18 44 18 14z"/><path d="M27 22h46c-1 16-8 28-23 31C35 50 28 38 27 22z" fill="#fff" fill-opacity=".35"/>',
+  sword: '<path d="M50 2l8 14v50H42V16z"/><rect x="22" y="64" width="56" height="9" rx="4"/><rect x="44" y="73" width="12" height="16" rx="2"/><circle cx="50" cy="93" r="6"/><path d="M50 12v50" stroke="#fff" stroke-opacity=".5" stroke-width="3"/>',
+  club: '<g transform="rotate(32 50 50)"><path d="M43 97l-5-62C36 14 64 14 62 35l-5 62z"/><circle cx="40" cy="44" r="7"/><circle cx="60" cy="57" r="7"/><circle cx="41" cy="70" r="6"/><circle cx="58" cy="30" r="6"/></g>',
+  heart: '<path d="M50 88C18 64 6 48 6 31 6 17 17 7 30 7c9 0 16 5 20 13 4-8 11-13 20-13 13 0 24 10 24 24 0 17-12 33-44 57z"/>',
+  diamond: '<path d="M50 4l38 46-38 46-38-46z"/>',
+  spade: '<path d="M50 4C40 24 8 38 8 60c0 14 11 23 24 21 6-1 11-5 14-10-1 10-5 18-12 25h32c-7-7-11-15-12-25 3 5 8 9 14 10 13 2 24-7 24-21 0-22-32-36-42-56z"/>',
+  clover: '<circle cx="50" cy="27" r="19"/><circle cx="27" cy="56" r="19"/><circle cx="73" cy="56" r="19"/><path d="M45 52c0 20-6 33-13 44h36c-7-11-13-24-13-44z"/>',
+  star: '<path d="M50 4l13 31 33 3-25 22 8 33-29-17-29 17 8-33L4 38l33-3z"/>',
+  pointed_hat: '<path d="M52 3c4 28 14 52 26 77H22C34 55 44 31 52 3z"/><ellipse cx="50" cy="84" rx="46" ry="10"/><path d="M49 40l3 8 8 .5-6 5 2 8-7-4-7 4 2-8-6-5 8-.5z" fill="#fff" fill-opacity=".8"/>',
+  belled_cap: '<path d="M14 82C12 60 8 44 3 32c18 2 32 16 37 34 0-22 4-40 10-54 6 14 10 32 10 54 5-18 19-32 37-34-5 12-9 28-11 50z"/><rect x="12" y="78" width="76" height="12" rx="5"/><circle cx="4" cy="30" r="6"/><circle cx="50" cy="10" r="6"/><circle cx="96" cy="30" r="6"/>',
+};
+const PALETTE = ["#c62828", "#1f5fa8", "#2e7d32", "#b7860b", "#6a1b9a", "#00838f", "#d84315", "#37474f"];
+
+const $ = (id) => document.getElementById(id);
+
+function el(tag, className, text) {
+  const node = document.createElement(tag);
+  if (className) node.className = className;
+  if (text !== undefined && text !== null) node.textContent = String(text);
+  return node;
+}
+
+function iconEl(name, colour, size) {
+  const span = el("span", "icon");
+  if (!Object.prototype.hasOwnProperty.call(ICONS, name)) return span;
+  span.innerHTML = `<svg viewBox="0 0 100 100" width="${size}" height="${size}" aria-hidden="true">${ICONS[name]}</svg>`;
+  span.style.color = colour;
+  return span;
+}
+
+const words = (name) => String(name).replace(/_/g, " ");
+
+// --------------------------------------------------------------- the cards
+// How a card looks, from its attributes and the rule file's display section.
+class Deck {
+  constructor(info) {
+    this.cards = info.cards || {};
+    this.display = info.display || {values: {}, order: [], labels: {}};
+    this.players = new Set();
+  }
+
+  look(attribute, value) {
+    const looks = (this.display.values || {})[attribute] || [];
+    const found = looks.find(([v]) => v === value);
+    return found ? found[1] : null;
+  }
+
+  // the first look among a card's attributes that has `key`
+  firstLook(attrs, key) {
+    for (const [attribute, value] of Object.entries(attrs)) {
+      if (value === null) continue;
+      const look = this.look(attribute, value);
+      if (look && look[key]) return look;
+    }
+    return null;
+  }
+
+  valueName(attribute, value) {
+    const look = this.look(attribute, value);
+    return look && look.name ? look.name : String(value);
+  }
+
+  isCard(name) {
+    return Object.prototype.hasOwnProperty.call(this.cards, name) && !this.players.has(name);
+  }
+
+  face(name) {
+    const attrs = this.cards[name];
+    const d = this.display;
+    if (!attrs) return {corner: name, title: name, colour: "#222"};
+    let corner = name, caption = null;
+    const cornerValue = d.corner ? attrs[d.corner] : null;
+    if (cornerValue !== null && cornerValue !== undefined) {
+      const look = this.look(d.corner, cornerValue);
+      corner = look && look.short ? look.short : String(cornerValue);
+      caption = look && look.name && look.name !== corner ? look.name : null;
+    } else {
+      const look = this.firstLook(attrs, "short");
+      if (look) { corner = look.short; caption = look.name || null; }
+    }
+    const suitValue = d.suit ? attrs[d.suit] : null;
+    const suitLook = suitValue !== null && suitValue !== undefined ? this.look(d.suit, suitValue) : null;
+    const marker = suitLook && (suitLook.icon || suitLook.symbol) ? suitLook
+      : this.firstLook(attrs, "icon") || this.firstLook(attrs, "symbol");
+    const colour = (suitLook && suitLook.colour) || (marker && marker.colour) || this.firstLook(attrs, "colour")?.colour
+      || (suitValue !== null && suitValue !== undefined ? PALETTE[hash(String(suitValue)) % PALETTE.length] : "#222");
+    return {corner, caption, colour, icon: marker && marker.icon, symbol: marker && marker.symbol,
+            title: this.title(name, attrs)};
+  }
+
+  title(name, attrs) {
+    const template = this.display.name;
+    if (template) {
+      const needed = [...template.matchAll(/\{([^{}]*)\}/g)].map((m) => m[1]);
+      if (needed.every((a) => attrs[a] !== null && attrs[a] !== undefined)) {
+        return template.replace(/\{([^{}]*)\}/g, (_, a) => this.valueName(a, attrs[a])) + ` · ${name}`;
+      }
+    }
+    const named = this.firstLook(attrs, "name");
+    return named ? `${named.name} · ${name}` : name;
+  }
+
+  // a hand in the rule file's order: by each `order` attribute, values as `values` lists them
+  sort(names) {
+    const order = this.display.order || [];
+    const rank = (attribute, value) => {
+      if (value === null || value === undefined) return [2, 0];
+      const looks = (this.display.values || {})[attribute] || [];
+      const at = looks.findIndex(([v]) => v === value);
+      return at >= 0 ? [0, at] : [1, value];
+    };
+    const key = (name) => order.map((a) => rank(a, (this.cards[name] || {})[a]));
+    return [...names].sort((x, y) => compareKeys(key(x), key(y)));
+  }
+}
+
+function compareKeys(a, b) {
+  for (let i = 0; i < a.length; i++) {
+    const [ka, va] = a[i], [kb, vb] = b[i];
+    if (ka !== kb) return ka - kb;
+    if (va !== vb) {
+      if (typeof va === "number" && typeof vb === "number") return va - vb;
+      return String(va).localeCompare(String(vb));
+    }
+  }
+  return 0;
+}
+
+function hash(text) {
+  let h = 0;
+  for (const c of text) h = (h * 31 + c.codePointAt(0)) >>> 0;
+  return h;
+}
+
+function luminance(colour) {
+  const probe = document.createElement("span");
+  probe.style.color = colour;
+  document.body.appendChild(probe);
+  const rgb = getComputedStyle(probe).color.match(/\d+/g).map(Number);
+  probe.remove();
+  return (0.299 * rgb[0] + 0.587 * rgb[1] + 0.114 * rgb[2]) / 255;
+}
+
+function cardEl(deck, name, size = "big") {
+  const face = deck.face(name);
+  const chip = deck.display.shape === "chip";
+  const card = el("div", `card ${chip ? "chip" : "face"} ${size}`);
+  card.title = face.title;
+  card.dataset.card = name;
+  if (chip) {
+    card.style.setProperty("--chip", face.colour);
+    card.classList.add(luminance(face.colour) > 0.6 ? "light" : "dark");
+    card.append(el("span", "chip-value", face.corner));
+    return card;
+  }
+  card.style.color = face.colour;
+  const iconSize = {big: 44, small: 32}[size] || 26;
+  const marker = (px) => face.icon ? iconEl(face.icon, face.colour, px) : el("span", "symbol", face.symbol || "");
+  const corner = el("div", "corner");
+  corner.append(el("span", "index", face.corner), marker(size === "big" ? 16 : 12));
+  card.append(corner);
+  const centre = el("div", "centre");
+  centre.append(face.icon || face.symbol ? marker(iconSize) : el("span", "big-index", face.corner));
+  card.append(centre);
+  if (face.caption) card.append(el("div", "caption", face.caption));
+  return card;
+}
+
+// a card named inside a sentence: its corner and icon, in its colour
+function tokenEl(deck, name) {
+  const face = deck.face(name);
+  const token = el("span", "token");
+  token.title = face.title;
+  token.style.color = face.colour;
+  if (deck.display.shape === "chip") {
+    const dot = el("span", "dot");
+    dot.style.background = face.colour;
+    token.append(dot, el("span", null, face.corner));
+    return token;
+  }
+  token.append(el("span", null, face.corner));
+  if (face.icon) token.append(iconEl(face.icon, face.colour, 14));
+  else if (face.symbol) token.append(el("span", null, face.symbol));
+  return token;
+}
+
+function backEl(size = "small") {
+  return el("div", `card back ${size}`);
+}
+
+// text in which card names are drawn as tokens ("P2 takes the trick with 3o")
+function richText(deck, text) {
+  const span = el("span", "rich");
+  for (const part of String(text).split(/(\s+)/)) {
+    const m = part.match(/^([\[\](),.:;'"]*)(.*?)([\[\](),.:;'"]*)$/);
+    if (m && m[2] && deck.isCard(m[2])) {
+      if (m[1]) span.append(m[1]);
+      span.append(tokenEl(deck, m[2]));
+      if (m[3]) span.append(m[3]);
+    } else {
+      span.append(part);
+    }
+  }
+  return span;
+}
+
+// a state value: a card as a token, a list item by item, nothing as a dash
+function valueEl(deck, value) {
+  if (value === null || value === undefined) return el("span", "none", "–");
+  if (Array.isArray(value)) {
+    if (!value.length) return el("span", "none", "–");
+    const span = el("span", "list");
+    value.forEach((v, i) => { if (i) span.append(", "); span.append(valueEl(deck, v)); });
+    return span;
+  }
+  if (typeof value === "object") return el("span", null, JSON.stringify(value));
+  if (typeof value === "string" && deck.isCard(value)) return tokenEl(deck, value);
+  if (typeof value === "string" && value.includes(" ")) return richText(deck, value);
+  return el("span", null, typeof value === "boolean" ? (value ? "yes" : "no") : value);
+}
+
+// -------------------------------------------------------------------- api
+async function api(path, options) {
+  const response = await fetch(path, options);
+  const body = await response.json();
+  if (!response.ok) throw new Error(body.error || response.statusText);
+  return body;
+}
+
+function tabToken() {
+  let token = sessionStorage.getItem("naipes-token");
+  if (!token) {
+    token = Array.from(crypto.getRandomValues(new Uint8Array(9)), (b) => b.toString(16).padStart(2, "0")).join("");
+    sessionStorage.setItem("naipes-token", token);
+  }
+  return token;
+}
+
+function show(section) {
+  for (const id of ["lobby", "seat-picker", "table"]) $(id).hidden = id !== section;
+}
+
+function fail(message) {
+  const box = $("error");
+  box.textContent = message;
+  box.hidden = false;
+}
+
+// ------------------------------------------------------------ choose a game
+const Lobby = {
+  games: [],
+
+  async open() {
+    show("lobby");
+    $("title").textContent = "Choose a game";
+    $("games").replaceChildren(el("p", "loading", "Loading the games…"));
+    this.showTables();
+    try {
+      this.games = await api("/api/games");
+    } catch (error) {
+      fail(error.message);
+      return;
+    }
+    const grid = el("div", "game-grid");
+    for (const game of this.games) {
+      const tile = el("button", "game-tile");
+      tile.type = "button";
+      tile.dataset.game = game.name;
+      tile.append(el("strong", null, game.title));
+      if (game.error) {
+        tile.append(el("span", "about error-text", game.error));
+        tile.disabled = true;
+      } else {
+        const p = game.players;
+        tile.append(el("span", "about", p.min === p.max ? `${p.min} players` : `${p.min}–${p.max} players`));
+        tile.append(el("span", "about", `AI: ${game.levels.map((l) => l.name).join(", ")}`));
+        tile.onclick = () => this.setup(game);
+      }
+      grid.append(tile);
+    }
+    $("games").replaceChildren(el("h2", null, "Games"), grid);
+  },
+
+  async showTables() {
+    let tables = [];
+    try { tables = await api("/api/tables"); } catch (error) { return; }
+    const box = $("open-tables");
+    box.replaceChildren();
+    if (!tables.length) return;
+    box.append(el("h2", null, "Open tables"));
+    const list = el("ul", "table-list");
+    for (const t of tables) {
+      const item = el("li");
+      item.append(el("strong", null, t.title), ` seed ${t.seed}${t.over ? " — over" : ""}: `);
+      for (const s of t.seats) {
+        if (s.human && !s.taken && !t.over) {
+          const a = el("a", "seat-link", `sit as ${s.name}`);
+          a.href = `/table/${t.id}?seat=${s.seat}`;
+          item.append(a, " ");
+        } else {
+          item.append(el("span", "seat-note", `${s.name} ${s.human ? (s.taken ? "(taken)" : "(free)") : `(${s.agent})`}`), " ");
+        }
+      }
+      const watch = el("a", "seat-link", "watch");
+      watch.href = `/table/${t.id}?seat=watch`;
+      item.append(watch);
+      list.append(item);
+    }
+    box.append(list);
+  },
+
+  setup(game) {
+    const box = $("setup");
+    box.hidden = false;
+    box.replaceChildren();
+    box.append(el("h2", null, game.title));
+    const form = el("form", "setup-form");
+    const count = el("select");
+    count.name = "players";
+    for (let n = game.players.min; n <= game.players.max; n++) {
+      const o = el("option", null, `${n} players`);
+      o.value = n;
+      o.selected = n === game.players.default;
+      count.append(o);
+    }
+    const seats = el("div", "seats");
+    const drawSeats = () => {
+      const kept = [...seats.querySelectorAll("select")].map((s) => s.value);
+      seats.replaceChildren();
+      for (let i = 0; i < Number(count.value); i++) {
+        const row = el("label", "seat-row");
+        row.append(el("span", "seat-name", `P${i + 1}`));
+        const pick = el("select");
+        pick.name = `seat${i}`;
+        const human = el("option", null, i === 0 ? "you (this tab)" : "a person (another tab)");
+        human.value = "human";
+        pick.append(human);
+        for (const level of game.levels) {
+          const o = el("option", null, `${level.name} — ${level.about}`);
+          o.value = level.name;
+          pick.append(o);
+        }
+        const ai = game.levels.some((l) => l.name === game.players.ai) ? game.players.ai : game.levels[0].name;
+        pick.value = kept[i] || (i === 0 ? "human" : ai);
+        row.append(pick);
+        seats.append(row);
+      }
+    };
+    count.onchange = drawSeats;
+    drawSeats();
+    const who = el("fieldset");
+    who.append(el("legend", null, "Players"), count, seats);
+    form.append(who);
+
+    const params = el("fieldset");
+    params.append(el("legend", null, "Rules (params)"));
+    for (const p of game.params) params.append(this.paramField(p));
+    if (!game.params.length) params.append(el("p", "about", "This game has no params."));
+    form.append(params);
+
+    const more = el("fieldset");
+    more.append(el("legend", null, "Deal"));
+    const seedRow = el("label", "param");
+    const seed = el("input");
+    seed.type = "number";
+    seed.name = "seed";
+    seed.placeholder = "random";
+    seedRow.append(el("span", "param-name", "seed"), seed, el("span", "doc", "the same seed deals the same game"));
+    more.append(seedRow);
+    form.append(more);
+
+    const start = el("button", "primary", "Start the game");
+    start.type = "submit";
+    const note = el("p", "form-error");
+    form.append(start, note);
+    form.onsubmit = async (event) => {
+      event.preventDefault();
+      const chosen = {};
+      for (const p of game.params) {
+        const input = form.elements[`param-${p.name}`];
+        const value = input.type === "checkbox" ? (input.checked ? "true" : "false") : input.value;
+        if (value !== String(p.default) && !(p.type === "bool" && value === String(p.default).toLowerCase())) chosen[p.name] = value;
+      }
+      const body = {game: game.name, params: chosen,
+                    seats: [...seats.querySelectorAll("select")].map((s) => s.value),
+                    seed: seed.value === "" ? null : Number(seed.value)};
+      try {
+        const made = await api("/api/tables", {method: "POST", headers: {"Content-Type": "application/json"},
+                                                body: JSON.stringify(body)});
+        location.href = `/table/${made.id}?seat=${made.seat === null ? "watch" : made.seat}`;
+      } catch (error) {
+        note.textContent = error.message;
+      }
+    };
+    box.append(form);
+    box.scrollIntoView({behavior: "smooth"});
+  },
+
+  paramField(p) {
+    const row = el("label", "param");
+    row.append(el("span", "param-name", p.name));
+    let input;
+    if (p.type === "bool") {
+      input = el("input");
+      input.type = "checkbox";
+      input.checked = Boolean(p.default);
+    } else if (p.choices) {
+      input = el("select");
+      for (const c of p.choices) {
+        const o = el("option", null, c);
+        o.value = c;
+        o.selected = c === p.default;
+        input.append(o);
+      }
+    } else {
+      input = el("input");
+      input.type = p.type === "str" ? "text" : "number";
+      if (p.type === "float") input.step = "any";
+      if (p.min !== null) input.min = p.min;
+      if (p.max !== null) input.max = p.max;
+      input.value = p.default;
+    }
+    input.name = `param-${p.name}`;
+    const limits = p.min !== null || p.max !== null ? ` (${p.min ?? ""}…${p.max ?? ""})` : "";
+    row.append(input, el("span", "doc", `${p.type}, default ${p.default}${limits}${p.doc ? ": " + p.doc : ""}`));
+    return row;
+  },
+};
+
+// ---------------------------------------------------------- pick a seat
+async function pickSeat(tableId) {
+  show("seat-picker");
+  const box = $("seat-picker");
+  let tables;
+  try { tables = await api("/api/tables"); } catch (error) { fail(error.message); return; }
+  const table = tables.find((t) => t.id === tableId);
+  if (!table) { fail("There is no such table: start a new game."); return; }
+  $("title").textContent = table.title;
+  box.replaceChildren(el("h2", null, `${table.title}: choose your seat`));
+  for (const s of table.seats) {
+    const b = el("a", "seat-choice", `${s.name} — ${s.human ? (s.taken ? "taken" : "free") : s.agent}`);
+    if (s.human && !s.taken) b.href = `/table/${tableId}?seat=${s.seat}`;
+    else b.classList.add("disabled");
+    box.append(b);
+  }
+  const watch = el("a", "seat-choice", "watch the game");
+  watch.href = `/table/${tableId}?seat=watch`;
+  box.append(watch);
+}
+
+// --------------------------------------------------------------- the table
+const Table = {
+  info: null, state: null, records: [], deck: null, socket: null, seat: null,
+
+  open(tableId, seat) {
+    show("table");
+    this.tableId = tableId;
+    const url = `${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws/${tableId}` +
+                `?seat=${seat}&token=${tabToken()}`;
+    this.socket = new WebSocket(url);
+    this.socket.onmessage = (event) => this.receive(JSON.parse(event.data));
+    this.socket.onclose = () => {
+      if (!this.closedByServer) this.say("Disconnected from the server. Reload the page to reconnect.", "error");
+    };
+    $("legend-button").onclick = () => { $("legend").hidden = !$("legend").hidden; };
+    document.addEventListener("click", (event) => {
+      if (!$("menu").contains(event.target)) $("menu").hidden = true;
+    });
+  },
+
+  receive(message) {
+    if (message.type === "error") {
+      this.closedByServer = true;
+      fail(message.message);
+      return;
+    }
+    if (message.type === "table") {
+      this.info = message;
+      this.seat = message.seat;
+      this.deck = new Deck(message);
+      this.title();
+      this.legend();
+    } else if (message.type === "records") {
+      this.records.push(...message.records);
+      this.history(message.records);
+    } else if (message.type === "state") {
+      this.state = message;
+      this.say("");
+      this.draw();
+    } else if (message.type === "refused") {
+      this.say(message.reason, "refused");
+    }
+  },
+
+  send(request) {
+    if (!this.state) return;
+    this.socket.send(JSON.stringify({serial: this.state.serial, ...request}));
+  },
+
+  say(text, kind = "") {
+    const box = $("message");
+    box.textContent = text;
+    box.className = kind;
+  },
+
+  title() {
+    const info = this.info;
+    const me = this.seat === null ? "watching" : `you are ${info.seats[this.seat].name}`;
+    $("title").textContent = `${info.title} · seed ${info.seed} · ${me}`;
+    document.title = `${info.title} — Naipes`;
+    $("legend-button").hidden = !Object.keys(info.display.values || {}).length;
+  },
+
+  draw() {
+    const {view} = this.state;
+    document.body.dataset.serial = `${this.state.serial}${this.state.over ? "-over" : ""}`;
+    this.deck.players = new Set(view.players.map((p) => p.name));
+    this.status();
+    this.drawOpponents(view);
+    this.drawCentre(view);
+    this.drawMe(view);
+    this.drawScores(view);
+    this.drawNews();
+    this.drawOver();
+  },
+
+  status() {
+    const s = this.state;
+    const box = $("status");
+    box.className = "";
+    if (s.over) {
+      box.textContent = "Game over";
+    } else if (s.your_turn) {
+      const open = s.moves.filter((m) => s.options.some((o) => o.move === m));
+      box.textContent = `Your turn: ${open.map(words).join(" or ")}`;
+      box.className = "your-turn";
+    } else if (s.to_move) {
+      const seat = this.info.seats.find((x) => x.name === s.to_move);
+      const who = seat && seat.human ? `${s.to_move} (a person)` : `${s.to_move} (${seat ? seat.agent : "AI"})`;
+      box.textContent = `${who} to move…`;
+    } else {
+      box.textContent = "";
+    }
+  },
+
+  zoneSpec(name) {
+    return this.info.zones.find((z) => z.name === name) || {ordered: true};
+  },
+
+  hidden(name) {
+    return this.info.hidden.includes(name);
+  },
+
+  // a zone as the seat sees it: its cards (face up), or a pile of backs with the top card if it shows
+  zoneEl(name, zone, size, labels) {
+    const box = el("div", `zone zone-${name}`);
+    box.dataset.zone = name;
+    const head = el("div", "zone-name", words(name));
+    box.append(head);
+    const cards = el("div", "cards");
+    if (Array.isArray(zone)) {
+      head.append(el("span", "count", zone.length));
+      const names = this.zoneSpec(name).ordered ? zone : this.deck.sort(zone);
+      const owners = labels ? [...labels] : null;
+      for (const card of names) {
+        const face = cardEl(this.deck, card, size);
+        if (owners) {
+          const at = owners.findIndex((pair) => Array.isArray(pair) && pair[1] === card);
+          if (at >= 0) {
+            const wrap = el("div", "labelled");
+            wrap.append(face, el("span", "owner", owners[at][0]));
+            owners.splice(at, 1);
+            cards.append(wrap);
+            continue;
+          }
+        }
+        cards.append(face);
+      }
+      if (!zone.length) cards.append(el("div", `card empty ${size}`));
+      if (zone.length > 9) cards.classList.add("crowded");
+    } else if (zone && typeof zone === "object") {
+      head.append(el("span", "count", zone.count));
+      const pile = el("div", "pile");
+      if (zone.count === 0) pile.append(el("div", `card empty ${size}`));
+      else if (zone.top) pile.append(cardEl(this.deck, zone.top, size));
+      else pile.append(backEl(size));
+      if (zone.count > 1) pile.classList.add("stacked");
+      cards.append(pile);
+    }
+    box.append(cards);
+    return box;
+  },
+
+  drawOpponents(view) {
+    const box = $("opponents");
+    box.replaceChildren();
+    for (const p of view.players) {
+      if (p.seat === this.seat) continue;
+      const seat = this.info.seats[p.seat];
+      const panel = el("div", "player");
+      panel.dataset.player = p.name;
+      if (view.to_move === p.name) panel.classList.add("to-move");
+      const head = el("div", "player-head");
+      head.append(el("strong", null, p.name), el("span", "agent", seat.human ? "person" : seat.agent));
+      panel.append(head);
+      for (const z of this.info.zones.filter((z) => z.per_player)) {
+        const zone = p[z.name];
+        if (!Array.isArray(zone) && zone.count === 0) continue;
+        panel.append(Array.isArray(zone) ? this.zoneEl(z.name, zone, "small") : this.fanEl(z.name, zone.count));
+      }
+      box.append(panel);
+    }
+  },
+
+  // another player's hidden cards: a fan of backs and how many
+  fanEl(name, count) {
+    const box = el("div", `zone fan zone-${name}`);
+    box.dataset.zone = name;
+    const head = el("div", "zone-name", words(name));
+    head.append(el("span", "count", count));
+    const fan = el("div", "fan-cards");
+    for (let i = 0; i < Math.min(count, 10); i++) fan.append(backEl("tiny"));
+    box.append(head, fan);
+    return box;
+  },
+
+  // options a click on the table makes: a zone an option names ('draw stock'), or a card whose
+  // attribute an option of a `display.click` move names (take the chips of colour R)
+  pointers(view) {
+    const s = this.state;
+    const all = [...s.options.map((o) => ({...o, legal: true})), ...s.refused.map((o) => ({...o, legal: false}))];
+    const zones = new Map(), cards = new Map();
+    const add = (map, key, option) => map.set(key, [...(map.get(key) || []), option]);
+    const click = this.info.display.click || {};
+    for (const o of all) {
+      if (typeof o.arg === "string" && Object.prototype.hasOwnProperty.call(view.zones, o.arg)) add(zones, o.arg, o);
+      const attribute = click[o.move];
+      if (!attribute) continue;
+      for (const [zone, names] of Object.entries(view.zones)) {
+        if (!Array.isArray(names)) continue;
+        for (const name of new Set(names)) {
+          if ((this.deck.cards[name] || {})[attribute] === o.arg) add(cards, name, o);
+        }
+      }
+    }
+    return {zones, cards};
+  },
+
+  // a thing on the table that options point at: highlighted, and a click makes the move (or offers a menu)
+  clickable(node, options) {
+    const legal = options.filter((o) => o.legal);
+    node.classList.add(legal.length ? "legal" : "refused");
+    node.tabIndex = 0;
+    node.onclick = (event) => {
+      event.stopPropagation();
+      const choices = legal.length ? legal : options;
+      if (choices.length > 1) this.menu(node, choices);
+      else this.send({label: choices[0].label, move: choices[0].move});
+    };
+    node.onkeydown = (event) => { if (event.key === "Enter") node.onclick(event); };
+  },
+
+  drawCentre(view) {
+    const box = $("centre");
+    box.replaceChildren();
+    const facts = el("div", "facts");
+    for (const [name, value] of Object.entries(view.state)) {
+      if (this.hidden(name) || Object.values(this.info.display.labels || {}).includes(name)) continue;
+      const fact = el("span", "fact");
+      fact.dataset.var = name;
+      fact.append(el("span", "fact-name", words(name)), valueEl(this.deck, value));
+      facts.append(fact);
+    }
+    if (view.phase) {
+      const fact = el("span", "fact");
+      fact.append(el("span", "fact-name", "phase"), el("span", null, view.phase));
+      facts.prepend(fact);
+    }
+    const zones = el("div", "zones");
+    const pointers = this.pointers(view);
+    for (const [name, zone] of Object.entries(view.zones)) {
+      const label = (this.info.display.labels || {})[name];
+      const box = this.zoneEl(name, zone, "small", label ? view.state[label] : null);
+      const pile = box.querySelector(".cards");
+      if (pointers.zones.has(name)) this.clickable(pile, pointers.zones.get(name));
+      for (const card of box.querySelectorAll(".card[data-card]")) {
+        if (pointers.cards.has(card.dataset.card)) this.clickable(card, pointers.cards.get(card.dataset.card));
+      }
+      zones.append(box);
+    }
+    box.append(facts, zones);
+  },
+
+  drawMe(view) {
+    const s = this.state;
+    const me = this.seat === null ? null : view.players.find((p) => p.seat === this.seat);
+    const head = $("my-head");
+    const zones = $("my-zones");
+    head.replaceChildren();
+    zones.replaceChildren();
+    $("actions").replaceChildren();
+    if (!me) {
+      head.append(el("strong", null, "You are watching"));
+      return;
+    }
+    head.append(el("strong", null, `${me.name} (you)`));
+    if (s.your_turn) head.classList.add("to-move"); else head.classList.remove("to-move");
+    for (const [name, value] of Object.entries(me)) {  // what only you see (e.g. your melds)
+      if (["name", "seat"].includes(name) || this.hidden(name) || this.info.zones.some((z) => z.name === name)) continue;
+      if (this.isPublicColumn(name)) continue;
+      const fact = el("span", "fact");
+      fact.append(el("span", "fact-name", words(name)), valueEl(this.deck, value));
+      head.append(fact);
+    }
+    const shown = new Set();
+    for (const z of this.info.zones.filter((z) => z.per_player)) {
+      const zone = me[z.name];
+      const box = this.zoneEl(z.name, zone, Array.isArray(zone) ? "big" : "small");
+      if (Array.isArray(zone)) {
+        box.classList.add("mine");
+        for (const card of box.querySelectorAll(".card[data-card]")) {
+          shown.add(card.dataset.card);
+          this.playable(card);
+        }
+      }
+      zones.append(box);
+    }
+    this.drawActions(shown);
+  },
+
+  // a column of the score table: a variable every player shows
+  isPublicColumn(name) {
+    return this.state.view.players.filter((p) => p.seat !== this.seat).some((p) => name in p);
+  },
+
+  // a card of yours: legal (click plays it), refused (click asks, and the server says why), or idle
+  playable(card) {
+    const s = this.state;
+    const name = card.dataset.card;
+    const legal = s.options.filter((o) => o.card === name);
+    const refused = s.refused.filter((o) => o.card === name);
+    if (legal.length) card.classList.add("legal");
+    else if (refused.length) card.classList.add("refused");
+    card.tabIndex = 0;
+    card.onclick = (event) => {
+      event.stopPropagation();
+      if (legal.length > 1) this.menu(card, legal);
+      else if (legal.length === 1) this.send({label: legal[0].label, move: legal[0].move});
+      else if (refused.length) this.send({label: refused[0].label, move: refused[0].move});
+      else this.send({card: name});
+    };
+    card.onkeydown = (event) => { if (event.key === "Enter") card.onclick(event); };
+  },
+
+  menu(anchor, options) {
+    const menu = $("menu");
+    menu.replaceChildren();
+    for (const o of options) {
+      const b = el("button", "option", null);
+      b.type = "button";
+      b.append(richText(this.deck, o.label));
+      if (o.legal === false) { b.classList.add("refused"); b.title = o.reason || ""; }
+      b.onclick = (event) => { event.stopPropagation(); menu.hidden = true; this.send({label: o.label, move: o.move}); };
+      menu.append(b);
+    }
+    const r = anchor.getBoundingClientRect();
+    menu.style.left = `${r.left + window.scrollX}px`;
+    menu.style.top = `${r.top + window.scrollY - 8}px`;
+    menu.hidden = false;
+  },
+
+  // options that are not a card of yours: buttons, by move; refused ones greyed, with their reason on click
+  drawActions(shown) {
+    const s = this.state;
+    const box = $("actions");
+    const rest = [...s.options.map((o) => ({...o, legal: true})), ...s.refused.map((o) => ({...o, legal: false}))]
+      .filter((o) => !o.card || !shown.has(o.card));
+    const moves = [...new Set(s.moves)];
+    for (const move of moves) {
+      const mine = rest.filter((o) => o.move === move);
+      if (!mine.length) continue;
+      const row = el("div", "action-row");
+      row.dataset.move = move;
+      row.append(el("span", "move-name", words(move)));
+      for (const o of mine) {
+        const b = el("button", `option ${o.legal ? "legal" : "refused"}`);
+        b.type = "button";
+        b.dataset.label = o.label;
+        if (o.card) b.append(tokenEl(this.deck, o.card), " ");
+        const swatch = this.swatch(o.arg);
+        if (swatch) b.append(swatch);
+        b.append(richText(this.deck, o.label));
+        if (!o.legal) b.title = o.reason || "not allowed now";
+        b.onclick = () => this.send({label: o.label, move: o.move});
+        row.append(b);
+      }
+      box.append(row);
+    }
+  },
+
+  // an option's argument that is a value with a look (a suit, a colour): its icon or colour
+  swatch(arg) {
+    if (arg === null || typeof arg === "object") return null;
+    for (const [attribute, looks] of Object.entries(this.info.display.values || {})) {
+      const found = looks.find(([v]) => v === arg);
+      if (!found || !(found[1].icon || found[1].colour)) continue;
+      const look = found[1];
+      if (look.icon) return iconEl(look.icon, look.colour || "#222", 16);
+      const dot = el("span", "dot");
+      dot.style.background = look.colour;
+      return dot;
+    }
+    return null;
+  },
+
+  drawScores(view) {
+    const box = $("scores");
+    box.replaceChildren(el("h2", null, "Players"));
+    const columns = [];
+    for (const p of view.players) {
+      for (const k of Object.keys(p)) {
+        if (["name", "seat"].includes(k) || this.hidden(k) || this.info.zones.some((z) => z.name === k)) continue;
+        if (view.players.some((q) => !(k in q))) continue;  // shown to its owner only: in your own row
+        if (!columns.includes(k)) columns.push(k);
+      }
+    }
+    const table = el("table", "score-table");
+    const head = el("tr");
+    head.append(el("th", null, "player"));
+    for (const c of columns) head.append(el("th", null, words(c)));
+    table.append(head);
+    for (const p of view.players) {
+      const row = el("tr");
+      row.dataset.player = p.name;
+      if (p.seat === this.seat) row.classList.add("mine");
+      if (view.to_move === p.name) row.classList.add("to-move");
+      const seat = this.info.seats[p.seat];
+      const who = el("td", "who");
+      who.append(el("span", null, p.name), el("span", "agent", p.seat === this.seat ? "you" : seat.human ? "person" : seat.agent));
+      row.append(who);
+      for (const c of columns) {
+        const td = el("td");
+        td.append(valueEl(this.deck, p[c]));
+        row.append(td);
+      }
+      table.append(row);
+    }
+    box.append(table);
+  },
+
+  recordEl(record) {
+    const item = el("li", `record ${record.type}`);
+    if (record.type === "decision") {
+      const mine = record.seat === this.seat;
+      const text = mine && record.own ? record.own : record.text;
+      // a move that reads as a bare card ("2e") says which move it is ("play 2e")
+      const said = this.deck.isCard(text) ? `${words(record.move)} ${text}` : text;
+      item.append(el("span", "who", mine ? "You" : record.player), ": ", richText(this.deck, said));
+    } else if (record.type === "end") {
+      item.append(`Game over. ${record.winners.length ? "Winner: " + record.winners.join(", ") : "No winner"}.`);
+    } else {
+      item.append(richText(this.deck, record.text));
+    }
+    return item;
+  },
+
+  history(records) {
+    const list = $("history");
+    for (const r of records) list.append(this.recordEl(r));
+    list.scrollTop = list.scrollHeight;
+    if (this.state) this.drawNews();
+  },
+
+  // the latest events (a trick taken, a hand scored, and why), on the table
+  drawNews() {
+    const box = $("news");
+    box.replaceChildren();
+    for (const r of this.records.slice(-4)) box.append(this.recordEl(r));
+    if (box.lastChild) box.lastChild.classList.add("latest");
+  },
+
+  drawOver() {
+    const s = this.state;
+    const box = $("over");
+    if (!s.over || !s.outcome || this.overShown) return;
+    this.overShown = true;
+    box.replaceChildren();
+    const card = el("div", "over-card");
+    const o = s.outcome;
+    if (o.error) card.append(el("h2", null, "The game stopped"), el("pre", "error-text", o.error));
+    else if (o.stopped) card.append(el("h2", null, "The table was closed"));
+    else {
+      card.append(el("h2", null, o.winners.length ? `${o.winners.join(", ")} ${o.winners.length > 1 ? "win" : "wins"}` : "Nobody wins"));
+      const table = el("table", "score-table");
+      for (const [name, payoff] of Object.entries(o.payoffs)) {
+        const row = el("tr");
+        row.append(el("td", null, name), el("td", null, payoff));
+        if (o.winners.includes(name)) row.classList.add("winner");
+        table.append(row);
+      }
+      card.append(table);
+      if (o.cut_off) card.append(el("p", "about", o.cut_off));
+    }
+    const again = el("button", "primary", "Play again");
+    again.type = "button";
+    again.onclick = async () => {
+      try {
+        const made = await api("/api/tables", {method: "POST", headers: {"Content-Type": "application/json"},
+                                                body: JSON.stringify({...this.info.spec, seed: null})});
+        location.href = `/table/${made.id}?seat=${made.seat === null ? "watch" : made.seat}`;
+      } catch (error) { fail(error.message); }
+    };
+    const choose = el("a", "button", "Choose a game");
+    choose.href = "/";
+    const look = el("button", null, "Look at the table");
+    look.type = "button";
+    look.onclick = () => { box.hidden = true; };
+    card.append(el("div", "over-buttons"));
+    card.lastChild.append(again, choose, look);
+    box.append(card);
+    box.hidden = false;
+  },
+
+  legend() {
+    const box = $("legend");
+    box.replaceChildren(el("h2", null, "The cards"));
+    const deck = this.deck;
+    const list = el("dl");
+    for (const [attribute, looks] of Object.entries(this.info.display.values || {})) {
+      const named = looks.filter(([, look]) => look.name || look.icon || look.symbol);
+      if (!named.length) continue;
+      list.append(el("dt", null, words(attribute)));
+      const dd = el("dd");
+      for (const [value, look] of named) {
+        const item = el("span", "legend-item");
+        const sample = Object.keys(deck.cards).find((n) => deck.cards[n][attribute] === value);
+        if (sample) item.append(tokenEl(deck, sample));
+        item.append(` ${value}${look.name && look.name !== String(value) ? " = " + look.name : ""}`);
+        dd.append(item);
+      }
+      list.append(dd);
+    }
+    const close = el("button", null, "Close");
+    close.type = "button";
+    close.onclick = () => { box.hidden = true; };
+    box.append(list, el("p", "about", "Hover over a card for its full name."), close);
+  },
+};
+
+// ------------------------------------------------------------------ start
+function main() {
+  const parts = location.pathname.split("/").filter(Boolean);
+  if (parts[0] === "table" && parts[1]) {
+    const seat = new URLSearchParams(location.search).get("seat");
+    if (seat === null) pickSeat(parts[1]);
+    else Table.open(parts[1], seat);
+  } else {
+    Lobby.open();
+  }
+}
+
+main();

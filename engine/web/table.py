@@ -1,0 +1,364 @@
+"""A game at the web table: its seats, the thread that plays it, what each seat is shown.
+
+The game runs in its own thread through :func:`naipes.interpreter.play_game`.
+A human seat is an agent like any other (:class:`WebSeat`): its ``choose``
+waits for a request from the seat's browser tab and answers it with the
+option it names, or with the reason it is refused (a move not in the
+options, explained by the rule that forbids it). AI seats play between the
+humans' moves. Each seat is shown only ``Game.view(seat)``, its own legal
+options (and the refused ones with their reasons) when it is to move, and the
+public record of the game; nothing else of the game leaves this module.
+
+Nothing here knows about HTTP: :mod:`naipes.web.app` carries these
+messages over WebSockets.
+
+>>> program = load_program("rulesets/fichas.yaml")                    # doctest: +SKIP
+>>> table = Table(program, ["human", "minimax"], seed=7)              # doctest: +SKIP
+>>> table.start(); table.state(0)["to_move"]                          # doctest: +SKIP
+'P1'
+>>> table.submit(0, {"label": "colour R", "serial": 1}).result()      # doctest: +SKIP
+"""
+from __future__ import annotations
+
+import queue
+import secrets
+import threading
+import time
+import traceback
+from concurrent.futures import Future
+from typing import Any, Callable
+
+from ..agents import make_agent
+from ..errors import NaipesError
+from ..interpreter import Decision, Game, GameResult, Option, QuitGame, jsonable, play_game
+from ..memory import CardBase
+from ..program import Program
+from ..stdlib import all_cards
+from ..terminal import display_order, hidden_variables
+
+HUMAN = "human"
+Request = dict  # {"serial": int, "label": str, "move": str} or {"serial": int, "card": str}
+
+
+class WebSeat:
+    """A person at the web table: the seat's choice arrives from its browser tab.
+
+    ``choose`` takes requests from the seat's inbox until one names a legal
+    option; each request is answered (through its reply callable) with None
+    when accepted or the reason it is refused. Closing the table ends the
+    wait with :class:`QuitGame`.
+    """
+
+    name = HUMAN
+    wants_history = False
+
+    def __init__(self, table: "Table", seat: int):
+        self.table, self.seat = table, seat
+        self.inbox: queue.Queue = queue.Queue()
+        self.last_label: str | None = None
+
+    def choose(self, decision: Decision) -> Option:
+        while True:
+            item = self.inbox.get()
+            if item is None:
+                raise QuitGame()
+            request, reply = item
+            if request.get("serial") != self.table.serial:
+                reply("that click was for an earlier position: the game has moved on")
+                continue
+            outcome = resolve(request, decision, self.table.game.candidates)
+            if isinstance(outcome, Option):
+                self.last_label = outcome.label
+                reply(None)
+                return outcome
+            reply(outcome)
+
+
+def resolve(request: Request, decision: Decision, candidates: Callable[[], list[Option]]) -> Option | str:
+    """The legal option a request names, or why it names none (the rule that forbids it).
+
+    `candidates` gives every option the decision considers, legal or not (``Game.candidates``).
+    """
+    options = decision.options
+    label, card = request.get("label"), request.get("card")
+    if isinstance(label, str):
+        move = request.get("move")
+        found = [o for o in options if o.label == label and (move is None or o.move == move)]
+        if found:
+            return found[0]
+        reason = decision.explain_illegal_label(label)
+        return f"'{label}' is refused: {reason}" if reason else f"'{label}' is not a move you can make now"
+    if isinstance(card, str):
+        named = [o for o in options if _card_name(o.arg) == card]
+        if len(named) == 1:
+            return named[0]
+        if named:
+            return f"{card}: choose one of {', '.join(o.label for o in named)}"
+        refused = [o for o in candidates() if _card_name(o.arg) == card]
+        if refused:
+            reason = decision.explain_illegal(refused[0].move, refused[0].arg)
+            return f"'{refused[0].label}' is refused: {reason}"
+        return f"{card} is not a choice now: you can {' or '.join(decision.moves)}"
+    return "a move names an option's label or a card"
+
+
+def _card_name(arg: Any) -> str | None:
+    return arg.name if isinstance(arg, CardBase) else None
+
+
+def option_data(option: Option) -> dict[str, Any]:
+    """An option as the browser gets it: move, label, the card it plays (if any), its argument as data."""
+    return {"move": option.move, "label": option.label, "card": _card_name(option.arg), "arg": jsonable(option.arg)}
+
+
+class Table:
+    """One game in the browser: seats (humans and AIs), the game's thread, each seat's latest view.
+
+    Thread-safe: the game thread publishes; any thread may read a seat's
+    state, the records, and submit requests. `watchers` are called (from the
+    game thread) whenever something changed.
+    """
+
+    def __init__(self, program: Program, seats: list[str], seed: int, *, pause: float = 0.0,
+                 spec: dict | None = None):
+        self.id = secrets.token_urlsafe(6)
+        self.program, self.seed, self.pause = program, seed, pause
+        self.spec = spec or {}  # how it was made: game, params, seats (to start another like it)
+        self.seat_specs = list(seats)
+        self.agents = [WebSeat(self, i) if name == HUMAN else make_agent(name, seed=seed * 1009 + i, program=program)
+                       for i, name in enumerate(seats)]
+        self.game = Game(program, seed, players=len(seats))
+        self.names = [p.name for p in self.game.memory.players]
+        self.game.observers.append(self._record)
+        self.records: list[dict] = []
+        self.serial = 0  # the number of the decision being made (a request names it)
+        self.turn: int | None = None  # the seat to move
+        self.over = False
+        self.outcome: dict | None = None  # winners and payoffs, or the error that stopped the game
+        self.watchers: list[Callable[[], None]] = []
+        self.claims: dict[int, str] = {}  # seat -> the token of the tab that sits there
+        self._states: dict[int | None, dict] = {}
+        self._lock = threading.Lock()
+        self._closed = threading.Event()
+        self._thread = threading.Thread(target=self._play, name=f"table-{self.id}", daemon=True)
+        self.created = time.time()
+
+    # ------------------------------------------------------------- facts
+    @property
+    def humans(self) -> list[int]:
+        return [i for i, agent in enumerate(self.agents) if isinstance(agent, WebSeat)]
+
+    def info(self, seat: int | None) -> dict[str, Any]:
+        """What a tab needs once: the game, the seats, how cards look, every card's attributes."""
+        program = self.program
+        return {
+            "type": "table", "id": self.id, "seat": seat, "title": program.title, "game": program.name,
+            "seed": self.seed, "params": jsonable(program.param_values), "spec": self.spec,
+            "seats": self.seats(), "display": program.display,
+            "cards": {c.name: {a: jsonable(getattr(c, a)) for a in c.attributes}
+                      for c in all_cards(self.game.memory.vars)},
+            "zones": [{"name": z.name, "per_player": z.per_player, "visibility": z.visibility, "ordered": z.ordered}
+                      for z in program.zones],
+            "hidden": sorted(hidden_variables(program)),
+        }
+
+    def seats(self) -> list[dict[str, Any]]:
+        with self._lock:
+            return [{"seat": i, "name": self.names[i], "agent": self.seat_specs[i], "human": i in self.humans,
+                     "taken": i in self.claims} for i in range(len(self.agents))]
+
+    def summary(self) -> dict[str, Any]:
+        """A line of the list of tables."""
+        return {"id": self.id, "title": self.program.title, "seed": self.seed, "seats": self.seats(),
+                "over": self.over, "to_move": None if self.turn is None else self.names[self.turn]}
+
+    # --------------------------------------------------------- lifecycle
+    def start(self) -> None:
+        self._thread.start()
+
+    def close(self) -> None:
+        """Stop the game (a human seat waiting for its tab gives up; AIs stop at the next decision)."""
+        self._closed.set()
+        for seat in self.humans:
+            self.agents[seat].inbox.put(None)
+
+    @property
+    def closed(self) -> bool:
+        return self._closed.is_set()
+
+    def join(self, timeout: float | None = None) -> None:
+        self._thread.join(timeout)
+
+    def _play(self) -> None:
+        outcome: dict[str, Any]
+        try:
+            result = play_game(self.program, self.agents, self.seed, game=self.game, on_decision=self._decision)
+            outcome = self._result(result)
+        except QuitGame:
+            outcome = {"stopped": "the table was closed"}
+        except NaipesError as error:  # a rule file's fault while playing: shown at the table, located
+            outcome = {"error": str(error)}
+        except Exception as error:  # a bug: the players are told, the server log gets the traceback
+            traceback.print_exc()
+            outcome = {"error": f"internal error: {type(error).__name__}: {error}"}
+        with self._lock:
+            self.over, self.turn, self.outcome = True, None, outcome
+            self._publish_views(None)
+        for seat in self.humans:  # requests that came in as the game ended are answered too
+            self._drain(self.agents[seat].inbox)
+        self._notify()
+
+    @staticmethod
+    def _drain(inbox: queue.Queue) -> None:
+        while not inbox.empty():
+            item = inbox.get_nowait()
+            if item is not None:
+                item[1]("the game is over")
+
+    def _result(self, result: GameResult) -> dict[str, Any]:
+        outcome = {"winners": [result.names[i] for i in result.winners],
+                   "payoffs": dict(zip(result.names, result.payoffs))}
+        if result.cut_off:  # stopped by the rule file's max_decisions
+            outcome["cut_off"] = result.cut_off
+        return outcome
+
+    # ------------------------------------------------ the game thread's side
+    def _decision(self, decision: Decision) -> None:
+        """Before a seat is asked: show every seat the position; an AI waits `pause` so that people
+        (players or onlookers) can follow."""
+        if self._closed.is_set():
+            raise QuitGame()
+        with self._lock:
+            self.serial += 1
+            self.turn = decision.player
+            self._publish_views(decision)
+        self._notify()
+        if not isinstance(self.agents[decision.player], WebSeat) and self.pause:
+            self._closed.wait(self.pause)
+
+    def _publish_views(self, decision: Decision | None) -> None:
+        for seat in [*self.humans, None]:
+            state = {"type": "state", "serial": self.serial, "view": self.game.view(seat),
+                     "to_move": None if self.turn is None else self.names[self.turn],
+                     "your_turn": seat is not None and seat == self.turn, "moves": [], "options": [],
+                     "refused": [], "over": self.over, "outcome": self.outcome}
+            if decision is not None and seat == decision.player:
+                state["moves"] = list(decision.moves)
+                state["options"] = [option_data(o) for o in display_order(decision.options)]
+                state["refused"] = [{**option_data(o), "reason": decision.explain_illegal(o.move, o.arg)}
+                                    for o in display_order(self.game.candidates()) if o not in decision.options]
+            self._states[seat] = state
+
+    def _record(self, record: dict) -> None:
+        """A public record (a move as the others see it, an announcement, the end), kept for every seat."""
+        if record["type"] == "start":  # the opening position: every seat gets its view anyway
+            return
+        entry = {"type": record["type"]}
+        if record["type"] == "decision":
+            seat = self.names.index(record["player"])
+            entry.update(player=record["player"], seat=seat, move=record["move"],
+                         text=str(record.get("public", record.get("choice"))))
+            agent = self.agents[seat]
+            if isinstance(agent, WebSeat):
+                entry["own"] = agent.last_label  # the mover's own wording, for the mover only
+        elif record["type"] == "announce":
+            entry["text"] = str(record["text"])
+        elif record["type"] == "end":
+            entry.update(winners=list(record["winners"]), payoffs=list(record["payoffs"]))
+        else:
+            entry["text"] = str(record.get("text") or record.get("reason") or record["type"])
+        with self._lock:
+            self.records.append(entry)
+
+    def _notify(self) -> None:
+        for watcher in list(self.watchers):
+            watcher()
+
+    # ------------------------------------------------------ the tabs' side
+    def state(self, seat: int | None) -> dict | None:
+        """The latest state shown to `seat` (None: an onlooker), or None before the first."""
+        with self._lock:
+            return self._states.get(seat if seat in self.humans else None)
+
+    def records_for(self, seat: int | None, start: int = 0) -> list[dict]:
+        """The public records from `start` on, as `seat` sees them (its own moves in its own words)."""
+        with self._lock:
+            records = self.records[start:]
+        return [{k: v for k, v in r.items() if k != "own"} if r.get("seat") != seat else r for r in records]
+
+    def claim(self, seat: int, token: str) -> str | None:
+        """Sit a tab at a human seat; why not, if it cannot (an AI's seat, or another tab's)."""
+        if not 0 <= seat < len(self.agents):
+            return f"there is no seat {seat + 1}: this table has {len(self.agents)}"
+        if seat not in self.humans:
+            return f"{self.names[seat]} is played by {self.seat_specs[seat]}: choose a human seat"
+        with self._lock:
+            if self.claims.get(seat, token) != token:
+                return f"{self.names[seat]} is taken by another tab"
+            self.claims[seat] = token
+        return None
+
+    def release(self, seat: int, token: str) -> None:
+        with self._lock:
+            if self.claims.get(seat) == token:
+                del self.claims[seat]
+
+    def submit(self, seat: int | None, request: Any) -> Future:
+        """A move requested from `seat`'s tab; the future gives None (accepted) or why it is refused.
+
+        A request from a seat that is not to move, or for an earlier position,
+        is refused here and changes nothing; the seat's agent judges the rest.
+        """
+        reply: Future = Future()
+        with self._lock:
+            refusal = self._refusal(seat, request)
+            if refusal is None:
+                self.agents[seat].inbox.put((request, reply.set_result))
+        if refusal is not None:
+            reply.set_result(refusal)
+        return reply
+
+    def _refusal(self, seat: int | None, request: Any) -> str | None:
+        if not isinstance(request, dict) or not isinstance(request.get("serial"), int):
+            return "a move is {\"serial\": N, \"label\": TEXT} or {\"serial\": N, \"card\": NAME}"
+        if self.over:
+            return "the game is over"
+        if seat is None or seat not in self.humans:
+            return "you are watching: take a free seat to play"
+        if self.turn != seat:
+            waiting = "the game to start" if self.turn is None else f"{self.names[self.turn]} to move"
+            return f"it is not your turn: waiting for {waiting}"
+        if request["serial"] != self.serial:
+            return "that click was for an earlier position: the game has moved on"
+        return None
+
+
+class Tables:
+    """The tables a server holds, by id; the oldest finished ones go when there are too many."""
+
+    def __init__(self, limit: int = 32):
+        self.limit = limit
+        self._tables: dict[str, Table] = {}
+        self._lock = threading.Lock()
+
+    def add(self, table: Table) -> Table:
+        with self._lock:
+            while len(self._tables) >= self.limit:
+                oldest = min(self._tables.values(), key=lambda t: (not t.over, t.created))
+                oldest.close()
+                del self._tables[oldest.id]
+            self._tables[table.id] = table
+        table.start()
+        return table
+
+    def get(self, table_id: str) -> Table | None:
+        with self._lock:
+            return self._tables.get(table_id)
+
+    def all(self) -> list[Table]:
+        with self._lock:
+            return sorted(self._tables.values(), key=lambda t: -t.created)
+
+    def close(self) -> None:
+        for table in self.all():
+            table.close()

@@ -1,0 +1,277 @@
+"""The web table without a browser: the table's game thread, and the server over HTTP and WebSockets.
+
+A human seat's moves come from its tab; a move that is not the seat's to make,
+not legal, or for an earlier position is refused with a reason and changes
+nothing; each seat is shown only its own view and its own options.
+"""
+from __future__ import annotations
+
+import socket
+import threading
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("starlette", reason="the web table needs the web extra (pip install -e '.[web]')")
+testclient = pytest.importorskip("starlette.testclient", reason="Starlette's TestClient needs httpx2 (the test extra)")
+
+from click.testing import CliRunner  # noqa: E402
+
+from naipes.cli import main  # noqa: E402
+from naipes.program import load_program  # noqa: E402
+from naipes.web.app import create_app  # noqa: E402
+from naipes.web.table import Table  # noqa: E402
+
+RULESETS = Path(__file__).resolve().parent.parent / "rulesets"
+GAMES = {name: RULESETS / f"{name}.yaml" for name in ("fichas", "pocha")}
+TIMEOUT = 20
+
+
+def wait_for(table: Table, seat, predicate):
+    """The seat's state once `predicate` holds for it (the game runs in its own thread)."""
+    changed = threading.Event()
+    table.watchers.append(changed.set)
+    try:
+        for _ in range(1000):
+            state = table.state(seat)
+            if state is not None and predicate(state):
+                return state
+            assert changed.wait(TIMEOUT), f"the table did not change in {TIMEOUT} s"
+            changed.clear()
+        raise AssertionError("the awaited state never came")
+    finally:
+        table.watchers.remove(changed.set)
+
+
+def my_turn_or_over(state):
+    return state["your_turn"] or state["over"]
+
+
+def play(table: Table, seat: int, label: str) -> str | None:
+    state = table.state(seat)
+    return table.submit(seat, {"serial": state["serial"], "label": label}).result(TIMEOUT)
+
+
+def started(program, seats, seed):
+    table = Table(program, seats, seed)
+    table.start()
+    return table
+
+
+# ------------------------------------------------------------ the table
+def test_a_whole_chip_game_with_a_human_seat_against_minimax():
+    table = started(load_program(GAMES["fichas"]), ["human", "minimax"], seed=11)
+    moves = 0
+    while not (state := wait_for(table, 0, my_turn_or_over))["over"]:
+        assert state["view"]["to_move"] == "P1" and state["options"]
+        assert play(table, 0, state["options"][0]["label"]) is None
+        moves += 1
+    table.join(TIMEOUT)
+    assert moves >= 1 and state["outcome"]["winners"] in (["P1"], ["P2"])
+    assert state["view"]["zones"]["table"] == [] and state["options"] == []
+    decisions = [r for r in table.records_for(0) if r["type"] == "decision"]
+    assert [r["own"] for r in decisions if r["seat"] == 0] == [r["text"] for r in decisions if r["seat"] == 0]
+    assert table.records[-1]["type"] == "end"
+
+
+def first_refused_card(table: Table, seats: int):
+    """Play the first legal option at every seat until a seat to move holds a card it may not play."""
+    while True:
+        for seat in range(seats):
+            state = table.state(seat)
+            if state and state["your_turn"]:
+                refused = [o for o in state["refused"] if o["card"]]
+                if refused:
+                    return seat, state, refused[0]
+                assert play(table, seat, state["options"][0]["label"]) is None
+                break
+        else:
+            wait_for(table, None, lambda s: s["to_move"] is not None)
+
+
+def test_an_illegal_card_is_refused_with_the_rule_that_forbids_it_and_changes_nothing():
+    table = started(load_program(GAMES["pocha"], {"peak": "3", "random_seats": "false"}), ["human"] * 4, seed=3)
+    wait_for(table, 0, lambda s: s["to_move"] is not None)
+    seat, state, card = first_refused_card(table, 4)
+    assert card["reason"].startswith("the rule '") and "requires one of" in card["reason"]
+    before = table.state(seat)
+    refusal = play(table, seat, card["label"])
+    assert refusal == f"'{card['label']}' is refused: {card['reason']}"
+    by_card = table.submit(seat, {"serial": state["serial"], "card": card["card"]}).result(TIMEOUT)
+    assert by_card == refusal
+    assert table.state(seat) is before and table.serial == state["serial"]
+    assert not any(r.get("text") == card["label"] for r in table.records)
+    assert play(table, seat, state["options"][0]["label"]) is None  # the seat still plays
+    wait_for(table, seat, lambda s: s["serial"] > state["serial"])
+    table.close()
+
+
+def test_requests_out_of_turn_or_for_an_earlier_position_are_refused():
+    table = started(load_program(GAMES["fichas"]), ["human", "human"], seed=4)
+    state = wait_for(table, 0, my_turn_or_over)
+    label = state["options"][0]["label"]
+    assert play(table, 1, label) == "it is not your turn: waiting for P1 to move"
+    assert table.submit(None, {"serial": state["serial"], "label": label}).result(TIMEOUT).startswith("you are watching")
+    assert table.submit(0, {"serial": state["serial"] - 1, "label": label}).result(TIMEOUT).startswith(
+        "that click was for an earlier position")
+    assert table.submit(0, {"label": label}).result(TIMEOUT).startswith("a move is")
+    assert table.state(0) is state
+    assert play(table, 0, label) is None
+    assert table.submit(0, {"serial": state["serial"], "label": label}).result(TIMEOUT).startswith("it is not your turn")
+    table.close()
+    table.join(TIMEOUT)
+    assert table.over and table.outcome == {"stopped": "the table was closed"}
+
+
+def test_each_seat_sees_its_own_view_and_only_its_own_options():
+    program = load_program(GAMES["pocha"], {"peak": "2", "random_seats": "false"})
+    table = started(program, ["human", "human", "random", "random"], seed=5)
+    mover = wait_for(table, 0, lambda s: s["to_move"] is not None)["view"]["to_move"]
+    for seat in (0, 1):
+        state = table.state(seat)
+        view = state["view"]
+        hands = [p["hand"] for p in view["players"]]
+        assert all(isinstance(h, list) == (i == seat) for i, h in enumerate(hands)), "another seat's hand is hidden"
+        assert view == table.game.view(seat)
+        if f"P{seat + 1}" != mover:
+            assert state["options"] == [] and state["refused"] == []
+    onlooker = table.state(None)["view"]
+    assert all(isinstance(p["hand"], dict) for p in onlooker["players"])
+    table.close()
+
+
+# ------------------------------------------------------------ the server
+@pytest.fixture
+def client():
+    app = create_app(GAMES, pause=0, hosts=["testserver"])
+    with testclient.TestClient(app) as client:
+        yield client
+
+
+def new_table(client, **body):
+    response = client.post("/api/tables", json={"game": "fichas", "seed": 2, **body})
+    assert response.status_code == 200, response.text
+    return response.json()["id"]
+
+
+def receive(ws, kind):
+    """The next message of a kind (records and states come as the game changes)."""
+    for _ in range(200):
+        message = ws.receive_json()
+        if message["type"] == kind:
+            return message
+    raise AssertionError(f"no {kind} message")
+
+
+def test_the_games_list_their_params_and_ai_levels(client):
+    games = {g["name"]: g for g in client.get("/api/games").json()}
+    assert set(games) == {"fichas", "pocha"}
+    fichas = games["fichas"]
+    assert fichas["title"] == "The chip game (fichas)" and fichas["players"]["ai"] == "minimax"
+    count = next(p for p in fichas["params"] if p["name"] == "count")
+    assert (count["type"], count["default"], count["min"]) == ("int", 12, 1) and count["doc"]
+    levels = [level["name"] for level in fichas["levels"]]
+    assert levels[:2] == ["exact", "greedy"] and "minimax" in levels
+    assert "minimax" not in [level["name"] for level in games["pocha"]["levels"]]  # pocha hides cards
+
+
+@pytest.mark.parametrize("body, message", [
+    ({"game": "chess"}, "no game 'chess'"),
+    ({"seats": ["human"]}, "seats 2 to 2 players, not 1"),
+    ({"seats": ["human", "python:evil.py:Bot"]}, "unknown player 'python:evil.py:Bot'"),
+    ({"seats": ["human", "../../strategies/pocha/strong.yaml"]}, "unknown player"),
+    ({"params": {"count": "0"}}, "count"),
+    ({"params": {"colour": "3"}}, "colour"),
+    ({"seed": "x"}, "seed is a whole number"),
+])
+def test_a_table_that_cannot_be_made_is_refused_with_the_reason(client, body, message):
+    response = client.post("/api/tables", json={"game": "fichas", **body})
+    assert response.status_code == 400 and message in response.json()["error"]
+
+
+def test_two_tabs_play_a_chip_game_each_at_its_seat(client):
+    table_id = new_table(client, seats=["human", "human"])
+    with client.websocket_connect(f"/ws/{table_id}?seat=0&token=a") as first, \
+            client.websocket_connect(f"/ws/{table_id}?seat=1&token=b") as second:
+        info = receive(first, "table")
+        assert info["seat"] == 0 and info["display"]["shape"] == "chip" and info["cards"]["R1"] == {"colour": "R", "value": 1}
+        assert receive(second, "table")["seat"] == 1
+        tabs = [first, second]
+        state = [receive(first, "state"), receive(second, "state")]
+        while True:
+            mover = 0 if state[0]["your_turn"] else 1
+            other = 1 - mover
+            assert state[other]["options"] == []
+            tabs[other].send_json({"serial": state[mover]["serial"], "label": state[mover]["options"][0]["label"]})
+            assert receive(tabs[other], "refused")["reason"] == f"it is not your turn: waiting for P{mover + 1} to move"
+            tabs[mover].send_json({"serial": state[mover]["serial"], "label": state[mover]["options"][-1]["label"]})
+            state = [receive(first, "state"), receive(second, "state")]
+            if state[0]["over"]:
+                break
+        assert state[0]["outcome"] == state[1]["outcome"] and len(state[0]["outcome"]["winners"]) == 1
+
+
+def test_a_seat_is_held_by_one_tab(client):
+    table_id = new_table(client, seats=["human", "minimax"])
+    with client.websocket_connect(f"/ws/{table_id}?seat=0&token=mine") as tab:
+        assert receive(tab, "table")["seat"] == 0
+        with client.websocket_connect(f"/ws/{table_id}?seat=0&token=other") as intruder:
+            assert receive(intruder, "error")["message"] == "P1 is taken by another tab"
+        with client.websocket_connect(f"/ws/{table_id}?seat=0&token=mine") as reloaded:
+            assert receive(reloaded, "table")["seat"] == 0
+        with client.websocket_connect(f"/ws/{table_id}?seat=1") as ai_seat:
+            assert "played by minimax" in receive(ai_seat, "error")["message"]
+        with client.websocket_connect(f"/ws/{table_id}?seat=watch") as onlooker:
+            assert receive(onlooker, "table")["seat"] is None
+            assert receive(onlooker, "state")["options"] == []
+    with client.websocket_connect("/ws/nosuchtable?seat=0") as lost:
+        assert "no such table" in receive(lost, "error")["message"]
+
+
+def test_malformed_messages_are_refused(client):
+    table_id = new_table(client, seats=["human", "minimax"])
+    with client.websocket_connect(f"/ws/{table_id}?seat=0") as tab:
+        state = receive(tab, "state")
+        tab.send_text("not json")
+        assert receive(tab, "refused")["reason"].startswith("a move is")
+        tab.send_json({"serial": state["serial"], "label": "colour Z"})
+        assert receive(tab, "refused")["reason"] == "'colour Z' is not a move you can make now"
+        tab.send_json({"serial": state["serial"], "card": "R1"})
+        assert "is not a choice now" in receive(tab, "refused")["reason"]
+
+
+def test_only_local_host_names_and_pages_are_served(client):
+    assert client.get("/api/tables", headers={"host": "evil.example"}).status_code == 400
+    table_id = new_table(client)
+    with pytest.raises(Exception):
+        with client.websocket_connect(f"/ws/{table_id}?seat=0", headers={"origin": "http://evil.example"}) as ws:
+            ws.receive_json()
+    with client.websocket_connect(f"/ws/{table_id}?seat=0", headers={"origin": "http://testserver"}) as ws:
+        assert receive(ws, "table")["seat"] == 0
+
+
+def test_the_page_and_its_assets_are_served_from_the_package(client):
+    page = client.get("/table/abc")
+    assert page.status_code == 200 and "/static/table.js" in page.text
+    for asset in ("table.js", "table.css"):
+        assert client.get(f"/static/{asset}").status_code == 200
+
+
+def test_serve_says_so_when_the_port_is_taken():
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen(1)
+        port = taken.getsockname()[1]
+        result = CliRunner().invoke(main, ["serve", "fichas", "--port", str(port)])
+    assert result.exit_code == 1 and f"cannot listen on 127.0.0.1:{port}" in result.output
+    assert "Traceback" not in result.output
+
+
+@pytest.mark.parametrize("args, message", [
+    (["fichas", "--seat", "human", "--seat", "human", "--seat", "human"], "seats 2 to 2 players, not 3"),
+    (["fichas", "--seat", "wizardly"], "unknown agent 'wizardly'"),
+    (["--seat", "human"], "--seat and -p need a RULESET"),
+])
+def test_serve_refuses_a_table_it_cannot_seat(args, message):
+    result = CliRunner().invoke(main, ["serve", *args, "--port", "0"])
+    assert result.exit_code in (1, 2) and message in result.output and "Traceback" not in result.output
