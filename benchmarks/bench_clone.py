@@ -22,7 +22,7 @@ from typing import Any, Callable
 
 from common import fichas, fichas_symmetric, header, per_call_us, table, write_summary
 
-from naipes.interpreter import Game
+from naipes.runtime.game import Game
 
 POSITIONS = {
     "8x8 full board": {"full": "true", "colours": "8", "values": "8"},

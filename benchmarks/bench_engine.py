@@ -9,7 +9,7 @@
 (c) the 100-rule chain plus rules that never match: the cost they add.
 
 Each rule set is written as a YAML rule file into a temporary directory and
-run through naipes.interpreter.Game (Game(program, seed); game.start() runs
+run through naipes.runtime.game.Game (Game(program, seed); game.start() runs
 to `end game`; game.firings counts the firings).  The same logic is written
 as plain-Python rules for NaiveEngine below and run on the same data; both
 must fire the same number of rules, or the benchmark stops.  Compilation
@@ -26,7 +26,7 @@ from typing import Any, Callable
 
 from common import REPEAT, Race, header, rate, table, write_summary
 
-from naipes.interpreter import Game
+from naipes.runtime.game import Game
 from naipes.program import load_program
 
 MAX_FIRINGS = 10**9

@@ -4,12 +4,12 @@
     .venv/bin/python benchmarks/bench_fichas.py --profile 8 # cProfile of one 8x8 solve, top 15 by tottime
     .venv/bin/python benchmarks/bench_fichas.py --profile 8 --plain  # the same without symmetric keys
 
-Random games: naipes.interpreter.play_game with two naipes.agents.RandomAgent
+Random games: naipes.runtime.game.play_game with two naipes.agents.registry.RandomAgent
 seats, a new game seed per game (so default params draw a new random position
 each game), through the whole public API (decisions with views, options).
 
 Solving: full C x C boards (params full=true, colours=values=C); the game is
-started (Game(program, 1); game.start()) and naipes.search.Solver().evaluate
+started (Game(program, 1); game.start()) and naipes.agents.search.Solver().evaluate
 scores every root option.  Each solve runs in a fresh child process with a
 fresh Solver (no memo carried over) and is stopped after 60 s.  Target
 (DESIGN): 10x10 in under 2 s.
@@ -24,9 +24,9 @@ from typing import Any
 
 from common import REPEAT, Race, fichas, fichas_symmetric, header, rate, table, write_summary
 
-from naipes.agents import RandomAgent
-from naipes.interpreter import Game, play_game
-from naipes.search import Solver
+from naipes.agents.registry import RandomAgent
+from naipes.runtime.game import Game, play_game
+from naipes.agents.search import Solver
 
 SOLVE_TIMEOUT = 60.0
 SOLVE_SIZES = (6, 8, 10)

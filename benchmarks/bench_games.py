@@ -26,7 +26,7 @@ GAMES = [  # (rule file, params, seats, games per timing)
 def play(program, seats: int, games: int) -> tuple[int, int, int]:
     """(games, hands, decisions) of `games` random games."""
     from naipes import Game, RandomAgent
-    from naipes.interpreter import play_game
+    from naipes.runtime.game import play_game
     hands = decisions = 0
     for seed in range(games):
         game = Game(program, seed, players=seats)

@@ -16,9 +16,9 @@ import time
 
 from common import ROOT
 
-from naipes.agents import RandomAgent
-from naipes.interpreter import Game
-from naipes.ismcts import ISMCTSAgent
+from naipes.agents.registry import RandomAgent
+from naipes.runtime.game import Game
+from naipes.agents.ismcts import ISMCTSAgent
 from naipes.program import load_program
 
 

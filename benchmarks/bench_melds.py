@@ -20,7 +20,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from naipes.melds import best_melds, meld_and_lay_off  # noqa: E402
+from naipes.library.melds import best_melds, meld_and_lay_off  # noqa: E402
 
 ORDER = [1, 2, 3, 4, 5, 6, 7, 10, 11, 12]
 

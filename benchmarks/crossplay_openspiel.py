@@ -1,4 +1,4 @@
-"""Cross-play: OpenSpiel's ISMCTS bot (through naipes.openspiel) against Naipes agents.
+"""Cross-play: OpenSpiel's ISMCTS bot (through naipes.bridges.openspiel) against Naipes agents.
 
 One OpenSpiel ISMCTS seat (random rollouts to the end of the match, UCT c=2,
 `--iterations` simulations per move) against Naipes agents in every other
@@ -20,9 +20,9 @@ import numpy as np
 from open_spiel.python.algorithms import ismcts, mcts
 
 from naipes import load_program, make_agent, play_game
-from naipes.cli import find_ruleset
-from naipes.openspiel import SpielBotAgent, load_game
-from naipes.tournament import mean_interval
+from naipes.tools.cli import find_ruleset
+from naipes.bridges.openspiel import SpielBotAgent, load_game
+from naipes.tools.tournament import mean_interval
 
 
 def main() -> None:

@@ -17,7 +17,7 @@ import time
 from pathlib import Path
 from typing import Callable
 
-from naipes.catalogue import shipped_rulesets
+from naipes.language.shipped import shipped_rulesets
 from naipes.web.app import create_app, new_table
 from naipes.web.browser import chromium, missing
 from naipes.web.server import serving

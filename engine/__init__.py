@@ -13,16 +13,16 @@ For finer control, :class:`Game` runs one game step by step (``start``,
 ``options``, ``apply``, ``clone``, ``view``) and :class:`Solver` searches
 perfect-information games exhaustively. :class:`ActionSpace` numbers every
 option a rule file can offer (a fixed action space with a mask, for learning
-agents); the optional modules ``naipes.openspiel``, ``naipes.pettingzoo`` and
-``naipes.cluster`` bridge to OpenSpiel, PettingZoo and Dask (see the README).
+agents); the optional modules ``naipes.bridges.openspiel``, ``naipes.bridges.pettingzoo`` and
+``naipes.tools.cluster`` bridge to OpenSpiel, PettingZoo and Dask (see the README).
 """
-from .actions import ActionSpace
-from .agents import MinimaxAgent, RandomAgent, make_agent
-from .terminal import HumanAgent
+from .bridges.actions import ActionSpace
+from .agents.registry import MinimaxAgent, RandomAgent, make_agent
+from .agents.human import HumanAgent
 from .errors import GameError, NaipesError, ParamError, RuleError, RuleErrors
-from .interpreter import Decision, Game, GameResult, Option, play_game
+from .runtime.game import Decision, Game, GameResult, Option, play_game
 from .program import Program, load_program
-from .search import Solver
+from .agents.search import Solver
 
 __all__ = [
     "load_program", "play_game", "Game", "ActionSpace", "GameResult", "Decision", "Option", "Program", "Solver",

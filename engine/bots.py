@@ -6,10 +6,10 @@ view (what its seat could see at a real table), the labels of its legal
 options, and the public events of the game.
 
 **Where it runs.** Each bot seat starts one worker process for the whole run
-(a fresh interpreter, :mod:`naipes.bot_worker`): the bot's file is imported
+(a fresh interpreter, :mod:`naipes.agents.bot_worker`): the bot's file is imported
 there, never in the game's process, so nothing the bot can reach (``gc``,
 stack frames, patched modules) leads to the game. The game and the worker
-exchange JSON lines over a pipe of their own (:mod:`naipes.bot_process`).
+exchange JSON lines over a pipe of their own (:mod:`naipes.agents.bot_process`).
 The same bot object plays every game of the run, so it may learn across
 games. The worker runs with these limits, enforced by the operating system:
 

@@ -20,17 +20,17 @@ from itertools import product
 from pathlib import Path
 from typing import Any, Callable
 
-from .agenda import DEFAULT_STRATEGY, STRATEGIES, strategy_term
-from .codecheck import check_generated
-from .compiler import (ANY, CARD_BUILTIN_ATTRS, PLAYER_BUILTIN_ATTRS, ZONE_ATTRS, Compiler, Symbols, Unit,
+from .runtime.agenda import DEFAULT_STRATEGY, STRATEGIES, strategy_term
+from .language.codecheck import check_generated
+from .language.compiler import (ANY, CARD_BUILTIN_ATTRS, PLAYER_BUILTIN_ATTRS, ZONE_ATTRS, Compiler, Symbols, Unit,
                        declared_name_problem, identifier_problem, literal)
-from .display import read_display
+from .language.display import read_display
 from .errors import GameError, Location, NaipesError, ParamError, RuleError, RuleErrors, did_you_mean
-from .limits import MAX_DECISIONS, MAX_FIRINGS, minus, plus, times
-from .loader import Map, Seq, Text, load_tree, location_of, number_problem, subtext
-from .memory import CardBase, Memory, PlayerBase
-from .stdlib import BUILTINS, DECK
-from .vocabulary import (CARD_KEYS, MOVE_KEYS, PARAM_KEYS, PLAYERS_KEYS, RULE_KEYS, SECTIONS, TABLE_KEYS, VAR_KEYS,
+from .library.limits import MAX_DECISIONS, MAX_FIRINGS, minus, plus, times
+from .language.loader import Map, Seq, Text, load_tree, location_of, number_problem, subtext
+from .runtime.memory import CardBase, Memory, PlayerBase
+from .library.builtins import BUILTINS, DECK
+from .language.vocabulary import (CARD_KEYS, MOVE_KEYS, PARAM_KEYS, PLAYERS_KEYS, RULE_KEYS, SECTIONS, TABLE_KEYS, VAR_KEYS,
                          VIEW_KEYS, VISIBILITIES, ZONE_KEYS)
 
 PARAM_TYPES = {"int": int, "float": float, "bool": bool, "str": str}
@@ -92,7 +92,7 @@ class MoveSpec:
     # obligation cascade (the first step that leaves something decides, else all).
     strict: bool = False
     public: Callable | None = None  # how the move reads to the other players (default: its label)
-    # f(memory, vars) -> every argument the move can ever offer (naipes.actions numbers them): the
+    # f(memory, vars) -> every argument the move can ever offer (naipes.bridges.actions numbers them): the
     # declared `space:`, else the deck when `choose` ranges over a zone, else the `choose` collection
     # itself when it reads nothing a game changes; None when unknown.
     space: Callable | None = None
@@ -166,7 +166,7 @@ class Program:
     views: list = field(default_factory=list)  # [ViewSpec]
     evaluation: Callable | None = None  # f(memory, vars, player): standing mid-game, for search playouts
     estimate: Callable | None = None  # f(memory, vars, player): standing counting the round in progress
-    display: dict = field(default_factory=dict)  # how the cards look (plain data, naipes.display)
+    display: dict = field(default_factory=dict)  # how the cards look (plain data, naipes.language.display)
     player_class: type = PlayerBase
     state_names: tuple = ()
     global_zone_names: tuple = ()
@@ -476,7 +476,7 @@ class _Builder:
         return (lo, hi, default)
 
     def check_agent(self, name: Any, loc: Location) -> None:
-        from .agents import AGENTS  # agents depend on the interpreter, which depends on this module
+        from .agents.registry import AGENTS  # agents depend on the interpreter, which depends on this module
         if not isinstance(name, str) or (name not in AGENTS and not name.endswith((".yaml", ".yml"))):
             self.error(f"unknown agent '{name}'", loc, did_you_mean(str(name), AGENTS) or f"agents: {', '.join(AGENTS)}")
 
@@ -666,7 +666,7 @@ class _Builder:
             if text is None:
                 continue
             unit = self.compiler.expression(text, {a: None for a in args}, what=f"function '{fname}'")
-            if unit is not None:  # every call is a step (naipes.limits): recursion runs out of steps, not forever
+            if unit is not None:  # every call is a step (naipes.library.limits): recursion runs out of steps, not forever
                 _, expr, origin = unit.source[0]
                 unit.source = [(0, "M.step()", origin), (0, f"return {expr}", origin)]
             self.define(f"F_{fname}", args, unit, True, f"function '{fname}'")

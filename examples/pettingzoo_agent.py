@@ -13,7 +13,7 @@ import argparse
 import random
 from collections import defaultdict
 
-from naipes.pettingzoo import NaipesEnv
+from naipes.bridges.pettingzoo import NaipesEnv
 
 
 class MonteCarloAgent:

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from naipes import Game, GameError, NaipesError, RuleErrors, load_program
-from naipes.actions import ActionSpace
+from naipes.bridges.actions import ActionSpace
 
 ROOT = Path(__file__).resolve().parent.parent
 RULE_FILES = sorted((ROOT / "rulesets").glob("*.yaml"))

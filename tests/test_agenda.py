@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from naipes.errors import GameError
-from naipes.interpreter import Game
+from naipes.runtime.game import Game
 from naipes.program import load_program
 
 FICHAS = str(Path(__file__).resolve().parent.parent / "rulesets" / "fichas.yaml")

@@ -1,6 +1,6 @@
 """Hostile bots: each one is a fault with its reason, the game completes, the other seats are unaffected.
 
-Every bot here runs in a worker process of its own (naipes.bot_process); the
+Every bot here runs in a worker process of its own (naipes.agents.bot_process); the
 time limits are short (0.3 s a call) so that the suite stays fast.
 """
 import json
@@ -15,10 +15,10 @@ import pytest
 from click.testing import CliRunner
 
 from naipes import RandomAgent, load_program, play_game
-from naipes.bot_process import MAX_MESSAGE, BotLimits, BotProcess
-from naipes.bot_seat import make_bot_seat
-from naipes.cli import main
-from naipes.competition import discover_bots
+from naipes.agents.bot_process import MAX_MESSAGE, BotLimits, BotProcess
+from naipes.agents.bot_seat import make_bot_seat
+from naipes.tools.cli import main
+from naipes.tools.competition import discover_bots
 from naipes.errors import NaipesError, ParamError
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -105,9 +105,9 @@ class Snoop(Bot):
 class Patcher(Bot):
     """Patches the engine's modules and the generator, in its own process."""
     def __init__(self):
-        import naipes.interpreter, naipes.memory, naipes.bots
-        naipes.interpreter.Game.apply = naipes.interpreter.play_game = None
-        naipes.memory.Memory = naipes.bots.Bot = None
+        import naipes.runtime.game, naipes.runtime.memory, naipes.bots
+        naipes.runtime.game.Game.apply = naipes.runtime.game.play_game = None
+        naipes.runtime.memory.Memory = naipes.bots.Bot = None
         random.random = lambda: 0.0
         random.shuffle = lambda x, *a: x.reverse()
 
@@ -348,7 +348,7 @@ def test_a_snoop_finds_nothing_of_the_game_in_its_process(seated, folder):
     report = notes(folder, "snoop")[0]
     assert report["objects"] == [] and report["frames"] == []   # no Game, Memory, Decision, card... object
     assert report["hidden_cards"] == []                          # no card it was not shown
-    assert "naipes.interpreter" not in report["naipes_modules"]  # the engine is not even loaded there
+    assert "naipes.runtime.game" not in report["naipes_modules"]  # the engine is not even loaded there
 
 
 def test_patching_modules_and_the_generator_has_no_effect_on_the_game(seated):
@@ -468,7 +468,7 @@ def test_a_bot_that_does_not_start_in_time_is_a_clear_error(folder):
 
 def test_printing_to_stdout_does_not_reach_the_results(folder):
     spec = f"python:{folder / 'hostile.py'}:Prints"
-    run = subprocess.run([sys.executable, "-m", "naipes.cli", "simulate", "fichas", "-n", "2", "--seed", "1",
+    run = subprocess.run([sys.executable, "-m", "naipes.tools.cli", "simulate", "fichas", "-n", "2", "--seed", "1",
                           "--seat", spec, "--seat", "random"], capture_output=True, text=True, timeout=120)
     assert run.returncode == 0, run.stderr
     assert "GARBAGE" not in run.stdout and "GARBAGE" in run.stderr
@@ -553,7 +553,7 @@ def test_a_folder_whose_files_hang_or_exit_while_loading_is_a_clear_error(tmp_pa
                                      ["tournament", "fichas", "-n", "4", "--jobs", "2"]])
 def test_ctrl_c_stops_a_run_at_once_and_leaves_no_worker(folder, command):
     spec = f"python:{folder / 'hostile.py'}:Signals"
-    run = subprocess.Popen([sys.executable, "-m", "naipes.cli", *command, "--seed", "1", "--time-limit", "60",
+    run = subprocess.Popen([sys.executable, "-m", "naipes.tools.cli", *command, "--seed", "1", "--time-limit", "60",
                             "--seat", spec, "--seat", "random"],
                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     end = time.monotonic() + 60

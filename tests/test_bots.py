@@ -5,8 +5,8 @@ import os
 import pytest
 
 from naipes import RandomAgent, load_program, play_game
-from naipes.bot_process import BotLimits
-from naipes.bot_seat import make_bot_seat
+from naipes.agents.bot_process import BotLimits
+from naipes.agents.bot_seat import make_bot_seat
 from naipes.errors import ParamError
 
 BOTS = '''
@@ -179,7 +179,7 @@ def test_bad_bot_specs_are_clear_errors(bot_file, spec, message):
 
 def test_the_cli_seats_a_bot(bot_file):
     from click.testing import CliRunner
-    from naipes.cli import main
+    from naipes.tools.cli import main
     result = CliRunner().invoke(main, ["simulate", "fichas", "-n", "5", "--seed", "1",
                                        "--seat", f"python:{bot_file}:Raises", "--seat", "random"])
     assert result.exit_code == 0, result.output
@@ -189,7 +189,7 @@ def test_the_cli_seats_a_bot(bot_file):
 
 
 def test_a_bot_that_always_crashes_does_not_stop_a_1000_game_tournament(bot_file):
-    from naipes.tournament import run_tournament
+    from naipes.tools.tournament import run_tournament
     summary = run_tournament("rulesets/fichas.yaml", [f"python:{bot_file}:Raises", "random"], deals=500, seed=1,
                              jobs=1)
     assert summary["games"] == 1000

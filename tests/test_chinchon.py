@@ -27,13 +27,13 @@ from types import SimpleNamespace
 import pytest
 from rich.console import Console
 
-from naipes.agents import RandomAgent
-from naipes.interpreter import Game, play_game
-from naipes.melds import best_melds
-from naipes.memory import Memory
+from naipes.agents.registry import RandomAgent
+from naipes.runtime.game import Game, play_game
+from naipes.library.melds import best_melds
+from naipes.runtime.memory import Memory
 from naipes.program import load_program
-from naipes.scenario import arrange, cards, player, zone
-from naipes.terminal import render_view
+from naipes.tools.scenario import arrange, cards, player, zone
+from naipes.agents.human import render_view
 
 RULESETS = Path(__file__).resolve().parent.parent / "rulesets"
 CHINCHON = str(RULESETS / "chinchon.yaml")
@@ -265,7 +265,7 @@ def test_deterministic_players_that_never_close_get_a_new_hand():
 def test_the_command_that_went_round_the_stock_for_ever_ends():
     # issue 15: four strategy seats, seed 143, did not finish (a hand cycled the rebuilt stock)
     from click.testing import CliRunner
-    from naipes.cli import main
+    from naipes.tools.cli import main
     seats = [arg for name in ("strong", "seed", "strong", "seed") for arg in ("--seat", name)]
     result = CliRunner().invoke(main, ["play", "chinchon", *seats, "--seed", "143"])
     assert result.exit_code == 0, result.output

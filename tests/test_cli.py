@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from naipes.cli import main
+from naipes.tools.cli import main
 
 ROOT = Path(__file__).resolve().parent.parent
 FICHAS = str(ROOT / "rulesets" / "fichas.yaml")
@@ -469,7 +469,7 @@ def test_game_errors_in_play_are_located_not_tracebacks(tmp_path):
 
 def test_the_installed_command_reports_a_bad_param_without_traceback():
     exe = Path(sys.executable).with_name("naipes")
-    command = [str(exe)] if exe.exists() else [sys.executable, "-m", "naipes.cli"]
+    command = [str(exe)] if exe.exists() else [sys.executable, "-m", "naipes.tools.cli"]
     done = subprocess.run(command + ["solve", "fichas", "-p", "count=abc"], capture_output=True, text=True,
                           timeout=60, cwd=ROOT)
     assert done.returncode == 1

@@ -10,9 +10,9 @@ pytest.importorskip("distributed", reason="Dask distributed is an optional extra
 from distributed import LocalCluster  # noqa: E402
 
 from naipes import NaipesError  # noqa: E402
-from naipes.cli import main  # noqa: E402
-from naipes.cluster import play_deals_on_cluster  # noqa: E402
-from naipes.tournament import run_tournament  # noqa: E402
+from naipes.tools.cli import main  # noqa: E402
+from naipes.tools.cluster import play_deals_on_cluster  # noqa: E402
+from naipes.tools.tournament import run_tournament  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 TUTE = str(ROOT / "rulesets" / "tute_cabrero.yaml")

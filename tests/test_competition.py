@@ -5,8 +5,8 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from naipes.cli import main
-from naipes.competition import discover_bots, run_competition
+from naipes.tools.cli import main
+from naipes.tools.competition import discover_bots, run_competition
 from naipes.errors import NaipesError
 
 ROOT = Path(__file__).resolve().parent.parent

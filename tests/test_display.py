@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 
 from naipes.errors import RuleError, RuleErrors
-from naipes.interpreter import Game
+from naipes.runtime.game import Game
 from naipes.program import load_program
-from naipes.stdlib import all_cards
+from naipes.library.builtins import all_cards
 
 RULESETS = sorted(Path(__file__).resolve().parent.parent.joinpath("rulesets").glob("*.yaml"))
 

@@ -13,7 +13,7 @@ import textwrap
 import pytest
 
 from naipes.errors import GameError, NaipesError, ParamError, RuleError, RuleErrors
-from naipes.interpreter import Game
+from naipes.runtime.game import Game
 from naipes.program import load_program
 
 

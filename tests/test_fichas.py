@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from naipes.agents import RandomAgent
-from naipes.interpreter import Game, play_game
+from naipes.agents.registry import RandomAgent
+from naipes.runtime.game import Game, play_game
 from naipes.program import load_program
 
 FICHAS = str(Path(__file__).resolve().parent.parent / "rulesets" / "fichas.yaml")

@@ -28,12 +28,12 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from naipes.agents import RandomAgent
-from naipes.cli import main
+from naipes.agents.registry import RandomAgent
+from naipes.tools.cli import main
 from naipes.errors import NaipesError, RuleError, RuleErrors
-from naipes.interpreter import play_game
+from naipes.runtime.game import play_game
 from naipes.program import Program, load_program
-from naipes.strategy import StrategyAgent, load_strategy
+from naipes.language.strategies import StrategyAgent, load_strategy
 
 # Mutated params can reach the engine's random module with a float (a DeprecationWarning
 # in Python 3.11, a TypeError -> GameError later): not what these tests are about.
@@ -453,7 +453,7 @@ def test_naipes_check_subprocess_on_several_mutants(all_outcomes):
     # the real command, several files at once: every file is reported, no traceback
     candidates = [o for o in all_outcomes if isinstance(o.load_error, NaipesError)][:3]
     exe = Path(sys.executable).with_name("naipes")
-    command = [str(exe)] if exe.exists() else [sys.executable, "-m", "naipes.cli"]
+    command = [str(exe)] if exe.exists() else [sys.executable, "-m", "naipes.tools.cli"]
     done = subprocess.run(command + ["check"] + [str(o.path) for o in candidates],
                           capture_output=True, text=True, timeout=60, cwd=ROOT)
     assert done.returncode == 1
@@ -469,7 +469,7 @@ def test_naipes_check_on_a_rule_without_when(tmp_path):
     path = tmp_path / "no_when.yaml"
     path.write_text(mutant, encoding="utf-8")
     exe = Path(sys.executable).with_name("naipes")
-    command = [str(exe)] if exe.exists() else [sys.executable, "-m", "naipes.cli"]
+    command = [str(exe)] if exe.exists() else [sys.executable, "-m", "naipes.tools.cli"]
     done = subprocess.run(command + ["check", str(path)], capture_output=True, text=True, timeout=60, cwd=ROOT)
     assert "Traceback" not in done.stdout + done.stderr
     assert done.returncode in (0, 1)

@@ -17,11 +17,11 @@ from pathlib import Path
 import pytest
 import yaml
 
-from naipes.agents import RandomAgent
+from naipes.agents.registry import RandomAgent
 from naipes.errors import NaipesError, RuleError, RuleErrors
-from naipes.interpreter import play_game
+from naipes.runtime.game import play_game
 from naipes.program import load_program
-from naipes.strategy import load_strategy
+from naipes.language.strategies import load_strategy
 
 def game_tree(n: dict) -> dict:
     """The template game; `n` maps each placeholder to a name, values stay placeholders (@INT@, ...)."""

@@ -3,9 +3,9 @@ import random
 
 import pytest
 
-from naipes.agents import RandomAgent
-from naipes.interpreter import Game
-from naipes.knowledge import Knowledge, sees
+from naipes.agents.registry import RandomAgent
+from naipes.runtime.game import Game
+from naipes.agents.knowledge import Knowledge, sees
 from naipes.program import load_program
 
 GAMES = ["tute_cabrero", "pocha", "wizard", "chinchon"]

@@ -12,7 +12,7 @@ import textwrap
 import pytest
 
 from naipes.errors import GameError, NaipesError, RuleError, RuleErrors
-from naipes.interpreter import Game
+from naipes.runtime.game import Game
 from naipes.program import load_program
 
 # A rule that ends the game once everything else has settled, so that a file
@@ -755,7 +755,7 @@ def test_or_returns_an_operand_like_python(tmp_path):
 
 def test_a_single_legal_expression_is_a_filter_that_may_leave_nothing(tmp_path):
     # one expression filters; only a list is an obligation cascade (first non-empty step decides)
-    from naipes.interpreter import Game
+    from naipes.runtime.game import Game
     from naipes.program import load_program
     path = tmp_path / "f.yaml"
     path.write_text("""

@@ -1,4 +1,4 @@
-"""The rummy-family standard library (engine/melds.py), checked against the meld rules.
+"""The rummy-family standard library (engine/library/melds.py), checked against the meld rules.
 
 The rules (GAMES.md §2 and the seed): a set is 3-4 cards of one rank, any suits
 (with two decks there can be identical cards); a run is 3 or more cards of one
@@ -24,8 +24,8 @@ from itertools import combinations
 import pytest
 
 from naipes.errors import GameError, RuleError, RuleErrors
-from naipes.interpreter import Game
-from naipes.melds import best_melds, can_lay_off, is_meld, lay_off_all, longest_run, meld_and_lay_off, meldable
+from naipes.runtime.game import Game
+from naipes.library.melds import best_melds, can_lay_off, is_meld, lay_off_all, longest_run, meld_and_lay_off, meldable
 from naipes.program import load_program
 
 ORDER_40 = [1, 2, 3, 4, 5, 6, 7, 10, 11, 12]

@@ -10,7 +10,7 @@ np = pytest.importorskip("numpy")
 from open_spiel.python.algorithms import ismcts, mcts  # noqa: E402
 
 from naipes import GameError, ParamError  # noqa: E402
-from naipes.openspiel import load_game, register_all  # noqa: E402
+from naipes.bridges.openspiel import load_game, register_all  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 NAMES = register_all()
@@ -133,7 +133,7 @@ def test_bad_input_gets_clear_errors() -> None:
 
 def test_an_openspiel_bot_plays_in_a_naipes_seat() -> None:
     from naipes import make_agent, play_game
-    from naipes.openspiel import SpielBotAgent
+    from naipes.bridges.openspiel import SpielBotAgent
 
     game = load_game("tute_cabrero", {"porotos_to_retire": 1})
 

@@ -10,7 +10,7 @@ pytest.importorskip("pettingzoo", reason="PettingZoo is an optional extra: pip i
 from pettingzoo.test import api_test  # noqa: E402
 
 from naipes import GameError, ParamError  # noqa: E402
-from naipes.pettingzoo import NaipesEnv  # noqa: E402
+from naipes.bridges.pettingzoo import NaipesEnv  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 RULE_FILES = sorted((ROOT / "rulesets").glob("*.yaml"))

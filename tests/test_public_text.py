@@ -23,8 +23,8 @@ from pathlib import Path
 
 import pytest
 
-from naipes.interpreter import Game, play_game
-from naipes.stdlib import DECK
+from naipes.runtime.game import Game, play_game
+from naipes.library.builtins import DECK
 
 GOLDEN = Path(__file__).parent / "golden"
 sys.path.insert(0, str(GOLDEN))
@@ -137,7 +137,7 @@ def test_no_public_text_names_a_hidden_card(name):
 ])
 def test_the_watcher_sees_a_hidden_card_named(tmp_path, leak, told):
     # Chinchón without what keeps its public texts to cards in view
-    from naipes.agents import make_agent
+    from naipes.agents.registry import make_agent
     from naipes.program import load_program
     rules = (Path(__file__).parent.parent / "rulesets" / "chinchon.yaml").read_text(encoding="utf-8")
     assert rules.count(leak) == 1

@@ -2,7 +2,7 @@
 import pytest
 
 from naipes.errors import NaipesError
-from naipes.scenario import arrange, cards, new_game, zone
+from naipes.tools.scenario import arrange, cards, new_game, zone
 
 
 def test_arrange_sets_zones_state_and_the_decision():

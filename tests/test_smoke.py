@@ -1,8 +1,8 @@
 """A first end-to-end check: the chip game loads, plays and solves."""
-from naipes.interpreter import Game, play_game
-from naipes.agents import RandomAgent
+from naipes.runtime.game import Game, play_game
+from naipes.agents.registry import RandomAgent
 from naipes.program import load_program
-from naipes.search import Solver
+from naipes.agents.search import Solver
 
 
 def test_chip_game_plays_to_a_winner():

@@ -1,4 +1,4 @@
-"""The solver (naipes.search.Solver) against an independent brute force.
+"""The solver (naipes.agents.search.Solver) against an independent brute force.
 
 The brute force below knows nothing of the engine: a position is a frozenset
 of (colour, value) pairs (a repeated chip changes nothing, since a move takes
@@ -14,10 +14,10 @@ from pathlib import Path
 
 import pytest
 
-from naipes.agents import MinimaxAgent, RandomAgent
-from naipes.interpreter import Game, play_game
+from naipes.agents.registry import MinimaxAgent, RandomAgent
+from naipes.runtime.game import Game, play_game
 from naipes.program import load_program
-from naipes.search import Solver
+from naipes.agents.search import Solver
 
 FICHAS = str(Path(__file__).resolve().parent.parent / "rulesets" / "fichas.yaml")
 

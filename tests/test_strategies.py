@@ -9,15 +9,15 @@ from pathlib import Path
 
 import pytest
 
-from naipes.agents import RandomAgent, make_agent
+from naipes.agents.registry import RandomAgent, make_agent
 from naipes.errors import RuleErrors
-from naipes.interpreter import Game
-from naipes.ismcts import ISMCTSAgent
-from naipes.knowledge import Knowledge, sees
+from naipes.runtime.game import Game
+from naipes.agents.ismcts import ISMCTSAgent
+from naipes.agents.knowledge import Knowledge, sees
 from naipes.program import load_program
-from naipes.scenario import new_game
-from naipes.search import Solver
-from naipes.strategy import StrategyAgent, load_strategy, strategy_game, strategy_path
+from naipes.tools.scenario import new_game
+from naipes.agents.search import Solver
+from naipes.language.strategies import StrategyAgent, load_strategy, strategy_game, strategy_path
 
 ROOT = Path(__file__).resolve().parent.parent
 STRATEGY_FILES = sorted((ROOT / "strategies").glob("*/*.yaml"))

@@ -19,11 +19,11 @@ from pathlib import Path
 
 import pytest
 
-from naipes.interpreter import Game
+from naipes.runtime.game import Game
 from naipes.program import load_program
-from naipes.scenario import arrange, cards
-from naipes.search import Solver
-from naipes.strategy import StrategyAgent, load_strategy
+from naipes.tools.scenario import arrange, cards
+from naipes.agents.search import Solver
+from naipes.language.strategies import StrategyAgent, load_strategy
 
 ROOT = Path(__file__).resolve().parent.parent
 CHINCHON = str(ROOT / "rulesets" / "chinchon.yaml")

@@ -14,12 +14,12 @@ from pathlib import Path
 
 import pytest
 
-from naipes.agents import RandomAgent
-from naipes.interpreter import play_game
-from naipes.loader import load_tree, read_rule_file
+from naipes.agents.registry import RandomAgent
+from naipes.runtime.game import play_game
+from naipes.language.loader import load_tree, read_rule_file
 from naipes.program import load_program
-from naipes.scenario import arrange, new_game
-from naipes.strategy import StrategyAgent, load_strategy
+from naipes.tools.scenario import arrange, new_game
+from naipes.language.strategies import StrategyAgent, load_strategy
 
 ROOT = Path(__file__).resolve().parent.parent
 TUTE = str(ROOT / "rulesets" / "tute_cabrero.yaml")

@@ -22,8 +22,8 @@ from pathlib import Path
 
 import pytest
 
-from naipes.scenario import arrange
-from naipes.strategy import StrategyAgent, load_strategy
+from naipes.tools.scenario import arrange
+from naipes.language.strategies import StrategyAgent, load_strategy
 from test_pocha import on_table as pocha_table
 from test_pocha import program as pocha_program, POCHA
 from test_wizard import on_table as wizard_table

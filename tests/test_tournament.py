@@ -5,9 +5,9 @@ import math
 import pytest
 from click.testing import CliRunner
 
-from naipes.cli import main
+from naipes.tools.cli import main
 from naipes.errors import NaipesError
-from naipes.tournament import mean_interval, rotations, run_tournament
+from naipes.tools.tournament import mean_interval, rotations, run_tournament
 
 
 def test_mean_interval_of_known_samples():

@@ -27,10 +27,10 @@ from pathlib import Path
 
 import pytest
 
-from naipes.agents import RandomAgent
-from naipes.interpreter import Game
+from naipes.agents.registry import RandomAgent
+from naipes.runtime.game import Game
 from naipes.program import load_program
-from naipes.scenario import arrange, cards, player, zone
+from naipes.tools.scenario import arrange, cards, player, zone
 
 TUTE = str(Path(__file__).resolve().parent.parent / "rulesets" / "tute_cabrero.yaml")
 SUITS = ["oros", "copas", "espadas", "bastos"]

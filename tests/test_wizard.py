@@ -25,11 +25,11 @@ from pathlib import Path
 
 import pytest
 
-from naipes.agents import RandomAgent
+from naipes.agents.registry import RandomAgent
 from naipes.errors import ParamError
-from naipes.interpreter import Game
+from naipes.runtime.game import Game
 from naipes.program import load_program
-from naipes.scenario import arrange, cards, player, zone
+from naipes.tools.scenario import arrange, cards, player, zone
 
 RULESETS = Path(__file__).resolve().parent.parent / "rulesets"
 WIZARD = str(RULESETS / "wizard.yaml")

@@ -37,7 +37,7 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from ..catalogue import ai_levels, describe_file
+from ..tools.catalogue import ai_levels, describe_file
 from ..errors import NaipesError
 from ..program import load_program
 from .table import HUMAN, Table, Tables

@@ -1,6 +1,6 @@
 """A game at the web table: its seats, the thread that plays it, what each seat is shown.
 
-The game runs in its own thread through :func:`naipes.interpreter.play_game`.
+The game runs in its own thread through :func:`naipes.runtime.game.play_game`.
 A human seat is an agent like any other (:class:`WebSeat`): its ``choose``
 waits for a request from the seat's browser tab and answers it with the
 option it names, or with the reason it is refused (a move not in the
@@ -28,13 +28,13 @@ import traceback
 from concurrent.futures import Future
 from typing import Any, Callable
 
-from ..agents import make_agent
+from ..agents.registry import make_agent
 from ..errors import NaipesError
-from ..interpreter import Decision, Game, GameResult, Option, QuitGame, jsonable, play_game
-from ..memory import CardBase
+from ..runtime.game import Decision, Game, GameResult, Option, QuitGame, jsonable, play_game
+from ..runtime.memory import CardBase
 from ..program import Program
-from ..stdlib import all_cards
-from ..terminal import display_order, hidden_variables
+from ..library.builtins import all_cards
+from ..agents.human import display_order, hidden_variables
 
 HUMAN = "human"
 Request = dict  # {"serial": int, "label": str, "move": str} or {"serial": int, "card": str}

@@ -24,10 +24,10 @@ from pathlib import Path
 
 from functools import lru_cache
 
-from naipes.agents import make_agent
-from naipes.interpreter import Game, play_game
+from naipes.agents.registry import make_agent
+from naipes.runtime.game import Game, play_game
 from naipes.program import load_program
-from naipes.strategy import StrategyAgent, load_strategy, strategy_path
+from naipes.language.strategies import StrategyAgent, load_strategy, strategy_path
 
 ROOT = Path(__file__).resolve().parents[2]
 HERE = Path(__file__).resolve().parent

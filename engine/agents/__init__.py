@@ -1,0 +1,1 @@
+"""The players: random and exhaustive search, ISMCTS, strategy files, humans, Python bots."""

@@ -1,0 +1,137 @@
+"""The human seat: a person playing at the terminal, drawn with rich.
+
+Generic over every rule file: it shows what the player's view holds (state
+variables, zones, each player's variables and zones, the player's own cards
+sorted) and the numbered legal options. The player answers with a number or
+an option's name; an answer naming an illegal option is refused with the rule
+that forbids it. ``history`` prints the match so far, ``help`` the commands,
+``quit`` ends the game.
+"""
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from rich.console import Console, Group
+from rich.table import Table
+from rich.text import Text
+
+from ..runtime.game import Decision, Option, QuitGame, card_order
+from ..runtime.memory import CardBase
+
+HELP = """Answer with the number of an option or its name (e.g. 'colour R').
+  history  the match so far: every move and announcement
+  help     this text
+  quit     stop the game (the totals so far are shown)"""
+
+
+def _show(value: Any) -> str:
+    if isinstance(value, list):
+        if value and all(isinstance(v, list) for v in value):
+            return ", ".join(" ".join(map(str, v)) for v in value)
+        return " ".join(map(str, value)) if value else "-"
+    if isinstance(value, dict) and "count" in value:
+        top = f", top {value['top']}" if value.get("top") else ""
+        return f"{value['count']} cards{top}"
+    return "-" if value is None else str(value)
+
+
+def render_view(view: dict, hidden: set[str] = frozenset()) -> Group:
+    """What a player sees: the table, the players, and the player's own zones.
+
+    `hidden` names variables the rule file marks `show: false` (bookkeeping).
+    """
+    parts: list[Any] = []
+    header = [f"[bold]{k}[/]: {_show(v)}" for k, v in view["state"].items() if k not in hidden]
+    if view.get("phase"):
+        header.insert(0, f"[bold]phase[/]: {view['phase']}")
+    if header:
+        parts.append(Text.from_markup("  ".join(header)))
+    for name, zone in view["zones"].items():
+        parts.append(Text.from_markup(f"[bold]{name}[/]: {_show(zone)}"))
+    players = view["players"]
+    columns = [k for p in players for k in p if k not in ("name", "seat") and k not in hidden]
+    columns = list(dict.fromkeys(columns))
+    if columns:
+        table = Table(show_edge=False, pad_edge=False, box=None, header_style="bold")
+        table.add_column("player")
+        for column in columns:
+            table.add_column(column)
+        for p in players:
+            you = p["seat"] == view["seat"]
+            name = f"[reverse]{p['name']} (you)[/]" if you else p["name"]
+            table.add_row(name, *(_show(p.get(c)) for c in columns))
+        parts.append(table)
+    elif view["seat"] is not None:
+        parts.append(Text(f"You are {players[view['seat']]['name']}."))
+    return Group(*parts)
+
+
+def hidden_variables(program: Any) -> set[str]:
+    """Variables the rule file keeps off the human's table (`show: false`)."""
+    return {v.name for v in program.state + program.player_state if not v.show}
+
+
+def display_order(options: list[Option]) -> list[Option]:
+    """Options as a person wants them listed: cards sorted within each move, moves in their order."""
+    moves = list(dict.fromkeys(o.move for o in options))
+    return sorted(options, key=lambda o: (moves.index(o.move),
+                                          card_order(o.arg) if isinstance(o.arg, CardBase) else ()))
+
+
+class HumanAgent:
+    """A person at the terminal. `ask` and `console` are injectable for tests."""
+
+    name = "human"
+    wants_history = True
+
+    def __init__(self, ask: Callable[[str], str] = input, console: Console | None = None):
+        self.ask = ask
+        self.console = console or Console(highlight=False, soft_wrap=True)
+
+    def say(self, message: Any) -> None:
+        self.console.print(message, markup=False) if isinstance(message, str) else self.console.print(message)
+
+    def choose(self, decision: Decision) -> Option:
+        program = decision._game.program
+        self.say(render_view(decision.view, hidden_variables(program)))
+        self.console.print(f"[bold]{decision.player_name}[/], your move:")
+        options = display_order(decision.options)
+        for i, option in enumerate(options, 1):
+            self.console.print(f"  [cyan]{i:>2}.[/] {option.label}", highlight=False)
+        while True:
+            try:
+                answer = self.ask("> ").strip()
+            except EOFError:
+                raise QuitGame() from None
+            if answer.lower() == "history":
+                self.say("\n".join(decision.history) or "Nothing has happened yet.")
+                continue
+            choice = self.interpret(answer, decision, options)
+            if isinstance(choice, Option):
+                return choice
+            self.say(choice)
+
+    @staticmethod
+    def interpret(answer: str, decision: Decision, options: list[Option] | None = None) -> Option | str:
+        """The option an answer names (numbers count in the order shown), or why it names none."""
+        options = decision.options if options is None else options
+        lowered = answer.lower()
+        if lowered in ("quit", "exit", "q"):
+            raise QuitGame()
+        if lowered in ("help", "?", "h"):
+            return HELP
+        if not answer:
+            return "Type the number or the name of an option ('help' for help)."
+        if answer.isdigit():
+            number = int(answer)
+            if 1 <= number <= len(options):
+                return options[number - 1]
+            return f"There is no option {number}: choose 1 to {len(options)}."
+        exact = [o for o in options if o.label.lower() == lowered]
+        prefix = [o for o in options if o.label.lower().startswith(lowered)]
+        if exact or len(prefix) == 1:
+            return (exact or prefix)[0]
+        if len(prefix) > 1:
+            return f"'{answer}' could be {', '.join(o.label for o in prefix)}: be more precise."
+        reason = decision.explain_illegal_label(answer)
+        return f"'{answer}' is not a legal move{': ' + reason if reason else ''}. ('help' for help)"

@@ -1,0 +1,212 @@
+"""Information-set Monte Carlo tree search: a search agent for any rule file.
+
+Single-observer ISMCTS (Cowling, Powley and Whitehouse, 2012). One tree is
+grown over the searching seat's information set: each iteration draws a
+*determinisation* (:meth:`Knowledge.world`: the hidden cards dealt again,
+consistently with what the seat has seen and deduced), descends the tree
+choosing among the options legal in that world by UCB1 (with availability
+counts, since an option exists only in some worlds), adds one node, plays
+the game on with a playout policy (by default a random kind of move, then a
+random option of that kind, so that a rare move such as closing a hand gets
+played), and backs the result up: each node keeps
+the total reward of the player who made its move.
+
+The playout stops at the end of the game, or, when the rule file declares an
+``evaluation`` (how well each player stands: a hand's points, porotos lost),
+as soon as any player's evaluation changes; the reward is then the change.
+That keeps playouts to one hand of a long match. A playout also stops after
+``depth`` moves (a game that random play may never finish): it then scores
+the change in the rule file's ``estimate`` (the standing counting the round in
+progress, e.g. minus a hand's unmelded points), or nothing without one. Rewards are scaled by the largest seen so
+far, so one exploration constant suits every game.
+
+Named on the command line as ``ismcts`` or with parameters,
+``ismcts:iterations=200``, ``ismcts:seconds=0.5``, ``ismcts:policy=expert``
+(a strategy file plays the playouts instead of uniform random moves),
+``ismcts:exploration=1.0``, ``ismcts:depth=300`` (moves per playout).
+"""
+from __future__ import annotations
+
+import math
+import random
+import time
+from typing import Any
+
+from ..errors import ParamError
+from ..runtime.game import Decision, Game, Option
+from .knowledge import Knowledge
+from ..program import Program
+
+
+# The most search one decision may ask for: a strategy or a seat cannot stall a game for longer.
+MAX_ITERATIONS, MAX_DEPTH, MAX_SECONDS = 100_000, 10_000, 60
+
+
+class _Node:
+    __slots__ = ("mover", "children", "visits", "available", "total")
+
+    def __init__(self, mover: int):
+        self.mover = mover  # who made the move leading here (the reward counted is his)
+        self.children: dict = {}
+        self.visits = 0
+        self.available = 0
+        self.total = 0.0
+
+
+class ISMCTSAgent:
+    """Searches a fixed number of iterations, or for a time, per decision."""
+
+    def __init__(self, seed: int | None = None, iterations: int = 100, seconds: float | None = None,
+                 exploration: float = 0.7, policy: str | None = None, program: Program | None = None,
+                 depth: int = 300):
+        bounds = {"iterations": (iterations, 1, MAX_ITERATIONS), "depth": (depth, 1, MAX_DEPTH),
+                  "seconds": (seconds if seconds is not None else 1, 0.001, MAX_SECONDS),
+                  "exploration": (exploration, 0, 100)}
+        for option, (value, low, high) in bounds.items():
+            if not (math.isfinite(value) and low <= value <= high):
+                raise ParamError(f"ismcts option {option} is {value}: it must be from {low:,} to {high:,}")
+        self.iterations, self.seconds, self.exploration, self.depth = iterations, seconds, exploration, depth
+        self.rng = random.Random(seed)
+        self.policy_spec = policy
+        self.program = program
+        self.policy: Any = None
+        if policy is not None:
+            if program is None:
+                raise ParamError("an ismcts playout policy needs the game's program")
+            from .registry import make_agent  # agents imports this module
+            self.policy = make_agent(policy, seed=self.rng.randrange(1 << 30), program=program)
+        self.name = "ismcts" + (f"[{policy}]" if policy else "")
+        self.knowledge: Knowledge | None = None
+        self.iterations_done = 0
+
+    def reseed(self, seed: int) -> None:
+        self.rng.seed(seed)
+        if hasattr(self.policy, "reseed"):
+            self.policy.reseed(seed + 1)
+
+    def attach(self, game: Game, seat: int) -> None:
+        """Follow the game from the start: what the seat sees and deduces."""
+        self.knowledge = Knowledge(game, seat)
+
+    def choose(self, decision: Decision) -> Option:
+        game = decision._game
+        if self.knowledge is None or self.knowledge.game is not game or self.knowledge.seat != decision.player:
+            self.attach(game, decision.player)  # joined late: knows only what it sees from now on
+        if len(decision.options) == 1:
+            return decision.options[0]
+        root = _Node(decision.player)
+        self._scale = 1e-9
+        deadline = time.perf_counter() + self.seconds if self.seconds else None
+        done = 0
+        while done < self.iterations if deadline is None else time.perf_counter() < deadline:
+            self._iterate(root, self.knowledge.world(self.rng))
+            done += 1
+        self.iterations_done += done
+        by_key = {o.key: o for o in decision.options}
+        ranked = sorted(((child.visits, child.total / max(child.visits, 1), key)
+                         for key, child in root.children.items() if key in by_key), reverse=True)
+        return by_key[ranked[0][2]] if ranked else decision.options[0]
+
+    # -------------------------------------------------------------- iteration
+    def _iterate(self, root: _Node, world: Game) -> None:
+        start = _standing(world)
+        if world.program.estimate is not None:
+            self._start_estimate = _estimate(world)
+        node, path = root, []
+        while not world.over:
+            options = world.options()
+            mover = world.to_move.index
+            keys = [o.key for o in options]  # an option's identity across worlds
+            children = node.children
+            untried = []
+            for i, key in enumerate(keys):
+                child = children.get(key)
+                if child is None:
+                    untried.append(i)
+                else:
+                    child.available += 1
+            if untried:
+                i = self.rng.choice(untried)
+                child = children[keys[i]] = _Node(mover)
+                child.available = 1
+                world.apply(options[i])
+                path.append(child)
+                break
+            i = self._select(children, keys)
+            node = children[keys[i]]
+            world.apply(options[i])
+            path.append(node)
+            if _standing(world) != start:
+                break
+        rewards = self._playout(world, start)
+        scale = self._scale = max(self._scale, max(map(abs, rewards)))
+        for child in path:
+            child.visits += 1
+            child.total += rewards[child.mover] / scale
+
+    def _select(self, children: dict, keys: list) -> int:
+        """UCB1 over the options legal in this world (availability counts, not the parent's visits)."""
+        c = self.exploration
+        best, best_value = 0, -math.inf
+        for i, key in enumerate(keys):
+            child = children[key]
+            value = child.total / child.visits + c * math.sqrt(math.log(child.available) / child.visits) \
+                if child.visits else math.inf
+            if value > best_value:
+                best, best_value = i, value
+        return best
+
+    def _playout(self, world: Game, start: tuple) -> list[float]:
+        policy, rng = self.policy, self.rng
+        for _ in range(self.depth):
+            if world.over or _standing(world) != start:
+                break
+            if policy is None:
+                world.apply(_random_option(world.options(), rng))
+            else:
+                world.apply(policy.choose(world.decision()))
+        end = _standing(world)
+        if end == start and not world.over and world.program.estimate is not None:
+            end, start = _estimate(world), self._start_estimate  # cut off: the estimate of where things stand
+        if world.program.evaluation is not None or world.program.estimate is not None:
+            return [b - a for a, b in zip(start, end)]
+        return list(end) if world.over else [0.0] * len(world.memory.players)  # cut off: no result
+
+
+def _random_option(options: list[Option], rng: random.Random) -> Option:
+    """A random move kind, then a random option of it: a rare kind of move (closing a hand,
+    singing) is not drowned by the many options of a common one (which card to discard)."""
+    kinds = sorted({o.move for o in options})
+    if len(kinds) > 1:
+        move = rng.choice(kinds)
+        options = [o for o in options if o.move == move]
+    return rng.choice(options)
+
+
+def _estimate(world: Game) -> tuple:
+    program, memory = world.program, world.memory
+    with program.located():
+        return tuple(program.estimate(memory, memory.vars, p) for p in memory.players)
+
+
+def _standing(world: Game) -> tuple:
+    """Each player's evaluation (the payoffs once the game is over, or without an evaluation)."""
+    program, memory = world.program, world.memory
+    if program.evaluation is not None:
+        with program.located():
+            return tuple(program.evaluation(memory, memory.vars, p) for p in memory.players)
+    return tuple(world.payoffs()) if world.over else ()
+
+
+def make_ismcts(seed: int | None = None, program: Program | None = None, **options: str) -> ISMCTSAgent:
+    """``ismcts:iterations=N,seconds=S,exploration=C,policy=STRATEGY`` from its command-line options."""
+    kinds = {"iterations": int, "seconds": float, "exploration": float, "policy": str, "depth": int}
+    parsed: dict[str, Any] = {}
+    for key, raw in options.items():
+        if key not in kinds:
+            raise ParamError(f"ismcts has no option '{key}' (options: {', '.join(kinds)})")
+        try:
+            parsed[key] = kinds[key](raw)
+        except ValueError:
+            raise ParamError(f"ismcts option '{key}' needs a {kinds[key].__name__}, not '{raw}'") from None
+    return ISMCTSAgent(seed, program=program, **parsed)

@@ -1,0 +1,170 @@
+"""What one seat knows about the hidden cards, and worlds consistent with it.
+
+A search agent in a game with hidden cards plays many imagined games
+(*determinisations*): the real game with the cards it cannot place dealt
+again at random, consistently with everything it has seen or could deduce.
+:class:`Knowledge` follows a game from one seat:
+
+* **where known cards are**: a card seen in a zone the seat can see is known;
+  it stays known while it moves (a trick gathered into a face-down pile, a
+  discard taken into a hand) until the zone it is in is shuffled.
+* **what a hand cannot hold**: when a player's choice skipped steps of an
+  obligation cascade (``legal:`` as a list), no card of his could pass those
+  steps: whatever would pass them now (a card of the lead suit, a trump) is
+  not in his hand. These exclusions hold until cards the seat cannot place
+  enter that hand (a new deal).
+
+:meth:`Knowledge.world` builds a determinisation: a clone of the game where
+every card the seat cannot place is redealt among the places hidden from it,
+each hidden place keeping its count and refusing its excluded cards, the
+order of face-down ordered piles (a stock) is shuffled, and the world's random
+generator is the searcher's (not the real game's next shuffles). A world is a
+function of what the seat knows and of the generator: where the hidden cards
+really are does not change it.
+
+Hidden *variables* are not resampled (no shipped game keeps hand information
+in one). The deduction assumes cascade steps test one card at a time (as
+obligations do) and that a hand does not take unseen cards back between the
+deduction and its use, which a new deal resets.
+"""
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from ..runtime.game import Game, Option
+from ..runtime.memory import CardBase, PlayerBase, Zone, sees
+
+
+class Knowledge:
+    """One seat's knowledge of the card positions of one game; attach it before the game starts."""
+
+    def __init__(self, game: Game, seat: int):
+        self.game, self.seat = game, seat
+        self.known: dict[int, int] = {}  # card id -> zone slot where the seat knows it is
+        self.excluded: dict[int, set[int]] = {}  # zone slot -> ids of cards it cannot hold
+        memory = game.memory
+        memory.trackers = memory.trackers + (self,)
+        game.before_move.append(self.deduce)
+        self.look()
+
+    def follow(self, game: Game) -> "Knowledge":
+        """The same knowledge, following `game` (a clone of this one's game, or a world of it)."""
+        copy = Knowledge.__new__(Knowledge)
+        copy.game, copy.seat = game, self.seat
+        copy.known, copy.excluded = dict(self.known), {slot: set(ids) for slot, ids in self.excluded.items()}
+        game.memory.trackers = game.memory.trackers + (copy,)
+        game.before_move.append(copy.deduce)
+        return copy
+
+    # ------------------------------------------------------------- following
+    def look(self) -> None:
+        """Note every card the seat can see now."""
+        for zone in self.game.memory.zones:
+            if sees(zone, self.seat):
+                for card in zone:
+                    self.known[card.id] = zone.slot
+            elif zone.spec.visibility == "top" and zone:
+                self.known[zone[-1].id] = zone.slot
+
+    def moved(self, cards: list, dest: Zone) -> None:
+        known, slot = self.known, dest.slot
+        visible = sees(dest, self.seat)
+        unplaced = False
+        for card in cards:
+            if visible or card.id in known:
+                known[card.id] = slot
+            else:
+                unplaced = True
+        if dest.spec.visibility == "top" and dest:
+            known[dest[-1].id] = slot
+        if unplaced:
+            self.excluded.pop(slot, None)  # cards it cannot place came in: old deductions no longer hold
+
+    def shuffled(self, zone: Zone) -> None:
+        if not sees(zone, self.seat):
+            known = self.known
+            for card in zone:
+                known.pop(card.id, None)
+
+    def deduce(self, game: Game, player: PlayerBase, option: Option) -> None:
+        """Before another player's move takes effect: what the cascade steps he skipped say about his hand."""
+        if player.index == self.seat:
+            return
+        move = game.program.moves[option.move]
+        if move.strict or len(move.cascade) < 2 or not isinstance(option.arg, CardBase):
+            return
+        memory = game.memory
+        V = memory.vars
+        hand = memory.where.get(option.arg.id)
+        unknown = [c for z in memory.zones if not sees(z, self.seat) for c in z if c.id not in self.known]
+        with game.program.located():
+            for _, allowed_of in move.cascade:
+                if allowed_of(memory, V, player, [option.arg]):
+                    return  # the step that decided: the ones before it found nothing in his hand
+                ruled_out = allowed_of(memory, V, player, unknown)
+                if ruled_out:
+                    self.excluded.setdefault(hand, set()).update(c.id for c in ruled_out)
+
+    # ----------------------------------------------------------------- worlds
+    def world(self, rng: random.Random) -> Game:
+        """A clone of the game with every card the seat cannot place dealt again at random."""
+        self.look()
+        world = self.game.clone()
+        memory = world.memory
+        places: list[tuple[Zone, int]] = []  # (hidden zone, index) of each card to redeal
+        pool: list[CardBase] = []
+        for zone in memory.zones:
+            if sees(zone, self.seat):
+                continue
+            covered = len(zone) - (1 if zone.spec.visibility == "top" and zone else 0)
+            for i in range(covered):
+                card = zone[i]
+                if self.known.get(card.id) != zone.slot:
+                    places.append((zone, i))
+                    pool.append(card)
+        pool.sort(key=lambda c: c.id)  # the world depends on what the seat knows, not on where hidden cards are
+        cards = _deal_respecting(pool, places, self.excluded, rng)
+        touched = set()
+        for (zone, i), card in zip(places, cards):
+            zone[i] = card
+            memory.where[card.id] = zone.slot
+            touched.add(zone.slot)
+        for zone in memory.zones:
+            if zone.spec.visibility == "hidden" and zone.spec.ordered and len(zone) > 1 and zone.slot in touched:
+                rng.shuffle(zone)  # the order of a face-down pile is unknown too
+        memory._rng, memory._rng_origin = random.Random(rng.random()), None  # not the real game's future shuffles
+        memory.dirty.update(memory.zones[slot].key for slot in touched)
+        with world.program.located():
+            world.agenda.update(memory)
+        return world
+
+
+def _deal_respecting(pool: list, places: list, excluded: dict[int, set[int]], rng: random.Random) -> list:
+    """The pool's cards in an order for `places`, none in a zone that excludes it (tries a few shuffles,
+    then places the most constrained cards first; if nothing fits, ignores the exclusions)."""
+    if not any(excluded.get(zone.slot) for zone, _ in places):
+        cards = list(pool)
+        rng.shuffle(cards)
+        return cards
+    for _ in range(20):
+        cards = list(pool)
+        rng.shuffle(cards)
+        if all(card.id not in excluded.get(zone.slot, ()) for (zone, _), card in zip(places, cards)):
+            return cards
+    return _constrained_deal(pool, places, excluded, rng)
+
+
+def _constrained_deal(pool: list, places: list, excluded: dict[int, set[int]], rng: random.Random) -> list:
+    free: dict[int, list[int]] = {}  # zone slot -> indexes into places still empty
+    for k, (zone, _) in enumerate(places):
+        free.setdefault(zone.slot, []).append(k)
+    allowed = {card.id: [s for s in free if card.id not in excluded.get(s, ())] for card in pool}
+    order = sorted(pool, key=lambda c: (len(allowed[c.id]), rng.random()))
+    out: list[Any] = [None] * len(places)
+    for card in order:
+        slots = [s for s in allowed[card.id] if free[s]] or [s for s in free if free[s]]
+        weights = [len(free[s]) for s in slots]
+        slot = rng.choices(slots, weights)[0]
+        out[free[slot].pop()] = card
+    return out

@@ -1,0 +1,66 @@
+"""Exhaustive search over any perfect-information rule file.
+
+:class:`Solver` plays every line to the end through the interpreter (cloning
+the game at each node) and memoises values on the game's canonical key, so
+transpositions are solved once.  Values are payoff vectors; the player to
+move maximises its own payoff (max^n, which for two players with win/loss
+payoffs is minimax).  When payoffs are the default win = 1 / loss = 0, a
+line that already wins for the mover cuts the search of its siblings.
+
+>>> solver = Solver()                          # doctest: +SKIP
+>>> solver.evaluate(game)                      # doctest: +SKIP
+[(Option(move='take_value', arg=1, label='value 1'), (1, 0)), ...]
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from ..runtime.game import Game, Option
+
+
+class Solver:
+    """Memoised max^n search; one solver can be reused across positions of a program."""
+
+    def __init__(self) -> None:
+        self.memo: dict[Any, tuple] = {}
+        self.nodes = 0
+
+    def value(self, game: Game) -> tuple:
+        """The payoff vector of `game` under perfect play."""
+        key = game.key()
+        known = self.memo.get(key)
+        if known is not None:
+            return known
+        self.nodes += 1
+        if game.over:
+            value = tuple(game.payoffs())
+        else:
+            mover = game.to_move.index
+            prune = game.program.result is None  # payoffs are 0/1: a win cannot be bettered
+            value = None
+            for option in game.options():
+                child = game.clone()
+                child.apply(option)
+                outcome = self.value(child)
+                if value is None or outcome[mover] > value[mover]:
+                    value = outcome
+                    if prune and value[mover] >= 1:
+                        break
+        self.memo[key] = value
+        return value
+
+    def evaluate(self, game: Game) -> list[tuple[Option, tuple]]:
+        """Every option of the pending decision with its exact value (no cut at the root)."""
+        results = []
+        for option in game.options():
+            child = game.clone()
+            child.apply(option)
+            results.append((option, self.value(child)))
+        return results
+
+    def best(self, game: Game) -> list[Option]:
+        """The options of highest value for the player to move."""
+        mover = game.to_move.index
+        scored = self.evaluate(game)
+        top = max(value[mover] for _, value in scored)
+        return [option for option, value in scored if value[mover] == top]

@@ -1,0 +1,1 @@
+"""Rule files in other frameworks' terms: action spaces, observations, OpenSpiel, PettingZoo."""

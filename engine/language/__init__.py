@@ -1,0 +1,1 @@
+"""From rule-file text to a compiled program: loading, parsing, checking, compiling."""

@@ -1,0 +1,85 @@
+"""The last check on generated code: nothing in it but what the compiler means to write.
+
+The compiler writes a rule file's conditions and actions as Python source,
+built only from names it has checked and literals of known types. Before that
+source is compiled, :func:`check_generated` reads it once more, as a whitelist
+over its syntax tree: every statement and expression is of a kind the
+compiler emits, every name is one of the engine's own or carries the prefix
+of a checked rule-file name, every attribute is a declared card or player
+attribute or the working memory's API, every constant a plain value. A
+violation is a bug in Naipes (never the rule file's fault), reported as one.
+
+>>> check_generated("def rule_when_0(M, V):\\n    return V['phase'] == 'play'\\n", set())
+>>> check_generated("def rule_then_1(M, V):\\n    import os\\n", set())
+Traceback (most recent call last):
+...
+naipes.language.codecheck.GeneratedCodeError: generated code contains Import at line 2 (a bug in Naipes: please report it)
+"""
+from __future__ import annotations
+
+import ast
+import math
+import re
+
+from ..errors import NaipesError
+
+STATEMENTS = (ast.FunctionDef, ast.Return, ast.Assign, ast.Expr, ast.If, ast.For, ast.Pass)
+EXPRESSIONS = (ast.BoolOp, ast.BinOp, ast.UnaryOp, ast.Compare, ast.Call, ast.IfExp, ast.Lambda, ast.ListComp,
+               ast.SetComp, ast.DictComp, ast.GeneratorExp, ast.List, ast.Tuple, ast.Set, ast.Dict, ast.Subscript,
+               ast.Slice, ast.Attribute, ast.Name, ast.Constant)
+PARTS = (ast.Module, ast.arguments, ast.arg, ast.keyword, ast.comprehension, ast.Load, ast.Store, ast.And, ast.Or,
+         ast.Add, ast.Sub, ast.Mult, ast.Div, ast.FloorDiv, ast.Mod, ast.USub, ast.UAdd, ast.Not, ast.Eq, ast.NotEq,
+         ast.Lt, ast.LtE, ast.Gt, ast.GtE, ast.In, ast.NotIn)
+ALLOWED = STATEMENTS + EXPRESSIONS + PARTS
+
+# The engine's own names in generated code: the memory and its variables, scaffolding builtins, and
+# prefixed names: v_ a rule-file local, F_ a rule-file function, B_ a built-in, _o/_h temporaries,
+# kind_N a generated function.
+ENGINE_NAMES = frozenset({"M", "V", "_", "combo", "list", "dict", "zip", "range"})
+PREFIXED = re.compile(r"(?:[vFB]_[A-Za-z0-9_]+|_[oh][0-9]+|[a-z]+(?:_[a-z]+)*_[0-9]+)\Z", re.ASCII)
+# The working memory's methods that generated code calls (M.move(...), ...).
+MEMORY_API = frozenset({"set_var", "set_attr", "move", "shuffle", "deal", "ask", "end_game", "unpack", "announce",
+                        "rng", "charge", "step"})
+CONSTANT_TYPES = (type(None), bool, int, float, str)
+
+
+class GeneratedCodeError(NaipesError):
+    """Generated code holds something the compiler never writes: a bug in Naipes."""
+
+
+def check_generated(source: str, attributes: set[str]) -> None:
+    """Refuse `source` unless it is made only of what the compiler writes.
+
+    `attributes` are the attribute names a rule file may use (its card and
+    player attributes and zones, and the engine's own: id, name, index, owner).
+    """
+    for node in ast.walk(ast.parse(source)):
+        problem = _problem(node, attributes)
+        if problem:
+            line = getattr(node, "lineno", "?")
+            raise GeneratedCodeError(f"generated code contains {problem} at line {line} "
+                                     "(a bug in Naipes: please report it)")
+
+
+def _problem(node: ast.AST, attributes: set[str]) -> str | None:
+    if not isinstance(node, ALLOWED):
+        return type(node).__name__
+    if isinstance(node, ast.Name) and node.id not in ENGINE_NAMES and not PREFIXED.match(node.id):
+        return f"the name {node.id!r}"
+    if isinstance(node, (ast.FunctionDef, ast.arg)):
+        name = node.name if isinstance(node, ast.FunctionDef) else node.arg
+        if name not in ENGINE_NAMES and not PREFIXED.match(name):
+            return f"the name {name!r}"
+    if isinstance(node, ast.FunctionDef) and (node.decorator_list or node.returns or node.args.defaults):
+        return "a decorated or annotated function"
+    if isinstance(node, ast.Attribute):
+        owner_is_memory = isinstance(node.value, ast.Name) and node.value.id == "M"
+        if node.attr not in (MEMORY_API if owner_is_memory else attributes):
+            return f"the attribute {node.attr!r}"
+    if isinstance(node, ast.Constant):
+        value = node.value
+        if not isinstance(value, CONSTANT_TYPES) or (isinstance(value, float) and not math.isfinite(value)):
+            return f"the constant {value!r}"
+    if isinstance(node, ast.keyword) and (node.arg is None or not node.arg.isascii() or node.arg.startswith("_")):
+        return f"the keyword {node.arg!r}"
+    return None

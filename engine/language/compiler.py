@@ -1,0 +1,798 @@
+"""Compile rule-language trees to Python source, checking them on the way.
+
+Like a template engine, every condition, action and function is turned into
+Python source once; :mod:`naipes.program` compiles all of it into one code
+object.  On the way the compiler
+
+* resolves every name (a local, a param — inlined as a constant —, a state
+  variable, a zone, a function, a built-in) and refuses anything else, which
+  is what makes the language a sandbox: there is no way to name a Python
+  object the symbol table does not list, nor an attribute starting with '_';
+* checks arity, attributes and the type mismatches visible before running;
+* records what each piece *reads* (global names, player attributes), so the
+  agenda re-evaluates a rule only when something it reads was written.
+
+Generated functions take ``M`` (the working memory) and ``V`` (its variables
+dict) first; rule-file locals are renamed ``v_<name>``.
+"""
+from __future__ import annotations
+
+import ast
+import keyword
+import sys
+from dataclasses import dataclass, field
+from typing import Any
+
+from lark import Token, Tree
+
+from ..errors import Location, RuleError, did_you_mean
+from .loader import MAX_DIGITS, number_problem
+from ..runtime.memory import CardBase, PlayerBase
+from .parser import node_location, parse_block, parse_expression
+from ..library.builtins import BUILTINS
+
+NUMERIC = {"int", "float", "bool"}
+# Attributes every object of a kind has, beyond those the rule file declares.
+PLAYER_BUILTIN_ATTRS = {"index": "int", "name": "str"}
+CARD_BUILTIN_ATTRS = {"id": "int", "name": "str"}
+ZONE_ATTRS = {"owner": "player"}
+ANY = "*"  # a read of an attribute of any object
+
+
+def _python_attributes() -> frozenset:
+    """Every attribute of every kind of Python value a rule-file expression can produce.
+
+    Rule files may only name attributes they declare (card attributes, player
+    variables and zones). Declaring one of these names is refused, so an
+    attribute access can succeed only on Naipes' own cards, players and zones:
+    a generator's ``gi_frame``, a string's ``format`` or a list's ``append``
+    can never be reached.
+    """
+    def generator():
+        yield 1
+    samples = [0, 0.5, 1j, "", b"", True, None, [], (), {}, set(), frozenset(), range(1), zip(), enumerate([]),
+               map(len, []), filter(None, []), reversed([]), iter([]), iter(()), iter(""), {}.keys(), {}.values(),
+               {}.items(), generator(), (x for x in []), lambda: 0, len, [].append, slice(1), sys._getframe(),
+               (lambda: 0).__code__, type, object(), NotImplemented, Ellipsis, ValueError()]
+    names = set()
+    for sample in samples:
+        names.update(dir(sample))
+    return frozenset(names)
+
+
+PYTHON_ATTRIBUTES = _python_attributes()
+
+
+def identifier_problem(name: Any, kind: str) -> str | None:
+    """Why `name` cannot name something in a rule file (None if it can).
+
+    Names become Python identifiers in generated code (always behind a prefix
+    or as an attribute), so they are plain ASCII identifiers and never
+    reserved words or private ('_') names.
+    """
+    if not isinstance(name, str) or not name.isascii() or not name.isidentifier():
+        return f"'{name}' is not a valid {kind} name (ASCII letters, digits and '_', not starting with a digit)"
+    if name.startswith("_"):
+        return f"{kind} names cannot start with '_' ('{name}')"
+    if keyword.iskeyword(name) or keyword.issoftkeyword(name):
+        return f"'{name}' is a reserved word and cannot name a {kind}"
+    return None
+
+
+# Attributes the engine gives its own objects, by the kind of object a declared name becomes an attribute of.
+ENGINE_ATTRIBUTES = {"player": frozenset(dir(PlayerBase)), "card": frozenset(dir(CardBase))}
+
+
+def declared_name_problem(name: Any, kind: str, owner: str) -> str | None:
+    """Why `name` cannot name a card attribute (owner 'card'), a player variable or a zone ('player')."""
+    problem = identifier_problem(name, kind)
+    if problem:
+        return problem
+    if name in ENGINE_ATTRIBUTES[owner]:
+        return f"'{name}' is reserved (every {owner} has it already) and cannot name a {kind}"
+    if name in PYTHON_ATTRIBUTES and name not in ("index", "count"):
+        return f"'{name}' is reserved (an attribute of built-in values) and cannot name a {kind}"
+    return None
+
+
+def literal(value: Any) -> str:
+    """Python source for a plain value from a rule file (None, a bool, number, text, or a collection of those).
+
+    Anything else (a non-finite float, a number too large, an object of
+    another type) raises ValueError: only values whose source is known
+    to be a literal ever enter generated code.
+    """
+    if value is None or isinstance(value, (bool, str)):
+        return repr(value)
+    if isinstance(value, (int, float)):
+        problem = number_problem(value)
+        if problem:
+            raise ValueError(f"{value!r} is {problem}")
+        return repr(value)
+    if isinstance(value, (list, tuple)):
+        items = ", ".join(literal(v) for v in value)
+        return f"[{items}]" if isinstance(value, list) else f"({items}{',' if len(value) == 1 else ''})"
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{literal(k)}: {literal(v)}" for k, v in value.items()) + "}"
+    raise ValueError(f"a value of type {type(value).__name__} cannot stand in a rule file")
+
+
+@dataclass
+class Symbols:
+    """Everything a rule file may name, with a static type where known."""
+
+    params: dict[str, Any] = field(default_factory=dict)
+    globals: dict[str, str | None] = field(default_factory=dict)
+    zones: set[str] = field(default_factory=set)
+    player_attrs: dict[str, str | None] = field(default_factory=dict)
+    card_attrs: dict[str, str | None] = field(default_factory=dict)
+    functions: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    moves: set[str] = field(default_factory=set)
+
+    def attribute_type(self, base: str | None, attr: str) -> str | None:
+        if base == "card":
+            return self.card_attrs.get(attr)
+        if base == "player":
+            return self.player_attrs.get(attr)
+        if base == "zone":
+            return ZONE_ATTRS.get(attr)
+        in_player, in_card = attr in self.player_attrs, attr in self.card_attrs
+        if in_player and not in_card:
+            return self.player_attrs[attr]
+        if in_card and not in_player:
+            return self.card_attrs[attr]
+        return None
+
+
+@dataclass
+class Unit:
+    """What compiling one piece of rule text produced."""
+
+    source: list[tuple[int, str, Location | None]]  # (indent, python line, origin)
+    reads: set = field(default_factory=set)  # global names; (attr, var | ANY) pairs
+    calls: set = field(default_factory=set)  # user functions called
+    type: str | None = None
+    tests: int = 0  # atomic tests in a condition (specificity)
+    guard: tuple | None = None  # (global name, literal) when the condition is `name == literal and ...`
+    hoisted: list = field(default_factory=list)  # (python name, source): calls computed once (see `invariant`)
+
+
+def _type_of_value(value: Any) -> str | None:
+    if isinstance(value, bool):
+        return "bool"
+    for t in (int, float, str, list, tuple, set, dict):
+        if isinstance(value, t):
+            return t.__name__
+    return None
+
+
+def _numeric(t: str | None) -> bool:
+    return t in NUMERIC
+
+
+class CompileError(RuleError):
+    pass
+
+
+class Compiler:
+    """Compiles rule-language text against a symbol table, collecting errors."""
+
+    def __init__(self, symbols: Symbols):
+        self.sym = symbols
+        self.errors: list[RuleError] = []
+        # Set for a strategy's actions: the only names they may assign (its own memory).
+        self.writable: set[str] | None = None
+
+    # ------------------------------------------------------------ entry points
+    def expression(self, text: str, scope: dict[str, str | None], *, bound: set[str] = frozenset(),
+                   what: str = "expression", allow_random: bool = False,
+                   invariant: set[str] | None = None) -> Unit | None:
+        """Compile a condition / function body; returns None after recording an error.
+
+        With `invariant` (the locals that stay fixed while the expression is
+        applied to many values, e.g. a legality test over every candidate),
+        calls that read no other local are hoisted into ``unit.hoisted``: the
+        caller computes each at most once, lazily (so short-circuits hold).
+        """
+        try:
+            tree = parse_expression(text, what)
+            job = _Job(self, text, scope, bound, allow_random, what)
+            job.wrapped = True
+            job.invariant = invariant
+            src, typ = job.expr(tree)
+            return Unit([(0, src, job.origin(tree))], job.reads, job.calls, typ, _count_tests(tree),
+                        _equality_guard(tree, self.sym, scope), job.hoisted)
+        except RuleError as exc:
+            self.errors.append(exc)
+            return None
+
+    def block(self, texts: list[str], scope: dict[str, str | None], *, bound: set[str] = frozenset(),
+              what: str = "actions") -> Unit | None:
+        """Compile a list of statement texts into one block of Python lines."""
+        lines: list[tuple[int, str, Location | None]] = []
+        reads, calls, ok = set(), set(), True
+        locals_ = dict(scope)
+        for text in texts:
+            try:
+                trees = parse_block(text, what)
+                job = _Job(self, text, locals_, bound, True, what)
+                for tree in trees:
+                    job.stmt(tree, 0, lines)
+                reads |= job.reads
+                calls |= job.calls
+                locals_ = job.scope
+            except RuleError as exc:
+                self.errors.append(exc)
+                ok = False
+        if not ok:
+            return None
+        return Unit(lines or [(0, "pass", None)], reads, calls)
+
+
+_LITERALS = {"number": lambda t: ast.literal_eval(t.children[0].value),
+             "string": lambda t: ast.literal_eval(t.children[0].value),
+             "true": lambda t: True, "false": lambda t: False}
+
+
+def _equality_guard(tree: Tree, sym: Symbols, scope: dict) -> tuple | None:
+    """(name, literal) when a condition is `name == literal`, alone or first in an `and`.
+
+    The agenda indexes such rules by the literal, so a write to `name` touches
+    only the rules expecting its old and new values.
+    """
+    test = tree.children[0] if tree.data == "and_" else tree
+    if test.data != "compare" or len(test.children) != 3 or test.children[1].value != "==":
+        return None
+    left, _, right = test.children
+    if left.data != "name" or right.data not in _LITERALS:
+        return None
+    name = left.children[0].value
+    if name in scope or name not in sym.globals or name == "players":
+        return None
+    return (name, _LITERALS[right.data](right))
+
+
+def _count_tests(tree: Tree) -> int:
+    if isinstance(tree, Tree) and tree.data in ("and_", "or_"):
+        return sum(_count_tests(c) for c in tree.children)
+    return 1
+
+
+# `a * b`, `a + b` and `a - b` go through the size checks of naipes.library.limits (a repeated or joined sequence, a
+# number of too many bits), unless one side is a number written in the rule file (for `*`, and the other side
+# a number): then a value grows by at most that much per step, which the step budget bounds.
+ARITHMETIC_CHECKED = {"*": "B_times", "+": "B_plus", "-": "B_minus"}
+
+
+def _constant(src: str) -> bool:
+    """Whether `src` is a number written in the rule file (or a param): a product by one grows slowly."""
+    try:
+        return isinstance(ast.literal_eval(src), (int, float))
+    except (ValueError, SyntaxError):
+        return False
+
+
+def _binary(op: str, left: str, left_type: str | None, right: str, right_type: str | None) -> str:
+    """Python for `left op right` (see ARITHMETIC_CHECKED)."""
+    if op == "*":  # by a number, a number grows slowly; a text or list multiplied by one can be huge
+        safe = (_constant(left) and _numeric(right_type)) or (_constant(right) and _numeric(left_type))
+    else:
+        safe = _constant(left) or _constant(right)
+    if op in ARITHMETIC_CHECKED and not safe:
+        return f"{ARITHMETIC_CHECKED[op]}(M, {left}, {right})"
+    return f"({left} {op} {right})"
+
+
+class _Job:
+    """The state of compiling one text: scope, reads, where it came from."""
+
+    def __init__(self, compiler: Compiler, text: str, scope: dict, bound: set, allow_random: bool, what: str):
+        self.c = compiler
+        self.sym = compiler.sym
+        self.text = text
+        self.scope = dict(scope)
+        self.bound = set(bound)
+        self.allow_random = allow_random
+        self.what = what
+        self.reads: set = set()
+        self.calls: set = set()
+        self.tmp = 0
+        self.wrapped = False  # expressions are parsed inside parentheses
+        self.invariant: set[str] | None = None  # hoisting on: the locals that do not vary
+        self.varying = 0  # references to varying locals so far (a call that adds none is invariant)
+        self.hoisted: list[tuple[str, str]] = []
+
+    def origin(self, node: Tree | Token) -> Location | None:
+        return node_location(self.text, node, self.wrapped)
+
+    def fail(self, node: Tree | Token, message: str, hint: str | None = None) -> None:
+        raise CompileError(message, self.origin(node), hint)
+
+    # ------------------------------------------------------------ expressions
+    def expr(self, node: Tree | Token) -> tuple[str, str | None]:
+        method = getattr(self, "e_" + node.data, None)
+        if method is None:  # pragma: no cover - grammar and compiler out of step
+            self.fail(node, f"unsupported construct '{node.data}'")
+        return method(node)
+
+    def e_number(self, node: Tree) -> tuple[str, str]:
+        text = node.children[0].value
+        digits = text.split(".")[0].lstrip("0")
+        if len(digits) > MAX_DIGITS:
+            self.fail(node, f"the number is too large (at most {MAX_DIGITS} digits)")
+        whole, _, fraction = text.partition(".")
+        value = float(f"{digits or '0'}.{fraction}") if fraction else int(digits or "0")
+        return literal(value), ("float" if "." in text else "int")
+
+    def e_string(self, node: Tree) -> tuple[str, str]:
+        try:
+            value = ast.literal_eval(node.children[0].value)
+        except (ValueError, SyntaxError):
+            self.fail(node, "bad string literal")
+        return repr(value), "str"
+
+    def e_true(self, node: Tree) -> tuple[str, str]:
+        return "True", "bool"
+
+    def e_false(self, node: Tree) -> tuple[str, str]:
+        return "False", "bool"
+
+    def e_none(self, node: Tree) -> tuple[str, None]:
+        return "None", None
+
+    def e_name(self, node: Tree) -> tuple[str, str | None]:
+        token = node.children[0]
+        name = token.value
+        if name.startswith("_"):
+            self.fail(token, f"names starting with '_' are not allowed ('{name}')")
+        if name in self.scope:
+            if self.invariant is not None and name not in self.invariant:
+                self.varying += 1
+            return f"v_{name}", self.scope[name]
+        if name in self.sym.params:
+            value = self.sym.params[name]
+            return literal(value), _type_of_value(value)
+        if name in self.sym.globals:
+            if name != "players":
+                self.reads.add(name)
+            return f"V[{name!r}]", self.sym.globals[name]
+        if name in self.sym.functions:
+            self.fail(token, f"'{name}' is a function: call it, as in {name}(...)")
+        if name in BUILTINS:
+            builtin = BUILTINS[name]
+            if builtin.state or builtin.random or builtin.costly:
+                self.fail(token, f"'{name}' can only be called, not passed as a value",
+                          f"write a lambda: lambda x: {name}(x)" if builtin.costly else None)
+            return f"B_{name}", "function"
+        if name in self.sym.moves:
+            self.fail(token, f"'{name}' is a move: moves are offered with 'ask PLAYER to {name}'")
+        known = list(self.scope) + list(self.sym.params) + list(self.sym.globals) + list(self.sym.functions) + list(BUILTINS)
+        self.fail(token, f"unknown name '{name}'", did_you_mean(name, [k for k in known if not k.startswith("_")]))
+
+    def e_getattr(self, node: Tree) -> tuple[str, str | None]:
+        base_node, attr_token = node.children
+        attr = attr_token.value
+        base, base_type = self.expr(base_node)
+        sym = self.sym
+        if attr.startswith("_"):
+            self.fail(attr_token, f"attributes starting with '_' are not allowed ('{attr}')")
+        tables = {"card": {**sym.card_attrs, **CARD_BUILTIN_ATTRS},
+                  "player": {**sym.player_attrs, **PLAYER_BUILTIN_ATTRS}, "zone": ZONE_ATTRS}
+        if base_type in tables:
+            if attr not in tables[base_type]:
+                self.fail(attr_token, f"a {base_type} has no attribute '{attr}'", did_you_mean(attr, tables[base_type]))
+        elif base_type is not None and base_type != "function":
+            self.fail(attr_token, f"a value of type {base_type} has no attribute '{attr}'")
+        else:
+            known = {**sym.card_attrs, **sym.player_attrs, **CARD_BUILTIN_ATTRS, **PLAYER_BUILTIN_ATTRS, **ZONE_ATTRS}
+            if attr not in known:
+                self.fail(attr_token, f"unknown attribute '{attr}'", did_you_mean(attr, known))
+        if attr in sym.player_attrs and base_type != "card":
+            on_bound = base_node.data == "name" and base_node.children[0].value in self.bound
+            self.reads.add((attr, base_node.children[0].value if on_bound else ANY))
+        typ = {**PLAYER_BUILTIN_ATTRS, **sym.player_attrs}.get(attr) if base_type == "player" else \
+            {**CARD_BUILTIN_ATTRS, **sym.card_attrs}.get(attr) if base_type == "card" else sym.attribute_type(base_type, attr)
+        return f"{base}.{attr}", typ
+
+    def e_getitem(self, node: Tree) -> tuple[str, str | None]:
+        base, base_type = self.expr(node.children[0])
+        index, _ = self.expr(node.children[1])
+        if base_type in NUMERIC:
+            self.fail(node, f"a value of type {base_type} cannot be indexed")
+        return f"{base}[{index}]", ("str" if base_type == "str" else None)
+
+    def e_slice(self, node: Tree) -> tuple[str, None]:
+        lo, hi = node.children
+        return f"{self.expr(lo)[0] if lo is not None else ''}:{self.expr(hi)[0] if hi is not None else ''}", None
+
+    def _arguments(self, node: Tree | None) -> tuple[list[str], dict[str, str], list[str | None]]:
+        args, kwargs, types = [], {}, []
+        for arg in (node.children if node is not None else []):
+            if arg is None:
+                continue
+            if isinstance(arg, Tree) and arg.data == "kwarg":
+                name = arg.children[0].value
+                if name in kwargs:
+                    self.fail(arg, f"keyword argument '{name}' given twice")
+                kwargs[name] = self.expr(arg.children[1])[0]
+            else:
+                if kwargs:
+                    self.fail(arg, "a positional argument cannot follow a keyword argument")
+                src, typ = self.expr(arg)
+                args.append(src)
+                types.append(typ)
+        return args, kwargs, types
+
+    def e_call(self, node: Tree) -> tuple[str, str | None]:
+        before = self.varying
+        args, kwargs, _ = self._arguments(node.children[1])
+        return self._hoisted(before, *self._call(node, args, kwargs))
+
+    def e_call_gen(self, node: Tree) -> tuple[str, str | None]:
+        before = self.varying
+        gen, _ = self._comprehension(node.children[1], node.children[2:], "(", ")")
+        return self._hoisted(before, *self._call(node, [gen], {}))
+
+    def _hoisted(self, before: int, src: str, typ: str | None) -> tuple[str, str | None]:
+        """A call that read no varying local becomes a once-computed value (when hoisting is on)."""
+        if self.invariant is None or self.varying != before or src.startswith("v_"):
+            return src, typ
+        name = f"_h{len(self.hoisted)}"
+        self.hoisted.append((name, src))
+        return f"{name}()", typ
+
+    def _call(self, node: Tree, args: list[str], kwargs: dict[str, str]) -> tuple[str, str | None]:
+        func_node = node.children[0]
+        if func_node.data != "name":
+            self.fail(node, "only named functions can be called")
+        token = func_node.children[0]
+        name = token.value
+        allargs = ", ".join(args + [f"{k}={v}" for k, v in kwargs.items()])
+        if name in self.scope:  # a lambda held in a local
+            return f"v_{name}({allargs})", None
+        if name in self.sym.functions:
+            params = self.sym.functions[name]
+            if kwargs:
+                self.fail(node, f"'{name}' takes no keyword arguments")
+            if len(args) != len(params):
+                self.fail(node, f"'{name}' takes {len(params)} argument(s) ({', '.join(params)}), given {len(args)}")
+            self.calls.add(name)
+            return f"F_{name}(M, V{''.join(', ' + a for a in args)})", None
+        if name in BUILTINS:
+            b = BUILTINS[name]
+            if len(args) < b.min_args or (b.max_args is not None and len(args) > b.max_args):
+                most = "any number of" if b.max_args is None else str(b.max_args)
+                takes = str(b.min_args) if b.min_args == b.max_args else f"{b.min_args} to {most}"
+                self.fail(node, f"'{name}' takes {takes} argument(s), given {len(args)}")
+            for key in kwargs:
+                if key not in b.kwargs:
+                    self.fail(node, f"'{name}' has no keyword argument '{key}'",
+                              f"it accepts {', '.join(sorted(b.kwargs))}" if b.kwargs else None)
+            if b.random and not self.allow_random:
+                self.fail(token, f"'{name}' is random and cannot be used in {self.what}",
+                          "conditions and functions must be pure; draw random numbers in actions")
+            lead = "M.rng" if b.random else "V" if b.state else "M" if b.costly else ""
+            joined = ", ".join(x for x in (lead, allargs) if x)
+            return f"B_{name}({joined})", b.returns
+        self.e_name(func_node)  # raises the right "unknown name" error
+        self.fail(node, f"'{name}' cannot be called")
+
+    def e_binop(self, node: Tree) -> tuple[str, str | None]:
+        parts = node.children
+        src, typ = self.expr(parts[0])
+        for op, operand in zip(parts[1::2], parts[2::2]):
+            rsrc, rtyp = self.expr(operand)
+            left_type = typ
+            if (typ == "str" and _numeric(rtyp)) or (_numeric(typ) and rtyp == "str"):
+                if not (op.value == "*"):
+                    self.fail(op, f"cannot apply '{op.value}' to {typ} and {rtyp}",
+                              "use str(x) to make text from a number" if op.value == "+" else None)
+            if op.value in "+-*/%//" and typ in ("card", "player", "zone"):
+                self.fail(op, f"cannot apply '{op.value}' to a {typ}")
+            typ = typ if typ == rtyp and typ in ("int", "str", "float") else (
+                "float" if {typ, rtyp} <= NUMERIC | {"float"} and "float" in (typ, rtyp) else None)
+            if op.value == "/":
+                typ = "float"
+            src = _binary(op.value, src, left_type, rsrc, rtyp)
+        return src, typ
+
+    def e_unary(self, node: Tree) -> tuple[str, str | None]:
+        op, operand = node.children
+        src, typ = self.expr(operand)
+        if typ == "str":
+            self.fail(op, f"cannot apply unary '{op.value}' to a string")
+        return f"({op.value}{src})", typ
+
+    def e_compare(self, node: Tree) -> tuple[str, str]:
+        parts = node.children
+        src, typ = self.expr(parts[0])
+        out = [src]
+        for op, operand in zip(parts[1::2], parts[2::2]):
+            rsrc, rtyp = self.expr(operand)
+            opv = " ".join(op.value.split())
+            mixed = (typ == "str" and _numeric(rtyp)) or (_numeric(typ) and rtyp == "str")
+            if mixed and opv in ("<", ">", "<=", ">="):
+                self.fail(op, f"cannot order {typ} and {rtyp} with '{opv}'")
+            if mixed and opv in ("==", "!="):
+                self.fail(op, f"comparing {typ} with {rtyp}: '{opv}' is always {opv == '!='}",
+                          "write numbers without quotes, or compare with str(...)")
+            if opv in ("in", "not in") and _numeric(rtyp):
+                self.fail(op, f"'{opv}' needs a collection on its right, not {rtyp}")
+            out += [opv, rsrc]
+            typ = rtyp
+        return f"({' '.join(out)})", "bool"
+
+    def _logic(self, node: Tree, word: str) -> tuple[str, str | None]:
+        """`a and b` / `a or b` is one of its operands, as in Python: typed only if they agree."""
+        parts = [self.expr(c) for c in node.children]
+        types = {t for _, t in parts}
+        return "(" + f" {word} ".join(src for src, _ in parts) + ")", (types.pop() if len(types) == 1 else None)
+
+    def e_and_(self, node: Tree) -> tuple[str, str | None]:
+        return self._logic(node, "and")
+
+    def e_or_(self, node: Tree) -> tuple[str, str | None]:
+        return self._logic(node, "or")
+
+    def e_not_(self, node: Tree) -> tuple[str, str]:
+        return f"(not {self.expr(node.children[0])[0]})", "bool"
+
+    def e_ifexp(self, node: Tree) -> tuple[str, str | None]:
+        then, cond, other = node.children
+        a, ta = self.expr(then)
+        b, tb = self.expr(other)
+        return f"({a} if {self.expr(cond)[0]} else {b})", (ta if ta == tb else None)
+
+    def e_lambda_expr(self, node: Tree) -> tuple[str, str]:
+        names = [c.value for c in node.children[:-1] if isinstance(c, Token)]
+        saved, saved_bound = dict(self.scope), self.bound
+        self.scope.update({n: None for n in names})
+        self.bound = self.bound - set(names)
+        body, _ = self.expr(node.children[-1])
+        self.scope, self.bound = saved, saved_bound
+        return f"(lambda {', '.join('v_' + n for n in names)}: {body})", "function"
+
+    def _items(self, node: Tree) -> list[str]:
+        return [self.expr(c)[0] for c in node.children if c is not None]
+
+    def e_tuple(self, node: Tree) -> tuple[str, str]:
+        items = self._items(node)
+        return "(" + "".join(i + ", " for i in items) + ")", "tuple"
+
+    def e_list(self, node: Tree) -> tuple[str, str]:
+        return "[" + ", ".join(self._items(node)) + "]", "list"
+
+    def e_set(self, node: Tree) -> tuple[str, str]:
+        return "{" + ", ".join(self._items(node)) + "}", "set"
+
+    def e_dict(self, node: Tree) -> tuple[str, str]:
+        pairs = [f"{self.expr(p.children[0])[0]}: {self.expr(p.children[1])[0]}" for p in node.children if p is not None]
+        return "{" + ", ".join(pairs) + "}", "dict"
+
+    def _comprehension(self, element: Tree, fors: list[Tree], open_: str, close: str) -> tuple[str, None]:
+        saved, saved_bound = dict(self.scope), self.bound
+        clauses = []
+        for clause in fors:
+            *names, iterable, cond = clause.children
+            it, it_type = self.expr(iterable)
+            if _numeric(it_type):
+                self.fail(iterable, f"cannot iterate over a value of type {it_type}")
+            self.scope.update({n.value: ("card" if it_type == "zone" else None) for n in names})
+            self.bound = self.bound - {n.value for n in names}
+            text = f"for {', '.join('v_' + n.value for n in names)} in M.charge({it})"
+            if cond is not None:
+                text += f" if {self.expr(cond)[0]}"
+            clauses.append(text)
+        if element.data == "pair":
+            body = f"{self.expr(element.children[0])[0]}: {self.expr(element.children[1])[0]}"
+        else:
+            body = self.expr(element)[0]
+        self.scope, self.bound = saved, saved_bound
+        return f"{open_}{body} {' '.join(clauses)}{close}", None
+
+    def e_list_comp(self, node: Tree) -> tuple[str, str]:
+        return self._comprehension(node.children[0], node.children[1:], "[", "]")[0], "list"
+
+    def e_set_comp(self, node: Tree) -> tuple[str, str]:
+        return self._comprehension(node.children[0], node.children[1:], "{", "}")[0], "set"
+
+    def e_dict_comp(self, node: Tree) -> tuple[str, str]:
+        return self._comprehension(node.children[0], node.children[1:], "{", "}")[0], "dict"
+
+    def e_gen_comp(self, node: Tree) -> tuple[str, None]:
+        return self._comprehension(node.children[0], node.children[1:], "(", ")")[0], None
+
+    # ------------------------------------------------------------- statements
+    def stmt(self, node: Tree, indent: int, out: list) -> None:
+        method = getattr(self, "s_" + node.data, None)
+        if method is None:  # pragma: no cover
+            self.fail(node, f"unsupported statement '{node.data}'")
+        method(node, indent, out)
+
+    def emit(self, out: list, indent: int, line: str, node: Tree | Token) -> None:
+        out.append((indent, line, self.origin(node)))
+
+    def s_pass_stmt(self, node: Tree, indent: int, out: list) -> None:
+        self.emit(out, indent, "pass", node)
+
+    def s_let_stmt(self, node: Tree, indent: int, out: list) -> None:
+        *names, value = node.children
+        for token in names:
+            name = token.value
+            if name.startswith("_"):
+                self.fail(token, f"names starting with '_' are not allowed ('{name}')")
+            clash = "a param" if name in self.sym.params else "a state variable or zone" if name in self.sym.globals else \
+                "a function" if name in self.sym.functions or name in BUILTINS else None
+            if clash:
+                self.fail(token, f"'{name}' is already {clash}; choose another name for the local")
+        src, typ = self.expr(value)
+        targets = ", ".join(f"v_{t.value}" for t in names)
+        for token in names:
+            self.scope[token.value] = typ if len(names) == 1 else None
+        self.bound = self.bound - {t.value for t in names}
+        if len(names) > 1:
+            self.emit(out, indent, f"{targets}, = M.unpack({src}, {len(names)})", node)
+        else:
+            self.emit(out, indent, f"{targets} = {src}", node)
+
+    def _check_assignable(self, node: Tree, name: str, typ: str | None) -> str:
+        """Python to write global `name` (declared) with a type check."""
+        sym = self.sym
+        if name in sym.params:
+            self.fail(node, f"'{name}' is a param: params are read-only while the game runs")
+        if name in sym.zones:
+            self.fail(node, f"'{name}' is a zone: cards change zones with 'move'")
+        if name == "players":
+            self.fail(node, "'players' is fixed for the whole game")
+        if name not in sym.globals:
+            self.fail(node, f"'{name}' is not a state variable", "declare it under 'state:', or use 'let' for a local")
+        declared = sym.globals[name]
+        self._check_type(node, name, declared, typ)
+        return name
+
+    def _check_type(self, node: Tree, name: str, declared: str | None, typ: str | None) -> None:
+        if declared and typ and declared != typ and not ({declared, typ} <= NUMERIC | {"float"}):
+            if declared in ("str", "int", "float", "bool") or typ in ("str",):
+                self.fail(node, f"'{name}' holds {declared}, but this assigns {typ}")
+
+    def s_assign_stmt(self, node: Tree, indent: int, out: list) -> None:
+        target, value = node.children
+        self._assign(node, target, None, value, indent, out)
+
+    def s_aug_assign_stmt(self, node: Tree, indent: int, out: list) -> None:
+        target, op, value = node.children
+        self._assign(node, target, op.value[:-1], value, indent, out)
+
+    def _check_augmented(self, node: Tree, op: str, current: str | None, typ: str | None) -> None:
+        if (current == "str" and _numeric(typ)) or (_numeric(current) and typ == "str"):
+            if op != "*":
+                self.fail(node, f"cannot apply '{op}=' to {current} and {typ}")
+
+    def _assign(self, node: Tree, target: Tree, op: str | None, value: Tree, indent: int, out: list) -> None:
+        src, typ = self.expr(value)
+        if target.data == "name_target":
+            name = target.children[0].value
+            if name in self.scope:
+                if op:
+                    self._check_augmented(node, op, self.scope[name], typ)
+                line = f"v_{name} = {_binary(op, f'v_{name}', self.scope[name], src, typ)}" if op else f"v_{name} = {src}"
+                self.emit(out, indent, line, node)
+                return
+            self._check_assignable(target, name, None if op else typ)
+            self._check_writable(target, name)
+            if op:
+                self._check_augmented(node, op, self.sym.globals.get(name), typ)
+            new = _binary(op, f"V[{name!r}]", self.sym.globals.get(name), src, typ) if op else src
+            self.emit(out, indent, f"M.set_var({name!r}, {new})", node)
+            return
+        base_node, attr_token = target.children
+        attr = attr_token.value
+        self._check_writable(target, None)
+        base, base_type = self.expr(base_node)
+        if attr.startswith("_"):
+            self.fail(attr_token, f"attributes starting with '_' are not allowed ('{attr}')")
+        if base_type == "card" or (attr in self.sym.card_attrs and attr not in self.sym.player_attrs):
+            self.fail(attr_token, "cards are immutable: their attributes cannot be assigned")
+        if attr not in self.sym.player_attrs or attr in self.sym.zones:
+            hint = did_you_mean(attr, self.sym.player_attrs)
+            self.fail(attr_token, f"'{attr}' is not a per-player variable", hint or "declare it under 'player_state:'")
+        if base_type not in (None, "player"):
+            self.fail(attr_token, f"only players have variables; this is a {base_type}")
+        self._check_type(target, attr, self.sym.player_attrs[attr], None if op else typ)
+        if op:
+            self._check_augmented(node, op, self.sym.player_attrs[attr], typ)
+        self.tmp += 1
+        obj = f"_o{self.tmp}"
+        new = _binary(op, f"{obj}.{attr}", self.sym.player_attrs[attr], src, typ) if op else src
+        self.emit(out, indent, f"{obj} = {base}; M.set_attr({obj}, {attr!r}, {new})", node)
+
+    def _check_writable(self, node: Tree, name: str | None, action: str = "assign") -> None:
+        """In a strategy, actions may change only the strategy's own memory, never the game."""
+        writable = self.c.writable
+        if writable is not None and (name is None or name not in writable):
+            what = f"assign '{name}'" if name else "assign player variables" if action == "assign" else f"use '{action}'"
+            self.fail(node, f"a strategy cannot {what}: it changes only its own memory",
+                      f"its memory: {', '.join(sorted(writable))}" if writable else "declare it under 'memory:'")
+
+    def _zone(self, node: Tree) -> str:
+        src, typ = self.expr(node)
+        if typ is not None and typ not in ("zone", "list"):
+            self.fail(node, f"expected a zone here, got a value of type {typ}")
+        return src
+
+    def s_move_stmt(self, node: Tree, indent: int, out: list) -> None:
+        self._check_writable(node, None, 'move')
+        cards, source, dest, bottom = node.children
+        csrc, ctyp = self.expr(cards)
+        if _numeric(ctyp) or ctyp == "str":
+            self.fail(cards, f"'move' takes a card or a list of cards, not {ctyp}")
+        src = self._zone(source) if source is not None else "None"
+        self.emit(out, indent, f"M.move({csrc}, {self._zone(dest)}, {src}, {bool(bottom)})", node)
+
+    def s_shuffle_stmt(self, node: Tree, indent: int, out: list) -> None:
+        self._check_writable(node, None, 'shuffle')
+        self.emit(out, indent, f"M.shuffle({self._zone(node.children[0])})", node)
+
+    def s_deal_stmt(self, node: Tree, indent: int, out: list) -> None:
+        self._check_writable(node, None, 'deal')
+        count, source, dests = node.children
+        n, ntyp = self.expr(count)
+        if ntyp not in (None, "int"):
+            self.fail(count, f"'deal' needs a number of cards, not {ntyp}")
+        self.emit(out, indent, f"M.deal({n}, {self._zone(source)}, {self.expr(dests)[0]})", node)
+
+    def s_ask_stmt(self, node: Tree, indent: int, out: list) -> None:
+        self._check_writable(node, None, 'ask')
+        player, *moves = node.children
+        psrc, ptyp = self.expr(player)
+        if ptyp not in (None, "player"):
+            self.fail(player, f"'ask' needs a player, not {ptyp}")
+        for move in moves:
+            if move.value not in self.sym.moves:
+                self.fail(move, f"unknown move '{move.value}'", did_you_mean(move.value, self.sym.moves))
+        names = tuple(m.value for m in moves)
+        self.emit(out, indent, f"M.ask({psrc}, {names!r})", node)
+
+    def s_end_stmt(self, node: Tree, indent: int, out: list) -> None:
+        self._check_writable(node, None, 'end')
+        _, winners = node.children
+        src = self.expr(winners)[0] if winners is not None else "None"
+        self.emit(out, indent, f"M.end_game({src})", node)
+
+    def s_announce_stmt(self, node: Tree, indent: int, out: list) -> None:
+        parts = ", ".join(self.expr(c)[0] for c in node.children)
+        self.emit(out, indent, f"M.announce(({parts},))", node)
+
+    def _suite(self, suite: Tree, indent: int, out: list) -> None:
+        saved = dict(self.scope)
+        for child in suite.children:
+            self.stmt(child, indent, out)
+        self.scope = saved
+
+    def s_if_stmt(self, node: Tree, indent: int, out: list) -> None:
+        cond, suite, *rest = node.children
+        self.emit(out, indent, f"if {self.expr(cond)[0]}:", node)
+        self._suite(suite, indent + 1, out)
+        for clause in rest:
+            if clause is None:
+                continue
+            if clause.data == "elif_clause":
+                self.emit(out, indent, f"elif {self.expr(clause.children[0])[0]}:", clause)
+                self._suite(clause.children[1], indent + 1, out)
+            else:
+                self.emit(out, indent, "else:", clause)
+                self._suite(clause.children[0], indent + 1, out)
+
+    def s_for_stmt(self, node: Tree, indent: int, out: list) -> None:
+        *names, iterable, suite = node.children
+        it, typ = self.expr(iterable)
+        if _numeric(typ):
+            self.fail(iterable, f"cannot iterate over a value of type {typ}")
+        saved, saved_bound = dict(self.scope), self.bound
+        for token in names:
+            self.scope[token.value] = "card" if typ == "zone" and len(names) == 1 else None
+        self.bound = self.bound - {t.value for t in names}
+        targets = ", ".join(f"v_{t.value}" for t in names)
+        self.emit(out, indent, f"for {targets} in list(M.charge({it})):", node)
+        self._suite(suite, indent + 1, out)
+        self.scope, self.bound = saved, saved_bound

@@ -1,0 +1,416 @@
+"""Load rule files: YAML with a location kept for every key and value.
+
+A rule file becomes a tree of :class:`Map`, :class:`Seq` and scalars; every
+string is a :class:`Text` that knows where its first character is, so that
+expression errors point into the file.  ``extends:`` merges a variant onto its
+base (see :func:`merge_variant`).
+
+>>> tree = load_tree("rulesets/mygame.yaml")   # doctest: +SKIP
+>>> tree["game"], tree.loc("game")             # doctest: +SKIP
+('mygame', Location(file='rulesets/mygame.yaml', line=1, col=7))
+"""
+from __future__ import annotations
+
+import math
+from pathlib import Path
+from typing import Any
+
+import yaml
+from yaml.constructor import SafeConstructor
+
+from ..errors import Location, RuleError, did_you_mean, remember_source
+
+
+class Text(str):
+    """A string from a rule file that knows the location of its characters."""
+
+    loc: Location
+    block_indent: int | None = None  # column (0-based) of a block scalar's content
+    positions: list | None = None  # source (line, col) of each character, where escapes or folding moved them
+
+    def at(self, line: int, col: int) -> Location:
+        """Location of the character at 1-based (line, col) inside this text."""
+        if self.positions is not None:
+            lines = self.split("\n")
+            offset = sum(len(l) + 1 for l in lines[:line - 1]) + col - 1
+            src_line, src_col = self.positions[min(max(offset, 0), len(self.positions) - 1)]
+            return Location(self.loc.file, src_line, src_col)
+        if self.block_indent is not None:
+            return Location(self.loc.file, self.loc.line + line - 1, self.block_indent + col)
+        if line == 1:
+            return Location(self.loc.file, self.loc.line, self.loc.col + col - 1)
+        return Location(self.loc.file, self.loc.line + line - 1, col)
+
+
+def subtext(text: str, start: int) -> str:
+    """`text[start:]`, still knowing where its characters are in the file."""
+    rest = text[start:]
+    if not isinstance(text, Text):
+        return rest
+    line = text.count("\n", 0, start) + 1
+    col = start - (text.rfind("\n", 0, start) + 1) + 1
+    sub = _SubText(rest)
+    sub.loc, sub.block_indent, sub.parent, sub.line0, sub.col0 = text.at(line, col), None, text, line, col
+    return sub
+
+
+class _SubText(Text):
+    parent: Text
+    line0: int
+    col0: int
+
+    def at(self, line: int, col: int) -> Location:
+        if line == 1:
+            return self.parent.at(self.line0, self.col0 + col - 1)
+        return self.parent.at(self.line0 + line - 1, col)
+
+
+class Map(dict):
+    """A YAML mapping that remembers where each key and value is."""
+
+    where: Location
+    key_locs: dict
+    value_locs: dict
+
+    def loc(self, key: str) -> Location:
+        return self.value_locs.get(key, self.where)
+
+    def key_loc(self, key: str) -> Location:
+        return self.key_locs.get(key, self.where)
+
+
+class Seq(list):
+    """A YAML sequence that remembers where each item is."""
+
+    where: Location
+    item_locs: list
+
+    def loc(self, i: int) -> Location:
+        return self.item_locs[i] if i < len(self.item_locs) else self.where
+
+
+def location_of(value: Any, default: Location) -> Location:
+    """The location a loaded value carries, or `default`."""
+    if isinstance(value, Text):
+        return value.loc
+    return getattr(value, "where", default)
+
+
+def _mark(node: yaml.Node, filename: str) -> Location:
+    return Location(filename, node.start_mark.line + 1, node.start_mark.column + 1)
+
+
+def _align(value: str, raw: str, line: int, col: int) -> list[tuple[int, int]]:
+    """Source (line, col) of each character of a flow scalar's value.
+
+    `raw` is the scalar as written (quotes, escapes, folded line breaks),
+    starting at (line, col). Each value character is matched to the next raw
+    character equal to it; a folded line break in the source matches the
+    space it became.
+    """
+    where, r = [], 0
+    coords = []
+    for ch in raw:
+        coords.append((line, col))
+        line, col = (line + 1, 1) if ch == "\n" else (line, col + 1)
+    coords.append((line, col))
+    for ch in value:
+        start = r
+        while r < len(raw) and raw[r] != ch and not (ch == " " and raw[r] == "\n"):
+            r += 1
+        if r >= len(raw):  # an escape with no literal counterpart (\t, \x41, ...)
+            r = start
+            where.append(coords[min(r, len(coords) - 1)])
+            continue
+        where.append(coords[r])
+        r += 1
+    return where
+
+
+class _RuleFileLoader(yaml.SafeLoader):
+    """YAML's safe loader without dates: `2020-13-45` is text, never a date (rule files have none)."""
+
+    yaml_implicit_resolvers = {
+        first: [(tag, regexp) for tag, regexp in resolvers if tag != "tag:yaml.org,2002:timestamp"]
+        for first, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()}
+
+
+# The only YAML types a rule file may hold; anything else (!!binary, !!set, !!python/...) is refused.
+PLAIN_TAGS = {f"tag:yaml.org,2002:{t}" for t in ("str", "int", "float", "bool", "null", "seq", "map")}
+MAX_VALUES = 200_000  # values a rule file may expand to (YAML aliases can multiply a short file)
+MAX_DIGITS = 18  # the longest whole number a rule file may write
+
+
+def number_problem(value: Any) -> str | None:
+    """Why a number cannot stand in a rule file (None if it can): too large, or not finite."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return None
+    if isinstance(value, float) and not math.isfinite(value):
+        return "not a finite number"
+    if abs(value) >= 10 ** MAX_DIGITS:
+        return f"a number too large (at most {MAX_DIGITS} digits)"
+    return None
+
+
+class _Builder:
+    def __init__(self, filename: str, text: str):
+        self.filename = filename
+        self.text = text
+        self.lines = text.splitlines()
+        self.scalars = SafeConstructor()
+        self.values = 0
+        self.open: set[int] = set()  # ids of the collections being built (a recursive alias comes back to one)
+
+    def build(self, node: yaml.Node) -> Any:
+        self.values += 1
+        if self.values > MAX_VALUES:
+            raise RuleError(f"the file expands to more than {MAX_VALUES:,} values (YAML aliases repeating "
+                            "a large part?)", _mark(node, self.filename))
+        if node.tag not in PLAIN_TAGS:
+            raise RuleError(f"YAML tag '{node.tag}' is not allowed in a rule file: values are text, numbers, "
+                            "true/false, null, lists and mappings", _mark(node, self.filename))
+        if isinstance(node, yaml.ScalarNode):
+            return self._scalar(node)
+        if id(node) in self.open:
+            raise RuleError("a YAML alias refers to a list or mapping that contains it (a cycle)",
+                            _mark(node, self.filename))
+        self.open.add(id(node))
+        try:
+            if isinstance(node, yaml.MappingNode):
+                return self._map(node)
+            seq = Seq(self.build(n) for n in node.value)
+            seq.where = _mark(node, self.filename)
+            seq.item_locs = [_mark(n, self.filename) for n in node.value]
+            return seq
+        finally:
+            self.open.discard(id(node))
+
+    def _scalar(self, node: yaml.ScalarNode) -> Any:
+        try:
+            value = self.scalars.construct_object(node)
+            problem = number_problem(value)
+        except ValueError:  # an integer of thousands of digits
+            problem = "a number too large"
+        if problem:
+            raise RuleError(f"'{node.value[:20]}{'...' if len(node.value) > 20 else ''}' is {problem}",
+                            _mark(node, self.filename))
+        if isinstance(value, str):
+            return self._text(value, node)
+        return value
+
+    def _map(self, node: yaml.MappingNode) -> Map:
+        result = Map()
+        result.where = _mark(node, self.filename)
+        result.key_locs, result.value_locs = {}, {}
+        for key_node, value_node in node.value:
+            key = self.build(key_node)
+            if not isinstance(key, (str, int, float, bool)) or key is None:
+                raise RuleError("a key must be a plain name or number", _mark(key_node, self.filename))
+            if key in result:
+                raise RuleError(f"duplicate key '{key}'", _mark(key_node, self.filename),
+                                hint=f"first given at {result.key_locs[key]}")
+            result[key] = self.build(value_node)
+            result.key_locs[key] = _mark(key_node, self.filename)
+            result.value_locs[key] = _mark(value_node, self.filename)
+        return result
+
+    def _text(self, value: str, node: yaml.ScalarNode) -> Text:
+        text = Text(value)
+        text.loc = _mark(node, self.filename)
+        text.block_indent = None
+        if node.style == "|":
+            text.block_indent = self._block_indent(node.start_mark.line + 1)
+            text.loc = Location(self.filename, node.start_mark.line + 2, text.block_indent + 1)
+            return text
+        raw = self.text[node.start_mark.index:node.end_mark.index]
+        if node.style == ">":  # folded: the content starts on the next line
+            first = raw.find("\n") + 1
+            raw, line, col = raw[first:], node.start_mark.line + 2, 1
+        elif node.style in ("'", '"'):
+            raw, line, col = raw[1:], node.start_mark.line + 1, node.start_mark.column + 2
+        else:
+            line, col = node.start_mark.line + 1, node.start_mark.column + 1
+        if raw[:len(value)] != value:  # escapes or folding moved characters
+            text.positions = _align(value, raw, line, col)
+            if text.positions:
+                text.loc = Location(self.filename, *text.positions[0])
+        else:
+            text.loc = Location(self.filename, line, col)
+        return text
+
+    def _block_indent(self, first_line: int) -> int:
+        for line in self.lines[first_line:]:
+            if line.strip():
+                return len(line) - len(line.lstrip(" "))
+        return 0
+
+
+def parse_yaml(text: str, filename: str) -> Any:
+    """Parse YAML text into a located tree; YAML errors become RuleErrors."""
+    remember_source(filename, text)
+    try:
+        node = yaml.compose(text, Loader=_RuleFileLoader)
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        loc = Location(filename, mark.line + 1, mark.column + 1) if mark else None
+        raise RuleError(f"YAML syntax: {exc.problem or exc.context}", loc) from None
+    except yaml.reader.ReaderError as exc:  # a character YAML does not allow (a control character)
+        raise RuleError(f"YAML: the character {chr(exc.character)!r} is not allowed in a YAML file",
+                        _position(filename, text, exc.position)) from None
+    except yaml.YAMLError as exc:
+        raise RuleError(f"YAML: {exc}", Location(filename, 1, 1)) from None
+    if node is None:
+        raise RuleError("the file is empty", Location(filename, 1, 1))
+    try:
+        return _Builder(filename, text).build(node)
+    except yaml.constructor.ConstructorError as exc:
+        mark = exc.problem_mark
+        loc = Location(filename, mark.line + 1, mark.column + 1) if mark else None
+        raise RuleError(f"YAML: {exc.problem}", loc) from None
+
+
+def _position(filename: str, text: str, index: int) -> Location:
+    """The location of the character at `index` of `text`."""
+    line = text.count("\n", 0, index) + 1
+    return Location(filename, line, index - (text.rfind("\n", 0, index) + 1) + 1)
+
+
+def read_rule_file(path: str | Path) -> Map:
+    """Read one rule file (without resolving ``extends``)."""
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise RuleError(f"cannot read {path}: {exc.strerror if isinstance(exc, OSError) else exc}") from None
+    tree = parse_yaml(text, str(path))
+    if not isinstance(tree, Map):
+        raise RuleError("a rule file is a mapping of sections (game:, rules:, ...)", location_of(tree, Location(str(path), 1, 1)))
+    return tree
+
+
+# Sections whose entries are merged by name when a variant extends a base.
+MERGED_SECTIONS = ("params", "zones", "state", "player_state", "moves", "functions", "cards", "players", "memory")
+# Sections whose entries merge field by field, and mappings inside them key by key: a
+# variant names only what it changes (a param's default, a move's legality, one more
+# card table).
+DEEP_SECTIONS = ("params", "moves", "cards")
+
+
+def load_tree(path: str | Path) -> Map:
+    """Read a rule file and resolve its ``extends`` chain into one tree."""
+    return _resolve(read_rule_file(path), Path(path), ())
+
+
+def _resolve(tree: Map, path: Path, seen: tuple) -> Map:
+    base_name = tree.get("extends")
+    if base_name is None:
+        for key in ("override", "remove"):
+            if key in tree:
+                raise RuleError(f"'{key}' needs 'extends:' (it changes rules of a base file)", tree.key_loc(key))
+        return tree
+    if not isinstance(base_name, str):
+        raise RuleError("'extends' takes the path of the base rule file", tree.loc("extends"))
+    base_path = (path.parent / base_name).resolve()
+    if base_path in seen:
+        raise RuleError(f"'extends' makes a cycle through {base_name}", tree.loc("extends"))
+    if base_path.suffix not in (".yaml", ".yml"):
+        raise RuleError(f"'extends' names a rule file (.yaml), not '{base_name}'", tree.loc("extends"))
+    if not base_path.is_file():
+        raise RuleError(f"base rule file '{base_name}' not found", tree.loc("extends"),
+                        hint=f"paths are relative to {path.parent}")
+    base = _resolve(_read_base(base_path, tree), base_path, seen + (path.resolve(),))
+    return merge_variant(base, tree)
+
+
+def _read_base(base_path: Path, variant: Map) -> Map:
+    """The base a variant extends, once it is known to be a rule file: YAML with 'game:' (or 'extends:').
+
+    Until then nothing of it is quoted in an error, so that pointing
+    'extends:' at some other file never shows that file's content.
+    """
+    where = variant.loc("extends")
+    try:
+        base = read_rule_file(base_path)
+    except RuleError as error:
+        at = f" (line {error.location.line})" if error.location else ""
+        raise RuleError(f"the base '{variant['extends']}' is not a readable rule file{at}", where,
+                        hint=f"check it on its own: naipes check {base_path}") from None
+    if "game" not in base and "extends" not in base:  # a level of a strategy extends another: its root names the game
+        raise RuleError(f"the base '{variant['extends']}' is not a rule file (it has no 'game:')", where)
+    return base
+
+
+def merge_variant(base: Map, variant: Map) -> Map:
+    """Apply a variant onto its base.
+
+    Mapping sections merge entry by entry; in ``params``, ``moves`` and
+    ``cards`` mappings merge key by key at every depth (a variant changes only
+    a default, a move's ``legal``, or adds one card table); lists and other
+    values are replaced; ``rules`` are added,
+    ``override`` replaces rules by name, ``remove`` deletes them by name; any
+    other key replaces the base's.
+    """
+    merged = Map(base)
+    merged.where, merged.key_locs, merged.value_locs = base.where, dict(base.key_locs), dict(base.value_locs)
+    for key, value in variant.items():
+        if key in ("extends", "override", "remove", "rules"):
+            continue
+        if key in MERGED_SECTIONS and isinstance(value, Map) and isinstance(base.get(key), Map):
+            value = _merge_entries(base[key], value, deep=(key in DEEP_SECTIONS))
+        merged[key] = value
+        merged.key_locs[key], merged.value_locs[key] = variant.key_loc(key), variant.loc(key)
+    merged["rules"] = _merge_rules(base.get("rules") or Seq(), variant)
+    return merged
+
+
+def _merge_entries(base: Map, extra: Map, deep: bool) -> Map:
+    out = Map(base)
+    out.where, out.key_locs, out.value_locs = extra.where, dict(base.key_locs), dict(base.value_locs)
+    for key, value in extra.items():
+        if deep and isinstance(value, Map) and isinstance(base.get(key), Map):
+            value = _merge_entries(base[key], value, deep=True)
+        out[key] = value
+        out.key_locs[key], out.value_locs[key] = extra.key_loc(key), extra.loc(key)
+    return out
+
+
+def _rule_name(rule: Any) -> Any:
+    return rule.get("name") if isinstance(rule, Map) else None
+
+
+def _merge_rules(base_rules: Seq, variant: Map) -> Seq:
+    rules = Seq(base_rules)
+    rules.where = getattr(base_rules, "where", variant.where)
+    rules.item_locs = list(getattr(base_rules, "item_locs", []))
+    names = [_rule_name(r) for r in rules]
+
+    def index_of(name: Any, loc: Location, what: str) -> int:
+        if name not in names:
+            raise RuleError(f"{what}: the base has no rule named '{name}'", loc,
+                            hint=did_you_mean(str(name), [str(n) for n in names if n]))
+        return names.index(name)
+
+    removed = variant.get("remove") or Seq()
+    if not isinstance(removed, list):
+        raise RuleError("'remove' takes a list of rule names", variant.loc("remove"))
+    for i, name in enumerate(removed):
+        at = index_of(name, removed.loc(i), "remove")
+        del rules[at], rules.item_locs[at], names[at]
+    overrides = variant.get("override") or Seq()
+    if not isinstance(overrides, list):
+        raise RuleError("'override' takes a list of rules, each with the name of the rule it replaces", variant.loc("override"))
+    for i, rule in enumerate(overrides):
+        at = index_of(_rule_name(rule), overrides.loc(i), "override")
+        rules[at], rules.item_locs[at] = rule, overrides.loc(i)
+    added = variant.get("rules") or Seq()
+    if not isinstance(added, list):
+        raise RuleError("'rules' takes a list of rules", variant.loc("rules"))
+    for i, rule in enumerate(added):
+        name = _rule_name(rule)
+        if name is not None and name in names:
+            raise RuleError(f"the base already has a rule named '{name}'", added.loc(i),
+                            hint="use 'override:' to replace it, or choose another name")
+        rules.append(rule)
+        rules.item_locs.append(added.loc(i))
+        names.append(name)
+    return rules

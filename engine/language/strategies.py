@@ -1,0 +1,439 @@
+"""Strategies: AI players written as rule files, run by the same engine.
+
+A strategy file names the game it plays and holds rules over what its seat
+can see (:meth:`Memory.seen_by`: hidden cards are placeholders, hidden
+variables None).  Its expressions are compiled against the game's own
+symbols, so they call the game's functions (``beats(c, best_card())``) and
+read its state and zones.
+
+* **Decision rules** run when the seat must move: they are matched by an
+  :class:`Agenda` over the seat's view, so priority, the conflict-resolution
+  ``strategy`` and refraction are the game engine's.  A rule with ``choose``
+  proposes the argument of an option (a card, a bid); if that is not one of
+  the legal options (or None) the rule falls through to the next activation.
+  A rule without ``choose`` only thinks: its ``then`` updates the memory and
+  may activate other rules.  ``move: NAME`` limits a rule to decisions that
+  offer that move; in every decision rule ``options`` is the list of legal
+  arguments (of that move, or of all offered moves).
+* **Observation rules** (``after: MOVE``) run after any player makes that move,
+  with ``player`` and the move's argument bound (a card the seat cannot see
+  is a placeholder): the strategy's way to remember cards played, voids
+  shown, bids.
+* **Memory**: ``memory: {name: INIT}`` is private to the seat and kept for
+  the whole game; ``me`` is the seat's player.  Actions may change only the
+  memory (the compiler refuses anything else).
+* **Default**: when no rule proposes a legal option, ``default:`` decides:
+  ``first`` (the first legal option, the default), ``random`` (the seat's
+  seeded generator) or any agent name (``minimax``, ``ismcts``...).
+
+A stronger level ``extends`` a weaker one and adds rules (``override`` and
+``remove`` replace or delete them by name), exactly like a game's variants.
+"""
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable
+
+from ..runtime.agenda import Agenda
+from .compiler import Unit, identifier_problem
+from ..errors import GameError, Location, ParamError, RuleError, RuleErrors, did_you_mean
+from ..runtime.game import Decision, Game, Option, arg_key
+from .loader import Map, Seq, _merge_entries, load_tree
+from ..runtime.memory import CardBase, PlayerBase, Zone
+from ..program import Program, RuleSpec, _Builder
+from .shipped import STRATEGIES
+from .vocabulary import STRATEGY_RULE_KEYS, STRATEGY_SECTIONS
+
+
+OFFERED = "__offered"  # the legal arguments by move, in the view's variables (no rule can name it)
+
+
+@dataclass
+class Observation:
+    """An ``after: MOVE`` rule, compiled: condition and actions of (player, argument)."""
+
+    name: str
+    move: str
+    priority: float
+    when: Callable
+    then: Callable
+
+
+@dataclass
+class Strategy:
+    """A compiled strategy file, for one compiled game."""
+
+    name: str
+    path: str
+    game: Program
+    program: Program  # the game's symbols plus the strategy's memory, functions and decision rules
+    memory: list  # VarSpecs of the private memory
+    observations: dict[str, list[Observation]] = field(default_factory=dict)  # by move
+    default: str = "first"
+
+
+def strategy_path(spec: str, game: Program) -> Path | None:
+    """The file a ``--seat`` name means: a path, ``GAME/LEVEL``, or a level of the game being played."""
+    given = Path(spec)
+    if given.suffix in (".yaml", ".yml"):
+        return given if given.exists() else None
+    candidates = [STRATEGIES / f"{spec}.yaml"]
+    folders = sorted((d for d in STRATEGIES.glob("*") if d.is_dir() and game.name.startswith(d.name)),
+                     key=lambda d: -len(d.name))  # a variant (GAME_official) plays strategies/GAME
+    candidates += [d / f"{spec}.yaml" for d in folders]
+    return next((c for c in candidates if c.exists()), None)
+
+
+def load_strategy(path: str | Path, game: Program) -> Strategy:
+    """Load, check and compile a strategy file against a compiled game (RuleError(s) if it is wrong)."""
+    tree = load_tree(path)
+    errors = [RuleError(f"unknown section '{key}' in a strategy file", tree.key_loc(key),
+                        did_you_mean(str(key), STRATEGY_SECTIONS) or f"sections: {', '.join(sorted(STRATEGY_SECTIONS))}")
+              for key in tree if key not in STRATEGY_SECTIONS]
+    try:
+        game_name = _declared_game(tree)
+        if not game.name.startswith(game_name):  # a game's variants (GAME_official) play its strategies
+            errors.append(RuleError(f"this strategy plays {game_name}, not {game.name}", tree.loc("game")))
+    except RuleError as error:
+        errors.append(error)
+    default = tree.get("default", "first")
+    if not _is_agent_name(str(default), game):
+        errors.append(RuleError(f"default '{default}' is not first, random, or an agent", tree.loc("default")))
+    elif default not in ("first", "random"):
+        errors.extend(_default_problems(str(default), path, game, tree.loc("default")))
+    if errors:
+        raise RuleErrors(errors)
+    builder = _StrategyBuilder(_combined_tree(load_tree(game.path), tree), str(path), game.overrides, tree, game)
+    program = builder.build()
+    namespace = program.namespace
+    observations: dict[str, list[Observation]] = {}
+    for name, move, priority, when, then in builder.observations:
+        observations.setdefault(move, []).append(Observation(name, move, priority, namespace[when], namespace[then]))
+    for rules in observations.values():
+        rules.sort(key=lambda o: -o.priority)  # stable: declaration order among equals
+    for rule in program.rules:
+        rule.choose = rule.choose and namespace[rule.choose]
+    memory = [v for v in program.state if v.name in builder.memory_names]
+    return Strategy(_strategy_name(tree, path), str(path), game, program, memory, observations, builder.default)
+
+
+_LOADING: list[Path] = []  # strategy files being loaded (a default may name another, never itself)
+
+
+def _default_problems(default: str, path: str | Path, game: Program, where: Location) -> list[RuleError]:
+    """The errors of a strategy's default agent, found by making it once (a cycle of defaults is one)."""
+    from ..agents.registry import make_agent  # agents imports this module
+    here = Path(path).resolve()
+    if here in _LOADING:
+        return [_DefaultCycle(f"default '{default}' leads back to this strategy: defaults make a cycle", where)]
+    _LOADING.append(here)
+    try:
+        make_agent(default, program=game)
+    except (ParamError, RuleError, RuleErrors) as error:
+        inner = error.errors[0] if isinstance(error, RuleErrors) else error
+        if isinstance(inner, _DefaultCycle):
+            return [_DefaultCycle(f"default '{default}' leads back to this strategy: defaults make a cycle", where)]
+        message = inner.message if isinstance(inner, RuleError) else str(inner)
+        return [RuleError(f"default '{default}': {message}", where)]
+    finally:
+        _LOADING.remove(here)
+    return []
+
+
+class _DefaultCycle(RuleError):
+    """Strategies whose defaults lead back to the first."""
+
+
+def is_strategy_file(path: str | Path) -> bool:
+    """Whether a YAML file is a strategy (under a strategies/ folder, or written like one)."""
+    if "strategies" in Path(path).parts:
+        return True
+    tree = load_tree(path)
+    rules = tree.get("rules") if isinstance(tree.get("rules"), list) else []
+    return "memory" in tree or "default" in tree or \
+        any(isinstance(r, Map) and ({"choose", "after", "move"} & set(r)) for r in rules)
+
+
+def strategy_game(path: str | Path) -> str:
+    """The rule file a strategy file is written for (its ``game:``)."""
+    return _declared_game(load_tree(path))
+
+
+def _declared_game(tree: Map) -> str:
+    game = tree.get("game")
+    if not isinstance(game, str) or not game:
+        raise RuleError("a strategy file names the game it plays: 'game: <rule file name>'", tree.where)
+    problem = identifier_problem(game, "game")
+    if problem:  # a name, never a path: a strategy cannot make the loader read an arbitrary file
+        raise RuleError(f"{problem}; 'game:' is the name of a rule file, such as pocha", tree.loc("game"))
+    return game
+
+
+def _is_agent_name(name: str, game: Program) -> bool:
+    from ..agents.registry import AGENTS  # agents imports this module
+    return name in ("first", "random") or name.partition(":")[0] in AGENTS or strategy_path(name, game) is not None
+
+
+def _strategy_name(tree: Map, path: str | Path) -> str:
+    game = tree.get("game")
+    return f"{game}/{Path(path).stem}" if isinstance(game, str) else Path(path).stem
+
+
+def _combined_tree(game_tree: Map, strategy: Map) -> Map:
+    """The game's sections (without its rules) plus the strategy's memory (as state) and functions."""
+    combined = Map(game_tree)
+    combined.where, combined.key_locs, combined.value_locs = game_tree.where, dict(game_tree.key_locs), \
+        dict(game_tree.value_locs)
+    for section, own in (("state", "memory"), ("functions", "functions")):
+        extra = strategy.get(own)
+        if extra is None:
+            continue
+        if not isinstance(extra, Map):
+            raise RuleError(f"'{own}' must be a mapping (name: value)", strategy.loc(own))
+        base = game_tree.get(section) if isinstance(game_tree.get(section), Map) else _empty_map(extra)
+        taken = {str(b).split("(")[0].strip() for b in base}
+        clash = [k for k in extra if str(k).split("(")[0].strip() in taken]
+        if clash:
+            raise RuleError(f"'{clash[0]}' is already a name of the game: choose another", extra.key_loc(clash[0]))
+        combined[section] = _merge_entries(base, extra, deep=False)
+    state = combined.get("state") if isinstance(combined.get("state"), Map) else _empty_map(strategy)
+    if "me" in state:
+        raise RuleError("'me' is reserved in strategies (the seat's player): rename the game's or the memory's 'me'",
+                        state.key_loc("me"))
+    combined["state"] = _with_entry(state, "me", "None")
+    combined["rules"] = Seq()
+    combined["strategy"] = strategy.get("strategy", "declaration")
+    for key in ("override", "remove"):
+        combined.pop(key, None)
+    return combined
+
+
+def _empty_map(near: Map) -> Map:
+    empty = Map()
+    empty.where, empty.key_locs, empty.value_locs = near.where, {}, {}
+    return empty
+
+
+def _with_entry(mapping: Map, key: str, value: Any) -> Map:
+    out = Map(mapping)
+    out.where, out.key_locs, out.value_locs = mapping.where, dict(mapping.key_locs), dict(mapping.value_locs)
+    out[key] = value
+    return out
+
+
+class _StrategyBuilder(_Builder):
+    """Builds a strategy's program: the game's declarations, then the strategy's rules."""
+
+    def __init__(self, combined: Map, path: str, overrides: dict, strategy: Map, game: Program):
+        super().__init__(combined, path, overrides)
+        self.strategy_tree, self.game = strategy, game
+        memory = strategy.get("memory")
+        self.memory_names = {str(k) for k in memory} if isinstance(memory, Map) else set()
+        self.observations: list[tuple] = []
+        self.default = str(strategy.get("default", "first"))
+
+    def rules(self, phases: list[str], strategy: str) -> list[RuleSpec]:
+        section = self.strategy_tree.get("rules") or Seq()
+        if not isinstance(section, list):
+            self.error("'rules' must be a list of rules", self.strategy_tree.loc("rules"))
+            return []
+        self.compiler.writable = self.memory_names
+        out: list[RuleSpec] = []
+        seen: dict[str, Location] = {}
+        for i, spec in enumerate(section):
+            if not isinstance(spec, Map):
+                self.error("a strategy rule is a mapping (name:, when:, choose:, then:, ...)", section.loc(i))
+                continue
+            self.check_keys(spec, STRATEGY_RULE_KEYS, "a strategy rule")
+            name = self.rule_name(spec, i, seen)
+            if "after" in spec:
+                self.observation(i, name, spec)
+            else:
+                rule = self.decision_rule(len(out), name, spec, phases, strategy)
+                if rule is not None:
+                    out.append(rule)
+        self.compiler.writable = None
+        return out
+
+    def move_named(self, spec: Map, key: str) -> str | None:
+        move = spec.get(key)
+        if move is not None and (not isinstance(move, str) or move not in self.game.moves):
+            self.error(f"'{move}' is not a move of {self.game.name}", spec.loc(key),
+                       did_you_mean(str(move), self.game.moves) or f"moves: {', '.join(self.game.moves)}")
+            return None
+        return move
+
+    def decision_rule(self, index: int, name: str, spec: Map, phases: list[str], strategy: str) -> RuleSpec | None:
+        move = self.move_named(spec, "move")
+        # `options`: one binding, the legal arguments (none when the rule's move is not offered)
+        options_domain = self.define("rule_options", (), Unit(
+            [(0, f"[V[{OFFERED!r}][{move!r}]] if {move!r} in V[{OFFERED!r}] else []", spec.where)]),
+            False, f"options of rule '{name}'")
+        rule = self.rule(index, name, spec, phases, strategy, leading=(("options", "list", options_domain),))
+        if rule is None:
+            return None
+        rule.move, rule.choose = move, None
+        if "choose" in spec:
+            text = self.expr_text(spec["choose"], spec.loc("choose"), f"rule '{name}' choose")
+            scope = {v: ("list" if v == "options" else None) for v in rule.variables}
+            unit = text and self.compiler.expression(text, scope, what=f"choice of rule '{name}'", allow_random=True)
+            rule.choose = self.define("rule_choose", rule.variables, unit, False, f"choice of rule '{name}'")
+        return rule
+
+    def observation(self, index: int, name: str, spec: Map) -> None:
+        move = self.move_named(spec, "after")
+        for key in ("choose", "move", "for", "phase"):
+            if key in spec:
+                self.error(f"'{key}' is not allowed in an observation rule (after: MOVE)", spec.key_loc(key))
+        if move is None:
+            return
+        arg = self.game.moves[move].arg or "_"
+        scope = {"player": "player", **({arg: None} if arg != "_" else {})}
+        c = self.compiler
+        when = self.expr_text(spec.get("when", True), spec.loc("when"), f"rule '{name}' when")
+        cond = when and c.expression(when, dict(scope), what=f"condition of rule '{name}'")
+        act = c.block(self.texts(spec.get("then", "pass"), spec.loc("then"), f"rule '{name}' then"), dict(scope),
+                      what=f"actions of rule '{name}'")
+        params = ("player", arg)
+        self.observations.append((name, move, self.priority(name, spec),
+                                  self.define("observe_when", params, cond, False, f"condition of rule '{name}'"),
+                                  self.define("observe_then", params, act, True, f"actions of rule '{name}'")))
+
+
+# ====================================================================== the agent
+class StrategyAgent:
+    """Plays a seat by a strategy file; keeps the seat's private memory for the game."""
+
+    def __init__(self, strategy: Strategy, seed: int | None = None):
+        self.strategy = strategy
+        self.name = strategy.name
+        self.rng = random.Random(seed)
+        self.memory: dict[str, Any] = {}
+        self.game: Game | None = None
+        self.seat: int | None = None
+        self._fallback: Any = None
+        self.last_rule: str | None = None
+
+    def reseed(self, seed: int) -> None:
+        self.rng.seed(seed)
+
+    def attach(self, game: Game, seat: int) -> None:
+        """A new game: start the memory, and watch the moves the observation rules are about."""
+        self.game, self.seat = game, seat
+        self.memory = {}
+        view = self._view(game, {})
+        with self.strategy.program.located():
+            self.memory = {var.name: var.init(view, view.vars) for var in self.strategy.memory}
+        if self.strategy.observations:
+            game.after_move.append(self._observe)
+
+    # ---------------------------------------------------------------- deciding
+    def choose(self, decision: Decision) -> Option:
+        game = decision._game
+        option, rule = self.decide(decision)
+        self.last_rule = rule
+        if game.listeners:
+            record = {"type": "strategy", "player": decision.player_name, "strategy": self.name,
+                      "rule": rule, "choice": option.label}
+            for listener in game.listeners:
+                listener(record)
+        return option
+
+    def decide(self, decision: Decision) -> tuple[Option, str]:
+        """The chosen option and the rule that chose it (or the default)."""
+        if decision._game is not self.game or decision.player != self.seat:
+            self.attach(decision._game, decision.player)  # not seated by play_game: it sees the game from now on
+        strategy, program = self.strategy, self.strategy.program
+        offered: dict = {None: _unique([o.arg for o in decision.options])}
+        for o in decision.options:
+            offered.setdefault(o.move, []).append(o.arg)
+        view = self._view(decision._game, offered)
+        V = view.vars
+        agenda = Agenda(program)
+        fired = 0
+        with program.located():
+            agenda.start(view)
+            while (popped := agenda.pop(view)) is not None:
+                act, binding = popped
+                rule = act.rule
+                fired += 1
+                if fired > program.max_firings:
+                    raise GameError(f"strategy {self.name}: more than {program.max_firings} rule firings in one decision",
+                                    rule.location)
+                if rule.choose is not None:
+                    option = _matching(decision.options, rule.move, rule.choose(view, V, *binding))
+                    if option is None:
+                        continue
+                    rule.action(view, V, *binding)
+                    self._keep(V)
+                    return option, rule.name
+                rule.action(view, V, *binding)
+                agenda.update(view)
+        self._keep(V)
+        return self._default(decision), f"default ({strategy.default})"
+
+    def _default(self, decision: Decision) -> Option:
+        default = self.strategy.default
+        if default == "first":
+            return decision.options[0]
+        if default == "random":
+            return self.rng.choice(decision.options)
+        if self._fallback is None:
+            from ..agents.registry import make_agent  # agents imports this module
+            self._fallback = make_agent(default, program=self.strategy.game)
+            if hasattr(self._fallback, "rng"):
+                self._fallback.rng = self.rng  # one seeded generator per seat
+        return self._fallback.choose(decision)
+
+    # --------------------------------------------------------------- observing
+    def _observe(self, game: Game, player: PlayerBase, option: Option) -> None:
+        rules = self.strategy.observations.get(option.move)
+        if not rules:
+            return
+        view = self._view(game, {})
+        V = view.vars
+        arg = option.arg
+        if isinstance(arg, CardBase) and arg.id not in view.where:
+            arg = None  # a card this seat did not see
+        elif isinstance(arg, (PlayerBase, Zone)):
+            arg = view.localize(arg)
+        mover = view.players[player.index]
+        with self.strategy.program.located():
+            for rule in rules:
+                if rule.when(view, V, mover, arg):
+                    rule.then(view, V, mover, arg)
+        self._keep(V)
+
+    # ------------------------------------------------------------------- views
+    def _view(self, game: Game, offered: dict) -> Any:
+        view = game.memory.seen_by(self.seat)
+        view._rng = self.rng
+        V = view.vars
+        V.update({name: view.localize(value) for name, value in self.memory.items()})
+        V["me"] = view.players[self.seat]
+        V[OFFERED] = offered
+        return view
+
+    def _keep(self, V: dict) -> None:
+        self.memory = {name: V[name] for name in self.memory}
+
+
+def _unique(values: list) -> list:
+    return list({arg_key(v): v for v in values}.values())
+
+
+def _matching(options: list[Option], move: str | None, value: Any) -> Option | None:
+    if value is None:
+        return None
+    wanted = arg_key(value)
+    return next((o for o in options if (move is None or o.move == move) and arg_key(o.arg) == wanted), None)
+
+
+def make_strategy_agent(spec: str, program: Program, seed: int | None = None) -> StrategyAgent | None:
+    """The agent for a strategy file or short name (None if `spec` names no strategy file)."""
+    path = strategy_path(spec, program)
+    if path is None:
+        return None
+    return StrategyAgent(load_strategy(path, program), seed)

@@ -1,0 +1,220 @@
+"""The vocabulary of rule files and strategy files: every section and key, its shape and meaning.
+
+This table is the one source of truth for what a file may contain. The
+loader checks keys against it (:mod:`naipes.program`, :mod:`naipes.language.strategies`
+import the key sets derived here) and :mod:`naipes.tools.schema` turns it into a
+JSON Schema for editors, so a key added here is accepted by both at once.
+
+Shapes: :class:`Value` (a scalar of some kinds), :class:`ListOf`,
+:class:`Entries` (a mapping of declared names to one shape), :class:`Record`
+(a mapping with fixed keys, each a :class:`Field`) and :class:`Either`.
+
+>>> sorted(MOVE_KEYS)[:3]
+['choose', 'doc', 'label']
+>>> RULE_FILE.fields["zones"].doc
+'piles of cards and who sees them'
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Union
+
+from ..runtime.agenda import STRATEGIES
+
+
+@dataclass(frozen=True)
+class Value:
+    """A scalar: `kinds` among text, int, number, bool, null; optionally one of `choices`, at least `minimum`."""
+
+    kinds: tuple[str, ...]
+    choices: tuple = ()
+    minimum: int | None = None
+    pattern: str | None = None  # a regular expression a text must match
+
+
+@dataclass(frozen=True)
+class ListOf:
+    item: "Shape"
+
+
+@dataclass(frozen=True)
+class Entries:
+    """A mapping from names the file declares (`key`: identifier, signature or any) to one shape."""
+
+    value: "Shape"
+    key: str = "identifier"
+    at_most: int | None = None
+
+
+@dataclass(frozen=True)
+class Field:
+    doc: str
+    shape: "Shape"
+
+
+@dataclass(frozen=True)
+class Record:
+    """A mapping with a fixed set of keys."""
+
+    fields: dict[str, Field]
+    required: tuple[str, ...] = ()
+    base: str | None = None  # a key naming a base file the required keys may come from (extends)
+
+    @property
+    def keys(self) -> frozenset[str]:
+        return frozenset(self.fields)
+
+
+@dataclass(frozen=True)
+class Either:
+    options: tuple["Shape", ...] = field(default_factory=tuple)
+
+
+Shape = Union[Value, ListOf, Entries, Record, Either]
+
+TEXT = Value(("text",))
+BOOL = Value(("bool",))
+NUMBER = Value(("int", "number"))
+COUNT = Value(("int",), minimum=1)
+ANY_SCALAR = Value(("text", "int", "number", "bool"))
+EXPRESSION = Value(("text", "int", "number", "bool"))  # numbers and booleans are expressions too
+ACTIONS = Either((TEXT, ListOf(TEXT)))  # statements: one text (lines) or a list of texts
+BINDING = Value(("text",), pattern=r"^\s*[A-Za-z]\w*\s+in\s+\S")  # NAME in COLLECTION
+NAMES = ListOf(TEXT)
+NULL = Value(("null",))
+BINDINGS = Either((BINDING, ListOf(BINDING)))
+VISIBILITIES = ("public", "hidden", "owner", "top")
+PARAM_TYPES = ("int", "float", "bool", "str")
+
+
+def _record(required: tuple[str, ...] = (), base: str | None = None, **fields: tuple[str, Shape]) -> Record:
+    return Record({name: Field(doc, shape) for name, (doc, shape) in fields.items()}, required, base)
+
+
+PLAYERS = _record(
+    min=("fewest seats", COUNT), max=("most seats", COUNT), default=("seats when not given", COUNT),
+    ai=("the default opponent in 'naipes play' (an agent name or a strategy file)", TEXT))
+PARAM = _record(
+    type=("int, float, bool or str (default: the default's type)", Value(("text",), PARAM_TYPES)),
+    default=("the value when not overridden with -p", ANY_SCALAR),
+    min=("smallest allowed value (numeric params)", NUMBER), max=("largest allowed value (numeric params)", NUMBER),
+    choices=("the allowed values", ListOf(ANY_SCALAR)), doc=("what it means", TEXT))
+TABLE = _record(("of", "values"), of=("the attribute it reads", TEXT),
+                values=("attribute value -> table value", Entries(ANY_SCALAR, key="any")),
+                default=("the value for the others", ANY_SCALAR))
+CARDS = _record(
+    attributes=("each attribute's values (a list or an expression); with generate: its type",
+                Entries(Either((ListOf(ANY_SCALAR), EXPRESSION)))),
+    generate=("an expression giving a list of attribute maps, one per card", EXPRESSION),
+    extra=("more cards, each a mapping attribute: value", ListOf(Entries(Either((ANY_SCALAR, NULL)), key="any"))),
+    copies=("copies of every card (a number or an expression)", Either((Value(("int",)), TEXT))),
+    tables=("derived attributes: {of: attribute, values: {value: number}, default}", Entries(TABLE)),
+    name=("a card's name, an expression over c", EXPRESSION),
+    start=("the global zone the deck starts in", TEXT),
+    symmetric=("attributes whose values are interchangeable labels (search shares positions)", NAMES))
+ZONE = _record(
+    per_player=("one per player (a hand) or one for the table", BOOL),
+    visibility=("who sees its cards: public, hidden, owner, top (only the top card)", Value(("text",), VISIBILITIES)),
+    ordered=("whether the order of its cards matters (default true)", BOOL), doc=("what it holds", TEXT))
+VARIABLE = _record(
+    init=("the initial value, an expression", Either((EXPRESSION, NULL))),
+    visibility=("public, hidden, or owner (per-player variables)", Value(("text",), ("public", "hidden", "owner"))),
+    show=("shown to a human at the table (false: bookkeeping)", BOOL), doc=("what it means", TEXT))
+VARIABLES = Entries(Either((VARIABLE, EXPRESSION, NULL)))  # name: INIT, or name: {init, visibility, ...}
+VIEW = _record(
+    ("value",), value=("the displayed value, an expression", EXPRESSION),
+    per_player=("one per player", BOOL),
+    visibility=("public, or owner (per-player views)", Value(("text",), ("public", "owner"))), doc=("what it shows", TEXT))
+# The drawings the web table knows (naipes/web/static/table.js, ICONS), and the colours a look may name.
+ICONS = ("coin", "cup", "sword", "club", "heart", "diamond", "spade", "clover", "star", "pointed_hat", "belled_cap")
+COLOUR = r"^(#[0-9a-fA-F]{3}|#[0-9a-fA-F]{6}|[a-zA-Z]{3,20})$"
+LOOK = _record(
+    name=("the value's name", ANY_SCALAR), short=("what a card's corner shows (a few characters)", ANY_SCALAR),
+    icon=("a drawing of the web table: " + ", ".join(ICONS), Value(("text",), ICONS)),
+    symbol=("text drawn instead of an icon", ANY_SCALAR),
+    colour=("a CSS colour: #rgb, #rrggbb or a name", Value(("text",), pattern=COLOUR)))
+DISPLAY = _record(
+    shape=("how a card is drawn: card (a playing card) or chip (a round token)", Value(("text",), ("card", "chip"))),
+    corner=("the attribute written in a card's corner (default: the card's name)", TEXT),
+    suit=("the attribute whose value gives a card its icon or symbol and its colour", TEXT),
+    order=("the attributes a hand is sorted by, in turn (values in the order `values` lists them)", NAMES),
+    name=("a card's full name, {attribute} standing for the value's name: \"{rank} de {suit}\"", TEXT),
+    labels=("zone: a state variable of (player, card) pairs that says who put each card there", Entries(TEXT)),
+    values=("attribute: {value: {name, short, icon, symbol, colour}}: how each value is named and drawn",
+            Entries(Entries(LOOK, key="any"))),
+    click=("move: attribute: a click on a card picks the option of the move whose argument is the card's attribute",
+           Entries(TEXT)))
+LEGAL_STEP = Either((EXPRESSION, Entries(EXPRESSION, key="any", at_most=1)))  # EXPR or {step_name: EXPR}
+MOVE = _record(
+    choose=("NAME in COLLECTION: the candidate arguments", BINDING),
+    legal=("a filter, or an ordered list of filters (an obligation cascade)", Either((LEGAL_STEP, ListOf(LEGAL_STEP)))),
+    when=("when the move is available at all", EXPRESSION),
+    label=("how an option reads to the player choosing", EXPRESSION),
+    public=("how the move reads to the other players (default: the label)", EXPRESSION),
+    then=("the move's effect: actions with player and the chosen argument in scope", ACTIONS),
+    space=("every argument the move can ever offer (the action space of learning agents); "
+           "reads only params, players and all_cards()", EXPRESSION),
+    doc=("what the move does", TEXT))
+RULE = _record(
+    ("name",), name=("the rule's name (override and remove use it)", TEXT), when=("its condition", EXPRESSION),
+    then=("its actions", ACTIONS), priority=("salience: higher fires first (default 0)", NUMBER),
+    phase=("the phase (agenda group) in which it is active", TEXT),
+    doc=("what it does", TEXT), **{"for": ("NAME in COLLECTION bindings: one activation per binding", BINDINGS)})
+
+RULE_FILE = _record(
+    ("game",), base="extends",
+    game=("the game's identifier", TEXT), title=("a human title", TEXT), description=("free text", TEXT),
+    players=("min / max / default number of seats, and the default AI", Either((COUNT, PLAYERS))),
+    params=("named, typed parameters", Entries(Either((PARAM, ANY_SCALAR))),),
+    cards=("the deck", CARDS), zones=("piles of cards and who sees them", Entries(Either((ZONE, NULL)))),
+    state=("global variables", VARIABLES), player_state=("per-player variables", VARIABLES),
+    phases=("agenda groups, in order (the first is the start)", NAMES),
+    strategy=("conflict-resolution strategy", Value(("text",), tuple(STRATEGIES))),
+    setup=("actions run once at the start", ACTIONS),
+    functions=("pure helper functions", Entries(EXPRESSION, key="signature")),
+    moves=("the decisions players make", Entries(MOVE)), rules=("production rules", ListOf(RULE)),
+    result=("each player's payoff when the game ends", EXPRESSION),
+    evaluation=("how well each player stands mid-game (search agents stop their playouts when it changes)", EXPRESSION),
+    estimate=("how well each player stands right now, the round in progress included "
+              "(search agents score a cut-off playout by it)", EXPRESSION),
+    views=("values computed only when a player's view is built (for display; rules cannot read them)", Entries(VIEW)),
+    display=("how the cards look at the web table: corner, suit, names, icons, colours, order (plain data)", DISPLAY),
+    max_firings=("firings allowed between two decisions (at most 1,000,000)", COUNT),
+    max_decisions=("decisions after which a game is cut off, so that none goes on for ever (default 100,000)", COUNT),
+    extends=("base rule file of a variant", TEXT), override=("rules replacing base rules by name", ListOf(RULE)),
+    remove=("base rules to delete by name", NAMES))
+
+STRATEGY_RULE = _record(
+    ("name",), name=("the rule's name", TEXT), priority=("salience: higher first", NUMBER),
+    phase=("the game phase in which it is active", TEXT),
+    when=("its condition over the seat's view", EXPRESSION),
+    choose=("the argument it proposes (options: the legal ones)", EXPRESSION),
+    then=("actions on the strategy's memory", ACTIONS),
+    move=("only in decisions offering this move", TEXT),
+    after=("an observation rule: runs after any player makes this move", TEXT), doc=("what it does", TEXT),
+    **{"for": ("NAME in COLLECTION bindings", BINDINGS)})
+
+STRATEGY_FILE = _record(
+    ("game",), base="extends",
+    game=("the rule file it plays", TEXT), title=("a human title", TEXT), description=("free text", TEXT),
+    extends=("a weaker level it adds rules to", TEXT), override=("rules replacing the base's by name", ListOf(STRATEGY_RULE)),
+    remove=("base rules to delete by name", NAMES),
+    default=("when no rule proposes a legal option: first, random, or an agent", TEXT),
+    strategy=("conflict-resolution strategy", Value(("text",), tuple(STRATEGIES))),
+    memory=("the seat's private variables: name: INIT", VARIABLES),
+    functions=("pure helper functions", Entries(EXPRESSION, key="signature")),
+    rules=("decision and observation rules", ListOf(STRATEGY_RULE)))
+
+# The key sets the loader checks against.
+SECTIONS = {name: f.doc for name, f in RULE_FILE.fields.items()}
+RULE_KEYS = RULE.keys
+MOVE_KEYS = MOVE.keys
+ZONE_KEYS = ZONE.keys
+PARAM_KEYS = PARAM.keys
+CARD_KEYS = CARDS.keys
+VAR_KEYS = VARIABLE.keys
+VIEW_KEYS = VIEW.keys
+PLAYERS_KEYS = PLAYERS.keys
+TABLE_KEYS = TABLE.keys
+STRATEGY_SECTIONS = STRATEGY_FILE.keys
+STRATEGY_RULE_KEYS = STRATEGY_RULE.keys

@@ -1,0 +1,178 @@
+"""The functions a rule file may call, and nothing else.
+
+Each entry says how many arguments the function takes, which keyword
+arguments it accepts, whether it needs the game (``state``: the compiler
+passes the working memory's variables first), and whether it is random
+(random functions are refused in conditions, which must be pure).
+"""
+from __future__ import annotations
+
+import builtins
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from ..errors import GameError
+from .limits import bounded_join, bounded_range, bounded_str, bounded_sum
+from .melds import best_melds, can_lay_off, is_meld, lay_off_all, longest_run, meld_and_lay_off, meldable
+
+
+@dataclass(frozen=True)
+class Builtin:
+    func: Callable
+    min_args: int
+    max_args: int | None = None  # None: any number
+    kwargs: frozenset = field(default_factory=frozenset)
+    state: bool = False  # receives the variables dict V first
+    random: bool = False  # receives the game's seeded generator first
+    costly: bool = False  # receives the working memory first, to pay for what it makes (naipes.library.limits)
+    returns: str | None = None  # a type name for the compiler's checks
+    doc: str = ""
+
+
+DECK = "__deck"  # the variable holding every card, in deck order (rule files cannot name it)
+
+
+def _players(V: dict) -> list:
+    return V["players"]
+
+
+def next_player(V: dict, player: Any, steps: int = 1) -> Any:
+    """The player `steps` seats after `player` (negative: before)."""
+    seats = _players(V)
+    return seats[(player.index + steps) % len(seats)]
+
+
+def seating(V: dict, first: Any) -> list:
+    """Every player once, in turn order, starting with `first`."""
+    seats = _players(V)
+    return seats[first.index:] + seats[:first.index]
+
+
+def top(zone: Any, count: int | None = None) -> Any:
+    """The top card of a zone (None if empty), or a list of the top `count`."""
+    if count is None:
+        return zone[-1] if zone else None
+    return list(zone[-count:]) if count > 0 else []
+
+
+def split(text: str, sep: str | None = None) -> list:
+    return text.split(sep)
+
+
+def count(items: Any) -> int:
+    return sum(1 for item in items if item)
+
+
+def index_of(items: Any, item: Any) -> int:
+    return list(items).index(item)
+
+
+def first(items: Any, default: Any = None) -> Any:
+    """The first item (`default` if there is none): first([c for c in hand if c.rank == 1])."""
+    return next(iter(items), default)
+
+
+def all_cards(V: dict) -> list:
+    """Every card of the game, wherever it is: what the deck is made of is no secret."""
+    return list(V[DECK])
+
+
+
+
+def shuffled(rng: Any, items: Any) -> list:
+    """A new list of the items in random order (the game's seeded generator)."""
+    result = list(items)
+    rng.shuffle(result)
+    return result
+
+
+def randint(rng: Any, low: int, high: int) -> int:
+    return rng.randint(low, high)
+
+
+def choice(rng: Any, items: Any) -> Any:
+    return rng.choice(list(items))
+
+
+def random_float(rng: Any) -> float:
+    return rng.random()
+
+
+MAX_MELD_CARDS = 24  # the meld search is exponential in the number of cards: keep every call small
+# meld_and_lay_off tries every set of the hand's cards laid off with every partition of the rest:
+# 14 cards onto 8 runs that take them all, two jokers among them, is about 0.1 s
+MAX_LAY_OFF_CARDS = 14
+
+
+def _few_cards(search: Callable, most: int = MAX_MELD_CARDS) -> Callable:
+    """`search`, refusing more than `most` cards as its first argument (a hand)."""
+    def bounded(cards: Any, *args: Any, **kwargs: Any) -> Any:
+        cards = list(cards)
+        if len(cards) > most:
+            raise GameError(f"{search.__name__} searches at most {most} cards, not {len(cards)}")
+        return search(cards, *args, **kwargs)
+    bounded.__name__, bounded.__doc__ = search.__name__, search.__doc__
+    return bounded
+
+
+def _py(name: str, lo: int, hi: int | None, kwargs: tuple = (), returns: str | None = None) -> Builtin:
+    return Builtin(getattr(builtins, name), lo, hi, frozenset(kwargs), returns=returns)
+
+
+BUILTINS: dict[str, Builtin] = {
+    "len": _py("len", 1, 1, returns="int"),
+    "min": _py("min", 1, None, ("key", "default")),
+    "max": _py("max", 1, None, ("key", "default")),
+    "sum": Builtin(bounded_sum, 1, 2, costly=True),
+    "any": _py("any", 1, 1, returns="bool"),
+    "all": _py("all", 1, 1, returns="bool"),
+    "sorted": _py("sorted", 1, 1, ("key", "reverse"), returns="list"),
+    "reversed": Builtin(lambda xs: list(reversed(list(xs))), 1, 1, returns="list"),
+    "abs": _py("abs", 1, 1),
+    "round": _py("round", 1, 2),
+    "range": Builtin(bounded_range, 1, 3, costly=True, returns="list"),
+    "list": _py("list", 0, 1, returns="list"),
+    "set": _py("set", 0, 1, returns="set"),
+    "tuple": _py("tuple", 0, 1, returns="tuple"),
+    "str": Builtin(bounded_str, 0, 1, costly=True, returns="str"),
+    "int": _py("int", 0, 1, returns="int"),
+    "bool": _py("bool", 0, 1, returns="bool"),
+    "enumerate": Builtin(lambda xs, start=0: list(enumerate(xs, start)), 1, 2, returns="list"),
+    "zip": Builtin(lambda *xs: list(zip(*xs)), 1, None, returns="list"),
+    "count": Builtin(count, 1, 1, returns="int", doc="how many items are true"),
+    "index_of": Builtin(index_of, 2, 2, returns="int"),
+    "split": Builtin(split, 1, 2, returns="list"),
+    "join": Builtin(bounded_join, 1, 2, costly=True, returns="str"),
+    "first": Builtin(first, 1, 2),
+    "all_cards": Builtin(all_cards, 0, 0, state=True, returns="list"),
+    "shuffled": Builtin(shuffled, 1, 1, random=True, returns="list"),
+    "top": Builtin(top, 1, 2, doc="top card of a zone, or the top N cards"),
+    "next_player": Builtin(next_player, 1, 2, state=True, returns="player"),
+    "seating": Builtin(seating, 1, 1, state=True, returns="list"),
+    "randint": Builtin(randint, 2, 2, random=True, returns="int"),
+    "choice": Builtin(choice, 1, 1, random=True),
+    "random": Builtin(random_float, 0, 0, random=True, returns="float"),
+    # rummy-family melds (engine/melds.py); keyword options say how to read the cards and what a meld is
+    "best_melds": Builtin(_few_cards(best_melds), 2, 2, frozenset({"suit", "rank", "value", "jokers", "min_set", "max_set",
+                                                      "min_run", "joker_value", "jokers_per_meld"}), returns="dict",
+                          doc="{'melds', 'loose', 'deadwood'}: the partition with the least unmelded value"),
+    "meldable": Builtin(_few_cards(meldable), 2, 2, frozenset({"suit", "rank", "jokers", "min_set", "max_set", "min_run",
+                                                  "jokers_per_meld"}), returns="list",
+                        doc="the cards that are in at least one valid meld of the cards"),
+    "is_meld": Builtin(_few_cards(is_meld), 2, 2, frozenset({"suit", "rank", "jokers", "min_set", "max_set", "min_run",
+                                                "jokers_per_meld"}), returns="bool",
+                       doc="the cards form one set or run"),
+    "can_lay_off": Builtin(can_lay_off, 3, 3, frozenset({"suit", "rank", "jokers", "min_set", "max_set", "min_run",
+                                                        "jokers_per_meld"}), returns="bool",
+                           doc="the card extends the meld"),
+    "lay_off_all": Builtin(_few_cards(lay_off_all), 3, 3, frozenset({"suit", "rank", "value", "jokers", "min_set", "max_set",
+                                                        "min_run", "joker_value", "jokers_per_meld"}), returns="dict",
+                           doc="{'laid', 'remaining', 'melds', 'deadwood'}: the most value laid off onto melds"),
+    "meld_and_lay_off": Builtin(_few_cards(meld_and_lay_off, MAX_LAY_OFF_CARDS), 3, 3,
+                                frozenset({"suit", "rank", "value", "jokers", "min_set", "max_set", "min_run",
+                                           "joker_value", "jokers_per_meld"}), returns="dict",
+                                doc="{'melds', 'laid', 'loose', 'deadwood', 'table'}: the least unmelded value when "
+                                    "the cards may meld among themselves or go onto the melds"),
+    "longest_run": Builtin(longest_run, 2, 2, frozenset({"suit", "rank", "jokers"}), returns="int",
+                           doc="the longest chain of consecutive ranks in one suit, without jokers"),
+}

@@ -1,0 +1,172 @@
+"""What a rule file may cost: the limits every evaluation runs under.
+
+A rule file is a program, and a program can run away: a loop over
+``range(10**9)``, five nested comprehensions, a function that calls itself
+twice, ``x = x * x`` in a loop, a list multiplied by a huge number. The
+language has no unbounded loop, so its cost is bounded by what these limits
+bound:
+
+* **steps**: every item a loop or comprehension of a rule file goes over is
+  a step, and so is every call of a rule file's function and every item of a
+  list or text made by ``+``, ``*`` and the built-ins above; one engine
+  operation (starting a game, applying a move, listing the options, building
+  a view) may take at most :data:`MAX_STEPS`;
+* **sizes**: no list, text or range made by ``+``, ``*``, ``range``,
+  ``join``, ``sum`` or ``str`` may hold more than :data:`MAX_ITEMS` items
+  or characters, and no value stored in the game's state more than
+  :data:`MAX_ITEMS` items counted through every nesting;
+* **numbers**: ``+``, ``-`` and ``*`` refuse a number of more than :data:`MAX_BITS` bits;
+* **firings**: ``max_firings`` (rules fired between two decisions) is at most
+  :data:`MAX_FIRINGS`;
+* **decisions**: a game is cut off after ``max_decisions`` decisions (at most
+  :data:`MAX_DECISIONS`; 100,000 unless the rule file says), and its result
+  says so: no game goes on for ever.
+
+Each limit ends the evaluation with a located error naming it (see :class:`Budget`).
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from ..errors import GameError
+
+MAX_STEPS = 1_000_000  # loop items, function calls and items made, per engine operation
+MAX_ITEMS = 1_000_000  # items of a list or set, characters of a text
+MAX_BITS = 4_096  # bits of a product of whole numbers
+MAX_FIRINGS = 1_000_000  # the largest max_firings a rule file may ask for
+MAX_DECISIONS = 10_000_000  # the largest max_decisions a rule file may ask for
+SEQUENCES = (list, tuple, str)
+
+
+class Budget:
+    """The steps an engine operation may still spend; a game's working memory is one.
+
+    >>> budget = Budget()
+    >>> budget.charge([1, 2, 3])   # a loop goes over three items: three steps
+    [1, 2, 3]
+    >>> times(budget, "ab", 3)     # a text of six characters made: six steps
+    'ababab'
+    >>> MAX_STEPS - budget.steps
+    9
+    >>> times(budget, "ab", MAX_ITEMS)
+    Traceback (most recent call last):
+    ...
+    naipes.errors.GameError: a text of 2,000,000 characters is too long (the limit is 1,000,000)
+    """
+
+    __slots__ = ("steps",)
+
+    def __init__(self) -> None:
+        self.steps = MAX_STEPS
+
+    def refuel(self) -> None:
+        """A new engine operation begins: it may spend MAX_STEPS steps."""
+        self.steps = MAX_STEPS
+
+    def spend(self, count: int) -> None:
+        self.steps -= count
+        if self.steps < 0:
+            self.steps = 0
+            raise GameError(f"this took more than {MAX_STEPS:,} steps in one go (items gone over by loops, calls of "
+                            "functions, items of the lists and texts made): the rule file runs away")
+
+    def step(self) -> None:
+        """One step: a call of a rule file's function."""
+        self.spend(1)
+
+    def charge(self, items: Any) -> Any:
+        """`items`, after spending a step on each (a rule file's loop or comprehension goes over them)."""
+        try:
+            count = len(items)
+        except TypeError:  # a generator: its own loops were charged as it ran
+            items = list(items)
+            count = len(items)
+        self.spend(count)
+        return items
+
+
+def _made(budget: Budget, value: Any, size: int) -> None:
+    """A sequence of `size` items or characters is about to be made: check its size, and pay for it."""
+    if size > MAX_ITEMS:
+        what = f"a text of {size:,} characters" if isinstance(value, str) else f"a list of {size:,} items"
+        raise GameError(f"{what} is too long (the limit is {MAX_ITEMS:,})")
+    budget.spend(size)
+
+
+def _check_bits(bits: int) -> None:
+    if bits > MAX_BITS:
+        raise GameError(f"a number of more than {MAX_BITS:,} bits is too large")
+
+
+def times(budget: Budget, a: Any, b: Any) -> Any:
+    """`a * b`, refusing a product too large: a long repeated sequence, or a number of too many bits."""
+    if isinstance(a, int) and isinstance(b, int):
+        _check_bits(a.bit_length() + b.bit_length())
+    elif isinstance(a, SEQUENCES) and isinstance(b, int):
+        _made(budget, a, len(a) * b)
+    elif isinstance(b, SEQUENCES) and isinstance(a, int):
+        _made(budget, b, len(b) * a)
+    return a * b
+
+
+def plus(budget: Budget, a: Any, b: Any) -> Any:
+    """`a + b`, refusing a sequence too long or a number of too many bits."""
+    if isinstance(a, int) and isinstance(b, int):
+        _check_bits(max(a.bit_length(), b.bit_length()))
+    elif isinstance(a, SEQUENCES) and isinstance(b, SEQUENCES):
+        _made(budget, a, len(a) + len(b))
+    return a + b
+
+
+def minus(budget: Budget, a: Any, b: Any) -> Any:
+    """`a - b`, refusing a number of too many bits (`x - (0 - x)` doubles as `x + x` does)."""
+    if isinstance(a, int) and isinstance(b, int):
+        _check_bits(max(a.bit_length(), b.bit_length()))
+    return a - b
+
+
+def bounded_range(budget: Budget, *args: int) -> list:
+    """`range(...)` as a list, refusing one too long."""
+    span = range(*args)
+    _made(budget, span, len(span))
+    return list(span)
+
+
+def bounded_join(budget: Budget, items: Any, separator: str = " ") -> str:
+    """The items as text, separated (join(['a', 'b'], ', ') -> 'a, b'), refusing a text too long."""
+    parts = [bounded_str(budget, item) for item in items]
+    _made(budget, "", sum(map(len, parts)) + len(separator) * max(len(parts) - 1, 0))
+    return separator.join(parts)
+
+
+def bounded_sum(budget: Budget, items: Any, start: Any = 0) -> Any:
+    """`sum(...)`; of lists or texts only while the result stays within the size limit."""
+    if isinstance(start, SEQUENCES):
+        items = list(items)
+        _made(budget, start, len(start) + sum(len(i) for i in items if isinstance(i, SEQUENCES)))
+    return sum(items, start)
+
+
+def bounded_str(budget: Budget, value: Any = "") -> str:
+    """`str(value)`; a collection is measured first, so that a deeply shared one cannot make a huge text."""
+    if not isinstance(value, (str, int, float, bool, type(None))):
+        budget.spend(weigh(value))
+    text = str(value)
+    _made(budget, text, len(text))
+    return text
+
+
+def weigh(value: Any) -> int:
+    """How many items `value` holds through every nesting (a shared part counts each time), within the limit."""
+    total, stack = 0, [value]
+    while stack:
+        item = stack.pop()
+        total += 1
+        if total > MAX_ITEMS:
+            raise GameError(f"a value of more than {MAX_ITEMS:,} items (counted through its nesting) is too large")
+        if isinstance(item, (list, tuple, set, frozenset)):
+            stack.extend(item)
+        elif isinstance(item, dict):
+            stack.extend(item.keys())
+            stack.extend(item.values())
+    return total

@@ -1,0 +1,1 @@
+"""Running a compiled program: the working memory, the agenda, the game."""

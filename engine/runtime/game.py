@@ -1,0 +1,589 @@
+"""The interpreter: runs a compiled program, one game at a time.
+
+The cycle of DESIGN.md: fire rules (match, resolve, act) until no activation
+is left; then put the pending decision to the player whose turn it is; apply
+the chosen move; continue.  A game that has neither an activation nor a
+decision before it is over is an error naming the phase, and a runaway cycle
+is cut by ``max_firings`` with the rules involved.
+
+>>> program = load_program("rulesets/mygame.yaml")   # doctest: +SKIP
+>>> result = play_game(program, [RandomAgent(1), RandomAgent(2)], seed=7)  # doctest: +SKIP
+"""
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Any, Callable, Iterable, Protocol
+
+from .agenda import Agenda
+from ..errors import GameError, Location, NaipesError
+from .memory import CardBase, Memory, PlayerBase, Zone, sees
+from ..program import MoveSpec, Program
+
+Listener = Callable[[dict], None]
+STUCK_RULES_SHOWN = 8  # rules a "the game is stuck" error lists, with why each is idle
+
+
+class Option:
+    """One legal choice: a move kind and its argument, with a readable label.
+
+    Options are equal when move and argument are; the label is computed on
+    first use (search never needs it).
+    """
+
+    __slots__ = ("move", "arg", "_label", "_labeller")
+
+    def __init__(self, move: str, arg: Any, label: str | None = None, labeller: Callable | None = None):
+        self.move, self.arg, self._label, self._labeller = move, arg, label, labeller
+
+    @property
+    def label(self) -> str:
+        if self._label is None:
+            self._label = self._labeller(self)
+            self._labeller = None
+        return self._label
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Option) and self.move == other.move and self.arg == other.arg
+
+    def __hash__(self) -> int:
+        return hash((self.move, repr(self.arg)))
+
+    def __repr__(self) -> str:
+        return f"Option({self.move!r}, {self.label!r})"
+
+    def __str__(self) -> str:
+        return self.label
+
+    @property
+    def key(self) -> tuple:
+        """The option's identity across copies of a game: cards by id, players by seat, zones by slot."""
+        return self.move, arg_key(self.arg)
+
+
+def arg_key(arg: Any) -> Any:
+    """A move argument's identity across copies of a game (a bid of 1 is not True)."""
+    if isinstance(arg, CardBase):
+        return "card", arg.id
+    if isinstance(arg, PlayerBase):
+        return "player", arg.index
+    if isinstance(arg, Zone):
+        return "zone", arg.slot
+    return arg.__class__.__name__, repr(arg)
+
+
+@dataclass
+class Decision:
+    """What an agent is asked: its seat, its view, the legal options.
+
+    The view (what this player can see) is built when first read.
+    """
+
+    player: int
+    player_name: str
+    moves: tuple[str, ...]
+    options: list[Option]
+    _game: "Game" = field(repr=False)
+
+    @cached_property
+    def view(self) -> dict:
+        return self._game.view(self.player)
+
+    @property
+    def history(self) -> list[str]:
+        """The public record of the game so far (moves and announcements), if the game keeps one."""
+        return list(self._game.history or ())
+
+    def simulator(self) -> "Game":
+        """A copy of the game to search, for perfect-information games only."""
+        if not self._game.program.perfect_information:
+            raise NaipesError(f"{self._game.program.name} hides information: it cannot be searched exactly")
+        return self._game.clone()
+
+    def explain_illegal(self, move: str, arg: Any) -> str | None:
+        """Why an option the player named is not legal (None if it is)."""
+        return self._game.explain_illegal(move, arg)
+
+    def explain_illegal_label(self, label: str) -> str | None:
+        """Why the option labelled `label` (any case) is not legal, if it names one."""
+        return self._game.explain_label(label)
+
+
+class Agent(Protocol):
+    """A seat's player: given a decision, return one of its options."""
+
+    name: str
+
+    def choose(self, decision: Decision) -> Option: ...
+
+
+class QuitGame(Exception):
+    """A human asked to stop; the game ends early."""
+
+
+@dataclass
+class GameResult:
+    winners: tuple[int, ...]
+    payoffs: list[float]
+    names: list[str]
+    decisions: int
+    firings: int
+    seed: int | None
+    cut_off: str | None = None  # why the game was stopped before its end (see Game.apply), if it was
+
+
+def jsonable(value: Any) -> Any:
+    """A value as JSON data: cards and players by name, zones as lists."""
+    if isinstance(value, (CardBase, PlayerBase)):
+        return value.name
+    if isinstance(value, Zone):
+        return [c.name for c in value]
+    if isinstance(value, (list, tuple)):
+        return [jsonable(v) for v in value]
+    if isinstance(value, (set, frozenset)):
+        return sorted((jsonable(v) for v in value), key=str)
+    if isinstance(value, dict):
+        return {str(jsonable(k)): jsonable(v) for k, v in value.items()}
+    return value
+
+
+def card_order(card: CardBase) -> tuple:
+    """Cards of an unordered zone are shown sorted by their attributes, in declared order."""
+    return tuple((0, v) if isinstance(v, (int, float)) else (1, str(v)) for v in
+                 (getattr(card, a) for a in card.attributes))
+
+
+class Game:
+    """One game of a program: its memory, its agenda, its listeners.
+
+    >>> from naipes import load_program
+    >>> game = Game(load_program("rulesets/fichas.yaml", {"chips": "R1 R2 B1"}), seed=1)
+    >>> game.start()
+    >>> [o.label for o in game.options()]
+    ['colour B', 'colour R', 'value 1', 'value 2']
+    >>> copy = game.clone(); copy.apply(copy.options()[1])
+    >>> game.view(0)["zones"]["table"], copy.view(0)["zones"]["table"]
+    (['B1', 'R1', 'R2'], ['B1'])
+    >>> copy.over, copy.to_move.name
+    (False, 'P2')
+    """
+
+    def __init__(self, program: Program, seed: int | None = None, *, players: int | None = None,
+                 names: list[str] | None = None):
+        self.program = program
+        self.seed = seed
+        self.memory: Memory = program.new_memory(seed, names, players)
+        self.agenda = Agenda(program)
+        self.listeners: list[Listener] = []  # receive every record, rule firings included (logs, traces)
+        # receive the public records only: moves (as the other players see them), announcements, faults, the end
+        self.observers: list[Listener] = []
+        # f(game, player, option), called just before a move takes effect and just after (before the rules react)
+        self.before_move: list[Callable[["Game", PlayerBase, Option], None]] = []
+        self.after_move: list[Callable[["Game", PlayerBase, Option], None]] = []
+        self.history: list[str] | None = None  # a list once keep_history() is called
+        self.firings = 0
+        self.decisions = 0
+        self.cut_off: str | None = None
+        self._options: list[Option] | None = None
+        self._recent: list[str] = []  # rules fired near the firing limit (to name a runaway cycle)
+
+    def keep_history(self) -> None:
+        """Record every move and announcement as text (for players who ask for the history)."""
+        if self.history is None:
+            self.history = []
+            self.observers.append(self._record_history)
+
+    def _record_history(self, record: dict) -> None:
+        if record["type"] == "announce":
+            self.history.append(record["text"])
+        elif record["type"] == "decision":
+            self.history.append(f"{record['player']}: {record['choice']}")
+
+    # ------------------------------------------------------------- lifecycle
+    def start(self) -> None:
+        """Run setup and fire rules up to the first decision."""
+        self.emit({"type": "start", "game": self.program.name, "seed": self.seed,
+                   "params": self.program.param_values, "players": [p.name for p in self.memory.players],
+                   "position": self.view(None)})
+        program, memory = self.program, self.memory
+        memory.refuel()
+        with program.located():
+            if program.setup:
+                program.setup(memory, memory.vars)
+            self.agenda.start(memory)
+        self.advance()
+
+    @property
+    def over(self) -> bool:
+        return self.memory.over
+
+    def advance(self) -> None:
+        """Fire rules until none is left (or the game is over)."""
+        program, memory, agenda = self.program, self.memory, self.agenda
+        V = memory.vars
+        limit = program.max_firings
+        count = 0
+        listening = bool(self.listeners)
+        reporting = listening or bool(self.observers)
+        self._recent = []
+        with program.located():
+            while not memory.over:
+                if listening:
+                    act = agenda.next()
+                    if act is None:
+                        break
+                    self.emit(self._firing_record(act))
+                popped = agenda.pop(memory)
+                if popped is None:
+                    break
+                act, binding = popped
+                rule = act.rule
+                rule.action(memory, V, *binding)
+                if memory.dirty:
+                    agenda.update(memory)
+                count += 1
+                if count > limit - 64:
+                    self._watch_cycle(rule, count)
+                if reporting and memory.events:
+                    self._flush_events()
+        self.firings += count
+        if reporting and memory.events:
+            self._flush_events()
+        memory.events.clear()
+        self._options = None
+        if not memory.over and memory.pending is None:
+            raise self._stuck()
+
+    def _stuck(self) -> GameError:
+        """The error of a game where no rule can fire and nobody is asked to move: each rule and why it is idle."""
+        phase = self.memory.vars.get("phase")
+        reasons = self.agenda.idle_reasons(self.memory)
+        listed = [f"{rule.name} ({rule.location}): {reason}" for rule, reason in reasons[:STUCK_RULES_SHOWN]]
+        if len(reasons) > STUCK_RULES_SHOWN:
+            listed.append(f"... and {len(reasons) - STUCK_RULES_SHOWN} more")
+        where = reasons[0][0].location if reasons else Location(self.program.path, 1, 1)
+        return GameError(f"the game is stuck: no rule can fire and no decision is pending"
+                         f"{f' in phase {phase!r}' if phase is not None else ''}; state: {self.describe_state()}",
+                         where, hint="no rule fires, so nobody is asked to move ('ask PLAYER to MOVE') and the game "
+                                     "does not end ('end game'). The rules:\n        " + "\n        ".join(listed)
+                         if listed else "the rule file has no rules: nobody is ever asked to move")
+
+    def _watch_cycle(self, rule: Any, count: int) -> None:
+        """Near the firing limit, remember what fires; past it, report the cycle."""
+        recent = self._recent
+        recent.append(rule.name)
+        if count > self.program.max_firings:
+            cycle = ", ".join(f"{name} ×{n}" for name, n in Counter(recent).most_common(6))
+            raise GameError(f"runaway cycle: more than {self.program.max_firings} firings without a decision; "
+                            f"the last {len(recent)} firings were {cycle}", rule.location,
+                            hint="a rule whose actions change what its condition reads fires again; "
+                                 "make the condition false after it fires")
+
+    def _flush_events(self) -> None:
+        for text in self.memory.events:
+            self.emit({"type": "announce", "text": text})
+        self.memory.events.clear()
+
+    def describe_state(self) -> str:
+        V = self.memory.vars
+        parts = [f"{name}={jsonable(V[name])!r}" for name in self.program.state_names]
+        parts += [f"{z.name}: {len(V[z.name])} cards" for z in self.program.zones if not z.per_player]
+        return ", ".join(parts) or "(empty)"
+
+    # --------------------------------------------------------------- decisions
+    @property
+    def to_move(self) -> PlayerBase | None:
+        pending = self.memory.pending
+        return pending[0] if pending else None
+
+    def options(self) -> list[Option]:
+        """The legal options of the pending decision."""
+        if self._options is None:
+            memory = self.memory
+            if memory.pending is None:
+                return []
+            player, moves = memory.pending
+            found: list[Option] = []
+            memory.refuel()
+            with self.program.located():
+                for name in moves:
+                    found.extend(self._move_options(self.program.moves[name], player))
+            if not found:
+                raise GameError(f"{player} is asked to {' or '.join(moves)} but has no legal option; "
+                                f"state: {self.describe_state()}")
+            self._options = found
+        return self._options
+
+    def _candidates(self, move: MoveSpec, player: PlayerBase) -> list:
+        memory = self.memory
+        if move.when is not None and not move.when(memory, memory.vars, player):
+            return []
+        return move.options(memory, memory.vars, player) if move.options else [None]
+
+    def _move_options(self, move: MoveSpec, player: PlayerBase) -> list[Option]:
+        memory, V = self.memory, self.memory.vars
+        candidates = self._candidates(move, player)
+        for _, allowed_of in move.cascade:
+            allowed = allowed_of(memory, V, player, candidates)
+            if allowed or move.strict:
+                candidates = allowed
+                break
+        memory = self.memory
+
+        def labeller(option: Option) -> str:
+            memory.refuel()
+            with self.program.located():
+                return self._label(move, player, option.arg, memory)
+        return [Option(move.name, c, None, labeller) for c in candidates]
+
+    def _label(self, move: MoveSpec, player: PlayerBase, arg: Any, memory: Memory | None = None) -> str:
+        if move.label is not None:
+            memory = memory or self.memory
+            return str(move.label(memory, memory.vars, player, arg))
+        if arg is None:
+            return move.name
+        return f"{move.name} {jsonable(arg)}"
+
+    def public_text(self, player: PlayerBase, option: Option) -> str:
+        """How a move reads to the players who did not make it (the move's ``public:``, else its label)."""
+        move = self.program.moves[option.move]
+        if move.public is None:
+            return option.label
+        self.memory.refuel()
+        with self.program.located():
+            return str(move.public(self.memory, self.memory.vars, player, option.arg))
+
+    def explain_illegal(self, move_name: str, arg: Any) -> str | None:
+        """The cascade step (or availability) that excludes `arg` for the player to move."""
+        player = self.to_move
+        move = self.program.moves.get(move_name)
+        if player is None or move is None or (self.memory.pending and move_name not in self.memory.pending[1]):
+            return f"'{move_name}' is not a move you can make now"
+        self.memory.refuel()
+        with self.program.located():
+            return self._first_step_excluding(move, player, arg)
+
+    def _first_step_excluding(self, move: MoveSpec, player: PlayerBase, arg: Any) -> str | None:
+        memory, V = self.memory, self.memory.vars
+        candidates = self._candidates(move, player)
+        if arg not in candidates:
+            return f"{jsonable(arg)} is not among the choices for '{move.name}'"
+        for step, allowed_of in move.cascade:
+            allowed = allowed_of(memory, V, player, candidates)
+            if arg in allowed:
+                return None
+            if not allowed and move.strict:
+                return f"the rule '{step}' of '{move.name}' allows none of its choices now"
+            if allowed:
+                return f"the rule '{step}' requires one of: " + \
+                    ", ".join(self._label(move, player, c) for c in allowed)
+        return None
+
+    def candidates(self) -> list[Option]:
+        """Every option the pending decision's moves consider, legal or not, labelled (to explain the illegal ones)."""
+        if self.memory.pending is None:
+            return []
+        player, moves = self.memory.pending
+        self.memory.refuel()
+        with self.program.located():
+            return [Option(name, arg, self._label(self.program.moves[name], player, arg))
+                    for name in moves for arg in self._candidates(self.program.moves[name], player)]
+
+    def explain_label(self, label: str) -> str | None:
+        """Explain why the candidate labelled `label` is illegal (None if no candidate has it)."""
+        wanted = label.lower()
+        named = [(o.move, o.arg, o.label.lower()) for o in self.candidates()]
+        exact = [(name, arg) for name, arg, text in named if text == wanted]
+        prefix = [(name, arg) for name, arg, text in named if text.startswith(wanted)]
+        found = exact or (prefix if len(prefix) == 1 else [])
+        return self.explain_illegal(*found[0]) if found else None
+
+    def decision(self) -> Decision:
+        player, moves = self.memory.pending
+        return Decision(player.index, player.name, moves, self.options(), self)
+
+    def apply(self, option: Option) -> None:
+        """Play a legal option for the player to move, then advance."""
+        memory = self.memory
+        if memory.pending is None:
+            raise GameError("no decision is pending")
+        player = memory.pending[0]
+        if self.listeners or self.observers:
+            self.emit({"type": "decision", "player": player.name, "options": [o.label for o in self.options()],
+                       "move": option.move, "choice": option.label, "public": self.public_text(player, option)})
+        memory.pending = None
+        self.decisions += 1
+        memory.refuel()
+        move = self.program.moves[option.move]
+        with self.program.located():
+            for watch in self.before_move:
+                watch(self, player, option)
+            move.effect(memory, memory.vars, player, option.arg)
+            for watch in self.after_move:
+                watch(self, player, option)
+            self.agenda.update(memory)
+        self.advance()
+        if not memory.over and self.decisions >= self.program.max_decisions:
+            self._cut(f"cut off after {self.decisions:,} decisions (the rule file's max_decisions)")
+
+    def _cut(self, reason: str) -> None:
+        """End the game before its rules do: no winners; the payoffs are the result section's, as things stand."""
+        memory = self.memory
+        memory.over, memory.winners, memory.pending = True, (), None
+        self.cut_off = reason
+        self._options = None
+
+    # ------------------------------------------------------------------ copies
+    def clone(self) -> "Game":
+        """An independent copy for search (no listeners)."""
+        new = Game.__new__(Game)
+        new.program, new.seed = self.program, self.seed
+        new.memory, new.agenda = self.memory.clone(), self.agenda.clone()
+        new.listeners, new.observers, new.firings, new.decisions, new._options = [], [], 0, self.decisions, None
+        new.before_move, new.after_move = [], []
+        new.history, new._recent, new.cut_off = None, [], self.cut_off
+        return new
+
+    def key(self) -> tuple:
+        """Canonical state key: equal keys play out identically."""
+        return (self.memory.key(), frozenset(self.agenda.fired))
+
+    # ----------------------------------------------------------------- results
+    @property
+    def winners(self) -> tuple[int, ...]:
+        return self.memory.winners
+
+    def payoffs(self) -> list[float]:
+        memory = self.memory
+        if self.program.result is None:
+            return [1 if p.index in memory.winners else 0 for p in memory.players]
+        memory.refuel()
+        with self.program.located():
+            return [self.program.result(memory, memory.vars, p) for p in memory.players]
+
+    def result(self) -> GameResult:
+        return GameResult(self.winners, self.payoffs(), [p.name for p in self.memory.players],
+                          self.decisions, self.firings, self.seed, self.cut_off)
+
+    # ------------------------------------------------------------------- views
+    def view(self, seat: int | None) -> dict:
+        """What the player at `seat` can see (None: an onlooker who sees public things)."""
+        memory, program = self.memory, self.program
+        V = memory.vars
+        memory.refuel()
+
+        def zone_view(zone: Zone) -> Any:
+            if sees(zone, seat):
+                cards = zone if zone.spec.ordered else sorted(zone, key=card_order)
+                return [c.name for c in cards]
+            if zone.spec.visibility == "top":
+                return {"count": len(zone), "top": zone[-1].name if zone else None}
+            return {"count": len(zone)}
+
+        players = []
+        for p in memory.players:
+            entry: dict[str, Any] = {"name": p.name, "seat": p.index}
+            for var in program.player_state:
+                if var.visibility == "public" or (var.visibility == "owner" and p.index == seat):
+                    entry[var.name] = jsonable(getattr(p, var.name))
+            for zone in program.zones:
+                if zone.per_player:
+                    entry[zone.name] = zone_view(getattr(p, zone.name))
+            for view in program.views:
+                if view.per_player and (view.visibility == "public" or p.index == seat):
+                    with program.located():
+                        entry[view.name] = jsonable(view.value(memory, V, p))
+            players.append(entry)
+        return {
+            "seat": seat,
+            "phase": V.get("phase"),
+            "state": {**{v.name: jsonable(V[v.name]) for v in program.state if v.visibility == "public"},
+                      **self._global_views()},
+            "zones": {z.name: zone_view(V[z.name]) for z in program.zones if not z.per_player},
+            "players": players,
+            "to_move": memory.pending[0].name if memory.pending else None,
+        }
+
+    def _global_views(self) -> dict:
+        memory, program = self.memory, self.program
+        with program.located():
+            return {v.name: jsonable(v.value(memory, memory.vars)) for v in program.views if not v.per_player}
+
+    # ----------------------------------------------------------------- tracing
+    def emit(self, record: dict) -> None:
+        for listener in self.listeners:
+            listener(record)
+        if record["type"] == "fire" or not self.observers:
+            return
+        if record["type"] == "decision":  # the others see the move's public form, not the chooser's options
+            record = {"type": "decision", "player": record["player"], "move": record["move"],
+                      "choice": record["public"]}
+        for observer in self.observers:
+            observer(record)
+
+    def _firing_record(self, act: Any) -> dict:
+        rule = act.rule
+        record = {"type": "fire", "rule": rule.name, "priority": rule.priority,
+                  "binding": {var: jsonable(v) for var, v in zip(rule.variables, act.binding)}}
+        others = [other for other in self.agenda.pending() if other is not act]
+        record["over"] = [self._why_first(rule, other) for other in others[:5]]
+        if len(others) > 5:
+            record["over"].append(f"... {len(others) - 5} more")
+        return record
+
+    def _why_first(self, rule: Any, act: Any) -> str:
+        other, binding = act.rule, act.binding
+        label = other.name + ("{" + ", ".join(f"{v}={jsonable(x)}" for v, x in zip(other.variables, binding)) + "}"
+                              if binding else "")
+        if other.priority != rule.priority:
+            return f"{label}: lower priority {other.priority}"
+        strategy = self.program.strategy
+        if strategy != "declaration" and (rule.tests != other.tests or strategy in ("recency", "depth", "breadth")):
+            return f"{label}: same priority, later by strategy '{strategy}'"
+        if other.index != rule.index:
+            return f"{label}: same priority, declared later"
+        return f"{label}: same rule, later binding"
+
+
+def play_game(program: Program, agents: list[Agent], seed: int | None = None,
+              listeners: Iterable[Listener] = (), names: list[str] | None = None,
+              game: Game | None = None, on_decision: Callable[[Decision], None] | None = None) -> GameResult:
+    """Play one game to the end and return its result.
+
+    Every agent's answer must be one of the offered options; anything else is
+    an error naming the seat (the game state is never corrupted by it).
+    Pass `game` to keep a handle on it (for a report after a QuitGame), and
+    `on_decision` to be told of each decision before its agent is asked (a
+    table showing the position to its players).
+    """
+    if game is None:
+        game = Game(program, seed, players=len(agents), names=names)
+    game.listeners.extend(listeners)
+    if any(getattr(agent, "wants_history", False) for agent in agents):
+        game.keep_history()
+    names = [p.name for p in game.memory.players]
+    for seat, agent in enumerate(agents):
+        if hasattr(agent, "attach"):
+            agent.attach(game, seat)
+        if hasattr(agent, "observe"):
+            game.observers.append(agent.observe)
+        if hasattr(agent, "start_game"):
+            agent.start_game({"game": program.name, "params": dict(program.param_values), "seat": names[seat],
+                              "players": names})
+    game.start()
+    while not game.over:
+        decision = game.decision()
+        if on_decision is not None:
+            on_decision(decision)
+        choice = agents[decision.player].choose(decision)
+        if choice not in decision.options:
+            raise NaipesError(f"agent '{agents[decision.player].name}' at seat {decision.player_name} "
+                              f"chose {choice!r}, which is not a legal option")
+        game.apply(choice)
+    result = game.result()
+    end = {"type": "end", "winners": [result.names[i] for i in result.winners], "payoffs": result.payoffs}
+    if result.cut_off:
+        end["cut_off"] = result.cut_off
+    game.emit(end)
+    return result

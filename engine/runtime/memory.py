@@ -1,0 +1,405 @@
+"""The working memory: everything a game knows while it runs.
+
+Global variables (state vars, global zones, ``players``, ``phase``) live in one
+dict ``vars``; each player is an object with a slot per player variable and
+per-player zone; each card is in exactly one zone (``where`` maps card id to
+zone slot), which :meth:`Memory.move` keeps true by construction.
+
+Every write records a *key* in ``dirty`` (a global name, or ``(attr,
+player_index)``), which is what the agenda uses to re-evaluate only the rules
+that read it.  Values are immutable (the language has no in-place mutation),
+so :meth:`Memory.clone` copies containers, not values: cheap enough for search
+agents that clone millions of times.
+"""
+from __future__ import annotations
+
+import random
+from collections import Counter
+from operator import attrgetter
+from typing import Any, Callable, Iterable
+
+from ..errors import GameError
+from ..library.limits import MAX_STEPS, Budget, weigh
+
+
+class Zone(list):
+    """A pile of cards: a list whose last item is the top."""
+
+    __slots__ = ("name", "owner", "key", "slot", "spec")
+
+    def __repr__(self) -> str:
+        owner = f"{self.owner.name}." if self.owner is not None else ""
+        return f"<{owner}{self.name}: {len(self)} cards>"
+
+    __hash__ = object.__hash__
+
+    def __eq__(self, other: object) -> bool:
+        return self is other
+
+
+def sees(zone: Zone, seat: int | None) -> bool:
+    """Whether the player at `seat` sees every card of the zone (a ``top`` zone shows only its top)."""
+    visibility = zone.spec.visibility
+    return visibility == "public" or (visibility == "owner" and zone.owner is not None and zone.owner.index == seat)
+
+
+class PlayerBase:
+    """A seat. Rule files add one slot per player variable and zone."""
+
+    __slots__ = ("index", "name")
+    state_slots: tuple = ()  # player variables (set per program)
+    zone_slots: tuple = ()  # per-player zones (set per program)
+
+    def __repr__(self) -> str:
+        return self.name
+
+    def __lt__(self, other: "PlayerBase") -> bool:
+        return self.index < other.index
+
+
+class CardBase:
+    """A card (or chip, or any token). Immutable; rule files add attributes."""
+
+    __slots__ = ("id", "name")
+    attributes: tuple = ()
+
+    def __repr__(self) -> str:
+        return self.name
+
+    def __lt__(self, other: "CardBase") -> bool:
+        return self.id < other.id
+
+
+class Memory(Budget):
+    """Game state plus the bookkeeping the engine needs (dirty keys, decisions, the steps left: naipes.library.limits)."""
+
+    __slots__ = ("vars", "players", "zones", "where", "dirty", "_rng", "_rng_origin", "pending", "over",
+                 "winners", "events", "program", "trackers", "shuffler")
+
+    def __init__(self, program: Any, rng: random.Random):
+        self.program = program
+        self.vars: dict[str, Any] = {}
+        self.players: list[PlayerBase] = []
+        self.zones: list[Zone] = []
+        self.where: dict[int, int] = {}
+        self.dirty: set = set()
+        self._rng, self._rng_origin = rng, None
+        self.pending: tuple | None = None  # (player, move names)
+        self.over = False
+        self.winners: tuple = ()
+        self.events: list[str] = []
+        self.trackers: tuple = ()  # told of every card movement and shuffle (what a seat can know: naipes.agents.knowledge)
+        self.steps = MAX_STEPS  # what the engine operation under way may still spend (see naipes.library.limits)
+        # Where shuffles get their order: None, the seeded generator; else f(zone) -> the zone's cards in their
+        # new order (naipes.bridges.chance lets the caller decide each deal, one card at a time). Clones start with None.
+        self.shuffler: Callable[[Zone], list] | None = None
+
+    @property
+    def rng(self) -> random.Random:
+        """The game's seeded generator (a clone copies it only when it first draws)."""
+        if self._rng is None:
+            self._rng = random.Random()
+            self._rng.setstate(self._rng_origin)
+            self._rng_origin = None
+        return self._rng
+
+    # ------------------------------------------------------------------ zones
+    def new_zone(self, name: str, owner: PlayerBase | None, spec: Any) -> Zone:
+        zone = Zone()
+        zone.name, zone.owner, zone.spec, zone.slot = name, owner, spec, len(self.zones)
+        zone.key = name if owner is None else (name, owner.index)
+        self.zones.append(zone)
+        return zone
+
+    def place(self, cards: Iterable[CardBase], zone: Zone) -> None:
+        """Put new cards into a zone (used once, when the deck is built)."""
+        for card in cards:
+            zone.append(card)
+            self.where[card.id] = zone.slot
+        self.dirty.add(zone.key)
+
+    # ----------------------------------------------------------------- writes
+    def set_var(self, name: str, value: Any) -> None:
+        old = self.vars[name]
+        if old is not value and (type(old) is not type(value) or old != value):
+            if value.__class__ not in ATOMS:
+                weigh(value)
+            self.vars[name] = value
+            self.dirty.add(name)
+
+    def set_attr(self, obj: PlayerBase, attr: str, value: Any) -> None:
+        if not isinstance(obj, PlayerBase):
+            raise GameError(f"cannot set '{attr}' on {obj!r}: only players have variables")
+        old = getattr(obj, attr)
+        if old is not value and (type(old) is not type(value) or old != value):
+            if value.__class__ not in ATOMS:
+                weigh(value)
+            setattr(obj, attr, value)
+            self.dirty.add((attr, obj.index))
+
+    def move(self, cards: Any, dest: Zone, source: Zone | None = None, bottom: bool = False) -> None:
+        """Move a card or a collection of cards to `dest` (on top, or at the bottom)."""
+        if not isinstance(dest, Zone):
+            raise GameError(f"'move' needs a zone to move to, got {dest!r}")
+        batch = [cards] if isinstance(cards, CardBase) else list(cards)
+        zones, where, dirty = self.zones, self.where, self.dirty
+        for card in batch:
+            if not isinstance(card, CardBase):
+                raise GameError(f"'move' moves cards, got {card!r}")
+            zone = zones[where[card.id]]
+            if source is not None and zone is not source:
+                raise GameError(f"card {card} is in {zone!r}, not in {source!r}")
+            zone.remove(card)
+            dirty.add(zone.key)
+            if bottom:
+                dest.insert(0, card)
+            else:
+                dest.append(card)
+            where[card.id] = dest.slot
+        if batch:
+            dirty.add(dest.key)
+            for tracker in self.trackers:
+                tracker.moved(batch, dest)
+
+    def shuffle(self, zone: Zone) -> None:
+        if not isinstance(zone, Zone):
+            raise GameError(f"'shuffle' needs a zone, got {zone!r}")
+        if self.shuffler is None:
+            self.rng.shuffle(zone)
+        else:
+            order = list(self.shuffler(zone))
+            if sorted(c.id for c in order) != sorted(c.id for c in zone):
+                raise GameError(f"the shuffler's order of {zone!r} is not a permutation of its cards")
+            zone[:] = order
+        self.dirty.add(zone.key)
+        for tracker in self.trackers:
+            tracker.shuffled(zone)
+
+    def deal(self, count: int, source: Zone, dests: Iterable[Zone]) -> None:
+        """Deal `count` cards to each zone in `dests`, one at a time, round robin."""
+        dests = list(dests)
+        if not all(isinstance(d, Zone) for d in dests) or not isinstance(source, Zone):
+            raise GameError("'deal N from ZONE to ZONES' needs a zone and a list of zones")
+        if count * len(dests) > len(source):
+            raise GameError(f"cannot deal {count} cards to {len(dests)} zones: {source!r} has only {len(source)}")
+        for _ in range(count):
+            for dest in dests:
+                card = source.pop()
+                dest.append(card)
+                self.where[card.id] = dest.slot
+        self.dirty.add(source.key)
+        self.dirty.update(d.key for d in dests)
+        for tracker in self.trackers:
+            for dest in dests:
+                tracker.moved(dest[len(dest) - count:], dest)
+
+    def ask(self, player: PlayerBase, moves: tuple[str, ...]) -> None:
+        if not isinstance(player, PlayerBase):
+            raise GameError(f"'ask' needs a player, got {player!r}")
+        if self.pending is not None:
+            raise GameError(f"asked {player} to {', '.join(moves)} while {self.pending[0]} "
+                            f"still has to {', '.join(self.pending[1])}")
+        self.pending = (player, moves)
+
+    def end_game(self, winners: Any = None) -> None:
+        if winners is None:
+            winners = ()
+        elif isinstance(winners, PlayerBase):
+            winners = (winners,)
+        self.over = True
+        self.winners = tuple(sorted(p.index for p in winners))
+        self.pending = None
+
+    @staticmethod
+    def unpack(value: Any, count: int) -> tuple:
+        """`let a, b = value`: the value's items, checked to be exactly `count`."""
+        items = tuple(value)
+        if len(items) != count:
+            raise GameError(f"cannot unpack {len(items)} values into {count} names")
+        return items
+
+    def announce(self, parts: tuple) -> None:
+        self.events.append(" ".join(str(p) for p in parts))
+
+    def localize(self, value: Any) -> Any:
+        """`value` with the players and zones it holds replaced by this memory's own."""
+        if isinstance(value, PlayerBase):
+            return self.players[value.index]
+        if isinstance(value, CardBase):
+            return value
+        if isinstance(value, Zone):
+            return self.zones[value.slot]
+        return _Remapper(self.players, self.zones)(value)
+
+    # ------------------------------------------------------------ copy & key
+    def clone(self) -> "Memory":
+        """An independent copy (values are immutable, so containers suffice)."""
+        new = Memory.__new__(Memory)
+        new.program, new._rng, new.steps = self.program, None, MAX_STEPS
+        new._rng_origin = self._rng.getstate() if self._rng is not None else self._rng_origin
+        new.over, new.winners, new.events, new.trackers, new.shuffler = self.over, self.winners, [], (), None
+        new.dirty, new.where = set(), self.where.copy()
+        players = []
+        for p in self.players:
+            q = p.__class__.__new__(p.__class__)
+            q.index, q.name = p.index, p.name
+            players.append(q)
+        zones = []
+        for zone in self.zones:
+            copy = Zone(zone)
+            copy.name, copy.key, copy.slot, copy.spec = zone.name, zone.key, zone.slot, zone.spec
+            copy.owner = players[zone.owner.index] if zone.owner is not None else None
+            zones.append(copy)
+        new.zones, new.players = zones, players
+        remap = _Remapper(players, zones)
+        for p, q in zip(self.players, players):
+            for slot in p.state_slots:
+                setattr(q, slot, remap(getattr(p, slot)))
+            for slot in p.zone_slots:
+                setattr(q, slot, zones[getattr(p, slot).slot])
+        V = self.vars
+        new.vars = W = V.copy()
+        W["players"] = players
+        for name in self.program.state_names:
+            value = V[name]
+            if value.__class__ not in ATOMS:
+                W[name] = remap(value)
+        for name in self.program.global_zone_names:
+            W[name] = zones[V[name].slot]
+        pending = self.pending
+        new.pending = (players[pending[0].index], pending[1]) if pending is not None else None
+        return new
+
+    def seen_by(self, seat: int | None) -> "Memory":
+        """A copy holding only what the player at `seat` can see (None: an onlooker).
+
+        Cards in zones hidden from the seat become placeholders (the same count,
+        every attribute None; a ``top`` zone keeps its top card), hidden
+        variables become None, and the copy has no random generator of its own:
+        nothing in it leads back to what the seat may not know.
+        """
+        new = self.clone()
+        program, where = self.program, new.where
+        unknown = hidden_cards(program, len(self.where))
+        used = 0
+        for zone in new.zones:
+            if sees(zone, seat):
+                continue
+            covered = len(zone) - (1 if zone.spec.visibility == "top" and zone else 0)
+            for card in zone[:covered]:
+                del where[card.id]
+            zone[:covered] = unknown[used:used + covered]
+            used += covered
+        for var in program.state:
+            if var.visibility != "public":
+                new.vars[var.name] = None
+        for var in program.player_state:
+            if var.visibility == "hidden" or var.visibility == "owner":
+                for p in new.players:
+                    if var.visibility == "hidden" or p.index != seat:
+                        setattr(p, var.name, None)
+        new._rng = new._rng_origin = None
+        return new
+
+    def key(self) -> tuple:
+        """A hashable, canonical summary of the state (for memoising search).
+
+        With interchangeable card attributes declared (``cards: symmetric:``),
+        zones are keyed by their cards relabelled canonically, so positions
+        that differ only by a renaming of those labels share a key.
+        """
+        norm = _normalise
+        program = self.program
+        globals_part = tuple(norm(self.vars[name]) for name in program.state_names)
+        players_part = tuple(tuple(norm(getattr(p, s)) for s in p.state_slots) for p in self.players)
+        if program.symmetric:
+            zones_part = symmetric_zones_key(self.zones, program.symmetric, program.card_attributes)
+        else:
+            zones_part = tuple(tuple([c.id for c in z]) if z.spec.ordered else frozenset([c.id for c in z])
+                               for z in self.zones)
+        pending = (self.pending[0].index, self.pending[1]) if self.pending else None
+        return (self.vars.get("phase"), globals_part, players_part, zones_part, pending, self.over, self.winners)
+
+
+ATOMS = {int, float, str, bool, type(None)}
+
+
+def hidden_cards(program: Any, count: int) -> list[CardBase]:
+    """`count` face-down placeholder cards of the program's card class (ids -1, -2, ...; every attribute None)."""
+    cached = program.__dict__.setdefault("_hidden_cards", [])
+    card_class = program.cards.card_class if program.cards is not None else CardBase
+    while len(cached) < count:
+        card = card_class.__new__(card_class)
+        card.id, card.name = -1 - len(cached), "?"
+        for attr in card_class.attributes:
+            setattr(card, attr, None)
+        cached.append(card)
+    return cached[:count]
+
+
+def _label_order(label: Any) -> tuple:
+    return (type(label).__name__, label) if isinstance(label, (int, float, str)) else ("~", repr(label))
+
+
+def symmetric_zones_key(zones: list[Zone], symmetric: tuple[str, ...], attributes: tuple[str, ...]) -> tuple:
+    """Zones as multisets of cards after a canonical relabelling of `symmetric` attributes.
+
+    Each label is ranked by how many of its cards lie in each zone, then by
+    the label itself. The relabelling is a function of the position alone, so
+    equal keys mean positions equal up to renaming labels: sound for
+    memoisation whatever the tie-breaks (positions whose labels all look alike,
+    such as full boards, collapse completely).
+    """
+    getters = [attrgetter(a) for a in symmetric]
+    columns = [[list(map(get, zone)) for zone in zones] for get in getters]  # labels, per attribute and zone
+    ranks = []
+    for per_zone in columns:
+        tallies = [Counter(labels) for labels in per_zone]
+        signature = {label: tuple([t[label] for t in tallies]) for label in set().union(*tallies)}
+        ordered = sorted(signature, key=lambda l: (signature[l], _label_order(l)))
+        ranks.append(dict(zip(ordered, range(len(ordered)))).__getitem__)
+    others = [attrgetter(a) for a in attributes if a not in symmetric]
+    key = []
+    for z, zone in enumerate(zones):
+        cards = list(zip(*[map(rank, per_zone[z]) for rank, per_zone in zip(ranks, columns)],
+                         *[map(get, zone) for get in others]))
+        key.append(tuple(cards) if zone.spec.ordered else tuple(sorted(cards)))
+    return tuple(key)
+
+
+class _Remapper:
+    """Maps values of one memory onto the players and zones of its clone."""
+
+    def __init__(self, players: list, zones: list):
+        self.players, self.zones = players, zones
+
+    def __call__(self, value: Any) -> Any:
+        if value.__class__ in ATOMS or isinstance(value, CardBase):
+            return value
+        if isinstance(value, PlayerBase):
+            return self.players[value.index]
+        if isinstance(value, Zone):
+            return self.zones[value.slot]
+        if isinstance(value, (tuple, list, set, frozenset)):
+            if all(v.__class__ in ATOMS or isinstance(v, CardBase) for v in value):
+                return value  # values are never changed in place: share what holds no player or zone
+            return type(value)(self(v) for v in value)
+        if isinstance(value, dict):
+            return {self(k): self(v) for k, v in value.items()}
+        return value
+
+
+def _normalise(value: Any) -> Any:
+    if isinstance(value, PlayerBase):
+        return ("player", value.index)
+    if isinstance(value, CardBase):
+        return ("card", value.id)
+    if isinstance(value, Zone):
+        return ("zone", value.slot)
+    if isinstance(value, (list, tuple)):
+        return tuple(_normalise(v) for v in value)
+    if isinstance(value, (set, frozenset)):
+        return frozenset(_normalise(v) for v in value)
+    if isinstance(value, dict):
+        return tuple(sorted((repr(k), _normalise(v)) for k, v in value.items()))
+    return value

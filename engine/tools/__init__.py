@@ -1,0 +1,1 @@
+"""What the naipes command does: play, tournaments, competitions, scenarios, schemas."""

@@ -1,0 +1,44 @@
+"""Tournament deals on a Dask distributed cluster (``pip install 'naipes[cluster]'``).
+
+Start a scheduler and workers (on one machine or many; every worker needs
+Naipes installed and the rule and strategy files at the same paths)::
+
+    dask scheduler                          # prints its address, e.g. tcp://10.0.0.5:8786
+    dask worker tcp://10.0.0.5:8786 --nthreads 1 --nworkers 4
+
+then ``naipes tournament RULESET --seat A --seat B -n 1000 --cluster tcp://10.0.0.5:8786``
+or ``run_tournament(..., cluster="tcp://10.0.0.5:8786")``. Each deal is one task;
+results come back in deal order, so a tournament gives the same numbers as
+``--jobs 1`` for the same seed.
+
+>>> from distributed import LocalCluster                         # doctest: +SKIP
+>>> with LocalCluster(n_workers=2, threads_per_worker=1) as local:  # doctest: +SKIP
+...     results = list(play_deals_on_cluster(local.scheduler_address, "rulesets/fichas.yaml", {}, ["minimax", "random"], [1, 2]))
+"""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Iterator
+
+from distributed import Client
+
+from ..errors import NaipesError
+from ..agents.bot_process import BotLimits
+from .tournament import DealResult, play_one_deal
+
+
+def play_deals_on_cluster(address: str, path: str, params: dict[str, str], specs: list[str],
+                          seeds: list[int], limits: BotLimits = BotLimits(), timeout: float = 10) -> Iterator[DealResult]:
+    """Play every deal on the cluster at `address`; yields results in deal order."""
+    try:
+        client = Client(address, timeout=timeout)
+    except (OSError, TimeoutError) as error:
+        raise NaipesError(f"cannot reach the cluster at {address}: {error}") from None
+    setup = (str(Path(path).resolve()), dict(params), list(specs), limits)
+    with client:
+        futures = client.map(play_one_deal, seeds, setup=setup, pure=False)
+        try:
+            for future in futures:
+                yield future.result()
+        finally:
+            client.cancel(futures)

@@ -1,0 +1,198 @@
+"""Tournaments: many deals, every seating of the agents, results with confidence intervals.
+
+Duplicate style: each deal (a seed) is played once per rotation of the agents
+around the table, so every agent meets the same cards from every seat and the
+luck of the deal cancels out. An agent's score on a deal is its mean over the
+rotations; the deals are the independent samples behind the 95 % intervals.
+
+Deals run in parallel worker processes; results are gathered in deal order,
+so a tournament is deterministic from its seed whatever the number of workers.
+(Agents that learn across games should run with ``jobs=1``: each worker has
+its own copy of every agent; a Python bot's copy is a process of its own.)
+
+>>> summary = run_tournament("rulesets/mygame.yaml", ["minimax", "random"], deals=20, seed=1)  # doctest: +SKIP
+>>> summary["agents"][0]["win_rate"]                                                           # doctest: +SKIP
+0.95
+"""
+from __future__ import annotations
+
+import math
+import multiprocessing
+import os
+import threading
+from dataclasses import dataclass
+from typing import Any, Callable, Iterator
+
+from ..agents.registry import make_agent
+from ..agents.bot_process import BotLimits
+from ..errors import NaipesError
+from ..runtime.game import play_game
+from ..program import Program, load_program
+
+Z95 = 1.959963984540054  # the 97.5th percentile of the standard normal
+FAULT_EXAMPLES = 5  # fault reasons kept per agent for the summary
+
+
+@dataclass(frozen=True)
+class DealResult:
+    """One deal played in every rotation: per agent, its mean win share and mean payoff."""
+
+    deal: int
+    win_share: tuple[float, ...]
+    payoff: tuple[float, ...]
+    faults: tuple[int, ...]
+    fault_reasons: tuple[tuple[str, ...], ...]  # per agent, its first few of this deal
+    cut_off: int = 0  # games of the deal stopped by max_decisions
+
+
+def mean_interval(samples: list[float]) -> tuple[float, float, float]:
+    """(mean, low, high): the mean and its 95 % normal-approximation interval."""
+    n = len(samples)
+    if n == 0:
+        return (math.nan, math.nan, math.nan)
+    mean = sum(samples) / n
+    if n == 1:
+        return (mean, mean, mean)
+    variance = sum((x - mean) ** 2 for x in samples) / (n - 1)
+    half = Z95 * math.sqrt(variance / n)
+    return (mean, mean - half, mean + half)
+
+
+def rotations(count: int) -> list[list[int]]:
+    """Seatings: rotation r puts agent (seat + r) mod count at each seat."""
+    return [[(seat + r) % count for seat in range(count)] for r in range(count)]
+
+
+# ------------------------------------------------------------------ workers
+_worker: dict[str, Any] = {}
+
+
+def _worker_state(path: str, params: dict[str, str], specs: list[str], limits: BotLimits) -> dict[str, Any]:
+    program = load_program(path, params)
+    return {"program": program, "specs": specs,
+            "agents": [make_agent(spec, program=program, bot_limits=limits) for spec in specs]}
+
+
+def _init_worker(path: str, params: dict[str, str], specs: list[str], limits: BotLimits) -> None:
+    _worker.update(_worker_state(path, params, specs, limits))
+
+
+def _close_agents(agents: list) -> None:
+    for agent in agents:
+        if hasattr(agent, "close"):
+            agent.close()
+
+
+def _play_deal(deal_seed: int, worker: dict | None = None) -> DealResult:
+    worker = worker if worker is not None else _worker
+    program: Program = worker["program"]
+    agents = worker["agents"]
+    count = len(agents)
+    wins, payoffs, cut_off = [0.0] * count, [0.0] * count, 0
+    faults_before = [len(getattr(a, "faults", ())) for a in agents]
+    for rotation, order in enumerate(rotations(count)):
+        seated = [agents[i] for i in order]
+        for seat, agent in enumerate(seated):
+            if hasattr(agent, "reseed"):
+                agent.reseed((deal_seed * 31 + rotation) * 1009 + seat)
+        result = play_game(program, seated, deal_seed)
+        cut_off += result.cut_off is not None
+        share = 1.0 / len(result.winners) if result.winners else 0.0
+        for seat, agent_index in enumerate(order):
+            wins[agent_index] += share if seat in result.winners else 0.0
+            payoffs[agent_index] += result.payoffs[seat]
+    new_faults = [list(getattr(a, "faults", ()))[b:] for a, b in zip(agents, faults_before)]
+    return DealResult(deal_seed, tuple(w / count for w in wins), tuple(p / count for p in payoffs),
+                      tuple(len(f) for f in new_faults), tuple(tuple(f[:FAULT_EXAMPLES]) for f in new_faults), cut_off)
+
+
+_thread = threading.local()  # a worker thread's program and agents (cluster workers may run several threads)
+
+
+def play_one_deal(deal_seed: int, setup: tuple) -> DealResult:
+    """One deal on a worker that may serve several tournaments; `setup` is (path, params, specs, bot limits)."""
+    if getattr(_thread, "setup", None) != setup:
+        _thread.setup, _thread.worker = setup, _worker_state(*setup)
+    return _play_deal(deal_seed, _thread.worker)
+
+
+def play_deals(path: str, params: dict[str, str], specs: list[str], seeds: list[int], jobs: int = 0,
+               cluster: str | None = None, limits: BotLimits = BotLimits()) -> Iterator[DealResult]:
+    """Play every deal, in parallel when jobs != 1 (or on a Dask cluster); yields results in deal order."""
+    if cluster:
+        try:
+            from .cluster import play_deals_on_cluster
+        except ImportError:
+            raise NaipesError("--cluster needs Dask distributed: pip install 'naipes[cluster]'") from None
+        yield from play_deals_on_cluster(cluster, path, params, specs, seeds, limits)
+        return
+    jobs = jobs or os.cpu_count() or 1
+    if jobs == 1 or len(seeds) == 1:
+        _init_worker(path, params, specs, limits)
+        try:
+            yield from map(_play_deal, seeds)
+        finally:
+            _close_agents(_worker["agents"])
+        return
+    context = multiprocessing.get_context("spawn")  # a fresh interpreter per worker: nothing shared
+    with context.Pool(min(jobs, len(seeds)), initializer=_init_worker, initargs=(path, params, specs, limits)) as pool:
+        yield from pool.imap(_play_deal, seeds, chunksize=max(1, len(seeds) // (jobs * 8)))
+
+
+def run_tournament(path: str, specs: list[str], deals: int, seed: int, params: dict[str, str] | None = None,
+                   jobs: int = 0, progress: Callable[[int], None] | None = None, cluster: str | None = None,
+                   limits: BotLimits = BotLimits()) -> dict:
+    """Play `deals` deals in every rotation and summarise each agent's results (on a Dask cluster:
+    `cluster` is the scheduler's address)."""
+    params = dict(params or {})
+    program = load_program(path, params)
+    if not program.players[0] <= len(specs) <= program.players[1]:
+        raise NaipesError(f"{program.name} seats {program.players[0]} to {program.players[1]} players; "
+                          f"the tournament names {len(specs)} agents")
+    for spec in specs:
+        if spec == "human":
+            raise NaipesError("a tournament is for AI seats")
+        _close_agents([make_agent(spec, program=program, bot_limits=limits)])  # fail early on a bad name
+    seeds = [seed + i for i in range(deals)]
+    results = []
+    for result in play_deals(path, params, specs, seeds, jobs, cluster, limits):
+        results.append(result)
+        if progress:
+            progress(1)
+    return summarise(program, specs, seed, results)
+
+
+def summarise(program: Program, specs: list[str], seed: int, results: list[DealResult]) -> dict:
+    agents = []
+    for i, spec in enumerate(specs):
+        win, win_lo, win_hi = mean_interval([r.win_share[i] for r in results])
+        pay, pay_lo, pay_hi = mean_interval([r.payoff[i] for r in results])
+        agents.append({"agent": spec, "seat_label": f"{spec}#{i + 1}" if specs.count(spec) > 1 else spec,
+                       "win_rate": win, "win_ci": [win_lo, win_hi],
+                       "mean_payoff": pay, "payoff_ci": [pay_lo, pay_hi],
+                       "faults": sum(r.faults[i] for r in results),
+                       "fault_reasons": [reason for r in results for reason in r.fault_reasons[i]][:FAULT_EXAMPLES]})
+    return {"game": program.name, "params": program.param_values, "seed": seed, "deals": len(results),
+            "games": len(results) * len(specs), "rotations": len(specs), "agents": agents,
+            "cut_off": sum(r.cut_off for r in results)}
+
+
+def plot(summary: dict, path: str) -> None:
+    """A PNG of each agent's mean payoff with its 95 % interval."""
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    agents = summary["agents"]
+    labels = [a["seat_label"] for a in agents]
+    means = [a["mean_payoff"] for a in agents]
+    errors = [[m - a["payoff_ci"][0] for m, a in zip(means, agents)],
+              [a["payoff_ci"][1] - m for m, a in zip(means, agents)]]
+    figure, axes = plt.subplots(figsize=(1.6 * len(agents) + 2, 4))
+    axes.bar(labels, means, yerr=errors, capsize=8, color="#4c78a8")
+    axes.set_ylabel("mean payoff per game (95 % CI)")
+    axes.set_title(f"{summary['game']}: {summary['deals']} deals × {summary['rotations']} seatings")
+    axes.axhline(0, color="black", linewidth=0.6)
+    figure.tight_layout()
+    figure.savefig(path, dpi=100)
+    plt.close(figure)
