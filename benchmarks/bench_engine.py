@@ -27,7 +27,7 @@ from typing import Any, Callable
 from common import REPEAT, Race, header, rate, table, write_summary
 
 from naipes.runtime.game import Game
-from naipes.program import load_program
+from naipes import load_program
 
 MAX_FIRINGS = 10**9
 

@@ -19,7 +19,7 @@ from common import ROOT
 from naipes.agents.registry import RandomAgent
 from naipes.runtime.game import Game
 from naipes.agents.ismcts import ISMCTSAgent
-from naipes.program import load_program
+from naipes import load_program
 
 
 def timed_decisions(program, iterations: int, wanted: int, seed: int) -> tuple[int, float, int]:

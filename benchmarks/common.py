@@ -27,7 +27,7 @@ PLAIN_FICHAS = "extends: {base}\ncards:\n  symmetric: []\n"
 def fichas(params: dict[str, str] | None = None, plain: bool = False) -> Any:
     """The chip game's compiled program; `plain`: the variant with `cards: symmetric: []`."""
     import tempfile
-    from naipes.program import load_program
+    from naipes import load_program
     if not plain:
         return load_program(FICHAS, params)
     with tempfile.TemporaryDirectory(prefix="naipes-bench-") as tmp:

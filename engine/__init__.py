@@ -21,7 +21,8 @@ from .agents.registry import MinimaxAgent, RandomAgent, make_agent
 from .agents.human import HumanAgent
 from .errors import GameError, NaipesError, ParamError, RuleError, RuleErrors
 from .runtime.game import Decision, Game, GameResult, Option, play_game
-from .program import Program, load_program
+from .program import Program
+from .language.builder import load_program
 from .agents.search import Solver
 
 __all__ = [

@@ -13,7 +13,7 @@ import pytest
 
 from naipes.errors import GameError
 from naipes.runtime.game import Game
-from naipes.program import load_program
+from naipes import load_program
 
 FICHAS = str(Path(__file__).resolve().parent.parent / "rulesets" / "fichas.yaml")
 

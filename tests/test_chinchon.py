@@ -31,7 +31,8 @@ from naipes.agents.registry import RandomAgent
 from naipes.runtime.game import Game, play_game
 from naipes.library.melds import best_melds
 from naipes.runtime.memory import Memory
-from naipes.program import load_program
+from naipes import load_program
+from naipes.language.builder import compile_expression
 from naipes.tools.scenario import arrange, cards, player, zone
 from naipes.agents.human import render_view
 
@@ -107,11 +108,11 @@ def score(game: Game, name: str) -> int:
 
 def judge(game: Game, text: str) -> dict:
     """The rule file's own verdict on the cards `text` shown at a close."""
-    return game.program.expression("judge(x)", ("x",))(game.memory, cards(game, text))
+    return compile_expression(game.program, "judge(x)", ("x",))(game.memory, cards(game, text))
 
 
 def deadwood(game: Game, text: str) -> int:
-    return game.program.expression("melds_of(x)['deadwood']", ("x",))(game.memory, cards(game, text))
+    return compile_expression(game.program, "melds_of(x)['deadwood']", ("x",))(game.memory, cards(game, text))
 
 
 def meld_names(result: dict) -> list[list[str]]:
@@ -296,8 +297,8 @@ def test_the_quick_close_test_never_hides_a_close():
     # closing_cards first counts the cards outside every possible meld (meldable); the
     # exact search alone must give the same cards, on random and on meld-rich hands
     game = start()
-    quick = program().expression("closing_cards(hand)", ("hand",))
-    exact = program().expression("closing_cards_given(hand, melds_of(hand)['deadwood'])", ("hand",))
+    quick = compile_expression(program(), "closing_cards(hand)", ("hand",))
+    exact = compile_expression(program(), "closing_cards_given(hand, melds_of(hand)['deadwood'])", ("hand",))
     deck = [c for z in game.memory.zones for c in z]
     rng = random.Random(5)
     closes = 0
@@ -821,7 +822,7 @@ CONFIGS = [
 @pytest.mark.parametrize("players, params, seats", CONFIGS)
 def test_random_games_keep_every_invariant(players, params, seats):
     prog = program(CHINCHON, tuple(sorted((k, str(v)) for k, v in params.items())))
-    order = prog.expression("rank_order()")(Game(prog, 0, players=players).memory)
+    order = compile_expression(prog, "rank_order()")(Game(prog, 0, players=players).memory)
     closes_seen = ended = 0
     for seed in range(4):
         game = Game(prog, seed, players=players)
@@ -862,7 +863,7 @@ def test_random_agents_play_legally_for_400_decisions():
 
 def test_whole_matches_end_with_a_winner():
     prog = program()
-    order = prog.expression("rank_order()")(Game(prog, 0).memory)
+    order = compile_expression(prog, "rank_order()")(Game(prog, 0).memory)
     for seed in range(3):
         result = play_game(prog, [Greedy(seed, order), Greedy(seed + 50, order)], seed=seed)
         assert len(result.winners) >= 1 and sum(result.payoffs) >= 1

@@ -12,7 +12,7 @@ from distributed import LocalCluster  # noqa: E402
 from naipes import NaipesError  # noqa: E402
 from naipes.tools.cli import main  # noqa: E402
 from naipes.tools.cluster import play_deals_on_cluster  # noqa: E402
-from naipes.tools.tournament import run_tournament  # noqa: E402
+from naipes.tools.tournament import play_one_deal, run_tournament  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 TUTE = str(ROOT / "rulesets" / "tute_cabrero.yaml")
@@ -43,5 +43,5 @@ def test_the_cli_runs_a_tournament_on_a_cluster(cluster: str) -> None:
 
 def test_an_unreachable_cluster_is_a_clear_error() -> None:
     with pytest.raises(NaipesError, match="cannot reach the cluster at tcp://127.0.0.1:9"):
-        list(play_deals_on_cluster("tcp://127.0.0.1:9", str(ROOT / "rulesets" / "fichas.yaml"), {},
+        list(play_deals_on_cluster("tcp://127.0.0.1:9", play_one_deal, str(ROOT / "rulesets" / "fichas.yaml"), {},
                                    ["random", "random"], [1], timeout=1))

@@ -12,7 +12,7 @@ import pytest
 
 from naipes.errors import RuleError, RuleErrors
 from naipes.runtime.game import Game
-from naipes.program import load_program
+from naipes import load_program
 from naipes.library.builtins import all_cards
 
 RULESETS = sorted(Path(__file__).resolve().parent.parent.joinpath("rulesets").glob("*.yaml"))

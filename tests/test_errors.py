@@ -14,7 +14,7 @@ import pytest
 
 from naipes.errors import GameError, NaipesError, ParamError, RuleError, RuleErrors
 from naipes.runtime.game import Game
-from naipes.program import load_program
+from naipes import load_program
 
 
 def write(tmp_path, text: str, name: str = "g.yaml"):

@@ -15,7 +15,7 @@ import pytest
 
 from naipes.agents.registry import RandomAgent
 from naipes.runtime.game import Game, play_game
-from naipes.program import load_program
+from naipes import load_program
 
 FICHAS = str(Path(__file__).resolve().parent.parent / "rulesets" / "fichas.yaml")
 LETTERS = "RBGYWKOPCMNTLSVZDFHJQUXAEI"  # the rule file's colour letters, in order

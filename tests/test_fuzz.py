@@ -32,8 +32,8 @@ from naipes.agents.registry import RandomAgent
 from naipes.tools.cli import main
 from naipes.errors import NaipesError, RuleError, RuleErrors
 from naipes.runtime.game import play_game
-from naipes.program import Program, load_program
-from naipes.language.strategies import StrategyAgent, load_strategy
+from naipes import Program, load_program
+from naipes.agents.registry import load_strategy, strategy_agent
 
 # Mutated params can reach the engine's random module with a float (a DeprecationWarning
 # in Python 3.11, a TypeError -> GameError later): not what these tests are about.
@@ -254,7 +254,7 @@ def run_mutant(outcome: Outcome, game: Program | None = None) -> None:
     budget = [MAX_DECISIONS]
     agents = [CappedRandom(outcome.seed * 10 + i, budget) for i in range(seats)]
     if strategy is not None:
-        agents[0] = StrategyAgent(strategy, outcome.seed)
+        agents[0] = strategy_agent(strategy, outcome.seed)
     try:
         play_game(program, agents, seed=outcome.seed)
         outcome.played = True

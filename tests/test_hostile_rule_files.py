@@ -20,8 +20,8 @@ import yaml
 from naipes.agents.registry import RandomAgent
 from naipes.errors import NaipesError, RuleError, RuleErrors
 from naipes.runtime.game import play_game
-from naipes.program import load_program
-from naipes.language.strategies import load_strategy
+from naipes import load_program
+from naipes.agents.registry import load_strategy
 
 def game_tree(n: dict) -> dict:
     """The template game; `n` maps each placeholder to a name, values stay placeholders (@INT@, ...)."""

@@ -6,7 +6,7 @@ import pytest
 from naipes.agents.registry import RandomAgent
 from naipes.runtime.game import Game
 from naipes.agents.knowledge import Knowledge, sees
-from naipes.program import load_program
+from naipes import load_program
 
 GAMES = ["tute_cabrero", "pocha", "wizard", "chinchon"]
 

@@ -13,7 +13,7 @@ import pytest
 
 from naipes.errors import GameError, NaipesError, RuleError, RuleErrors
 from naipes.runtime.game import Game
-from naipes.program import load_program
+from naipes import load_program
 
 # A rule that ends the game once everything else has settled, so that a file
 # with only state and setup is not reported as stuck.
@@ -756,7 +756,7 @@ def test_or_returns_an_operand_like_python(tmp_path):
 def test_a_single_legal_expression_is_a_filter_that_may_leave_nothing(tmp_path):
     # one expression filters; only a list is an obligation cascade (first non-empty step decides)
     from naipes.runtime.game import Game
-    from naipes.program import load_program
+    from naipes import load_program
     path = tmp_path / "f.yaml"
     path.write_text("""
 game: f

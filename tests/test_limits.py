@@ -9,8 +9,8 @@ from naipes.agents.registry import RandomAgent, make_agent
 from naipes.errors import GameError, ParamError, RuleErrors
 from naipes.runtime.game import Game, play_game
 from naipes.library.limits import MAX_BITS, MAX_DECISIONS, MAX_FIRINGS, MAX_ITEMS, MAX_STEPS
-from naipes.program import load_program
-from naipes.language.strategies import load_strategy
+from naipes import load_program
+from naipes.agents.registry import load_strategy
 
 ONE_ACTION = """\
 game: runaway

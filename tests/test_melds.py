@@ -26,7 +26,7 @@ import pytest
 from naipes.errors import GameError, RuleError, RuleErrors
 from naipes.runtime.game import Game
 from naipes.library.melds import best_melds, can_lay_off, is_meld, lay_off_all, longest_run, meld_and_lay_off, meldable
-from naipes.program import load_program
+from naipes import load_program
 
 ORDER_40 = [1, 2, 3, 4, 5, 6, 7, 10, 11, 12]
 ORDER_48 = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]

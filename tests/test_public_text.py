@@ -138,7 +138,7 @@ def test_no_public_text_names_a_hidden_card(name):
 def test_the_watcher_sees_a_hidden_card_named(tmp_path, leak, told):
     # Chinchón without what keeps its public texts to cards in view
     from naipes.agents.registry import make_agent
-    from naipes.program import load_program
+    from naipes import load_program
     rules = (Path(__file__).parent.parent / "rulesets" / "chinchon.yaml").read_text(encoding="utf-8")
     assert rules.count(leak) == 1
     leaky = tmp_path / "chinchon.yaml"

@@ -13,7 +13,7 @@ from click.testing import CliRunner
 from naipes import NaipesError, load_program
 from naipes.tools.cli import main
 from naipes.tools.schema import rule_file_schema, strategy_file_schema
-from naipes.language.strategies import load_strategy
+from naipes.agents.registry import load_strategy
 
 jsonschema = pytest.importorskip("jsonschema", reason="jsonschema is a test extra: pip install -e '.[test]'")
 

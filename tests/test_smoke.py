@@ -1,7 +1,7 @@
 """A first end-to-end check: the chip game loads, plays and solves."""
 from naipes.runtime.game import Game, play_game
 from naipes.agents.registry import RandomAgent
-from naipes.program import load_program
+from naipes import load_program
 from naipes.agents.search import Solver
 
 

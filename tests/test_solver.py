@@ -16,7 +16,7 @@ import pytest
 
 from naipes.agents.registry import MinimaxAgent, RandomAgent
 from naipes.runtime.game import Game, play_game
-from naipes.program import load_program
+from naipes import load_program
 from naipes.agents.search import Solver
 
 FICHAS = str(Path(__file__).resolve().parent.parent / "rulesets" / "fichas.yaml")

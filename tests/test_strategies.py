@@ -9,15 +9,18 @@ from pathlib import Path
 
 import pytest
 
+from naipes.agents.strategy import StrategyAgent
 from naipes.agents.registry import RandomAgent, make_agent
 from naipes.errors import RuleErrors
 from naipes.runtime.game import Game
 from naipes.agents.ismcts import ISMCTSAgent
 from naipes.agents.knowledge import Knowledge, sees
-from naipes.program import load_program
+from naipes import load_program
+from naipes.language.builder import compile_expression
 from naipes.tools.scenario import new_game
 from naipes.agents.search import Solver
-from naipes.language.strategies import StrategyAgent, load_strategy, strategy_game, strategy_path
+from naipes.agents.registry import load_strategy, strategy_agent
+from naipes.language.strategies import strategy_game, strategy_path
 
 ROOT = Path(__file__).resolve().parent.parent
 STRATEGY_FILES = sorted((ROOT / "strategies").glob("*/*.yaml"))
@@ -35,7 +38,7 @@ def program_for(name: str):
 
 
 def agent_for(path: Path, seed: int) -> StrategyAgent:
-    return StrategyAgent(load_strategy(path, program_for(strategy_game(path))), seed)
+    return strategy_agent(load_strategy(path, program_for(strategy_game(path))), seed)
 
 
 def run(game: Game, agents: list, limit: int, check=None) -> list:
@@ -215,7 +218,7 @@ def duel(tmp_path):
 def decide(program, strategy, seed=0):
     game = Game(program, seed)
     game.start()
-    return StrategyAgent(strategy, seed).decide(game.decision()), game
+    return strategy_agent(strategy, seed).decide(game.decision()), game
 
 
 def test_the_winning_rule_chooses_and_an_illegal_proposal_falls_through(duel):
@@ -265,7 +268,7 @@ rules:
   - {name: remember, after: play, then: "seen = seen + [c.rank if c != None else -1]"}
 """)
     game = Game(program, 3)
-    agents = [StrategyAgent(s, 1), StrategyAgent(s, 2)]
+    agents = [strategy_agent(s, 1), strategy_agent(s, 2)]
     run(game, agents, limit=10)
     assert agents[0].memory["decided"] == 2
     table_ranks = [c.rank for c in game.memory.vars["table"]]
@@ -310,14 +313,14 @@ def test_short_names_find_the_strategies_of_a_game_and_its_variants():
 def test_a_view_knows_what_the_deck_is_made_of_but_not_where_hidden_cards_are():
     game = new_game(str(ROOT / "rulesets/tute_cabrero.yaml"))
     view = game.memory.seen_by(0)
-    deck = game.program.expression("all_cards()")(view)
+    deck = compile_expression(game.program, "all_cards()")(view)
     assert sorted(c.name for c in deck) == sorted(c.name for z in game.memory.zones for c in z)
-    rival_hand = game.program.expression("players[1].hand")(view)
+    rival_hand = compile_expression(game.program, "players[1].hand")(view)
     assert len(rival_hand) == len(game.memory.players[1].hand)
     assert all(c.suit is None and c.rank is None for c in rival_hand)
-    first_as = game.program.expression("first([c for c in all_cards() if c.rank == 1 and c.suit == 'oros']).name")
+    first_as = compile_expression(game.program, "first([c for c in all_cards() if c.rank == 1 and c.suit == 'oros']).name")
     assert first_as(view) == "1o"
-    assert game.program.expression("first([c for c in me_hand if c.rank == 99], 'none')", ("me_hand",))(
+    assert compile_expression(game.program, "first([c for c in me_hand if c.rank == 99], 'none')", ("me_hand",))(
         view, list(view.players[0].hand)) == "none"
 
 

@@ -20,10 +20,12 @@ from pathlib import Path
 import pytest
 
 from naipes.runtime.game import Game
-from naipes.program import load_program
+from naipes import load_program
+from naipes.language.builder import compile_expression
 from naipes.tools.scenario import arrange, cards
 from naipes.agents.search import Solver
-from naipes.language.strategies import StrategyAgent, load_strategy
+from naipes.agents.strategy import StrategyAgent
+from naipes.agents.registry import load_strategy, strategy_agent
 
 ROOT = Path(__file__).resolve().parent.parent
 CHINCHON = str(ROOT / "rulesets" / "chinchon.yaml")
@@ -42,7 +44,7 @@ def strategy(game_path: str, level: str, params: tuple = ()):
 
 
 def agent_for(game: Game, level: str, seat: int = 0, path: str = CHINCHON, params: tuple = ()) -> StrategyAgent:
-    agent = StrategyAgent(strategy(path, level, params), seed=1)
+    agent = strategy_agent(strategy(path, level, params), seed=1)
     agent.attach(game, seat)
     return agent
 
@@ -91,7 +93,7 @@ def test_seed_discards_the_unmelded_card_with_the_lowest_counter_not_the_highest
 def test_seed_counters_as_the_seed_defines_them():
     game = chinchon(SEED_HAND)
     agent = agent_for(game, "seed")
-    counter = strategy(CHINCHON, "seed").program.expression("counter(c, h)", ("c", "h"))
+    counter = compile_expression(strategy(CHINCHON, "seed").program, "counter(c, h)", ("c", "h"))
     hand = cards(game, SEED_HAND)
     view = game.memory.seen_by(0)
     view.vars.update(agent.memory)

@@ -17,9 +17,9 @@ import pytest
 from naipes.agents.registry import RandomAgent
 from naipes.runtime.game import play_game
 from naipes.language.loader import load_tree, read_rule_file
-from naipes.program import load_program
+from naipes import load_program
 from naipes.tools.scenario import arrange, new_game
-from naipes.language.strategies import StrategyAgent, load_strategy
+from naipes.agents.registry import load_strategy, strategy_agent
 
 ROOT = Path(__file__).resolve().parent.parent
 TUTE = str(ROOT / "rulesets" / "tute_cabrero.yaml")
@@ -56,7 +56,7 @@ def position(hand, trick="", *, leader="P1", trump="oros", tricks=None, sung=Non
 
 def decide(game, level, **memory):
     """(label of the option chosen, rule that chose it) for P1 playing `level` with this memory."""
-    agent = StrategyAgent(strategy(level), seed=0)
+    agent = strategy_agent(strategy(level), seed=0)
     decision = game.decision()
     agent.attach(game, decision.player)
     agent.memory.update({"hand_no": ROUND, **memory})
@@ -238,7 +238,7 @@ def play(game, label):
 ])
 def test_the_memory_counts_the_points_taken_the_cards_played_and_the_voids(p2_hand, p2_plays, taken, voids):
     game = position("1c 4b", "10c", leader="P3", others=(p2_hand, "7b"))
-    agent = StrategyAgent(strategy("expert"), seed=0)
+    agent = strategy_agent(strategy("expert"), seed=0)
     agent.attach(game, 0)
     play(game, "1c")
     play(game, p2_plays)
@@ -302,6 +302,6 @@ def test_each_level_extends_the_one_below():
 
 @pytest.mark.parametrize("level", ["novice", "medium", "expert", "strong"])
 def test_every_level_plays_a_whole_match(level):
-    agents = [StrategyAgent(strategy(level), seed=1), RandomAgent(2), RandomAgent(3)]
+    agents = [strategy_agent(strategy(level), seed=1), RandomAgent(2), RandomAgent(3)]
     result = play_game(program(), agents, seed=5)
     assert sum(result.payoffs) >= 1

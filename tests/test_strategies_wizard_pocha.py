@@ -23,7 +23,7 @@ from pathlib import Path
 import pytest
 
 from naipes.tools.scenario import arrange
-from naipes.language.strategies import StrategyAgent, load_strategy
+from naipes.agents.registry import load_strategy, strategy_agent
 from test_pocha import on_table as pocha_table
 from test_pocha import program as pocha_program, POCHA
 from test_wizard import on_table as wizard_table
@@ -40,7 +40,7 @@ def strategy(game, level):
 
 def decide(game, level, position, seed=0):
     """(label of the chosen option, rule that chose it) of the level, for the player to move."""
-    agent = StrategyAgent(strategy(game, level), seed)
+    agent = strategy_agent(strategy(game, level), seed)
     decision = position.decision()
     agent.attach(position, decision.player)
     option, rule = agent.decide(decision)
@@ -145,13 +145,13 @@ def test_pocha_strong_dumps_its_strongest_card_when_forced_to_win_as_the_last_pl
 def test_pocha_strong_remembers_the_cards_played():
     # the as de copas has been played in this round: the 3 de copas is now the best copa
     game = pocha_table({"P1": "3c 5b", "P2": "1c 4b", "P3": "2c 6b", "P4": "4c 7b"}, "", bids={"P1": 2})
-    agent = StrategyAgent(strategy("pocha", "strong"), 0)
+    agent = strategy_agent(strategy("pocha", "strong"), 0)
     agent.attach(game, 0)
     for label in ["5b", "4b", "6b"]:   # P1 leads the 5 de bastos; P2, P3 follow
         game.apply(next(o for o in game.options() if o.label == label))
     assert agent.memory["gone"] == ["5b", "4b", "6b"]
     game = pocha_table({"P1": "3c 12e"}, "", bids={"P1": 1})
-    agent = StrategyAgent(strategy("pocha", "strong"), 0)
+    agent = strategy_agent(strategy("pocha", "strong"), 0)
     agent.attach(game, 0)
     agent.memory["gone"], agent.memory["gone_round"] = ["1c"], game.memory.vars["round_number"]
     option, rule = agent.decide(game.decision())

@@ -18,7 +18,7 @@ testclient = pytest.importorskip("starlette.testclient", reason="Starlette's Tes
 from click.testing import CliRunner  # noqa: E402
 
 from naipes.tools.cli import main  # noqa: E402
-from naipes.program import load_program  # noqa: E402
+from naipes import load_program  # noqa: E402
 from naipes.web.app import create_app  # noqa: E402
 from naipes.web.table import Table  # noqa: E402
 

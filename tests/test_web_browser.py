@@ -22,7 +22,7 @@ if missing():
 from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.support.ui import Select, WebDriverWait  # noqa: E402
 
-from naipes.program import load_program  # noqa: E402
+from naipes import load_program  # noqa: E402
 from naipes.web.app import create_app, new_table  # noqa: E402
 from naipes.web.browser import chromium  # noqa: E402
 from naipes.web.server import serving  # noqa: E402

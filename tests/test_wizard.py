@@ -28,7 +28,7 @@ import pytest
 from naipes.agents.registry import RandomAgent
 from naipes.errors import ParamError
 from naipes.runtime.game import Game
-from naipes.program import load_program
+from naipes import load_program
 from naipes.tools.scenario import arrange, cards, player, zone
 
 RULESETS = Path(__file__).resolve().parent.parent / "rulesets"

@@ -92,7 +92,7 @@ class HumanAgent:
         self.console.print(message, markup=False) if isinstance(message, str) else self.console.print(message)
 
     def choose(self, decision: Decision) -> Option:
-        program = decision._game.program
+        program = decision.game.program
         self.say(render_view(decision.view, hidden_variables(program)))
         self.console.print(f"[bold]{decision.player_name}[/], your move:")
         options = display_order(decision.options)

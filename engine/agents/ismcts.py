@@ -30,7 +30,7 @@ from __future__ import annotations
 import math
 import random
 import time
-from typing import Any
+from typing import Any, Callable
 
 from ..errors import ParamError
 from ..runtime.game import Decision, Game, Option
@@ -58,7 +58,8 @@ class ISMCTSAgent:
 
     def __init__(self, seed: int | None = None, iterations: int = 100, seconds: float | None = None,
                  exploration: float = 0.7, policy: str | None = None, program: Program | None = None,
-                 depth: int = 300):
+                 depth: int = 300, make_policy: Callable[[str, int], Any] | None = None):
+        """`make_policy(spec, seed)` makes the playout policy agent named by `policy` (the registry gives it)."""
         bounds = {"iterations": (iterations, 1, MAX_ITERATIONS), "depth": (depth, 1, MAX_DEPTH),
                   "seconds": (seconds if seconds is not None else 1, 0.001, MAX_SECONDS),
                   "exploration": (exploration, 0, 100)}
@@ -71,10 +72,9 @@ class ISMCTSAgent:
         self.program = program
         self.policy: Any = None
         if policy is not None:
-            if program is None:
-                raise ParamError("an ismcts playout policy needs the game's program")
-            from .registry import make_agent  # agents imports this module
-            self.policy = make_agent(policy, seed=self.rng.randrange(1 << 30), program=program)
+            if program is None or make_policy is None:
+                raise ParamError("an ismcts playout policy needs the game's program (make it with make_agent)")
+            self.policy = make_policy(policy, self.rng.randrange(1 << 30))
         self.name = "ismcts" + (f"[{policy}]" if policy else "")
         self.knowledge: Knowledge | None = None
         self.iterations_done = 0
@@ -89,7 +89,7 @@ class ISMCTSAgent:
         self.knowledge = Knowledge(game, seat)
 
     def choose(self, decision: Decision) -> Option:
-        game = decision._game
+        game = decision.game
         if self.knowledge is None or self.knowledge.game is not game or self.knowledge.seat != decision.player:
             self.attach(game, decision.player)  # joined late: knows only what it sees from now on
         if len(decision.options) == 1:
@@ -198,7 +198,8 @@ def _standing(world: Game) -> tuple:
     return tuple(world.payoffs()) if world.over else ()
 
 
-def make_ismcts(seed: int | None = None, program: Program | None = None, **options: str) -> ISMCTSAgent:
+def make_ismcts(seed: int | None = None, program: Program | None = None,
+                make_policy: Callable[[str, int], Any] | None = None, **options: str) -> ISMCTSAgent:
     """``ismcts:iterations=N,seconds=S,exploration=C,policy=STRATEGY`` from its command-line options."""
     kinds = {"iterations": int, "seconds": float, "exploration": float, "policy": str, "depth": int}
     parsed: dict[str, Any] = {}
@@ -209,4 +210,4 @@ def make_ismcts(seed: int | None = None, program: Program | None = None, **optio
             parsed[key] = kinds[key](raw)
         except ValueError:
             raise ParamError(f"ismcts option '{key}' needs a {kinds[key].__name__}, not '{raw}'") from None
-    return ISMCTSAgent(seed, program=program, **parsed)
+    return ISMCTSAgent(seed, program=program, make_policy=make_policy, **parsed)

@@ -20,6 +20,7 @@ a strategy file
 from __future__ import annotations
 
 import random
+from pathlib import Path
 from typing import Callable
 
 from .bot_process import BotLimits
@@ -29,7 +30,10 @@ from ..runtime.game import Decision, Option
 from .ismcts import make_ismcts
 from ..program import Program
 from .search import Solver
-from ..language.strategies import make_strategy_agent
+from ..errors import RuleError, RuleErrors
+from ..language.strategies import Strategy, compile_strategy, strategy_path
+from ..language.vocabulary import AGENT_NAMES
+from .strategy import StrategyAgent
 from .human import HumanAgent
 
 
@@ -66,12 +70,13 @@ class MinimaxAgent:
         return self.rng.choice(self.solver.best(game))
 
 
-AGENTS: dict[str, Callable[..., object]] = {
-    "random": lambda seed=None, program=None: RandomAgent(seed),
-    "minimax": lambda seed=None, program=None: MinimaxAgent(seed),
+AGENTS: dict[str, Callable[..., object]] = {  # by name: (seed, program, make_policy, **options) -> agent
+    "random": lambda seed=None, program=None, make_policy=None: RandomAgent(seed),
+    "minimax": lambda seed=None, program=None, make_policy=None: MinimaxAgent(seed),
     "ismcts": make_ismcts,  # see naipes.agents.ismcts
-    "human": lambda seed=None, program=None: HumanAgent(),  # see naipes.agents.human
+    "human": lambda seed=None, program=None, make_policy=None: HumanAgent(),  # see naipes.agents.human
 }
+assert tuple(AGENTS) == AGENT_NAMES, "naipes.language.vocabulary.AGENT_NAMES lists the built-in agents"
 
 
 def make_agent(spec: str, seed: int | None = None, program: Program | None = None,
@@ -84,11 +89,12 @@ def make_agent(spec: str, seed: int | None = None, program: Program | None = Non
     name, _, rest = spec.partition(":")
     factory = AGENTS.get(name)
     if factory is not None:
-        return factory(seed=seed, program=program, **_agent_options(spec, rest))
-    if program is not None:
-        agent = make_strategy_agent(spec, program, seed)
-        if agent is not None:
-            return agent
+        def make_policy(policy: str, policy_seed: int) -> object:
+            return make_agent(policy, seed=policy_seed, program=program)
+        return factory(seed=seed, program=program, make_policy=make_policy, **_agent_options(spec, rest))
+    path = strategy_path(spec, program) if program is not None else None
+    if path is not None:
+        return strategy_agent(load_strategy(path, program), seed)
     raise ParamError(f"unknown agent '{spec}': choose one of {', '.join(AGENTS)}, a strategy file "
                      f"(strategies/GAME/LEVEL.yaml or its short name), or python:FILE.py:CLASS")
 
@@ -104,3 +110,42 @@ def _agent_options(spec: str, text: str) -> dict[str, str]:
     if options and name != "ismcts":
         raise ParamError(f"agent '{name}' takes no options")
     return options
+
+
+def strategy_agent(strategy: Strategy, seed: int | None = None) -> StrategyAgent:
+    """The seat a compiled strategy plays, with the agent its ``default:`` names made when first needed."""
+    def fallback() -> object:
+        return make_agent(strategy.default, program=strategy.game)
+    return StrategyAgent(strategy, seed, fallback)
+
+
+_LOADING: list[Path] = []  # strategy files being loaded (a default may name another, never itself)
+
+
+def load_strategy(path: str | Path, game: Program) -> Strategy:
+    """Compile a strategy file against a game and check that its ``default:`` agent can be made
+    (RuleError(s), located at ``default:``, if not: bad options, or defaults that lead back to this file)."""
+    strategy = compile_strategy(path, game)
+    if strategy.default in ("first", "random"):
+        return strategy
+    here = Path(path).resolve()
+    if here in _LOADING:
+        raise RuleErrors([_DefaultCycle(f"default '{strategy.default}' leads back to this strategy: "
+                                        "defaults make a cycle", strategy.default_where)])
+    _LOADING.append(here)
+    try:
+        make_agent(strategy.default, program=game)
+    except (ParamError, RuleError, RuleErrors) as error:
+        inner = error.errors[0] if isinstance(error, RuleErrors) else error
+        if isinstance(inner, _DefaultCycle):
+            raise RuleErrors([_DefaultCycle(f"default '{strategy.default}' leads back to this strategy: "
+                                            "defaults make a cycle", strategy.default_where)]) from None
+        message = inner.message if isinstance(inner, RuleError) else str(inner)
+        raise RuleErrors([RuleError(f"default '{strategy.default}': {message}", strategy.default_where)]) from None
+    finally:
+        _LOADING.remove(here)
+    return strategy
+
+
+class _DefaultCycle(RuleError):
+    """Strategies whose defaults lead back to the first."""

@@ -31,6 +31,7 @@ from typing import Any
 
 from ..errors import GameError, NaipesError
 from ..runtime.game import Game, Option, arg_key, jsonable
+from ..runtime.memory import new_memory
 from ..program import Program
 
 
@@ -42,8 +43,8 @@ class ActionSpace:
         self.players = players or program.players[2]
         self.entries: list[tuple[str, Any]] = []  # (move, argument key) by action id
         self.names: list[str] = []  # a readable name per action id
-        memory = program.new_memory(0, None, self.players)
-        other = program.new_memory(1, None, self.players)
+        memory = new_memory(program, 0, None, self.players)
+        other = new_memory(program, 1, None, self.players)
         for name, move in program.moves.items():
             for key, text in self._arguments(name, move, memory, other):
                 self.entries.append((name, key))

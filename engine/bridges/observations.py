@@ -37,7 +37,7 @@ from typing import Any, Iterable
 import numpy as np
 
 from ..runtime.game import Game
-from ..runtime.memory import CardBase, PlayerBase, Zone
+from ..runtime.memory import CardBase, PlayerBase, Zone, new_memory
 from ..program import Program, VarSpec
 from ..library.builtins import DECK
 
@@ -50,7 +50,7 @@ class ObservationEncoder:
     def __init__(self, program: Program, players: int | None = None, recall: bool = False):
         self.program, self.recall = program, recall
         self.players = players or program.players[2]
-        memory = program.new_memory(0, None, self.players)
+        memory = new_memory(program, 0, None, self.players)
         self.cards = len(memory.vars.get(DECK, ()))
         labels = {getattr(c, a) for c in memory.vars.get(DECK, ()) for a in program.card_attributes}
         self.labels = {label: i for i, label in enumerate(sorted(l for l in labels if isinstance(l, str)))}

@@ -42,8 +42,10 @@ from .chance import ChanceGame, Record
 from ..agents.knowledge import Knowledge
 from ..errors import NaipesError, ParamError
 from ..runtime.game import jsonable
+from ..runtime.memory import new_memory
 from .observations import ObservationEncoder
-from ..program import Program, load_program
+from ..program import Program
+from ..language.builder import load_program
 from ..language.shipped import RULESETS as SHIPPED_RULESETS
 from ..library.builtins import DECK
 
@@ -136,7 +138,7 @@ class NaipesGame(pyspiel.Game):
             raise ParamError(f"{self.program.name} is for {self.program.players[0]} to {self.program.players[1]} "
                              f"players, not {players}")
         self.actions = ActionSpace(self.program, players)
-        self.deck = self.program.new_memory(self.seed, None, players).vars.get(DECK, ())
+        self.deck = new_memory(self.program, self.seed, None, players).vars.get(DECK, ())
         info = pyspiel.GameInfo(num_distinct_actions=self.actions.size, max_chance_outcomes=len(self.deck),
                                 num_players=players, min_utility=float(params["min_utility"]),
                                 max_utility=float(params["max_utility"]), utility_sum=None,
@@ -247,8 +249,8 @@ class SpielBotAgent:
 
     def choose(self, decision: Any) -> Any:
         state = self.spiel_game.new_initial_state()
-        state._table = ChanceGame.around(decision._game, self.knowledge, self.records)
-        return self.spiel_game.actions.option(decision._game, int(self.bot.step(state)))
+        state._table = ChanceGame.around(decision.game, self.knowledge, self.records)
+        return self.spiel_game.actions.option(decision.game, int(self.bot.step(state)))
 
 
 class NaipesObserver:

@@ -20,7 +20,6 @@ True
 from __future__ import annotations
 
 import random
-from typing import Any
 
 import numpy as np
 from gymnasium import spaces
@@ -30,7 +29,7 @@ from .actions import ActionSpace
 from ..tools.cli import find_ruleset
 from ..runtime.game import Game
 from .observations import ObservationEncoder
-from ..program import load_program
+from ..language.builder import load_program
 from ..agents.human import render_view
 
 

@@ -356,19 +356,19 @@ def merge_variant(base: Map, variant: Map) -> Map:
         if key in ("extends", "override", "remove", "rules"):
             continue
         if key in MERGED_SECTIONS and isinstance(value, Map) and isinstance(base.get(key), Map):
-            value = _merge_entries(base[key], value, deep=(key in DEEP_SECTIONS))
+            value = merge_entries(base[key], value, deep=(key in DEEP_SECTIONS))
         merged[key] = value
         merged.key_locs[key], merged.value_locs[key] = variant.key_loc(key), variant.loc(key)
     merged["rules"] = _merge_rules(base.get("rules") or Seq(), variant)
     return merged
 
 
-def _merge_entries(base: Map, extra: Map, deep: bool) -> Map:
+def merge_entries(base: Map, extra: Map, deep: bool) -> Map:
     out = Map(base)
     out.where, out.key_locs, out.value_locs = extra.where, dict(base.key_locs), dict(base.value_locs)
     for key, value in extra.items():
         if deep and isinstance(value, Map) and isinstance(base.get(key), Map):
-            value = _merge_entries(base[key], value, deep=True)
+            value = merge_entries(base[key], value, deep=True)
         out[key] = value
         out.key_locs[key], out.value_locs[key] = extra.key_loc(key), extra.loc(key)
     return out

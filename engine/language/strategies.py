@@ -31,20 +31,18 @@ A stronger level ``extends`` a weaker one and adds rules (``override`` and
 """
 from __future__ import annotations
 
-import random
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
-from ..runtime.agenda import Agenda
+from ..errors import Location, RuleError, RuleErrors, did_you_mean
+from ..program import Program, RuleSpec
+from .builder import Builder
 from .compiler import Unit, identifier_problem
-from ..errors import GameError, Location, ParamError, RuleError, RuleErrors, did_you_mean
-from ..runtime.game import Decision, Game, Option, arg_key
-from .loader import Map, Seq, _merge_entries, load_tree
-from ..runtime.memory import CardBase, PlayerBase, Zone
-from ..program import Program, RuleSpec, _Builder
+from .linker import Module
+from .loader import Map, Seq, load_tree, merge_entries
 from .shipped import STRATEGIES
-from .vocabulary import STRATEGY_RULE_KEYS, STRATEGY_SECTIONS
+from .vocabulary import AGENT_NAMES, STRATEGY_RULE_KEYS, STRATEGY_SECTIONS
 
 
 OFFERED = "__offered"  # the legal arguments by move, in the view's variables (no rule can name it)
@@ -72,6 +70,7 @@ class Strategy:
     memory: list  # VarSpecs of the private memory
     observations: dict[str, list[Observation]] = field(default_factory=dict)  # by move
     default: str = "first"
+    default_where: Location | None = None  # where `default:` is written (errors in making it are reported there)
 
 
 def strategy_path(spec: str, game: Program) -> Path | None:
@@ -86,8 +85,12 @@ def strategy_path(spec: str, game: Program) -> Path | None:
     return next((c for c in candidates if c.exists()), None)
 
 
-def load_strategy(path: str | Path, game: Program) -> Strategy:
-    """Load, check and compile a strategy file against a compiled game (RuleError(s) if it is wrong)."""
+def compile_strategy(path: str | Path, game: Program) -> Strategy:
+    """Load, check and compile a strategy file against a compiled game (RuleError(s) if it is wrong).
+
+    Its ``default:`` is checked by name here; making it (its options, defaults that
+    lead back to this file) is checked by :func:`naipes.agents.strategy.load_strategy`.
+    """
     tree = load_tree(path)
     errors = [RuleError(f"unknown section '{key}' in a strategy file", tree.key_loc(key),
                         did_you_mean(str(key), STRATEGY_SECTIONS) or f"sections: {', '.join(sorted(STRATEGY_SECTIONS))}")
@@ -101,49 +104,13 @@ def load_strategy(path: str | Path, game: Program) -> Strategy:
     default = tree.get("default", "first")
     if not _is_agent_name(str(default), game):
         errors.append(RuleError(f"default '{default}' is not first, random, or an agent", tree.loc("default")))
-    elif default not in ("first", "random"):
-        errors.extend(_default_problems(str(default), path, game, tree.loc("default")))
     if errors:
         raise RuleErrors(errors)
     builder = _StrategyBuilder(_combined_tree(load_tree(game.path), tree), str(path), game.overrides, tree, game)
     program = builder.build()
-    namespace = program.namespace
-    observations: dict[str, list[Observation]] = {}
-    for name, move, priority, when, then in builder.observations:
-        observations.setdefault(move, []).append(Observation(name, move, priority, namespace[when], namespace[then]))
-    for rules in observations.values():
-        rules.sort(key=lambda o: -o.priority)  # stable: declaration order among equals
-    for rule in program.rules:
-        rule.choose = rule.choose and namespace[rule.choose]
     memory = [v for v in program.state if v.name in builder.memory_names]
-    return Strategy(_strategy_name(tree, path), str(path), game, program, memory, observations, builder.default)
-
-
-_LOADING: list[Path] = []  # strategy files being loaded (a default may name another, never itself)
-
-
-def _default_problems(default: str, path: str | Path, game: Program, where: Location) -> list[RuleError]:
-    """The errors of a strategy's default agent, found by making it once (a cycle of defaults is one)."""
-    from ..agents.registry import make_agent  # agents imports this module
-    here = Path(path).resolve()
-    if here in _LOADING:
-        return [_DefaultCycle(f"default '{default}' leads back to this strategy: defaults make a cycle", where)]
-    _LOADING.append(here)
-    try:
-        make_agent(default, program=game)
-    except (ParamError, RuleError, RuleErrors) as error:
-        inner = error.errors[0] if isinstance(error, RuleErrors) else error
-        if isinstance(inner, _DefaultCycle):
-            return [_DefaultCycle(f"default '{default}' leads back to this strategy: defaults make a cycle", where)]
-        message = inner.message if isinstance(inner, RuleError) else str(inner)
-        return [RuleError(f"default '{default}': {message}", where)]
-    finally:
-        _LOADING.remove(here)
-    return []
-
-
-class _DefaultCycle(RuleError):
-    """Strategies whose defaults lead back to the first."""
+    return Strategy(_strategy_name(tree, path), str(path), game, program, memory, builder.resolved_observations,
+                    builder.default, tree.loc("default") if "default" in tree else tree.where)
 
 
 def is_strategy_file(path: str | Path) -> bool:
@@ -172,8 +139,7 @@ def _declared_game(tree: Map) -> str:
 
 
 def _is_agent_name(name: str, game: Program) -> bool:
-    from ..agents.registry import AGENTS  # agents imports this module
-    return name in ("first", "random") or name.partition(":")[0] in AGENTS or strategy_path(name, game) is not None
+    return name in ("first", "random") or name.partition(":")[0] in AGENT_NAMES or strategy_path(name, game) is not None
 
 
 def _strategy_name(tree: Map, path: str | Path) -> str:
@@ -197,7 +163,7 @@ def _combined_tree(game_tree: Map, strategy: Map) -> Map:
         clash = [k for k in extra if str(k).split("(")[0].strip() in taken]
         if clash:
             raise RuleError(f"'{clash[0]}' is already a name of the game: choose another", extra.key_loc(clash[0]))
-        combined[section] = _merge_entries(base, extra, deep=False)
+        combined[section] = merge_entries(base, extra, deep=False)
     state = combined.get("state") if isinstance(combined.get("state"), Map) else _empty_map(strategy)
     if "me" in state:
         raise RuleError("'me' is reserved in strategies (the seat's player): rename the game's or the memory's 'me'",
@@ -223,7 +189,7 @@ def _with_entry(mapping: Map, key: str, value: Any) -> Map:
     return out
 
 
-class _StrategyBuilder(_Builder):
+class _StrategyBuilder(Builder):
     """Builds a strategy's program: the game's declarations, then the strategy's rules."""
 
     def __init__(self, combined: Map, path: str, overrides: dict, strategy: Map, game: Program):
@@ -232,7 +198,19 @@ class _StrategyBuilder(_Builder):
         memory = strategy.get("memory")
         self.memory_names = {str(k) for k in memory} if isinstance(memory, Map) else set()
         self.observations: list[tuple] = []
+        self.resolved_observations: dict[str, list[Observation]] = {}
+        self.decision_rules: dict[int, RuleSpec] = {}
+        self.choices: dict[int, str] = {}  # rule index -> the generated name of its `choose`
         self.default = str(strategy.get("default", "first"))
+
+    def resolve_more(self, module: Module) -> None:
+        for rule_index, choose in self.choices.items():
+            self.decision_rules[rule_index].choose = module.resolve(choose)
+        for name, move, priority, when, then in self.observations:
+            self.resolved_observations.setdefault(move, []).append(
+                Observation(name, move, priority, module.resolve(when), module.resolve(then)))
+        for rules in self.resolved_observations.values():
+            rules.sort(key=lambda o: -o.priority)  # stable: declaration order among equals
 
     def rules(self, phases: list[str], strategy: str) -> list[RuleSpec]:
         section = self.strategy_tree.get("rules") or Seq()
@@ -274,12 +252,13 @@ class _StrategyBuilder(_Builder):
         rule = self.rule(index, name, spec, phases, strategy, leading=(("options", "list", options_domain),))
         if rule is None:
             return None
-        rule.move, rule.choose = move, None
+        rule.move = move
+        self.decision_rules[index] = rule
         if "choose" in spec:
             text = self.expr_text(spec["choose"], spec.loc("choose"), f"rule '{name}' choose")
             scope = {v: ("list" if v == "options" else None) for v in rule.variables}
             unit = text and self.compiler.expression(text, scope, what=f"choice of rule '{name}'", allow_random=True)
-            rule.choose = self.define("rule_choose", rule.variables, unit, False, f"choice of rule '{name}'")
+            self.choices[index] = self.define("rule_choose", rule.variables, unit, False, f"choice of rule '{name}'")
         return rule
 
     def observation(self, index: int, name: str, spec: Map) -> None:
@@ -300,140 +279,3 @@ class _StrategyBuilder(_Builder):
         self.observations.append((name, move, self.priority(name, spec),
                                   self.define("observe_when", params, cond, False, f"condition of rule '{name}'"),
                                   self.define("observe_then", params, act, True, f"actions of rule '{name}'")))
-
-
-# ====================================================================== the agent
-class StrategyAgent:
-    """Plays a seat by a strategy file; keeps the seat's private memory for the game."""
-
-    def __init__(self, strategy: Strategy, seed: int | None = None):
-        self.strategy = strategy
-        self.name = strategy.name
-        self.rng = random.Random(seed)
-        self.memory: dict[str, Any] = {}
-        self.game: Game | None = None
-        self.seat: int | None = None
-        self._fallback: Any = None
-        self.last_rule: str | None = None
-
-    def reseed(self, seed: int) -> None:
-        self.rng.seed(seed)
-
-    def attach(self, game: Game, seat: int) -> None:
-        """A new game: start the memory, and watch the moves the observation rules are about."""
-        self.game, self.seat = game, seat
-        self.memory = {}
-        view = self._view(game, {})
-        with self.strategy.program.located():
-            self.memory = {var.name: var.init(view, view.vars) for var in self.strategy.memory}
-        if self.strategy.observations:
-            game.after_move.append(self._observe)
-
-    # ---------------------------------------------------------------- deciding
-    def choose(self, decision: Decision) -> Option:
-        game = decision._game
-        option, rule = self.decide(decision)
-        self.last_rule = rule
-        if game.listeners:
-            record = {"type": "strategy", "player": decision.player_name, "strategy": self.name,
-                      "rule": rule, "choice": option.label}
-            for listener in game.listeners:
-                listener(record)
-        return option
-
-    def decide(self, decision: Decision) -> tuple[Option, str]:
-        """The chosen option and the rule that chose it (or the default)."""
-        if decision._game is not self.game or decision.player != self.seat:
-            self.attach(decision._game, decision.player)  # not seated by play_game: it sees the game from now on
-        strategy, program = self.strategy, self.strategy.program
-        offered: dict = {None: _unique([o.arg for o in decision.options])}
-        for o in decision.options:
-            offered.setdefault(o.move, []).append(o.arg)
-        view = self._view(decision._game, offered)
-        V = view.vars
-        agenda = Agenda(program)
-        fired = 0
-        with program.located():
-            agenda.start(view)
-            while (popped := agenda.pop(view)) is not None:
-                act, binding = popped
-                rule = act.rule
-                fired += 1
-                if fired > program.max_firings:
-                    raise GameError(f"strategy {self.name}: more than {program.max_firings} rule firings in one decision",
-                                    rule.location)
-                if rule.choose is not None:
-                    option = _matching(decision.options, rule.move, rule.choose(view, V, *binding))
-                    if option is None:
-                        continue
-                    rule.action(view, V, *binding)
-                    self._keep(V)
-                    return option, rule.name
-                rule.action(view, V, *binding)
-                agenda.update(view)
-        self._keep(V)
-        return self._default(decision), f"default ({strategy.default})"
-
-    def _default(self, decision: Decision) -> Option:
-        default = self.strategy.default
-        if default == "first":
-            return decision.options[0]
-        if default == "random":
-            return self.rng.choice(decision.options)
-        if self._fallback is None:
-            from ..agents.registry import make_agent  # agents imports this module
-            self._fallback = make_agent(default, program=self.strategy.game)
-            if hasattr(self._fallback, "rng"):
-                self._fallback.rng = self.rng  # one seeded generator per seat
-        return self._fallback.choose(decision)
-
-    # --------------------------------------------------------------- observing
-    def _observe(self, game: Game, player: PlayerBase, option: Option) -> None:
-        rules = self.strategy.observations.get(option.move)
-        if not rules:
-            return
-        view = self._view(game, {})
-        V = view.vars
-        arg = option.arg
-        if isinstance(arg, CardBase) and arg.id not in view.where:
-            arg = None  # a card this seat did not see
-        elif isinstance(arg, (PlayerBase, Zone)):
-            arg = view.localize(arg)
-        mover = view.players[player.index]
-        with self.strategy.program.located():
-            for rule in rules:
-                if rule.when(view, V, mover, arg):
-                    rule.then(view, V, mover, arg)
-        self._keep(V)
-
-    # ------------------------------------------------------------------- views
-    def _view(self, game: Game, offered: dict) -> Any:
-        view = game.memory.seen_by(self.seat)
-        view._rng = self.rng
-        V = view.vars
-        V.update({name: view.localize(value) for name, value in self.memory.items()})
-        V["me"] = view.players[self.seat]
-        V[OFFERED] = offered
-        return view
-
-    def _keep(self, V: dict) -> None:
-        self.memory = {name: V[name] for name in self.memory}
-
-
-def _unique(values: list) -> list:
-    return list({arg_key(v): v for v in values}.values())
-
-
-def _matching(options: list[Option], move: str | None, value: Any) -> Option | None:
-    if value is None:
-        return None
-    wanted = arg_key(value)
-    return next((o for o in options if (move is None or o.move == move) and arg_key(o.arg) == wanted), None)
-
-
-def make_strategy_agent(spec: str, program: Program, seed: int | None = None) -> StrategyAgent | None:
-    """The agent for a strategy file or short name (None if `spec` names no strategy file)."""
-    path = strategy_path(spec, program)
-    if path is None:
-        return None
-    return StrategyAgent(load_strategy(path, program), seed)

@@ -21,6 +21,9 @@ from typing import Union
 
 from ..runtime.agenda import STRATEGIES
 
+# The built-in agents (naipes.agents.registry makes them): what `players: ai:` and a strategy's `default:` may name.
+AGENT_NAMES = ("random", "minimax", "ismcts", "human")
+
 
 @dataclass(frozen=True)
 class Value:

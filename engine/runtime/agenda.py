@@ -32,9 +32,6 @@ STRATEGIES = {
     "depth": "alias of recency (CLIPS's name)",
     "breadth": "the activation whose data changed least recently first (CLIPS: breadth)",
 }
-DEFAULT_STRATEGY = "declaration"
-
-
 def strategy_term(strategy: str, tests: int, seq: int) -> int:
     """The part of the sort key a conflict-resolution strategy contributes."""
     if strategy == "specificity":
@@ -51,6 +48,11 @@ def strategy_term(strategy: str, tests: int, seq: int) -> int:
 STATIC_STRATEGIES = {"declaration", "specificity", "simplicity"}
 
 
+def sort_key(rule: Any, seq: int, position: int) -> tuple:
+    """Where an activation of `rule` stands in the conflict set (smallest first)."""
+    return (-rule.priority, strategy_term(rule.strategy, rule.tests, seq), rule.index, position)
+
+
 class Activation:
     """A rule with one binding of its variables. Immutable; shared by clones."""
 
@@ -59,7 +61,7 @@ class Activation:
     def __init__(self, rule: Any, binding: tuple, position: int, bkey: tuple):
         self.rule, self.binding, self.position, self.key = rule, binding, position, (rule.index, bkey)
         # With a static strategy the sort key never changes: compute it once.
-        self.order = rule.sort_key(0, position) if rule.strategy in STATIC_STRATEGIES else None
+        self.order = sort_key(rule, 0, position) if rule.strategy in STATIC_STRATEGIES else None
 
     def __repr__(self) -> str:
         return f"<{self.rule.name} {self.binding}>"
@@ -157,7 +159,7 @@ class Agenda:
         if holds:
             order = act.order
             if order is None:
-                order = rule.sort_key(self.tick, act.position)
+                order = sort_key(rule, self.tick, act.position)
             elif key in live:
                 return  # still pending, and its place in the order cannot have changed
             self.seq = seq = self.seq + 1

@@ -18,7 +18,7 @@ from typing import Any, Callable, Iterable, Protocol
 
 from .agenda import Agenda
 from ..errors import GameError, Location, NaipesError
-from .memory import CardBase, Memory, PlayerBase, Zone, sees
+from .memory import CardBase, Memory, PlayerBase, Zone, new_memory, sees
 from ..program import MoveSpec, Program
 
 Listener = Callable[[dict], None]
@@ -84,30 +84,30 @@ class Decision:
     player_name: str
     moves: tuple[str, ...]
     options: list[Option]
-    _game: "Game" = field(repr=False)
+    game: "Game" = field(repr=False)  # the game itself: for in-process agents (bots get only views)
 
     @cached_property
     def view(self) -> dict:
-        return self._game.view(self.player)
+        return self.game.view(self.player)
 
     @property
     def history(self) -> list[str]:
         """The public record of the game so far (moves and announcements), if the game keeps one."""
-        return list(self._game.history or ())
+        return list(self.game.history or ())
 
     def simulator(self) -> "Game":
         """A copy of the game to search, for perfect-information games only."""
-        if not self._game.program.perfect_information:
-            raise NaipesError(f"{self._game.program.name} hides information: it cannot be searched exactly")
-        return self._game.clone()
+        if not self.game.program.perfect_information:
+            raise NaipesError(f"{self.game.program.name} hides information: it cannot be searched exactly")
+        return self.game.clone()
 
     def explain_illegal(self, move: str, arg: Any) -> str | None:
         """Why an option the player named is not legal (None if it is)."""
-        return self._game.explain_illegal(move, arg)
+        return self.game.explain_illegal(move, arg)
 
     def explain_illegal_label(self, label: str) -> str | None:
         """Why the option labelled `label` (any case) is not legal, if it names one."""
-        return self._game.explain_label(label)
+        return self.game.explain_label(label)
 
 
 class Agent(Protocol):
@@ -173,7 +173,7 @@ class Game:
                  names: list[str] | None = None):
         self.program = program
         self.seed = seed
-        self.memory: Memory = program.new_memory(seed, names, players)
+        self.memory: Memory = new_memory(program, seed, names, players)
         self.agenda = Agenda(program)
         self.listeners: list[Listener] = []  # receive every record, rule firings included (logs, traces)
         # receive the public records only: moves (as the other players see them), announcements, faults, the end

@@ -18,8 +18,10 @@ from collections import Counter
 from operator import attrgetter
 from typing import Any, Callable, Iterable
 
-from ..errors import GameError
+from ..errors import GameError, ParamError
+from ..library.builtins import DECK
 from ..library.limits import MAX_STEPS, Budget, weigh
+from ..program import CardBase, PlayerBase, Program
 
 
 class Zone(list):
@@ -41,33 +43,6 @@ def sees(zone: Zone, seat: int | None) -> bool:
     """Whether the player at `seat` sees every card of the zone (a ``top`` zone shows only its top)."""
     visibility = zone.spec.visibility
     return visibility == "public" or (visibility == "owner" and zone.owner is not None and zone.owner.index == seat)
-
-
-class PlayerBase:
-    """A seat. Rule files add one slot per player variable and zone."""
-
-    __slots__ = ("index", "name")
-    state_slots: tuple = ()  # player variables (set per program)
-    zone_slots: tuple = ()  # per-player zones (set per program)
-
-    def __repr__(self) -> str:
-        return self.name
-
-    def __lt__(self, other: "PlayerBase") -> bool:
-        return self.index < other.index
-
-
-class CardBase:
-    """A card (or chip, or any token). Immutable; rule files add attributes."""
-
-    __slots__ = ("id", "name")
-    attributes: tuple = ()
-
-    def __repr__(self) -> str:
-        return self.name
-
-    def __lt__(self, other: "CardBase") -> bool:
-        return self.id < other.id
 
 
 class Memory(Budget):
@@ -102,6 +77,10 @@ class Memory(Budget):
             self._rng.setstate(self._rng_origin)
             self._rng_origin = None
         return self._rng
+
+    @rng.setter
+    def rng(self, rng: random.Random) -> None:
+        self._rng, self._rng_origin = rng, None
 
     # ------------------------------------------------------------------ zones
     def new_zone(self, name: str, owner: PlayerBase | None, spec: Any) -> Zone:
@@ -326,7 +305,7 @@ ATOMS = {int, float, str, bool, type(None)}
 
 def hidden_cards(program: Any, count: int) -> list[CardBase]:
     """`count` face-down placeholder cards of the program's card class (ids -1, -2, ...; every attribute None)."""
-    cached = program.__dict__.setdefault("_hidden_cards", [])
+    cached = program.caches.setdefault("hidden cards", [])
     card_class = program.cards.card_class if program.cards is not None else CardBase
     while len(cached) < count:
         card = card_class.__new__(card_class)
@@ -403,3 +382,62 @@ def _normalise(value: Any) -> Any:
     if isinstance(value, dict):
         return tuple(sorted((repr(k), _normalise(v)) for k, v in value.items()))
     return value
+
+
+def new_memory(program: Program, seed: int | None, player_names: list[str] | None = None, count: int | None = None) -> Memory:
+    """A fresh working memory: players, zones, deck and state, before setup."""
+    rng = random.Random(seed)
+    memory = Memory(program, rng)
+    count = count or program.players[2]
+    if not program.players[0] <= count <= program.players[1]:
+        raise ParamError(f"{program.name} is for {program.players[0]} to {program.players[1]} players, not {count}")
+    names = player_names or [f"P{i + 1}" for i in range(count)]
+    V = memory.vars
+    V["players"] = players = []
+    for i in range(count):
+        p = program.player_class.__new__(program.player_class)
+        p.index, p.name = i, names[i]
+        players.append(p)
+    memory.players = players
+    V["phase"] = program.phases[0] if program.phases else None
+    for spec in program.zones:
+        if spec.per_player:
+            for p in players:
+                setattr(p, spec.name, memory.new_zone(spec.name, p, spec))
+        else:
+            V[spec.name] = memory.new_zone(spec.name, None, spec)
+    with program.located():
+        if program.cards is not None:
+            build_deck(program, memory)
+        for var in program.state:
+            V[var.name] = var.init(memory, V)
+        for var in program.player_state:
+            for p in players:
+                setattr(p, var.name, var.init(memory, V, p))
+    memory.dirty.clear()
+    return memory
+
+
+def build_deck(program: Program, memory: Memory) -> None:
+    """Make the program's cards and place them in their starting zone."""
+    spec = program.cards
+    cards = []
+    for i, attrs in enumerate(spec.build(memory, memory.vars)):
+        if not isinstance(attrs, dict):
+            raise GameError(f"the deck must be a list of attribute maps; item {i} is {attrs!r}", spec.location)
+        card = spec.card_class.__new__(spec.card_class)
+        card.id = i
+        for attr in spec.attributes:
+            value = attrs.get(attr)
+            if value is not None and not isinstance(value, (bool, int, float, str)):
+                raise GameError(f"card {i}: attribute '{attr}' is {value!r}; a card's attributes are plain values "
+                                "(text, numbers, true/false)", spec.location)
+            setattr(card, attr, value)
+        for attr, (of, values, default) in spec.tables.items():
+            setattr(card, attr, values.get(getattr(card, of), default))
+        card.name = spec.name(memory, memory.vars, card) if spec.name else \
+            " ".join(str(getattr(card, a)) for a in spec.attributes if getattr(card, a) is not None)
+        cards.append(card)
+    start = memory.vars.get(spec.start)
+    memory.place(cards, start)
+    memory.vars[DECK] = tuple(cards)

@@ -12,8 +12,9 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from ..program import Program, load_program
-from ..language.shipped import STRATEGIES, shipped_rulesets
+from ..program import Program
+from ..language.builder import load_program
+from ..language.shipped import STRATEGIES
 from ..language.strategies import strategy_path
 
 

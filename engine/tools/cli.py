@@ -24,15 +24,16 @@ from typing import Any, Callable, Iterable, TextIO
 import click
 from rich.console import Console
 
-from ..agents.registry import make_agent
+from ..agents.registry import load_strategy, make_agent
 from ..agents.bot_process import BotLimits
 from ..agents.human import render_view
 from ..errors import NaipesError, ParamError, RuleErrors
 from ..runtime.game import Game, GameResult, QuitGame, play_game
-from ..program import Program, load_program
+from ..program import Program
+from ..language.builder import load_program
 from ..agents.search import Solver
 from ..language.shipped import ruleset_path, shipped_rulesets
-from ..language.strategies import is_strategy_file, load_strategy, strategy_game
+from ..language.strategies import is_strategy_file, strategy_game
 
 def find_ruleset(name: str) -> Path:
     """A rule file from a path or a short name (``mygame`` -> rulesets/mygame.yaml, here or shipped)."""

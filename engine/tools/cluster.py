@@ -12,24 +12,26 @@ results come back in deal order, so a tournament gives the same numbers as
 ``--jobs 1`` for the same seed.
 
 >>> from distributed import LocalCluster                         # doctest: +SKIP
+>>> from naipes.tools.tournament import play_one_deal           # doctest: +SKIP
 >>> with LocalCluster(n_workers=2, threads_per_worker=1) as local:  # doctest: +SKIP
-...     results = list(play_deals_on_cluster(local.scheduler_address, "rulesets/fichas.yaml", {}, ["minimax", "random"], [1, 2]))
+...     results = list(play_deals_on_cluster(local.scheduler_address, play_one_deal, "rulesets/fichas.yaml", {}, ["minimax", "random"], [1, 2]))
 """
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Iterator
+from typing import Any, Callable, Iterator
 
 from distributed import Client
 
 from ..errors import NaipesError
 from ..agents.bot_process import BotLimits
-from .tournament import DealResult, play_one_deal
 
 
-def play_deals_on_cluster(address: str, path: str, params: dict[str, str], specs: list[str],
-                          seeds: list[int], limits: BotLimits = BotLimits(), timeout: float = 10) -> Iterator[DealResult]:
-    """Play every deal on the cluster at `address`; yields results in deal order."""
+def play_deals_on_cluster(address: str, play_one_deal: Callable[[int, tuple], Any], path: str, params: dict[str, str],
+                          specs: list[str], seeds: list[int], limits: BotLimits = BotLimits(),
+                          timeout: float = 10) -> Iterator[Any]:
+    """Play every deal on the cluster at `address` with `play_one_deal(seed, setup)` (the tournament's, run by
+    the workers: setup is (path, params, specs, limits)); yields results in deal order."""
     try:
         client = Client(address, timeout=timeout)
     except (OSError, TimeoutError) as error:

@@ -20,7 +20,8 @@ from ..agents.bot_process import BotLimits, BotProcess, WorkerEnded
 from ..agents.bot_seat import BotSeat, make_bot_seat
 from ..errors import NaipesError
 from ..runtime.game import play_game
-from ..program import Program, load_program
+from ..program import Program
+from ..language.builder import load_program
 
 FAULT_EXAMPLES = 5  # fault reasons kept per entrant for the summary
 

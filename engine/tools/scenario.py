@@ -18,7 +18,7 @@ from typing import Any
 from ..errors import NaipesError
 from ..runtime.game import Game
 from ..runtime.memory import CardBase, Zone
-from ..program import load_program
+from ..language.builder import compile_expression, load_program
 
 
 def new_game(path: str, params: dict[str, str] | None = None, seed: int = 0, players: int | None = None) -> Game:
@@ -85,10 +85,10 @@ def arrange(game: Game, zones: dict[str, str | list[str]] | None = None, state: 
         memory.move([c for c in target if c.id not in taken], spare_zone, bottom=True)
         memory.move(chosen, target)
     for name, text in (state or {}).items():
-        memory.set_var(name, program.expression(text)(memory))
+        memory.set_var(name, compile_expression(program, text)(memory))
     for name, text in (player_state or {}).items():
         owner, _, attr = name.partition(".")
-        memory.set_attr(player(game, owner), attr, program.expression(text)(memory))
+        memory.set_attr(player(game, owner), attr, compile_expression(program, text)(memory))
     if to_move is not None:
         memory.pending = (player(game, to_move[0]), tuple(m.strip() for m in to_move[1].split(","))) if to_move \
             else None

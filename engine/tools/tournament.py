@@ -27,7 +27,8 @@ from ..agents.registry import make_agent
 from ..agents.bot_process import BotLimits
 from ..errors import NaipesError
 from ..runtime.game import play_game
-from ..program import Program, load_program
+from ..program import Program
+from ..language.builder import load_program
 
 Z95 = 1.959963984540054  # the 97.5th percentile of the standard normal
 FAULT_EXAMPLES = 5  # fault reasons kept per agent for the summary
@@ -124,7 +125,7 @@ def play_deals(path: str, params: dict[str, str], specs: list[str], seeds: list[
             from .cluster import play_deals_on_cluster
         except ImportError:
             raise NaipesError("--cluster needs Dask distributed: pip install 'naipes[cluster]'") from None
-        yield from play_deals_on_cluster(cluster, path, params, specs, seeds, limits)
+        yield from play_deals_on_cluster(cluster, play_one_deal, path, params, specs, seeds, limits)
         return
     jobs = jobs or os.cpu_count() or 1
     if jobs == 1 or len(seeds) == 1:

@@ -39,7 +39,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ..tools.catalogue import ai_levels, describe_file
 from ..errors import NaipesError
-from ..program import load_program
+from ..language.builder import load_program
 from .table import HUMAN, Table, Tables
 
 STATIC = Path(__file__).resolve().parent / "static"

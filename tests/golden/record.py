@@ -26,8 +26,9 @@ from functools import lru_cache
 
 from naipes.agents.registry import make_agent
 from naipes.runtime.game import Game, play_game
-from naipes.program import load_program
-from naipes.language.strategies import StrategyAgent, load_strategy, strategy_path
+from naipes import load_program
+from naipes.agents.registry import load_strategy, strategy_agent
+from naipes.language.strategies import strategy_path
 
 ROOT = Path(__file__).resolve().parents[2]
 HERE = Path(__file__).resolve().parent
@@ -116,7 +117,7 @@ def agent(name: str, spec: str, seed: int):
     """An agent as `make_agent` makes it (strategy files compiled once per run)."""
     strategy = strategy_of(name, spec)
     if strategy is not None:
-        return StrategyAgent(strategy, seed)
+        return strategy_agent(strategy, seed)
     return make_agent(spec, seed=seed, program=program_of(name))
 
 

@@ -1,0 +1,150 @@
+"""A seat played by a strategy file (:mod:`naipes.language.strategies` compiles it).
+
+The agent matches the strategy's decision rules over its seat's view with the
+game engine's own :class:`~naipes.runtime.agenda.Agenda`, runs its observation
+rules after the moves they watch, and keeps the seat's private memory.
+"""
+from __future__ import annotations
+
+import random
+from typing import Any, Callable
+
+from ..errors import GameError, ParamError
+from ..language.strategies import OFFERED, Strategy
+from ..program import CardBase, PlayerBase
+from ..runtime.agenda import Agenda
+from ..runtime.game import Decision, Game, Option, arg_key
+from ..runtime.memory import Zone
+
+
+class StrategyAgent:
+    """Plays a seat by a strategy file; keeps the seat's private memory for the game."""
+
+    def __init__(self, strategy: Strategy, seed: int | None = None, fallback: Callable[[], Any] | None = None):
+        """`fallback` makes the agent of the strategy's ``default:`` when it names one
+        (:func:`naipes.agents.registry.strategy_agent` gives it)."""
+        if strategy.default not in ("first", "random") and fallback is None:
+            raise ParamError(f"strategy {strategy.name}: its default '{strategy.default}' is an agent; "
+                             "make the seat with naipes.agents.registry.strategy_agent")
+        self.strategy = strategy
+        self.make_fallback = fallback
+        self.name = strategy.name
+        self.rng = random.Random(seed)
+        self.memory: dict[str, Any] = {}
+        self.game: Game | None = None
+        self.seat: int | None = None
+        self._fallback: Any = None
+        self.last_rule: str | None = None
+
+    def reseed(self, seed: int) -> None:
+        self.rng.seed(seed)
+
+    def attach(self, game: Game, seat: int) -> None:
+        """A new game: start the memory, and watch the moves the observation rules are about."""
+        self.game, self.seat = game, seat
+        self.memory = {}
+        view = self._view(game, {})
+        with self.strategy.program.located():
+            self.memory = {var.name: var.init(view, view.vars) for var in self.strategy.memory}
+        if self.strategy.observations:
+            game.after_move.append(self._observe)
+
+    # ---------------------------------------------------------------- deciding
+    def choose(self, decision: Decision) -> Option:
+        game = decision.game
+        option, rule = self.decide(decision)
+        self.last_rule = rule
+        if game.listeners:
+            record = {"type": "strategy", "player": decision.player_name, "strategy": self.name,
+                      "rule": rule, "choice": option.label}
+            for listener in game.listeners:
+                listener(record)
+        return option
+
+    def decide(self, decision: Decision) -> tuple[Option, str]:
+        """The chosen option and the rule that chose it (or the default)."""
+        if decision.game is not self.game or decision.player != self.seat:
+            self.attach(decision.game, decision.player)  # not seated by play_game: it sees the game from now on
+        strategy, program = self.strategy, self.strategy.program
+        offered: dict = {None: _unique([o.arg for o in decision.options])}
+        for o in decision.options:
+            offered.setdefault(o.move, []).append(o.arg)
+        view = self._view(decision.game, offered)
+        V = view.vars
+        agenda = Agenda(program)
+        fired = 0
+        with program.located():
+            agenda.start(view)
+            while (popped := agenda.pop(view)) is not None:
+                act, binding = popped
+                rule = act.rule
+                fired += 1
+                if fired > program.max_firings:
+                    raise GameError(f"strategy {self.name}: more than {program.max_firings} rule firings in one decision",
+                                    rule.location)
+                if rule.choose is not None:
+                    option = _matching(decision.options, rule.move, rule.choose(view, V, *binding))
+                    if option is None:
+                        continue
+                    rule.action(view, V, *binding)
+                    self._keep(V)
+                    return option, rule.name
+                rule.action(view, V, *binding)
+                agenda.update(view)
+        self._keep(V)
+        return self._default(decision), f"default ({strategy.default})"
+
+    def _default(self, decision: Decision) -> Option:
+        default = self.strategy.default
+        if default == "first":
+            return decision.options[0]
+        if default == "random":
+            return self.rng.choice(decision.options)
+        if self._fallback is None:
+            self._fallback = self.make_fallback()
+            if hasattr(self._fallback, "rng"):
+                self._fallback.rng = self.rng  # one seeded generator per seat
+        return self._fallback.choose(decision)
+
+    # --------------------------------------------------------------- observing
+    def _observe(self, game: Game, player: PlayerBase, option: Option) -> None:
+        rules = self.strategy.observations.get(option.move)
+        if not rules:
+            return
+        view = self._view(game, {})
+        V = view.vars
+        arg = option.arg
+        if isinstance(arg, CardBase) and arg.id not in view.where:
+            arg = None  # a card this seat did not see
+        elif isinstance(arg, (PlayerBase, Zone)):
+            arg = view.localize(arg)
+        mover = view.players[player.index]
+        with self.strategy.program.located():
+            for rule in rules:
+                if rule.when(view, V, mover, arg):
+                    rule.then(view, V, mover, arg)
+        self._keep(V)
+
+    # ------------------------------------------------------------------- views
+    def _view(self, game: Game, offered: dict) -> Any:
+        view = game.memory.seen_by(self.seat)
+        view.rng = self.rng
+        V = view.vars
+        V.update({name: view.localize(value) for name, value in self.memory.items()})
+        V["me"] = view.players[self.seat]
+        V[OFFERED] = offered
+        return view
+
+    def _keep(self, V: dict) -> None:
+        self.memory = {name: V[name] for name in self.memory}
+
+
+def _unique(values: list) -> list:
+    return list({arg_key(v): v for v in values}.values())
+
+
+def _matching(options: list[Option], move: str | None, value: Any) -> Option | None:
+    if value is None:
+        return None
+    wanted = arg_key(value)
+    return next((o for o in options if (move is None or o.move == move) and arg_key(o.arg) == wanted), None)

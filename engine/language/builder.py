@@ -1,0 +1,199 @@
+"""From a loaded rule tree to a runnable, frozen :class:`~naipes.program.Program`.
+
+The builder checks every section and key, resolves params (defaults, then
+``-p name=value`` overrides), declares the symbols the compiler may use,
+compiles every condition, action, move and function, and has the linker
+generate one Python module for the whole rule file.
+
+>>> program = load_program("rulesets/mygame.yaml", {"target": "70"})  # doctest: +SKIP
+>>> program.name                                                         # doctest: +SKIP
+'mygame'
+"""
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Callable
+
+from ..errors import RuleError, RuleErrors, did_you_mean
+from ..library.limits import MAX_DECISIONS, MAX_FIRINGS
+from ..program import Program, VarSpec, ViewSpec
+from .cards import Cards
+from .compiler import Compiler, identifier_problem
+from .declarations import Declarations
+from .display import read_display
+from .linker import Module, compile_module, function_reads, player_class, read_indexes, resolve_specs
+from .loader import Map, Text, load_tree
+from .moves import Moves
+from .rules import Rules
+from .sections import located_text
+from .settings import Settings
+from .vocabulary import SECTIONS, VAR_KEYS, VIEW_KEYS
+
+
+class Builder(Settings, Declarations, Cards, Moves, Rules):
+    """Reads a whole rule tree, section by section, into a Program."""
+
+    def build(self) -> Program:
+        tree = self.tree
+        for key in tree:
+            if key not in SECTIONS:
+                self.error(f"unknown section '{key}'", tree.key_loc(key),
+                           did_you_mean(str(key), SECTIONS) or "see the README for the sections of a rule file")
+        name = tree.get("game")
+        if not isinstance(name, str) or not name:
+            self.error("the rule file needs 'game: <identifier>'", tree.key_loc("game") if "game" in tree else tree.where)
+            name = Path(self.path).stem
+        players = self.players()
+        params = self.params()
+        values = {p.name: p.default for p in params.values()}
+        self.apply_overrides(params, values)
+        self.sym.params = values
+        phases = self.phases()
+        strategy = self.strategy()
+        self.declare(phases)
+        self.compile_functions()
+        cards = self.cards()
+        zones = self.zone_specs
+        state = self.variables("state", per_player=False)
+        player_state = self.variables("player_state", per_player=True)
+        setup = None
+        if "setup" in tree:
+            unit = self.compiler.block(self.texts(tree["setup"], tree.loc("setup"), "'setup'"), {}, what="setup")
+            setup = self.define("setup", (), unit, True, "setup")
+        moves = self.moves()
+        rules = self.rules(phases, strategy)
+        result, evaluation, estimate = (self.per_player_expression(s) for s in ("result", "evaluation", "estimate"))
+        views = self.views()
+        display = read_display(tree, cards.attributes + list(cards.tables) if cards else [],
+                               [z.name for z in zones if not z.per_player], [v.name for v in state], list(moves),
+                               self.error)
+        max_firings = self.limit("max_firings", 100_000, MAX_FIRINGS)
+        max_decisions = self.limit("max_decisions", 100_000, MAX_DECISIONS)
+        self.errors.extend(self.compiler.errors)
+        if self.errors:
+            unique = {(str(e.location), e.message): e for e in self.errors}
+            raise RuleErrors(sorted(unique.values(), key=error_order))
+        module = compile_module(self.defs, self.sym, self.path)
+        resolve_specs(module, moves, state + player_state, views, cards, rules)
+        self.resolve_more(module)
+        return Program(
+            name=str(name), title=str(tree.get("title", name)), path=self.path, players=players,
+            default_ai=str((tree.get("players") or {}).get("ai", "random")) if isinstance(tree.get("players"), Map) else "random",
+            params=params, param_values=values, zones=zones, state=state, player_state=player_state,
+            phases=phases, strategy=strategy, rules=rules, moves=moves, setup=module.resolve(setup),
+            result=module.resolve(result), cards=cards, max_firings=max_firings, max_decisions=max_decisions,
+            views=views, evaluation=module.resolve(evaluation), estimate=module.resolve(estimate), display=display,
+            player_class=player_class(player_state, zones), state_names=tuple(v.name for v in state),
+            global_zone_names=tuple(z.name for z in zones if not z.per_player),
+            symmetric=self.symmetric if cards else (), card_attributes=cards.card_class.attributes if cards else (),
+            **read_indexes(rules, self.rule_units, function_reads(self.defs)),
+            line_origins=module.line_origins, code_name=module.code_name, overrides=dict(self.overrides),
+            symbols=self.sym, namespace=module.namespace)
+
+    def resolve_more(self, module: Module) -> None:
+        """A hook for builders of richer programs (strategies) to resolve their own generated names."""
+
+    def per_player_expression(self, section: str) -> str | None:
+        """`result:` or `evaluation:`, an expression of `player`."""
+        if section not in self.tree:
+            return None
+        text = self.expr_text(self.tree[section], self.tree.loc(section), f"'{section}'")
+        unit = text and self.compiler.expression(text, {"player": "player"}, what=section)
+        return self.define(section, ("player",), unit, False, section)
+
+    def variables(self, section: str, per_player: bool) -> list[VarSpec]:
+        out = []
+        entries = self.section(section, Map, Map())
+        for name, spec in entries.items():
+            loc = entries.loc(name)
+            visibility = "public"
+            init = spec
+            if isinstance(spec, Map):
+                self.check_keys(spec, VAR_KEYS, f"{section} '{name}'")
+                init = spec.get("init")
+                visibility = spec.get("visibility", "public")
+                if visibility not in ("public", "hidden", "owner") or (visibility == "owner" and not per_player):
+                    self.error(f"{section} '{name}': visibility must be public, hidden" + (" or owner" if per_player else ""),
+                               spec.loc("visibility"))
+                loc = spec.loc("init")
+            if init is None:
+                text = "None"
+            elif isinstance(init, str):
+                text = init
+            elif isinstance(init, (bool, int, float)):
+                text = repr(init)
+            else:
+                self.error(f"{section} '{name}': the initial value is an expression (text) or a number", loc)
+                continue
+            scope = {"player": "player"} if per_player else {}
+            unit = self.compiler.expression(text if isinstance(text, Text) else located_text(text, loc), scope,
+                                            what=f"{section} '{name}'", allow_random=True)
+            if unit is not None and unit.type and self.sym.globals.get(name, 0) is None and not per_player:
+                self.sym.globals[name] = unit.type
+            if unit is not None and unit.type and per_player and self.sym.player_attrs.get(name, 0) is None:
+                self.sym.player_attrs[name] = unit.type
+            func = self.define(f"init_{section}", ("player",) if per_player else (), unit, False, f"{section} '{name}'")
+            show = spec.get("show", True) if isinstance(spec, Map) else True
+            if not isinstance(show, bool):
+                self.error(f"{section} '{name}': 'show' is true or false", spec.loc("show"))
+            out.append(VarSpec(str(name), func, str(visibility), unit.type if unit else None, show is not False))
+        return out
+
+    def views(self) -> list[ViewSpec]:
+        """`views: name: {value: EXPR, per_player: bool, visibility}`: display values, never stored."""
+        out = []
+        section = self.section("views", Map, Map())
+        for name, spec in section.items():
+            problem = identifier_problem(name, "view")
+            if problem:
+                self.error(problem, section.key_loc(name))
+                continue
+            if not isinstance(spec, Map) or "value" not in spec:
+                self.error(f"view '{name}' is a mapping with 'value: EXPR' (and per_player, visibility)",
+                           section.loc(name))
+                continue
+            self.check_keys(spec, VIEW_KEYS, f"view '{name}'")
+            per_player = bool(spec.get("per_player", False))
+            visibility = spec.get("visibility", "public")
+            if visibility not in ("public", "owner") or (visibility == "owner" and not per_player):
+                self.error(f"view '{name}': visibility is public" + (" or owner" if per_player else ""),
+                           spec.loc("visibility"))
+            text = self.expr_text(spec["value"], spec.loc("value"), f"view '{name}'")
+            unit = self.compiler.expression(text, {"player": "player"} if per_player else {},
+                                            what=f"view '{name}'") if text else None
+            func = self.define("view", ("player",) if per_player else (), unit, False, f"view '{name}'")
+            out.append(ViewSpec(str(name), func, per_player, str(visibility)))
+        return out
+
+
+def error_order(error: RuleError) -> tuple:
+    loc = error.location
+    return (loc.file, loc.line, loc.col) if loc else ("", 0, 0)
+
+
+def load_program(path: str | Path, params: dict[str, str] | None = None) -> Program:
+    """Load, check and compile a rule file (raises RuleError(s) or ParamError)."""
+    tree = load_tree(path)
+    return Builder(tree, str(path), dict(params or {})).build()
+
+
+
+def compile_expression(program: Program, text: str, scope: tuple[str, ...] = ()) -> Callable:
+    """An expression of the rule language compiled against `program`: f(memory, *scope values).
+
+    For tools and tests (a REPL, a scenario harness); raises RuleErrors if it does not compile.
+    """
+    compiler = Compiler(program.symbols)
+    unit = compiler.expression(text, {name: None for name in scope}, allow_random=False)
+    if unit is None:
+        raise RuleErrors(compiler.errors)
+    args = ", ".join(("M", "V") + tuple(f"v_{n}" for n in scope))
+    code = compile(f"def expression({args}):\n    return {unit.source[0][1]}\n", "<naipes expression>", "exec")
+    local: dict = {}
+    exec(code, program.namespace, local)
+    function = local["expression"]
+    return lambda memory, *values: function(memory, memory.vars, *values)
+
+
+sys.setrecursionlimit(max(sys.getrecursionlimit(), 20_000))

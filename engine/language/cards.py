@@ -1,0 +1,96 @@
+"""The ``cards:`` section: the deck's attributes, how it is generated, its tables, names and symmetries."""
+from __future__ import annotations
+
+from ..errors import did_you_mean
+from ..program import CardBase, CardSpec
+from .compiler import Unit, literal
+from .loader import Map
+from .sections import SectionReader, is_scalar, plain
+from .vocabulary import CARD_KEYS, TABLE_KEYS
+
+
+class Cards(SectionReader):
+    """Reads ``cards:``."""
+
+    def cards(self) -> CardSpec | None:
+        spec = self.tree.get("cards")
+        if spec is None:
+            return None
+        if not isinstance(spec, Map):
+            self.error("'cards' is a mapping (attributes:, generate:, tables:, ...)", self.tree.loc("cards"))
+            return None
+        self.check_keys(spec, CARD_KEYS, "cards")
+        attrs = spec.get("attributes")
+        if not isinstance(attrs, Map) or not attrs:
+            self.error("cards need 'attributes:' (each attribute's values, or with 'generate:' its type)", spec.where)
+            return None
+        names = [str(a) for a in attrs]
+        if any(name not in self.sym.card_attrs for name in names):
+            return None  # a refused attribute name was reported when declared
+        c = self.compiler
+        if "generate" in spec:
+            text = self.expr_text(spec["generate"], spec.loc("generate"), "'cards.generate'")
+            unit = text and c.expression(text, {}, what="cards.generate", allow_random=True)
+            build_name = self.define("deck_generate", (), unit, False, "cards.generate")
+        else:
+            parts = []
+            for attr in names:
+                values = attrs[attr]
+                if isinstance(values, list) and not all(is_scalar(v) for v in values):
+                    self.error(f"the values of card attribute '{attr}' are plain values (text, numbers, true/false)",
+                               attrs.loc(attr))
+                elif isinstance(values, list):
+                    parts.append(self.literal(plain(values), attrs.loc(attr), f"the values of card attribute '{attr}'"))
+                else:
+                    text = self.expr_text(values, attrs.loc(attr), f"values of card attribute '{attr}'")
+                    unit = text and c.expression(text, {}, what=f"values of '{attr}'", allow_random=True)
+                    parts.append(self.define("deck_values", (), unit, False, f"values of '{attr}'") + "(M, V)")
+            extra = spec.get("extra", [])
+            if not isinstance(extra, list) or not all(isinstance(e, Map) for e in extra):
+                self.error("'extra' is a list of cards, each a mapping of attribute: value", spec.loc("extra"))
+                extra = []
+            copies = spec.get("copies", 1)
+            if not isinstance(copies, (int, str)) or isinstance(copies, bool):
+                self.error("'copies' is a whole number or an expression", spec.loc("copies"))
+                copies = 1
+            copies_src = "1"
+            if isinstance(copies, str):
+                unit = c.expression(copies, {}, what="cards.copies")
+                copies_src = self.define("deck_copies", (), unit, False, "cards.copies") + "(M, V)"
+            elif isinstance(copies, int):
+                copies_src = str(copies)
+            body = (f"[dict(zip({literal(names)}, combo)) for _ in range({copies_src}) "
+                    f"for combo in B_product({', '.join(parts)})] + {self.literal(plain(extra), spec.loc('extra'), 'extra cards')}")
+            build_name = self.define("deck_product", (), Unit([(0, body, spec.where)]), False, "cards")
+        tables = {}
+        table_specs = spec.get("tables")
+        for table, tspec in table_specs.items() if isinstance(table_specs, Map) else []:
+            if table not in self.sym.card_attrs:
+                continue  # its name was refused when declared
+            if not isinstance(tspec, Map) or "of" not in tspec or not isinstance(tspec.get("values"), Map):
+                self.error(f"table '{table}' needs 'of: <attribute>' and 'values: {{value: number}}'",
+                           spec["tables"].loc(table))
+                continue
+            self.check_keys(tspec, TABLE_KEYS, f"card table '{table}'")
+            if tspec["of"] not in names:
+                self.error(f"table '{table}' is 'of' unknown attribute '{tspec['of']}'", tspec.loc("of"),
+                           did_you_mean(str(tspec["of"]), names))
+                continue
+            tables[str(table)] = (str(tspec["of"]), dict(plain(tspec["values"])), tspec.get("default"))
+        name_func = None
+        if "name" in spec:
+            text = self.expr_text(spec["name"], spec.loc("name"), "'cards.name'")
+            unit = text and c.expression(text, {"c": "card"}, what="cards.name")
+            name_func = self.define("deck_name", ("c",), unit, False, "cards.name")
+        start = spec.get("start", next((z.name for z in self.zone_specs if not z.per_player), None))
+        if start not in [z.name for z in self.zone_specs if not z.per_player]:
+            self.error(f"cards start in '{start}', which is not a global zone", spec.loc("start") if "start" in spec else spec.where,
+                       "declare it under 'zones:' (without per_player)")
+        symmetric = spec.get("symmetric", [])
+        if not isinstance(symmetric, list) or any(a not in names for a in symmetric):
+            self.error("'symmetric' lists card attributes whose values are interchangeable labels", spec.loc("symmetric"),
+                       f"attributes: {', '.join(names)}")
+            symmetric = []
+        self.symmetric = tuple(str(a) for a in symmetric)
+        card_class = type("Card", (CardBase,), {"__slots__": tuple(names) + tuple(tables), "attributes": tuple(names) + tuple(tables)})
+        return CardSpec(names, build_name, tables, name_func, str(start), card_class, spec.where)

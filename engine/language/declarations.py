@@ -1,0 +1,147 @@
+"""The names a rule file declares (phases, zones, variables, functions, moves, card attributes), into the symbol table."""
+from __future__ import annotations
+
+from typing import Any
+
+from ..errors import Location
+from ..library.builtins import BUILTINS
+from ..program import DEFAULT_STRATEGY, ZoneSpec
+from ..runtime.agenda import STRATEGIES
+from .compiler import declared_name_problem, identifier_problem
+from .loader import Map, Seq
+from .sections import PARAM_TYPES, SIGNATURE, SectionReader, type_name
+from .vocabulary import VISIBILITIES, ZONE_KEYS
+
+
+class Declarations(SectionReader):
+    """Reads ``phases:`` and ``strategy:``, declares every name, compiles ``functions:``."""
+
+    def phases(self) -> list[str]:
+        phases = self.section("phases", Seq, Seq())
+        seen: set = set()
+        for i, p in enumerate(phases):
+            if not isinstance(p, str):
+                self.error("phases are names", phases.loc(i))
+            elif p in seen:
+                self.error(f"phase '{p}' is listed twice", phases.loc(i))
+            seen.add(p)
+        return [str(p) for p in phases]
+
+    def strategy(self) -> str:
+        strategy = self.section("strategy", str, DEFAULT_STRATEGY)
+        if strategy not in STRATEGIES:
+            self.error(f"unknown conflict-resolution strategy '{strategy}'", self.tree.loc("strategy"),
+                       f"choose one of: {', '.join(STRATEGIES)}")
+            return DEFAULT_STRATEGY
+        return str(strategy)
+
+    def declare(self, phases: list[str]) -> None:
+        """Put every name a rule file declares into the symbol table."""
+        sym, tree = self.sym, self.tree
+        sym.globals.update({"players": "list", "phase": "str" if phases else None})
+        self.zone_specs: list[ZoneSpec] = []
+        zones = self.section("zones", Map, Map())
+        for name, spec in zones.items():
+            spec = spec if isinstance(spec, Map) else Map()
+            self.check_keys(spec, ZONE_KEYS, f"zone '{name}'")
+            per_player = bool(spec.get("per_player", False))
+            visibility = spec.get("visibility", "owner" if per_player else "public")
+            if visibility not in VISIBILITIES:
+                self.error(f"zone '{name}': visibility '{visibility}' is not one of {', '.join(VISIBILITIES)}",
+                           spec.loc("visibility"))
+            if visibility == "owner" and not per_player:
+                self.error(f"zone '{name}': only per-player zones have an owner to see them", spec.loc("visibility"))
+            self.zone_specs.append(ZoneSpec(str(name), per_player, str(visibility), bool(spec.get("ordered", True))))
+            self.new_symbol(str(name), zones.key_loc(name), per_player, "zone")
+            sym.zones.add(str(name))
+        for section, per_player in (("state", False), ("player_state", True)):
+            entries = self.section(section, Map, Map())
+            for name in entries:
+                self.new_symbol(str(name), entries.key_loc(name), per_player, None)
+        functions = self.section("functions", Map, Map())
+        for signature in functions:
+            match = SIGNATURE.match(str(signature))
+            if not match:
+                self.error(f"a function is declared as 'name(arg, ...)', not '{signature}'", functions.key_loc(signature))
+                continue
+            fname = match.group(1)
+            args = tuple(a.strip() for a in (match.group(2) or "").split(",") if a.strip())
+            problem = next(filter(None, [identifier_problem(fname, "function")] +
+                                  [identifier_problem(a, "function argument") for a in args]), None)
+            if problem:
+                self.error(problem, functions.key_loc(signature))
+                continue
+            if fname in sym.functions or fname in BUILTINS:
+                self.error(f"function '{fname}' is already defined", functions.key_loc(signature))
+            sym.functions[fname] = args
+        moves = self.section("moves", Map, Map())
+        for move in moves:
+            problem = identifier_problem(move, "move")
+            if problem:
+                self.error(problem, moves.key_loc(move))
+            else:
+                sym.moves.add(move)
+        cards = tree.get("cards")
+        if isinstance(cards, Map):
+            attrs = cards.get("attributes", Map())
+            for attr in attrs if isinstance(attrs, Map) else []:
+                problem = declared_name_problem(attr, "card attribute", "card")
+                if problem:
+                    self.error(problem, attrs.key_loc(attr))
+                    continue
+                sym.card_attrs[str(attr)] = self.attr_type(attrs[attr], "generate" in cards)
+            tables = cards.get("tables")
+            if tables is not None and not isinstance(tables, Map):
+                self.error("'tables' maps a name to {of: attribute, values: {value: number}, default: ...}",
+                           cards.loc("tables"))
+            for table, spec in tables.items() if isinstance(tables, Map) else []:
+                problem = declared_name_problem(table, "card table", "card")
+                if problem:
+                    self.error(problem, tables.key_loc(table))
+                    continue
+                values = spec.get("values") if isinstance(spec, Map) else None
+                types = {type_name(v) for v in values.values()} if isinstance(values, Map) else set()
+                sym.card_attrs[str(table)] = types.pop() if len(types) == 1 else None
+
+    def attr_type(self, values: Any, generated: bool) -> str | None:
+        if generated:
+            return str(values) if isinstance(values, str) and values in PARAM_TYPES else None
+        if isinstance(values, list):
+            types = {type_name(v) for v in values}
+            return types.pop() if len(types) == 1 else None
+        return None
+
+    def new_symbol(self, name: str, loc: Location, per_player: bool, typ: str | None) -> None:
+        sym = self.sym
+        # Per-player names are attributes of players; global names are only keys of the variables.
+        problem = declared_name_problem(name, "per-player variable or zone", "player") if per_player else \
+            identifier_problem(name, "variable or zone")
+        if problem:
+            self.error(problem, loc)
+            return
+        reserved = {"players", "phase", "player"} | set(BUILTINS)
+        if name in reserved or name in sym.params:
+            self.error(f"'{name}' is reserved or already a param", loc)
+        table = sym.player_attrs if per_player else sym.globals
+        if name in table:
+            self.error(f"'{name}' is declared twice", loc)
+        table[name] = typ
+
+    def compile_functions(self) -> None:
+        functions = self.section("functions", Map, Map())
+        for signature, body in functions.items():
+            match = SIGNATURE.match(str(signature))
+            if not match:
+                continue
+            fname = match.group(1)
+            if fname not in self.sym.functions:
+                continue  # its declaration was refused
+            args = self.sym.functions[fname]
+            text = self.expr_text(body, functions.loc(signature), f"function '{fname}'")
+            if text is None:
+                continue
+            unit = self.compiler.expression(text, {a: None for a in args}, what=f"function '{fname}'")
+            if unit is not None:  # every call is a step (naipes.library.limits): recursion runs out of steps, not forever
+                _, expr, origin = unit.source[0]
+                unit.source = [(0, "M.step()", origin), (0, f"return {expr}", origin)]
+            self.define(f"F_{fname}", args, unit, True, f"function '{fname}'")

@@ -1,0 +1,155 @@
+"""From the generated definitions to one compiled module, and the agenda's read indexes.
+
+Every condition, action, move and function of a rule file is one generated
+Python function; the linker writes them into one module, checks its source
+(``codecheck``), compiles it once and resolves each spec's function names.
+It also builds the indexes the agenda reacts with: which rules read which names.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from itertools import product
+from typing import Any, Callable
+
+from ..library.builtins import BUILTINS
+from ..library.limits import minus, plus, times
+from ..program import CardSpec, MoveSpec, PlayerBase, RuleSpec, VarSpec, ViewSpec, ZoneSpec
+from .codecheck import check_generated
+from .compiler import ANY, CARD_BUILTIN_ATTRS, PLAYER_BUILTIN_ATTRS, ZONE_ATTRS, Symbols, Unit
+from .sections import Definition
+
+
+@dataclass
+class Module:
+    """A rule file's generated module, compiled."""
+
+    code_name: str  # the file name its code objects carry (tracebacks are mapped back through line_origins)
+    namespace: dict
+    line_origins: dict  # generated line -> (what it is, rule-file location)
+
+    def resolve(self, name: str | None) -> Callable | None:
+        return name and self.namespace[name]
+
+
+def compile_module(defs: list[Definition], sym: Symbols, path: str) -> Module:
+    """Write every definition into one module, check it, and compile it."""
+    code_name = f"<naipes {path}>"
+    lines: list[str] = []
+    origins: dict[int, tuple] = {}
+    for name, params, unit, block, what in defs:
+        args = ", ".join(("M", "V") + tuple(f"v_{p}" if p != "_" else "_" for p in params))
+        lines.append(f"def {name}({args}):")
+        origins[len(lines)] = (what, unit.source[0][2] if unit.source else None)
+        for indent, text, origin in unit.source:
+            body = text if block else f"return {text}"
+            lines.append("    " * (indent + 1) + body)
+            origins[len(lines)] = (what, origin)
+    source = "\n".join(lines) + "\n"
+    check_generated(source, set(sym.card_attrs) | set(sym.player_attrs) | set(CARD_BUILTIN_ATTRS) |
+                    set(PLAYER_BUILTIN_ATTRS) | set(ZONE_ATTRS))
+    # Generated code names only M, V, v_*, F_* and B_*; these few builtins serve its own scaffolding.
+    namespace: dict[str, Any] = {"__builtins__": {"list": list, "dict": dict, "zip": zip, "range": range},
+                                 "B_product": product}
+    namespace.update({f"B_{n}": b.func for n, b in BUILTINS.items()})
+    namespace.update(B_once=once, B_times=times, B_plus=plus, B_minus=minus)
+    exec(compile(source, code_name, "exec"), namespace)
+    return Module(code_name, namespace, origins)
+
+
+def resolve_specs(module: Module, moves: dict[str, MoveSpec], variables: list[VarSpec], views: list[ViewSpec],
+                  cards: CardSpec | None, rules: list[RuleSpec]) -> None:
+    """Replace the generated function names in the specs by the functions."""
+    resolve = module.resolve
+    for view in views:
+        view.value = resolve(view.value)
+    for var in variables:
+        var.init = resolve(var.init)
+    if cards is not None:
+        cards.build = resolve(cards.build)
+        cards.name = resolve(cards.name)
+    for move in moves.values():
+        move.options, move.when, move.label = resolve(move.options), resolve(move.when), resolve(move.label)
+        move.public, move.space, move.effect = resolve(move.public), resolve(move.space), resolve(move.effect)
+        move.cascade = [(n, resolve(f)) for n, f in move.cascade]
+    for rule in rules:
+        rule.condition, rule.action = resolve(rule.condition), resolve(rule.action)
+        rule.domains = [resolve(d) for d in rule.domains]
+
+
+def player_class(player_state: list[VarSpec], zones: list[ZoneSpec]) -> type:
+    """The class of the program's players: a slot per player variable and per-player zone."""
+    player_slots = tuple(v.name for v in player_state)
+    zone_slots = tuple(z.name for z in zones if z.per_player)
+    return type("Player", (PlayerBase,), {"__slots__": player_slots + zone_slots,
+                                         "state_slots": player_slots, "zone_slots": zone_slots})
+
+
+def function_reads(defs: list[Definition]) -> dict[str, set]:
+    """What each rule-file function reads, through every function it calls."""
+    direct = {name[2:]: (unit.reads, unit.calls) for name, _, unit, _, _ in defs if name.startswith("F_")}
+    closed: dict[str, set] = {}
+    for name in direct:
+        reads: set = set()
+        stack, seen = [name], set()
+        while stack:
+            current = stack.pop()
+            if current in seen or current not in direct:
+                continue
+            seen.add(current)
+            reads |= direct[current][0]
+            stack.extend(direct[current][1])
+        closed[name] = {(r[0], ANY) if isinstance(r, tuple) else r for r in reads}
+    return closed
+
+
+def read_indexes(rules: list[RuleSpec], units: dict[int, tuple[Unit, list[Unit]]],
+                 functions: dict[str, set]) -> dict[str, dict]:
+    """The Program fields the agenda reacts with: which rules read which names (see Program)."""
+    readers: dict[str, dict] = {k: {} for k in ("global_readers", "attr_readers", "bound_readers", "domain_readers",
+                                                "guard_index")}
+    for rule in rules:
+        cond_unit, domain_units = units[rule.index]
+        _index_rule(readers, rule, cond_unit, domain_units, functions)
+    g, a, b, d, guards = (readers[k] for k in ("global_readers", "attr_readers", "bound_readers", "domain_readers",
+                                               "guard_index"))
+    readers["global_reactions"] = {name: (guards.get(name), tuple(g.get(name, ())), tuple(d.get(name, ())))
+                                   for name in set(g) | set(guards) | set(d) - set(a)}
+    readers["attr_reactions"] = {attr: (tuple(a.get(attr, ())), tuple(d.get(attr, ())), tuple(b.get(attr, ())))
+                                 for attr in set(a) | set(b) | set(d)}
+    return readers
+
+
+def _index_rule(readers: dict[str, dict], rule: RuleSpec, cond_unit: Unit, domain_units: list[Unit],
+                functions: dict[str, set]) -> None:
+    reads = set(cond_unit.reads)
+    for fname in cond_unit.calls:
+        reads |= functions.get(fname, set())
+    for read in reads:
+        if isinstance(read, str):
+            if rule.guard is not None and read == rule.guard[0]:
+                continue
+            readers["global_readers"].setdefault(read, []).append(rule.index)
+        elif read[1] == ANY:
+            readers["attr_readers"].setdefault(read[0], []).append(rule.index)
+        else:
+            readers["bound_readers"].setdefault(read[0], []).append((rule.index, rule.variables.index(read[1])))
+            rule.bound_reads = True
+    for unit in domain_units:
+        domain_reads = set(unit.reads)
+        for fname in unit.calls:
+            domain_reads |= functions.get(fname, set())
+        for read in domain_reads:
+            readers["domain_readers"].setdefault(read if isinstance(read, str) else read[0], []).append(rule.index)
+    if rule.guard is not None:
+        readers["guard_index"].setdefault(rule.guard[0], {}).setdefault(rule.guard[1], []).append(rule.index)
+
+
+def once(compute: Callable) -> Callable:
+    """A value computed on first use, then remembered (hoisted out of a legality filter)."""
+    cache: list = []
+
+    def value() -> Any:
+        if not cache:
+            cache.append(compute())
+        return cache[0]
+    return value

@@ -1,0 +1,112 @@
+"""The ``moves:`` section: each kind of decision's options, legality cascade, labels and effect."""
+from __future__ import annotations
+
+from ..program import MoveSpec
+from .compiler import Compiler, Unit
+from .loader import Map, location_of, subtext
+from .linker import function_reads
+from .sections import BINDING, SectionReader
+from .vocabulary import MOVE_KEYS
+
+
+class Moves(SectionReader):
+    """Reads ``moves:``."""
+
+    def moves(self) -> dict[str, MoveSpec]:
+        out = {}
+        section = self.section("moves", Map, Map())
+        for name, spec in section.items():
+            if not isinstance(spec, Map):
+                self.error(f"move '{name}' is a mapping (choose:, legal:, then:)", section.loc(name))
+                continue
+            self.check_keys(spec, MOVE_KEYS, f"move '{name}'")
+            c = self.compiler
+            scope: dict[str, str | None] = {"player": "player"}
+            arg, options = None, None
+            if "choose" in spec:
+                text = self.expr_text(spec["choose"], spec.loc("choose"), f"move '{name}' choose")
+                match = BINDING.match(text or "")
+                if not match:
+                    self.error(f"move '{name}': 'choose' is 'NAME in COLLECTION'", spec.loc("choose"))
+                    continue
+                arg = match.group(1)
+                unit = c.expression(subtext(text, match.start(2)), dict(scope), what=f"move '{name}' choose")
+                if unit is not None:
+                    unit.source[0] = (0, f"list({unit.source[0][1]})", unit.source[0][2])
+                options = self.define("move_options", ("player",), unit, False, f"options of move '{name}'")
+                scope[arg] = None
+            space = self.move_space(str(name), spec, unit if "choose" in spec else None)
+            cascade = []
+            legal = spec.get("legal")
+            # a list is a cascade; one expression, or {name: expression}, is a filter
+            steps = legal if isinstance(legal, list) else ([] if legal is None else [legal])
+            for i, step in enumerate(steps):
+                step_name, step_text = ("legal" if not isinstance(legal, list) else f"rule {i + 1}"), step
+                if isinstance(step, Map) and len(step) == 1:
+                    step_name, step_text = next(iter(step.items()))
+                text = self.expr_text(step_text, location_of(step_text, spec.loc("legal")), f"move '{name}' legal")
+                if text is None:
+                    continue
+                unit = c.expression(text, dict(scope), what=f"legality of move '{name}'", invariant={"player"})
+                if unit is not None:  # one call filters every candidate: [x for x in candidates if TEST]
+                    local = f"v_{arg}" if arg else "_"
+                    indent, test, origin = unit.source[0]
+                    unit.source = [(0, f"{h} = B_once(lambda: {src})", origin) for h, src in unit.hoisted] + \
+                        [(0, f"return [{local} for {local} in v___candidates if {test}]", origin)]
+                cascade.append((str(step_name), self.define("move_legal", ("player", "__candidates"), unit,
+                                                            True, f"legality '{step_name}' of move '{name}'")))
+            when = None
+            if "when" in spec:
+                text = self.expr_text(spec["when"], spec.loc("when"), f"move '{name}' when")
+                unit = text and c.expression(text, {"player": "player"}, what=f"move '{name}' when")
+                when = self.define("move_when", ("player",), unit, False, f"availability of move '{name}'")
+            label = None
+            if "label" in spec:
+                text = self.expr_text(spec["label"], spec.loc("label"), f"move '{name}' label")
+                unit = text and c.expression(text, dict(scope), what=f"move '{name}' label")
+                label = self.define("move_label", ("player", arg or "_"), unit, False, f"label of move '{name}'")
+            public = None
+            if "public" in spec:
+                text = self.expr_text(spec["public"], spec.loc("public"), f"move '{name}' public")
+                unit = text and c.expression(text, dict(scope), what=f"move '{name}' public")
+                public = self.define("move_public", ("player", arg or "_"), unit, False,
+                                     f"public form of move '{name}'")
+            unit = c.block(self.texts(spec.get("then", "pass"), spec.loc("then"), f"move '{name}' then"), dict(scope),
+                           what=f"effect of move '{name}'")
+            effect = self.define("move_effect", ("player", arg or "_"), unit, True, f"effect of move '{name}'")
+            out[str(name)] = MoveSpec(str(name), arg, options, cascade, when, label, effect, str(spec.get("doc", "")),
+                                      strict=not isinstance(legal, list), public=public, space=space)
+        return out
+
+    def move_space(self, name: str, spec: Map, choose: Unit | None) -> str | None:
+        """The function giving every argument move `name` can ever offer (see MoveSpec.space), or None."""
+        if "space" in spec:
+            text = self.expr_text(spec["space"], spec.loc("space"), f"move '{name}' space")
+            unit = text and self.compiler.expression(text, {}, what=f"move '{name}' space")
+            if unit is None:
+                return None
+            changing = self.changing_reads(unit)
+            if changing:
+                self.error(f"move '{name}': 'space' may read only params, players and all_cards(), "
+                           f"not {', '.join(sorted(changing))}", spec.loc("space"))
+                return None
+        elif choose is None:
+            return None
+        elif choose.type == "zone":
+            unit = Unit([(0, "B_all_cards(V)", spec.loc("choose"))])
+        else:  # the collection without a player in scope: static if it compiles and reads nothing that changes
+            probe = Compiler(self.sym)
+            text = spec["choose"]
+            unit = probe.expression(subtext(text, BINDING.match(text).start(2)), {}, what="")
+            if unit is None or probe.errors or self.changing_reads(unit):
+                return None
+        unit.source[0] = (0, f"list({unit.source[0][1]})", unit.source[0][2])
+        return self.define("move_space", (), unit, False, f"space of move '{name}'")
+
+    def changing_reads(self, unit: Unit) -> set[str]:
+        """What `unit` reads, through the functions it calls, that a game may change (all but players)."""
+        reads = set(unit.reads)
+        functions = function_reads(self.defs)
+        for fname in unit.calls:
+            reads |= functions.get(fname, set())
+        return {r if isinstance(r, str) else r[0] for r in reads} - {"players"}

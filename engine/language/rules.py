@@ -1,0 +1,92 @@
+"""The ``rules:`` section: production rules with their bindings, conditions, actions and priorities."""
+from __future__ import annotations
+
+from ..errors import Location, did_you_mean
+from ..program import RuleSpec
+from .compiler import identifier_problem
+from .loader import Map, Seq, location_of, subtext
+from .sections import BINDING, SectionReader
+from .vocabulary import RULE_KEYS
+
+
+class Rules(SectionReader):
+    """Reads ``rules:``."""
+
+    def rules(self, phases: list[str], strategy: str) -> list[RuleSpec]:
+        out: list[RuleSpec] = []
+        section = self.section("rules", Seq, Seq())
+        seen: dict[str, Location] = {}
+        for i, spec in enumerate(section):
+            loc = section.loc(i)
+            if not isinstance(spec, Map):
+                self.error("a rule is a mapping (name:, when:, then:, priority:, ...)", loc)
+                continue
+            self.check_keys(spec, RULE_KEYS, "a rule")
+            name = self.rule_name(spec, i, seen)
+            rule = self.rule(len(out), name, spec, phases, strategy)
+            if rule is not None:
+                out.append(rule)
+        return out
+
+    def priority(self, name: str, spec: Map) -> float:
+        """A rule's priority (salience), a number; 0 after a located error."""
+        priority = spec.get("priority", 0)
+        if not isinstance(priority, (int, float)) or isinstance(priority, bool):
+            self.error(f"rule '{name}': priority must be a number", spec.loc("priority"))
+            return 0
+        return priority
+
+    def rule_name(self, spec: Map, i: int, seen: dict[str, Location]) -> str:
+        """A rule's name, checked: present, an identifier, not taken (`seen` records the names so far)."""
+        name = spec.get("name")
+        problem = "every rule needs a 'name'" if name is None else identifier_problem(name, "rule")
+        if problem:
+            self.error(problem, spec.loc("name") if "name" in spec else spec.where)
+            return f"rule{i + 1}"
+        if name in seen:
+            self.error(f"two rules are named '{name}'", spec.key_loc("name"), f"the other is at {seen[name]}")
+        seen[name] = spec.key_loc("name")
+        return str(name)
+
+    def rule(self, index: int, name: str, spec: Map, phases: list[str], strategy: str,
+             leading: tuple = ()) -> RuleSpec | None:
+        """One rule; `leading` binds variables before its `for:` ones: (name, type, defined domain function)."""
+        c = self.compiler
+        priority = self.priority(name, spec)
+        phase = spec.get("phase")
+        if phase is not None and phase not in phases:
+            self.error(f"rule '{name}': unknown phase '{phase}'", spec.loc("phase"),
+                       did_you_mean(str(phase), phases) or ("declare it under 'phases:'" if not phases else None))
+        bindings = spec.get("for", [])
+        bindings = [bindings] if isinstance(bindings, str) else bindings
+        scope: dict[str, str | None] = {var: typ for var, typ, _ in leading}
+        variables, domains, domain_units = [var for var, _, _ in leading], [d for _, _, d in leading], []
+        for j, text in enumerate(bindings if isinstance(bindings, list) else []):
+            match = BINDING.match(text) if isinstance(text, str) else None
+            if not match:
+                self.error(f"rule '{name}': 'for' is 'NAME in COLLECTION'", location_of(text, spec.loc("for")))
+                return None
+            var = match.group(1)
+            unit = c.expression(subtext(text, match.start(2)), dict(scope), what=f"'for' of rule '{name}'")
+            if unit is None:
+                return None
+            unit.source[0] = (0, f"list({unit.source[0][1]})", unit.source[0][2])
+            domains.append(self.define("rule_domain", tuple(variables), unit, False, f"'for' of rule '{name}'"))
+            domain_units.append(unit)
+            variables.append(var)
+            scope[var] = None
+        when = self.expr_text(spec.get("when", True), spec.loc("when"), f"rule '{name}' when")
+        cond_unit = c.expression(when, dict(scope), bound=set(variables), what=f"condition of rule '{name}'") if when else None
+        act_unit = c.block(self.texts(spec.get("then", "pass"), spec.loc("then"), f"rule '{name}' then"), dict(scope),
+                           bound=set(variables), what=f"actions of rule '{name}'")
+        if cond_unit is None or act_unit is None:
+            return None
+        guard = ("phase", str(phase)) if phase is not None else cond_unit.guard
+        condition = self.define("rule_when", tuple(variables), cond_unit, False, f"condition of rule '{name}'")
+        action = self.define("rule_then", tuple(variables), act_unit, True, f"actions of rule '{name}'")
+        rule = RuleSpec(name, index, priority, phase, cond_unit.tests + len(variables), tuple(variables), domains,
+                        condition, action, guard, spec.key_loc("name") if "name" in spec else spec.where,
+                        doc=str(spec.get("doc", "")), strategy=strategy)
+        rule.guard_only = guard is not None and phase is None and cond_unit.tests == 1 and not variables
+        self.rule_units[index] = (cond_unit, domain_units)  # read sets, for the linker's indexes
+        return rule

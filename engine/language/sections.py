@@ -1,0 +1,129 @@
+"""What every section reader of a rule file shares: the tree, the errors found, the generated definitions.
+
+A rule file is read section by section (``settings``, ``declarations``,
+``cards``, ``moves``, ``rules``; ``builder`` puts them together and
+``linker`` compiles the generated module); each reader is a mixin of
+:class:`SectionReader`, which holds the state they share.
+"""
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from ..errors import Location, RuleError, did_you_mean
+from .compiler import Compiler, Symbols, Unit, literal
+from .loader import Map, Seq, Text, location_of
+
+PARAM_TYPES = {"int": int, "float": float, "bool": bool, "str": str}
+SIGNATURE = re.compile(r"^\s*([A-Za-z]\w*)\s*\(\s*([A-Za-z]\w*(\s*,\s*[A-Za-z]\w*)*)?\s*\)\s*$", re.ASCII)
+BINDING = re.compile(r"^\s*([A-Za-z]\w*)\s+in\s+(.+)$", re.S | re.ASCII)
+Definition = tuple[str, tuple[str, ...], Unit, bool, str]  # name, params, unit, is a block, what it is
+
+
+class SectionReader:
+    """The shared state of reading one rule file: its tree, its errors, its symbols and generated definitions."""
+
+    def __init__(self, tree: Map, path: str, overrides: dict[str, str]):
+        self.tree = tree
+        self.path = path
+        self.overrides = overrides
+        self.errors: list[RuleError] = []
+        self.sym = Symbols()
+        self.compiler = Compiler(self.sym)
+        self.defs: list[Definition] = []
+        self.rule_units: dict[int, tuple] = {}  # rule index -> (condition unit, domain units), for the linker
+        self.symmetric: tuple[str, ...] = ()
+
+    def error(self, message: str, loc: Location | None, hint: str | None = None) -> None:
+        self.errors.append(RuleError(message, loc, hint))
+
+    def section(self, name: str, kind: type, default: Any) -> Any:
+        value = self.tree.get(name, default)
+        if value is None:
+            return default
+        if not isinstance(value, kind):
+            expected = {Map: "a mapping (name: value)", Seq: "a list", str: "text", int: "a number"}.get(kind, kind.__name__)
+            self.error(f"'{name}' must be {expected}", self.tree.loc(name))
+            return default
+        return value
+
+    def check_keys(self, entry: Map, allowed: set, what: str) -> None:
+        for key in entry:
+            if key not in allowed:
+                self.error(f"unknown key '{key}' in {what}", entry.key_loc(key),
+                           did_you_mean(str(key), allowed) or f"allowed: {', '.join(sorted(allowed))}")
+
+    def texts(self, value: Any, loc: Location, what: str) -> list[str]:
+        """Statement texts from a string or a list of strings."""
+        if isinstance(value, str):
+            return [value]
+        if isinstance(value, list) and all(isinstance(v, str) for v in value):
+            return list(value)
+        self.error(f"{what} must be text or a list of texts", location_of(value, loc))
+        return []
+
+    def expr_text(self, value: Any, loc: Location, what: str) -> str | None:
+        if isinstance(value, bool):
+            return located_text("True" if value else "False", loc)
+        if isinstance(value, (int, float)):
+            return located_text(str(value), loc)
+        if isinstance(value, str):
+            if not value.strip():
+                self.error(f"{what} is empty: write an expression", location_of(value, loc))
+                return None
+            return value
+        self.error(f"{what} must be an expression (text)", location_of(value, loc))
+        return None
+
+    def literal(self, value: Any, loc: Location, what: str) -> str:
+        """`value` as Python source (see compiler.literal); None, after a located error, if it cannot be."""
+        try:
+            return literal(value)
+        except ValueError as exc:
+            self.error(f"{what}: {exc}", loc)
+            return "None"
+
+    def define(self, kind: str, params: tuple[str, ...], unit: Unit | None, block: bool, what: str) -> str:
+        """Add a generated function; returns its Python name.
+
+        The name is made by the engine (`kind` and a serial number; a rule
+        file's function `f` is `F_f`, its name checked first): rule-file text
+        never names generated code.
+        """
+        name = kind if kind.startswith("F_") else f"{kind}_{len(self.defs)}"
+        if unit is not None:
+            self.defs.append((name, params, unit, block, what))
+        return name
+
+
+def located_text(text: str, loc: Location) -> Text:
+    located = Text(text)
+    located.loc, located.block_indent = loc, None
+    return located
+
+
+def is_scalar(value: Any) -> bool:
+    return value is None or isinstance(value, (bool, int, float, str))
+
+
+def type_name(value: Any) -> str | None:
+    if isinstance(value, bool):
+        return "bool"
+    if isinstance(value, int):
+        return "int"
+    if isinstance(value, float):
+        return "float"
+    if isinstance(value, str):
+        return "str"
+    return None
+
+
+def plain(value: Any) -> Any:
+    """Strip loader types (Text, Map, Seq) so values can be repr'd into code."""
+    if isinstance(value, str):
+        return str(value)
+    if isinstance(value, dict):
+        return {plain(k): plain(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [plain(v) for v in value]
+    return value
