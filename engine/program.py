@@ -120,6 +120,7 @@ class RuleSpec:
     guard_only: bool = False  # the whole condition is its guard (no call needed once the guard holds)
     doc: str = ""
     strategy: str = DEFAULT_STRATEGY  # the conflict-resolution strategy (naipes.runtime.agenda)
+    steps: bool = False  # a phase's enter steps (naipes.language.phases), not a rule of the file
     move: str | None = None  # a strategy's decision rule: the move it is about (None: any)
     choose: Callable | None = None  # a strategy's decision rule: the argument it proposes
 

@@ -635,7 +635,7 @@ def test_override_of_a_rule_the_base_lacks(tmp_path):
             when: "x == 1"
             then: "end game"
         """, name="v.yaml")
-    assert "override: the base has no rule named 'stop_rul'" in error.message
+    assert "override: the base has no rule or phase step named 'stop_rul'" in error.message
     assert error.hint == "did you mean 'stop_rule'?"
     assert_at(error, tmp_path / "v.yaml", "name: stop_rul")
 
@@ -646,7 +646,7 @@ def test_remove_of_a_rule_the_base_lacks(tmp_path):
         extends: base.yaml
         remove: [start_rule, nonesuch]
         """, name="v.yaml")
-    assert "remove: the base has no rule named 'nonesuch'" in error.message
+    assert "remove: the base has no rule or phase step named 'nonesuch'" in error.message
     assert_at(error, tmp_path / "v.yaml", "nonesuch")
 
 

@@ -68,7 +68,7 @@ class HiddenCardWatch:
         return {word for word in WORD.findall(text) if word in self.names}
 
     def action(self, record: dict) -> None:
-        if record["type"] == "fire":
+        if record["type"] in ("fire", "step"):
             self._before = self.in_view()
 
     def observe(self, record: dict) -> None:
@@ -133,7 +133,7 @@ def test_no_public_text_names_a_hidden_card(name):
 
 @pytest.mark.parametrize("leak, told", [
     ("    public: \"'close'\"\n", " close with "),  # the close names the card put face down
-    ("      for p in players:\n          move p.hand to laid\n", " counts "),  # the count tells the hands held
+    ("            for p in players:\n                move p.hand to laid\n", " counts "),  # the count tells the hands held
 ])
 def test_the_watcher_sees_a_hidden_card_named(tmp_path, leak, told):
     # Chinchón without what keeps its public texts to cards in view

@@ -181,11 +181,11 @@ def test_the_trump_cycles_oros_copas_espadas_bastos(players):
 
 
 def snapshot_before(rule):
-    """A listener that records every hand and the stock just before `rule` fires."""
+    """A listener that records every hand and the stock just before `rule` (a rule or a phase step) runs."""
     shots = []
 
     def listen(record):
-        if record["type"] == "fire" and record["rule"] == rule:
+        if (record["type"] == "fire" and record["rule"] == rule) or (record["type"] == "step" and record["step"] == rule):
             memory = listen.game.memory
             shots.append({"stock": names(memory.vars["stock"]),
                           **{p.name: names(p.hand) for p in memory.players}})

@@ -25,13 +25,14 @@ from .display import read_display
 from .linker import Module, compile_module, function_reads, player_class, read_indexes, resolve_specs
 from .loader import Map, Text, load_tree
 from .moves import Moves
+from .phases import Phases
 from .rules import Rules
 from .sections import located_text
 from .settings import Settings
 from .vocabulary import SECTIONS, VAR_KEYS, VIEW_KEYS
 
 
-class Builder(Settings, Declarations, Cards, Moves, Rules):
+class Builder(Settings, Phases, Declarations, Cards, Moves, Rules):
     """Reads a whole rule tree, section by section, into a Program."""
 
     def build(self) -> Program:
@@ -63,6 +64,7 @@ class Builder(Settings, Declarations, Cards, Moves, Rules):
             setup = self.define("setup", (), unit, True, "setup")
         moves = self.moves()
         rules = self.rules(phases, strategy)
+        rules += self.entry_rules(len(rules), strategy)
         result, evaluation, estimate = (self.per_player_expression(s) for s in ("result", "evaluation", "estimate"))
         views = self.views()
         display = read_display(tree, cards.attributes + list(cards.tables) if cards else [],

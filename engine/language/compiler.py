@@ -128,6 +128,9 @@ class Symbols:
     card_attrs: dict[str, str | None] = field(default_factory=dict)
     functions: dict[str, tuple[str, ...]] = field(default_factory=dict)
     moves: set[str] = field(default_factory=set)
+    # global name -> the only values it may hold (the phases, for `phase`): a text literal written to or
+    # compared with it must be one of them
+    enums: dict[str, tuple[str, ...]] = field(default_factory=dict)
 
     def attribute_type(self, base: str | None, attr: str) -> str | None:
         if base == "card":
@@ -507,9 +510,10 @@ class _Job:
         parts = node.children
         src, typ = self.expr(parts[0])
         out = [src]
-        for op, operand in zip(parts[1::2], parts[2::2]):
+        for left, op, operand in zip(parts[0::2], parts[1::2], parts[2::2]):
             rsrc, rtyp = self.expr(operand)
             opv = " ".join(op.value.split())
+            self._check_enum_compare(left, opv, operand)
             mixed = (typ == "str" and _numeric(rtyp)) or (_numeric(typ) and rtyp == "str")
             if mixed and opv in ("<", ">", "<=", ">="):
                 self.fail(op, f"cannot order {typ} and {rtyp} with '{opv}'")
@@ -680,6 +684,8 @@ class _Job:
                 return
             self._check_assignable(target, name, None if op else typ)
             self._check_writable(target, name)
+            if not op:
+                self._check_enum(name, value)
             if op:
                 self._check_augmented(node, op, self.sym.globals.get(name), typ)
             new = _binary(op, f"V[{name!r}]", self.sym.globals.get(name), src, typ) if op else src
@@ -759,6 +765,42 @@ class _Job:
         src = self.expr(winners)[0] if winners is not None else "None"
         self.emit(out, indent, f"M.end_game({src})", node)
 
+    def s_goto_stmt(self, node: Tree, indent: int, out: list) -> None:
+        self._check_writable(node, "phase", "goto")
+        target, condition, otherwise = node.children
+        phases = self.sym.enums.get("phase", ())
+        for name in filter(None, (target, otherwise)):
+            if name.value not in phases:
+                self.fail(name, f"unknown phase '{name.value}'",
+                          did_you_mean(name.value, phases) or (f"phases: {', '.join(phases)}" if phases else
+                                                               "declare it under 'phases:'"))
+        value = literal(target.value) if condition is None else \
+            f"({literal(target.value)} if {self.expr(condition)[0]} else {literal(otherwise.value)})"
+        self.emit(out, indent, f"M.set_var('phase', {value})", node)
+
+    def _check_enum(self, name: str, value: Tree) -> None:
+        """A text literal written to a name with declared values must be one of them."""
+        allowed = self.sym.enums.get(name)
+        text = _text_literal(value)
+        if allowed is not None and text is not None and text not in allowed:
+            self.fail(value, f"'{text}' is not a value of {name}",
+                      did_you_mean(text, allowed) or f"its values: {', '.join(allowed)}")
+
+    def _check_enum_compare(self, left: Tree, op: str, right: Tree) -> None:
+        """`phase == 'plya'` (or `phase in ['bid', 'plya']`) is a mistake the compiler can see."""
+        for name_side, other in ((left, right), (right, left)):
+            if not (isinstance(name_side, Tree) and name_side.data == "name"):
+                continue
+            name = name_side.children[0].value
+            if name in self.scope or name not in self.sym.enums:
+                continue
+            if op in ("==", "!="):
+                self._check_enum(name, other)
+            elif op in ("in", "not in") and other is right and isinstance(right, Tree) and right.data == "list":
+                for item in right.children:
+                    if isinstance(item, Tree):
+                        self._check_enum(name, item)
+
     def s_announce_stmt(self, node: Tree, indent: int, out: list) -> None:
         parts = ", ".join(self.expr(c)[0] for c in node.children)
         self.emit(out, indent, f"M.announce(({parts},))", node)
@@ -796,3 +838,14 @@ class _Job:
         self.emit(out, indent, f"for {targets} in list(M.charge({it})):", node)
         self._suite(suite, indent + 1, out)
         self.scope, self.bound = saved, saved_bound
+
+
+def _text_literal(node: Tree | Token) -> str | None:
+    """The value of a text literal node, else None."""
+    if isinstance(node, Tree) and node.data == "string":
+        try:
+            value = ast.literal_eval(node.children[0].value)
+        except (ValueError, SyntaxError):
+            return None
+        return value if isinstance(value, str) else None
+    return None

@@ -14,18 +14,7 @@ from .vocabulary import VISIBILITIES, ZONE_KEYS
 
 
 class Declarations(SectionReader):
-    """Reads ``phases:`` and ``strategy:``, declares every name, compiles ``functions:``."""
-
-    def phases(self) -> list[str]:
-        phases = self.section("phases", Seq, Seq())
-        seen: set = set()
-        for i, p in enumerate(phases):
-            if not isinstance(p, str):
-                self.error("phases are names", phases.loc(i))
-            elif p in seen:
-                self.error(f"phase '{p}' is listed twice", phases.loc(i))
-            seen.add(p)
-        return [str(p) for p in phases]
+    """Reads ``strategy:``, declares every name, compiles ``functions:``."""
 
     def strategy(self) -> str:
         strategy = self.section("strategy", str, DEFAULT_STRATEGY)
@@ -39,6 +28,8 @@ class Declarations(SectionReader):
         """Put every name a rule file declares into the symbol table."""
         sym, tree = self.sym, self.tree
         sym.globals.update({"players": "list", "phase": "str" if phases else None})
+        if phases:
+            sym.enums["phase"] = tuple(phases)
         self.zone_specs: list[ZoneSpec] = []
         zones = self.section("zones", Map, Map())
         for name, spec in zones.items():

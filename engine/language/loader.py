@@ -19,6 +19,7 @@ import yaml
 from yaml.constructor import SafeConstructor
 
 from ..errors import Location, RuleError, did_you_mean, remember_source
+from .shipped import RULESETS
 
 
 class Text(str):
@@ -289,11 +290,12 @@ def read_rule_file(path: str | Path) -> Map:
 
 
 # Sections whose entries are merged by name when a variant extends a base.
-MERGED_SECTIONS = ("params", "zones", "state", "player_state", "moves", "functions", "cards", "players", "memory")
+MERGED_SECTIONS = ("params", "zones", "state", "player_state", "moves", "functions", "cards", "players", "memory",
+                   "phases")
 # Sections whose entries merge field by field, and mappings inside them key by key: a
 # variant names only what it changes (a param's default, a move's legality, one more
 # card table).
-DEEP_SECTIONS = ("params", "moves", "cards")
+DEEP_SECTIONS = ("params", "moves", "cards", "phases")
 
 
 def load_tree(path: str | Path) -> Map:
@@ -311,13 +313,16 @@ def _resolve(tree: Map, path: Path, seen: tuple) -> Map:
     if not isinstance(base_name, str):
         raise RuleError("'extends' takes the path of the base rule file", tree.loc("extends"))
     base_path = (path.parent / base_name).resolve()
+    if base_name.isidentifier() and not base_path.is_file():  # `extends: pocha`: a shipped rule file, by name
+        base_path = (RULESETS / f"{base_name}.yaml").resolve()
     if base_path in seen:
         raise RuleError(f"'extends' makes a cycle through {base_name}", tree.loc("extends"))
     if base_path.suffix not in (".yaml", ".yml"):
         raise RuleError(f"'extends' names a rule file (.yaml), not '{base_name}'", tree.loc("extends"))
     if not base_path.is_file():
         raise RuleError(f"base rule file '{base_name}' not found", tree.loc("extends"),
-                        hint=f"paths are relative to {path.parent}")
+                        hint=did_you_mean(base_name, [r.stem for r in RULESETS.glob("*.yaml")]) or
+                        f"paths are relative to {path.parent}; a name is a shipped rule file")
     base = _resolve(_read_base(base_path, tree), base_path, seen + (path.resolve(),))
     return merge_variant(base, tree)
 
@@ -357,9 +362,11 @@ def merge_variant(base: Map, variant: Map) -> Map:
             continue
         if key in MERGED_SECTIONS and isinstance(value, Map) and isinstance(base.get(key), Map):
             value = merge_entries(base[key], value, deep=(key in DEEP_SECTIONS))
+        elif key == "phases" and isinstance(value, Seq) and isinstance(base.get(key), Map):
+            value = _reordered_phases(base[key], value)
         merged[key] = value
         merged.key_locs[key], merged.value_locs[key] = variant.key_loc(key), variant.loc(key)
-    merged["rules"] = _merge_rules(base.get("rules") or Seq(), variant)
+    merged["rules"] = _merge_rules(base.get("rules") or Seq(), variant, merged)
     return merged
 
 
@@ -374,34 +381,56 @@ def merge_entries(base: Map, extra: Map, deep: bool) -> Map:
     return out
 
 
+def _reordered_phases(base: Map, names: Seq) -> Map:
+    """A variant's list of phase names over a base's mapping: the phases in the variant's order, each
+    keeping the base's body (a new name has none)."""
+    out = Map()
+    out.where, out.key_locs, out.value_locs = names.where, {}, {}
+    for i, name in enumerate(names):
+        if not isinstance(name, str):
+            raise RuleError("phases are names", names.loc(i))
+        out[name] = base.get(name)
+        out.key_locs[name] = names.loc(i)
+        out.value_locs[name] = base.loc(name) if name in base else names.loc(i)
+    return out
+
+
 def _rule_name(rule: Any) -> Any:
     return rule.get("name") if isinstance(rule, Map) else None
 
 
-def _merge_rules(base_rules: Seq, variant: Map) -> Seq:
+def _merge_rules(base_rules: Seq, variant: Map, merged: Map) -> Seq:
+    """The base's rules with the variant's removed, overridden and added ones; a name that is not a
+    rule's may be a phase step's (removed or overridden in `merged`'s phases)."""
     rules = Seq(base_rules)
     rules.where = getattr(base_rules, "where", variant.where)
     rules.item_locs = list(getattr(base_rules, "item_locs", []))
     names = [_rule_name(r) for r in rules]
 
-    def index_of(name: Any, loc: Location, what: str) -> int:
-        if name not in names:
-            raise RuleError(f"{what}: the base has no rule named '{name}'", loc,
-                            hint=did_you_mean(str(name), [str(n) for n in names if n]))
-        return names.index(name)
+    def missing(name: Any, loc: Location, what: str) -> RuleError:
+        known = [str(n) for n in names if n] + list(_step_names(merged))
+        return RuleError(f"{what}: the base has no rule or phase step named '{name}'", loc,
+                         hint=did_you_mean(str(name), known))
 
     removed = variant.get("remove") or Seq()
     if not isinstance(removed, list):
         raise RuleError("'remove' takes a list of rule names", variant.loc("remove"))
     for i, name in enumerate(removed):
-        at = index_of(name, removed.loc(i), "remove")
-        del rules[at], rules.item_locs[at], names[at]
+        if name in names:
+            at = names.index(name)
+            del rules[at], rules.item_locs[at], names[at]
+        elif not _replace_step(merged, name, None):
+            raise missing(name, removed.loc(i), "remove")
     overrides = variant.get("override") or Seq()
     if not isinstance(overrides, list):
         raise RuleError("'override' takes a list of rules, each with the name of the rule it replaces", variant.loc("override"))
     for i, rule in enumerate(overrides):
-        at = index_of(_rule_name(rule), overrides.loc(i), "override")
-        rules[at], rules.item_locs[at] = rule, overrides.loc(i)
+        name = _rule_name(rule)
+        if name in names:
+            at = names.index(name)
+            rules[at], rules.item_locs[at] = rule, overrides.loc(i)
+        elif not _replace_step(merged, name, rule):
+            raise missing(name, overrides.loc(i), "override")
     added = variant.get("rules") or Seq()
     if not isinstance(added, list):
         raise RuleError("'rules' takes a list of rules", variant.loc("rules"))
@@ -414,3 +443,53 @@ def _merge_rules(base_rules: Seq, variant: Map) -> Seq:
         rules.item_locs.append(added.loc(i))
         names.append(name)
     return rules
+
+
+def _phase_steps(merged: Map) -> list[tuple[Any, Seq]]:
+    """(phase, its enter steps) of every phase with a list of enter steps."""
+    phases = merged.get("phases")
+    if not isinstance(phases, Map):
+        return []
+    return [(p, body["enter"]) for p, body in phases.items() if isinstance(body, Map) and isinstance(body.get("enter"), Seq)]
+
+
+def _step_names(merged: Map) -> list[str]:
+    return [str(name) for _, steps in _phase_steps(merged) for step in steps if isinstance(step, Map) for name in step]
+
+
+def _replace_step(merged: Map, name: Any, rule: Map | None) -> bool:
+    """Replace the enter step `name` by an override entry (`rule`: name, when, then, doc), or delete it (None).
+    False if no phase has that step. The merged tree's phases are copied, never the base's changed."""
+    for phase, steps in _phase_steps(merged):
+        at = next((i for i, step in enumerate(steps) if isinstance(step, Map) and name in step), None)
+        if at is None:
+            continue
+        new_steps = Seq(steps)
+        new_steps.where, new_steps.item_locs = steps.where, list(steps.item_locs)
+        if rule is None:
+            del new_steps[at], new_steps.item_locs[at]
+        else:
+            extra = set(rule) - {"name", "when", "then", "doc"}
+            if extra:
+                key = sorted(extra)[0]
+                raise RuleError(f"'{key}' is not a key of a phase step ('{name}' is a step of phase '{phase}')",
+                                rule.key_loc(key), "a step has when, then and doc")
+            body = _located_map({k: v for k, v in rule.items() if k != "name"}, rule)
+            new_steps[at] = _located_map({name: body}, rule, key_at=rule.key_loc("name"), value_at=rule.where)
+        phases = merged["phases"]
+        body = _located_map(dict(phases[phase]), phases[phase])
+        body["enter"] = new_steps
+        new_phases = _located_map(dict(phases), phases)
+        new_phases[phase] = body
+        merged["phases"] = new_phases
+        return True
+    return False
+
+
+def _located_map(items: dict, like: Map, key_at: Location | None = None, value_at: Location | None = None) -> Map:
+    """A Map of `items` with the locations `like` has for them (or the given ones for every key)."""
+    out = Map(items)
+    out.where = like.where
+    out.key_locs = {k: key_at or like.key_loc(k) for k in items}
+    out.value_locs = {k: value_at or like.loc(k) for k in items}
+    return out

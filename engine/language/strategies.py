@@ -212,6 +212,9 @@ class _StrategyBuilder(Builder):
         for rules in self.resolved_observations.values():
             rules.sort(key=lambda o: -o.priority)  # stable: declaration order among equals
 
+    def entry_rules(self, first_index: int, strategy: str) -> list[RuleSpec]:
+        return []  # the game's enter steps are the game's: a strategy only decides and observes
+
     def rules(self, phases: list[str], strategy: str) -> list[RuleSpec]:
         section = self.strategy_tree.get("rules") or Seq()
         if not isinstance(section, list):

@@ -158,6 +158,14 @@ MOVE = _record(
     space=("every argument the move can ever offer (the action space of learning agents); "
            "reads only params, players and all_cards()", EXPRESSION),
     doc=("what the move does", TEXT))
+STEP_BODY = _record(
+    when=("run the step only if this holds when its turn comes", EXPRESSION), then=("its actions", ACTIONS),
+    doc=("what it does", TEXT))
+STEP = Entries(Either((ACTIONS, STEP_BODY)), at_most=1)  # - step_name: ACTIONS, or - step_name: {when, then, doc}
+PHASE = _record(
+    enter=("named steps run in order each time the phase is entered, before any rule of it; "
+           "a variant overrides or removes a step by name", ListOf(STEP)),
+    doc=("what happens in the phase", TEXT))
 RULE = _record(
     ("name",), name=("the rule's name (override and remove use it)", TEXT), when=("its condition", EXPRESSION),
     then=("its actions", ACTIONS), priority=("salience: higher fires first (default 0)", NUMBER),
@@ -171,7 +179,8 @@ RULE_FILE = _record(
     params=("named, typed parameters", Entries(Either((PARAM, ANY_SCALAR))),),
     cards=("the deck", CARDS), zones=("piles of cards and who sees them", Entries(Either((ZONE, NULL)))),
     state=("global variables", VARIABLES), player_state=("per-player variables", VARIABLES),
-    phases=("agenda groups, in order (the first is the start)", NAMES),
+    phases=("the phases (agenda groups), the first is the start: a list of names, or name: {enter: steps, doc}",
+            Either((NAMES, Entries(Either((PHASE, NULL)))))),
     strategy=("conflict-resolution strategy", Value(("text",), tuple(STRATEGIES))),
     setup=("actions run once at the start", ACTIONS),
     functions=("pure helper functions", Entries(EXPRESSION, key="signature")),
@@ -184,8 +193,9 @@ RULE_FILE = _record(
     display=("how the cards look at the web table: corner, suit, names, icons, colours, order (plain data)", DISPLAY),
     max_firings=("firings allowed between two decisions (at most 1,000,000)", COUNT),
     max_decisions=("decisions after which a game is cut off, so that none goes on for ever (default 100,000)", COUNT),
-    extends=("base rule file of a variant", TEXT), override=("rules replacing base rules by name", ListOf(RULE)),
-    remove=("base rules to delete by name", NAMES))
+    extends=("base rule file of a variant: a path, or the name of a shipped rule file", TEXT),
+    override=("rules (or phase steps) replacing the base's by name", ListOf(RULE)),
+    remove=("base rules (or phase steps) to delete by name", NAMES))
 
 STRATEGY_RULE = _record(
     ("name",), name=("the rule's name", TEXT), priority=("salience: higher first", NUMBER),
@@ -218,6 +228,8 @@ CARD_KEYS = CARDS.keys
 VAR_KEYS = VARIABLE.keys
 VIEW_KEYS = VIEW.keys
 PLAYERS_KEYS = PLAYERS.keys
+PHASE_KEYS = PHASE.keys
+STEP_KEYS = STEP_BODY.keys
 TABLE_KEYS = TABLE.keys
 STRATEGY_SECTIONS = STRATEGY_FILE.keys
 STRATEGY_RULE_KEYS = STRATEGY_RULE.keys

@@ -226,6 +226,7 @@ class Game:
         count = 0
         listening = bool(self.listeners)
         reporting = listening or bool(self.observers)
+        memory.on_step = self._report_step if listening else None
         self._recent = []
         with program.located():
             while not memory.over:
@@ -279,6 +280,10 @@ class Game:
                             f"the last {len(recent)} firings were {cycle}", rule.location,
                             hint="a rule whose actions change what its condition reads fires again; "
                                  "make the condition false after it fires")
+
+    def _report_step(self, phase: str, step: str) -> None:
+        self._flush_events()  # what earlier steps announced comes first
+        self.emit({"type": "step", "phase": phase, "step": step})
 
     def _flush_events(self) -> None:
         for text in self.memory.events:
@@ -514,7 +519,7 @@ class Game:
     def emit(self, record: dict) -> None:
         for listener in self.listeners:
             listener(record)
-        if record["type"] == "fire" or not self.observers:
+        if record["type"] in ("fire", "step") or not self.observers:
             return
         if record["type"] == "decision":  # the others see the move's public form, not the chooser's options
             record = {"type": "decision", "player": record["player"], "move": record["move"],
@@ -526,6 +531,8 @@ class Game:
         rule = act.rule
         record = {"type": "fire", "rule": rule.name, "priority": rule.priority,
                   "binding": {var: jsonable(v) for var, v in zip(rule.variables, act.binding)}}
+        if rule.steps:
+            record["steps"] = True  # its steps follow as records of their own
         others = [other for other in self.agenda.pending() if other is not act]
         record["over"] = [self._why_first(rule, other) for other in others[:5]]
         if len(others) > 5:

@@ -48,7 +48,7 @@ def sees(zone: Zone, seat: int | None) -> bool:
 class Memory(Budget):
     """Game state plus the bookkeeping the engine needs (dirty keys, decisions, the steps left: naipes.library.limits)."""
 
-    __slots__ = ("vars", "players", "zones", "where", "dirty", "_rng", "_rng_origin", "pending", "over",
+    __slots__ = ("vars", "players", "zones", "where", "dirty", "_rng", "_rng_origin", "pending", "over", "on_step",
                  "winners", "events", "program", "trackers", "shuffler")
 
     def __init__(self, program: Any, rng: random.Random):
@@ -61,6 +61,7 @@ class Memory(Budget):
         self._rng, self._rng_origin = rng, None
         self.pending: tuple | None = None  # (player, move names)
         self.over = False
+        self.on_step: Callable[[str, str], None] | None = None  # told of each phase enter step before it runs
         self.winners: tuple = ()
         self.events: list[str] = []
         self.trackers: tuple = ()  # told of every card movement and shuffle (what a seat can know: naipes.agents.knowledge)
@@ -81,6 +82,15 @@ class Memory(Budget):
     @rng.setter
     def rng(self, rng: random.Random) -> None:
         self._rng, self._rng_origin = rng, None
+
+    def entering_step(self, phase: str, step: str) -> None:
+        """An enter step of `phase` is about to run (for traces and logs)."""
+        if self.on_step is not None:
+            self.on_step(phase, step)
+
+    def in_phase(self, phase: str) -> bool:
+        """Whether the game goes on in `phase` (a phase's enter steps stop at a goto or the end of the game)."""
+        return not self.over and self.vars.get("phase") == phase
 
     # ------------------------------------------------------------------ zones
     def new_zone(self, name: str, owner: PlayerBase | None, spec: Any) -> Zone:
@@ -217,6 +227,7 @@ class Memory(Budget):
         new.program, new._rng, new.steps = self.program, None, MAX_STEPS
         new._rng_origin = self._rng.getstate() if self._rng is not None else self._rng_origin
         new.over, new.winners, new.events, new.trackers, new.shuffler = self.over, self.winners, [], (), None
+        new.on_step = None
         new.dirty, new.where = set(), self.where.copy()
         players = []
         for p in self.players:

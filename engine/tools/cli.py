@@ -132,6 +132,8 @@ def trace_printer(record: dict) -> None:
     if record["type"] == "strategy":
         click.echo(f"[trace] {record['player']} ({record['strategy']}): rule {record['rule']} chose "
                    f"{record['choice']}", err=True)
+    if record["type"] == "step":
+        click.echo(f"[trace]    step {record['step']} (entering {record['phase']})", err=True)
     if record["type"] != "fire":
         return
     binding = ", ".join(f"{k}={v}" for k, v in record["binding"].items())

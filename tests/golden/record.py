@@ -6,7 +6,9 @@ record keeps, in order, every decision (seat, move, choice, the number of legal
 options and a digest of their labels), the strategy rule that chose each AI move,
 every announcement, and the result; rule firings are kept as their count and a
 digest of the sequence (rule names and bindings), so that a change in firing
-order shows without storing every firing.
+order shows without storing every firing. A phase's enter steps (which replaced
+rules that each fired once on entering the phase) count as the firings of the
+rules they replaced, under the same names.
 
     .venv/bin/python tests/golden/record.py                 # the checked-in set: 50 seeds per rule file
     .venv/bin/python tests/golden/record.py --seeds 200 --out /tmp/golden200   # a larger set to compare by hand
@@ -80,9 +82,12 @@ class Recorder:
 
     def __call__(self, record: dict) -> None:
         kind = record["type"]
-        if kind == "fire":
+        if kind == "fire" and not record.get("steps"):
             self.firings += 1
             self.digest.update(json.dumps([record["rule"], record["binding"]], sort_keys=True).encode())
+        elif kind == "step":  # a phase's enter step counts as the firing of the rule it replaced
+            self.firings += 1
+            self.digest.update(json.dumps([record["step"], {}], sort_keys=True).encode())
         elif kind == "decision":
             labels = json.dumps(record["options"], ensure_ascii=False)
             self.events.append(["d", record["player"], record["move"], record["choice"], len(record["options"]),

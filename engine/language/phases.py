@@ -1,0 +1,133 @@
+"""The ``phases:`` section: the game's phases in order, and the steps each runs when it is entered.
+
+A phase is an agenda group: rules with ``phase: NAME`` are active only in it.
+Written as a mapping, a phase may also say what happens on entering it::
+
+    phases:
+      deal:
+        enter:
+          - shuffle_the_stock: "shuffle stock"
+          - deal_the_hands: "deal hand_size from stock to [p.hand for p in players]"
+          - open_the_round: |
+              turn = first_leader()
+              goto play
+      play:
+
+The steps run in order, as one firing, as soon as the phase is entered and
+before any rule of it; a step may have ``when:`` (it runs only if that holds
+when its turn comes); a ``goto`` or ``end game`` in a step ends the entry.
+A variant overrides or removes a step by name, like a rule.
+"""
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from ..program import RuleSpec
+from .compiler import Unit, identifier_problem, literal
+from .loader import Map, Seq
+from .sections import SectionReader, located_text
+from .vocabulary import PHASE_KEYS, STEP_KEYS
+
+NAME = re.compile(r"[A-Za-z]\w*\Z", re.ASCII)
+ENTRY_PRIORITY = float("inf")  # entering a phase comes before every rule of it
+
+
+class Phases(SectionReader):
+    """Reads ``phases:`` (a list of names, or a mapping of phases with their enter steps)."""
+
+    def phases(self) -> list[str]:
+        self.phase_steps: dict[str, tuple[Seq, Any]] = {}
+        phases = self.tree.get("phases") or Seq()
+        if not isinstance(phases, (Seq, Map)):
+            self.error("'phases' is a list of names, or a mapping of phases (name: {enter: steps})",
+                       self.tree.loc("phases"))
+            return []
+        names: list[str] = []
+        for i, p in enumerate(phases):
+            where = phases.loc(i) if isinstance(phases, Seq) else phases.key_loc(p)
+            problem = None if isinstance(p, str) and NAME.match(p) else f"a phase is a name (letters, digits, _), not {p!r}"
+            if problem:
+                self.error(problem, where)
+            elif p in names:
+                self.error(f"phase '{p}' is listed twice", where)
+            else:
+                names.append(str(p))
+                if isinstance(phases, Map):
+                    self.phase_body(str(p), phases[p], phases.loc(p))
+        return names
+
+    def phase_body(self, name: str, body: Any, where: Any) -> None:
+        if body is None:
+            return
+        if not isinstance(body, Map):
+            self.error(f"phase '{name}' is a mapping (enter: steps, doc: text), or empty", where)
+            return
+        self.check_keys(body, PHASE_KEYS, f"phase '{name}'")
+        steps = body.get("enter")
+        if steps is None:
+            return
+        if not isinstance(steps, Seq):
+            self.error(f"the enter steps of phase '{name}' are a list: - step_name: actions", body.loc("enter"))
+            return
+        self.phase_steps[name] = (steps, body.key_loc("enter"))
+
+    def entry_rules(self, first_index: int, strategy: str) -> list[RuleSpec]:
+        """One rule per phase with enter steps: guarded by the phase, first of all, running the steps in order."""
+        rules = []
+        seen: set[str] = set()
+        for phase, (steps, where) in self.phase_steps.items():
+            source: list[tuple[int, str, Any]] = []
+            for i, step in enumerate(steps):
+                call = self.step(phase, step, steps.loc(i), seen)
+                if call is None:
+                    continue
+                if source:  # a goto or the end of the game in a step ends the entry
+                    source.append((0, f"if not M.in_phase({literal(phase)}): return", steps.loc(i)))
+                source += call
+            if not source:
+                continue
+            cond = self.compiler.expression(located_text("True", where), {}, what=f"entering phase '{phase}'")
+            if cond is None:
+                continue
+            index = first_index + len(rules)
+            condition = self.define("phase_when", (), cond, False, f"entering phase '{phase}'")
+            action = self.define("phase_enter", (), Unit(source), True, f"entering phase '{phase}'")
+            rule = RuleSpec(f"entering_{phase}", index, ENTRY_PRIORITY, phase, cond.tests, (), [], condition, action,
+                            ("phase", phase), where, doc=f"the enter steps of phase '{phase}'", steps=True,
+                            strategy=strategy)
+            self.rule_units[index] = (cond, [])
+            rules.append(rule)
+        return rules
+
+    def step(self, phase: str, step: Any, where: Any, seen: set[str]) -> list[tuple[int, str, Any]] | None:
+        """The generated lines that run one step (a call of its actions, under its `when`)."""
+        if not isinstance(step, Map) or len(step) != 1:
+            self.error(f"a step of phase '{phase}' is '- name: actions' (or '- name: {{when:, then:, doc:}}')", where)
+            return None
+        name, body = next(iter(step.items()))
+        problem = identifier_problem(name, "step")
+        if problem:
+            self.error(problem, step.key_loc(name))
+            return None
+        if name in seen:
+            self.error(f"two steps are named '{name}'", step.key_loc(name))
+        seen.add(str(name))
+        when, then, then_loc = None, body, step.loc(name)
+        if isinstance(body, Map):
+            self.check_keys(body, STEP_KEYS, f"step '{name}'")
+            when, then, then_loc = body.get("when"), body.get("then", "pass"), body.loc("then")
+        what = f"step '{name}' of phase '{phase}'"
+        unit = self.compiler.block(self.texts(then, then_loc, what), {}, what=what)
+        call = self.define("phase_step", (), unit, True, what)
+        announce = f"M.entering_step({literal(phase)}, {literal(str(name))})"
+        if when is None:
+            return [(0, announce, step.key_loc(name)), (0, f"{call}(M, V)", step.key_loc(name))] \
+                if unit is not None else None
+        text = self.expr_text(when, body.loc("when"), f"the condition of {what}")
+        cond = text and self.compiler.expression(text, {}, what=f"the condition of {what}")
+        test = self.define("phase_test", (), cond, False, f"the condition of {what}")
+        if unit is None or cond is None:
+            return None
+        return [(0, f"if {test}(M, V):", body.loc("when")), (1, announce, step.key_loc(name)),
+                (1, f"{call}(M, V)", step.key_loc(name))]

@@ -1,0 +1,169 @@
+"""Phases as a mapping: enter steps run in order on entering a phase, `goto` is checked, variants change steps by name."""
+import textwrap
+
+import pytest
+
+from naipes import Game, RuleError, RuleErrors, load_program
+
+GAME = """
+game: steps
+players: 2
+params:
+  rounds: {default: 2}
+state:
+  log: "[]"
+  rnd: 0
+phases:
+  deal:
+    doc: a new rnd
+    enter:
+      - count_the_round: |
+          rnd += 1
+          log = log + ['count']
+      - note_the_second_round:
+          when: "rnd == 2"
+          then: "log = log + ['second']"
+      - start_playing: |
+          log = log + ['start']
+          goto play
+      - never_reached: "log = log + ['never']"
+  play:
+rules:
+  - name: play_a_round
+    phase: play
+    then: |
+      log = log + ['play']
+      if rnd >= rounds:
+          end game
+      else:
+          goto deal
+"""
+
+
+def write(tmp_path, text, name="steps.yaml"):
+    path = tmp_path / name
+    path.write_text(textwrap.dedent(text), encoding="utf-8")
+    return path
+
+
+def errors_of(tmp_path, text, name="steps.yaml"):
+    with pytest.raises((RuleError, RuleErrors)) as caught:
+        load_program(write(tmp_path, text, name))
+    return caught.value.errors if isinstance(caught.value, RuleErrors) else [caught.value]
+
+
+def run(path):
+    game = Game(load_program(path), 0)
+    game.start()
+    return game.memory.vars["log"]
+
+
+def test_enter_steps_run_in_order_with_their_conditions_and_stop_at_a_goto(tmp_path):
+    assert run(write(tmp_path, GAME)) == ["count", "start", "play", "count", "second", "start", "play"]
+
+
+def test_a_trace_reports_each_step_as_it_runs(tmp_path):
+    game = Game(load_program(write(tmp_path, GAME)), 0)
+    records = []
+    game.listeners.append(records.append)
+    game.start()
+    steps = [r["step"] for r in records if r["type"] == "step"]
+    assert steps == ["count_the_round", "start_playing", "count_the_round", "note_the_second_round", "start_playing"]
+    entering = [r for r in records if r["type"] == "fire" and r["rule"] == "entering_deal"]
+    assert len(entering) == 2 and all(r["steps"] for r in entering)
+
+
+def test_a_variant_overrides_and_removes_steps_by_name(tmp_path):
+    write(tmp_path, GAME)
+    variant = write(tmp_path, """
+        extends: steps.yaml
+        game: steps_variant
+        override:
+          - name: count_the_round
+            then: |
+              rnd += 1
+              log = log + ['counted']
+        remove: [note_the_second_round]
+        """, "variant.yaml")
+    assert run(variant) == ["counted", "start", "play", "counted", "start", "play"]
+
+
+def test_a_variant_lists_phases_in_a_new_order_keeping_their_steps(tmp_path):
+    write(tmp_path, GAME)
+    variant = write(tmp_path, """
+        extends: steps.yaml
+        game: steps_variant
+        phases: [deal, extra, play]
+        """, "variant.yaml")
+    program = load_program(variant)
+    assert program.phases == ["deal", "extra", "play"]
+    assert run(variant)[:2] == ["count", "start"]
+
+
+def test_a_step_override_with_rule_keys_is_refused_where_written(tmp_path):
+    write(tmp_path, GAME)
+    errors = errors_of(tmp_path, """
+        extends: steps.yaml
+        game: v
+        override:
+          - name: count_the_round
+            priority: 5
+            then: "pass"
+        """, "variant.yaml")
+    assert "'priority' is not a key of a phase step" in errors[0].message
+    assert errors[0].location.line == 6
+
+
+def test_goto_an_unknown_phase_is_a_located_error_with_a_suggestion(tmp_path):
+    text = GAME.replace("goto play", "goto plya")
+    errors = errors_of(tmp_path, text)
+    assert errors[0].message == "unknown phase 'plya'"
+    assert errors[0].hint == "did you mean 'play'?"
+    assert errors[0].location.line == text.count("\n", 0, text.index("goto plya")) + 1
+
+
+@pytest.mark.parametrize("statement", ["phase = 'plya'", "if phase == 'plya':\n          end game",
+                                       "if phase in ['deal', 'plya']:\n          end game"])
+def test_a_phase_name_misspelt_in_a_text_is_a_compile_error(tmp_path, statement):
+    text = GAME.replace("      log = log + ['play']", "      " + statement)
+    errors = errors_of(tmp_path, text)
+    assert errors[0].message == "'plya' is not a value of phase"
+    assert errors[0].hint == "did you mean 'play'?"
+
+
+def test_the_conditional_goto_picks_its_phase(tmp_path):
+    text = GAME.replace("          goto play\n      - never", "          goto play if rnd > 1 else play\n      - never")
+    assert run(write(tmp_path, text))[:3] == ["count", "start", "play"]
+
+
+def test_a_strategy_cannot_goto(tmp_path):
+    game = write(tmp_path, GAME)
+    strategy = tmp_path / "strategies" / "bad.yaml"
+    strategy.parent.mkdir()
+    strategy.write_text("game: steps\nrules:\n  - name: jump\n    then: goto play\n", encoding="utf-8")
+    from naipes.agents.registry import load_strategy
+    with pytest.raises(RuleErrors) as caught:
+        load_strategy(strategy, load_program(game))
+    assert "a strategy cannot" in caught.value.errors[0].message
+
+
+@pytest.mark.parametrize("phases, message", [
+    ("phases:\n  deal:\n    enter: shuffle\n", "the enter steps of phase 'deal' are a list"),
+    ("phases:\n  deal:\n    enter:\n      - just text\n", "a step of phase 'deal' is '- name: actions'"),
+    ("phases:\n  deal:\n    start: []\n", "unknown key 'start' in phase 'deal'"),
+    ("phases:\n  deal:\n    enter:\n      - a: pass\n      - a: pass\n", "two steps are named 'a'"),
+    ("phases: {deal: 3}\n", "phase 'deal' is a mapping"),
+    ("phases: 3\n", "'phases' is a list of names"),
+])
+def test_badly_written_phases_are_located_errors(tmp_path, phases, message):
+    errors = errors_of(tmp_path, "game: g\nplayers: 2\n" + phases + "rules:\n  - name: r\n    then: end game\n")
+    assert message in errors[0].message
+    assert errors[0].location is not None and errors[0].location.line >= 3
+
+
+def test_extends_names_a_shipped_rule_file_from_any_folder(tmp_path):
+    variant = write(tmp_path, "extends: pocha\ngame: my_pocha\nparams:\n  peak: {default: 3}\n", "mine.yaml")
+    program = load_program(variant)
+    assert program.name == "my_pocha" and program.param_values["peak"] == 3
+    errors = errors_of(tmp_path, "extends: pocah\ngame: x\n", "typo.yaml")
+    assert "not found" in errors[0].message and errors[0].hint == "did you mean 'pocha'?"
