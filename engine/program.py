@@ -189,6 +189,7 @@ class Program:
     overrides: dict = field(default_factory=dict)  # the params given at load time (-p name=value), as text
     symbols: Any = None  # the compiler's symbol table, kept to compile expressions later
     namespace: dict = field(default_factory=dict)
+    first_stages: dict = field(default_factory=dict)  # phase -> the stage its turns start in (phases with stages)
     caches: dict = field(default_factory=dict)  # run-time values computed once per program (placeholder cards)
     locator: "Locator" = field(init=False, repr=False)
 

@@ -920,3 +920,41 @@ def test_the_key_is_equal_for_transposed_move_orders():
     assert after(four, "colour B").key() != after(four, "colour G").key()  # R1 R2 G3 / R1 R2 B1 (R2 unmatched)
     # the same chips left (B3 G4) with the other player to move
     assert after("R1 R2 B3 G4", "colour R").key() != after("R1 R2 B3 G4", "value 1", "value 2").key()
+
+
+# ------------------------------------------------------------------ refresh
+
+
+def test_refresh_fires_a_rule_whose_reads_did_not_change(tmp_path):
+    game, records = run(tmp_path, """
+        game: refreshed
+        state:
+          log: "()"
+          pokes: 0
+        rules:
+          - name: ask
+            when: "True"
+            then: "log = log + ('asked',)"
+          - name: poke
+            priority: -1
+            when: "pokes < 2"
+            then: |
+              pokes += 1
+              refresh ask
+    """ + FIN)
+    assert game.memory.vars["log"] == ("asked", "asked", "asked")
+    assert fired(records) == ["ask", "poke", "ask", "poke", "ask", "fin"]
+
+
+def test_refresh_of_an_unknown_rule_is_a_located_error(tmp_path):
+    from naipes.errors import RuleErrors
+    with pytest.raises(RuleErrors) as caught:
+        load(tmp_path, """
+            game: refreshed
+            rules:
+              - name: ask
+                then: "refresh aks"
+        """ + FIN)
+    error = caught.value.errors[0]
+    assert error.message == "unknown rule 'aks'" and error.hint == "did you mean 'ask'?"
+    assert error.location.line == 5

@@ -78,21 +78,21 @@ def seat(name: str) -> str:
 
 
 def position(hands: dict[str, str], discard: str = "", *, players: int = 2, turn: str = "P1",
-             step: str = "discard", dealer: str | None = None, scores: dict[str, int] | None = None,
+             stage: str = "discard", dealer: str | None = None, scores: dict[str, int] | None = None,
              out: tuple[str, ...] = (), stock: str | None = None, **params) -> Game:
     """A hand in progress: these hands and discard pile (bottom first); `turn` is asked to draw
-    (step 'draw') or to discard or close (step 'discard'); every other card is in the stock."""
+    (stage 'draw') or to discard or close (stage 'discard'); every other card is in the stock."""
     game = start(players, **params)
     game.memory.pending = None
     seats = [f"P{i + 1}" for i in range(players)]
     zones = {f"{p}.hand": hands.get(p, "") for p in seats}
     zones["discard"] = discard
-    state = {"turn": seat(turn), "step": repr(step)}
+    state = {"turn": seat(turn), "stage": repr(stage)}
     if dealer is not None:
         state["dealer"] = seat(dealer)
     player_state = {f"{p}.score": str(v) for p, v in (scores or {}).items()}
     player_state.update({f"{p}.out": "True" for p in out})
-    moves = "discard, close, close_all" if step == "discard" else "draw"
+    moves = "discard, close, close_all" if stage == "discard" else "draw"
     game = arrange(game, zones=zones, state=state, player_state=player_state, to_move=(turn, moves))
     if stock is not None:  # the stock, bottom first (the rest of the cards go to the discard pile's bottom)
         spare = [c for c in zone(game, "stock")]
@@ -168,7 +168,7 @@ def test_a_new_game_deals_seven_each_and_turns_one_card_up():
 # ==================================================================== a turn
 def test_draw_from_the_stock_then_discard_passes_the_turn():
     game = position({"P1": "1o 4c 7e 10b 12o 5c 3e", "P2": "2o 2c 2e 6b 6o 11c 11e"}, "5o",
-                    step="draw", stock="1b 3b")
+                    stage="draw", stock="1b 3b")
     assert labels(game) == ["draw stock", "take 5o"]
     choose(game, "draw stock")
     assert "3b" in names(player(game, "P1").hand) and names(zone(game, "stock")) == ["1b"]
@@ -181,10 +181,10 @@ def test_draw_from_the_stock_then_discard_passes_the_turn():
 
 
 def test_taking_the_discard_top():
-    game = position({"P1": "1o 4c 7e 10b 12o 5c 3e", "P2": "2o 2c 2e 6b 6o 11c 11e"}, "1c 5o", step="draw")
+    game = position({"P1": "1o 4c 7e 10b 12o 5c 3e", "P2": "2o 2c 2e 6b 6o 11c 11e"}, "1c 5o", stage="draw")
     choose(game, "take 5o")
     assert "5o" in names(player(game, "P1").hand) and names(zone(game, "discard")) == ["1c"]
-    assert V(game)["step"] == "discard" and game.to_move.name == "P1"
+    assert V(game)["stage"] == "discard" and game.to_move.name == "P1"
 
 
 def test_two_identical_cards_are_one_option():
@@ -198,12 +198,12 @@ def test_the_stock_runs_out_and_the_discard_pile_but_its_top_becomes_the_stock()
     rest = [n for n in ALL_40 if n not in used]
     game = start()
     game.memory.pending = None
-    # (step goes through 'discard' so that the rule renewing the stock sees it change; P1 is
+    # (the stage goes through 'discard' so that the rule renewing the stock sees it change; P1 is
     # asked to draw, as after a discard, and the rules settle before he is offered anything)
     arrange(game, zones={"P1.hand": hands["P1"], "P2.hand": hands["P2"], "discard": " ".join(rest), "stock": ""},
-            spare="laid", state={"turn": "players[0]", "step": "'discard'"})
+            spare="laid", state={"turn": "players[0]", "stage": "'discard'"})
     assert len(zone(game, "stock")) == 0
-    arrange(game, state={"step": "'draw'"}, to_move=("P1", "draw"), settle=True)
+    arrange(game, state={"stage": "'draw'"}, to_move=("P1", "draw"), settle=True)
     assert len(zone(game, "stock")) == len(rest) - 1
     assert [c.name for c in zone(game, "discard")] == [rest[-1]]  # the top stays
     assert sorted(c.name for c in zone(game, "stock")) == sorted(rest[:-1])
@@ -378,7 +378,7 @@ def closes(game: Game) -> list[str]:
 
 
 def test_no_close_before_drawing():
-    game = position({"P1": "1o 2o 3o 4c 5c 6c 7c", "P2": OTHER}, "12e", step="draw")
+    game = position({"P1": "1o 2o 3o 4c 5c 6c 7c", "P2": OTHER}, "12e", stage="draw")
     assert labels(game) == ["draw stock", "take 12e"]
 
 
@@ -580,7 +580,7 @@ def test_the_dealer_rotates_each_hand():
         others = [p.name for p in game.memory.players if p.name != mover]
         game.memory.pending = None
         zones = {f"{mover}.hand": CLOSER, f"{others[0]}.hand": OTHER, f"{others[1]}.hand": THIRD, "discard": ""}
-        arrange(game, zones=zones, state={"step": "'discard'"}, player_state={f"P{i}.score": "0" for i in (1, 2, 3)},
+        arrange(game, zones=zones, state={"stage": "'discard'"}, player_state={f"P{i}.score": "0" for i in (1, 2, 3)},
                 to_move=(mover, "discard, close, close_all"))
         choose(game, "close with 12e (scores -10)")
         dealers.append(V(game)["dealer"].name)
@@ -690,7 +690,7 @@ def test_views_show_the_table_and_hide_the_hands_and_the_stock():
         assert view["zones"]["stock"] == {"count": len(zone(game, "stock"))}
         assert view["zones"]["discard"] == {"count": 2, "top": "5b"}
         assert [p["score"] for p in view["players"]] == [0, 0]
-        assert "step" not in view["state"] and "melds" not in view["state"]
+        assert view["stage"] == "discard" and "melds" not in view["state"]  # the stage of the turn is public
     # after a close, everyone sees the melds shown (the card put face down, never)
     choose(game, "close with 12e (scores -10)")
     for seat in (0, 1):
@@ -709,7 +709,7 @@ def test_the_terminal_shows_the_hand_the_discard_top_the_stock_and_the_counts():
 
 
 def test_the_options_read_like_the_table():
-    game = position({"P1": CLOSER[:-4], "P2": OTHER}, "5o", step="draw")
+    game = position({"P1": CLOSER[:-4], "P2": OTHER}, "5o", stage="draw")
     assert labels(game) == ["draw stock", "take 5o"]
     choose(game, "take 5o")
     assert "discard 5o" in labels(game) and "discard 12c" not in labels(game)
@@ -790,7 +790,7 @@ def check_position(game: Game, deck_size: int) -> None:
     mover, players = game.to_move, memory.players
     stock, discard = zone(game, "stock"), zone(game, "discard")
     for p in players:
-        expected = 0 if p.out else 8 if p is mover and V(game)["step"] == "discard" else 7
+        expected = 0 if p.out else 8 if p is mover and V(game)["stage"] == "discard" else 7
         assert len(p.hand) == expected
     assert len(zone(game, "face_down")) == 0 and len(zone(game, "laid")) == 0
     for s, me in enumerate(players):

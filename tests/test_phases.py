@@ -167,3 +167,60 @@ def test_extends_names_a_shipped_rule_file_from_any_folder(tmp_path):
     assert program.name == "my_pocha" and program.param_values["peak"] == 3
     errors = errors_of(tmp_path, "extends: pocah\ngame: x\n", "typo.yaml")
     assert "not found" in errors[0].message and errors[0].hint == "did you mean 'pocha'?"
+
+
+STAGED = """
+game: staged
+players: 2
+state:
+  log: "[]"
+  turn: "players[0]"
+phases:
+  play:
+    stages: [draw, discard]
+  done:
+moves:
+  draw:
+    stage: draw
+    then: |
+      log = log + ['draw ' + stage]
+      stage = 'discard'
+      ask player to draw, discard
+  discard:
+    stage: discard
+    then: |
+      log = log + ['discard ' + stage]
+      stage = 'draw'
+      if len(log) >= 4:
+          goto done
+      else:
+          ask player to draw, discard
+setup: "ask turn to draw, discard"
+rules:
+  - name: finish
+    phase: done
+    then: "end game"
+"""
+
+
+def test_a_stage_offers_only_its_moves_and_a_turn_starts_in_the_first(tmp_path):
+    game = Game(load_program(write(tmp_path, STAGED)), 0)
+    game.start()
+    assert game.memory.vars["stage"] == "draw"
+    assert [o.move for o in game.options()] == ["draw"]
+    game.apply(game.options()[0])
+    assert [o.move for o in game.options()] == ["discard"] and game.view(0)["stage"] == "discard"
+    while not game.over:
+        game.apply(game.options()[0])
+    assert game.memory.vars["log"] == ["draw draw", "discard discard", "draw draw", "discard discard"]
+    assert game.memory.vars["stage"] is None  # `done` has no stages
+
+
+@pytest.mark.parametrize("change, message, hint", [
+    (("stage = 'discard'", "stage = 'discrad'"), "'discrad' is not a value of stage", "did you mean 'discard'?"),
+    (("    stage: discard\n", "    stage: dicsard\n"), "move 'discard': unknown stage 'dicsard'", "did you mean 'discard'?"),
+])
+def test_a_misspelt_stage_is_a_located_error(tmp_path, change, message, hint):
+    errors = errors_of(tmp_path, STAGED.replace(*change))
+    assert errors[0].message == message and errors[0].hint == hint
+    assert errors[0].location is not None

@@ -52,7 +52,7 @@ def agent_for(game: Game, level: str, seat: int = 0, path: str = CHINCHON, param
 ALL_40 = [f"{r}{s}" for s in "oceb" for r in (1, 2, 3, 4, 5, 6, 7, 10, 11, 12)]
 
 
-def chinchon(p1: str, discard: str = "", step: str = "discard") -> Game:
+def chinchon(p1: str, discard: str = "", stage: str = "discard") -> Game:
     """P1 to move with hand `p1` (8 cards to discard or close, 7 to draw); the discard pile bottom first.
     P2 holds seven of the other cards (P1 cannot see them)."""
     game = Game(program(CHINCHON), 0, players=2)
@@ -60,9 +60,9 @@ def chinchon(p1: str, discard: str = "", step: str = "discard") -> Game:
     game.memory.pending = None
     used = set(p1.split()) | set(discard.split())
     p2 = " ".join([n for n in ALL_40 if n not in used][:7])
-    moves = "discard, close, close_all" if step == "discard" else "draw"
+    moves = "discard, close, close_all" if stage == "discard" else "draw"
     return arrange(game, zones={"P1.hand": p1, "P2.hand": p2, "discard": discard},
-                   state={"turn": "players[0]", "step": repr(step)}, to_move=("P1", moves))
+                   state={"turn": "players[0]", "stage": repr(stage)}, to_move=("P1", moves))
 
 
 def decide(game: Game, agent: StrategyAgent) -> tuple[str, str]:
@@ -155,7 +155,7 @@ DRAWS = [
 
 @pytest.mark.parametrize("level, hand, pile, expected, rule", DRAWS)
 def test_drawing(level, hand, pile, expected, rule):
-    game = chinchon(hand, discard=pile, step="draw")
+    game = chinchon(hand, discard=pile, stage="draw")
     assert decide(game, agent_for(game, level)) == (expected, rule)
 
 

@@ -91,7 +91,7 @@ class Builder(Settings, Phases, Declarations, Cards, Moves, Rules):
             symmetric=self.symmetric if cards else (), card_attributes=cards.card_class.attributes if cards else (),
             **read_indexes(rules, self.rule_units, function_reads(self.defs)),
             line_origins=module.line_origins, code_name=module.code_name, overrides=dict(self.overrides),
-            symbols=self.sym, namespace=module.namespace)
+            symbols=self.sym, namespace=module.namespace, first_stages=dict(self.sym.first_stages))
 
     def resolve_more(self, module: Module) -> None:
         """A hook for builders of richer programs (strategies) to resolve their own generated names."""

@@ -39,7 +39,7 @@ ENGINE_NAMES = frozenset({"M", "V", "_", "combo", "list", "dict", "zip", "range"
 PREFIXED = re.compile(r"(?:[vFB]_[A-Za-z0-9_]+|_[oh][0-9]+|[a-z]+(?:_[a-z]+)*_[0-9]+)\Z", re.ASCII)
 # The working memory's methods that generated code calls (M.move(...), ...).
 MEMORY_API = frozenset({"set_var", "set_attr", "move", "shuffle", "deal", "ask", "end_game", "unpack", "announce",
-                        "rng", "charge", "step", "in_phase", "entering_step"})
+                        "rng", "charge", "step", "in_phase", "entering_step", "refresh"})
 CONSTANT_TYPES = (type(None), bool, int, float, str)
 
 

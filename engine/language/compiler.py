@@ -21,7 +21,7 @@ import ast
 import keyword
 import sys
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Callable
 
 from lark import Token, Tree
 
@@ -131,6 +131,8 @@ class Symbols:
     # global name -> the only values it may hold (the phases, for `phase`): a text literal written to or
     # compared with it must be one of them
     enums: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    rules: set[str] = field(default_factory=set)  # the names of the rules (refresh names one)
+    first_stages: dict[str, str | None] = field(default_factory=dict)  # phase -> the stage a turn starts in
 
     def attribute_type(self, base: str | None, attr: str) -> str | None:
         if base == "card":
@@ -774,9 +776,21 @@ class _Job:
                 self.fail(name, f"unknown phase '{name.value}'",
                           did_you_mean(name.value, phases) or (f"phases: {', '.join(phases)}" if phases else
                                                                "declare it under 'phases:'"))
-        value = literal(target.value) if condition is None else \
-            f"({literal(target.value)} if {self.expr(condition)[0]} else {literal(otherwise.value)})"
-        self.emit(out, indent, f"M.set_var('phase', {value})", node)
+        test = self.expr(condition)[0] if condition is not None else None
+
+        def chosen(of: Callable[[str], Any]) -> str:
+            return literal(of(target.value)) if test is None else \
+                f"({literal(of(target.value))} if {test} else {literal(of(otherwise.value))})"
+        self.emit(out, indent, f"M.set_var('phase', {chosen(str)})", node)
+        if self.sym.first_stages:  # entering a phase starts its first stage (None: a phase without stages)
+            self.emit(out, indent, f"M.set_var('stage', {chosen(self.sym.first_stages.get)})", node)
+
+    def s_refresh_stmt(self, node: Tree, indent: int, out: list) -> None:
+        self._check_writable(node, None, "refresh")
+        name = node.children[0]
+        if name.value not in self.sym.rules:
+            self.fail(name, f"unknown rule '{name.value}'", did_you_mean(name.value, self.sym.rules))
+        self.emit(out, indent, f"M.refresh({literal(name.value)})", node)
 
     def _check_enum(self, name: str, value: Tree) -> None:
         """A text literal written to a name with declared values must be one of them."""

@@ -30,6 +30,12 @@ class Declarations(SectionReader):
         sym.globals.update({"players": "list", "phase": "str" if phases else None})
         if phases:
             sym.enums["phase"] = tuple(phases)
+        stages = getattr(self, "phase_stages", {})
+        if stages:
+            sym.globals["stage"] = "str"
+            sym.enums["stage"] = tuple(dict.fromkeys(s for names in stages.values() for s in names))
+            sym.first_stages = {phase: stages[phase][0] if phase in stages else None for phase in phases}
+        sym.rules = self.rule_names()
         self.zone_specs: list[ZoneSpec] = []
         zones = self.section("zones", Map, Map())
         for name, spec in zones.items():
@@ -94,6 +100,13 @@ class Declarations(SectionReader):
                 types = {type_name(v) for v in values.values()} if isinstance(values, Map) else set()
                 sym.card_attrs[str(table)] = types.pop() if len(types) == 1 else None
 
+    def rule_names(self) -> set[str]:
+        """The names of the rules (what `refresh` may name)."""
+        rules = self.tree.get("rules")
+        if not isinstance(rules, Seq):
+            return set()
+        return {str(r["name"]) for r in rules if isinstance(r, Map) and isinstance(r.get("name"), str)}
+
     def attr_type(self, values: Any, generated: bool) -> str | None:
         if generated:
             return str(values) if isinstance(values, str) and values in PARAM_TYPES else None
@@ -110,7 +123,7 @@ class Declarations(SectionReader):
         if problem:
             self.error(problem, loc)
             return
-        reserved = {"players", "phase", "player"} | set(BUILTINS)
+        reserved = {"players", "phase", "stage", "player"} | set(BUILTINS)
         if name in reserved or name in sym.params:
             self.error(f"'{name}' is reserved or already a param", loc)
         table = sym.player_attrs if per_player else sym.globals

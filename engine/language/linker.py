@@ -14,6 +14,7 @@ from typing import Any, Callable
 from ..library.builtins import BUILTINS
 from ..library.limits import minus, plus, times
 from ..program import CardSpec, MoveSpec, PlayerBase, RuleSpec, VarSpec, ViewSpec, ZoneSpec
+from ..runtime.memory import REFRESH
 from .codecheck import check_generated
 from .compiler import ANY, CARD_BUILTIN_ATTRS, PLAYER_BUILTIN_ATTRS, ZONE_ATTRS, Symbols, Unit
 from .sections import Definition
@@ -110,6 +111,7 @@ def read_indexes(rules: list[RuleSpec], units: dict[int, tuple[Unit, list[Unit]]
     for rule in rules:
         cond_unit, domain_units = units[rule.index]
         _index_rule(readers, rule, cond_unit, domain_units, functions)
+        readers["global_readers"][REFRESH + rule.name] = [rule.index]  # `refresh RULE` (naipes.runtime.memory)
     g, a, b, d, guards = (readers[k] for k in ("global_readers", "attr_readers", "bound_readers", "domain_readers",
                                                "guard_index"))
     readers["global_reactions"] = {name: (guards.get(name), tuple(g.get(name, ())), tuple(d.get(name, ())))

@@ -2,7 +2,8 @@
 from __future__ import annotations
 
 from ..program import MoveSpec
-from .compiler import Compiler, Unit
+from ..errors import did_you_mean
+from .compiler import Compiler, Unit, literal
 from .loader import Map, location_of, subtext
 from .linker import function_reads
 from .sections import BINDING, SectionReader
@@ -56,9 +57,11 @@ class Moves(SectionReader):
                 cascade.append((str(step_name), self.define("move_legal", ("player", "__candidates"), unit,
                                                             True, f"legality '{step_name}' of move '{name}'")))
             when = None
-            if "when" in spec:
-                text = self.expr_text(spec["when"], spec.loc("when"), f"move '{name}' when")
+            if "when" in spec or "stage" in spec:
+                text = self.expr_text(spec.get("when", True), spec.loc("when"), f"move '{name}' when")
                 unit = text and c.expression(text, {"player": "player"}, what=f"move '{name}' when")
+                if unit is not None and "stage" in spec:
+                    self.only_in_stage(str(name), spec, unit)
                 when = self.define("move_when", ("player",), unit, False, f"availability of move '{name}'")
             label = None
             if "label" in spec:
@@ -77,6 +80,17 @@ class Moves(SectionReader):
             out[str(name)] = MoveSpec(str(name), arg, options, cascade, when, label, effect, str(spec.get("doc", "")),
                                       strict=not isinstance(legal, list), public=public, space=space)
         return out
+
+    def only_in_stage(self, name: str, spec: Map, unit: Unit) -> None:
+        """`stage: S`: the move is offered only in stage S (its `when`, if any, must hold too)."""
+        stage = spec["stage"]
+        stages = self.sym.enums.get("stage", ())
+        if stage not in stages:
+            self.error(f"move '{name}': unknown stage '{stage}'", spec.loc("stage"),
+                       did_you_mean(str(stage), stages) or "declare the stages of a phase under 'phases:'")
+            return
+        indent, expr, origin = unit.source[0]
+        unit.source[0] = (indent, f"(V['stage'] == {literal(str(stage))} and {expr})", origin)
 
     def move_space(self, name: str, spec: Map, choose: Unit | None) -> str | None:
         """The function giving every argument move `name` can ever offer (see MoveSpec.space), or None."""

@@ -38,6 +38,7 @@ class Phases(SectionReader):
 
     def phases(self) -> list[str]:
         self.phase_steps: dict[str, tuple[Seq, Any]] = {}
+        self.phase_stages: dict[str, list[str]] = {}
         phases = self.tree.get("phases") or Seq()
         if not isinstance(phases, (Seq, Map)):
             self.error("'phases' is a list of names, or a mapping of phases (name: {enter: steps})",
@@ -64,6 +65,7 @@ class Phases(SectionReader):
             self.error(f"phase '{name}' is a mapping (enter: steps, doc: text), or empty", where)
             return
         self.check_keys(body, PHASE_KEYS, f"phase '{name}'")
+        self.stages(name, body)
         steps = body.get("enter")
         if steps is None:
             return
@@ -71,6 +73,21 @@ class Phases(SectionReader):
             self.error(f"the enter steps of phase '{name}' are a list: - step_name: actions", body.loc("enter"))
             return
         self.phase_steps[name] = (steps, body.key_loc("enter"))
+
+    def stages(self, phase: str, body: Map) -> None:
+        stages = body.get("stages")
+        if stages is None:
+            return
+        if not isinstance(stages, Seq) or not stages:
+            self.error(f"the stages of phase '{phase}' are a list of names", body.loc("stages"))
+            return
+        names: list[str] = []
+        for i, stage in enumerate(stages):
+            if not (isinstance(stage, str) and NAME.match(stage)) or stage in names:
+                self.error(f"a stage is a name, once: not {stage!r}", stages.loc(i))
+            else:
+                names.append(str(stage))
+        self.phase_stages[phase] = names
 
     def entry_rules(self, first_index: int, strategy: str) -> list[RuleSpec]:
         """One rule per phase with enter steps: guarded by the phase, first of all, running the steps in order."""

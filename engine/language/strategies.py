@@ -212,6 +212,9 @@ class _StrategyBuilder(Builder):
         for rules in self.resolved_observations.values():
             rules.sort(key=lambda o: -o.priority)  # stable: declaration order among equals
 
+    def rule_names(self) -> set[str]:
+        return {rule.name for rule in self.game.rules if not rule.steps}  # the game's moves may refresh them
+
     def entry_rules(self, first_index: int, strategy: str) -> list[RuleSpec]:
         return []  # the game's enter steps are the game's: a strategy only decides and observes
 

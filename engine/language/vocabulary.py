@@ -154,6 +154,7 @@ MOVE = _record(
     when=("when the move is available at all", EXPRESSION),
     label=("how an option reads to the player choosing", EXPRESSION),
     public=("how the move reads to the other players (default: the label)", EXPRESSION),
+    stage=("the stage of a turn in which the move is offered (see phases: stages)", TEXT),
     then=("the move's effect: actions with player and the chosen argument in scope", ACTIONS),
     space=("every argument the move can ever offer (the action space of learning agents); "
            "reads only params, players and all_cards()", EXPRESSION),
@@ -163,6 +164,8 @@ STEP_BODY = _record(
     doc=("what it does", TEXT))
 STEP = Entries(Either((ACTIONS, STEP_BODY)), at_most=1)  # - step_name: ACTIONS, or - step_name: {when, then, doc}
 PHASE = _record(
+    stages=("the stages of a turn in this phase, in order: `stage` holds the current one, the first on entering "
+            "the phase; a move with `stage:` is offered only in its stage", NAMES),
     enter=("named steps run in order each time the phase is entered, before any rule of it; "
            "a variant overrides or removes a step by name", ListOf(STEP)),
     doc=("what happens in the phase", TEXT))

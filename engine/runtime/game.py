@@ -503,6 +503,7 @@ class Game:
         return {
             "seat": seat,
             "phase": V.get("phase"),
+            **({"stage": V["stage"]} if program.first_stages else {}),
             "state": {**{v.name: jsonable(V[v.name]) for v in program.state if v.visibility == "public"},
                       **self._global_views()},
             "zones": {z.name: zone_view(V[z.name]) for z in program.zones if not z.per_player},

@@ -88,6 +88,10 @@ class Memory(Budget):
         if self.on_step is not None:
             self.on_step(phase, step)
 
+    def refresh(self, rule: str) -> None:
+        """Let the activations of `rule` fire again though nothing they read changed (CLIPS's refresh)."""
+        self.dirty.add(REFRESH + rule)
+
     def in_phase(self, phase: str) -> bool:
         """Whether the game goes on in `phase` (a phase's enter steps stop at a goto or the end of the game)."""
         return not self.over and self.vars.get("phase") == phase
@@ -308,10 +312,11 @@ class Memory(Budget):
             zones_part = tuple(tuple([c.id for c in z]) if z.spec.ordered else frozenset([c.id for c in z])
                                for z in self.zones)
         pending = (self.pending[0].index, self.pending[1]) if self.pending else None
-        return (self.vars.get("phase"), globals_part, players_part, zones_part, pending, self.over, self.winners)
+        return ((self.vars.get("phase"), self.vars.get("stage")), globals_part, players_part, zones_part, pending, self.over, self.winners)
 
 
 ATOMS = {int, float, str, bool, type(None)}
+REFRESH = "refresh "  # a dirty key REFRESH + rule name re-evaluates that rule (no declared name has a space)
 
 
 def hidden_cards(program: Any, count: int) -> list[CardBase]:
@@ -411,6 +416,8 @@ def new_memory(program: Program, seed: int | None, player_names: list[str] | Non
         players.append(p)
     memory.players = players
     V["phase"] = program.phases[0] if program.phases else None
+    if program.first_stages:
+        V["stage"] = program.first_stages.get(V["phase"])
     for spec in program.zones:
         if spec.per_player:
             for p in players:
