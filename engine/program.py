@@ -142,6 +142,7 @@ class CardSpec:
     start: str
     card_class: type = CardBase
     location: Location | None = None  # the 'cards' section, where a fault in building the deck is reported
+    declared: dict = field(default_factory=dict)  # attribute -> the values a generated deck may give it
 
 
 @dataclass(frozen=True, eq=False)

@@ -93,4 +93,5 @@ class Cards(SectionReader):
             symmetric = []
         self.symmetric = tuple(str(a) for a in symmetric)
         card_class = type("Card", (CardBase,), {"__slots__": tuple(names) + tuple(tables), "attributes": tuple(names) + tuple(tables)})
-        return CardSpec(names, build_name, tables, name_func, str(start), card_class, spec.where)
+        declared = {a: tuple(attrs[a]) for a in names if "generate" in spec and isinstance(attrs[a], list)}
+        return CardSpec(names, build_name, tables, name_func, str(start), card_class, spec.where, declared)

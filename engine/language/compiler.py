@@ -133,6 +133,7 @@ class Symbols:
     enums: dict[str, tuple[str, ...]] = field(default_factory=dict)
     rules: set[str] = field(default_factory=set)  # the names of the rules (refresh names one)
     first_stages: dict[str, str | None] = field(default_factory=dict)  # phase -> the stage a turn starts in
+    attr_enums: dict[str, tuple[str, ...]] = field(default_factory=dict)  # card or player attribute -> its texts
 
     def attribute_type(self, base: str | None, attr: str) -> str | None:
         if base == "card":
@@ -707,6 +708,8 @@ class _Job:
         if base_type not in (None, "player"):
             self.fail(attr_token, f"only players have variables; this is a {base_type}")
         self._check_type(target, attr, self.sym.player_attrs[attr], None if op else typ)
+        if not op and attr in self.sym.attr_enums:
+            self._check_enum("." + attr, value)
         if op:
             self._check_augmented(node, op, self.sym.player_attrs[attr], typ)
         self.tmp += 1
@@ -794,19 +797,17 @@ class _Job:
 
     def _check_enum(self, name: str, value: Tree) -> None:
         """A text literal written to a name with declared values must be one of them."""
-        allowed = self.sym.enums.get(name)
+        allowed = self.sym.attr_enums.get(name[1:]) if name.startswith(".") else self.sym.enums.get(name)
         text = _text_literal(value)
         if allowed is not None and text is not None and text not in allowed:
-            self.fail(value, f"'{text}' is not a value of {name}",
+            self.fail(value, f"'{text}' is not a value of {name.lstrip('.')}",
                       did_you_mean(text, allowed) or f"its values: {', '.join(allowed)}")
 
     def _check_enum_compare(self, left: Tree, op: str, right: Tree) -> None:
         """`phase == 'plya'` (or `phase in ['bid', 'plya']`) is a mistake the compiler can see."""
         for name_side, other in ((left, right), (right, left)):
-            if not (isinstance(name_side, Tree) and name_side.data == "name"):
-                continue
-            name = name_side.children[0].value
-            if name in self.scope or name not in self.sym.enums:
+            name = self._enum_named(name_side)
+            if name is None:
                 continue
             if op in ("==", "!="):
                 self._check_enum(name, other)
@@ -814,6 +815,18 @@ class _Job:
                 for item in right.children:
                     if isinstance(item, Tree):
                         self._check_enum(name, item)
+
+    def _enum_named(self, node: Tree | Token) -> str | None:
+        """The key of `enums` (a global) or `attr_enums` (`.attr`) that `node` reads, if it has declared values."""
+        if not isinstance(node, Tree):
+            return None
+        if node.data == "name":
+            name = node.children[0].value
+            return name if name not in self.scope and name in self.sym.enums else None
+        if node.data == "getattr":
+            attr = node.children[1].value
+            return "." + attr if attr in self.sym.attr_enums else None
+        return None
 
     def s_announce_stmt(self, node: Tree, indent: int, out: list) -> None:
         parts = ", ".join(self.expr(c)[0] for c in node.children)

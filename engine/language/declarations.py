@@ -55,6 +55,9 @@ class Declarations(SectionReader):
             entries = self.section(section, Map, Map())
             for name in entries:
                 self.new_symbol(str(name), entries.key_loc(name), per_player, None)
+                values = self.declared_values(entries[name], f"{section} '{name}'")
+                if values:
+                    (sym.attr_enums if per_player else sym.enums)[str(name)] = values
         functions = self.section("functions", Map, Map())
         for signature in functions:
             match = SIGNATURE.match(str(signature))
@@ -87,6 +90,9 @@ class Declarations(SectionReader):
                     self.error(problem, attrs.key_loc(attr))
                     continue
                 sym.card_attrs[str(attr)] = self.attr_type(attrs[attr], "generate" in cards)
+                values = attrs[attr]
+                if isinstance(values, list) and values and all(isinstance(v, str) for v in values):
+                    sym.attr_enums[str(attr)] = tuple(str(v) for v in values)
             tables = cards.get("tables")
             if tables is not None and not isinstance(tables, Map):
                 self.error("'tables' maps a name to {of: attribute, values: {value: number}, default: ...}",
@@ -107,8 +113,18 @@ class Declarations(SectionReader):
             return set()
         return {str(r["name"]) for r in rules if isinstance(r, Map) and isinstance(r.get("name"), str)}
 
+    def declared_values(self, spec: Any, what: str) -> tuple[str, ...] | None:
+        """A variable's `values:`, the only texts it may hold (checked where the file writes or compares one)."""
+        if not isinstance(spec, Map) or "values" not in spec:
+            return None
+        values = spec["values"]
+        if not isinstance(values, list) or not values or not all(isinstance(v, str) for v in values):
+            self.error(f"{what}: 'values' lists the texts it may hold", spec.loc("values"))
+            return None
+        return tuple(str(v) for v in values)
+
     def attr_type(self, values: Any, generated: bool) -> str | None:
-        if generated:
+        if generated and not isinstance(values, list):
             return str(values) if isinstance(values, str) and values in PARAM_TYPES else None
         if isinstance(values, list):
             types = {type_name(v) for v in values}

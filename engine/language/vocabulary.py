@@ -106,7 +106,7 @@ TABLE = _record(("of", "values"), of=("the attribute it reads", TEXT),
                 values=("attribute value -> table value", Entries(ANY_SCALAR, key="any")),
                 default=("the value for the others", ANY_SCALAR))
 CARDS = _record(
-    attributes=("each attribute's values (a list or an expression); with generate: its type",
+    attributes=("each attribute's values (a list or an expression); with generate: its type, or the list of its values",
                 Entries(Either((ListOf(ANY_SCALAR), EXPRESSION)))),
     generate=("an expression giving a list of attribute maps, one per card", EXPRESSION),
     extra=("more cards, each a mapping attribute: value", ListOf(Entries(Either((ANY_SCALAR, NULL)), key="any"))),
@@ -122,7 +122,9 @@ ZONE = _record(
 VARIABLE = _record(
     init=("the initial value, an expression", Either((EXPRESSION, NULL))),
     visibility=("public, hidden, or owner (per-player variables)", Value(("text",), ("public", "hidden", "owner"))),
-    show=("shown to a human at the table (false: bookkeeping)", BOOL), doc=("what it means", TEXT))
+    show=("shown to a human at the table (false: bookkeeping)", BOOL),
+    values=("the only texts it may hold (a text the file writes to or compares with it must be one)", NAMES),
+    doc=("what it means", TEXT))
 VARIABLES = Entries(Either((VARIABLE, EXPRESSION, NULL)))  # name: INIT, or name: {init, visibility, ...}
 VIEW = _record(
     ("value",), value=("the displayed value, an expression", EXPRESSION),

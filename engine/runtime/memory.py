@@ -450,6 +450,9 @@ def build_deck(program: Program, memory: Memory) -> None:
             if value is not None and not isinstance(value, (bool, int, float, str)):
                 raise GameError(f"card {i}: attribute '{attr}' is {value!r}; a card's attributes are plain values "
                                 "(text, numbers, true/false)", spec.location)
+            if attr in spec.declared and value is not None and value not in spec.declared[attr]:
+                raise GameError(f"card {i}: attribute '{attr}' is {value!r}, not one of its declared values "
+                                f"{', '.join(map(str, spec.declared[attr]))}", spec.location)
             setattr(card, attr, value)
         for attr, (of, values, default) in spec.tables.items():
             setattr(card, attr, values.get(getattr(card, of), default))
