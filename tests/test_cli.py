@@ -399,7 +399,7 @@ def test_trace_prints_each_firing(tmp_path):
     clean(result)
     lines = [line for line in result.output.splitlines() if line.startswith("[trace] fire")]
     # R1 B2 has no colour or value in common: two moves, two asks, then the end rule
-    assert lines == ["[trace] fire player_to_move_takes (priority 0)"] * 2 + ["[trace] fire last_chip_wins (priority 10)"]
+    assert lines == ["[trace] fire player_to_move_takes (priority 0)"] * 2 + ["[trace] fire last_chip_wins (priority 0)"]
 
 
 def test_play_with_minimax_default_opponent_wins_a_won_position():
