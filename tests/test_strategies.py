@@ -344,3 +344,25 @@ def test_a_cut_off_playout_is_scored_by_the_estimate(tmp_path):
     game.start()
     picks = {ISMCTSAgent(seed, iterations=60, depth=1).choose(game.decision()).arg for seed in range(4)}
     assert picks == {30}  # ties would go to the last option by key, 9
+
+
+def test_a_memory_with_reset_starts_again_when_its_expression_changes(duel):
+    program, strategy = duel
+    counting = strategy("counting", """
+game: duel
+memory:
+  played: {init: 0, reset: "len(table) // 2"}   # a new scope every two cards on the table
+  ever: 0
+rules:
+  - {name: count, after: play, then: "played += 1\\never += 1"}
+""")
+    game = Game(program, 0)
+    agent = strategy_agent(counting, 0)
+    agent.attach(game, 0)
+    game.start()
+    seen = []
+    for _ in range(3):
+        game.apply(next(o for o in game.options() if o.move == "play"))
+        seen.append((dict(agent.memory), dict(agent.scopes)))
+    # after 1 card: scope 0, one play; after 2: scope 1 (reset, then counted); after 3: scope 1 again
+    assert [(m["played"], m["ever"], s["played"]) for m, s in seen] == [(1, 1, 0), (1, 2, 1), (2, 3, 1)]

@@ -59,7 +59,7 @@ def decide(game, level, **memory):
     agent = strategy_agent(strategy(level), seed=0)
     decision = game.decision()
     agent.attach(game, decision.player)
-    agent.memory.update({"hand_no": ROUND, **memory})
+    agent.memory.update(memory)  # attached in this hand: its memory is this hand's (reset: round_number)
     option, rule = agent.decide(decision)
     return option.label, rule
 
@@ -243,7 +243,7 @@ def test_the_memory_counts_the_points_taken_the_cards_played_and_the_voids(p2_ha
     play(game, "1c")
     play(game, p2_plays)
     memory = agent.memory
-    assert memory["hand_no"] == ROUND
+    assert agent.scopes == {"taken": ROUND, "gone": ROUND}  # the hand the memory is about
     assert memory["taken"] == taken
     assert memory["gone"] == [(1, "copas"), (int(p2_plays[:-1]), {"o": "oros", "b": "bastos"}[p2_plays[-1]])]
     assert memory["voids"] == voids

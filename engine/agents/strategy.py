@@ -31,6 +31,7 @@ class StrategyAgent:
         self.name = strategy.name
         self.rng = random.Random(seed)
         self.memory: dict[str, Any] = {}
+        self.scopes: dict[str, Any] = {}  # memory name -> the value of its `reset:` when it last started
         self.game: Game | None = None
         self.seat: int | None = None
         self._fallback: Any = None
@@ -46,6 +47,7 @@ class StrategyAgent:
         view = self._view(game, {})
         with self.strategy.program.located():
             self.memory = {var.name: var.init(view, view.vars) for var in self.strategy.memory}
+            self.scopes = {name: reset(view, view.vars) for name, reset in self.strategy.resets.items()}
         if self.strategy.observations:
             game.after_move.append(self._observe)
 
@@ -133,7 +135,22 @@ class StrategyAgent:
         V.update({name: view.localize(value) for name, value in self.memory.items()})
         V["me"] = view.players[self.seat]
         V[OFFERED] = offered
+        if self.strategy.resets:
+            self._reset_scopes(view)
         return view
+
+    def _reset_scopes(self, view: Any) -> None:
+        """Start again the memory whose `reset:` value changed (a new hand, say)."""
+        V = view.vars
+        with self.strategy.program.located():
+            for var in self.strategy.memory:
+                reset = self.strategy.resets.get(var.name)
+                if reset is None:
+                    continue
+                scope = reset(view, V)
+                if scope != self.scopes.get(var.name):
+                    self.scopes[var.name] = scope
+                    V[var.name] = var.init(view, V)
 
     def _keep(self, V: dict) -> None:
         self.memory = {name: V[name] for name in self.memory}

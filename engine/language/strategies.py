@@ -20,7 +20,8 @@ read its state and zones.
   is a placeholder): the strategy's way to remember cards played, voids
   shown, bids.
 * **Memory**: ``memory: {name: INIT}`` is private to the seat and kept for
-  the whole game; ``me`` is the seat's player.  Actions may change only the
+  the whole game, or ``name: {init: INIT, reset: EXPR}``: started again from
+  INIT whenever EXPR's value changes (``reset: round_number``: one hand); ``me`` is the seat's player.  Actions may change only the
   memory (the compiler refuses anything else).
 * **Default**: when no rule proposes a legal option, ``default:`` decides:
   ``first`` (the first legal option, the default), ``random`` (the seat's
@@ -71,6 +72,7 @@ class Strategy:
     observations: dict[str, list[Observation]] = field(default_factory=dict)  # by move
     default: str = "first"
     default_where: Location | None = None  # where `default:` is written (errors in making it are reported there)
+    resets: dict = field(default_factory=dict)  # memory name -> f(view, vars): the memory restarts when it changes
 
 
 def strategy_path(spec: str, game: Program) -> Path | None:
@@ -110,7 +112,7 @@ def compile_strategy(path: str | Path, game: Program) -> Strategy:
     program = builder.build()
     memory = [v for v in program.state if v.name in builder.memory_names]
     return Strategy(_strategy_name(tree, path), str(path), game, program, memory, builder.resolved_observations,
-                    builder.default, tree.loc("default") if "default" in tree else tree.where)
+                    builder.default, tree.loc("default") if "default" in tree else tree.where, builder.resolved_resets)
 
 
 def is_strategy_file(path: str | Path) -> bool:
@@ -158,6 +160,8 @@ def _combined_tree(game_tree: Map, strategy: Map) -> Map:
             continue
         if not isinstance(extra, Map):
             raise RuleError(f"'{own}' must be a mapping (name: value)", strategy.loc(own))
+        if own == "memory":
+            extra = _without_resets(extra)
         base = game_tree.get(section) if isinstance(game_tree.get(section), Map) else _empty_map(extra)
         taken = {str(b).split("(")[0].strip() for b in base}
         clash = [k for k in extra if str(k).split("(")[0].strip() in taken]
@@ -174,6 +178,18 @@ def _combined_tree(game_tree: Map, strategy: Map) -> Map:
     for key in ("override", "remove"):
         combined.pop(key, None)
     return combined
+
+
+def _without_resets(memory: Map) -> Map:
+    """The memory as state variables: `reset:` is the strategy's own key (read by _StrategyBuilder)."""
+    out = Map()
+    out.where, out.key_locs, out.value_locs = memory.where, dict(memory.key_locs), dict(memory.value_locs)
+    for name, spec in memory.items():
+        if isinstance(spec, Map) and "reset" in spec:
+            spec = _with_entry(spec, "reset", None)
+            del spec["reset"]
+        out[name] = spec
+    return out
 
 
 def _empty_map(near: Map) -> Map:
@@ -201,9 +217,12 @@ class _StrategyBuilder(Builder):
         self.resolved_observations: dict[str, list[Observation]] = {}
         self.decision_rules: dict[int, RuleSpec] = {}
         self.choices: dict[int, str] = {}  # rule index -> the generated name of its `choose`
+        self.resets: dict[str, str] = {}  # memory name -> the generated name of its `reset:` expression
+        self.resolved_resets: dict[str, Callable] = {}
         self.default = str(strategy.get("default", "first"))
 
     def resolve_more(self, module: Module) -> None:
+        self.resolved_resets = {name: module.resolve(reset) for name, reset in self.resets.items()}
         for rule_index, choose in self.choices.items():
             self.decision_rules[rule_index].choose = module.resolve(choose)
         for name, move, priority, when, then in self.observations:
@@ -223,6 +242,7 @@ class _StrategyBuilder(Builder):
         if not isinstance(section, list):
             self.error("'rules' must be a list of rules", self.strategy_tree.loc("rules"))
             return []
+        self.compile_resets()
         self.compiler.writable = self.memory_names
         out: list[RuleSpec] = []
         seen: dict[str, Location] = {}
@@ -240,6 +260,18 @@ class _StrategyBuilder(Builder):
                     out.append(rule)
         self.compiler.writable = None
         return out
+
+    def compile_resets(self) -> None:
+        """`memory: NAME: {init: INIT, reset: EXPR}`: the memory starts again from INIT whenever EXPR's value changes."""
+        memory = self.strategy_tree.get("memory")
+        for name, spec in memory.items() if isinstance(memory, Map) else []:
+            if not (isinstance(spec, Map) and "reset" in spec):
+                continue
+            what = f"reset of memory '{name}'"
+            text = self.expr_text(spec["reset"], spec.loc("reset"), what)
+            unit = text and self.compiler.expression(text, {}, what=what)
+            if unit is not None:
+                self.resets[str(name)] = self.define("memory_reset", (), unit, False, what)
 
     def move_named(self, spec: Map, key: str) -> str | None:
         move = spec.get(key)

@@ -212,6 +212,12 @@ STRATEGY_RULE = _record(
     after=("an observation rule: runs after any player makes this move", TEXT), doc=("what it does", TEXT),
     **{"for": ("NAME in COLLECTION bindings", BINDINGS)})
 
+MEMORY_VARIABLE = _record(
+    init=("the initial value, an expression", Either((EXPRESSION, NULL))),
+    reset=("start again from init whenever this expression's value changes (round_number: every hand)", EXPRESSION),
+    doc=("what it remembers", TEXT))
+MEMORY = Entries(Either((MEMORY_VARIABLE, EXPRESSION, NULL)))
+
 STRATEGY_FILE = _record(
     ("game",), base="extends",
     game=("the rule file it plays", TEXT), title=("a human title", TEXT), description=("free text", TEXT),
@@ -219,7 +225,7 @@ STRATEGY_FILE = _record(
     remove=("base rules to delete by name", NAMES),
     default=("when no rule proposes a legal option: first, random, or an agent", TEXT),
     strategy=("conflict-resolution strategy", Value(("text",), tuple(STRATEGIES))),
-    memory=("the seat's private variables: name: INIT", VARIABLES),
+    memory=("the seat's private variables: name: INIT, or name: {init: INIT, reset: EXPR}", MEMORY),
     functions=("pure helper functions", Entries(EXPRESSION, key="signature")),
     rules=("decision and observation rules", ListOf(STRATEGY_RULE)))
 
