@@ -366,3 +366,37 @@ rules:
         seen.append((dict(agent.memory), dict(agent.scopes)))
     # after 1 card: scope 0, one play; after 2: scope 1 (reset, then counted); after 3: scope 1 again
     assert [(m["played"], m["ever"], s["played"]) for m, s in seen] == [(1, 1, 0), (1, 2, 1), (2, 3, 1)]
+
+
+def test_a_group_shares_its_condition_and_move_with_its_rules(duel):
+    program, strategy = duel
+    grouped = strategy("grouped", """
+game: duel
+rules:
+  - group: never
+    move: play
+    when: "len(table) > 100"
+    rules:
+      - {name: unreachable, choose: "options[0]"}
+  - group: always
+    move: play
+    when: "True"
+    rules:
+      - {name: not_this, when: "False", choose: "options[0]"}
+      - {name: the_highest, choose: "high(options)"}
+""")
+    (option, rule), game = decide(program, grouped)
+    assert rule == "the_highest" and option.arg == max(game.decision().options, key=lambda o: o.arg.rank).arg
+
+
+@pytest.mark.parametrize("text, message", [
+    ("  - group: g\n    when: 'True'\n", "group 'g' needs 'rules:'"),
+    ("  - group: g\n    rules:\n      - {name: r, after: play}\n", "unknown key 'after' in a rule of group 'g'"),
+    ("  - group: g\n    colour: red\n    rules:\n      - {name: r}\n", "unknown key 'colour' in a group of rules"),
+])
+def test_a_badly_written_group_is_a_located_error(duel, text, message):
+    program, strategy = duel
+    with pytest.raises(RuleErrors) as caught:
+        strategy("bad_group", "game: duel\nrules:\n" + text)
+    error = caught.value.errors[0]
+    assert message in error.message and error.location.line >= 3

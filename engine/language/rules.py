@@ -3,10 +3,20 @@ from __future__ import annotations
 
 from ..errors import Location, did_you_mean
 from ..program import RuleSpec
-from .compiler import identifier_problem
+from .compiler import Unit, identifier_problem
 from .loader import Map, Seq, location_of, subtext
 from .sections import BINDING, SectionReader
 from .vocabulary import RULE_KEYS
+
+
+def all_of(units: list[Unit]) -> Unit:
+    """One condition that holds when every one of `units` does, tested in order."""
+    if len(units) == 1:
+        return units[0]
+    first, last = units[0], units[-1]
+    return Unit([(0, " and ".join(f"({u.source[0][1]})" for u in units), last.source[0][2])],
+                set().union(*(u.reads for u in units)), set().union(*(u.calls for u in units)), "bool",
+                sum(u.tests for u in units), first.guard, [h for u in units for h in u.hoisted])
 
 
 class Rules(SectionReader):
@@ -49,8 +59,9 @@ class Rules(SectionReader):
         return str(name)
 
     def rule(self, index: int, name: str, spec: Map, phases: list[str], strategy: str,
-             leading: tuple = ()) -> RuleSpec | None:
-        """One rule; `leading` binds variables before its `for:` ones: (name, type, defined domain function)."""
+             leading: tuple = (), groups: tuple[Map, ...] = ()) -> RuleSpec | None:
+        """One rule; `leading` binds variables before its `for:` ones: (name, type, defined domain function);
+        the `when:` of each of its `groups` comes before its own (all must hold)."""
         c = self.compiler
         priority = self.priority(name, spec)
         phase = spec.get("phase")
@@ -75,8 +86,12 @@ class Rules(SectionReader):
             domain_units.append(unit)
             variables.append(var)
             scope[var] = None
-        when = self.expr_text(spec.get("when", True), spec.loc("when"), f"rule '{name}' when")
-        cond_unit = c.expression(when, dict(scope), bound=set(variables), what=f"condition of rule '{name}'") if when else None
+        conditions = []
+        for holder in (*[g for g in groups if "when" in g], spec):
+            when = self.expr_text(holder.get("when", True), holder.loc("when"), f"rule '{name}' when")
+            conditions.append(when and c.expression(when, dict(scope), bound=set(variables),
+                                                    what=f"condition of rule '{name}'"))
+        cond_unit = None if None in conditions or "" in conditions else all_of(conditions)
         act_unit = c.block(self.texts(spec.get("then", "pass"), spec.loc("then"), f"rule '{name}' then"), dict(scope),
                            bound=set(variables), what=f"actions of rule '{name}'")
         if cond_unit is None or act_unit is None:

@@ -43,7 +43,7 @@ from .compiler import Unit, identifier_problem
 from .linker import Module
 from .loader import Map, Seq, load_tree, merge_entries
 from .shipped import STRATEGIES
-from .vocabulary import AGENT_NAMES, STRATEGY_RULE_KEYS, STRATEGY_SECTIONS
+from .vocabulary import AGENT_NAMES, STRATEGY_GROUP_KEYS, STRATEGY_RULE_KEYS, STRATEGY_SECTIONS
 
 
 OFFERED = "__offered"  # the legal arguments by move, in the view's variables (no rule can name it)
@@ -247,6 +247,9 @@ class _StrategyBuilder(Builder):
         out: list[RuleSpec] = []
         seen: dict[str, Location] = {}
         for i, spec in enumerate(section):
+            if isinstance(spec, Map) and "group" in spec:
+                out += self.group(spec, len(out), seen, phases, strategy)
+                continue
             if not isinstance(spec, Map):
                 self.error("a strategy rule is a mapping (name:, when:, choose:, then:, ...)", section.loc(i))
                 continue
@@ -259,6 +262,29 @@ class _StrategyBuilder(Builder):
                 if rule is not None:
                     out.append(rule)
         self.compiler.writable = None
+        return out
+
+    def group(self, group: Map, first_index: int, seen: dict[str, Location], phases: list[str],
+              strategy: str) -> list[RuleSpec]:
+        """`- group: NAME` with `when:` (and `move:`) shared by its `rules:`, decision rules that add their own."""
+        self.check_keys(group, STRATEGY_GROUP_KEYS, "a group of rules")
+        problem = identifier_problem(group["group"], "group")
+        if problem:
+            self.error(problem, group.loc("group"))
+        inner = group.get("rules")
+        if not isinstance(inner, Seq) or not inner:
+            self.error(f"group '{group['group']}' needs 'rules:', a list of decision rules", group.where)
+            return []
+        out: list[RuleSpec] = []
+        for i, spec in enumerate(inner):
+            if not isinstance(spec, Map):
+                self.error("a strategy rule is a mapping (name:, when:, choose:, then:, ...)", inner.loc(i))
+                continue
+            self.check_keys(spec, STRATEGY_RULE_KEYS - {"after"}, f"a rule of group '{group['group']}'")
+            name = self.rule_name(spec, i, seen)
+            rule = self.decision_rule(first_index + len(out), name, spec, phases, strategy, group)
+            if rule is not None:
+                out.append(rule)
         return out
 
     def compile_resets(self) -> None:
@@ -281,13 +307,15 @@ class _StrategyBuilder(Builder):
             return None
         return move
 
-    def decision_rule(self, index: int, name: str, spec: Map, phases: list[str], strategy: str) -> RuleSpec | None:
-        move = self.move_named(spec, "move")
+    def decision_rule(self, index: int, name: str, spec: Map, phases: list[str], strategy: str,
+                      group: Map | None = None) -> RuleSpec | None:
+        move = self.move_named(spec if "move" in spec or group is None else group, "move")
         # `options`: one binding, the legal arguments (none when the rule's move is not offered)
         options_domain = self.define("rule_options", (), Unit(
             [(0, f"[V[{OFFERED!r}][{move!r}]] if {move!r} in V[{OFFERED!r}] else []", spec.where)]),
             False, f"options of rule '{name}'")
-        rule = self.rule(index, name, spec, phases, strategy, leading=(("options", "list", options_domain),))
+        rule = self.rule(index, name, spec, phases, strategy, leading=(("options", "list", options_domain),),
+                         groups=(group,) if group is not None else ())
         if rule is None:
             return None
         rule.move = move

@@ -218,6 +218,12 @@ MEMORY_VARIABLE = _record(
     doc=("what it remembers", TEXT))
 MEMORY = Entries(Either((MEMORY_VARIABLE, EXPRESSION, NULL)))
 
+STRATEGY_GROUP = _record(
+    ("group", "rules"), group=("the group's name", TEXT),
+    when=("the condition its rules share (each adds its own)", EXPRESSION),
+    move=("the move its rules are about (a rule may name another)", TEXT), doc=("what its rules do", TEXT),
+    rules=("decision rules", ListOf(STRATEGY_RULE)))
+
 STRATEGY_FILE = _record(
     ("game",), base="extends",
     game=("the rule file it plays", TEXT), title=("a human title", TEXT), description=("free text", TEXT),
@@ -227,7 +233,8 @@ STRATEGY_FILE = _record(
     strategy=("conflict-resolution strategy", Value(("text",), tuple(STRATEGIES))),
     memory=("the seat's private variables: name: INIT, or name: {init: INIT, reset: EXPR}", MEMORY),
     functions=("pure helper functions", Entries(EXPRESSION, key="signature")),
-    rules=("decision and observation rules", ListOf(STRATEGY_RULE)))
+    rules=("decision and observation rules, and groups of decision rules sharing a condition",
+           ListOf(Either((STRATEGY_RULE, STRATEGY_GROUP)))))
 
 # The key sets the loader checks against.
 SECTIONS = {name: f.doc for name, f in RULE_FILE.fields.items()}
@@ -244,3 +251,4 @@ STEP_KEYS = STEP_BODY.keys
 TABLE_KEYS = TABLE.keys
 STRATEGY_SECTIONS = STRATEGY_FILE.keys
 STRATEGY_RULE_KEYS = STRATEGY_RULE.keys
+STRATEGY_GROUP_KEYS = STRATEGY_GROUP.keys
