@@ -646,7 +646,7 @@ def test_remove_of_a_rule_the_base_lacks(tmp_path):
         extends: base.yaml
         remove: [start_rule, nonesuch]
         """, name="v.yaml")
-    assert "remove: the base has no rule or phase step named 'nonesuch'" in error.message
+    assert "remove: the base has no rule, phase step or variable named 'nonesuch'" in error.message
     assert_at(error, tmp_path / "v.yaml", "nonesuch")
 
 

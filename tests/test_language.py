@@ -812,3 +812,34 @@ def test_a_move_public_form_is_what_the_others_see(tmp_path):
     assert chosen["choice"].startswith("hide ") and chosen["choice"] != "hide a card"
     assert chosen["public"] == "hide a card"
     assert seen == {"type": "decision", "player": "P1", "move": "hide", "choice": "hide a card"}
+
+
+@pytest.mark.parametrize("expr, expected", [
+    ("None is None", True), ("players[0] is not None", True), ("players[0] is players[0]", True),
+    ("players[0] is not players[1]", True), ("first([]) is None", True),
+])
+def test_is_and_is_not_compare_identity(tmp_path, expr, expected):
+    assert value_of(tmp_path, expr) is expected
+
+
+@pytest.mark.parametrize("expr", ["1 is 1", "'a' is not 'b'", "[] is None", "2 is not None"])
+def test_is_with_a_value_literal_is_refused_with_the_operator_to_use(tmp_path, expr):
+    with pytest.raises(RuleErrors) as caught:
+        value_of(tmp_path, expr)
+    assert "compares identity: write" in caught.value.errors[0].message
+
+
+def test_a_name_that_starts_with_is_is_still_a_name(tmp_path):
+    assert value_of(tmp_path, "is_it(2)", "functions:\n  \"is_it(x)\": \"x is not None\"\n") is True
+
+
+def test_a_variant_removes_a_variable_it_does_not_use(tmp_path):
+    (tmp_path / "base.yaml").write_text(f"game: base\nstate:\n  kept: 1\n  unused: 2\nplayer_state:\n  bid: 0\n{FINISH}")
+    (tmp_path / "v.yaml").write_text("extends: base.yaml\ngame: v\nremove: [unused, bid]\n")
+    program = load_program(tmp_path / "v.yaml")
+    assert [v.name for v in program.state] == ["kept"] and program.player_state == []
+    (tmp_path / "bad.yaml").write_text("extends: base.yaml\ngame: bad\nremove: [unsued]\n")
+    with pytest.raises(RuleError) as caught:
+        load_program(tmp_path / "bad.yaml")
+    assert "no rule, phase step or variable named 'unsued'" in caught.value.message
+    assert caught.value.hint == "did you mean 'unused'?"

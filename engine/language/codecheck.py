@@ -29,7 +29,7 @@ EXPRESSIONS = (ast.BoolOp, ast.BinOp, ast.UnaryOp, ast.Compare, ast.Call, ast.If
                ast.Slice, ast.Attribute, ast.Name, ast.Constant)
 PARTS = (ast.Module, ast.arguments, ast.arg, ast.keyword, ast.comprehension, ast.Load, ast.Store, ast.And, ast.Or,
          ast.Add, ast.Sub, ast.Mult, ast.Div, ast.FloorDiv, ast.Mod, ast.USub, ast.UAdd, ast.Not, ast.Eq, ast.NotEq,
-         ast.Lt, ast.LtE, ast.Gt, ast.GtE, ast.In, ast.NotIn)
+         ast.Lt, ast.LtE, ast.Gt, ast.GtE, ast.In, ast.NotIn, ast.Is, ast.IsNot)
 ALLOWED = STATEMENTS + EXPRESSIONS + PARTS
 
 # The engine's own names in generated code: the memory and its variables, scaffolding builtins, and

@@ -525,6 +525,10 @@ class _Job:
                           "write numbers without quotes, or compare with str(...)")
             if opv in ("in", "not in") and _numeric(rtyp):
                 self.fail(op, f"'{opv}' needs a collection on its right, not {rtyp}")
+            if opv in ("is", "is not") and any(isinstance(side, Tree) and side.data in LITERALS
+                                               for side in (left, operand)):
+                self.fail(op, f"'{opv}' compares identity: write '{'==' if opv == 'is' else '!='}' to compare a value",
+                          "'is' is for None, players, cards and zones")
             out += [opv, rsrc]
             typ = rtyp
         return f"({' '.join(out)})", "bool"
@@ -865,6 +869,9 @@ class _Job:
         self.emit(out, indent, f"for {targets} in list(M.charge({it})):", node)
         self._suite(suite, indent + 1, out)
         self.scope, self.bound = saved, saved_bound
+
+
+LITERALS = {"number", "string", "true", "false", "list", "tuple", "set", "dict"}
 
 
 def _text_literal(node: Tree | Token) -> str | None:

@@ -409,7 +409,10 @@ def _merge_rules(base_rules: Seq, variant: Map, merged: Map) -> Seq:
 
     def missing(name: Any, loc: Location, what: str) -> RuleError:
         known = [str(n) for n in names if n] + list(_step_names(merged))
-        return RuleError(f"{what}: the base has no rule or phase step named '{name}'", loc,
+        if what == "remove":
+            known += [str(v) for s in VARIABLE_SECTIONS if isinstance(merged.get(s), Map) for v in merged[s]]
+        things = "rule, phase step or variable" if what == "remove" else "rule or phase step"
+        return RuleError(f"{what}: the base has no {things} named '{name}'", loc,
                          hint=did_you_mean(str(name), known))
 
     removed = variant.get("remove") or Seq()
@@ -419,7 +422,7 @@ def _merge_rules(base_rules: Seq, variant: Map, merged: Map) -> Seq:
         if name in names:
             at = names.index(name)
             del rules[at], rules.item_locs[at], names[at]
-        elif not _replace_step(merged, name, None):
+        elif not _replace_step(merged, name, None) and not _remove_variable(merged, name):
             raise missing(name, removed.loc(i), "remove")
     overrides = variant.get("override") or Seq()
     if not isinstance(overrides, list):
@@ -443,6 +446,22 @@ def _merge_rules(base_rules: Seq, variant: Map, merged: Map) -> Seq:
         rules.item_locs.append(added.loc(i))
         names.append(name)
     return rules
+
+
+VARIABLE_SECTIONS = ("state", "player_state")
+
+
+def _remove_variable(merged: Map, name: Any) -> bool:
+    """Delete a state or player variable the variant does not use (False if there is none of that name)."""
+    for section in VARIABLE_SECTIONS:
+        variables = merged.get(section)
+        if isinstance(variables, Map) and name in variables:
+            kept = Map({k: v for k, v in variables.items() if k != name})
+            kept.where, kept.key_locs, kept.value_locs = variables.where, dict(variables.key_locs), \
+                dict(variables.value_locs)
+            merged[section] = kept
+            return True
+    return False
 
 
 def _phase_steps(merged: Map) -> list[tuple[Any, Seq]]:

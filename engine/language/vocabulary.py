@@ -200,7 +200,7 @@ RULE_FILE = _record(
     max_decisions=("decisions after which a game is cut off, so that none goes on for ever (default 100,000)", COUNT),
     extends=("base rule file of a variant: a path, or the name of a shipped rule file", TEXT),
     override=("rules (or phase steps) replacing the base's by name", ListOf(RULE)),
-    remove=("base rules (or phase steps) to delete by name", NAMES))
+    remove=("base rules, phase steps or variables to delete by name", NAMES))
 
 STRATEGY_RULE = _record(
     ("name",), name=("the rule's name", TEXT), priority=("salience: higher first", NUMBER),
