@@ -843,3 +843,30 @@ def test_a_variant_removes_a_variable_it_does_not_use(tmp_path):
         load_program(tmp_path / "bad.yaml")
     assert "no rule, phase step or variable named 'unsued'" in caught.value.message
     assert caught.value.hint == "did you mean 'unused'?"
+
+
+@pytest.mark.parametrize("expr, expected", [
+    ("f'bid {1 + 2}'", "bid 3"), ("f\"{players[0].name} and {players[1].name}\"", "P1 and P2"),
+    ("f'{{braces}} {len(players)}'", "{braces} 2"), ("f'plain'", "plain"), ("f''", ""),
+    ("f'{None} {True} {1.5}'", "None True 1.5"),
+])
+def test_f_strings_write_values_into_text(tmp_path, expr, expected):
+    assert value_of(tmp_path, expr) == expected
+
+
+@pytest.mark.parametrize("expr, message", [
+    ("f'a {plyers} b'", "unknown name 'plyers'"),
+    ("f'a {1 +} b'", "unexpected"),
+    ("f'a {x'", "'{' without its '}'"),
+    ("f'a } b'", "a single '}'"),
+    ("f'a {} b'", "an empty {}"),
+])
+def test_an_error_inside_an_f_string_is_located(tmp_path, expr, message):
+    with pytest.raises((RuleError, RuleErrors)) as caught:
+        value_of(tmp_path, expr)
+    error = caught.value.errors[0] if isinstance(caught.value, RuleErrors) else caught.value
+    assert message in error.message
+    assert error.location is not None and error.location.line > 1
+    if "plyers" in expr:  # the column of the name inside the f-string
+        line = (tmp_path / "g.yaml").read_text().splitlines()[error.location.line - 1]
+        assert line[error.location.col - 1:].startswith("plyers")

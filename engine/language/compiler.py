@@ -26,7 +26,7 @@ from typing import Any, Callable
 from lark import Token, Tree
 
 from ..errors import Location, RuleError, did_you_mean
-from .loader import MAX_DIGITS, number_problem
+from .loader import MAX_DIGITS, Text, number_problem
 from ..runtime.memory import CardBase, PlayerBase
 from .parser import node_location, parse_block, parse_expression
 from ..library.builtins import BUILTINS
@@ -336,6 +336,62 @@ class _Job:
         except (ValueError, SyntaxError):
             self.fail(node, "bad string literal")
         return repr(value), "str"
+
+    def e_fstring(self, node: Tree) -> tuple[str, str]:
+        """f'text {expr} text': each expression compiled where it stands in the file, its value made text."""
+        token = node.children[0]
+        quote, body = token.value[1], token.value[2:-1]
+        parts: list[str] = []
+        chunk, i = "", 0
+        while i < len(body):
+            ch = body[i]
+            if ch in "{}" and body[i + 1:i + 2] == ch:
+                chunk, i = chunk + ch, i + 2
+            elif ch == "}":
+                self.fail(token, "a single '}' in an f-string: write '}}' for a brace")
+            elif ch == "{":
+                end = body.find("}", i)
+                if end < 0:
+                    self.fail(token, "'{' without its '}' in an f-string: write '{{' for a brace")
+                if chunk:
+                    parts.append(literal(self._text_chunk(token, quote, chunk)))
+                    chunk = ""
+                parts.append(f"B_str(M, {self._inner_expression(token, 2 + i + 1, body[i + 1:end])})")
+                i = end + 1
+            else:
+                chunk, i = chunk + ch, i + 1
+        if chunk or not parts:
+            parts.append(literal(self._text_chunk(token, quote, chunk)))
+        src = parts[0]
+        for part in parts[1:]:
+            src = _binary("+", src, "str", part, "str")
+        return src, "str"
+
+    def _text_chunk(self, token: Token, quote: str, raw: str) -> str:
+        try:
+            value = ast.literal_eval(quote + raw + quote)
+        except (ValueError, SyntaxError):
+            self.fail(token, "bad text in an f-string")
+        return value
+
+    def _inner_expression(self, token: Token, offset: int, inner: str) -> str:
+        """The Python source of an f-string's `{inner}`, `offset` characters into the token."""
+        if not inner.strip():
+            self.fail(token, "an empty {} in an f-string: write an expression inside")
+        col = (token.column or 1) + offset
+        if self.wrapped and (token.line or 1) == 1:
+            col -= 1
+        where = node_location(self.text, Token("FSTRING", "", line=token.line or 1, column=col))
+        text: str = inner
+        if where is not None:  # a text from a file: its errors point into the f-string
+            text = Text(inner)
+            text.loc, text.block_indent = where, None
+        saved = self.text, self.wrapped
+        self.text, self.wrapped = text, True
+        try:
+            return self.expr(parse_expression(text, self.what))[0]
+        finally:
+            self.text, self.wrapped = saved
 
     def e_true(self, node: Tree) -> tuple[str, str]:
         return "True", "bool"
