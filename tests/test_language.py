@@ -870,3 +870,44 @@ def test_an_error_inside_an_f_string_is_located(tmp_path, expr, message):
     if "plyers" in expr:  # the column of the name inside the f-string
         line = (tmp_path / "g.yaml").read_text().splitlines()[error.location.line - 1]
         assert line[error.location.col - 1:].startswith("plyers")
+
+
+TABLED = """
+game: tabled
+players: 2
+cards:
+  attributes: {rank: [1, 2, 3]}
+  tables:
+    points: {of: rank, values: {1: 11, 3: 10}, default: 0}
+    double: {of: rank, value: "rank * 2"}
+  start: deck
+zones:
+  deck: {}
+state:
+  v: "[(c.points, c.double, points(c.rank), double(c.rank)) for c in deck] + [points(7), double(7)]"
+""" + FINISH
+
+
+def test_a_card_table_is_values_or_an_expression_and_a_function_of_its_attribute(tmp_path):
+    game = run(tmp_path, TABLED)
+    assert game.memory.vars["v"] == [(11, 2, 11, 2), (0, 4, 0, 4), (10, 6, 10, 6), 0, 14]
+
+
+@pytest.mark.parametrize("change, message", [
+    (('double: {of: rank, value: "rank * 2"}', 'double: {of: rank, value: "rank * 2", values: {1: 1}}'),
+     "table 'double' needs 'of: <attribute>' and either"),
+    (('double: {of: rank, value: "rank * 2"}', 'double: {of: rank, value: "rnak * 2"}'), "unknown name 'rnak'"),
+    (("  start: deck\n", "  start: deck\nfunctions:\n  \"points(x)\": \"x\"\n"), "card table 'points' and a function share"),
+])
+def test_a_bad_card_table_is_a_located_error(tmp_path, change, message):
+    with pytest.raises(RuleErrors) as caught:
+        load(tmp_path, TABLED.replace(*change))
+    assert message in caught.value.errors[0].message and caught.value.errors[0].location is not None
+
+
+def test_a_variant_replaces_a_card_table_whole(tmp_path):
+    (tmp_path / "base.yaml").write_text(TABLED)
+    (tmp_path / "v.yaml").write_text('extends: base.yaml\ngame: v\ncards:\n  tables:\n    points: {of: rank, value: "rank"}\n')
+    game = Game(load_program(tmp_path / "v.yaml"), 0)
+    game.start()
+    assert [row[0] for row in game.memory.vars["v"][:3]] == [1, 2, 3]

@@ -224,3 +224,10 @@ def test_a_misspelt_stage_is_a_located_error(tmp_path, change, message, hint):
     errors = errors_of(tmp_path, STAGED.replace(*change))
     assert errors[0].message == message and errors[0].hint == hint
     assert errors[0].location is not None
+
+
+@pytest.mark.parametrize("variant", ["override:\n  - name: [1]\n    then: pass\n", "remove: [[1]]\n"])
+def test_a_variant_naming_what_it_changes_with_a_list_gets_a_located_error(tmp_path, variant):
+    write(tmp_path, GAME)
+    errors = errors_of(tmp_path, "extends: steps.yaml\ngame: v\n" + variant, "variant.yaml")
+    assert "name" in errors[0].message and errors[0].location.line >= 3

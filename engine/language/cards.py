@@ -12,6 +12,21 @@ from .vocabulary import CARD_KEYS, TABLE_KEYS
 class Cards(SectionReader):
     """Reads ``cards:``."""
 
+    def table_function(self, table: str, spec: Map) -> str:
+        """A card table as the function F_table(value of its attribute): its `values` looked up, or its `value`."""
+        of, what = str(spec["of"]), f"card table '{table}'"
+        if "value" in spec:
+            text = self.expr_text(spec["value"], spec.loc("value"), what)
+            unit = text and self.compiler.expression(text, {of: None}, what=what)
+        else:
+            values = self.literal(plain(spec["values"]), spec.loc("values"), f"the values of {what}")
+            default = self.literal(plain(spec.get("default")), spec.loc("default"), f"the default of {what}")
+            unit = Unit([(0, f"B_lookup({values}, v_{of}, {default})", spec.loc("values"))])
+        if unit is not None:
+            _, expr, origin = unit.source[0]
+            unit.source = [(0, "M.step()", origin), (0, f"return {expr}", origin)]
+        return self.define(f"F_{table}", (of,), unit, True, what)
+
     def cards(self) -> CardSpec | None:
         spec = self.tree.get("cards")
         if spec is None:
@@ -67,16 +82,17 @@ class Cards(SectionReader):
         for table, tspec in table_specs.items() if isinstance(table_specs, Map) else []:
             if table not in self.sym.card_attrs:
                 continue  # its name was refused when declared
-            if not isinstance(tspec, Map) or "of" not in tspec or not isinstance(tspec.get("values"), Map):
-                self.error(f"table '{table}' needs 'of: <attribute>' and 'values: {{value: number}}'",
-                           spec["tables"].loc(table))
+            if not isinstance(tspec, Map) or "of" not in tspec or \
+                    (isinstance(tspec.get("values"), Map)) == ("value" in tspec):
+                self.error(f"table '{table}' needs 'of: <attribute>' and either 'values: {{value: number}}' "
+                           "or 'value: EXPRESSION'", spec["tables"].loc(table))
                 continue
             self.check_keys(tspec, TABLE_KEYS, f"card table '{table}'")
             if tspec["of"] not in names:
                 self.error(f"table '{table}' is 'of' unknown attribute '{tspec['of']}'", tspec.loc("of"),
                            did_you_mean(str(tspec["of"]), names))
                 continue
-            tables[str(table)] = (str(tspec["of"]), dict(plain(tspec["values"])), tspec.get("default"))
+            tables[str(table)] = (str(tspec["of"]), self.table_function(str(table), tspec))
         name_func = None
         if "name" in spec:
             text = self.expr_text(spec["name"], spec.loc("name"), "'cards.name'")

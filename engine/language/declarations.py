@@ -105,6 +105,12 @@ class Declarations(SectionReader):
                 values = spec.get("values") if isinstance(spec, Map) else None
                 types = {type_name(v) for v in values.values()} if isinstance(values, Map) else set()
                 sym.card_attrs[str(table)] = types.pop() if len(types) == 1 else None
+                of = spec.get("of") if isinstance(spec, Map) else None
+                if str(table) in sym.functions or table in BUILTINS:
+                    self.error(f"card table '{table}' and a function share the name", tables.key_loc(table),
+                               "a table is also a function of its attribute's value: rename one")
+                elif isinstance(of, str) and identifier_problem(of, "attribute") is None:
+                    sym.functions[str(table)] = (of,)  # strength(3): the table's value for rank 3
 
     def rule_names(self) -> set[str]:
         """The names of the rules (what `refresh` may name)."""

@@ -52,7 +52,7 @@ def compile_module(defs: list[Definition], sym: Symbols, path: str) -> Module:
     namespace: dict[str, Any] = {"__builtins__": {"list": list, "dict": dict, "zip": zip, "range": range},
                                  "B_product": product}
     namespace.update({f"B_{n}": b.func for n, b in BUILTINS.items()})
-    namespace.update(B_once=once, B_times=times, B_plus=plus, B_minus=minus)
+    namespace.update(B_once=once, B_times=times, B_plus=plus, B_minus=minus, B_lookup=lookup)
     exec(compile(source, code_name, "exec"), namespace)
     return Module(code_name, namespace, origins)
 
@@ -67,6 +67,7 @@ def resolve_specs(module: Module, moves: dict[str, MoveSpec], variables: list[Va
         var.init = resolve(var.init)
     if cards is not None:
         cards.build = resolve(cards.build)
+        cards.tables = {name: (of, resolve(f)) for name, (of, f) in cards.tables.items()}
         cards.name = resolve(cards.name)
     for move in moves.values():
         move.options, move.when, move.label = resolve(move.options), resolve(move.when), resolve(move.label)
@@ -144,6 +145,11 @@ def _index_rule(readers: dict[str, dict], rule: RuleSpec, cond_unit: Unit, domai
             readers["domain_readers"].setdefault(read if isinstance(read, str) else read[0], []).append(rule.index)
     if rule.guard is not None:
         readers["guard_index"].setdefault(rule.guard[0], {}).setdefault(rule.guard[1], []).append(rule.index)
+
+
+def lookup(table: dict, key: Any, default: Any) -> Any:
+    """A card table's value (generated code calls it B_lookup; no rule file can name it)."""
+    return table.get(key, default)
 
 
 def once(compute: Callable) -> Callable:

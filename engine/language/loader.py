@@ -370,12 +370,15 @@ def merge_variant(base: Map, variant: Map) -> Map:
     return merged
 
 
+WHOLE_ENTRIES = ("tables",)  # under these keys each entry is one definition: a variant's replaces the base's whole
+
+
 def merge_entries(base: Map, extra: Map, deep: bool) -> Map:
     out = Map(base)
     out.where, out.key_locs, out.value_locs = extra.where, dict(base.key_locs), dict(base.value_locs)
     for key, value in extra.items():
         if deep and isinstance(value, Map) and isinstance(base.get(key), Map):
-            value = merge_entries(base[key], value, deep=True)
+            value = merge_entries(base[key], value, deep=key not in WHOLE_ENTRIES)
         out[key] = value
         out.key_locs[key], out.value_locs[key] = extra.key_loc(key), extra.loc(key)
     return out
@@ -419,6 +422,8 @@ def _merge_rules(base_rules: Seq, variant: Map, merged: Map) -> Seq:
     if not isinstance(removed, list):
         raise RuleError("'remove' takes a list of rule names", variant.loc("remove"))
     for i, name in enumerate(removed):
+        if not isinstance(name, str):
+            raise RuleError("'remove' lists names of rules, phase steps or variables", removed.loc(i))
         if name in names:
             at = names.index(name)
             del rules[at], rules.item_locs[at], names[at]
@@ -429,6 +434,8 @@ def _merge_rules(base_rules: Seq, variant: Map, merged: Map) -> Seq:
         raise RuleError("'override' takes a list of rules, each with the name of the rule it replaces", variant.loc("override"))
     for i, rule in enumerate(overrides):
         name = _rule_name(rule)
+        if name is not None and not isinstance(name, str):
+            raise RuleError("an override names what it replaces: 'name: TEXT'", rule.loc("name"))
         if name in names:
             at = names.index(name)
             rules[at], rules.item_locs[at] = rule, overrides.loc(i)

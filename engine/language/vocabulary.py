@@ -102,8 +102,9 @@ PARAM = _record(
     default=("the value when not overridden with -p", ANY_SCALAR),
     min=("smallest allowed value (numeric params)", NUMBER), max=("largest allowed value (numeric params)", NUMBER),
     choices=("the allowed values", ListOf(ANY_SCALAR)), doc=("what it means", TEXT))
-TABLE = _record(("of", "values"), of=("the attribute it reads", TEXT),
+TABLE = _record(("of",), of=("the attribute it reads", TEXT),
                 values=("attribute value -> table value", Entries(ANY_SCALAR, key="any")),
+                value=("or the table value as an expression of the attribute (named as the attribute)", EXPRESSION),
                 default=("the value for the others", ANY_SCALAR))
 CARDS = _record(
     attributes=("each attribute's values (a list or an expression); with generate: its type, or the list of its values",

@@ -454,8 +454,8 @@ def build_deck(program: Program, memory: Memory) -> None:
                 raise GameError(f"card {i}: attribute '{attr}' is {value!r}, not one of its declared values "
                                 f"{', '.join(map(str, spec.declared[attr]))}", spec.location)
             setattr(card, attr, value)
-        for attr, (of, values, default) in spec.tables.items():
-            setattr(card, attr, values.get(getattr(card, of), default))
+        for attr, (of, table) in spec.tables.items():
+            setattr(card, attr, table(memory, memory.vars, getattr(card, of)))
         card.name = spec.name(memory, memory.vars, card) if spec.name else \
             " ".join(str(getattr(card, a)) for a in spec.attributes if getattr(card, a) is not None)
         cards.append(card)
