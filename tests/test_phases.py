@@ -231,3 +231,9 @@ def test_a_variant_naming_what_it_changes_with_a_list_gets_a_located_error(tmp_p
     write(tmp_path, GAME)
     errors = errors_of(tmp_path, "extends: steps.yaml\ngame: v\n" + variant, "variant.yaml")
     assert "name" in errors[0].message and errors[0].location.line >= 3
+
+
+def test_extends_by_name_prefers_the_file_beside_the_variant(tmp_path):
+    (tmp_path / "pocha.yaml").write_text("game: my_base\nplayers: 2\nrules:\n  - name: r\n    then: end game\n")
+    program = load_program(write(tmp_path, "extends: pocha\ngame: mine\n", "mine.yaml"))
+    assert [r.name for r in program.rules] == ["r"]

@@ -313,8 +313,9 @@ def _resolve(tree: Map, path: Path, seen: tuple) -> Map:
     if not isinstance(base_name, str):
         raise RuleError("'extends' takes the path of the base rule file", tree.loc("extends"))
     base_path = (path.parent / base_name).resolve()
-    if base_name.isidentifier() and not base_path.is_file():  # `extends: pocha`: a shipped rule file, by name
-        base_path = (RULESETS / f"{base_name}.yaml").resolve()
+    if base_name.isidentifier() and not base_path.is_file():  # `extends: pocha`: the file beside, else the shipped one
+        beside = (path.parent / f"{base_name}.yaml").resolve()
+        base_path = beside if beside.is_file() else (RULESETS / f"{base_name}.yaml").resolve()
     if base_path in seen:
         raise RuleError(f"'extends' makes a cycle through {base_name}", tree.loc("extends"))
     if base_path.suffix not in (".yaml", ".yml"):
