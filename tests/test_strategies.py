@@ -265,7 +265,7 @@ memory: {seen: "[]", decided: "0"}
 rules:
   - {name: think, when: "decided == 0", then: "decided = len(me.hand)"}
   - {name: play_what_was_counted, move: play, when: "decided > 0", choose: "sorted(options, key=lambda c: c.rank)[min(decided, len(options)) - 1]"}
-  - {name: remember, after: play, then: "seen = seen + [c.rank if c != None else -1]"}
+  - {name: remember, observe: play, then: "seen = seen + [c.rank if c != None else -1]"}
 """)
     game = Game(program, 3)
     agents = [strategy_agent(s, 1), strategy_agent(s, 2)]
@@ -287,7 +287,7 @@ def test_a_default_decides_when_no_rule_does(duel):
 
 @pytest.mark.parametrize("text, message", [
     ("rules: [{name: cheat, move: play, choose: 'options[0]', then: 'turn = me'}]", "cannot assign 'turn'"),
-    ("rules: [{name: cheat, after: play, then: 'move c to table'}]", "cannot use 'move'"),
+    ("rules: [{name: cheat, observe: play, then: 'move c to table'}]", "cannot use 'move'"),
     ("rules: [{name: x, move: fly, choose: '1'}]", "'fly' is not a move of duel"),
     ("memory: {turn: '0'}", "'turn' is already a name of the game"),
     ("rules: [{name: x, when: 'secret > 1'}]", "unknown name 'secret'"),
@@ -354,7 +354,7 @@ memory:
   played: {init: 0, reset: "len(table) // 2"}   # a new scope every two cards on the table
   ever: 0
 rules:
-  - {name: count, after: play, then: "played += 1\\never += 1"}
+  - {name: count, observe: play, then: "played += 1\\never += 1"}
 """)
     game = Game(program, 0)
     agent = strategy_agent(counting, 0)
@@ -391,7 +391,7 @@ rules:
 
 @pytest.mark.parametrize("text, message", [
     ("  - group: g\n    when: 'True'\n", "group 'g' needs 'rules:'"),
-    ("  - group: g\n    rules:\n      - {name: r, after: play}\n", "unknown key 'after' in a rule of group 'g'"),
+    ("  - group: g\n    rules:\n      - {name: r, observe: play}\n", "unknown key 'observe' in a rule of group 'g'"),
     ("  - group: g\n    colour: red\n    rules:\n      - {name: r}\n", "unknown key 'colour' in a group of rules"),
 ])
 def test_a_badly_written_group_is_a_located_error(duel, text, message):
@@ -400,3 +400,47 @@ def test_a_badly_written_group_is_a_located_error(duel, text, message):
         strategy("bad_group", "game: duel\nrules:\n" + text)
     error = caught.value.errors[0]
     assert message in error.message and error.location.line >= 3
+
+
+def test_rules_ordered_by_name_slot_between_the_base_rules(duel):
+    """before:/after: place a rule by another's name (and priority); an override keeps its rule's place."""
+    program, strategy = duel
+    strategy("ordered_base", """
+game: duel
+rules:
+  - {name: first_choice, priority: 7, move: play, when: "False", choose: "options[0]"}
+  - {name: lowest, move: play, choose: "min(options, key=lambda c: c.rank)"}
+""")
+    level = strategy("ordered_level", """
+game: duel
+extends: ordered_base.yaml
+rules:
+  - {name: late, after: lowest, move: play, choose: "options[0]"}
+  - {name: highest, before: lowest, move: play, choose: "high(options)"}
+  - {name: also_first, after: first_choice, move: play, when: "False", choose: "options[0]"}
+  - {name: right_after_highest, after: highest, move: play, when: "False", choose: "options[0]"}
+override:
+  - {name: first_choice, move: play, when: "False", choose: "options[-1]"}
+""")
+    assert [(r.name, r.priority) for r in level.program.rules] == [
+        ("first_choice", 7), ("also_first", 7), ("highest", 0), ("right_after_highest", 0), ("lowest", 0),
+        ("late", 0)]
+    (option, rule), game = decide(program, level)
+    assert rule == "highest"
+
+
+@pytest.mark.parametrize("rules, message, hint", [
+    ("  - {name: a, before: lowest, choose: 'options[0]'}\n  - {name: lowset, choose: 'options[0]'}\n",
+     "'before: lowest' names no rule of this list", "lowset"),
+    ("  - {name: a, after: b, choose: 'options[0]'}\n  - {name: b, before: a, choose: 'options[0]'}\n",
+     "goes round in a circle", None),
+    ("  - {name: a, choose: 'options[0]'}\n  - {name: b, priority: 3, after: a, choose: 'options[0]'}\n",
+     "by priority or by one of before/after", None),
+    ("  - {name: a, after: play, then: 'pass'}\n", "'after: play' names no rule", "is written 'observe: play'"),
+])
+def test_a_bad_order_by_name_is_a_located_error(duel, rules, message, hint):
+    program, strategy = duel
+    with pytest.raises(RuleErrors) as caught:
+        strategy("bad_order", "game: duel\nrules:\n" + rules)
+    error = next(e for e in caught.value.errors if message in e.message)
+    assert error.location.line >= 3 and (hint is None or hint in (error.hint or ""))

@@ -439,7 +439,7 @@ def _merge_rules(base_rules: Seq, variant: Map, merged: Map) -> Seq:
             raise RuleError("an override names what it replaces: 'name: TEXT'", rule.loc("name"))
         if name in names:
             at = names.index(name)
-            rules[at], rules.item_locs[at] = rule, overrides.loc(i)
+            rules[at], rules.item_locs[at] = _in_place_of(rules[at], rule), overrides.loc(i)
         elif not _replace_step(merged, name, rule):
             raise missing(name, overrides.loc(i), "override")
     added = variant.get("rules") or Seq()
@@ -454,6 +454,21 @@ def _merge_rules(base_rules: Seq, variant: Map, merged: Map) -> Seq:
         rules.item_locs.append(added.loc(i))
         names.append(name)
     return rules
+
+
+PLACEMENT_KEYS = ("priority", "before", "after")
+
+
+def _in_place_of(replaced: Any, rule: Any) -> Any:
+    """An override keeps the place of the rule it replaces (its priority, before or after) unless it says one."""
+    if not (isinstance(replaced, Map) and isinstance(rule, Map)) or any(k in rule for k in PLACEMENT_KEYS):
+        return rule
+    out = Map(rule)
+    out.where, out.key_locs, out.value_locs = rule.where, dict(rule.key_locs), dict(rule.value_locs)
+    for key in PLACEMENT_KEYS:
+        if key in replaced:
+            out[key], out.key_locs[key], out.value_locs[key] = replaced[key], replaced.key_loc(key), replaced.loc(key)
+    return out
 
 
 VARIABLE_SECTIONS = ("state", "player_state")

@@ -1,6 +1,8 @@
 """The ``rules:`` section: production rules with their bindings, conditions, actions and priorities."""
 from __future__ import annotations
 
+from typing import Any
+
 from ..errors import Location, did_you_mean
 from ..program import RuleSpec
 from .compiler import Unit, identifier_problem
@@ -19,6 +21,16 @@ def all_of(units: list[Unit]) -> Unit:
                 sum(u.tests for u in units), first.guard, [h for u in units for h in u.hoisted])
 
 
+ORDER_KEYS = ("before", "after")
+
+
+def entry_name(entry: Any) -> Any:
+    """The name an entry of a rules list is known by: a rule's `name:`, a group's `group:`."""
+    if not isinstance(entry, Map):
+        return None
+    return entry.get("name", entry.get("group"))
+
+
 class Rules(SectionReader):
     """Reads ``rules:``."""
 
@@ -26,7 +38,7 @@ class Rules(SectionReader):
         out: list[RuleSpec] = []
         section = self.section("rules", Seq, Seq())
         seen: dict[str, Location] = {}
-        for i, spec in enumerate(section):
+        for i, spec in self.in_order(section):
             loc = section.loc(i)
             if not isinstance(spec, Map):
                 self.error("a rule is a mapping (name:, when:, then:, priority:, ...)", loc)
@@ -38,8 +50,66 @@ class Rules(SectionReader):
                 out.append(rule)
         return out
 
+    def in_order(self, section: Seq) -> list[tuple[int, Any]]:
+        """The entries of a rules list (with their declared index) in the order they say.
+
+        ``before: NAME`` / ``after: NAME`` place an entry right before / right after the
+        named one, and give it that one's priority; the other entries keep their declared
+        order.  Entries placed against the same one keep their declared order among
+        themselves, so a level that extends another can slot rules between the base's
+        rules by name instead of by inventing priorities between theirs (39.5)."""
+        names = {entry_name(e): i for i, e in enumerate(section) if isinstance(entry_name(e), str)}
+        self.inherited = {}
+        keys: dict[int, tuple] = {}
+
+        def key(i: int, visiting: frozenset[int] = frozenset()) -> tuple:
+            if i in keys:
+                return keys[i]
+            entry = section[i]
+            side = next((k for k in ORDER_KEYS if isinstance(entry, Map) and k in entry), None)
+            keys[i] = (i,)
+            if side is None:
+                return keys[i]
+            anchor = self.order_anchor(entry, side, names)
+            if anchor is None:
+                return keys[i]
+            if anchor in visiting or anchor == i:
+                self.error(f"'{side}: {entry[side]}' goes round in a circle of rules ordered by one another",
+                           entry.loc(side))
+                return keys[i]
+            keys[i] = key(anchor, visiting | {i}) + ((-1 if side == "before" else 1), i)
+            priority = self.inherited.get(str(entry_name(section[anchor])), section[anchor].get("priority", 0))
+            for named in [entry, *(entry.get("rules") or [])]:
+                if isinstance(entry_name(named), str):
+                    self.inherited[str(entry_name(named))] = priority
+            return keys[i]
+
+        for i in range(len(section)):
+            key(i)
+        return sorted(enumerate(section), key=lambda pair: keys[pair[0]] + (0,))
+
+    def order_anchor(self, entry: Map, side: str, names: dict[Any, int]) -> int | None:
+        """The index of the entry that `entry` is ordered against (None after a located error)."""
+        target = entry[side]
+        if len([k for k in ORDER_KEYS if k in entry]) > 1 or "priority" in entry:
+            self.error(f"rule '{entry_name(entry)}' is placed by priority or by one of before/after, not by two",
+                       entry.key_loc(side))
+            return None
+        if not isinstance(target, str) or target not in names:
+            self.error(f"'{side}: {target}' names no rule of this list", entry.loc(side),
+                       did_you_mean(str(target), [str(n) for n in names if n]) or self.unknown_anchor_hint(target))
+            return None
+        return names[target]
+
+    def unknown_anchor_hint(self, target: Any) -> str | None:
+        """A hint for `before/after:` naming no rule (strategy files say more)."""
+        return None
+
     def priority(self, name: str, spec: Map) -> float:
-        """A rule's priority (salience), a number; 0 after a located error."""
+        """A rule's priority (salience), a number; the priority of the rule it is ordered by
+        (``before:``/``after:``); 0 after a located error."""
+        if "priority" not in spec and name in self.inherited:
+            return self.inherited[name]
         priority = spec.get("priority", 0)
         if not isinstance(priority, (int, float)) or isinstance(priority, bool):
             self.error(f"rule '{name}': priority must be a number", spec.loc("priority"))

@@ -33,6 +33,7 @@ class SectionReader:
         self.defs: list[Definition] = []
         self.rule_units: dict[int, tuple] = {}  # rule index -> (condition unit, domain units), for the linker
         self.symmetric: tuple[str, ...] = ()
+        self.inherited: dict[str, float] = {}  # rule name -> the priority it takes by before/after (rules.py)
 
     def error(self, message: str, loc: Location | None, hint: str | None = None) -> None:
         self.errors.append(RuleError(message, loc, hint))

@@ -15,7 +15,7 @@ read its state and zones.
   may activate other rules.  ``move: NAME`` limits a rule to decisions that
   offer that move; in every decision rule ``options`` is the list of legal
   arguments (of that move, or of all offered moves).
-* **Observation rules** (``after: MOVE``) run after any player makes that move,
+* **Observation rules** (``observe: MOVE``) run after any player makes that move,
   with ``player`` and the move's argument bound (a card the seat cannot see
   is a placeholder): the strategy's way to remember cards played, voids
   shown, bids.
@@ -51,7 +51,7 @@ OFFERED = "__offered"  # the legal arguments by move, in the view's variables (n
 
 @dataclass
 class Observation:
-    """An ``after: MOVE`` rule, compiled: condition and actions of (player, argument)."""
+    """An ``observe: MOVE`` rule, compiled: condition and actions of (player, argument)."""
 
     name: str
     move: str
@@ -122,7 +122,7 @@ def is_strategy_file(path: str | Path) -> bool:
     tree = load_tree(path)
     rules = tree.get("rules") if isinstance(tree.get("rules"), list) else []
     return "memory" in tree or "default" in tree or \
-        any(isinstance(r, Map) and ({"choose", "after", "move"} & set(r)) for r in rules)
+        any(isinstance(r, Map) and ({"choose", "observe", "move"} & set(r)) for r in rules)
 
 
 def strategy_game(path: str | Path) -> str:
@@ -246,7 +246,7 @@ class _StrategyBuilder(Builder):
         self.compiler.writable = self.memory_names
         out: list[RuleSpec] = []
         seen: dict[str, Location] = {}
-        for i, spec in enumerate(section):
+        for i, spec in self.in_order(section):
             if isinstance(spec, Map) and "group" in spec:
                 out += self.group(spec, len(out), seen, phases, strategy)
                 continue
@@ -255,7 +255,7 @@ class _StrategyBuilder(Builder):
                 continue
             self.check_keys(spec, STRATEGY_RULE_KEYS, "a strategy rule")
             name = self.rule_name(spec, i, seen)
-            if "after" in spec:
+            if "observe" in spec:
                 self.observation(i, name, spec)
             else:
                 rule = self.decision_rule(len(out), name, spec, phases, strategy)
@@ -280,7 +280,7 @@ class _StrategyBuilder(Builder):
             if not isinstance(spec, Map):
                 self.error("a strategy rule is a mapping (name:, when:, choose:, then:, ...)", inner.loc(i))
                 continue
-            self.check_keys(spec, STRATEGY_RULE_KEYS - {"after"}, f"a rule of group '{group['group']}'")
+            self.check_keys(spec, STRATEGY_RULE_KEYS - {"observe", "before", "after"}, f"a rule of group '{group['group']}'")
             name = self.rule_name(spec, i, seen)
             rule = self.decision_rule(first_index + len(out), name, spec, phases, strategy, group)
             if rule is not None:
@@ -298,6 +298,11 @@ class _StrategyBuilder(Builder):
             unit = text and self.compiler.expression(text, {}, what=what)
             if unit is not None:
                 self.resets[str(name)] = self.define("memory_reset", (), unit, False, what)
+
+    def unknown_anchor_hint(self, target: Any) -> str | None:
+        if target in self.game.moves:
+            return f"an observation rule (after anyone plays {target}) is written 'observe: {target}'"
+        return None
 
     def move_named(self, spec: Map, key: str) -> str | None:
         move = spec.get(key)
@@ -328,10 +333,10 @@ class _StrategyBuilder(Builder):
         return rule
 
     def observation(self, index: int, name: str, spec: Map) -> None:
-        move = self.move_named(spec, "after")
+        move = self.move_named(spec, "observe")
         for key in ("choose", "move", "for", "phase"):
             if key in spec:
-                self.error(f"'{key}' is not allowed in an observation rule (after: MOVE)", spec.key_loc(key))
+                self.error(f"'{key}' is not allowed in an observation rule (observe: MOVE)", spec.key_loc(key))
         if move is None:
             return
         arg = self.game.moves[move].arg or "_"

@@ -172,10 +172,13 @@ PHASE = _record(
     enter=("named steps run in order each time the phase is entered, before any rule of it; "
            "a variant overrides or removes a step by name", ListOf(STEP)),
     doc=("what happens in the phase", TEXT))
+ORDER_BEFORE = ("placed right before the rule of this name, with its priority (instead of a priority)", TEXT)
+ORDER_AFTER = ("placed right after the rule of this name, with its priority (instead of a priority)", TEXT)
 RULE = _record(
     ("name",), name=("the rule's name (override and remove use it)", TEXT), when=("its condition", EXPRESSION),
     then=("its actions", ACTIONS), priority=("salience: higher fires first (default 0)", NUMBER),
     phase=("the phase (agenda group) in which it is active", TEXT),
+    before=ORDER_BEFORE, after=ORDER_AFTER,
     doc=("what it does", TEXT), **{"for": ("NAME in COLLECTION bindings: one activation per binding", BINDINGS)})
 
 RULE_FILE = _record(
@@ -210,8 +213,8 @@ STRATEGY_RULE = _record(
     choose=("the argument it proposes (options: the legal ones)", EXPRESSION),
     then=("actions on the strategy's memory", ACTIONS),
     move=("only in decisions offering this move", TEXT),
-    after=("an observation rule: runs after any player makes this move", TEXT), doc=("what it does", TEXT),
-    **{"for": ("NAME in COLLECTION bindings", BINDINGS)})
+    observe=("an observation rule: runs after any player makes this move", TEXT), doc=("what it does", TEXT),
+    before=ORDER_BEFORE, after=ORDER_AFTER, **{"for": ("NAME in COLLECTION bindings", BINDINGS)})
 
 MEMORY_VARIABLE = _record(
     init=("the initial value, an expression", Either((EXPRESSION, NULL))),
@@ -223,6 +226,7 @@ STRATEGY_GROUP = _record(
     ("group", "rules"), group=("the group's name", TEXT),
     when=("the condition its rules share (each adds its own)", EXPRESSION),
     move=("the move its rules are about (a rule may name another)", TEXT), doc=("what its rules do", TEXT),
+    before=ORDER_BEFORE, after=ORDER_AFTER,
     rules=("decision rules", ListOf(STRATEGY_RULE)))
 
 STRATEGY_FILE = _record(
