@@ -210,6 +210,47 @@ functions:
     assert value_of(tmp_path, "[quad(3), fact(5), pair(1, 'x')]", extra) == [12, 120, [1, "x"]]
 
 
+def test_functions_written_as_statements_compute_with_let_if_for_and_return(tmp_path):
+    extra = """
+functions:
+  "sign(n)": |
+    if n > 0:
+        return 1
+    elif n < 0:
+        return -1
+    return 0
+  "total(xs)": |
+    let t = 0
+    for v in xs:
+        t += v
+    return t
+  "first_even(xs)": |
+    for v in xs:
+        if v % 2 == 0:
+            return v
+    return None
+"""
+    assert value_of(tmp_path, "[sign(-4), sign(0), sign(9), total([1, 2, 3]), first_even([3, 5, 8, 10])]",
+                    extra) == [-1, 0, 1, 6, 8]
+
+
+@pytest.mark.parametrize("body, message", [
+    ("let a = 1\n    v = 2\n    return a", "a function cannot assign 'v'"),
+    ("let a = 1\n    announce a\n    return a", "a function cannot announce"),
+    ("let a = 1\n    if a > 0:\n        return a", "can end without a value"),
+    ("if True:\n        return 1\n    else:\n        let b = 2", "can end without a value"),
+    ("return random()", "'random' is random"),
+])
+def test_a_function_body_that_writes_or_may_not_return_is_a_located_error(tmp_path, body, message):
+    errors = compile_errors(tmp_path, f"game: t\nstate:\n  v: 0\nfunctions:\n  \"bad()\": |\n    {body}\n{FINISH}")
+    assert any(message in e.message and e.location.line >= 6 for e in errors), [str(e) for e in errors]
+
+
+def test_return_outside_a_function_is_a_located_error(tmp_path):
+    errors = compile_errors(tmp_path, f"game: t\nsetup: |\n  return 1\n{FINISH}")
+    assert errors[0].message == "'return' belongs in a function's body" and errors[0].location.line == 3
+
+
 def test_comprehension_variables_do_not_leak_or_clobber_state(tmp_path):
     # `x` inside the comprehension is its own local; the state variable keeps its value.
     text = """
@@ -911,3 +952,45 @@ def test_a_variant_replaces_a_card_table_whole(tmp_path):
     game = Game(load_program(tmp_path / "v.yaml"), 0)
     game.start()
     assert [row[0] for row in game.memory.vars["v"][:3]] == [1, 2, 3]
+
+
+ZONE_ARGUMENT_GAME = """
+game: piles
+players: 2
+cards:
+  attributes: {rank: [1, 2, 3, 4]}
+  start: left
+zones:
+  left: {visibility: public}
+  right: {visibility: public}
+  hand: {per_player: true, visibility: owner}
+setup: |
+  move [c for c in left if c.rank > 2] from left to right
+  ask players[0] to take
+moves:
+  take:
+    choose: "pile in [z for z in [left, right] if len(z) > 0]"
+    space: "SPACE"
+    label: "f'take from {\\"left\\" if pile is left else \\"right\\"}'"
+    then: |
+      move top(pile) from pile to player.hand
+      end game
+"""
+
+
+def test_a_zone_is_a_move_argument_with_a_space_of_zone_names(tmp_path):
+    from naipes.bridges.actions import ActionSpace
+    program = load(tmp_path, ZONE_ARGUMENT_GAME.replace("SPACE", "[left, right]"))
+    game = Game(program, 0)
+    game.start()
+    options = game.options()
+    assert [o.label for o in options] == ["take from left", "take from right"]
+    space = ActionSpace(program, 2)
+    assert [space.id_of(o) for o in options] == [0, 1]
+    game.apply(options[1])
+    assert [c.rank for c in game.memory.players[0].hand] == [4] and game.over
+
+
+def test_a_space_reading_what_a_zone_holds_is_a_located_error(tmp_path):
+    errors = compile_errors(tmp_path, ZONE_ARGUMENT_GAME.replace("SPACE", "[left] + list(right)"))
+    assert "'space' may read only params" in errors[0].message and errors[0].location.line == 16

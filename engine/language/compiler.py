@@ -212,6 +212,25 @@ class Compiler:
             self.errors.append(exc)
             return None
 
+    def function_body(self, text: str, scope: dict[str, str | None], what: str) -> Unit | None:
+        """A pure function written as statements: `let`, `if`, `for` and `return`, nothing written.
+
+        Every way through it must end in a `return` (a located error otherwise)."""
+        try:
+            trees = parse_block(text, what)
+            job = _Job(self, text, scope, frozenset(), False, what)
+            job.pure = True
+            lines: list[tuple[int, str, Location | None]] = []
+            for tree in trees:
+                job.stmt(tree, 0, lines)
+            if not trees or not _always_returns(trees):
+                job.fail(trees[-1] if trees else Token("NAME", "", line=1, column=1),
+                         f"{what} can end without a value: every way through it ends in 'return EXPR'")
+            return Unit(lines, job.reads, job.calls)
+        except RuleError as exc:
+            self.errors.append(exc)
+            return None
+
     def block(self, texts: list[str], scope: dict[str, str | None], *, bound: set[str] = frozenset(),
               what: str = "actions") -> Unit | None:
         """Compile a list of statement texts into one block of Python lines."""
@@ -307,6 +326,7 @@ class _Job:
         self.invariant: set[str] | None = None  # hoisting on: the locals that do not vary
         self.varying = 0  # references to varying locals so far (a call that adds none is invariant)
         self.hoisted: list[tuple[str, str]] = []
+        self.pure = False  # a function's body: it computes, it changes nothing
 
     def origin(self, node: Tree | Token) -> Location | None:
         return node_location(self.text, node, self.wrapped)
@@ -674,7 +694,23 @@ class _Job:
         method = getattr(self, "s_" + node.data, None)
         if method is None:  # pragma: no cover
             self.fail(node, f"unsupported statement '{node.data}'")
+        if self.pure and node.data not in PURE_STATEMENTS and not self._assigns_a_local(node):
+            word = node.data.removesuffix("_stmt").replace("aug_", "").replace("_", " ")
+            target = node.children[0] if word == "assign" else None
+            if target is not None and target.data == "name_target":
+                word = f"assign '{target.children[0].value}'"
+            self.fail(node, f"a function cannot {word}: functions only compute a value",
+                      "'let NAME = EXPR' makes a local; the rules and moves change the game")
         method(node, indent, out)
+
+    def _assigns_a_local(self, node: Tree) -> bool:
+        target = node.children[0] if node.data in ("assign_stmt", "aug_assign_stmt") else None
+        return target is not None and target.data == "name_target" and target.children[0].value in self.scope
+
+    def s_return_stmt(self, node: Tree, indent: int, out: list) -> None:
+        if not self.pure:
+            self.fail(node, "'return' belongs in a function's body", "a rule's actions end by themselves")
+        self.emit(out, indent, f"return {self.expr(node.children[0])[0]}", node)
 
     def emit(self, out: list, indent: int, line: str, node: Tree | Token) -> None:
         out.append((indent, line, self.origin(node)))
@@ -928,6 +964,22 @@ class _Job:
 
 
 LITERALS = {"number", "string", "true", "false", "list", "tuple", "set", "dict"}
+PURE_STATEMENTS = {"let_stmt", "if_stmt", "for_stmt", "return_stmt", "pass_stmt"}
+
+
+def _always_returns(statements: list[Tree]) -> bool:
+    """Whether a statement list ends in `return` on every path (an `if` needs an `else`)."""
+    last = statements[-1] if statements else None
+    if last is None:
+        return False
+    if last.data == "return_stmt":
+        return True
+    if last.data != "if_stmt":
+        return False
+    _, suite, *clauses = last.children
+    suites = [suite] + [c.children[-1] for c in clauses if c is not None]
+    has_else = any(c is not None and c.data == "else_clause" for c in clauses)
+    return has_else and all(_always_returns(list(s.children)) for s in suites)
 
 
 def _text_literal(node: Tree | Token) -> str | None:

@@ -1,6 +1,7 @@
 """The names a rule file declares (phases, zones, variables, functions, moves, card attributes), into the symbol table."""
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from ..errors import Location
@@ -11,6 +12,9 @@ from .compiler import declared_name_problem, identifier_problem
 from .loader import Map, Seq
 from .sections import PARAM_TYPES, SIGNATURE, SectionReader, type_name
 from .vocabulary import VISIBILITIES, ZONE_KEYS
+
+# A function's body is statements when it starts with one (an expression never does): let, if, for, return.
+STATEMENT_BODY = re.compile(r"^\s*(let|if|for|return)\b")
 
 
 class Declarations(SectionReader):
@@ -166,8 +170,15 @@ class Declarations(SectionReader):
             text = self.expr_text(body, functions.loc(signature), f"function '{fname}'")
             if text is None:
                 continue
-            unit = self.compiler.expression(text, {a: None for a in args}, what=f"function '{fname}'")
-            if unit is not None:  # every call is a step (naipes.library.limits): recursion runs out of steps, not forever
-                _, expr, origin = unit.source[0]
-                unit.source = [(0, "M.step()", origin), (0, f"return {expr}", origin)]
+            scope: dict[str, str | None] = {a: None for a in args}
+            if STATEMENT_BODY.match(text):
+                unit = self.compiler.function_body(text, scope, f"function '{fname}'")
+                if unit is not None:
+                    unit.source = [(0, "M.step()", unit.source[0][2]), *unit.source]
+            else:
+                unit = self.compiler.expression(text, scope, what=f"function '{fname}'")
+                if unit is not None:
+                    _, expr, origin = unit.source[0]
+                    unit.source = [(0, "M.step()", origin), (0, f"return {expr}", origin)]
+            # every call is a step (naipes.library.limits): recursion runs out of steps, not forever
             self.define(f"F_{fname}", args, unit, True, f"function '{fname}'")

@@ -1,6 +1,8 @@
 """The ``moves:`` section: each kind of decision's options, legality cascade, labels and effect."""
 from __future__ import annotations
 
+import re
+
 from ..program import MoveSpec
 from ..errors import did_you_mean
 from .compiler import Compiler, Unit, literal
@@ -8,6 +10,8 @@ from .loader import Map, location_of, subtext
 from .linker import function_reads
 from .sections import BINDING, SectionReader
 from .vocabulary import MOVE_KEYS
+
+NAME_LIST = re.compile(r"^\s*\[\s*([A-Za-z]\w*(\s*,\s*[A-Za-z]\w*)*)\s*\]\s*$", re.ASCII)
 
 
 class Moves(SectionReader):
@@ -99,7 +103,7 @@ class Moves(SectionReader):
             unit = text and self.compiler.expression(text, {}, what=f"move '{name}' space")
             if unit is None:
                 return None
-            changing = self.changing_reads(unit)
+            changing = self.changing_reads(unit) - self.named_zones(text)
             if changing:
                 self.error(f"move '{name}': 'space' may read only params, players and all_cards(), "
                            f"not {', '.join(sorted(changing))}", spec.loc("space"))
@@ -116,6 +120,14 @@ class Moves(SectionReader):
                 return None
         unit.source[0] = (0, f"list({unit.source[0][1]})", unit.source[0][2])
         return self.define("move_space", (), unit, False, f"space of move '{name}'")
+
+    def named_zones(self, text: str) -> set[str]:
+        """The zones of a space written as a list of shared zones' names (`[stock, discard]`): the
+        zones themselves are the arguments, and which zones a game has never changes."""
+        names = NAME_LIST.match(text)
+        listed = {n.strip() for n in names.group(1).split(",")} if names else set()
+        shared = {z.name for z in self.zone_specs if not z.per_player}
+        return listed if listed <= shared else set()
 
     def changing_reads(self, unit: Unit) -> set[str]:
         """What `unit` reads, through the functions it calls, that a game may change (all but players)."""
