@@ -106,8 +106,8 @@ def score(game: Game, name: str) -> int:
     return player(game, name).score
 
 
-def judge(game: Game, text: str) -> dict:
-    """The rule file's own verdict on the cards `text` shown at a close."""
+def judge(game: Game, text: str):
+    """The rule file's own verdict on the cards `text` shown at a close (a judgement record)."""
     return compile_expression(game.program, "judge(x)", ("x",))(game.memory, cards(game, text))
 
 
@@ -115,8 +115,8 @@ def deadwood(game: Game, text: str) -> int:
     return compile_expression(game.program, "melds_of(x)['deadwood']", ("x",))(game.memory, cards(game, text))
 
 
-def meld_names(result: dict) -> list[list[str]]:
-    return sorted(sorted(c.name for c in m) for m in result["melds"])
+def meld_names(melds: list) -> list[list[str]]:
+    return sorted(sorted(c.name for c in m) for m in melds)
 
 
 # ==================================================================== the deck
@@ -332,15 +332,15 @@ def test_the_quick_close_test_never_hides_a_close():
 def test_melds_in_a_hand(shown, kind, melds):
     game = start()
     verdict = judge(game, shown)
-    assert verdict["kind"] == kind
+    assert verdict.kind == kind
     if melds is not None:
-        assert meld_names(verdict) == melds
+        assert meld_names(verdict.melds) == melds
 
 
 def test_with_48_cards_the_8_and_9_come_between_7_and_sota():
-    assert judge(start(deck=48), "6o 7o 10o 5c 5e 5b 1c")["kind"] == "bad"
-    assert judge(start(deck=48), "7o 8o 9o 10o 5c 5e 5b")["kind"] == "minus_ten"
-    assert judge(start(), "6o 7o 10o 5c 5e 5b 1c")["kind"] == "positive"
+    assert judge(start(deck=48), "6o 7o 10o 5c 5e 5b 1c").kind == "bad"
+    assert judge(start(deck=48), "7o 8o 9o 10o 5c 5e 5b").kind == "minus_ten"
+    assert judge(start(), "6o 7o 10o 5c 5e 5b 1c").kind == "positive"
 
 
 @pytest.mark.parametrize("hand, best", [

@@ -994,3 +994,43 @@ def test_a_zone_is_a_move_argument_with_a_space_of_zone_names(tmp_path):
 def test_a_space_reading_what_a_zone_holds_is_a_located_error(tmp_path):
     errors = compile_errors(tmp_path, ZONE_ARGUMENT_GAME.replace("SPACE", "[left] + list(right)"))
     assert "'space' may read only params" in errors[0].message and errors[0].location.line == 16
+
+
+RECORDS = """
+records:
+  verdict: [kind, points]
+functions:
+  "judge(n)": |
+    if n > 3:
+        return verdict(kind='big', points=n * 2)
+    return verdict('small', n)
+"""
+
+
+def test_records_are_made_by_field_name_or_in_order_and_read_by_field(tmp_path):
+    assert value_of(tmp_path, "[judge(5).kind, judge(5).points, judge(1).kind, judge(2) == verdict(points=2, kind='small')]",
+                    RECORDS) == ["big", 10, "small", True]
+
+
+@pytest.mark.parametrize("expr, message, hint", [
+    ("verdict(kind='a', pionts=1)", "record 'verdict' has no field 'pionts'", "points"),
+    ("verdict(kind='a')", "record 'verdict' needs every field: points missing", None),
+    ("verdict('a')", "record 'verdict' takes its fields by name (kind, points) or all in order", None),
+    ("judge(1).kidn", "unknown attribute 'kidn'", "kind"),
+    ("verdict('a', 1).size", "a record verdict has no attribute 'size'", None),
+])
+def test_a_record_used_wrongly_is_a_located_error(tmp_path, expr, message, hint):
+    errors = compile_errors(tmp_path, f"game: t\n{RECORDS}\nstate:\n  v: {yaml_str(expr)}\n{FINISH}")
+    assert errors[0].message == message and errors[0].location.line == 12
+    assert hint is None or hint in (errors[0].hint or "")
+
+
+@pytest.mark.parametrize("declaration, message", [
+    ("records:\n  r: [a, a]", "record 'r' names a field twice"),
+    ("records:\n  r: []", "record 'r' lists its fields"),
+    ("records:\n  len: [a]", "record 'len' shares its name"),
+    ("records:\n  r: [_a]", "cannot start with"),
+])
+def test_a_bad_record_declaration_is_a_located_error(tmp_path, declaration, message):
+    errors = compile_errors(tmp_path, f"game: t\n{declaration}\n{FINISH}")
+    assert message in errors[0].message and errors[0].location.line == 3

@@ -33,10 +33,10 @@ PARTS = (ast.Module, ast.arguments, ast.arg, ast.keyword, ast.comprehension, ast
 ALLOWED = STATEMENTS + EXPRESSIONS + PARTS
 
 # The engine's own names in generated code: the memory and its variables, scaffolding builtins, and
-# prefixed names: v_ a rule-file local, F_ a rule-file function, B_ a built-in, _o/_h temporaries,
+# prefixed names: v_ a rule-file local, F_ a rule-file function, B_ a built-in, R_ a record, _o/_h temporaries,
 # kind_N a generated function.
 ENGINE_NAMES = frozenset({"M", "V", "_", "combo", "list", "dict", "zip", "range"})
-PREFIXED = re.compile(r"(?:[vFB]_[A-Za-z0-9_]+|_[oh][0-9]+|[a-z]+(?:_[a-z]+)*_[0-9]+)\Z", re.ASCII)
+PREFIXED = re.compile(r"(?:[vFBR]_[A-Za-z0-9_]+|_[oh][0-9]+|[a-z]+(?:_[a-z]+)*_[0-9]+)\Z", re.ASCII)
 # The working memory's methods that generated code calls (M.move(...), ...).
 MEMORY_API = frozenset({"set_var", "set_attr", "move", "shuffle", "deal", "ask", "end_game", "unpack", "announce",
                         "rng", "charge", "step", "in_phase", "entering_step", "refresh"})

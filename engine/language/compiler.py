@@ -134,6 +134,11 @@ class Symbols:
     rules: set[str] = field(default_factory=set)  # the names of the rules (refresh names one)
     first_stages: dict[str, str | None] = field(default_factory=dict)  # phase -> the stage a turn starts in
     attr_enums: dict[str, tuple[str, ...]] = field(default_factory=dict)  # card or player attribute -> its texts
+    records: dict[str, tuple[str, ...]] = field(default_factory=dict)  # record name -> its fields, in order
+
+    @property
+    def record_fields(self) -> set[str]:
+        return {f for fields in self.records.values() for f in fields}
 
     def attribute_type(self, base: str | None, attr: str) -> str | None:
         if base == "card":
@@ -459,14 +464,16 @@ class _Job:
         if attr.startswith("_"):
             self.fail(attr_token, f"attributes starting with '_' are not allowed ('{attr}')")
         tables = {"card": {**sym.card_attrs, **CARD_BUILTIN_ATTRS},
-                  "player": {**sym.player_attrs, **PLAYER_BUILTIN_ATTRS}, "zone": ZONE_ATTRS}
+                  "player": {**sym.player_attrs, **PLAYER_BUILTIN_ATTRS}, "zone": ZONE_ATTRS,
+                  **{f"record {r}": dict.fromkeys(fields) for r, fields in sym.records.items()}}
         if base_type in tables:
             if attr not in tables[base_type]:
                 self.fail(attr_token, f"a {base_type} has no attribute '{attr}'", did_you_mean(attr, tables[base_type]))
         elif base_type is not None and base_type != "function":
             self.fail(attr_token, f"a value of type {base_type} has no attribute '{attr}'")
         else:
-            known = {**sym.card_attrs, **sym.player_attrs, **CARD_BUILTIN_ATTRS, **PLAYER_BUILTIN_ATTRS, **ZONE_ATTRS}
+            known = {**sym.card_attrs, **sym.player_attrs, **CARD_BUILTIN_ATTRS, **PLAYER_BUILTIN_ATTRS, **ZONE_ATTRS,
+                     **dict.fromkeys(sym.record_fields)}
             if attr not in known:
                 self.fail(attr_token, f"unknown attribute '{attr}'", did_you_mean(attr, known))
         if attr in sym.player_attrs and base_type != "card":
@@ -532,6 +539,8 @@ class _Job:
         allargs = ", ".join(args + [f"{k}={v}" for k, v in kwargs.items()])
         if name in self.scope:  # a lambda held in a local
             return f"v_{name}({allargs})", None
+        if name in self.sym.records:
+            return self._record(node, name, args, kwargs), f"record {name}"
         if name in self.sym.functions:
             params = self.sym.functions[name]
             if kwargs:
@@ -558,6 +567,20 @@ class _Job:
             return f"B_{name}({joined})", b.returns
         self.e_name(func_node)  # raises the right "unknown name" error
         self.fail(node, f"'{name}' cannot be called")
+
+    def _record(self, node: Tree, name: str, args: list[str], kwargs: dict[str, str]) -> str:
+        """`name(field=value, ...)`: a record with every field given, by name or all in order."""
+        fields = self.sym.records[name]
+        if args and (kwargs or len(args) != len(fields)):
+            self.fail(node, f"record '{name}' takes its fields by name ({', '.join(fields)}) or all in order")
+        for key in kwargs:
+            if key not in fields:
+                self.fail(node, f"record '{name}' has no field '{key}'", did_you_mean(key, fields))
+        missing = [f for f in fields if f not in kwargs] if not args else []
+        if missing:
+            self.fail(node, f"record '{name}' needs every field: {', '.join(missing)} missing")
+        values = args or [kwargs[f] for f in fields]
+        return f"R_{name}({', '.join(values)})"
 
     def e_binop(self, node: Tree) -> tuple[str, str | None]:
         parts = node.children

@@ -78,6 +78,7 @@ class Declarations(SectionReader):
             if fname in sym.functions or fname in BUILTINS:
                 self.error(f"function '{fname}' is already defined", functions.key_loc(signature))
             sym.functions[fname] = args
+        self.declare_records()
         moves = self.section("moves", Map, Map())
         for move in moves:
             problem = identifier_problem(move, "move")
@@ -115,6 +116,23 @@ class Declarations(SectionReader):
                                "a table is also a function of its attribute's value: rename one")
                 elif isinstance(of, str) and identifier_problem(of, "attribute") is None:
                     sym.functions[str(table)] = (of,)  # strength(3): the table's value for rank 3
+
+    def declare_records(self) -> None:
+        """`records: NAME: [field, ...]`: values made by NAME(field=value, ...) and read by r.field."""
+        records = self.section("records", Map, Map())
+        for name, fields in records.items():
+            problem = identifier_problem(name, "record")
+            if problem is None and (name in self.sym.functions or name in BUILTINS or name in self.sym.globals):
+                problem = f"record '{name}' shares its name with a function or a variable"
+            if problem is None and (not isinstance(fields, Seq) or not fields):
+                problem = f"record '{name}' lists its fields: [field, ...]"
+            problem = problem or next(filter(None, (identifier_problem(f, "record field") for f in fields)), None)
+            if problem is None and len(set(fields)) != len(fields):
+                problem = f"record '{name}' names a field twice"
+            if problem:
+                self.error(problem, records.key_loc(name) if problem.startswith("record '") else records.loc(name))
+                continue
+            self.sym.records[str(name)] = tuple(str(f) for f in fields)
 
     def rule_names(self) -> set[str]:
         """The names of the rules (what `refresh` may name)."""

@@ -7,6 +7,7 @@ It also builds the indexes the agenda reacts with: which rules read which names.
 """
 from __future__ import annotations
 
+from collections import namedtuple
 from dataclasses import dataclass
 from itertools import product
 from typing import Any, Callable
@@ -47,12 +48,13 @@ def compile_module(defs: list[Definition], sym: Symbols, path: str) -> Module:
             origins[len(lines)] = (what, origin)
     source = "\n".join(lines) + "\n"
     check_generated(source, set(sym.card_attrs) | set(sym.player_attrs) | set(CARD_BUILTIN_ATTRS) |
-                    set(PLAYER_BUILTIN_ATTRS) | set(ZONE_ATTRS))
+                    set(PLAYER_BUILTIN_ATTRS) | set(ZONE_ATTRS) | sym.record_fields)
     # Generated code names only M, V, v_*, F_* and B_*; these few builtins serve its own scaffolding.
     namespace: dict[str, Any] = {"__builtins__": {"list": list, "dict": dict, "zip": zip, "range": range},
                                  "B_product": product}
     namespace.update({f"B_{n}": b.func for n, b in BUILTINS.items()})
     namespace.update(B_once=once, B_times=times, B_plus=plus, B_minus=minus, B_lookup=lookup)
+    namespace.update({f"R_{name}": namedtuple(name, fields) for name, fields in sym.records.items()})
     exec(compile(source, code_name, "exec"), namespace)
     return Module(code_name, namespace, origins)
 

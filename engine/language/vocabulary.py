@@ -193,6 +193,8 @@ RULE_FILE = _record(
     strategy=("conflict-resolution strategy", Value(("text",), tuple(STRATEGIES))),
     setup=("actions run once at the start", ACTIONS),
     functions=("pure helper functions", Entries(EXPRESSION, key="signature")),
+    records=("values with named fields: NAME: [field, ...]; NAME(field=value, ...) makes one, r.field reads it",
+             Entries(NAMES)),
     moves=("the decisions players make", Entries(MOVE)), rules=("production rules", ListOf(RULE)),
     result=("each player's payoff when the game ends", EXPRESSION),
     evaluation=("how well each player stands mid-game (search agents stop their playouts when it changes)", EXPRESSION),

@@ -378,6 +378,8 @@ class _Remapper:
         if isinstance(value, (tuple, list, set, frozenset)):
             if all(v.__class__ in ATOMS or isinstance(v, CardBase) for v in value):
                 return value  # values are never changed in place: share what holds no player or zone
+            if hasattr(value, "_fields"):  # a record (a named tuple) takes its fields one by one
+                return type(value)(*(self(v) for v in value))
             return type(value)(self(v) for v in value)
         if isinstance(value, dict):
             return {self(k): self(v) for k, v in value.items()}
