@@ -85,3 +85,23 @@ def test_shuffled_is_refused_in_conditions(tmp_path):
                          "    then: end game\n")
     with pytest.raises(RuleErrors, match="random"):
         load_program(rule_file)
+
+
+def test_a_variant_slots_a_rule_between_the_base_rules_by_name(tmp_path):
+    (tmp_path / "base.yaml").write_text("""
+game: order
+players: 1
+state: {log: "''", done: false}
+rules:
+  - {name: first, priority: 5, when: "not done", then: "log = log + 'a'"}
+  - {name: last, when: "not done", then: "log = log + 'c'\\ndone = True\\nend game"}
+""")
+    (tmp_path / "v.yaml").write_text("""
+extends: base.yaml
+rules:
+  - {name: middle, before: last, when: "not done", then: "log = log + 'b'"}
+""")
+    game = Game(load_program(tmp_path / "v.yaml"), 0)
+    game.start()
+    assert game.memory.vars["log"] == "abc"
+    assert [(r.name, r.priority) for r in game.program.rules] == [("first", 5), ("middle", 0), ("last", 0)]
