@@ -192,6 +192,8 @@ class Program:
     namespace: dict = field(default_factory=dict)
     first_stages: dict = field(default_factory=dict)  # phase -> the stage its turns start in (phases with stages)
     caches: dict = field(default_factory=dict)  # run-time values computed once per program (placeholder cards)
+    function_reads: dict = field(default_factory=dict)  # function -> what it reads, through every call it makes
+    base: "Program | None" = None  # a strategy's program: the game whose compiled functions it calls
     locator: "Locator" = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
@@ -211,9 +213,11 @@ class Program:
         """The rule-file location of the innermost generated frame of `exc`."""
         origin = None
         tb = exc.__traceback__
+        programs = {p.code_name: p for p in (self.base, self) if p is not None}
         while tb is not None:
-            if tb.tb_frame.f_code.co_filename == self.code_name:
-                origin = self.line_origins.get(tb.tb_lineno, origin)
+            program = programs.get(tb.tb_frame.f_code.co_filename)
+            if program is not None:
+                origin = program.line_origins.get(tb.tb_lineno, origin)
             tb = tb.tb_next
         if origin is None and isinstance(exc, GameError):
             return exc  # raised by the interpreter itself, outside any rule

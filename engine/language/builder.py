@@ -78,7 +78,7 @@ class Builder(Settings, Phases, Declarations, Cards, Moves, Rules):
             raise RuleErrors(sorted(unique.values(), key=error_order))
         module = compile_module(self.defs, self.sym, self.path)
         resolve_specs(module, moves, state + player_state, views, cards, rules)
-        self.resolve_more(module)
+        reads = function_reads(self.defs)
         return Program(
             name=str(name), title=str(tree.get("title", name)), path=self.path, players=players,
             default_ai=str((tree.get("players") or {}).get("ai", "random")) if isinstance(tree.get("players"), Map) else "random",
@@ -89,12 +89,9 @@ class Builder(Settings, Phases, Declarations, Cards, Moves, Rules):
             player_class=player_class(player_state, zones), state_names=tuple(v.name for v in state),
             global_zone_names=tuple(z.name for z in zones if not z.per_player),
             symmetric=self.symmetric if cards else (), card_attributes=cards.card_class.attributes if cards else (),
-            **read_indexes(rules, self.rule_units, function_reads(self.defs)),
+            **read_indexes(rules, self.rule_units, reads), function_reads=reads,
             line_origins=module.line_origins, code_name=module.code_name, overrides=dict(self.overrides),
             symbols=self.sym, namespace=module.namespace, first_stages=dict(self.sym.first_stages))
-
-    def resolve_more(self, module: Module) -> None:
-        """A hook for builders of richer programs (strategies) to resolve their own generated names."""
 
     def per_player_expression(self, section: str) -> str | None:
         """`result:` or `evaluation:`, an expression of `player`."""

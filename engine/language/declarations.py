@@ -62,22 +62,7 @@ class Declarations(SectionReader):
                 values = self.declared_values(entries[name], f"{section} '{name}'")
                 if values:
                     (sym.attr_enums if per_player else sym.enums)[str(name)] = values
-        functions = self.section("functions", Map, Map())
-        for signature in functions:
-            match = SIGNATURE.match(str(signature))
-            if not match:
-                self.error(f"a function is declared as 'name(arg, ...)', not '{signature}'", functions.key_loc(signature))
-                continue
-            fname = match.group(1)
-            args = tuple(a.strip() for a in (match.group(2) or "").split(",") if a.strip())
-            problem = next(filter(None, [identifier_problem(fname, "function")] +
-                                  [identifier_problem(a, "function argument") for a in args]), None)
-            if problem:
-                self.error(problem, functions.key_loc(signature))
-                continue
-            if fname in sym.functions or fname in BUILTINS:
-                self.error(f"function '{fname}' is already defined", functions.key_loc(signature))
-            sym.functions[fname] = args
+        self.declare_functions()
         self.declare_records()
         moves = self.section("moves", Map, Map())
         for move in moves:
@@ -116,6 +101,26 @@ class Declarations(SectionReader):
                                "a table is also a function of its attribute's value: rename one")
                 elif isinstance(of, str) and identifier_problem(of, "attribute") is None:
                     sym.functions[str(table)] = (of,)  # strength(3): the table's value for rank 3
+
+    def declare_functions(self) -> None:
+        """`functions:`: each signature's name and arguments into the symbol table (the bodies come later)."""
+        sym = self.sym
+        functions = self.section("functions", Map, Map())
+        for signature in functions:
+            match = SIGNATURE.match(str(signature))
+            if not match:
+                self.error(f"a function is declared as 'name(arg, ...)', not '{signature}'", functions.key_loc(signature))
+                continue
+            fname = match.group(1)
+            args = tuple(a.strip() for a in (match.group(2) or "").split(",") if a.strip())
+            problem = next(filter(None, [identifier_problem(fname, "function")] +
+                                  [identifier_problem(a, "function argument") for a in args]), None)
+            if problem:
+                self.error(problem, functions.key_loc(signature))
+                continue
+            if fname in sym.functions or fname in BUILTINS:
+                self.error(f"function '{fname}' is already defined", functions.key_loc(signature))
+            sym.functions[fname] = args
 
     def declare_records(self) -> None:
         """`records: NAME: [field, ...]`: values made by NAME(field=value, ...) and read by r.field."""

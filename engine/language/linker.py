@@ -33,8 +33,9 @@ class Module:
         return name and self.namespace[name]
 
 
-def compile_module(defs: list[Definition], sym: Symbols, path: str) -> Module:
-    """Write every definition into one module, check it, and compile it."""
+def compile_module(defs: list[Definition], sym: Symbols, path: str, base: dict | None = None) -> Module:
+    """Write every definition into one module, check it, and compile it (`base`: the namespace of a
+    module compiled before, whose functions this one calls: a strategy's calls its game's)."""
     code_name = f"<naipes {path}>"
     lines: list[str] = []
     origins: dict[int, tuple] = {}
@@ -55,6 +56,7 @@ def compile_module(defs: list[Definition], sym: Symbols, path: str) -> Module:
     namespace.update({f"B_{n}": b.func for n, b in BUILTINS.items()})
     namespace.update(B_once=once, B_times=times, B_plus=plus, B_minus=minus, B_lookup=lookup)
     namespace.update({f"R_{name}": namedtuple(name, fields) for name, fields in sym.records.items()})
+    namespace.update({name: value for name, value in (base or {}).items() if name[:2] in ("F_", "R_")})
     exec(compile(source, code_name, "exec"), namespace)
     return Module(code_name, namespace, origins)
 
@@ -88,20 +90,25 @@ def player_class(player_state: list[VarSpec], zones: list[ZoneSpec]) -> type:
                                          "state_slots": player_slots, "zone_slots": zone_slots})
 
 
-def function_reads(defs: list[Definition]) -> dict[str, set]:
-    """What each rule-file function reads, through every function it calls."""
+def function_reads(defs: list[Definition], known: dict[str, set] | None = None) -> dict[str, set]:
+    """What each rule-file function reads, through every function it calls (`known`: functions compiled
+    before, such as a game's under a strategy's, with what they read already closed)."""
+    known = known or {}
     direct = {name[2:]: (unit.reads, unit.calls) for name, _, unit, _, _ in defs if name.startswith("F_")}
-    closed: dict[str, set] = {}
+    closed: dict[str, set] = dict(known)
     for name in direct:
         reads: set = set()
         stack, seen = [name], set()
         while stack:
             current = stack.pop()
-            if current in seen or current not in direct:
+            if current in seen:
                 continue
             seen.add(current)
-            reads |= direct[current][0]
-            stack.extend(direct[current][1])
+            if current in direct:
+                reads |= direct[current][0]
+                stack.extend(direct[current][1])
+            else:
+                reads |= known.get(current, set())
         closed[name] = {(r[0], ANY) if isinstance(r, tuple) else r for r in reads}
     return closed
 

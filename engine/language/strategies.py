@@ -32,16 +32,17 @@ A stronger level ``extends`` a weaker one and adds rules (``override`` and
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+import copy
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Callable
 
 from ..errors import Location, RuleError, RuleErrors, did_you_mean
 from ..program import Program, RuleSpec
-from .builder import Builder
-from .compiler import Unit, identifier_problem
-from .linker import Module
-from .loader import Map, Seq, load_tree, merge_entries
+from .builder import Builder, error_order
+from .compiler import Compiler, Unit, identifier_problem
+from .linker import Module, compile_module, function_reads, read_indexes, resolve_specs
+from .loader import Map, Seq, load_tree
 from .shipped import STRATEGIES
 from .vocabulary import AGENT_NAMES, STRATEGY_GROUP_KEYS, STRATEGY_RULE_KEYS, STRATEGY_SECTIONS
 
@@ -108,9 +109,9 @@ def compile_strategy(path: str | Path, game: Program) -> Strategy:
         errors.append(RuleError(f"default '{default}' is not first, random, or an agent", tree.loc("default")))
     if errors:
         raise RuleErrors(errors)
-    builder = _StrategyBuilder(_combined_tree(load_tree(game.path), tree), str(path), game.overrides, tree, game)
+    builder = _StrategyBuilder(tree, str(path), game)
     program = builder.build()
-    memory = [v for v in program.state if v.name in builder.memory_names]
+    memory = list(program.state)
     return Strategy(_strategy_name(tree, path), str(path), game, program, memory, builder.resolved_observations,
                     builder.default, tree.loc("default") if "default" in tree else tree.where, builder.resolved_resets)
 
@@ -149,67 +150,45 @@ def _strategy_name(tree: Map, path: str | Path) -> str:
     return f"{game}/{Path(path).stem}" if isinstance(game, str) else Path(path).stem
 
 
-def _combined_tree(game_tree: Map, strategy: Map) -> Map:
-    """The game's sections (without its rules) plus the strategy's memory (as state) and functions."""
-    combined = Map(game_tree)
-    combined.where, combined.key_locs, combined.value_locs = game_tree.where, dict(game_tree.key_locs), \
-        dict(game_tree.value_locs)
-    for section, own in (("state", "memory"), ("functions", "functions")):
-        extra = strategy.get(own)
-        if extra is None:
+def _own_sections(strategy: Map) -> Map:
+    """The strategy's own sections under the names the section readers know: its memory is its state."""
+    tree = Map()
+    tree.where, tree.key_locs, tree.value_locs = strategy.where, {}, {}
+    for section, own in (("state", "memory"), ("functions", "functions"), ("strategy", "strategy")):
+        if own not in strategy:
             continue
-        if not isinstance(extra, Map):
+        value = strategy[own]
+        if own != "strategy" and not isinstance(value, Map):
             raise RuleError(f"'{own}' must be a mapping (name: value)", strategy.loc(own))
-        if own == "memory":
-            extra = _without_resets(extra)
-        base = game_tree.get(section) if isinstance(game_tree.get(section), Map) else _empty_map(extra)
-        taken = {str(b).split("(")[0].strip() for b in base}
-        clash = [k for k in extra if str(k).split("(")[0].strip() in taken]
-        if clash:
-            raise RuleError(f"'{clash[0]}' is already a name of the game: choose another", extra.key_loc(clash[0]))
-        combined[section] = merge_entries(base, extra, deep=False)
-    state = combined.get("state") if isinstance(combined.get("state"), Map) else _empty_map(strategy)
-    if "me" in state:
-        raise RuleError("'me' is reserved in strategies (the seat's player): rename the game's or the memory's 'me'",
-                        state.key_loc("me"))
-    combined["state"] = _with_entry(state, "me", "None")
-    combined["rules"] = Seq()
-    combined["strategy"] = strategy.get("strategy", "declaration")
-    for key in ("override", "remove"):
-        combined.pop(key, None)
-    return combined
+        tree[section] = _without_resets(value) if own == "memory" else value
+        tree.key_locs[section], tree.value_locs[section] = strategy.key_loc(own), strategy.loc(own)
+    return tree
 
 
 def _without_resets(memory: Map) -> Map:
     """The memory as state variables: `reset:` is the strategy's own key (read by _StrategyBuilder)."""
-    out = Map()
-    out.where, out.key_locs, out.value_locs = memory.where, dict(memory.key_locs), dict(memory.value_locs)
+    out = _copy(memory)
     for name, spec in memory.items():
         if isinstance(spec, Map) and "reset" in spec:
-            spec = _with_entry(spec, "reset", None)
-            del spec["reset"]
-        out[name] = spec
+            out[name] = _copy(spec)
+            del out[name]["reset"]
     return out
 
 
-def _empty_map(near: Map) -> Map:
-    empty = Map()
-    empty.where, empty.key_locs, empty.value_locs = near.where, {}, {}
-    return empty
-
-
-def _with_entry(mapping: Map, key: str, value: Any) -> Map:
+def _copy(mapping: Map) -> Map:
     out = Map(mapping)
     out.where, out.key_locs, out.value_locs = mapping.where, dict(mapping.key_locs), dict(mapping.value_locs)
-    out[key] = value
     return out
 
 
 class _StrategyBuilder(Builder):
-    """Builds a strategy's program: the game's declarations, then the strategy's rules."""
+    """Builds a strategy's program over its game's compiled one: the game's symbols, and its
+    generated functions called where they are, plus the strategy's memory, functions and rules."""
 
-    def __init__(self, combined: Map, path: str, overrides: dict, strategy: Map, game: Program):
-        super().__init__(combined, path, overrides)
+    def __init__(self, strategy: Map, path: str, game: Program):
+        super().__init__(_own_sections(strategy), path, game.overrides)
+        self.sym = copy.deepcopy(game.symbols)
+        self.compiler = Compiler(self.sym)
         self.strategy_tree, self.game = strategy, game
         memory = strategy.get("memory")
         self.memory_names = {str(k) for k in memory} if isinstance(memory, Map) else set()
@@ -221,6 +200,45 @@ class _StrategyBuilder(Builder):
         self.resolved_resets: dict[str, Callable] = {}
         self.default = str(strategy.get("default", "first"))
 
+    def build(self) -> Program:
+        game = self.game
+        self.declare_own_names()
+        self.compile_functions()
+        memory = self.variables("state", per_player=False)
+        strategy = self.strategy()
+        rules = self.rules(game.phases, strategy)
+        self.errors.extend(self.compiler.errors)
+        if self.errors:
+            unique = {(str(e.location), e.message): e for e in self.errors}
+            raise RuleErrors(sorted(unique.values(), key=error_order))
+        module = compile_module(self.defs, self.sym, self.path, base=game.namespace)
+        resolve_specs(module, {}, memory, [], None, rules)
+        self.resolve_more(module)
+        reads = function_reads(self.defs, known=game.function_reads)
+        return replace(game, name=f"{game.name} strategy", path=self.path, state=memory, rules=rules,
+                       strategy=strategy, **read_indexes(rules, self.rule_units, reads), function_reads=reads,
+                       line_origins=module.line_origins, code_name=module.code_name, symbols=self.sym,
+                       namespace=module.namespace, caches={}, base=game)
+
+    def declare_own_names(self) -> None:
+        """The memory (global variables of the strategy), `me` and the strategy's functions, none of
+        them a name the game already has."""
+        sym = self.sym
+        taken = set(sym.globals) | sym.zones | set(sym.params) | set(sym.functions) | set(sym.records)
+        for section in ("state", "functions"):
+            entries = self.section(section, Map, Map())
+            for key in entries:
+                name = str(key).split("(")[0].strip()
+                if name in taken:
+                    self.error(f"'{name}' is already a name of the game: choose another", entries.key_loc(key))
+                elif name == "me":
+                    self.error("'me' is reserved in strategies (the seat's player): rename the memory's 'me'",
+                               entries.key_loc(key))
+                elif section == "state":
+                    self.new_symbol(name, entries.key_loc(key), False, None)
+        sym.globals["me"] = None
+        self.declare_functions()
+
     def resolve_more(self, module: Module) -> None:
         self.resolved_resets = {name: module.resolve(reset) for name, reset in self.resets.items()}
         for rule_index, choose in self.choices.items():
@@ -230,12 +248,6 @@ class _StrategyBuilder(Builder):
                 Observation(name, move, priority, module.resolve(when), module.resolve(then)))
         for rules in self.resolved_observations.values():
             rules.sort(key=lambda o: -o.priority)  # stable: declaration order among equals
-
-    def rule_names(self) -> set[str]:
-        return {rule.name for rule in self.game.rules if not rule.steps}  # the game's moves may refresh them
-
-    def entry_rules(self, first_index: int, strategy: str) -> list[RuleSpec]:
-        return []  # the game's enter steps are the game's: a strategy only decides and observes
 
     def rules(self, phases: list[str], strategy: str) -> list[RuleSpec]:
         section = self.strategy_tree.get("rules") or Seq()
