@@ -28,7 +28,7 @@ from ..program import Program
 from ..runtime.game import Decision, Game, Option, card_order, jsonable
 from .gamelog import FORMAT, FULL, LoggedRecord, LogError, as_line, as_logged, digest, read_log, record_game
 
-AGENT_RECORDS = {"log", "strategy"}  # records a log has that the game itself does not make (its header, AI traces)
+AGENT_RECORDS = {"log", "strategy", "fault"}  # what a log has that the game itself does not say (header, AI traces)
 EVERYTHING = "all"  # the seat of a view with every card face up
 SHOWN = 160  # characters of a record quoted in an error
 
@@ -157,8 +157,8 @@ class Replay:
         if isinstance(text, int) or str(text).isdigit():
             if 0 <= int(text) < len(names):
                 return int(text)
-        elif str(text) in names:
-            return names.index(str(text))
+        elif str(text).lower() in (folded := [name.lower() for name in names]):
+            return folded.index(str(text).lower())
         raise NaipesError(f"no seat '{text}': choose all, watch, a seat number 0..{len(names) - 1} or a name "
                           f"({', '.join(names)})")
 
@@ -336,7 +336,8 @@ def _command(replay: Replay, command: str, number: int, seat: int | str | None) 
     if word in ("b", "back"):
         return max(number - 1, 0), seat
     if word.isdigit():
-        return replay.step(int(word)) and int(word), seat
+        replay.step(int(word))  # an error if there is no such step
+        return int(word), seat
     if word == "seat" and rest.strip():
-        return number, replay.seat(rest.strip().upper() if rest.strip().startswith("p") else rest.strip())
+        return number, replay.seat(rest.strip())
     raise NaipesError(f"unknown command '{command}': {HELP}")

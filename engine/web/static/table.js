@@ -969,7 +969,8 @@ const Replay = {
       this.steps = info.replay.steps;
       Table.receive(info);
       Table.overShown = true;  // the end is in the history: no dialog over the table
-      $("title").textContent = `${info.title} · seed ${info.seed} · replay of ${info.replay.log}`;
+      $("title").textContent = `${info.title} · seed ${info.seed} · replay`;
+      $("title").title = info.replay.log;
       $("legend-button").onclick = () => { $("legend").hidden = !$("legend").hidden; };
       this.bar(info);
       await this.go(Number(query.get("step") || 0));
@@ -998,9 +999,9 @@ const Replay = {
     seat.onchange = () => { location.href = `/replay?seat=${seat.value}&step=${this.step}`; };
     const label = el("label", null, "seen by ");
     label.append(seat);
-    $("replay-bar").replaceChildren(button("⏮", "first", () => 0), button("◀", "back", () => this.step - 1),
+    $("replay-bar").replaceChildren(button("«", "first", () => 0), button("◀", "back", () => this.step - 1),
                                     this.label, button("▶", "forward", () => this.step + 1),
-                                    button("⏭", "last", () => this.steps), label);
+                                    button("»", "last", () => this.steps), label);
     $("replay-bar").hidden = false;
     document.addEventListener("keydown", (event) => {
       if (event.target.tagName === "SELECT") return;
