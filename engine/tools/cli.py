@@ -306,7 +306,7 @@ def serve_replay(replayed: Replay, port: int) -> None:
     except ImportError as error:
         raise NaipesError(f"'naipes replay --web' needs the web extra ({error.name} is missing): "
                           f"pip install 'naipes[web]'") from None
-    app = create_app({}, replay=replayed)
+    app = create_app({path.stem: path for path in shipped_rulesets()}, replay=replayed)  # New game: the lobby
     sock = listen("127.0.0.1", port)
     click.echo(f"Replaying {replayed.path} at {address(sock)}replay (Ctrl-C to stop)")
     run(app, sock)

@@ -21,7 +21,7 @@ import click
 from rich.console import Console
 
 from ..agents.human import hidden_variables, render_view
-from ..errors import Location, NaipesError
+from ..errors import Location, NaipesError, ParamError
 from ..language.builder import load_program
 from ..language.shipped import ruleset_path
 from ..program import Program
@@ -67,7 +67,11 @@ class Replay:
         if not rule_file.is_file():
             raise LogError(f"no rule file {rule_file}", Location(str(path), 1, 1),
                            hint="name the rule file it was played with: --ruleset PATH")
-        replay = cls(path, header, load_program(rule_file, header["params"]), rule_file, logged)
+        try:
+            program = load_program(rule_file, header["params"])
+        except ParamError as error:
+            raise LogError(f"the log's params: {error}", Location(str(path), 1, 1)) from None
+        replay = cls(path, header, program, rule_file, logged)
         replay._run()
         return replay
 
@@ -116,9 +120,8 @@ class Replay:
             self.checked += 1
 
     def _differs(self, entry: LoggedRecord, found: str) -> LogError:
-        changed = digest(self.rule_file) != self.header["sha256"]
         hint = (f"{self.rule_file} has changed since the log was written (its SHA-256 differs): replay with the "
-                f"version it was played with (--ruleset PATH)" if changed else
+                f"version it was played with (--ruleset PATH)" if self.changed_rule_file else
                 f"the log was not written with {self.rule_file} and these params, or it was edited")
         return LogError(f"the replay differs from the log: the log has {_quote(entry.record)}, "
                         f"but the rule file gives {found}", Location(str(self.path), entry.line, 1), hint=hint)
