@@ -73,8 +73,10 @@ def test_an_installed_wheel_plays_from_any_directory(installed: Path, tmp_path: 
     assert not (tmp_path / "rulesets").exists()
     # a shipped game by name, its strategy file by level, a variant that extends its base by name
     played = run(installed / "naipes", "play", "fichas", "--seat", "exact", "--seat", "greedy", "--seed", "3",
-                 cwd=tmp_path).stdout
+                 "--log", "game.jsonl", cwd=tmp_path).stdout
     assert "Game over. Winner:" in played
+    replayed = run(installed / "naipes", "replay", "game.jsonl", "--to", "1", cwd=tmp_path).stdout
+    assert replayed.startswith("Step 1 of ")  # the log names the shipped game, found in the installed package
     simulated = run(installed / "naipes", "simulate", "pocha_static", "-n", "2", "--seat", "baseline",
                     "--seat", "random", "--seat", "strong", "--seed", "1", "-p", "rounds=2", cwd=tmp_path).stdout
     assert "2 games" in simulated and "strong" in simulated
