@@ -357,8 +357,8 @@ def test_play_log_is_json_lines_of_the_whole_game(tmp_path):
     assert result.exit_code == 0
     records = read_log(log)
     kinds = [r["type"] for r in records]
-    assert kinds[0] == "start" and kinds[-1] == "end"
-    start, end = records[0], records[-1]
+    assert kinds[:2] == ["log", "start"] and kinds[-1] == "end"
+    start, end = records[1], records[-1]
     assert start["seed"] == 7
     assert start["params"]["chips"] == "R1 R2 B1 G3 Y2"
     assert sorted(start["position"]["zones"]["table"]) == sorted(["R1", "R2", "B1", "G3", "Y2"])

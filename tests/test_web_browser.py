@@ -202,3 +202,40 @@ def test_two_people_play_pocha_in_two_tabs_and_illegal_clicks_are_refused(server
         driver.close()
         driver.switch_to.window(tabs[0])
     assert refused_card and out_of_turn
+
+
+def test_a_logged_game_replays_step_by_step_in_any_seats_view(driver, tmp_path):
+    from click.testing import CliRunner
+    from naipes.tools.cli import main
+    from naipes.tools.replay import EVERYTHING, Replay
+    log = tmp_path / "tute.jsonl"
+    played = CliRunner().invoke(main, ["play", "tute_cabrero", "--seed", "2", "--log", str(log),
+                                       "--seat", "random", "--seat", "random", "--seat", "random"])
+    assert played.exit_code == 0, played.output
+    replay = Replay.load(log)
+
+    def hand(selector):
+        return sorted(c.get_attribute("data-card") for c in driver.find_elements(By.CSS_SELECTOR, selector))
+
+    def at_step(number):
+        wait(driver, lambda d: d.find_element(By.TAG_NAME, "body").get_attribute("data-step") == str(number),
+             f"the page never showed step {number}")
+
+    with serving(create_app({}, replay=replay)) as url:
+        driver.get(f"{url}replay?seat=1")
+        at_step(0)
+        driver.find_element(By.CSS_SELECTOR, "[data-go=forward]").click()
+        driver.find_element(By.CSS_SELECTOR, "[data-go=forward]").click()
+        at_step(2)
+        assert hand("#my-zones .zone-hand .card[data-card]") == sorted(replay.view(2, 1)["players"][1]["hand"])
+        assert not driver.find_elements(By.CSS_SELECTOR, "#opponents .card[data-card]")  # the others' are backs
+        driver.find_element(By.CSS_SELECTOR, "[data-go=back]").click()
+        at_step(1)
+        assert "step=1" in driver.current_url
+        Select(driver.find_element(By.ID, "replay-seat")).select_by_value("all")
+        at_step(1)
+        everything = replay.view(1, EVERYTHING)["players"]
+        assert hand("#opponents .zone-hand .card[data-card]") == sorted(c for p in everything for c in p["hand"])
+        driver.find_element(By.CSS_SELECTOR, "[data-go=last]").click()
+        at_step(replay.steps)
+        assert "Game over" in driver.find_element(By.ID, "status").text

@@ -1,5 +1,9 @@
 """Where the shipped rule files and strategy files are, and finding one by its name.
 
+They live in the repository's rulesets/ and strategies/, which are installed as the data packages
+``naipes.rulesets`` and ``naipes.strategies`` (pyproject.toml); the import system finds them, so the same
+code works from a source checkout (an editable install) and from an installed wheel.
+
 >>> ruleset_path("fichas").name
 'fichas.yaml'
 >>> ruleset_path("no_such_game") is None
@@ -7,11 +11,11 @@ True
 """
 from __future__ import annotations
 
+from importlib.resources import files
 from pathlib import Path
 
-HOME = Path(__file__).resolve().parents[2]  # the project: rulesets/ and strategies/ beside engine/
-RULESETS = HOME / "rulesets"
-STRATEGIES = HOME / "strategies"
+RULESETS = Path(str(files("naipes.rulesets")))
+STRATEGIES = Path(str(files("naipes.strategies")))
 
 
 def shipped_rulesets() -> list[Path]:

@@ -471,6 +471,15 @@ class Game:
         return GameResult(self.winners, self.payoffs(), [p.name for p in self.memory.players],
                           self.decisions, self.firings, self.seed, self.cut_off)
 
+    def finish(self) -> GameResult:
+        """The result of a game that is over, told to the listeners and observers as its end record."""
+        result = self.result()
+        end = {"type": "end", "winners": [result.names[i] for i in result.winners], "payoffs": result.payoffs}
+        if result.cut_off:
+            end["cut_off"] = result.cut_off
+        self.emit(end)
+        return result
+
     # ------------------------------------------------------------------- views
     def view(self, seat: int | None) -> dict:
         """What the player at `seat` can see (None: an onlooker who sees public things)."""
@@ -589,9 +598,4 @@ def play_game(program: Program, agents: list[Agent], seed: int | None = None,
             raise NaipesError(f"agent '{agents[decision.player].name}' at seat {decision.player_name} "
                               f"chose {choice!r}, which is not a legal option")
         game.apply(choice)
-    result = game.result()
-    end = {"type": "end", "winners": [result.names[i] for i in result.winners], "payoffs": result.payoffs}
-    if result.cut_off:
-        end["cut_off"] = result.cut_off
-    game.emit(end)
-    return result
+    return game.finish()

@@ -1,6 +1,8 @@
 """The ``naipes`` command: a thin layer over the public API.
 
     naipes play RULESET [--seat AGENT]... [-p k=v]... [--seed N] [--log FILE] [--trace]
+    naipes play --resume LOG [--seat AGENT]... [--log FILE]
+    naipes replay LOG [--seat all|watch|N] [--to STEP] [--web]
     naipes simulate RULESET -n N [--seat AGENT]... [-p k=v]... [--seed N]
     naipes check RULESET...
     naipes solve RULESET [-p k=v]... [--seed N] [--json]
@@ -19,7 +21,7 @@ import json
 import random
 import sys
 from pathlib import Path
-from typing import Any, Callable, Iterable, TextIO
+from typing import Any, Callable, Iterable
 
 import click
 from rich.console import Console
@@ -34,6 +36,8 @@ from ..language.builder import load_program
 from ..agents.search import Solver
 from ..language.shipped import ruleset_path, shipped_rulesets
 from ..language.strategies import is_strategy_file, strategy_game
+from .gamelog import LogHeader, attach_log, digest
+from .replay import Replay, browse, ruleset_reference, scripted, show_step
 
 def find_ruleset(name: str) -> Path:
     """A rule file from a path or a short name (``mygame`` -> rulesets/mygame.yaml, here or shipped)."""
@@ -117,17 +121,6 @@ def pick_seed(seed: int | None) -> int:
     return seed if seed is not None else random.SystemRandom().randrange(1 << 31)
 
 
-class JsonLog:
-    """Writes every game record as one JSON line, flushed at once (nothing lost on failure)."""
-
-    def __init__(self, stream: TextIO):
-        self.stream = stream
-
-    def __call__(self, record: dict) -> None:
-        self.stream.write(json.dumps(record, ensure_ascii=False, default=str) + "\n")
-        self.stream.flush()
-
-
 def trace_printer(record: dict) -> None:
     if record["type"] == "strategy":
         click.echo(f"[trace] {record['player']} ({record['strategy']}): rule {record['rule']} chose "
@@ -189,31 +182,48 @@ def main() -> None:
 
 
 @main.command()
-@click.argument("ruleset")
+@click.argument("ruleset", required=False)
 @seat_option
 @params_option
 @seed_option
-@click.option("--log", "log_path", type=click.Path(dir_okay=False, writable=True), help="Write the game as JSON lines.")
+@click.option("--log", "log_path", type=click.Path(dir_okay=False, writable=True),
+              help="Write the game as JSON lines (to replay it with 'naipes replay', or resume it with --resume).")
 @click.option("--trace", is_flag=True, help="Print each rule firing and why it won over the others pending, and which "
                    "strategy rule chose each AI move.")
+@click.option("--resume", "resume_path", type=click.Path(exists=True, dir_okay=False),
+              help="Continue the game saved in this log (written by --log): its moves are made again, then the "
+                   "seats (by default the log's) play on. RULESET, if given, replaces the rule file the log names.")
 @bot_limit_options
 @guarded
-def play(ruleset: str, seats: tuple[str, ...], params: tuple[str, ...], seed: int | None,
-         log_path: str | None, trace: bool, limits: BotLimits) -> None:
-    """Play one game of RULESET (by default: you at seat 1 against the rule file's AI)."""
-    program = load(ruleset, params)
-    seed = pick_seed(seed)
-    default = ["human"] + [program.default_ai] * (program.players[2] - 1)
+def play(ruleset: str | None, seats: tuple[str, ...], params: tuple[str, ...], seed: int | None,
+         log_path: str | None, trace: bool, resume_path: str | None, limits: BotLimits) -> None:
+    """Play one game of RULESET (by default: you at seat 1 against the rule file's AI), or resume a logged one."""
+    if resume_path:
+        resumed = resume_from(resume_path, ruleset, params, seed)
+        program, seed, rule_file, overrides = resumed.program, resumed.header["seed"], resumed.rule_file, \
+            resumed.header["params"]
+        default = resumed.header["seats"]
+        seats = seats or tuple(default)  # as many seats as the log's game, not the rule file's default number
+    elif ruleset is None:
+        raise click.UsageError("name a RULESET to play, or a log to continue with --resume LOG")
+    else:
+        resumed, rule_file, overrides = None, find_ruleset(ruleset), parse_params(params)
+        program, seed = load_program(rule_file, overrides), pick_seed(seed)
+        default = ["human"] + [program.default_ai] * (program.players[2] - 1)
     agents = seat_agents(program, seats, default, seed, limits)
+    players = len(agents)
+    if resumed is not None:
+        agents = resumed_seats(resumed, agents)
     listeners: list = []
     if trace:
         listeners.append(trace_printer)
     log_file = open(log_path, "w", encoding="utf-8") if log_path else None
-    if log_file:
-        listeners.append(JsonLog(log_file))
     click.echo(f"{program.title} — seed {seed}; seats: " +
                ", ".join(f"P{i + 1} {a.name}" for i, a in enumerate(agents)))
-    game = Game(program, seed, players=len(agents))
+    game = Game(program, seed, players=players)
+    if log_file:
+        attach_log(game, log_file, LogHeader(ruleset_reference(rule_file), digest(rule_file), overrides, seed,
+                                             [a.name for a in agents]))
     game.listeners.extend(listeners)
     game.observers.append(table_printer)
     try:
@@ -223,10 +233,83 @@ def play(ruleset: str, seats: tuple[str, ...], params: tuple[str, ...], seed: in
     except QuitGame:
         click.echo("You quit before the end. The game so far:")
         Console(highlight=False).print(render_view(game.view(None)))
+        if log_path:
+            click.echo(f"Continue it with: naipes play --resume {log_path}")
     finally:
         close_agents(agents)
         if log_file:
             log_file.close()
+
+
+def resume_from(log: str, ruleset: str | None, params: tuple[str, ...], seed: int | None) -> Replay:
+    """The logged game to continue, run again and checked; its rule file, params and seed are the log's."""
+    if params or seed is not None:
+        raise click.UsageError("a resumed game keeps the log's params and seed: leave out -p and --seed")
+    resumed = Replay.load(log, find_ruleset(ruleset) if ruleset else None)
+    if resumed.game.over:
+        raise NaipesError(f"the game in {log} is over: nothing to resume (naipes replay {log} shows it)")
+    click.echo(f"Resuming {log}: {resumed.steps} moves made again, then {resumed.game.to_move.name} to move.")
+    return resumed
+
+
+def resumed_seats(resumed: Replay, agents: list) -> list:
+    """The agents, making the log's moves first; the log's game must have as many seats."""
+    players = len(resumed.game.memory.players)
+    if len(agents) != players:
+        close_agents(agents)
+        raise click.BadParameter(f"the game in {resumed.path} has {players} players, not {len(agents)}",
+                                 param_hint="--seat")
+    return scripted(agents, resumed.decisions)
+
+
+@main.command()
+@click.argument("log", type=click.Path(exists=True, dir_okay=False))
+@click.option("--ruleset", default=None, help="The rule file to replay with (a path or a name), if not the one the "
+                                              "log names.")
+@click.option("--seat", "seat", default="all", show_default=True,
+              help="Whose view: all (every card face up, every shuffle and card movement), watch (an onlooker), or "
+                   "a seat: its number from 0 or its name (P1).")
+@click.option("--to", "to_step", type=click.IntRange(min=0), default=None,
+              help="Print step N (0: the position at the first decision; N: after the N-th) and exit.")
+@click.option("--web", is_flag=True, help="Step through the game in the browser (needs the web extra).")
+@click.option("--port", type=click.IntRange(0, 65535), default=8000, show_default=True,
+              help="With --web: the port to listen on (0: any free port).")
+@guarded
+def replay(log: str, ruleset: str | None, seat: str, to_step: int | None, web: bool, port: int) -> None:
+    """Step through a game saved with 'play --log': forward, back, any seat's view, or every card face up.
+
+    The rule file is run again with the logged moves and checked against the
+    log record by record: a log of another rule file, or of one changed since,
+    is an error at the first line that differs. Interactive commands: Enter or
+    n (next), b (back), a step number, seat all|watch|N, q (quit).
+    """
+    replayed = Replay.load(log, find_ruleset(ruleset) if ruleset else None)
+    seat_shown = replayed.seat(seat)
+    if replayed.changed_rule_file:
+        click.echo(f"note: {replayed.rule_file} has changed since the log was written, but this game replays the "
+                   f"same", err=True)
+    if replayed.cut_short:
+        click.echo(f"note: the log stops in the middle of step {replayed.steps}; the rest of it is the rule file's",
+                   err=True)
+    if web:
+        serve_replay(replayed, port)
+    elif to_step is not None:
+        show_step(replayed, to_step, seat_shown)
+    else:
+        browse(replayed, seat_shown)
+
+
+def serve_replay(replayed: Replay, port: int) -> None:
+    try:
+        from ..web.app import create_app
+        from ..web.server import address, listen, run
+    except ImportError as error:
+        raise NaipesError(f"'naipes replay --web' needs the web extra ({error.name} is missing): "
+                          f"pip install 'naipes[web]'") from None
+    app = create_app({path.stem: path for path in shipped_rulesets()}, replay=replayed)  # New game: the lobby
+    sock = listen("127.0.0.1", port)
+    click.echo(f"Replaying {replayed.path} at {address(sock)}replay (Ctrl-C to stop)")
+    run(app, sock)
 
 
 def seat_faults(agents: list) -> list[tuple[str, int, list[str]]]:

@@ -5,6 +5,7 @@
     GET  /api/games           the rule files: title, players, params, AI levels
     GET  /api/tables          the open tables and their seats
     POST /api/tables          {"game", "params", "seats", "seed"} -> a new table {"id", "seat"}
+    GET  /replay              a logged game, step by step (naipes replay LOG --web; its API: naipes.web.replay)
     WS   /ws/ID?seat=N&token=T  one tab at one seat: the table once, then states and public
                               records as they change; it sends moves ({"serial", "label"} or
                               {"serial", "card"}) and gets {"type": "refused", "reason"} for a
@@ -40,6 +41,8 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from ..tools.catalogue import ai_levels, describe_file
 from ..errors import NaipesError
 from ..language.builder import load_program
+from ..tools.replay import Replay
+from .replay import replay_info, replay_step
 from .table import HUMAN, Table, Tables
 
 STATIC = Path(__file__).resolve().parent / "static"
@@ -52,8 +55,10 @@ class TableError(NaipesError):
 
 
 def create_app(rulesets: dict[str, Path], *, pause: float = 0.6, tables: Tables | None = None,
-               hosts: list[str] | None = None) -> Starlette:
-    """The application serving `rulesets` (name -> rule file); AI seats wait `pause` seconds before moving."""
+               hosts: list[str] | None = None, replay: Replay | None = None) -> Starlette:
+    """The application serving `rulesets` (name -> rule file); AI seats wait `pause` seconds before moving.
+
+    With `replay`, it also shows that logged game at /replay."""
     tables = tables or Tables()
 
     @asynccontextmanager
@@ -67,9 +72,11 @@ def create_app(rulesets: dict[str, Path], *, pause: float = 0.6, tables: Tables 
         Route("/api/games", games), Route("/api/tables", list_tables, methods=["GET"]),
         Route("/api/tables", create_table, methods=["POST"]),
         WebSocketRoute("/ws/{table_id}", table_socket),
+        Route("/replay", page), Route("/api/replay", replay_info), Route("/api/replay/{step:int}", replay_step),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ], middleware=[Middleware(TrustedHostMiddleware, allowed_hosts=allowed, www_redirect=False)], lifespan=lifespan)
     app.state.rulesets, app.state.tables, app.state.pause, app.state.hosts = dict(rulesets), tables, pause, allowed
+    app.state.replay = replay
     return app
 
 

@@ -106,6 +106,27 @@ def _card_name(arg: Any) -> str | None:
     return arg.name if isinstance(arg, CardBase) else None
 
 
+def game_facts(game: Game) -> dict[str, Any]:
+    """How a tab draws a game: its title and params, how cards look, every card's attributes, the zones."""
+    program = game.program
+    return {
+        "title": program.title, "game": program.name, "params": jsonable(program.param_values),
+        "display": program.display,
+        "cards": {c.name: {a: jsonable(getattr(c, a)) for a in c.attributes} for c in all_cards(game.memory.vars)},
+        "zones": [{"name": z.name, "per_player": z.per_player, "visibility": z.visibility, "ordered": z.ordered}
+                  for z in program.zones],
+        "hidden": sorted(hidden_variables(program)),
+    }
+
+
+def result_outcome(result: GameResult) -> dict[str, Any]:
+    """How a finished game ends, for the tabs: winners and payoffs (and why it was cut off, if it was)."""
+    outcome = {"winners": [result.names[i] for i in result.winners], "payoffs": dict(zip(result.names, result.payoffs))}
+    if result.cut_off:  # stopped by the rule file's max_decisions
+        outcome["cut_off"] = result.cut_off
+    return outcome
+
+
 def option_data(option: Option) -> dict[str, Any]:
     """An option as the browser gets it: move, label, the card it plays (if any), its argument as data."""
     return {"move": option.move, "label": option.label, "card": _card_name(option.arg), "arg": jsonable(option.arg)}
@@ -150,17 +171,8 @@ class Table:
 
     def info(self, seat: int | None) -> dict[str, Any]:
         """What a tab needs once: the game, the seats, how cards look, every card's attributes."""
-        program = self.program
-        return {
-            "type": "table", "id": self.id, "seat": seat, "title": program.title, "game": program.name,
-            "seed": self.seed, "params": jsonable(program.param_values), "spec": self.spec,
-            "seats": self.seats(), "display": program.display,
-            "cards": {c.name: {a: jsonable(getattr(c, a)) for a in c.attributes}
-                      for c in all_cards(self.game.memory.vars)},
-            "zones": [{"name": z.name, "per_player": z.per_player, "visibility": z.visibility, "ordered": z.ordered}
-                      for z in program.zones],
-            "hidden": sorted(hidden_variables(program)),
-        }
+        return {"type": "table", "id": self.id, "seat": seat, "seed": self.seed, "spec": self.spec,
+                "seats": self.seats(), **game_facts(self.game)}
 
     def seats(self) -> list[dict[str, Any]]:
         with self._lock:
@@ -193,7 +205,7 @@ class Table:
         outcome: dict[str, Any]
         try:
             result = play_game(self.program, self.agents, self.seed, game=self.game, on_decision=self._decision)
-            outcome = self._result(result)
+            outcome = result_outcome(result)
         except QuitGame:
             outcome = {"stopped": "the table was closed"}
         except NaipesError as error:  # a rule file's fault while playing: shown at the table, located
@@ -214,13 +226,6 @@ class Table:
             item = inbox.get_nowait()
             if item is not None:
                 item[1]("the game is over")
-
-    def _result(self, result: GameResult) -> dict[str, Any]:
-        outcome = {"winners": [result.names[i] for i in result.winners],
-                   "payoffs": dict(zip(result.names, result.payoffs))}
-        if result.cut_off:  # stopped by the rule file's max_decisions
-            outcome["cut_off"] = result.cut_off
-        return outcome
 
     # ------------------------------------------------ the game thread's side
     def _decision(self, decision: Decision) -> None:

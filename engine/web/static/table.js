@@ -957,10 +957,81 @@ const Table = {
   },
 };
 
+// ---------------------------------------------------------------- a replay
+// naipes replay LOG --web: the logged game step by step, drawn as the table draws a game; nothing to play
+const Replay = {
+  async open() {
+    show("table");
+    const query = new URLSearchParams(location.search);
+    this.seat = query.get("seat") || "all";
+    try {
+      const info = await api(`/api/replay?seat=${encodeURIComponent(this.seat)}`);
+      this.steps = info.replay.steps;
+      Table.receive(info);
+      Table.overShown = true;  // the end is in the history: no dialog over the table
+      $("title").textContent = `${info.title} · seed ${info.seed} · replay`;
+      $("title").title = info.replay.log;
+      $("legend-button").onclick = () => { $("legend").hidden = !$("legend").hidden; };
+      this.bar(info);
+      await this.go(Number(query.get("step") || 0));
+    } catch (error) { fail(error.message); }
+  },
+
+  bar(info) {
+    const button = (text, title, step) => {
+      const b = el("button", null, text);
+      b.type = "button";
+      b.title = title;
+      b.dataset.go = title;
+      b.onclick = () => this.go(step());
+      return b;
+    };
+    this.label = el("span", "replay-step");
+    const seat = el("select");
+    seat.id = "replay-seat";
+    const views = [["all", "every card"], ["watch", "an onlooker"], ...info.seats.map((s) => [String(s.seat), s.name])];
+    for (const [value, text] of views) {
+      const option = el("option", null, text);
+      option.value = value;
+      option.selected = value === this.seat;
+      seat.append(option);
+    }
+    seat.onchange = () => { location.href = `/replay?seat=${seat.value}&step=${this.step}`; };
+    const label = el("label", null, "seen by ");
+    label.append(seat);
+    $("replay-bar").replaceChildren(button("«", "first", () => 0), button("◀", "back", () => this.step - 1),
+                                    this.label, button("▶", "forward", () => this.step + 1),
+                                    button("»", "last", () => this.steps), label);
+    $("replay-bar").hidden = false;
+    document.addEventListener("keydown", (event) => {
+      if (event.target.tagName === "SELECT") return;
+      if (event.key === "ArrowRight") this.go(this.step + 1);
+      else if (event.key === "ArrowLeft") this.go(this.step - 1);
+    });
+  },
+
+  async go(step) {
+    step = Math.max(0, Math.min(this.steps, step));
+    try {
+      const data = await api(`/api/replay/${step}?seat=${encodeURIComponent(this.seat)}`);
+      this.step = step;
+      Table.records = [];
+      $("history").replaceChildren();
+      Table.receive(data.records);
+      Table.receive(data.state);
+      this.label.textContent = `step ${step} of ${this.steps}`;
+      document.body.dataset.step = String(step);
+      history.replaceState(null, "", `/replay?seat=${encodeURIComponent(this.seat)}&step=${step}`);
+    } catch (error) { fail(error.message); }
+  },
+};
+
 // ------------------------------------------------------------------ start
 function main() {
   const parts = location.pathname.split("/").filter(Boolean);
-  if (parts[0] === "table" && parts[1]) {
+  if (parts[0] === "replay") {
+    Replay.open();
+  } else if (parts[0] === "table" && parts[1]) {
     const seat = new URLSearchParams(location.search).get("seat");
     if (seat === null) pickSeat(parts[1]);
     else Table.open(parts[1], seat);

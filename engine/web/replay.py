@@ -1,0 +1,65 @@
+"""The web table replaying a game log (``naipes replay LOG --web``): the page at /replay, step by step.
+
+    GET /api/replay?seat=S        what the page needs once (as a table's first message), and the number of steps
+    GET /api/replay/N?seat=S      step N as seat S saw it: the records so far and the position
+
+S is ``all`` (every card face up, the shuffles and card movements in the history; the default), ``watch``
+(an onlooker), or a seat's number from 0. The page draws a step as it draws a table's state, with buttons to
+go forward and back and a choice of whose view; nothing can be played.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from starlette.requests import Request
+from starlette.responses import JSONResponse
+
+from ..errors import NaipesError
+from ..tools.replay import EVERYTHING, Replay
+from .table import game_facts, result_outcome
+
+
+async def replay_info(request: Request) -> JSONResponse:
+    replay, seat = _replay_and_seat(request)
+    if isinstance(seat, JSONResponse):
+        return seat
+    names = [p.name for p in replay.game.memory.players]
+    agents = replay.header["seats"]
+    seats = [{"seat": i, "name": name, "agent": agents[i] if i < len(agents) else "?", "human": False, "taken": False}
+             for i, name in enumerate(names)]
+    return JSONResponse({"type": "table", "id": "replay", "seat": seat if isinstance(seat, int) else None,
+                         "seed": replay.header["seed"], "spec": {}, "seats": seats, **game_facts(replay.game),
+                         "replay": {"steps": replay.steps, "seat": _seat_name(seat), "log": replay.path.name}})
+
+
+async def replay_step(request: Request) -> JSONResponse:
+    replay, seat = _replay_and_seat(request)
+    if isinstance(seat, JSONResponse):
+        return seat
+    number = request.path_params["step"]
+    try:
+        step = replay.step(number)
+    except NaipesError as error:
+        return JSONResponse({"error": str(error)}, status_code=404)
+    game = step.game
+    view = replay.view(number, seat)
+    state = {"type": "state", "serial": number, "view": view, "to_move": view["to_move"], "your_turn": False,
+             "moves": [], "options": [], "refused": [], "over": game.over,
+             "outcome": result_outcome(game.result()) if game.over else None}
+    return JSONResponse({"step": number, "steps": replay.steps,
+                         "records": {"type": "records", "start": 0, "records": replay.records_for(number, seat)},
+                         "state": state})
+
+
+def _replay_and_seat(request: Request) -> tuple[Replay | None, Any]:
+    replay = request.app.state.replay
+    if replay is None:
+        return None, JSONResponse({"error": "this server replays no log (naipes replay LOG --web)"}, status_code=404)
+    try:
+        return replay, replay.seat(request.query_params.get("seat", EVERYTHING))
+    except NaipesError as error:
+        return replay, JSONResponse({"error": str(error)}, status_code=400)
+
+
+def _seat_name(seat: int | str | None) -> str:
+    return "watch" if seat is None else str(seat)

@@ -1,0 +1,217 @@
+"""Game logs that replay and resume: `play --log` records the deal and every card's movement as full records,
+`naipes replay LOG` steps through the game (terminal and web) checked against the log record by record, and
+`play --resume LOG` continues a saved game.
+"""
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from naipes.tools.cli import main
+from naipes.tools.gamelog import read_log
+from naipes.tools.replay import EVERYTHING, Replay
+
+ROOT = Path(__file__).resolve().parents[1]
+CHIPS = "chips=R1 R2 B1 G3 Y2 B2 G1 Y3 R3"
+
+
+def naipes(*args: str, input: str | None = None):
+    result = CliRunner().invoke(main, [str(a) for a in args], input=input)
+    assert "Traceback" not in result.output
+    assert result.exception is None or isinstance(result.exception, SystemExit), repr(result.exception)
+    return result
+
+
+def records(path: Path) -> list[dict]:
+    return [entry.record for entry in read_log(path)]
+
+
+@pytest.fixture(scope="module")
+def tute_log(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A whole game of Tute Cabrero (hidden hands, a shuffle per hand) played by random seats."""
+    log = tmp_path_factory.mktemp("logs") / "tute.jsonl"
+    result = naipes("play", "tute_cabrero", "--seat", "random", "--seat", "random", "--seat", "random",
+                    "--seed", "5", "--log", log)
+    assert result.exit_code == 0, result.output
+    return log
+
+
+def test_the_log_has_the_deal_and_every_card_movement_marked_full(tute_log: Path) -> None:
+    logged = records(tute_log)
+    assert logged[0]["type"] == "log" and logged[0]["ruleset"] == "tute_cabrero" and logged[0]["seed"] == 5
+    full = [r for r in logged if r.get("visibility") == "full"]
+    shuffles = [r for r in full if r["type"] == "shuffle"]
+    assert shuffles and all(sorted(s["order"]) == sorted(shuffles[0]["order"]) for s in shuffles)
+    assert len(set(shuffles[0]["order"])) == 40
+    # the per-seat records (decisions, announcements, the public start position) are not marked full
+    assert not [r for r in logged if r["type"] in ("decision", "announce", "start", "end") and "visibility" in r]
+    # following the card movements from zone to zone gives every card's place at the end of the game
+    where: dict[str, str] = {}
+    for record in (r for r in full if r["type"] == "move"):
+        for card in record["cards"]:
+            assert where.get(card, record["from"]) == record["from"], record
+            where[card] = record["to"]
+    final = Replay.load(tute_log).view(Replay.load(tute_log).steps, EVERYTHING)
+    placed = {card: zone for zone, cards in final["zones"].items() for card in cards}
+    placed |= {card: f"{p['name']}.{zone}" for p in final["players"] for zone in ("hand", "won") for card in p[zone]}
+    assert where and all(placed[card] == zone for card, zone in where.items())
+
+
+def test_replay_reruns_every_decision_and_shows_each_seat_only_its_own_cards(tute_log: Path) -> None:
+    replay = Replay.load(tute_log)
+    decisions = [r for r in records(tute_log) if r["type"] == "decision"]
+    assert replay.steps == len(decisions) and replay.game.over
+    assert replay.records[-1]["type"] == "end"
+    for number in (0, 7, replay.steps // 2):
+        full = replay.view(number, EVERYTHING)
+        mine = replay.view(number, 1)
+        onlooker = replay.view(number, None)
+        assert mine["players"][1]["hand"] == full["players"][1]["hand"]
+        assert mine["players"][0]["hand"] == {"count": len(full["players"][0]["hand"])}
+        assert onlooker["players"][1]["hand"] == {"count": len(full["players"][1]["hand"])}
+    shown = replay.records_for(3, 2)
+    assert not [r for r in shown if r["type"] in ("move", "shuffle", "fire")]
+    assert [r for r in replay.records_for(3, EVERYTHING) if r["type"] == "shuffle"]
+
+
+def test_replay_to_a_step_prints_it_as_a_seat_saw_it(tute_log: Path) -> None:
+    decisions = [r for r in records(tute_log) if r["type"] == "decision"]
+    result = naipes("replay", tute_log, "--to", "4", "--seat", "1")
+    assert result.exit_code == 0, result.output
+    assert f"Step 4 of {len(decisions)} · {decisions[3]['player']} chose {decisions[3]['choice']} · seen by P2" \
+        in result.output
+    assert "P2 (you)" in result.output and "[shuffle]" not in result.output
+    everything = naipes("replay", tute_log, "--to", "0").output
+    assert "[shuffle] stock:" in everything and "[move] stock → P1.hand:" in everything
+    assert naipes("replay", tute_log, "--to", "9999").exit_code == 1
+    bad_seat = naipes("replay", tute_log, "--seat", "P7", "--to", "1")
+    assert bad_seat.exit_code == 1 and "no seat 'P7'" in bad_seat.output
+
+
+def test_replay_steps_forward_and_back_at_the_prompt(tute_log: Path) -> None:
+    result = naipes("replay", tute_log, input="n\nn\nb\nseat p3\n12\nwhat\nq\n")
+    assert result.exit_code == 0, result.output
+    heads = [line.split(" · ")[0] for line in result.output.splitlines() if line.startswith("Step ")]
+    assert heads == ["Step 0 of 351", "Step 1 of 351", "Step 2 of 351", "Step 1 of 351", "Step 1 of 351",
+                     "Step 12 of 351", "Step 12 of 351"]
+    assert "seen by P3" in result.output and "unknown command 'what'" in result.output
+
+
+def fichas_log(tmp_path: Path, rule_file: Path | str = "fichas", name: str = "fichas.jsonl") -> Path:
+    log = tmp_path / name
+    result = naipes("play", rule_file, "--seat", "exact", "--seat", "greedy", "--seed", "9", "-p", CHIPS,
+                    "--log", log)
+    assert result.exit_code == 0, result.output
+    return log
+
+
+def test_a_changed_rule_file_is_a_located_error_not_a_wrong_replay(tmp_path: Path) -> None:
+    rule_file = tmp_path / "chips.yaml"
+    shutil.copy(ROOT / "rulesets" / "fichas.yaml", rule_file)
+    log = fichas_log(tmp_path, rule_file)
+    assert naipes("replay", log, "--to", "1").exit_code == 0
+    rule_file.write_text(rule_file.read_text() + "\n# a comment changes the file, not the game\n")
+    same = naipes("replay", log, "--to", "1")
+    assert same.exit_code == 0 and "has changed since the log was written, but this game replays the same" \
+        in same.output
+    text = rule_file.read_text()
+    assert "name: \"f'{c.colour}{c.value}'\"" in text
+    rule_file.write_text(text.replace("f'{c.colour}{c.value}'", "f'{c.value}{c.colour}'"))  # R1 is now 1R
+    changed = naipes("replay", log)
+    assert changed.exit_code == 1
+    assert f"{log}:2:1: the replay differs from the log" in changed.output
+    assert "has changed since the log was written" in changed.output
+
+
+def test_a_log_of_another_rule_file_or_an_edited_log_is_refused(tmp_path: Path) -> None:
+    log = fichas_log(tmp_path)
+    other = naipes("replay", log, "--ruleset", "fichas_misere")
+    assert other.exit_code == 1 and "the replay differs from the log" in other.output
+    lines = log.read_text().splitlines()
+    at = next(i for i, line in enumerate(lines) if '"decision"' in line and '"P2"' in line)
+    record = json.loads(lines[at])
+    record["choice"] = next(o for o in record["options"] if o != record["choice"])
+    lines[at] = json.dumps(record)
+    edited = tmp_path / "edited.jsonl"
+    edited.write_text("\n".join(lines) + "\n")
+    result = naipes("replay", edited, "--to", "0")
+    assert result.exit_code == 1 and f"{edited}:{at + 1}:1: the replay differs from the log" in result.output
+    junk = tmp_path / "junk.jsonl"
+    junk.write_text('{"type": "start"}\n')
+    assert f"{junk}:1:1: not a game log" in naipes("replay", junk).output
+    broken = tmp_path / "broken.jsonl"
+    broken.write_text(lines[0] + "\n{oops\n" + lines[1] + "\n")
+    assert f"{broken}:2:2: not a JSON record" in naipes("replay", broken).output
+
+
+def test_resume_continues_a_game_cut_short(tmp_path: Path) -> None:
+    whole = records(fichas_log(tmp_path))
+    lines = fichas_log(tmp_path, name="again.jsonl").read_text().splitlines(keepends=True)
+    second = [i for i, line in enumerate(lines) if '"decision"' in line][1]
+    cut = tmp_path / "cut.jsonl"
+    cut.write_text("".join(lines[:second + 1]) + lines[second + 1][:20])  # stopped while writing a line
+    new = tmp_path / "resumed.jsonl"
+    result = naipes("play", "--resume", cut, "--log", new)
+    assert result.exit_code == 0, result.output
+    assert "Resuming" in result.output and "2 moves made again" in result.output and "Game over" in result.output
+    resumed = records(new)
+    choices = [(r["player"], r["choice"]) for r in resumed if r["type"] == "decision"]
+    assert choices[:2] == [(r["player"], r["choice"]) for r in whole if r["type"] == "decision"][:2]
+    assert resumed[0]["seats"] == whole[0]["seats"] and resumed[-1]["type"] == "end"
+    assert Replay.load(new).game.over  # the new log is a whole game, replayable
+    over = naipes("play", "--resume", new)
+    assert over.exit_code == 1 and "is over: nothing to resume" in over.output
+    assert naipes("play", "--resume", cut, "--seed", "3").exit_code == 2
+
+
+def test_resume_seats_as_many_players_as_the_logged_game(tute_log: Path, tmp_path: Path) -> None:
+    lines = tute_log.read_text().splitlines(keepends=True)
+    cut = tmp_path / "cut.jsonl"
+    cut.write_text("".join(lines[:40]))
+    four = naipes("play", "--resume", cut, *["--seat", "random"] * 4)
+    assert four.exit_code == 2 and "has 3 players, not 4" in four.output
+    three = naipes("play", "--resume", cut, "--seat", "random", "--seat", "novice", "--seat", "random")
+    assert three.exit_code == 0 and "P2 tute_cabrero/novice" in three.output and "Game over" in three.output
+
+
+def test_a_human_who_quits_is_told_how_to_resume(tmp_path: Path) -> None:
+    log = tmp_path / "quit.jsonl"
+    quit_early = naipes("play", "fichas", "--seat", "human", "--seat", "greedy", "--seed", "4", "-p", CHIPS,
+                        "--log", log, input="1\nquit\n")
+    assert f"Continue it with: naipes play --resume {log}" in quit_early.output
+    finished = naipes("play", "--resume", log, "--seat", "random", "--seat", "greedy")
+    assert finished.exit_code == 0 and "Game over" in finished.output
+
+
+starlette = pytest.importorskip("starlette", reason="the web replay needs the web extra")
+testclient = pytest.importorskip("starlette.testclient", reason="Starlette's TestClient needs httpx2")
+
+
+def test_the_web_table_replays_a_log_step_by_step(tute_log: Path) -> None:
+    from naipes.web.app import create_app
+    replay = Replay.load(tute_log)
+    client = testclient.TestClient(create_app({}, replay=replay, hosts=["testserver"]))
+    assert client.get("/replay").status_code == 200
+    info = client.get("/api/replay", params={"seat": "1"}).json()
+    assert info["type"] == "table" and info["seat"] == 1 and info["replay"]["steps"] == replay.steps
+    assert [s["name"] for s in info["seats"]] == ["P1", "P2", "P3"] and info["cards"]
+    seen = client.get("/api/replay/5", params={"seat": "1"}).json()
+    view = seen["state"]["view"]
+    assert view["players"][1]["hand"] == replay.view(5, 1)["players"][1]["hand"]
+    assert view["players"][0]["hand"] == {"count": len(replay.view(5, EVERYTHING)["players"][0]["hand"])}
+    assert not [r for r in seen["records"]["records"] if r["type"] in ("move", "shuffle")]
+    everything = client.get("/api/replay/5").json()
+    assert everything["state"]["view"]["players"][0]["hand"] == replay.view(5, EVERYTHING)["players"][0]["hand"]
+    assert [r for r in everything["records"]["records"] if r["type"] == "shuffle"]
+    back = client.get("/api/replay/4").json()
+    assert len(back["records"]["records"]) < len(everything["records"]["records"])
+    last = client.get(f"/api/replay/{replay.steps}").json()
+    assert last["state"]["over"] and last["state"]["outcome"]["payoffs"]
+    assert client.get(f"/api/replay/{replay.steps + 1}").status_code == 404
+    assert "no seat" in client.get("/api/replay/1", params={"seat": "9"}).json()["error"]
+    plain = testclient.TestClient(create_app({}, hosts=["testserver"]))
+    assert plain.get("/api/replay").status_code == 404
