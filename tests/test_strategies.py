@@ -444,3 +444,43 @@ def test_a_bad_order_by_name_is_a_located_error(duel, rules, message, hint):
         strategy("bad_order", "game: duel\nrules:\n" + rules)
     error = next(e for e in caught.value.errors if message in e.message)
     assert error.location.line >= 3 and (hint is None or hint in (error.hint or ""))
+
+
+def test_memory_kept_per_player_is_read_and_written_as_an_attribute(duel):
+    """`per_player: true`: one value per player, p.NAME; INIT may read `player`."""
+    program, strategy = duel
+    s = strategy("per_player", """
+game: duel
+memory:
+  played: {init: "[player.index]", per_player: true}
+rules:
+  - {name: remember, observe: play, then: "player.played = player.played + [c.rank if c is not None else 0]"}
+  - {name: lowest_if_the_other_played, move: play, when: "len(players[1].played) > 1",
+     choose: "min(options, key=lambda c: c.rank)"}
+""")
+    game = Game(program, 3)
+    agent = strategy_agent(s, 3)
+    agent.attach(game, 0)
+    game.start()
+    assert agent.memory["played"] == ([0], [1])
+    game.apply(next(o for o in game.options() if o.move == "play"))
+    mine = game.memory.players[0].hand
+    assert game.memory.vars["turn"] is game.memory.players[1]
+    game.apply(next(o for o in game.options() if o.move == "play"))
+    assert len(agent.memory["played"][0]) == 2 and len(agent.memory["played"][1]) == 2
+    option, rule = agent.decide(game.decision())
+    assert rule == "lowest_if_the_other_played" and option.arg.rank == min(c.rank for c in mine)
+
+
+@pytest.mark.parametrize("text, message", [
+    ("memory:\n  seen: {init: '[]', per_player: yes please}\n", "'per_player' is true or false"),
+    ("memory:\n  seen: {init: '[]', per_player: true}\nrules:\n  - {name: r, observe: play, then: 'seen = []'}\n",
+     "'seen' is kept per player"),
+    ("memory:\n  hand: {init: '[]', per_player: true}\n", "'hand' is already a name of the game"),
+])
+def test_a_bad_per_player_memory_is_a_located_error(duel, text, message):
+    program, strategy = duel
+    with pytest.raises(RuleErrors) as caught:
+        strategy("bad_memory", "game: duel\n" + text)
+    error = next(e for e in caught.value.errors if message in e.message)
+    assert error.location.line >= 3

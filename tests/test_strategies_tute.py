@@ -54,14 +54,21 @@ def position(hand, trick="", *, leader="P1", trump="oros", tricks=None, sung=Non
     return arrange(game, zones=zones, state=state, player_state=player_state, to_move=("P1", "play, sing"))
 
 
-def decide(game, level, **memory):
-    """(label of the option chosen, rule that chose it) for P1 playing `level` with this memory."""
+def decide(game, level, stale=(), **memory):
+    """(label of the option chosen, rule that chose it) for P1 playing `level` with this memory
+    (`stale`: memories that were about an earlier hand)."""
     agent = strategy_agent(strategy(level), seed=0)
     decision = game.decision()
     agent.attach(game, decision.player)
     agent.memory.update(memory)  # attached in this hand: its memory is this hand's (reset: round_number)
+    agent.scopes.update({name: ROUND - 1 for name in stale})
     option, rule = agent.decide(decision)
     return option.label, rule
+
+
+def void(**suits_by_player):
+    """The expert's per-player memory `voids`: the suits each of P1, P2, P3 showed he lacks."""
+    return tuple(suits_by_player.get(f"P{i}", []) for i in (1, 2, 3))
 
 
 def after_a_trick(hand, taken=(30, 0, 0), **kw):
@@ -145,10 +152,10 @@ def test_expert_leads_its_lowest_card_when_menos_and_the_competitor_follows_ever
 def test_expert_leads_into_the_competitors_void_when_menos():
     # the competitor going Menos is P3 (0 points); he is void in espadas: the highest espada
     game, taken = menos_lead()
-    voids = [(ROUND, 2, "espadas")]
+    voids = void(P3=["espadas"])
     assert decide(game, "expert", taken=taken, voids=voids) == ("12e", "lead_into_competitor_void_when_menos")
-    # a void of another hand does not count
-    assert decide(game, "expert", taken=taken, voids=[(ROUND - 1, 2, "espadas")]) == ("2c", "lead_when_menos")
+    # a void of another hand does not count (the memory starts again with each hand)
+    assert decide(game, "expert", taken=taken, voids=voids, stale=["voids"]) == ("2c", "lead_when_menos")
 
 
 def test_expert_avoids_a_suit_where_an_opponent_is_void():
@@ -156,11 +163,11 @@ def test_expert_avoids_a_suit_where_an_opponent_is_void():
     game, taken = after_a_trick("1c 1e 4b")
     assert decide(game, "medium", taken=taken, gone=gone) == ("1c", "lead_master_of_least_known_suit")
     assert decide(game, "expert", taken=taken, gone=gone) == ("1c", "lead_master_of_least_known_suit")
-    void_in_copas = [(ROUND, 1, "copas")]     # P2 did not follow copas: he would trump the as
+    void_in_copas = void(P2=["copas"])        # P2 did not follow copas: he would trump the as
     assert decide(game, "expert", taken=taken, gone=gone, voids=void_in_copas) == \
         ("1e", "lead_master_of_least_known_suit")
     # ... unless he is void in trumps too
-    no_trumps = void_in_copas + [(ROUND, 1, "oros")]
+    no_trumps = void(P2=["copas", "oros"])
     assert decide(game, "expert", taken=taken, gone=gone, voids=no_trumps) == \
         ("1c", "lead_master_of_least_known_suit")
 
@@ -178,7 +185,7 @@ def test_expert_without_a_winning_card_leads_low_in_the_richest_suit_the_competi
     gone = [(1, "bastos"), (3, "bastos"), (12, "bastos"), (1, "copas")]
     game, taken = after_a_trick("12c 4c 5b 7b 6e", taken=(30, 40, 0))
     assert decide(game, "expert", taken=taken, gone=gone) == ("5b", "lead_low_in_richest_suit_competitor_follows")
-    voids = [(ROUND, 1, "bastos")]
+    voids = void(P2=["bastos"])
     assert decide(game, "expert", taken=taken, gone=gone, voids=voids) == \
         ("4c", "lead_low_in_richest_suit_competitor_follows")
 
@@ -232,9 +239,9 @@ def play(game, label):
 
 @pytest.mark.parametrize("p2_hand, p2_plays, taken, voids", [
     # P2 trumps the copa with the rey de oros and takes 2 + 11 + 4 = 17: void in copas
-    ("12o 5b", "12o", [0, 17, 0], [(ROUND, 1, "copas")]),
+    ("12o 5b", "12o", [0, 17, 0], void(P2=["copas"])),
     # P2 throws a basto with no trump on the table: void in copas and in oros; P1's as takes 13
-    ("5b 6b", "5b", [13, 0, 0], [(ROUND, 1, "copas"), (ROUND, 1, "oros")]),
+    ("5b 6b", "5b", [13, 0, 0], void(P2=["copas", "oros"])),
 ])
 def test_the_memory_counts_the_points_taken_the_cards_played_and_the_voids(p2_hand, p2_plays, taken, voids):
     game = position("1c 4b", "10c", leader="P3", others=(p2_hand, "7b"))
@@ -243,7 +250,7 @@ def test_the_memory_counts_the_points_taken_the_cards_played_and_the_voids(p2_ha
     play(game, "1c")
     play(game, p2_plays)
     memory = agent.memory
-    assert agent.scopes == {"taken": ROUND, "gone": ROUND}  # the hand the memory is about
+    assert agent.scopes == {"taken": ROUND, "gone": ROUND, "voids": ROUND}  # the hand the memory is about
     assert memory["taken"] == taken
     assert memory["gone"] == [(1, "copas"), (int(p2_plays[:-1]), {"o": "oros", "b": "bastos"}[p2_plays[-1]])]
     assert memory["voids"] == voids

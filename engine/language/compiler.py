@@ -135,6 +135,8 @@ class Symbols:
     first_stages: dict[str, str | None] = field(default_factory=dict)  # phase -> the stage a turn starts in
     attr_enums: dict[str, tuple[str, ...]] = field(default_factory=dict)  # card or player attribute -> its texts
     records: dict[str, tuple[str, ...]] = field(default_factory=dict)  # record name -> its fields, in order
+    # a strategy's per-player memory: p.NAME reads item p.index of the global NAME (a tuple, one per player)
+    player_memory: set[str] = field(default_factory=set)
 
     @property
     def record_fields(self) -> set[str]:
@@ -463,6 +465,11 @@ class _Job:
         sym = self.sym
         if attr.startswith("_"):
             self.fail(attr_token, f"attributes starting with '_' are not allowed ('{attr}')")
+        if attr in sym.player_memory:
+            if base_type not in (None, "player"):
+                self.fail(attr_token, f"'{attr}' is kept per player; this is a {base_type}")
+            self.reads.add(attr)
+            return f"V[{attr!r}][{base}.index]", None
         tables = {"card": {**sym.card_attrs, **CARD_BUILTIN_ATTRS},
                   "player": {**sym.player_attrs, **PLAYER_BUILTIN_ATTRS}, "zone": ZONE_ATTRS,
                   **{f"record {r}": dict.fromkeys(fields) for r, fields in sym.records.items()}}
@@ -770,6 +777,8 @@ class _Job:
             self.fail(node, f"'{name}' is a zone: cards change zones with 'move'")
         if name == "players":
             self.fail(node, "'players' is fixed for the whole game")
+        if name in sym.player_memory:
+            self.fail(node, f"'{name}' is kept per player", f"write one player's: p.{name} = ...")
         if name not in sym.globals:
             self.fail(node, f"'{name}' is not a state variable", "declare it under 'state:', or use 'let' for a local")
         declared = sym.globals[name]
@@ -815,6 +824,9 @@ class _Job:
             return
         base_node, attr_token = target.children
         attr = attr_token.value
+        if attr in self.sym.player_memory:
+            self._assign_player_memory(node, target, op, src, typ, indent, out)
+            return
         self._check_writable(target, None)
         base, base_type = self.expr(base_node)
         if attr.startswith("_"):
@@ -835,6 +847,21 @@ class _Job:
         obj = f"_o{self.tmp}"
         new = _binary(op, f"{obj}.{attr}", self.sym.player_attrs[attr], src, typ) if op else src
         self.emit(out, indent, f"{obj} = {base}; M.set_attr({obj}, {attr!r}, {new})", node)
+
+    def _assign_player_memory(self, node: Tree, target: Tree, op: str | None, src: str, typ: str | None,
+                              indent: int, out: list) -> None:
+        """`p.NAME = value` for a strategy's per-player memory NAME: item p.index of the tuple changes."""
+        base_node, attr_token = target.children
+        name = attr_token.value
+        self._check_writable(target, name)
+        base, base_type = self.expr(base_node)
+        if base_type not in (None, "player"):
+            self.fail(attr_token, f"'{name}' is kept per player; this is a {base_type}")
+        self.tmp += 1
+        obj = f"_o{self.tmp}"
+        new = _binary(op, f"V[{name!r}][{obj}.index]", None, src, typ) if op else src
+        self.emit(out, indent, f"{obj} = {base}; M.set_var({name!r}, B_replaced(V[{name!r}], {obj}.index, {new}))",
+                  node)
 
     def _check_writable(self, node: Tree, name: str | None, action: str = "assign") -> None:
         """In a strategy, actions may change only the strategy's own memory, never the game."""

@@ -54,7 +54,7 @@ def compile_module(defs: list[Definition], sym: Symbols, path: str, base: dict |
     namespace: dict[str, Any] = {"__builtins__": {"list": list, "dict": dict, "zip": zip, "range": range},
                                  "B_product": product}
     namespace.update({f"B_{n}": b.func for n, b in BUILTINS.items()})
-    namespace.update(B_once=once, B_times=times, B_plus=plus, B_minus=minus, B_lookup=lookup)
+    namespace.update(B_once=once, B_times=times, B_plus=plus, B_minus=minus, B_lookup=lookup, B_replaced=replaced)
     namespace.update({f"R_{name}": namedtuple(name, fields) for name, fields in sym.records.items()})
     namespace.update({name: value for name, value in (base or {}).items() if name[:2] in ("F_", "R_")})
     exec(compile(source, code_name, "exec"), namespace)
@@ -159,6 +159,11 @@ def _index_rule(readers: dict[str, dict], rule: RuleSpec, cond_unit: Unit, domai
 def lookup(table: dict, key: Any, default: Any) -> Any:
     """A card table's value (generated code calls it B_lookup; no rule file can name it)."""
     return table.get(key, default)
+
+
+def replaced(values: tuple, index: int, value: Any) -> tuple:
+    """`values` with item `index` replaced (a strategy's per-player memory, written as p.NAME = value)."""
+    return values[:index] + (value,) + values[index + 1:]
 
 
 def once(compute: Callable) -> Callable:

@@ -151,28 +151,45 @@ def _strategy_name(tree: Map, path: str | Path) -> str:
 
 
 def _own_sections(strategy: Map) -> Map:
-    """The strategy's own sections under the names the section readers know: its memory is its state."""
+    """The strategy's own sections under the names the section readers know: its memory is its state
+    (and player_state, the memory kept per player)."""
     tree = Map()
     tree.where, tree.key_locs, tree.value_locs = strategy.where, {}, {}
-    for section, own in (("state", "memory"), ("functions", "functions"), ("strategy", "strategy")):
+    for own in ("memory", "functions", "strategy"):
         if own not in strategy:
             continue
         value = strategy[own]
         if own != "strategy" and not isinstance(value, Map):
             raise RuleError(f"'{own}' must be a mapping (name: value)", strategy.loc(own))
-        tree[section] = _without_resets(value) if own == "memory" else value
-        tree.key_locs[section], tree.value_locs[section] = strategy.key_loc(own), strategy.loc(own)
+        sections = {"state": _memory(value, False), "player_state": _memory(value, True)} if own == "memory" \
+            else {own: value}
+        for section, entries in sections.items():
+            tree[section] = entries
+            tree.key_locs[section], tree.value_locs[section] = strategy.key_loc(own), strategy.loc(own)
     return tree
 
 
-def _without_resets(memory: Map) -> Map:
-    """The memory as state variables: `reset:` is the strategy's own key (read by _StrategyBuilder)."""
+def _memory(memory: Map, per_player: bool) -> Map:
+    """The memory kept per player (or not) as variables: `reset:` and `per_player:` are the strategy's own
+    keys (read by _StrategyBuilder)."""
     out = _copy(memory)
     for name, spec in memory.items():
-        if isinstance(spec, Map) and "reset" in spec:
+        if _per_player(spec) != per_player:
+            del out[name]
+        elif isinstance(spec, Map) and {"reset", "per_player"} & set(spec):
             out[name] = _copy(spec)
-            del out[name]["reset"]
+            for key in ("reset", "per_player"):
+                out[name].pop(key, None)
     return out
+
+
+def _per_player(spec: Any) -> bool:
+    return isinstance(spec, Map) and spec.get("per_player") is True
+
+
+def _one_per_player(init: Callable) -> Callable:
+    """A per-player memory's start: its INIT for each player, in seat order."""
+    return lambda memory, V: tuple(init(memory, V, player) for player in memory.players)
 
 
 def _copy(mapping: Map) -> Map:
@@ -205,6 +222,7 @@ class _StrategyBuilder(Builder):
         self.declare_own_names()
         self.compile_functions()
         memory = self.variables("state", per_player=False)
+        per_player = self.variables("player_state", per_player=True)
         strategy = self.strategy()
         rules = self.rules(game.phases, strategy)
         self.errors.extend(self.compiler.errors)
@@ -212,7 +230,10 @@ class _StrategyBuilder(Builder):
             unique = {(str(e.location), e.message): e for e in self.errors}
             raise RuleErrors(sorted(unique.values(), key=error_order))
         module = compile_module(self.defs, self.sym, self.path, base=game.namespace)
-        resolve_specs(module, {}, memory, [], None, rules)
+        resolve_specs(module, {}, memory + per_player, [], None, rules)
+        for var in per_player:
+            var.init = _one_per_player(var.init)
+        memory += per_player
         self.resolve_more(module)
         reads = function_reads(self.defs, known=game.function_reads)
         return replace(game, name=f"{game.name} strategy", path=self.path, state=memory, rules=rules,
@@ -224,8 +245,9 @@ class _StrategyBuilder(Builder):
         """The memory (global variables of the strategy), `me` and the strategy's functions, none of
         them a name the game already has."""
         sym = self.sym
-        taken = set(sym.globals) | sym.zones | set(sym.params) | set(sym.functions) | set(sym.records)
-        for section in ("state", "functions"):
+        taken = set(sym.globals) | sym.zones | set(sym.params) | set(sym.functions) | set(sym.records) | \
+            set(sym.player_attrs)
+        for section in ("state", "player_state", "functions"):
             entries = self.section(section, Map, Map())
             for key in entries:
                 name = str(key).split("(")[0].strip()
@@ -236,6 +258,12 @@ class _StrategyBuilder(Builder):
                                entries.key_loc(key))
                 elif section == "state":
                     self.new_symbol(name, entries.key_loc(key), False, None)
+                elif section == "player_state":
+                    sym.player_memory.add(name)
+        memory = self.strategy_tree.get("memory")
+        for name, spec in memory.items() if isinstance(memory, Map) else []:
+            if isinstance(spec, Map) and not isinstance(spec.get("per_player", False), bool):
+                self.error(f"memory '{name}': 'per_player' is true or false", spec.loc("per_player"))
         sym.globals["me"] = None
         self.declare_functions()
 

@@ -221,6 +221,7 @@ STRATEGY_RULE = _record(
 MEMORY_VARIABLE = _record(
     init=("the initial value, an expression", Either((EXPRESSION, NULL))),
     reset=("start again from init whenever this expression's value changes (round_number: every hand)", EXPRESSION),
+    per_player=("one value per player, read and written as p.NAME (INIT may read `player`)", BOOL),
     doc=("what it remembers", TEXT))
 MEMORY = Entries(Either((MEMORY_VARIABLE, EXPRESSION, NULL)))
 
