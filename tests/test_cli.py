@@ -11,7 +11,6 @@ import random
 import re
 import subprocess
 import sys
-import textwrap
 from functools import lru_cache
 from pathlib import Path
 
@@ -19,6 +18,8 @@ import pytest
 from click.testing import CliRunner
 
 from naipes.tools.cli import main
+
+from helpers import write_rules
 
 ROOT = Path(__file__).resolve().parent.parent
 FICHAS = str(ROOT / "rulesets" / "fichas.yaml")
@@ -36,9 +37,7 @@ def clean(result) -> None:
 
 
 def write(tmp_path, text: str, name: str = "g.yaml") -> str:
-    path = tmp_path / name
-    path.write_text(textwrap.dedent(text).lstrip("\n"), encoding="utf-8")
-    return str(path)
+    return str(write_rules(tmp_path, text, name))
 
 
 # ============================================ an independent chip-game solver

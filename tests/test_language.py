@@ -15,6 +15,8 @@ from naipes.errors import GameError, NaipesError, RuleError, RuleErrors
 from naipes.runtime.game import Game
 from naipes import load_program
 
+from helpers import write_rules
+
 # A rule that ends the game once everything else has settled, so that a file
 # with only state and setup is not reported as stuck.
 FINISH = """
@@ -28,12 +30,9 @@ rules:
 
 def write(tmp_path, text: str, name: str = "g.yaml"):
     """Write a rule file; an indented text is dedented (a trailing FINISH is kept as is)."""
-    tail = ""
     if text.endswith(FINISH):
-        text, tail = text[:-len(FINISH)], FINISH
-    path = tmp_path / name
-    path.write_text(textwrap.dedent(text).lstrip("\n") + tail, encoding="utf-8")
-    return path
+        return write_rules(tmp_path, text[:-len(FINISH)], name, FINISH)
+    return write_rules(tmp_path, text, name)
 
 
 def load(tmp_path, text: str, params: dict | None = None):

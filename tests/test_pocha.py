@@ -18,15 +18,15 @@ rule files.
 from __future__ import annotations
 
 import re
-from functools import lru_cache
 from pathlib import Path
 
 import pytest
 
 from naipes.agents.registry import RandomAgent
 from naipes.runtime.game import Game
-from naipes import load_program
 from naipes.tools.scenario import arrange, cards, player, zone
+
+from helpers import choose, labels, names, program, start_game, unask, V
 
 RULESETS = Path(__file__).resolve().parent.parent / "rulesets"
 POCHA = str(RULESETS / "pocha.yaml")
@@ -37,42 +37,10 @@ SUITS = {"o": "oros", "c": "copas", "e": "espadas", "b": "bastos"}
 ORDER = [2, 4, 5, 6, 7, 10, 11, 12, 3, 1]
 
 
-def unask(game):
-    """Withdraw the pending decision, to put the game in another position and let the rules run from there."""
-    game.memory.pending = None
-    return game
-
-
-@lru_cache(maxsize=None)
-def program(path, params=()):
-    return load_program(path, dict(params))
-
-
 def start(players=4, seed=0, path=POCHA, **params):
     """A new game, seats in order (P1 speaks first, P<n> deals) unless random_seats is given."""
     params.setdefault("random_seats", "false")
-    params = tuple(sorted((k, str(v).lower() if isinstance(v, bool) else str(v)) for k, v in params.items()))
-    game = Game(program(path, params), seed, players=players)
-    game.start()
-    return game
-
-
-def labels(game):
-    return [o.label for o in game.options()]
-
-
-def choose(game, label):
-    matching = [o for o in game.options() if o.label == label]
-    assert len(matching) == 1, f"{label!r} not (uniquely) among {labels(game)}"
-    game.apply(matching[0])
-
-
-def names(zone_cards):
-    return sorted(c.name for c in zone_cards)
-
-
-def V(game):
-    return game.memory.vars
+    return start_game(path, players, seed, **params)
 
 
 def on_table(hands, trick="", *, leader="P1", trump="oros", players=4, to_move=True, settle=False,

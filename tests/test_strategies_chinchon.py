@@ -20,21 +20,17 @@ from pathlib import Path
 import pytest
 
 from naipes.runtime.game import Game
-from naipes import load_program
 from naipes.language.builder import compile_expression
 from naipes.tools.scenario import arrange, cards
 from naipes.agents.search import Solver
 from naipes.agents.strategy import StrategyAgent
 from naipes.agents.registry import load_strategy, strategy_agent
 
+from helpers import program
+
 ROOT = Path(__file__).resolve().parent.parent
 CHINCHON = str(ROOT / "rulesets" / "chinchon.yaml")
 FICHAS = str(ROOT / "rulesets" / "fichas.yaml")
-
-
-@lru_cache(maxsize=None)
-def program(path: str, params: tuple = ()):
-    return load_program(path, dict(params))
 
 
 @lru_cache(maxsize=None)
