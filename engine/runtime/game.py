@@ -6,8 +6,11 @@ the chosen move; continue.  A game that has neither an activation nor a
 decision before it is over is an error naming the phase, and a runaway cycle
 is cut by ``max_firings`` with the rules involved.
 
->>> program = load_program("rulesets/mygame.yaml")   # doctest: +SKIP
->>> result = play_game(program, [RandomAgent(1), RandomAgent(2)], seed=7)  # doctest: +SKIP
+>>> from naipes import load_program
+>>> from naipes.agents.registry import RandomAgent
+>>> result = play_game(load_program("rulesets/fichas.yaml"), [RandomAgent(1), RandomAgent(2)], seed=7)
+>>> sorted(result.payoffs), result.cut_off   # the chip game has one winner
+([0, 1], None)
 """
 from __future__ import annotations
 

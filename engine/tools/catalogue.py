@@ -2,9 +2,10 @@
 
 Plain data for tables and listings (the web table's choose-game screen):
 
->>> entry = describe(load_program("rulesets/fichas.yaml"))   # doctest: +SKIP
->>> entry["levels"][0]                                         # doctest: +SKIP
-{'name': 'random', 'kind': 'built-in', 'about': 'a random legal move'}
+>>> from naipes import load_program
+>>> entry = describe(load_program("rulesets/fichas.yaml"))
+>>> [level["name"] for level in entry["levels"]]   # its strategy files, then the built-in agents that apply
+['exact', 'greedy', 'random', 'minimax', 'ismcts']
 """
 from __future__ import annotations
 

@@ -1,7 +1,7 @@
 """Build game positions from short text, for scenario tests and tools.
 
->>> game = arrange(new_game("rulesets/mygame.yaml"), zones={"P1.hand": "1o 3o"})  # doctest: +SKIP
->>> [c.name for c in zone(game, "P1.hand")]                                  # doctest: +SKIP
+>>> game = arrange(new_game("rulesets/pocha.yaml"), zones={"P1.hand": "1o 3o"})
+>>> [c.name for c in zone(game, "P1.hand")]
 ['1o', '3o']
 
 Zones are named as in the rule file (``table``) or per player as
