@@ -16,14 +16,14 @@ option a rule file can offer (a fixed action space with a mask, for learning
 agents); the optional modules ``naipes.bridges.openspiel``, ``naipes.bridges.pettingzoo`` and
 ``naipes.tools.cluster`` bridge to OpenSpiel, PettingZoo and Dask (see the README).
 """
-from .bridges.actions import ActionSpace
-from .agents.registry import MinimaxAgent, RandomAgent, make_agent
 from .agents.human import HumanAgent
-from .errors import GameError, NaipesError, ParamError, RuleError, RuleErrors
-from .runtime.game import Decision, Game, GameResult, Option, play_game
-from .program import Program
-from .language.builder import load_program
+from .agents.registry import MinimaxAgent, RandomAgent, make_agent
 from .agents.search import Solver
+from .bridges.actions import ActionSpace
+from .errors import GameError, NaipesError, ParamError, RuleError, RuleErrors
+from .language.builder import load_program
+from .program import Program
+from .runtime.game import Decision, Game, GameResult, Option, play_game
 
 __all__ = [
     "load_program", "play_game", "Game", "ActionSpace", "GameResult", "Decision", "Option", "Program", "Solver",

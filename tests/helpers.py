@@ -6,7 +6,7 @@ Fixtures live in conftest.py; these are plain functions, imported by the tests t
 from __future__ import annotations
 
 import textwrap
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 import pytest
@@ -20,7 +20,7 @@ ROOT = Path(__file__).resolve().parent.parent
 RULESETS = ROOT / "rulesets"
 
 
-@lru_cache(maxsize=None)
+@cache
 def program(path: str, params: tuple = ()) -> Program:
     """The rule file at `path` with `params` (a tuple of (name, text) pairs), loaded once per test run."""
     return load_program(path, dict(params))

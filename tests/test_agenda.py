@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
+from naipes import load_program
 from naipes.errors import GameError
 from naipes.runtime.game import Game
-from naipes import load_program
 
 from helpers import write_rules
 

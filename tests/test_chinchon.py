@@ -26,15 +26,15 @@ from types import SimpleNamespace
 import pytest
 from rich.console import Console
 
-from naipes.agents.registry import RandomAgent
-from naipes.runtime.game import Game, play_game
-from naipes.library.melds import best_melds
-from naipes.runtime.memory import Memory
-from naipes.language.builder import compile_expression
-from naipes.tools.scenario import arrange, cards, player, zone
 from naipes.agents.human import render_view
+from naipes.agents.registry import RandomAgent
+from naipes.language.builder import compile_expression
+from naipes.library.melds import best_melds
+from naipes.runtime.game import Game, play_game
+from naipes.runtime.memory import Memory
+from naipes.tools.scenario import arrange, cards, player, zone
 
-from helpers import choose, labels, names, program, start_game, V
+from helpers import V, choose, labels, names, program, start_game
 
 RULESETS = Path(__file__).resolve().parent.parent / "rulesets"
 CHINCHON = str(RULESETS / "chinchon.yaml")
@@ -240,6 +240,7 @@ def test_deterministic_players_that_never_close_get_a_new_hand():
 def test_the_command_that_went_round_the_stock_for_ever_ends():
     # issue 15: four strategy seats, seed 143, did not finish (a hand cycled the rebuilt stock)
     from click.testing import CliRunner
+
     from naipes.tools.cli import main
     seats = [arg for name in ("strong", "seed", "strong", "seed") for arg in ("--seat", name)]
     result = CliRunner().invoke(main, ["play", "chinchon", *seats, "--seed", "143"])

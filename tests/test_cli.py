@@ -11,7 +11,7 @@ import random
 import re
 import subprocess
 import sys
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 import pytest
@@ -51,7 +51,7 @@ def solve_chips(chips: str) -> tuple[str, list[str]]:
     """
     pieces = [(t[0], int(t[1:])) for t in chips.split()]
 
-    @lru_cache(maxsize=None)
+    @cache
     def mover_wins(left: frozenset) -> bool:
         if not left:
             return False
@@ -398,7 +398,8 @@ def test_trace_prints_each_firing(tmp_path):
     clean(result)
     lines = [line for line in result.output.splitlines() if line.startswith("[trace] fire")]
     # R1 B2 has no colour or value in common: two moves, two asks, then the end rule
-    assert lines == ["[trace] fire player_to_move_takes (priority 0)"] * 2 + ["[trace] fire last_chip_wins (priority 0)"]
+    assert lines == (["[trace] fire player_to_move_takes (priority 0)"] * 2
+                     + ["[trace] fire last_chip_wins (priority 0)"])
 
 
 def test_play_with_minimax_default_opponent_wins_a_won_position():

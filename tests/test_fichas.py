@@ -13,9 +13,9 @@ from pathlib import Path
 
 import pytest
 
+from naipes import load_program
 from naipes.agents.registry import RandomAgent
 from naipes.runtime.game import Game, play_game
-from naipes import load_program
 
 from helpers import choose, labels
 
@@ -145,7 +145,8 @@ def test_play_game_with_random_agents_ends_with_one_winner_who_took_the_last_chi
     for seed in range(10):
         last = []
         result = play_game(program, [RandomAgent(seed), RandomAgent(seed + 100)], seed=seed,
-                           listeners=[lambda r, last=last: last.append(r["player"]) if r["type"] == "decision" else None])
+                           listeners=[lambda r, last=last: last.append(r["player"])
+                                      if r["type"] == "decision" else None])
         assert result.winners == (["P1", "P2"].index(last[-1]),)
         assert sorted(result.payoffs) == [0, 1]
 

@@ -1,4 +1,7 @@
-"""Phases as a mapping: enter steps run in order on entering a phase, `goto` is checked, variants change steps by name."""
+"""Phases as a mapping.
+
+Enter steps run in order on entering a phase, `goto` is checked, variants change steps by name.
+"""
 import pytest
 
 from naipes import Game, RuleErrors, load_program
@@ -215,7 +218,8 @@ def test_a_stage_offers_only_its_moves_and_a_turn_starts_in_the_first(tmp_path):
 
 @pytest.mark.parametrize("change, message, hint", [
     (("stage = 'discard'", "stage = 'discrad'"), "'discrad' is not a value of stage", "did you mean 'discard'?"),
-    (("    stage: discard\n", "    stage: dicsard\n"), "move 'discard': unknown stage 'dicsard'", "did you mean 'discard'?"),
+    (("    stage: discard\n", "    stage: dicsard\n"), "move 'discard': unknown stage 'dicsard'",
+     "did you mean 'discard'?"),
 ])
 def test_a_misspelt_stage_is_a_located_error(tmp_path, change, message, hint):
     errors = errors_of(tmp_path, STAGED.replace(*change))

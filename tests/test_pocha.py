@@ -26,7 +26,7 @@ from naipes.agents.registry import RandomAgent
 from naipes.runtime.game import Game
 from naipes.tools.scenario import arrange, cards, player, zone
 
-from helpers import choose, labels, names, program, start_game, unask, V
+from helpers import V, choose, labels, names, program, start_game, unask
 
 RULESETS = Path(__file__).resolve().parent.parent / "rulesets"
 POCHA = str(RULESETS / "pocha.yaml")
@@ -278,7 +278,8 @@ def test_a_whole_round_of_one_card():
 
 
 # =================================================================== schedule
-@pytest.mark.parametrize("players, deck, top", [(3, 36, 12), (4, 40, 10), (5, 40, 8), (6, 36, 6), (7, 40, 5), (8, 40, 5)])
+@pytest.mark.parametrize("players, deck, top",
+                         [(3, 36, 12), (4, 40, 10), (5, 40, 8), (6, 36, 6), (7, 40, 5), (8, 40, 5)])
 def test_the_schedule_is_1_up_to_cards_over_players_and_back_to_1(players, deck, top):
     game = start(players)
     everything = [c for z in game.memory.zones for c in z]
@@ -623,7 +624,8 @@ def test_in_every_round_the_tricks_taken_add_up_to_the_hand_size():
     for seed in range(3):
         checker = Checker(program(POCHA, (("peak", "6"),)), 4, seed)
         texts = []
-        checker.game.listeners.append(lambda r: texts.append(r["text"]) if r["type"] == "announce" else None)
+        checker.game.listeners.append(lambda r, texts=texts: texts.append(r["text"])
+                                      if r["type"] == "announce" else None)
         game = checker.run()
         took = [int(m.group(1)) for m in (re.match(r"P\d+ bid \d+ took (\d+)", t) for t in texts) if m]
         per_round = [sum(took[i:i + 4]) for i in range(0, len(took), 4)]

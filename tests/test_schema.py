@@ -11,9 +11,9 @@ import yaml
 from click.testing import CliRunner
 
 from naipes import NaipesError, load_program
+from naipes.agents.registry import load_strategy
 from naipes.tools.cli import main
 from naipes.tools.schema import rule_file_schema, strategy_file_schema
-from naipes.agents.registry import load_strategy
 
 jsonschema = pytest.importorskip("jsonschema", reason="jsonschema is a test extra: pip install -e '.[test]'")
 

@@ -9,18 +9,17 @@ from pathlib import Path
 
 import pytest
 
-from naipes.agents.strategy import StrategyAgent
-from naipes.agents.registry import RandomAgent, make_agent
-from naipes.errors import RuleErrors
-from naipes.runtime.game import Game
+from naipes import load_program
 from naipes.agents.ismcts import ISMCTSAgent
 from naipes.agents.knowledge import Knowledge, sees
-from naipes import load_program
-from naipes.language.builder import compile_expression
-from naipes.tools.scenario import new_game
+from naipes.agents.registry import RandomAgent, load_strategy, make_agent, strategy_agent
 from naipes.agents.search import Solver
-from naipes.agents.registry import load_strategy, strategy_agent
+from naipes.agents.strategy import StrategyAgent
+from naipes.errors import RuleErrors
+from naipes.language.builder import compile_expression
 from naipes.language.strategies import strategy_game, strategy_path
+from naipes.runtime.game import Game
+from naipes.tools.scenario import new_game
 
 ROOT = Path(__file__).resolve().parent.parent
 STRATEGY_FILES = sorted((ROOT / "strategies").glob("*/*.yaml"))
@@ -158,7 +157,7 @@ def test_ismcts_plays_legal_reproducible_games_in_every_game():
         program = program_for(name)
         seats = program.players[2]
 
-        def agents():
+        def agents(seats=seats):
             return [ISMCTSAgent(5, iterations=8, depth=40)] + [RandomAgent(i) for i in range(1, seats)]
         assert run(Game(program, 3), agents(), limit=40) == run(Game(program, 3), agents(), limit=40)
 
@@ -264,7 +263,8 @@ game: duel
 memory: {seen: "[]", decided: "0"}
 rules:
   - {name: think, when: "decided == 0", then: "decided = len(me.hand)"}
-  - {name: play_what_was_counted, move: play, when: "decided > 0", choose: "sorted(options, key=lambda c: c.rank)[min(decided, len(options)) - 1]"}
+  - {name: play_what_was_counted, move: play, when: "decided > 0",
+     choose: "sorted(options, key=lambda c: c.rank)[min(decided, len(options)) - 1]"}
   - {name: remember, after: play, then: "seen = seen + [c.rank if c != None else -1]"}
 """)
     game = Game(program, 3)
@@ -318,7 +318,8 @@ def test_a_view_knows_what_the_deck_is_made_of_but_not_where_hidden_cards_are():
     rival_hand = compile_expression(game.program, "players[1].hand")(view)
     assert len(rival_hand) == len(game.memory.players[1].hand)
     assert all(c.suit is None and c.rank is None for c in rival_hand)
-    first_as = compile_expression(game.program, "first([c for c in all_cards() if c.rank == 1 and c.suit == 'oros']).name")
+    first_as = compile_expression(game.program,
+                                  "first([c for c in all_cards() if c.rank == 1 and c.suit == 'oros']).name")
     assert first_as(view) == "1o"
     assert compile_expression(game.program, "first([c for c in me_hand if c.rank == 99], 'none')", ("me_hand",))(
         view, list(view.players[0].hand)) == "none"

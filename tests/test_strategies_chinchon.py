@@ -14,17 +14,17 @@ Cards: rank + suit initial (1o as de oros, 12c rey de copas, 10e sota de espadas
 from __future__ import annotations
 
 import random
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 import pytest
 
-from naipes.runtime.game import Game
-from naipes.language.builder import compile_expression
-from naipes.tools.scenario import arrange, cards
+from naipes.agents.registry import load_strategy, strategy_agent
 from naipes.agents.search import Solver
 from naipes.agents.strategy import StrategyAgent
-from naipes.agents.registry import load_strategy, strategy_agent
+from naipes.language.builder import compile_expression
+from naipes.runtime.game import Game
+from naipes.tools.scenario import arrange, cards
 
 from helpers import program
 
@@ -33,7 +33,7 @@ CHINCHON = str(ROOT / "rulesets" / "chinchon.yaml")
 FICHAS = str(ROOT / "rulesets" / "fichas.yaml")
 
 
-@lru_cache(maxsize=None)
+@cache
 def strategy(game_path: str, level: str, params: tuple = ()):
     folder = "chinchon" if game_path == CHINCHON else "fichas"
     return load_strategy(ROOT / "strategies" / folder / f"{level}.yaml", program(game_path, params))

@@ -9,16 +9,15 @@ Expected choices follow from the seed's rules, worked out by hand in comments.
 """
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 import pytest
 
-from naipes.agents.registry import RandomAgent
-from naipes.runtime.game import play_game
+from naipes.agents.registry import RandomAgent, load_strategy, strategy_agent
 from naipes.language.loader import load_tree, read_rule_file
+from naipes.runtime.game import play_game
 from naipes.tools.scenario import arrange, new_game
-from naipes.agents.registry import load_strategy, strategy_agent
 
 from helpers import choose, program
 
@@ -29,7 +28,7 @@ SEATS = ["P1", "P2", "P3"]
 ROUND = 2
 
 
-@lru_cache(maxsize=None)
+@cache
 def strategy(level):
     return load_strategy(LEVELS / f"{level}.yaml", program(TUTE))
 

@@ -17,22 +17,24 @@ in their files, not from running them.
 """
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 import pytest
 
-from naipes.tools.scenario import arrange
 from naipes.agents.registry import load_strategy, strategy_agent
+from naipes.tools.scenario import arrange
 
 from helpers import program
-from test_pocha import on_table as pocha_table, POCHA
-from test_wizard import on_table as wizard_table, WIZARD
+from test_pocha import POCHA
+from test_pocha import on_table as pocha_table
+from test_wizard import WIZARD
+from test_wizard import on_table as wizard_table
 
 STRATEGIES = Path(__file__).resolve().parent.parent / "strategies"
 
 
-@lru_cache(maxsize=None)
+@cache
 def strategy(game, level):
     rules = program(WIZARD if game == "wizard" else POCHA)
     return load_strategy(STRATEGIES / game / f"{level}.yaml", rules)

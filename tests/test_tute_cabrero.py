@@ -28,9 +28,9 @@ import pytest
 
 from naipes.agents.registry import RandomAgent
 from naipes.runtime.game import Game
-from naipes.tools.scenario import arrange, cards, player, zone
+from naipes.tools.scenario import arrange, player, zone
 
-from helpers import choose, labels, names, program, start_game, unask, V
+from helpers import V, choose, labels, names, program, start_game, unask
 
 TUTE = str(Path(__file__).resolve().parent.parent / "rulesets" / "tute_cabrero.yaml")
 SUITS = ["oros", "copas", "espadas", "bastos"]
@@ -153,7 +153,8 @@ def snapshot_before(rule):
     shots = []
 
     def listen(record):
-        if (record["type"] == "fire" and record["rule"] == rule) or (record["type"] == "step" and record["step"] == rule):
+        fired = record["type"] == "fire" and record["rule"] == rule
+        if fired or (record["type"] == "step" and record["step"] == rule):
             memory = listen.game.memory
             shots.append({"stock": names(memory.vars["stock"]),
                           **{p.name: names(p.hand) for p in memory.players}})

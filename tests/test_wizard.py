@@ -29,7 +29,7 @@ from naipes.errors import ParamError
 from naipes.runtime.game import Game
 from naipes.tools.scenario import arrange, cards, player, zone
 
-from helpers import choose, labels, names, program, start_game, unask, V
+from helpers import V, choose, labels, names, program, start_game, unask
 
 RULESETS = Path(__file__).resolve().parent.parent / "rulesets"
 WIZARD = str(RULESETS / "wizard.yaml")

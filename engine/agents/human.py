@@ -9,7 +9,8 @@ that forbids it. ``history`` prints the match so far, ``help`` the commands,
 """
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from rich.console import Console, Group
 from rich.table import Table

@@ -30,13 +30,13 @@ from __future__ import annotations
 import math
 import random
 import time
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from ..errors import ParamError
+from ..program import Program
 from ..runtime.game import Decision, Game, Option
 from .knowledge import Knowledge
-from ..program import Program
-
 
 # The most search one decision may ask for: a strategy or a seat cannot stall a game for longer.
 MAX_ITERATIONS, MAX_DEPTH, MAX_SECONDS = 100_000, 10_000, 60

@@ -48,7 +48,7 @@ class Knowledge:
         game.before_move.append(self.deduce)
         self.look()
 
-    def follow(self, game: Game) -> "Knowledge":
+    def follow(self, game: Game) -> Knowledge:
         """The same knowledge, following `game` (a clone of this one's game, or a world of it)."""
         copy = Knowledge.__new__(Knowledge)
         copy.game, copy.seat = game, self.seat

@@ -20,21 +20,20 @@ a strategy file
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
-from .bot_process import BotLimits
-from .bot_seat import make_bot_seat
-from ..errors import ParamError
-from ..runtime.game import Decision, Option
-from .ismcts import make_ismcts
-from ..program import Program
-from .search import Solver
-from ..errors import RuleError, RuleErrors
+from ..errors import ParamError, RuleError, RuleErrors
 from ..language.strategies import Strategy, compile_strategy, strategy_path
 from ..language.vocabulary import AGENT_NAMES
-from .strategy import StrategyAgent
+from ..program import Program
+from ..runtime.game import Decision, Option
+from .bot_process import BotLimits
+from .bot_seat import make_bot_seat
 from .human import HumanAgent
+from .ismcts import make_ismcts
+from .search import Solver
+from .strategy import StrategyAgent
 
 
 class RandomAgent:

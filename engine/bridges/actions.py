@@ -30,9 +30,9 @@ from __future__ import annotations
 from typing import Any
 
 from ..errors import GameError, NaipesError
+from ..program import Program
 from ..runtime.game import Game, Option, arg_key, jsonable
 from ..runtime.memory import new_memory
-from ..program import Program
 
 
 class ActionSpace:

@@ -33,11 +33,11 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from ..errors import GameError
-from ..runtime.game import Game, Option
 from ..agents.knowledge import Knowledge
-from ..runtime.memory import CardBase, PlayerBase, Zone, sees
+from ..errors import GameError
 from ..program import Program
+from ..runtime.game import Game, Option
+from ..runtime.memory import CardBase, PlayerBase, Zone, sees
 
 
 class _NeedsChance(BaseException):
@@ -80,7 +80,7 @@ class ChanceGame:
         self._run()
 
     @classmethod
-    def around(cls, game: Game, knowledge: Knowledge, records: list[Record]) -> "ChanceGame":
+    def around(cls, game: Game, knowledge: Knowledge, records: list[Record]) -> ChanceGame:
         """A copy of a game under way (at a decision), seen by `knowledge.seat` (the others know what they see now)."""
         table = cls.__new__(cls)
         table.program, table.game = game.program, game.clone()
@@ -175,14 +175,14 @@ class ChanceGame:
         self._step, self._orders = None, []
 
     # ---------------------------------------------------------------- copies
-    def clone(self) -> "ChanceGame":
+    def clone(self) -> ChanceGame:
         """An independent copy (the same pending step and chance events decided so far)."""
         return self._copy(self.game.clone(), lambda k, game: k.follow(game))
 
-    def __deepcopy__(self, memo: dict) -> "ChanceGame":
+    def __deepcopy__(self, memo: dict) -> ChanceGame:
         return self.clone()
 
-    def resample(self, seat: int, rng: random.Random) -> "ChanceGame":
+    def resample(self, seat: int, rng: random.Random) -> ChanceGame:
         """A copy in which every card `seat` cannot place is dealt again, consistently with what it knows.
 
         The other seats' knowledge of the new deal starts from what they see now; a shuffle in
@@ -195,7 +195,7 @@ class ChanceGame:
             copy._run()
         return copy
 
-    def _copy(self, game: Game, knowledge_for) -> "ChanceGame":
+    def _copy(self, game: Game, knowledge_for) -> ChanceGame:
         copy = ChanceGame.__new__(ChanceGame)
         copy.program, copy.game = self.program, game
         copy.knowledge = [knowledge_for(k, game) for k in self.knowledge]

@@ -25,12 +25,12 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
-from .actions import ActionSpace
-from ..tools.cli import find_ruleset
-from ..runtime.game import Game
-from .observations import ObservationEncoder
-from ..language.builder import load_program
 from ..agents.human import render_view
+from ..language.builder import load_program
+from ..runtime.game import Game
+from ..tools.cli import find_ruleset
+from .actions import ActionSpace
+from .observations import ObservationEncoder
 
 
 class NaipesEnv(AECEnv):
@@ -50,7 +50,8 @@ class NaipesEnv(AECEnv):
         self.render_mode = render_mode
         box = spaces.Box(-np.inf, np.inf, (self.encoder.size,), np.float32)
         mask = spaces.Box(0, 1, (self.actions.size,), np.int8)
-        self.observation_spaces = {a: spaces.Dict({"observation": box, "action_mask": mask}) for a in self.possible_agents}
+        self.observation_spaces = {a: spaces.Dict({"observation": box, "action_mask": mask})
+                                   for a in self.possible_agents}
         self.action_spaces = {a: spaces.Discrete(self.actions.size) for a in self.possible_agents}
         self._seeds = random.Random()
         self.game: Game | None = None

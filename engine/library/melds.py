@@ -27,11 +27,11 @@ dicts by key (``best_melds(hand, order)['deadwood']``) but cannot unpack tuples.
 """
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
 from functools import lru_cache
-
 from itertools import combinations
 from operator import attrgetter
-from typing import Any, Callable, Iterable
+from typing import Any
 
 __all__ = ["best_melds", "meldable", "is_meld", "can_lay_off", "lay_off_all", "meld_and_lay_off",
            "longest_run"]
@@ -96,7 +96,7 @@ class _Table:
             else:
                 self.value = list(map(get_value, cards)) if get_value else list(self.rank)
 
-    def extend(self, other: "_Table") -> None:
+    def extend(self, other: _Table) -> None:
         """Append another table's cards (their indices follow this table's)."""
         for slot in ("cards", "joker", "suit", "rank", "pos"):
             getattr(self, slot).extend(getattr(other, slot))

@@ -15,14 +15,15 @@ is cut by ``max_firings`` with the rules involved.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Any, Callable, Iterable, Protocol
+from typing import Any, Protocol
 
-from .agenda import Agenda
 from ..errors import GameError, Location, NaipesError
-from .memory import CardBase, Memory, PlayerBase, Zone, new_memory, sees
 from ..program import MoveSpec, Program
+from .agenda import Agenda
+from .memory import CardBase, Memory, PlayerBase, Zone, new_memory, sees
 
 Listener = Callable[[dict], None]
 STUCK_RULES_SHOWN = 8  # rules a "the game is stuck" error lists, with why each is idle
@@ -87,7 +88,7 @@ class Decision:
     player_name: str
     moves: tuple[str, ...]
     options: list[Option]
-    game: "Game" = field(repr=False)  # the game itself: for in-process agents (bots get only views)
+    game: Game = field(repr=False)  # the game itself: for in-process agents (bots get only views)
 
     @cached_property
     def view(self) -> dict:
@@ -98,7 +99,7 @@ class Decision:
         """The public record of the game so far (moves and announcements), if the game keeps one."""
         return list(self.game.history or ())
 
-    def simulator(self) -> "Game":
+    def simulator(self) -> Game:
         """A copy of the game to search, for perfect-information games only."""
         if not self.game.program.perfect_information:
             raise NaipesError(f"{self.game.program.name} hides information: it cannot be searched exactly")
@@ -182,8 +183,8 @@ class Game:
         # receive the public records only: moves (as the other players see them), announcements, faults, the end
         self.observers: list[Listener] = []
         # f(game, player, option), called just before a move takes effect and just after (before the rules react)
-        self.before_move: list[Callable[["Game", PlayerBase, Option], None]] = []
-        self.after_move: list[Callable[["Game", PlayerBase, Option], None]] = []
+        self.before_move: list[Callable[[Game, PlayerBase, Option], None]] = []
+        self.after_move: list[Callable[[Game, PlayerBase, Option], None]] = []
         self.history: list[str] | None = None  # a list once keep_history() is called
         self.firings = 0
         self.decisions = 0
@@ -443,7 +444,7 @@ class Game:
         self._options = None
 
     # ------------------------------------------------------------------ copies
-    def clone(self) -> "Game":
+    def clone(self) -> Game:
         """An independent copy for search (no listeners)."""
         new = Game.__new__(Game)
         new.program, new.seed = self.program, self.seed

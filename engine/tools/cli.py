@@ -14,26 +14,29 @@ option, a missing argument) is a usage error with exit status 2.
 """
 from __future__ import annotations
 
+import contextlib
 import functools
 import json
 import random
 import sys
+from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import Any, Callable, Iterable, TextIO
+from typing import Any, TextIO
 
 import click
 from rich.console import Console
 
-from ..agents.registry import load_strategy, make_agent
 from ..agents.bot_process import BotLimits
 from ..agents.human import render_view
-from ..errors import NaipesError, ParamError, RuleErrors
-from ..runtime.game import Game, GameResult, QuitGame, play_game
-from ..program import Program
-from ..language.builder import load_program
+from ..agents.registry import load_strategy, make_agent
 from ..agents.search import Solver
+from ..errors import NaipesError, ParamError, RuleErrors
+from ..language.builder import load_program
 from ..language.shipped import ruleset_path, shipped_rulesets
 from ..language.strategies import is_strategy_file, strategy_game
+from ..program import Program
+from ..runtime.game import Game, GameResult, QuitGame, play_game
+
 
 def find_ruleset(name: str) -> Path:
     """A rule file from a path or a short name (``mygame`` -> rulesets/mygame.yaml, here or shipped)."""
@@ -205,28 +208,23 @@ def play(ruleset: str, seats: tuple[str, ...], params: tuple[str, ...], seed: in
     seed = pick_seed(seed)
     default = ["human"] + [program.default_ai] * (program.players[2] - 1)
     agents = seat_agents(program, seats, default, seed, limits)
-    listeners: list = []
-    if trace:
-        listeners.append(trace_printer)
-    log_file = open(log_path, "w", encoding="utf-8") if log_path else None
-    if log_file:
-        listeners.append(JsonLog(log_file))
-    click.echo(f"{program.title} — seed {seed}; seats: " +
-               ", ".join(f"P{i + 1} {a.name}" for i, a in enumerate(agents)))
     game = Game(program, seed, players=len(agents))
-    game.listeners.extend(listeners)
-    game.observers.append(table_printer)
-    try:
-        result = play_game(program, agents, seed, game=game)
-        report(result)
-        print_faults(seat_faults(agents))
-    except QuitGame:
-        click.echo("You quit before the end. The game so far:")
-        Console(highlight=False).print(render_view(game.view(None)))
-    finally:
-        close_agents(agents)
-        if log_file:
-            log_file.close()
+    with contextlib.ExitStack() as cleanup:
+        cleanup.callback(close_agents, agents)
+        if trace:
+            game.listeners.append(trace_printer)
+        if log_path:
+            game.listeners.append(JsonLog(cleanup.enter_context(open(log_path, "w", encoding="utf-8"))))
+        click.echo(f"{program.title} — seed {seed}; seats: " +
+                   ", ".join(f"P{i + 1} {a.name}" for i, a in enumerate(agents)))
+        game.observers.append(table_printer)
+        try:
+            result = play_game(program, agents, seed, game=game)
+            report(result)
+            print_faults(seat_faults(agents))
+        except QuitGame:
+            click.echo("You quit before the end. The game so far:")
+            Console(highlight=False).print(render_view(game.view(None)))
 
 
 def seat_faults(agents: list) -> list[tuple[str, int, list[str]]]:
@@ -262,7 +260,8 @@ def simulate(ruleset: str, games: int, seats: tuple[str, ...], params: tuple[str
         close_agents(agents)
     click.echo(f"{program.title}: {games} games, seeds {seed}..{seed + games - 1}")
     if cut_off:
-        click.echo(f"{cut_off} of them cut off after {program.max_decisions:,} decisions (max_decisions): nobody won those")
+        click.echo(f"{cut_off} of them cut off after {program.max_decisions:,} decisions (max_decisions): "
+                   "nobody won those")
     click.echo(f"{'seat':<6}{'agent':<12}{'wins':>8}{'win %':>9}{'mean result':>14}{'faults':>8}")
     for i, agent in enumerate(agents):
         faults = len(getattr(agent, "faults", ()))

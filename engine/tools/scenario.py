@@ -16,9 +16,9 @@ from __future__ import annotations
 from typing import Any
 
 from ..errors import NaipesError
+from ..language.builder import compile_expression, load_program
 from ..runtime.game import Game
 from ..runtime.memory import CardBase, Zone
-from ..language.builder import compile_expression, load_program
 
 
 def new_game(path: str, params: dict[str, str] | None = None, seed: int = 0, players: int | None = None) -> Game:

@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import shutil
 import tempfile
+from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Any, Iterator
+from typing import Any
 
 FLAGS = ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
          "--disable-background-networking", "--disable-component-update", "--disable-sync",
@@ -44,7 +45,8 @@ def chromium(width: int = 1400, height: int = 900) -> Iterator[Any]:
     options.binary_location = next(shutil.which(b) for b in BROWSERS if shutil.which(b))
     for flag in FLAGS + [f"--user-data-dir={profile}", f"--window-size={width},{height}"]:
         options.add_argument(flag)
-    driver = webdriver.Chrome(options=options, service=Service(next(shutil.which(d) for d in DRIVERS if shutil.which(d))))
+    driver_path = next(shutil.which(d) for d in DRIVERS if shutil.which(d))
+    driver = webdriver.Chrome(options=options, service=Service(driver_path))
     try:
         yield driver
     finally:

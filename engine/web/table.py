@@ -25,16 +25,17 @@ import secrets
 import threading
 import time
 import traceback
+from collections.abc import Callable
 from concurrent.futures import Future
-from typing import Any, Callable
+from typing import Any
 
+from ..agents.human import display_order, hidden_variables
 from ..agents.registry import make_agent
 from ..errors import NaipesError
+from ..library.builtins import all_cards
+from ..program import Program
 from ..runtime.game import Decision, Game, GameResult, Option, QuitGame, jsonable, play_game
 from ..runtime.memory import CardBase
-from ..program import Program
-from ..library.builtins import all_cards
-from ..agents.human import display_order, hidden_variables
 
 HUMAN = "human"
 Request = dict  # {"serial": int, "label": str, "move": str} or {"serial": int, "card": str}
@@ -52,7 +53,7 @@ class WebSeat:
     name = HUMAN
     wants_history = False
 
-    def __init__(self, table: "Table", seat: int):
+    def __init__(self, table: Table, seat: int):
         self.table, self.seat = table, seat
         self.inbox: queue.Queue = queue.Queue()
         self.last_label: str | None = None
