@@ -97,6 +97,8 @@ class Knowledge:
         memory = game.memory
         V = memory.vars
         hand = memory.where.get(option.arg.id)
+        if hand is None:
+            return
         unknown = [c for z in memory.zones if not sees(z, self.seat) for c in z if c.id not in self.known]
         with game.program.located():
             for _, allowed_of in move.cascade:

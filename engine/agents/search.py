@@ -34,10 +34,11 @@ class Solver:
         if known is not None:
             return known
         self.nodes += 1
+        value: tuple | None
         if game.over:
             value = tuple(game.payoffs())
         else:
-            mover = game.to_move.index
+            mover = game.mover.index
             prune = game.program.result is None  # payoffs are 0/1: a win cannot be bettered
             value = None
             for option in game.options():
@@ -48,6 +49,7 @@ class Solver:
                     value = outcome
                     if prune and value[mover] >= 1:
                         break
+        assert value is not None  # a game that is not over has a decision with options
         self.memo[key] = value
         return value
 
@@ -62,7 +64,7 @@ class Solver:
 
     def best(self, game: Game) -> list[Option]:
         """The options of highest value for the player to move."""
-        mover = game.to_move.index
+        mover = game.mover.index
         scored = self.evaluate(game)
         top = max(value[mover] for _, value in scored)
         return [option for option, value in scored if value[mover] == top]

@@ -117,4 +117,6 @@ class ActionSpace:
         if kind == "player":
             return memory.players[ident]
         move = self.program.moves[self.entries[action][0]]
+        if move.space is None:  # a move without an argument
+            return None
         return next((v for v in move.space(memory, memory.vars) if arg_key(v) == (kind, ident)), None)

@@ -180,7 +180,7 @@ class NaipesState(pyspiel.State):
             return pyspiel.PlayerId.CHANCE
         if table.game.over:
             return pyspiel.PlayerId.TERMINAL
-        return table.game.to_move.index
+        return table.game.mover.index
 
     def _legal_actions(self, player: int) -> list[int]:
         return self.get_game().actions.legal_ids(self.table.game)
@@ -270,7 +270,8 @@ class NaipesObserver:
         if cached is not None and cached[0] is table.game and cached[1] == len(table.records):
             self.tensor[:] = cached[2]  # OpenSpiel asks again for the same position (chance nodes change no view)
             return
-        played = [(r.mover, r.card) for r in table.records if r.card is not None and player in r.seen_by]
+        played = [(r.mover, r.card) for r in table.records
+                  if r.mover is not None and r.card is not None and player in r.seen_by]
         self.encoder.encode(table.game, player, played, out=self.tensor)
         self._last[player] = (table.game, len(table.records), self.tensor.copy())
 

@@ -44,6 +44,7 @@ class Option:
     @property
     def label(self) -> str:
         if self._label is None:
+            assert self._labeller is not None  # an option is made with its label or a labeller
             self._label = self._labeller(self)
             self._labeller = None
         return self._label
@@ -199,6 +200,7 @@ class Game:
             self.observers.append(self._record_history)
 
     def _record_history(self, record: dict) -> None:
+        assert self.history is not None  # observing since keep_history made the list
         if record["type"] == "announce":
             self.history.append(record["text"])
         elif record["type"] == "decision":
@@ -306,6 +308,14 @@ class Game:
         pending = self.memory.pending
         return pending[0] if pending else None
 
+    @property
+    def mover(self) -> PlayerBase:
+        """The player to move, where a decision must be pending (a GameError if none is)."""
+        pending = self.memory.pending
+        if pending is None:
+            raise GameError("no decision is pending")
+        return pending[0]
+
     def options(self) -> list[Option]:
         """The legal options of the pending decision."""
         if self._options is None:
@@ -409,6 +419,8 @@ class Game:
         return self.explain_illegal(*found[0]) if found else None
 
     def decision(self) -> Decision:
+        if self.memory.pending is None:
+            raise GameError("no decision is pending")
         player, moves = self.memory.pending
         return Decision(player.index, player.name, moves, self.options(), self)
 

@@ -480,7 +480,7 @@ def solve(ruleset: str, params: tuple[str, ...], seed: int | None, as_json: bool
     game.start()
     if game.over:
         raise NaipesError("the game is over before anyone moves: there is nothing to solve")
-    mover = game.to_move.index
+    mover = game.mover.index
     solver = Solver()
     winning = [option.label for option, value in solver.evaluate(game) if value[mover] >= 1]
     outcome = "win" if winning else "loss"
@@ -489,7 +489,7 @@ def solve(ruleset: str, params: tuple[str, ...], seed: int | None, as_json: bool
         return
     click.echo(f"seed {seed}")
     Console(highlight=False).print(render_view(game.view(None)))
-    click.echo(f"{game.to_move.name} to move: {outcome.upper()}"
+    click.echo(f"{game.mover.name} to move: {outcome.upper()}"
                + (f"; winning moves: {', '.join(winning)}" if winning else " against perfect play"))
     click.echo(f"({solver.nodes} positions searched)", err=True)
 
