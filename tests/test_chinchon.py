@@ -237,6 +237,7 @@ def test_deterministic_players_that_never_close_get_a_new_hand():
                          "Hand 2 - dealt by P4"]
 
 
+@pytest.mark.slow
 def test_the_command_that_went_round_the_stock_for_ever_ends():
     # issue 15: four strategy seats, seed 143, did not finish (a hand cycled the rebuilt stock)
     from click.testing import CliRunner

@@ -37,7 +37,8 @@ from naipes.tools.cli import main
 
 # Mutated params can reach the engine's random module with a float (a DeprecationWarning
 # in Python 3.11, a TypeError -> GameError later): not what these tests are about.
-pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
+# slow: its tests share fixtures that load and play thousands of mutants
+pytestmark = [pytest.mark.filterwarnings("ignore::DeprecationWarning"), pytest.mark.slow]
 
 ROOT = Path(__file__).resolve().parent.parent
 RULESETS = sorted((ROOT / "rulesets").glob("*.yaml"))

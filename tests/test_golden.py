@@ -31,6 +31,7 @@ def first_difference(expected, actual):
     return f"recorded {len(expected)} events, now {len(actual)}"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", sorted(record.CONFIGS))
 def test_games_replay_as_recorded(name):
     games = recorded(name)

@@ -117,6 +117,7 @@ def play_watched(name: str, seed: int) -> HiddenCardWatch:
     return watch
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", sorted(record.CONFIGS))
 def test_no_public_text_names_a_hidden_card(name):
     faults, told = [], 0

@@ -106,6 +106,7 @@ def loader_accepts(path: Path) -> bool:
         return False
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("path", RULE_FILES, ids=lambda p: p.stem)
 def test_schema_and_loader_agree_on_rule_file_mutants(path: Path, tmp_path: Path) -> None:
     for other in RULE_FILES:  # variants find their base file beside them

@@ -85,6 +85,7 @@ def test_the_brute_force_itself_on_tiny_positions():
 
 
 # ---------------------------------------------------------- random positions
+@pytest.mark.slow
 def test_the_solver_agrees_with_the_brute_force_on_200_random_positions():
     rng = random.Random(2024)
     disagreements = []

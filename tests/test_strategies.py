@@ -64,6 +64,7 @@ def table(path: Path, seed: int, mine: int = 0) -> list:
     return [agent_for(path, seed) if i == mine else RandomAgent(seed * 10 + i) for i in range(program.players[2])]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("path", STRATEGY_FILES, ids=lambda p: f"{p.parent.name}/{p.stem}")
 def test_every_strategy_plays_only_legal_moves(path):
     program = program_for(strategy_game(path))
@@ -71,6 +72,7 @@ def test_every_strategy_plays_only_legal_moves(path):
         run(Game(program, seed), table(path, seed), limit=250)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("path", STRATEGY_FILES, ids=lambda p: f"{p.parent.name}/{p.stem}")
 def test_every_strategy_is_reproducible_from_its_seed(path):
     program = program_for(strategy_game(path))
@@ -94,6 +96,7 @@ def _hide_differently(game: Game, seat: int, knowledge: Knowledge, rng: random.R
     return twin
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("path", STRATEGY_FILES, ids=lambda p: f"{p.parent.name}/{p.stem}")
 def test_a_strategy_never_reads_what_its_view_hides(path):
     """The same decision when the cards it cannot see are elsewhere (same memory, same generator)."""
@@ -126,6 +129,7 @@ def test_a_strategy_never_reads_what_its_view_hides(path):
     assert compared  # the strategy had choices to make
 
 
+@pytest.mark.slow
 def test_ismcts_never_reads_what_its_view_hides():
     program = program_for("tute_cabrero")
     rng = random.Random(0)

@@ -194,6 +194,7 @@ def fichas(seed: int, **params) -> Game:
     return game
 
 
+@pytest.mark.slow
 def test_exact_always_picks_a_winning_move_in_a_won_position():
     solver, checked = Solver(), 0
     rng = random.Random(4)

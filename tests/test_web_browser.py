@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 pytest.importorskip("starlette", reason="the web table needs the web extra (pip install -e '.[web]')")
+pytestmark = pytest.mark.slow  # starts a browser
 from naipes.web.browser import missing  # noqa: E402
 
 if missing():
