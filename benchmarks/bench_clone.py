@@ -17,8 +17,9 @@ from __future__ import annotations
 import gc
 import sys
 import time
+from collections.abc import Callable, Iterator
 from itertools import count
-from typing import Any, Callable
+from typing import Any
 
 from common import fichas, fichas_symmetric, header, per_call_us, table, write_summary
 
@@ -77,12 +78,12 @@ def main(argv: list[str]) -> dict:
         chips = len(game.memory.vars["table"])
         turn = count()
 
-        def step() -> None:
+        def step(game: Game = game, turn: Iterator[int] = turn) -> None:
             child = game.clone()
             options = child.options()
             child.apply(options[next(turn) % len(options)])
 
-        def clones(n: int) -> list[Game]:
+        def clones(n: int, game: Game = game) -> list[Game]:
             return [game.clone() for _ in range(n)]
 
         def ready(n: int) -> list[tuple[Game, Any]]:

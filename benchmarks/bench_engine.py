@@ -20,14 +20,15 @@ from __future__ import annotations
 import statistics
 import sys
 import tempfile
+from collections.abc import Callable
 from itertools import product
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from common import REPEAT, Race, header, rate, table, write_summary
 
-from naipes.runtime.game import Game
 from naipes import load_program
+from naipes.runtime.game import Game
 
 MAX_FIRINGS = 10**9
 
@@ -158,17 +159,20 @@ def extra_yaml(kind: str, count: int) -> str:
 """ for k in range(count))
 
 
+def naive_condition(kind: str, k: int) -> Callable[[NaiveState], bool]:
+    """The condition of the k-th extra rule of a kind; none of them ever holds."""
+    if kind == "unwritten":
+        return lambda s: s.v["ghost"] > k
+    if kind == "guarded":
+        return lambda s: s.v["step"] == 1000 + k
+    return lambda s: s.v["step"] > 1000 + k
+
+
 def chain_naive(n: int, laps: int, extras: list[str]) -> tuple[NaiveEngine, Callable[[], NaiveState]]:
     rules = []
     for kind in extras:
         for k in range(100):
-            if kind == "unwritten":
-                cond = lambda s, k=k: s.v["ghost"] > k
-            elif kind == "guarded":
-                cond = lambda s, k=k: s.v["step"] == 1000 + k
-            else:
-                cond = lambda s, k=k: s.v["step"] > 1000 + k
-            rules.append(NaiveRule(f"{kind}{k}", cond, lambda s: s.set("step", 0)))
+            rules.append(NaiveRule(f"{kind}{k}", naive_condition(kind, k), lambda s: s.set("step", 0)))
     for i in range(n):
         rules.append(NaiveRule(f"r{i}", lambda s, i=i: s.v["step"] == i, lambda s, i=i: s.set("step", i + 1)))
     rules.append(NaiveRule("next_lap", lambda s: s.v["step"] == n and s.v["lap"] < laps,
@@ -225,7 +229,8 @@ rules:
 
 def tuple_naive(k: int, limit: int) -> tuple[NaiveEngine, Callable[[], NaiveState]]:
     rules = [NaiveRule("inc", lambda s, i: s.v["counts"][i] < limit,
-                       lambda s, i: s.set("counts", tuple(c + (1 if j == i else 0) for j, c in enumerate(s.v["counts"]))),
+                       lambda s, i: s.set("counts",
+                                          tuple(c + (1 if j == i else 0) for j, c in enumerate(s.v["counts"]))),
                        domains=(lambda s: range(k),)),
              NaiveRule("finish", lambda s: True, lambda s: s.end(), priority=-1)]
     return NaiveEngine(rules), lambda: NaiveState(counts=(0,) * k)
@@ -285,7 +290,8 @@ def race(label: str, fns: dict[str, Callable[[], int]], repeat: int = REPEAT, sa
     return result
 
 
-def versus(label: str, program: Any, naive: tuple, players: int | None = None, repeat: int = REPEAT) -> tuple[list, dict]:
+def versus(label: str, program: Any, naive: tuple, players: int | None = None,
+           repeat: int = REPEAT) -> tuple[list, dict]:
     """One row of engine against naive: firings, both rates, the paired ratio."""
     r = race(label, {"engine": engine_runner(program, players), "naive": naive_runner(*naive)}, repeat,
              same=("engine", "naive"))
@@ -364,7 +370,10 @@ def main(argv: list[str]) -> dict:
               f"(it re-evaluates the 2P activations that read the written player), x{growth_n:.1f} for the naive "
               f"loop (it scans the P*P bindings)")
         print("   'start ms' = Game() + start() with 0 rounds: binding and evaluating all P*P activations once")
-        print(f"   verdict: {'COLLAPSE: the per-firing cost grows faster than linearly in P' if collapse else 'no collapse on this join: the per-firing cost grows about linearly in P, the naive loop quadratically'}")
+        verdict = ("COLLAPSE: the per-firing cost grows faster than linearly in P" if collapse else
+                   "no collapse on this join: the per-firing cost grows about linearly in P, "
+                   "the naive loop quadratically")
+        print(f"   verdict: {verdict}")
         print()
         summary["join_growth"] = {"engine": growth_e, "naive": growth_n, "collapse": collapse}
 
@@ -424,7 +433,8 @@ def main(argv: list[str]) -> dict:
         worst = max(summary[f"dead{i}"]["firing_cost"] for i in (1, 2, 3))
         worst_game = max(summary[f"dead{i}"]["engine_cost"] for i in (1, 2, 3))
         print(f"   rates: best of {rounds} (engine), 3 (naive); costs: median over the paired rounds of the time ratio "
-              f"to 'chain only';\n   per-firing cost: (game - start) time ratio, start = the same game begun at the end "
+              f"to 'chain only';\n   per-firing cost: (game - start) time ratio, "
+              f"start = the same game begun at the end "
               f"of its last lap (Game() + start(), 1 firing; 'start ms' = its median)")
         print(f"   engine cost of never-matching rules per firing: worst {worst * 100:+.1f}% "
               f"({'within' if worst < 0.10 else 'OVER'} the 10% target); whole {firings:,}-firing game incl. start: "

@@ -25,8 +25,8 @@ from typing import Any
 from common import REPEAT, Race, fichas, fichas_symmetric, header, rate, table, write_summary
 
 from naipes.agents.registry import RandomAgent
-from naipes.runtime.game import Game, play_game
 from naipes.agents.search import Solver
+from naipes.runtime.game import Game, play_game
 
 SOLVE_TIMEOUT = 60.0
 SOLVE_SIZES = (6, 8, 10)
@@ -143,7 +143,8 @@ def main(argv: list[str]) -> dict:
             summary[key] = {"seconds": best["seconds"], "nodes": best["nodes"],
                             "us_per_node": best["seconds"] / best["nodes"] * 1e6}
     table(["full board", "rulesets/fichas.yaml", "runs", "solve s", "nodes", "us/node", "nodes/s", "player to move"],
-          rows, "Solver().evaluate(game) on full boards, each run in a fresh process with a fresh Solver (best of the runs)")
+          rows, "Solver().evaluate(game) on full boards, each run in a fresh process with a fresh Solver "
+                "(best of the runs)")
     ten = summary.get("solve10x10", {}).get("seconds")
     if ten is None:
         print(f"   10x10 target (< {TARGET_10x10:.0f} s): NOT MET - stopped after {SOLVE_TIMEOUT:.0f} s")

@@ -45,7 +45,8 @@ def main() -> None:
         if not path.exists():
             continue
         program = load_program(path, params)
-        seconds, (count, hands, decisions) = best_of(lambda: play(program, seats, games), repeat=3)
+        seconds, (count, hands, decisions) = best_of(
+            lambda program=program, seats=seats, games=games: play(program, seats, games), repeat=3)
         rows.append([name, seats, count, hands, rate(count, seconds), rate(hands, seconds), rate(decisions, seconds)])
         summary[name] = {"games_per_s": rate(count, seconds), "hands_per_s": rate(hands, seconds),
                          "decisions_per_s": rate(decisions, seconds)}

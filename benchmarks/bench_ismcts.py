@@ -16,10 +16,10 @@ import time
 
 from common import ROOT
 
+from naipes import load_program
+from naipes.agents.ismcts import ISMCTSAgent
 from naipes.agents.registry import RandomAgent
 from naipes.runtime.game import Game
-from naipes.agents.ismcts import ISMCTSAgent
-from naipes import load_program
 
 
 def timed_decisions(program, iterations: int, wanted: int, seed: int) -> tuple[int, float, int]:

@@ -11,8 +11,9 @@ import json
 import statistics
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:  # run as `python benchmarks/bench_x.py` without an installed package
@@ -27,6 +28,7 @@ PLAIN_FICHAS = "extends: {base}\ncards:\n  symmetric: []\n"
 def fichas(params: dict[str, str] | None = None, plain: bool = False) -> Any:
     """The chip game's compiled program; `plain`: the variant with `cards: symmetric: []`."""
     import tempfile
+
     from naipes import load_program
     if not plain:
         return load_program(FICHAS, params)

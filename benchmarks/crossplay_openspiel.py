@@ -20,8 +20,8 @@ import numpy as np
 from open_spiel.python.algorithms import ismcts, mcts
 
 from naipes import load_program, make_agent, play_game
-from naipes.tools.cli import find_ruleset
 from naipes.bridges.openspiel import SpielBotAgent, load_game
+from naipes.tools.cli import find_ruleset
 from naipes.tools.tournament import mean_interval
 
 

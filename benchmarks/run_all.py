@@ -39,8 +39,9 @@ def summarise(results: dict[str, dict], seconds: dict[str, float]) -> None:
     print("SUMMARY")
     dirty = [line for line in git("status", "--short", "--", "engine", "rulesets").splitlines() if line]
     print(f"  code: {git('rev-parse', '--short', 'HEAD')}" +
-          (f" with uncommitted changes in {', '.join(l.split()[-1] for l in dirty)}" if dirty else " (clean)"))
-    print("  time: " + ", ".join(f"{name} {s:.0f} s" for name, s in seconds.items()) + f"; total {sum(seconds.values()):.0f} s")
+          (f" with uncommitted changes in {', '.join(line.split()[-1] for line in dirty)}" if dirty else " (clean)"))
+    print("  time: " + ", ".join(f"{name} {s:.0f} s" for name, s in seconds.items())
+          + f"; total {sum(seconds.values()):.0f} s")
     print()
     e = results.get("bench_engine.py")
     if e:
@@ -63,7 +64,8 @@ def summarise(results: dict[str, dict], seconds: dict[str, float]) -> None:
         print(f"    never-matching rules added to the 100-rule chain: worst cost per firing {worst * 100:+.1f}% "
               f"(target < 10%: {'met' if worst < 0.10 else 'NOT MET'}); whole short game incl. start "
               f"{e['dead_game_cost'] * 100:+.1f}%")
-        print(f"    (info) 100 rules `step > 1000+k`, reading step without a guard: {e['dead4']['engine_cost'] * 100:+.0f}%")
+        print("    (info) 100 rules `step > 1000+k`, reading step without a guard: "
+              f"{e['dead4']['engine_cost'] * 100:+.0f}%")
         print()
     f = results.get("bench_fichas.py")
     if f:

@@ -14,8 +14,8 @@ import random
 import sys
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
 from naipes.language.shipped import shipped_rulesets
 from naipes.web.app import create_app, new_table

@@ -3,11 +3,11 @@
 The public API is small: load a rule file, play games with agents, read the
 result.
 
->>> from naipes import load_program, play_game, RandomAgent
->>> program = load_program("rulesets/mygame.yaml", {"target": "70"})   # doctest: +SKIP
->>> result = play_game(program, [RandomAgent(1), RandomAgent(2)], seed=7)  # doctest: +SKIP
->>> result.winners                                                    # doctest: +SKIP
-(1,)
+>>> from naipes import load_program, play_game, RandomAgent, MinimaxAgent
+>>> program = load_program("rulesets/fichas.yaml", {"chips": "R1 R2 B1 G3"})  # params as -p gives them
+>>> result = play_game(program, [MinimaxAgent(), RandomAgent(2)], seed=7)
+>>> result.winners      # seat 0 (minimax) takes colour R first: whatever is left, it takes the last chip
+(0,)
 
 For finer control, :class:`Game` runs one game step by step (``start``,
 ``options``, ``apply``, ``clone``, ``view``) and :class:`Solver` searches
@@ -16,14 +16,14 @@ option a rule file can offer (a fixed action space with a mask, for learning
 agents); the optional modules ``naipes.bridges.openspiel``, ``naipes.bridges.pettingzoo`` and
 ``naipes.tools.cluster`` bridge to OpenSpiel, PettingZoo and Dask (see the README).
 """
-from .bridges.actions import ActionSpace
-from .agents.registry import MinimaxAgent, RandomAgent, make_agent
 from .agents.human import HumanAgent
-from .errors import GameError, NaipesError, ParamError, RuleError, RuleErrors
-from .runtime.game import Decision, Game, GameResult, Option, play_game
-from .program import Program
-from .language.builder import load_program
+from .agents.registry import MinimaxAgent, RandomAgent, make_agent
 from .agents.search import Solver
+from .bridges.actions import ActionSpace
+from .errors import GameError, NaipesError, ParamError, RuleError, RuleErrors
+from .language.builder import load_program
+from .program import Program
+from .runtime.game import Decision, Game, GameResult, Option, play_game
 
 __all__ = [
     "load_program", "play_game", "Game", "ActionSpace", "GameResult", "Decision", "Option", "Program", "Solver",

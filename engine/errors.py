@@ -11,8 +11,8 @@ the offending source line and a caret, never as a Python traceback.
 from __future__ import annotations
 
 import difflib
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Iterable
 
 _sources: dict[str, list[str]] = {}
 QUOTE_WIDTH = 100  # characters of a long source line shown around an error

@@ -70,7 +70,8 @@ def main(argv: list[str] | None = None) -> dict:
     parser.add_argument("--episodes", type=int, default=3000)
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args(argv)
-    params = dict(p.split("=", 1) for p in (args.params if args.params is not None else ["count=6", "colours=3", "values=3"]))
+    given = args.params if args.params is not None else ["count=6", "colours=3", "values=3"]
+    params = dict(p.split("=", 1) for p in given)
     env = NaipesEnv(args.ruleset, params)
     rng = random.Random(args.seed)
     agent = MonteCarloAgent(0.1, rng)

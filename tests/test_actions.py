@@ -81,3 +81,25 @@ def test_an_option_outside_the_declared_space_is_an_error(tmp_path: Path) -> Non
     game.start()
     with pytest.raises(GameError, match="move 'pick' offered 'pick 5', which is not in its space"):
         ActionSpace(program).legal_ids(game)
+
+
+def test_an_illegal_id_of_a_move_without_an_argument_is_a_game_error(rule_file) -> None:
+    program = load_program(rule_file("""
+        game: g
+        players: 2
+        state:
+          n: 0
+        moves:
+          pick: {choose: "x in [1, 2]", then: "n = x"}
+          stop: {then: "end game"}
+        rules:
+          - name: ask
+            when: "n == 0"
+            then: "ask players[0] to pick"
+        """))
+    game = Game(program, 0)
+    game.start()
+    space = ActionSpace(program, 2)
+    assert space.describe(2) == "stop"
+    with pytest.raises(GameError, match=r"action 2 \(stop\) is not legal now"):
+        space.option(game, 2)

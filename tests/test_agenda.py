@@ -6,14 +6,15 @@ records) or through a state variable ``log`` that the rules append to.
 """
 from __future__ import annotations
 
-import textwrap
 from pathlib import Path
 
 import pytest
 
+from naipes import load_program
 from naipes.errors import GameError
 from naipes.runtime.game import Game
-from naipes import load_program
+
+from helpers import write_rules
 
 FICHAS = str(Path(__file__).resolve().parent.parent / "rulesets" / "fichas.yaml")
 
@@ -28,10 +29,8 @@ FIN = """
 
 
 def load(tmp_path, text, params=None, name="rules.yaml"):
-    path = tmp_path / name
     body, fin, tail = text.partition(FIN)  # FIN is written at the rules' own indentation
-    path.write_text(textwrap.dedent(body) + fin + tail)
-    return load_program(path, params or {})
+    return load_program(write_rules(tmp_path, body, name, fin + tail), params or {})
 
 
 def run(tmp_path, text, params=None, seed=0):
@@ -957,4 +956,4 @@ def test_refresh_of_an_unknown_rule_is_a_located_error(tmp_path):
         """ + FIN)
     error = caught.value.errors[0]
     assert error.message == "unknown rule 'aks'" and error.hint == "did you mean 'ask'?"
-    assert error.location.line == 5
+    assert error.location.line == 4  # the line of then: "refresh aks"

@@ -17,9 +17,9 @@ from click.testing import CliRunner
 from naipes import RandomAgent, load_program, play_game
 from naipes.agents.bot_process import MAX_MESSAGE, BotLimits, BotProcess
 from naipes.agents.bot_seat import make_bot_seat
+from naipes.errors import NaipesError, ParamError
 from naipes.tools.cli import main
 from naipes.tools.competition import discover_bots
-from naipes.errors import NaipesError, ParamError
 
 ROOT = Path(__file__).resolve().parent.parent
 LIMITS = BotLimits(decision=0.3, game=5.0, memory_mb=256, startup=20.0)

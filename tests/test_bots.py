@@ -179,6 +179,7 @@ def test_bad_bot_specs_are_clear_errors(bot_file, spec, message):
 
 def test_the_cli_seats_a_bot(bot_file):
     from click.testing import CliRunner
+
     from naipes.tools.cli import main
     result = CliRunner().invoke(main, ["simulate", "fichas", "-n", "5", "--seed", "1",
                                        "--seat", f"python:{bot_file}:Raises", "--seat", "random"])

@@ -20,21 +20,21 @@ from __future__ import annotations
 
 import io
 import random
-from functools import lru_cache
 from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
 from rich.console import Console
 
-from naipes.agents.registry import RandomAgent
-from naipes.runtime.game import Game, play_game
-from naipes.library.melds import best_melds
-from naipes.runtime.memory import Memory
-from naipes import load_program
-from naipes.language.builder import compile_expression
-from naipes.tools.scenario import arrange, cards, player, zone
 from naipes.agents.human import render_view
+from naipes.agents.registry import RandomAgent
+from naipes.language.builder import compile_expression
+from naipes.library.melds import best_melds
+from naipes.runtime.game import Game, play_game
+from naipes.runtime.memory import Memory
+from naipes.tools.scenario import arrange, cards, player, zone
+
+from helpers import V, choose, labels, names, program, start_game
 
 RULESETS = Path(__file__).resolve().parent.parent / "rulesets"
 CHINCHON = str(RULESETS / "chinchon.yaml")
@@ -43,34 +43,8 @@ RANKS_40 = [1, 2, 3, 4, 5, 6, 7, 10, 11, 12]
 ALL_40 = [f"{r}{s}" for s in SUITS for r in RANKS_40]
 
 
-@lru_cache(maxsize=None)
-def program(path: str = CHINCHON, params: tuple = ()):
-    return load_program(path, dict(params))
-
-
 def start(players: int = 2, seed: int = 0, path: str = CHINCHON, **params) -> Game:
-    key = tuple(sorted((k, str(v).lower() if isinstance(v, bool) else str(v)) for k, v in params.items()))
-    game = Game(program(path, key), seed, players=players)
-    game.start()
-    return game
-
-
-def labels(game: Game) -> list[str]:
-    return [o.label for o in game.options()]
-
-
-def choose(game: Game, label: str) -> None:
-    matching = [o for o in game.options() if o.label == label]
-    assert len(matching) == 1, f"{label!r} not (uniquely) among {labels(game)}"
-    game.apply(matching[0])
-
-
-def names(zone_cards) -> list[str]:
-    return sorted(c.name for c in zone_cards)
-
-
-def V(game: Game) -> dict:
-    return game.memory.vars
+    return start_game(path, players, seed, **params)
 
 
 def seat(name: str) -> str:
@@ -263,9 +237,11 @@ def test_deterministic_players_that_never_close_get_a_new_hand():
                          "Hand 2 - dealt by P4"]
 
 
+@pytest.mark.slow
 def test_the_command_that_went_round_the_stock_for_ever_ends():
     # issue 15: four strategy seats, seed 143, did not finish (a hand cycled the rebuilt stock)
     from click.testing import CliRunner
+
     from naipes.tools.cli import main
     seats = [arg for name in ("strong", "seed", "strong", "seed") for arg in ("--seat", name)]
     result = CliRunner().invoke(main, ["play", "chinchon", *seats, "--seed", "143"])
@@ -297,8 +273,8 @@ def test_the_quick_close_test_never_hides_a_close():
     # closing_cards first counts the cards outside every possible meld (meldable); the
     # exact search alone must give the same cards, on random and on meld-rich hands
     game = start()
-    quick = compile_expression(program(), "closing_cards(hand)", ("hand",))
-    exact = compile_expression(program(), "closing_cards_given(hand, melds_of(hand)['deadwood'])", ("hand",))
+    quick = compile_expression(program(CHINCHON), "closing_cards(hand)", ("hand",))
+    exact = compile_expression(program(CHINCHON), "closing_cards_given(hand, melds_of(hand)['deadwood'])", ("hand",))
     deck = [c for z in game.memory.zones for c in z]
     rng = random.Random(5)
     closes = 0
@@ -719,7 +695,7 @@ def test_the_options_read_like_the_table():
 
 # ==================================================================== variants
 def test_the_variant_files_change_only_their_params():
-    base = program()
+    base = program(CHINCHON)
     for name, changed in [("chinchon_48.yaml", {"deck": 48}), ("chinchon_jokers.yaml", {"jokers": 2})]:
         variant = program(str(RULESETS / name))
         assert [r.name for r in variant.rules] == [r.name for r in base.rules]
@@ -851,7 +827,7 @@ def test_random_games_keep_every_invariant(players, params, seats):
 
 
 def test_random_agents_play_legally_for_400_decisions():
-    prog = program()
+    prog = program(CHINCHON)
     for seed in range(3):
         game = Game(prog, seed, players=2)
         game.start()
@@ -862,7 +838,7 @@ def test_random_agents_play_legally_for_400_decisions():
 
 
 def test_whole_matches_end_with_a_winner():
-    prog = program()
+    prog = program(CHINCHON)
     order = compile_expression(prog, "rank_order()")(Game(prog, 0).memory)
     for seed in range(3):
         result = play_game(prog, [Greedy(seed, order), Greedy(seed + 50, order)], seed=seed)

@@ -11,14 +11,15 @@ import random
 import re
 import subprocess
 import sys
-import textwrap
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
 
 from naipes.tools.cli import main
+
+from helpers import write_rules
 
 ROOT = Path(__file__).resolve().parent.parent
 FICHAS = str(ROOT / "rulesets" / "fichas.yaml")
@@ -36,9 +37,7 @@ def clean(result) -> None:
 
 
 def write(tmp_path, text: str, name: str = "g.yaml") -> str:
-    path = tmp_path / name
-    path.write_text(textwrap.dedent(text).lstrip("\n"), encoding="utf-8")
-    return str(path)
+    return str(write_rules(tmp_path, text, name))
 
 
 # ============================================ an independent chip-game solver
@@ -52,7 +51,7 @@ def solve_chips(chips: str) -> tuple[str, list[str]]:
     """
     pieces = [(t[0], int(t[1:])) for t in chips.split()]
 
-    @lru_cache(maxsize=None)
+    @cache
     def mover_wins(left: frozenset) -> bool:
         if not left:
             return False
@@ -399,7 +398,8 @@ def test_trace_prints_each_firing(tmp_path):
     clean(result)
     lines = [line for line in result.output.splitlines() if line.startswith("[trace] fire")]
     # R1 B2 has no colour or value in common: two moves, two asks, then the end rule
-    assert lines == ["[trace] fire player_to_move_takes (priority 0)"] * 2 + ["[trace] fire last_chip_wins (priority 0)"]
+    assert lines == (["[trace] fire player_to_move_takes (priority 0)"] * 2
+                     + ["[trace] fire last_chip_wins (priority 0)"])
 
 
 def test_play_with_minimax_default_opponent_wins_a_won_position():

@@ -7,6 +7,7 @@ import pytest
 from click.testing import CliRunner
 
 pytest.importorskip("distributed", reason="Dask distributed is an optional extra: pip install -e '.[cluster]'")
+pytestmark = pytest.mark.slow  # starts a Dask cluster
 from distributed import LocalCluster  # noqa: E402
 
 from naipes import NaipesError  # noqa: E402

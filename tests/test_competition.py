@@ -5,9 +5,9 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+from naipes.errors import NaipesError
 from naipes.tools.cli import main
 from naipes.tools.competition import discover_bots, run_competition
-from naipes.errors import NaipesError
 
 ROOT = Path(__file__).resolve().parent.parent
 

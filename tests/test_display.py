@@ -10,10 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from naipes.errors import RuleError, RuleErrors
-from naipes.runtime.game import Game
 from naipes import load_program
+from naipes.errors import RuleError, RuleErrors
 from naipes.library.builtins import all_cards
+from naipes.runtime.game import Game
 
 RULESETS = sorted(Path(__file__).resolve().parent.parent.joinpath("rulesets").glob("*.yaml"))
 
@@ -96,10 +96,13 @@ def test_without_a_display_section_cards_get_the_generic_face(tmp_path):
     ("display:\n  name: \"{rank} of {suits}\"\n", "\"{rank}", "'suits' is not a card attribute"),
     ("display:\n  labels: {trik: played}\n", "trik", "'trik' is not a global zone"),
     ("display:\n  labels: {trick: plyed}\n", "plyed", "'plyed' is not a state variable"),
-    ("display:\n  values:\n    suit:\n      oro: {name: oros}\n", "oro:", "'oro' is not a value of the card attribute 'suit'"),
+    ("display:\n  values:\n    suit:\n      oro: {name: oros}\n", "oro:",
+     "'oro' is not a value of the card attribute 'suit'"),
     ("display:\n  values:\n    suit:\n      oros: {icon: coins}\n", "coins", "unknown icon 'coins'"),
-    ("display:\n  values:\n    suit:\n      oros: {colour: \"red; x\"}\n", "\"red", "is not #rgb, #rrggbb or a colour name"),
-    ("display:\n  values:\n    suit:\n      oros: {font: big}\n", "font", "unknown key 'font' in the look of suit 'oros'"),
+    ("display:\n  values:\n    suit:\n      oros: {colour: \"red; x\"}\n", "\"red",
+     "is not #rgb, #rrggbb or a colour name"),
+    ("display:\n  values:\n    suit:\n      oros: {font: big}\n", "font",
+     "unknown key 'font' in the look of suit 'oros'"),
     ("display:\n  values:\n    suit:\n      oros: {name: [a, b]}\n", "[a, b]", "name of suit 'oros' is text"),
     ("display:\n  values:\n    rank: [1, 2]\n", "[1, 2]", "display.values.rank maps each value to its look"),
     ("display: [corner]\n", "[corner]", "'display' is a mapping"),
@@ -112,7 +115,8 @@ def test_a_mistake_in_display_is_a_located_error(tmp_path, display, pointed, mes
 
 def test_display_needs_cards(tmp_path):
     path = tmp_path / "g.yaml"
-    path.write_text("game: g\ndisplay: {corner: rank}\nrules:\n  - name: stop\n    then: 'end game'\n", encoding="utf-8")
+    path.write_text("game: g\ndisplay: {corner: rank}\nrules:\n  - name: stop\n    then: 'end game'\n",
+                    encoding="utf-8")
     with pytest.raises(RuleErrors, match="declares none"):
         load_program(path)
 

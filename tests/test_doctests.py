@@ -9,7 +9,8 @@ import naipes
 
 MODULES = sorted(m.name for m in pkgutil.walk_packages(naipes.__path__, "naipes."))
 # modules of the optional extras, and what each needs
-OPTIONAL = {"naipes.bridges.openspiel": "pyspiel", "naipes.bridges.pettingzoo": "pettingzoo", "naipes.tools.cluster": "distributed",
+OPTIONAL = {"naipes.bridges.openspiel": "pyspiel", "naipes.bridges.pettingzoo": "pettingzoo",
+            "naipes.tools.cluster": "distributed",
             "naipes.web.app": "starlette", "naipes.web.server": "uvicorn"}
 
 
@@ -20,3 +21,17 @@ def test_docstring_examples(name):
     module = importlib.import_module(name)
     failures, _ = doctest.testmod(module, optionflags=doctest.ELLIPSIS)
     assert failures == 0
+
+
+# the modules whose examples show the public API: they must run, not be marked +SKIP
+RUNNING = ["naipes", "naipes.errors", "naipes.runtime.game", "naipes.agents.search", "naipes.tools.scenario",
+           "naipes.tools.catalogue", "naipes.bridges.actions"]
+
+
+@pytest.mark.parametrize("name", RUNNING)
+def test_the_public_api_examples_are_run(name):
+    examples = [example for test in doctest.DocTestFinder().find(importlib.import_module(name))
+                for example in test.examples]
+    assert examples, f"{name} has no docstring examples"
+    skipped = [example.source for example in examples if example.options.get(doctest.SKIP)]
+    assert not skipped, f"{name}: examples marked +SKIP: {skipped}"

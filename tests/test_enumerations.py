@@ -1,6 +1,4 @@
 """Declared values: a text written to or compared with a variable or attribute that lists its values must be one."""
-import textwrap
-
 import pytest
 
 from naipes import GameError, RuleErrors, load_program
@@ -29,14 +27,8 @@ rules:
 """
 
 
-def load(tmp_path, text):
-    path = tmp_path / "kinds.yaml"
-    path.write_text(textwrap.dedent(text), encoding="utf-8")
-    return load_program(path)
-
-
-def test_a_file_that_keeps_to_its_declared_values_runs(tmp_path):
-    game = Game(load(tmp_path, GAME), 0)
+def test_a_file_that_keeps_to_its_declared_values_runs(rule_file):
+    game = Game(load_program(rule_file(GAME)), 0)
     game.start()
     assert game.over and game.memory.vars["mood"] == "angry"
 
@@ -47,25 +39,26 @@ def test_a_file_that_keeps_to_its_declared_values_runs(tmp_path):
     ("c.kind != 'wizard'", "c.kind != 'wizzard'", "'wizzard' is not a value of kind"),
     ("p.role = 'player'", "p.role = 'palyer'", "'palyer' is not a value of role"),
 ])
-def test_a_misspelt_value_is_a_located_compile_error_with_a_suggestion(tmp_path, wrong, right, message):
+def test_a_misspelt_value_is_a_located_compile_error_with_a_suggestion(rule_file, wrong, right, message):
     text = GAME.replace(wrong, right)
     with pytest.raises(RuleErrors) as caught:
-        load(tmp_path, text)
+        load_program(rule_file(text))
     error = caught.value.errors[0]
     assert error.message == message and error.hint.startswith("did you mean")
-    assert error.location.line == textwrap.dedent(text).count("\n", 0, textwrap.dedent(text).index(right)) + 1
+    written = rule_file(text).read_text()
+    assert error.location.line == written.count("\n", 0, written.index(right)) + 1
 
 
-def test_values_must_be_a_list_of_texts(tmp_path):
+def test_values_must_be_a_list_of_texts(rule_file):
     with pytest.raises(RuleErrors) as caught:
-        load(tmp_path, GAME.replace("values: [calm, angry]", "values: calm"))
+        load_program(rule_file(GAME.replace("values: [calm, angry]", "values: calm")))
     assert caught.value.errors[0].message == "state 'mood': 'values' lists the texts it may hold"
 
 
-def test_a_generated_card_outside_its_declared_values_is_a_located_error(tmp_path):
+def test_a_generated_card_outside_its_declared_values_is_a_located_error(rule_file):
     text = GAME.replace("  start: deck\n", "  generate: \"[{'kind': k, 'rank': 1} for k in ['number', 'joker']]\"\n"
                                            "  start: deck\n").replace("rank: [1, 2]", "rank: int")
     with pytest.raises(GameError) as caught:
-        Game(load(tmp_path, text), 0)
+        Game(load_program(rule_file(text)), 0)
     assert "attribute 'kind' is 'joker', not one of its declared values number, wizard" in caught.value.message
     assert caught.value.location is not None

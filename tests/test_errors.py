@@ -2,35 +2,27 @@
 
 Each test writes a small rule file with one mistake, loads it, and checks
 the exception type, the message, and that ``location`` (file, line, col)
-points at the offending text.  The expected position is found by searching
+points at the offending text.  Most are one table, LOCATED: (text, message,
+where, hint) per mistake.  The expected position is found by searching
 the written file for the offending text, so the tests say *what* must be
 pointed at, not a number copied from a run.
 """
 from __future__ import annotations
 
-import textwrap
+import contextlib
 
 import pytest
 
-from naipes.errors import GameError, NaipesError, ParamError, RuleError, RuleErrors
-from naipes.runtime.game import Game
 from naipes import load_program
+from naipes.errors import GameError, NaipesError, ParamError, RuleError
+from naipes.runtime.game import Game
 
-
-def write(tmp_path, text: str, name: str = "g.yaml"):
-    path = tmp_path / name
-    path.write_text(textwrap.dedent(text).lstrip("\n"), encoding="utf-8")
-    return path
+from helpers import load_errors, write_rules
 
 
 def errors_of(tmp_path, text: str, params: dict | None = None, name: str = "g.yaml") -> list[RuleError]:
     """Load `text` expecting failure; every RuleError reported, in order."""
-    path = write(tmp_path, text, name)
-    with pytest.raises((RuleError, RuleErrors)) as info:
-        load_program(path, params or {})
-    exc = info.value
-    assert not isinstance(exc, GameError), "a rule-file mistake must be found while loading"
-    return exc.errors if isinstance(exc, RuleErrors) else [exc]
+    return load_errors(write_rules(tmp_path, text, name), params)
 
 
 def only_error(tmp_path, text: str, name: str = "g.yaml") -> RuleError:
@@ -59,7 +51,7 @@ def assert_at(error: RuleError, path, needle: str, nth: int = 1, offset: int = 0
 
 
 def start(tmp_path, text: str, seed: int = 0) -> Game:
-    game = Game(load_program(write(tmp_path, text), {}), seed)
+    game = Game(load_program(write_rules(tmp_path, text), {}), seed)
     game.start()
     return game
 
@@ -72,26 +64,351 @@ END = """
 """
 
 
-# ====================================================================== YAML
-def test_yaml_syntax_error_is_located(tmp_path):
-    error = only_error(tmp_path, """
+# The base of the variants in the tests below.
+BASE = """
+game: base
+state:
+  x: 0
+rules:
+  - name: start_rule
+    when: "x == 0"
+    then: "x = 1"
+  - name: stop_rule
+    when: "x == 1"
+    then: "end game"
+"""
+
+
+# ============================================ one mistake, one located error
+def case(ident: str, text: str, message: str | tuple[str, ...], at: str | tuple[str, int, int] | int,
+         hint: str | tuple[str, ...] | None = None, name: str = "g.yaml"):
+    """Loading `text` (written as `name`, beside BASE as base.yaml) gives exactly one error whose message
+    contains `message` (each part of a tuple) and whose hint contains `hint`, located at `at`: the first
+    occurrence of a text in the file, (text, nth occurrence, columns after it), or a line number."""
+    return pytest.param(text, message, at, hint, name, id=ident)
+
+
+LOCATED = [
+    case('yaml_syntax_error_is_located', """
         game: t
         title: a: b
-        """)
-    path = tmp_path / "g.yaml"
-    assert "YAML syntax" in error.message
-    assert_at(error, path, ": b")  # the second ':' on the title line
-
-
-def test_yaml_bad_indentation_is_located(tmp_path):
-    error = only_error(tmp_path, """
+        """, 'YAML syntax', ': b'),
+    case('yaml_bad_indentation_is_located', """
         game: t
         state:
           x: 1
            y: 2
-        """)
-    assert "YAML" in error.message
-    assert error.location.line == 4
+        """, 'YAML', 4),
+    case('unknown_section_with_did_you_mean', """
+        game: t
+        rulez: []
+        """, "unknown section 'rulez'", 'rulez', hint="did you mean 'rules'?"),
+    case('two_rules_with_one_name', """
+        game: t
+        rules:
+          - name: a
+            when: "True"
+            then: "end game"
+          - name: a
+            when: "True"
+            then: "end game"
+        """, "two rules are named 'a'", ('name: a', 2, 0)),
+    case('priority_must_be_a_number', """
+        game: t
+        rules:
+          - name: a
+            priority: high
+            when: "True"
+            then: "end game"
+        """, 'priority must be a number', 'high'),
+    case('double_equals_sign_in_an_action', """
+        game: t
+        state:
+          a: 0
+          b: 0
+        rules:
+          - name: r
+            when: "a == 0"
+            then: "a = = b"
+        """, "unexpected '='", ('= = b', 1, 2)),
+    case('assignment_in_a_condition_gets_a_hint', """
+        game: t
+        state:
+          x: 0
+        rules:
+          - name: r
+            when: "x ="
+            then: "end game"
+        """, "unexpected '='", ('x =', 1, 2), hint='=='),
+    case('condition_that_ends_too_early', """
+        game: t
+        state:
+          x: 0
+        rules:
+          - name: r
+            when: "x == (1 +"
+            then: "end game"
+        """, "condition of rule 'r'", 6),
+    case('unexpected_character', """
+        game: t
+        state:
+          x: "3 $ 4"
+        """, "unexpected character '$'", '$'),
+    case('error_inside_a_block_scalar_points_at_its_line', """
+        game: t
+        state:
+          total: 0
+        rules:
+          - name: r
+            when: "total == 0"
+            then: |
+              total = 1
+              if total > 0:
+                  total = totl + 1
+        """, "unknown name 'totl'", 'totl', hint="did you mean 'total'?"),
+    case('error_in_a_list_of_actions_points_at_its_item', """
+        game: t
+        state:
+          x: 0
+        rules:
+          - name: r
+            when: "x == 0"
+            then:
+              - x = 1
+              - x = zz
+        """, "unknown name 'zz'", 'zz'),
+    case('wrong_number_of_arguments_to_a_builtin', """
+        game: t
+        state:
+          x: 0
+          y: "len([1], [2])"
+        """, "'len' takes 1 argument(s), given 2", 'len('),
+    case('wrong_number_of_arguments_to_a_user_function', """
+        game: t
+        functions:
+          "add(a, b)": "a + b"
+        state:
+          y: "1 + add(1)"
+        """, "'add' takes 2 argument(s) (a, b), given 1", 'add(1)'),
+    case('calling_a_function_that_does_not_exist', """
+        game: t
+        state:
+          y: "lenn([1])"
+        """, "unknown name 'lenn'", 'lenn', hint="did you mean 'len'?"),
+    case('string_plus_number', """
+        game: t
+        state:
+          y: '"a" + 1'
+        """, "cannot apply '+' to str and int", '+', hint='str('),
+    case('comparing_a_str_param_with_an_int', """
+        game: t
+        params:
+          mode: {type: str, default: easy}
+        rules:
+          - name: r
+            when: "mode == 1"
+            then: "end game"
+        """, 'comparing str with int', '=='),
+    case('ordering_a_str_param_against_an_int', """
+        game: t
+        params:
+          mode: easy
+        rules:
+          - name: r
+            when: "mode > 1"
+            then: "end game"
+        """, 'cannot order str and int', '>'),
+    case('assigning_a_str_to_an_int_state_variable', """
+        game: t
+        state:
+          total: 0
+        rules:
+          - name: r
+            when: "total == 0"
+            then: "total = 'many'"
+        """, "'total' holds int, but this assigns str", 'total = '),
+    case('assigning_a_str_to_an_int_player_variable', """
+        game: t
+        player_state:
+          score: 0
+        rules:
+          - name: r
+            for: "p in players"
+            when: "p.score == 0"
+            then: "p.score = 'x'"
+        """, "'score' holds int", 8),
+    case('membership_in_a_number', """
+        game: t
+        state:
+          y: "1 in 5"
+        """, "'in' needs a collection", 'in 5'),
+    case('ask_for_a_move_that_does_not_exist', """
+        game: t
+        moves:
+          take: {then: "pass"}
+        rules:
+          - name: r
+            when: "True"
+            then: "ask players[0] to no_such_move"
+        """, "unknown move 'no_such_move'", 'no_such_move'),
+    case('move_to_a_zone_that_does_not_exist', """
+        game: t
+        zones:
+          table: {}
+          pile: {}
+        rules:
+          - name: r
+            when: "True"
+            then: "move [c for c in table] to piles"
+        """, "unknown name 'piles'", 'piles', hint="did you mean 'pile'?"),
+    case('cards_start_in_a_zone_that_does_not_exist', """
+        game: t
+        cards:
+          attributes: {n: [1, 2]}
+          start: nowhere
+        zones:
+          deck: {}
+        """, 'nowhere', 'nowhere'),
+    case('unknown_phase', """
+        game: t
+        phases: [deal, play]
+        rules:
+          - name: r
+            phase: plya
+            when: "True"
+            then: "end game"
+        """, "unknown phase 'plya'", 'plya', hint="did you mean 'play'?"),
+    case('unknown_table_attribute', """
+        game: t
+        cards:
+          attributes: {rank: [1, 2]}
+          tables:
+            points: {of: rnk, values: {1: 11}}
+        zones:
+          deck: {}
+        """, "unknown attribute 'rnk'", 'rnk', hint="did you mean 'rank'?"),
+    case('extends_a_missing_file', """
+        extends: missing.yaml
+        game: v
+        """, "base rule file 'missing.yaml' not found", 'missing.yaml', name='v.yaml'),
+    case('override_of_a_rule_the_base_lacks', """
+        extends: base.yaml
+        override:
+          - name: stop_rul
+            when: "x == 1"
+            then: "end game"
+        """, "override: the base has no rule or phase step named 'stop_rul'", 'name: stop_rul',
+         hint="did you mean 'stop_rule'?", name='v.yaml'),
+    case('remove_of_a_rule_the_base_lacks', """
+        extends: base.yaml
+        remove: [start_rule, nonesuch]
+        """, "remove: the base has no rule, phase step or variable named 'nonesuch'", 'nonesuch', name='v.yaml'),
+    case('override_without_extends', """
+        game: t
+        override: []
+        """, "needs 'extends:'", 'override'),
+    case('errors_in_a_variant_point_into_the_variant', """
+        extends: base.yaml
+        override:
+          - name: stop_rule
+            when: "x == 1"
+            then: "end game winner nobody"
+        """, "unknown name 'nobody'", 'nobody', name='v.yaml'),
+    case('bad_param_default_is_a_located_rule_error', """
+        game: t
+        params:
+          n: {type: int, default: 9, max: 5}
+        """, 'default 9 is above the maximum 5', '9'),
+    case('bad_param_type', """
+        game: t
+        params:
+          n: {type: integer, default: 1}
+        """, "type 'integer'", 'integer'),
+    case('duplicate_key_points_at_the_second_and_names_the_first', """
+        game: t
+        state:
+          x: 1
+          x: 2
+        """, "duplicate key 'x'", 'x: 2', hint='g.yaml:3:3'),
+    case('a_section_of_the_wrong_shape', """
+        game: t
+        rules: 5
+        """, "'rules' must be a list", '5'),
+    case('a_rule_that_is_not_a_mapping', """
+        game: t
+        rules:
+          - just a string
+        """, 'a rule is a mapping', 'just a string'),
+    case('unknown_keyword_to_a_builtin', """
+        game: t
+        state:
+          y: "sorted([1], nokey=1)"
+        """, "'sorted' has no keyword argument 'nokey'", 'sorted', hint=('key', 'reverse')),
+    case('ask_for_a_misspelt_move_gets_a_hint', """
+        game: t
+        moves:
+          take: {then: "pass"}
+        rules:
+          - name: r
+            when: "True"
+            then: "ask players[0] to take, tak"
+        """, "unknown move 'tak'", 'tak"', hint="did you mean 'take'?"),
+    case('phase_without_phases_section', """
+        game: t
+        rules:
+          - name: r
+            phase: play
+            when: "True"
+            then: "end game"
+        """, "unknown phase 'play'", 'play', hint='phases:'),
+    case('unknown_strategy', """
+        game: t
+        strategy: newest
+        """, "unknown conflict-resolution strategy 'newest'", 'newest',
+         hint=('declaration', 'specificity', 'recency', 'breadth')),
+    case('param_choices_must_be_a_list', """
+        game: t
+        params:
+          n: {type: int, default: 1, choices: 3}
+        """, "'choices' is a list", '3'),
+    case('players_with_a_null_bound', """
+        game: t
+        players: {min: null, max: 2}
+        """, 'players.min must be a positive whole number', 'null'),
+    case('card_attribute_names_must_be_names', """
+        game: t
+        cards:
+          attributes: {colour: [r, g], value int}
+        zones:
+          deck: {}
+        """, "'value int' is not a valid card attribute name", 'value int'),
+    case('move_names_must_be_names', """
+        game: t
+        moves:
+          bad move: {then: "pass"}
+        """, "'bad move' is not a valid move name", 'bad move'),
+    case('unknown_default_ai', """
+        game: t
+        players: {min: 2, max: 2, ai: bogus}
+        """, "unknown agent 'bogus'", 'bogus', hint='random, minimax'),
+]
+
+
+@pytest.mark.parametrize("text, message, at, hint, name", LOCATED)
+def test_a_mistake_is_one_located_error(tmp_path, text, message, at, hint, name):
+    write_rules(tmp_path, BASE, "base.yaml")  # the base of the variants in the table
+    error = only_error(tmp_path, text, name=name)
+    for part in (message,) if isinstance(message, str) else message:
+        assert part in error.message
+    for part in () if hint is None else (hint,) if isinstance(hint, str) else hint:
+        assert part in (error.hint or ""), error.hint
+    if isinstance(at, int):
+        assert error.location.line == at, str(error)
+    else:
+        assert_at(error, tmp_path / name, *((at,) if isinstance(at, str) else at))
+
+
+# ====================================================================== YAML
 
 
 def test_tab_indentation_is_a_yaml_error(tmp_path):
@@ -100,19 +417,6 @@ def test_tab_indentation_is_a_yaml_error(tmp_path):
     with pytest.raises(RuleError) as info:
         load_program(path, {})
     assert (info.value.location.line, info.value.location.col) == (2, 1)
-
-
-def test_duplicate_key_points_at_the_second_and_names_the_first(tmp_path):
-    error = only_error(tmp_path, """
-        game: t
-        state:
-          x: 1
-          x: 2
-        """)
-    path = tmp_path / "g.yaml"
-    assert "duplicate key 'x'" in error.message
-    assert_at(error, path, "x: 2")
-    assert f"{path}:3:3" in error.hint
 
 
 def test_empty_file_and_non_mapping_file_are_errors(tmp_path):
@@ -126,14 +430,6 @@ def test_file_that_cannot_be_read_is_a_rule_error(tmp_path):
 
 
 # ======================================================= sections and keys
-def test_unknown_section_with_did_you_mean(tmp_path):
-    error = only_error(tmp_path, """
-        game: t
-        rulez: []
-        """)
-    assert "unknown section 'rulez'" in error.message
-    assert error.hint == "did you mean 'rules'?"
-    assert_at(error, tmp_path / "g.yaml", "rulez")
 
 
 @pytest.mark.parametrize("text, bad, expected_hint", [
@@ -179,94 +475,7 @@ def test_unknown_key_is_located_with_a_hint(tmp_path, text, bad, expected_hint):
     assert_at(mine[0], tmp_path / "g.yaml", bad)
 
 
-def test_sections_of_the_wrong_shape(tmp_path):
-    error = only_error(tmp_path, """
-        game: t
-        rules: 5
-        """)
-    assert "'rules' must be a list" in error.message
-    assert_at(error, tmp_path / "g.yaml", "5")
-    error = only_error(tmp_path, """
-        game: t
-        rules:
-          - just a string
-        """)
-    assert "a rule is a mapping" in error.message
-    assert_at(error, tmp_path / "g.yaml", "just a string")
-
-
-def test_two_rules_with_one_name(tmp_path):
-    error = only_error(tmp_path, """
-        game: t
-        rules:
-          - name: a
-            when: "True"
-            then: "end game"
-          - name: a
-            when: "True"
-            then: "end game"
-        """)
-    path = tmp_path / "g.yaml"
-    assert "two rules are named 'a'" in error.message
-    assert_at(error, path, "name: a", nth=2)
-
-
-def test_priority_must_be_a_number(tmp_path):
-    error = only_error(tmp_path, """
-        game: t
-        rules:
-          - name: a
-            priority: high
-            when: "True"
-            then: "end game"
-        """)
-    assert "priority must be a number" in error.message
-    assert_at(error, tmp_path / "g.yaml", "high")
-
-
 # ========================================================= bad expressions
-def test_double_equals_sign_in_an_action(tmp_path):
-    error = only_error(tmp_path, """
-        game: t
-        state:
-          a: 0
-          b: 0
-        rules:
-          - name: r
-            when: "a == 0"
-            then: "a = = b"
-        """)
-    assert "unexpected '='" in error.message
-    assert_at(error, tmp_path / "g.yaml", "= = b", offset=2)  # the second '='
-
-
-def test_assignment_in_a_condition_gets_a_hint(tmp_path):
-    error = only_error(tmp_path, """
-        game: t
-        state:
-          x: 0
-        rules:
-          - name: r
-            when: "x ="
-            then: "end game"
-        """)
-    assert "unexpected '='" in error.message
-    assert "==" in error.hint
-    assert_at(error, tmp_path / "g.yaml", "x =", offset=2)
-
-
-def test_condition_that_ends_too_early(tmp_path):
-    error = only_error(tmp_path, """
-        game: t
-        state:
-          x: 0
-        rules:
-          - name: r
-            when: "x == (1 +"
-            then: "end game"
-        """)
-    assert "condition of rule 'r'" in error.message
-    assert error.location.line == 6
 
 
 def test_missing_indentation_after_if(tmp_path):
@@ -283,50 +492,6 @@ def test_missing_indentation_after_if(tmp_path):
         """)
     assert "indent" in (error.hint or "") + error.message
     assert_at(error, tmp_path / "g.yaml", "x = 1")
-
-
-def test_unexpected_character(tmp_path):
-    error = only_error(tmp_path, """
-        game: t
-        state:
-          x: "3 $ 4"
-        """)
-    assert "unexpected character '$'" in error.message
-    assert_at(error, tmp_path / "g.yaml", "$")
-
-
-def test_error_inside_a_block_scalar_points_at_its_line(tmp_path):
-    error = only_error(tmp_path, """
-        game: t
-        state:
-          total: 0
-        rules:
-          - name: r
-            when: "total == 0"
-            then: |
-              total = 1
-              if total > 0:
-                  total = totl + 1
-        """)
-    assert "unknown name 'totl'" in error.message
-    assert error.hint == "did you mean 'total'?"
-    assert_at(error, tmp_path / "g.yaml", "totl")
-
-
-def test_error_in_a_list_of_actions_points_at_its_item(tmp_path):
-    error = only_error(tmp_path, """
-        game: t
-        state:
-          x: 0
-        rules:
-          - name: r
-            when: "x == 0"
-            then:
-              - x = 1
-              - x = zz
-        """)
-    assert "unknown name 'zz'" in error.message
-    assert_at(error, tmp_path / "g.yaml", "zz")
 
 
 @pytest.mark.parametrize("where, expr", [
@@ -353,129 +518,7 @@ def test_unknown_name_with_hint_everywhere(tmp_path, where, expr):
     assert_at(error, tmp_path / "g.yaml", "scroe")
 
 
-# ================================================================ arity
-def test_wrong_number_of_arguments_to_a_builtin(tmp_path):
-    error = only_error(tmp_path, """
-        game: t
-        state:
-          x: 0
-          y: "len([1], [2])"
-        """)
-    assert "'len' takes 1 argument(s), given 2" in error.message
-    assert_at(error, tmp_path / "g.yaml", "len(")
-
-
-def test_unknown_keyword_to_a_builtin(tmp_path):
-    error = only_error(tmp_path, """
-        game: t
-        state:
-          y: "sorted([1], nokey=1)"
-        """)
-    assert "'sorted' has no keyword argument 'nokey'" in error.message
-    assert "key" in error.hint and "reverse" in error.hint
-    assert_at(error, tmp_path / "g.yaml", "sorted")
-
-
-def test_wrong_number_of_arguments_to_a_user_function(tmp_path):
-    error = only_error(tmp_path, """
-        game: t
-        functions:
-          "add(a, b)": "a + b"
-        state:
-          y: "1 + add(1)"
-        """)
-    assert "'add' takes 2 argument(s) (a, b), given 1" in error.message
-    assert_at(error, tmp_path / "g.yaml", "add(1)")
-
-
-def test_calling_a_function_that_does_not_exist(tmp_path):
-    error = only_error(tmp_path, """
-        game: t
-        state:
-          y: "lenn([1])"
-        """)
-    assert "unknown name 'lenn'" in error.message
-    assert error.hint == "did you mean 'len'?"
-    assert_at(error, tmp_path / "g.yaml", "lenn")
-
-
 # ========================================================== type checks
-def test_string_plus_number(tmp_path):
-    error = only_error(tmp_path, """
-        game: t
-        state:
-          y: '"a" + 1'
-        """)
-    assert "cannot apply '+' to str and int" in error.message
-    assert "str(" in error.hint
-    assert_at(error, tmp_path / "g.yaml", "+")
-
-
-def test_comparing_a_str_param_with_an_int(tmp_path):
-    error = only_error(tmp_path, """
-        game: t
-        params:
-          mode: {type: str, default: easy}
-        rules:
-          - name: r
-            when: "mode == 1"
-            then: "end game"
-        """)
-    assert "comparing str with int" in error.message
-    assert_at(error, tmp_path / "g.yaml", "==")
-
-
-def test_ordering_a_str_param_against_an_int(tmp_path):
-    error = only_error(tmp_path, """
-        game: t
-        params:
-          mode: easy
-        rules:
-          - name: r
-            when: "mode > 1"
-            then: "end game"
-        """)
-    assert "cannot order str and int" in error.message
-    assert_at(error, tmp_path / "g.yaml", ">")
-
-
-def test_assigning_a_str_to_an_int_state_variable(tmp_path):
-    error = only_error(tmp_path, """
-        game: t
-        state:
-          total: 0
-        rules:
-          - name: r
-            when: "total == 0"
-            then: "total = 'many'"
-        """)
-    assert "'total' holds int, but this assigns str" in error.message
-    assert_at(error, tmp_path / "g.yaml", "total = ")
-
-
-def test_assigning_a_str_to_an_int_player_variable(tmp_path):
-    error = only_error(tmp_path, """
-        game: t
-        player_state:
-          score: 0
-        rules:
-          - name: r
-            for: "p in players"
-            when: "p.score == 0"
-            then: "p.score = 'x'"
-        """)
-    assert "'score' holds int" in error.message
-    assert error.location.line == 8
-
-
-def test_membership_in_a_number(tmp_path):
-    error = only_error(tmp_path, """
-        game: t
-        state:
-          y: "1 in 5"
-        """)
-    assert "'in' needs a collection" in error.message
-    assert_at(error, tmp_path / "g.yaml", "in 5")
 
 
 def test_augmented_assignment_of_a_str_to_an_int_is_refused_before_running(tmp_path):
@@ -490,168 +533,11 @@ def test_augmented_assignment_of_a_str_to_an_int_is_refused_before_running(tmp_p
         """)
 
 
-# =============================================================== references
-def test_ask_for_a_move_that_does_not_exist(tmp_path):
-    error = only_error(tmp_path, """
-        game: t
-        moves:
-          take: {then: "pass"}
-        rules:
-          - name: r
-            when: "True"
-            then: "ask players[0] to no_such_move"
-        """)
-    assert "unknown move 'no_such_move'" in error.message
-    assert_at(error, tmp_path / "g.yaml", "no_such_move")
-
-
-def test_ask_for_a_misspelt_move_gets_a_hint(tmp_path):
-    error = only_error(tmp_path, """
-        game: t
-        moves:
-          take: {then: "pass"}
-        rules:
-          - name: r
-            when: "True"
-            then: "ask players[0] to take, tak"
-        """)
-    assert error.hint == "did you mean 'take'?"
-    assert_at(error, tmp_path / "g.yaml", "tak\"")
-
-
-def test_move_to_a_zone_that_does_not_exist(tmp_path):
-    error = only_error(tmp_path, """
-        game: t
-        zones:
-          table: {}
-          pile: {}
-        rules:
-          - name: r
-            when: "True"
-            then: "move [c for c in table] to piles"
-        """)
-    assert "unknown name 'piles'" in error.message
-    assert error.hint == "did you mean 'pile'?"
-    assert_at(error, tmp_path / "g.yaml", "piles")
-
-
-def test_cards_start_in_a_zone_that_does_not_exist(tmp_path):
-    error = only_error(tmp_path, """
-        game: t
-        cards:
-          attributes: {n: [1, 2]}
-          start: nowhere
-        zones:
-          deck: {}
-        """)
-    assert "nowhere" in error.message
-    assert_at(error, tmp_path / "g.yaml", "nowhere")
-
-
-def test_unknown_phase(tmp_path):
-    error = only_error(tmp_path, """
-        game: t
-        phases: [deal, play]
-        rules:
-          - name: r
-            phase: plya
-            when: "True"
-            then: "end game"
-        """)
-    assert "unknown phase 'plya'" in error.message
-    assert error.hint == "did you mean 'play'?"
-    assert_at(error, tmp_path / "g.yaml", "plya")
-
-
-def test_phase_without_phases_section(tmp_path):
-    error = only_error(tmp_path, """
-        game: t
-        rules:
-          - name: r
-            phase: play
-            when: "True"
-            then: "end game"
-        """)
-    assert "unknown phase 'play'" in error.message
-    assert "phases:" in error.hint
-
-
-def test_unknown_strategy(tmp_path):
-    error = only_error(tmp_path, """
-        game: t
-        strategy: newest
-        """)
-    assert "unknown conflict-resolution strategy 'newest'" in error.message
-    for name in ("declaration", "specificity", "recency", "breadth"):
-        assert name in error.hint
-    assert_at(error, tmp_path / "g.yaml", "newest")
-
-
-def test_unknown_table_attribute(tmp_path):
-    error = only_error(tmp_path, """
-        game: t
-        cards:
-          attributes: {rank: [1, 2]}
-          tables:
-            points: {of: rnk, values: {1: 11}}
-        zones:
-          deck: {}
-        """)
-    assert "unknown attribute 'rnk'" in error.message
-    assert error.hint == "did you mean 'rank'?"
-    assert_at(error, tmp_path / "g.yaml", "rnk")
-
-
 # ================================================================= variants
-BASE = """
-game: base
-state:
-  x: 0
-rules:
-  - name: start_rule
-    when: "x == 0"
-    then: "x = 1"
-  - name: stop_rule
-    when: "x == 1"
-    then: "end game"
-"""
-
-
-def test_extends_a_missing_file(tmp_path):
-    error = only_error(tmp_path, """
-        extends: missing.yaml
-        game: v
-        """, name="v.yaml")
-    assert "base rule file 'missing.yaml' not found" in error.message
-    assert_at(error, tmp_path / "v.yaml", "missing.yaml")
-
-
-def test_override_of_a_rule_the_base_lacks(tmp_path):
-    write(tmp_path, BASE, "base.yaml")
-    error = only_error(tmp_path, """
-        extends: base.yaml
-        override:
-          - name: stop_rul
-            when: "x == 1"
-            then: "end game"
-        """, name="v.yaml")
-    assert "override: the base has no rule or phase step named 'stop_rul'" in error.message
-    assert error.hint == "did you mean 'stop_rule'?"
-    assert_at(error, tmp_path / "v.yaml", "name: stop_rul")
-
-
-def test_remove_of_a_rule_the_base_lacks(tmp_path):
-    write(tmp_path, BASE, "base.yaml")
-    error = only_error(tmp_path, """
-        extends: base.yaml
-        remove: [start_rule, nonesuch]
-        """, name="v.yaml")
-    assert "remove: the base has no rule, phase step or variable named 'nonesuch'" in error.message
-    assert_at(error, tmp_path / "v.yaml", "nonesuch")
 
 
 def test_adding_a_rule_the_base_already_has(tmp_path):
-    write(tmp_path, BASE, "base.yaml")
+    write_rules(tmp_path, BASE, "base.yaml")
     error = only_error(tmp_path, """
         extends: base.yaml
         rules:
@@ -663,32 +549,10 @@ def test_adding_a_rule_the_base_already_has(tmp_path):
     assert "override" in error.hint
 
 
-def test_override_without_extends(tmp_path):
-    error = only_error(tmp_path, """
-        game: t
-        override: []
-        """)
-    assert "needs 'extends:'" in error.message
-    assert_at(error, tmp_path / "g.yaml", "override")
-
-
-def test_errors_in_a_variant_point_into_the_variant(tmp_path):
-    write(tmp_path, BASE, "base.yaml")
-    error = only_error(tmp_path, """
-        extends: base.yaml
-        override:
-          - name: stop_rule
-            when: "x == 1"
-            then: "end game winner nobody"
-        """, name="v.yaml")
-    assert "unknown name 'nobody'" in error.message
-    assert_at(error, tmp_path / "v.yaml", "nobody")
-
-
 def test_a_valid_variant_loads_and_runs(tmp_path):
     # a control for the variant tests above: the override takes effect
-    write(tmp_path, BASE, "base.yaml")
-    path = write(tmp_path, """
+    write_rules(tmp_path, BASE, "base.yaml")
+    path = write_rules(tmp_path, """
         extends: base.yaml
         override:
           - name: stop_rule
@@ -725,7 +589,7 @@ rules:
     ({"speed": "1"}, "unknown param 'speed'"),
 ])
 def test_bad_param_override_is_a_param_error(tmp_path, overrides, words):
-    path = write(tmp_path, PARAMS)
+    path = write_rules(tmp_path, PARAMS)
     with pytest.raises(ParamError) as info:
         load_program(path, overrides)
     assert words in str(info.value)
@@ -733,19 +597,9 @@ def test_bad_param_override_is_a_param_error(tmp_path, overrides, words):
 
 
 def test_good_param_overrides_are_converted(tmp_path):
-    path = write(tmp_path, PARAMS)
+    path = write_rules(tmp_path, PARAMS)
     program = load_program(path, {"n": "5", "fast": "yes", "level": "hard"})
     assert program.param_values == {"n": 5, "fast": True, "level": "hard"}
-
-
-def test_bad_param_default_is_a_located_rule_error(tmp_path):
-    error = only_error(tmp_path, """
-        game: t
-        params:
-          n: {type: int, default: 9, max: 5}
-        """)
-    assert "default 9 is above the maximum 5" in error.message
-    assert_at(error, tmp_path / "g.yaml", "9")
 
 
 def test_bad_param_type(tmp_path):
@@ -766,15 +620,6 @@ def test_non_numeric_param_bound_is_a_rule_error(tmp_path, bound):
           n: {{type: int, default: 1, {bound}}}
         """)
     assert_at(error, tmp_path / "g.yaml", bound.split(": ")[1])
-
-
-def test_param_choices_must_be_a_list(tmp_path):
-    error = only_error(tmp_path, """
-        game: t
-        params:
-          n: {type: int, default: 1, choices: 3}
-        """)
-    assert_at(error, tmp_path / "g.yaml", "3")
 
 
 # ===================================================== several errors at once
@@ -1013,25 +858,6 @@ def test_inconsistent_dedent_points_at_the_bad_line(tmp_path):
     assert error.location.line == position(tmp_path / "g.yaml", "x = 2")[0]
 
 
-def test_players_with_a_null_bound_is_a_rule_error(tmp_path):
-    error = only_error(tmp_path, """
-        game: t
-        players: {min: null, max: 2}
-        """)
-    assert "players" in error.message
-
-
-def test_card_attribute_names_must_be_names(tmp_path):
-    error = only_error(tmp_path, """
-        game: t
-        cards:
-          attributes: {colour: [r, g], value int}
-        zones:
-          deck: {}
-        """)
-    assert_at(error, tmp_path / "g.yaml", "value int")
-
-
 @pytest.mark.parametrize("text", [
     """
     game: t
@@ -1053,19 +879,8 @@ def test_card_attribute_names_must_be_names(tmp_path):
     """,
 ])
 def test_python_keywords_as_attribute_names_do_not_crash(tmp_path, text):
-    try:
+    with contextlib.suppress(NaipesError):  # refusing the name with a located error is fine too
         start(tmp_path, text)
-    except NaipesError:
-        pass  # refusing the name with a located error is fine too
-
-
-def test_move_names_must_be_names(tmp_path):
-    error = only_error(tmp_path, """
-        game: t
-        moves:
-          bad move: {then: "pass"}
-        """)
-    assert_at(error, tmp_path / "g.yaml", "bad move")
 
 
 @pytest.mark.parametrize("text", [
@@ -1100,10 +915,3 @@ def test_empty_condition_is_a_rule_error(tmp_path):
             then: "end game"
         """)
 
-
-def test_unknown_default_ai_is_a_located_rule_error(tmp_path):
-    error = only_error(tmp_path, """
-        game: t
-        players: {min: 2, max: 2, ai: bogus}
-        """)
-    assert_at(error, tmp_path / "g.yaml", "bogus")

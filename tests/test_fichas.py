@@ -13,9 +13,11 @@ from pathlib import Path
 
 import pytest
 
+from naipes import load_program
 from naipes.agents.registry import RandomAgent
 from naipes.runtime.game import Game, play_game
-from naipes import load_program
+
+from helpers import choose, labels
 
 FICHAS = str(Path(__file__).resolve().parent.parent / "rulesets" / "fichas.yaml")
 LETTERS = "RBGYWKOPCMNTLSVZDFHJQUXAEI"  # the rule file's colour letters, in order
@@ -33,16 +35,6 @@ def table(game):
 
 def removed(game):
     return sorted(c.name for c in game.memory.vars["removed"])
-
-
-def labels(game):
-    return [o.label for o in game.options()]
-
-
-def play(game, label):
-    matching = [o for o in game.options() if o.label == label]
-    assert len(matching) == 1, f"{label!r} not (uniquely) among {labels(game)}"
-    game.apply(matching[0])
 
 
 def chip(name):
@@ -66,9 +58,9 @@ def test_the_legal_moves_are_each_colour_and_each_value_in_play(chips, expected)
 
 def test_the_legal_moves_follow_the_position():
     game = new_game(chips="R1 R2 B1 G3")
-    play(game, "value 1")  # takes R1 and B1
+    choose(game, "value 1")  # takes R1 and B1
     assert set(labels(game)) == {"colour R", "colour G", "value 2", "value 3"}
-    play(game, "colour G")
+    choose(game, "colour G")
     assert set(labels(game)) == {"colour R", "value 2"}
 
 
@@ -91,7 +83,7 @@ def test_a_move_takes_every_chip_of_its_colour_or_value_and_nothing_else(chips):
         kind, what = label.split()
         taken = [n for n in names if (chip(n)[0] == what if kind == "colour" else chip(n)[1] == int(what))]
         game = new_game(chips=chips)
-        play(game, label)
+        choose(game, label)
         assert Counter(removed(game)) == Counter(taken), label
         assert Counter(table(game)) == Counter(names) - Counter(taken), label
 
@@ -124,7 +116,7 @@ def test_whoever_takes_the_last_chip_wins(chips, moves, winner):
     for i, label in enumerate(moves):
         assert not game.over
         assert game.to_move.index == i % 2
-        play(game, label)
+        choose(game, label)
     assert game.over
     assert game.winners == (winner,)
     assert game.payoffs() == [1 if seat == winner else 0 for seat in (0, 1)]
@@ -134,12 +126,12 @@ def test_whoever_takes_the_last_chip_wins(chips, moves, winner):
 def test_first_2_makes_p2_move_first():
     game = new_game(chips="R1 B2", first=2)
     assert game.to_move.index == 1 and game.to_move.name == "P2"
-    play(game, "colour R")
+    choose(game, "colour R")
     assert game.to_move.index == 0
-    play(game, "colour B")
+    choose(game, "colour B")
     assert game.winners == (0,)
     single = new_game(chips="G4", first=2)
-    play(single, "value 4")
+    choose(single, "value 4")
     assert single.winners == (1,)
 
 
@@ -153,7 +145,8 @@ def test_play_game_with_random_agents_ends_with_one_winner_who_took_the_last_chi
     for seed in range(10):
         last = []
         result = play_game(program, [RandomAgent(seed), RandomAgent(seed + 100)], seed=seed,
-                           listeners=[lambda r, last=last: last.append(r["player"]) if r["type"] == "decision" else None])
+                           listeners=[lambda r, last=last: last.append(r["player"])
+                                      if r["type"] == "decision" else None])
         assert result.winners == (["P1", "P2"].index(last[-1]),)
         assert sorted(result.payoffs) == [0, 1]
 
@@ -218,7 +211,7 @@ def test_views_show_the_table_to_everyone():
         assert view["zones"]["removed"] == []
         assert view["to_move"] == "P1"
         assert view["seat"] == seat
-    play(game, "value 1")
+    choose(game, "value 1")
     for seat in (0, 1):
         view = game.view(seat)
         assert sorted(view["zones"]["table"]) == ["G3", "R2"]

@@ -17,6 +17,7 @@ tests below look at the collected outcomes from different angles.
 """
 from __future__ import annotations
 
+import contextlib
 import os
 import random
 import re
@@ -28,16 +29,16 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from naipes.agents.registry import RandomAgent
-from naipes.tools.cli import main
+from naipes import Program, load_program
+from naipes.agents.registry import RandomAgent, load_strategy, strategy_agent
 from naipes.errors import NaipesError, RuleError, RuleErrors
 from naipes.runtime.game import play_game
-from naipes import Program, load_program
-from naipes.agents.registry import load_strategy, strategy_agent
+from naipes.tools.cli import main
 
 # Mutated params can reach the engine's random module with a float (a DeprecationWarning
 # in Python 3.11, a TypeError -> GameError later): not what these tests are about.
-pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
+# slow: its tests share fixtures that load and play thousands of mutants
+pytestmark = [pytest.mark.filterwarnings("ignore::DeprecationWarning"), pytest.mark.slow]
 
 ROOT = Path(__file__).resolve().parent.parent
 RULESETS = sorted((ROOT / "rulesets").glob("*.yaml"))
@@ -339,10 +340,8 @@ def test_the_shipped_rule_files_load_and_play_unmutated():
     for source in RULESETS:
         program = load_program(source, {})
         budget = [MAX_DECISIONS]
-        try:
+        with contextlib.suppress(_LongGame):
             play_game(program, [CappedRandom(i, budget) for i in range(program.players[2])], seed=1)
-        except _LongGame:
-            pass
 
 
 def test_mutations_are_reproducible_from_the_seed(tmp_path):

@@ -31,6 +31,7 @@ def first_difference(expected, actual):
     return f"recorded {len(expected)} events, now {len(actual)}"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", sorted(record.CONFIGS))
 def test_games_replay_as_recorded(name):
     games = recorded(name)
@@ -39,7 +40,8 @@ def test_games_replay_as_recorded(name):
         actual = record.play_recorded(name, expected["seed"])
         where = f"{name} seed {expected['seed']} ({', '.join(expected['seats'])})"
         assert actual["seats"] == expected["seats"], where
-        assert actual["events"] == expected["events"], f"{where}: {first_difference(expected['events'], actual['events'])}"
+        difference = first_difference(expected["events"], actual["events"])
+        assert actual["events"] == expected["events"], f"{where}: {difference}"
         assert actual["result"] == expected["result"], where
         assert (actual["firings"], actual["firing_digest"]) == (expected["firings"], expected["firing_digest"]), \
             f"{where}: the rules fired differently"

@@ -17,11 +17,11 @@ from pathlib import Path
 import pytest
 import yaml
 
-from naipes.agents.registry import RandomAgent
+from naipes import load_program
+from naipes.agents.registry import RandomAgent, load_strategy
 from naipes.errors import NaipesError, RuleError, RuleErrors
 from naipes.runtime.game import play_game
-from naipes import load_program
-from naipes.agents.registry import load_strategy
+
 
 def game_tree(n: dict) -> dict:
     """The template game; `n` maps each placeholder to a name, values stay placeholders (@INT@, ...)."""

@@ -3,10 +3,10 @@ import random
 
 import pytest
 
+from naipes import load_program
+from naipes.agents.knowledge import Knowledge, sees
 from naipes.agents.registry import RandomAgent
 from naipes.runtime.game import Game
-from naipes.agents.knowledge import Knowledge, sees
-from naipes import load_program
 
 GAMES = ["tute_cabrero", "pocha", "wizard", "chinchon"]
 

@@ -11,9 +11,11 @@ import textwrap
 
 import pytest
 
+from naipes import load_program
 from naipes.errors import GameError, NaipesError, RuleError, RuleErrors
 from naipes.runtime.game import Game
-from naipes import load_program
+
+from helpers import write_rules
 
 # A rule that ends the game once everything else has settled, so that a file
 # with only state and setup is not reported as stuck.
@@ -28,12 +30,9 @@ rules:
 
 def write(tmp_path, text: str, name: str = "g.yaml"):
     """Write a rule file; an indented text is dedented (a trailing FINISH is kept as is)."""
-    tail = ""
     if text.endswith(FINISH):
-        text, tail = text[:-len(FINISH)], FINISH
-    path = tmp_path / name
-    path.write_text(textwrap.dedent(text).lstrip("\n") + tail, encoding="utf-8")
-    return path
+        return write_rules(tmp_path, text[:-len(FINISH)], name, FINISH)
+    return write_rules(tmp_path, text, name)
 
 
 def load(tmp_path, text: str, params: dict | None = None):
@@ -796,8 +795,8 @@ def test_or_returns_an_operand_like_python(tmp_path):
 
 def test_a_single_legal_expression_is_a_filter_that_may_leave_nothing(tmp_path):
     # one expression filters; only a list is an obligation cascade (first non-empty step decides)
-    from naipes.runtime.game import Game
     from naipes import load_program
+    from naipes.runtime.game import Game
     path = tmp_path / "f.yaml"
     path.write_text("""
 game: f
@@ -875,7 +874,8 @@ def test_a_name_that_starts_with_is_is_still_a_name(tmp_path):
 
 
 def test_a_variant_removes_a_variable_it_does_not_use(tmp_path):
-    (tmp_path / "base.yaml").write_text(f"game: base\nstate:\n  kept: 1\n  unused: 2\nplayer_state:\n  bid: 0\n{FINISH}")
+    (tmp_path / "base.yaml").write_text(
+        f"game: base\nstate:\n  kept: 1\n  unused: 2\nplayer_state:\n  bid: 0\n{FINISH}")
     (tmp_path / "v.yaml").write_text("extends: base.yaml\ngame: v\nremove: [unused, bid]\n")
     program = load_program(tmp_path / "v.yaml")
     assert [v.name for v in program.state] == ["kept"] and program.player_state == []
@@ -938,7 +938,8 @@ def test_a_card_table_is_values_or_an_expression_and_a_function_of_its_attribute
     (('double: {of: rank, value: "rank * 2"}', 'double: {of: rank, value: "rank * 2", values: {1: 1}}'),
      "table 'double' needs 'of: <attribute>' and either"),
     (('double: {of: rank, value: "rank * 2"}', 'double: {of: rank, value: "rnak * 2"}'), "unknown name 'rnak'"),
-    (("  start: deck\n", "  start: deck\nfunctions:\n  \"points(x)\": \"x\"\n"), "card table 'points' and a function share"),
+    (("  start: deck\n", "  start: deck\nfunctions:\n  \"points(x)\": \"x\"\n"),
+     "card table 'points' and a function share"),
 ])
 def test_a_bad_card_table_is_a_located_error(tmp_path, change, message):
     with pytest.raises(RuleErrors) as caught:
@@ -948,7 +949,8 @@ def test_a_bad_card_table_is_a_located_error(tmp_path, change, message):
 
 def test_a_variant_replaces_a_card_table_whole(tmp_path):
     (tmp_path / "base.yaml").write_text(TABLED)
-    (tmp_path / "v.yaml").write_text('extends: base.yaml\ngame: v\ncards:\n  tables:\n    points: {of: rank, value: "rank"}\n')
+    (tmp_path / "v.yaml").write_text(
+        'extends: base.yaml\ngame: v\ncards:\n  tables:\n    points: {of: rank, value: "rank"}\n')
     game = Game(load_program(tmp_path / "v.yaml"), 0)
     game.start()
     assert [row[0] for row in game.memory.vars["v"][:3]] == [1, 2, 3]

@@ -1,16 +1,18 @@
-"""What a rule file may cost (naipes.library.limits): every runaway ends with a located error, quickly and in little memory."""
+"""What a rule file may cost (naipes.library.limits).
+
+Every runaway ends with a located error, quickly and in little memory.
+"""
 from __future__ import annotations
 
 import textwrap
 
 import pytest
 
-from naipes.agents.registry import RandomAgent, make_agent
-from naipes.errors import GameError, ParamError, RuleErrors
-from naipes.runtime.game import Game, play_game
-from naipes.library.limits import MAX_BITS, MAX_DECISIONS, MAX_FIRINGS, MAX_ITEMS, MAX_STEPS
 from naipes import load_program
-from naipes.agents.registry import load_strategy
+from naipes.agents.registry import RandomAgent, load_strategy, make_agent
+from naipes.errors import GameError, ParamError, RuleErrors
+from naipes.library.limits import MAX_BITS, MAX_DECISIONS, MAX_FIRINGS, MAX_ITEMS, MAX_STEPS
+from naipes.runtime.game import Game, play_game
 
 ONE_ACTION = """\
 game: runaway

@@ -18,15 +18,15 @@ from __future__ import annotations
 import random
 import textwrap
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache
 from itertools import combinations
 
 import pytest
 
-from naipes.errors import GameError, RuleError, RuleErrors
-from naipes.runtime.game import Game
-from naipes.library.melds import best_melds, can_lay_off, is_meld, lay_off_all, longest_run, meld_and_lay_off, meldable
 from naipes import load_program
+from naipes.errors import GameError, RuleError, RuleErrors
+from naipes.library.melds import best_melds, can_lay_off, is_meld, lay_off_all, longest_run, meld_and_lay_off, meldable
+from naipes.runtime.game import Game
 
 ORDER_40 = [1, 2, 3, 4, 5, 6, 7, 10, 11, 12]
 ORDER_48 = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]
@@ -431,11 +431,11 @@ def brute_meld_and_lay_off(cards: list[K], melds: list[list[K]], order: list, pe
     the melds (each meld taking its part one card at a time), with the best partition of the rest."""
     n = len(cards)
 
-    @lru_cache(maxsize=None)
+    @cache
     def onto(k: int, mask: int) -> bool:
         return _chainable(melds[k], [cards[i] for i in range(n) if mask >> i & 1], order, per_meld)
 
-    @lru_cache(maxsize=None)
+    @cache
     def split(k: int, mask: int) -> bool:
         if k == len(melds):
             return mask == 0
@@ -687,10 +687,16 @@ state:
   order: "[1, 2, 3, 4, 5, 6, 7, 10, 11, 12]"
   out: "None"
 setup: |
-  move [c for c in deck if c.joker or (c.suit == 'a' and c.rank <= 4) or (c.rank == 4 and c.suit in ['b', 'c']) or (c.suit == 'd' and c.rank == 12)] to hand
+  move [c for c in deck if c.joker or (c.suit == 'a' and c.rank <= 4)
+        or (c.rank == 4 and c.suit in ['b', 'c']) or (c.suit == 'd' and c.rank == 12)] to hand
   let r = best_melds(hand, order, jokers='joker')
   let figures = best_melds(hand, order, jokers='joker', value=lambda c: min(c.rank, 10))
-  out = {'deadwood': r['deadwood'], 'melds': [[c.name for c in m] for m in r['melds']], 'loose': [c.name for c in r['loose']], 'figures': figures['deadwood'], 'run': longest_run(hand, order, jokers='joker'), 'is_meld': is_meld(r['melds'][0], order, jokers='joker'), 'laid': [c.name for c in lay_off_all([c for c in deck if c.suit == 'b' and c.rank >= 10], [[c for c in deck if c.suit == 'b' and c.rank in [5, 6, 7]]], order)['laid']]}
+  out = {'deadwood': r['deadwood'], 'melds': [[c.name for c in m] for m in r['melds']],
+         'loose': [c.name for c in r['loose']], 'figures': figures['deadwood'],
+         'run': longest_run(hand, order, jokers='joker'), 'is_meld': is_meld(r['melds'][0], order, jokers='joker'),
+         'laid': [c.name for c in lay_off_all([c for c in deck if c.suit == 'b' and c.rank >= 10],
+                                              [[c for c in deck if c.suit == 'b' and c.rank in [5, 6, 7]]],
+                                              order)['laid']]}
 rules:
   - name: finish
     when: "True"

@@ -31,6 +31,7 @@ def test_every_shipped_rule_file_is_registered() -> None:
     assert set(NAMES) <= {t.short_name for t in pyspiel.registered_games()}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", sorted(QUICK))
 def test_openspiel_random_simulation_checks(name: str) -> None:
     params, games = QUICK[name]

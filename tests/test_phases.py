@@ -1,9 +1,12 @@
-"""Phases as a mapping: enter steps run in order on entering a phase, `goto` is checked, variants change steps by name."""
-import textwrap
+"""Phases as a mapping.
 
+Enter steps run in order on entering a phase, `goto` is checked, variants change steps by name.
+"""
 import pytest
 
-from naipes import Game, RuleError, RuleErrors, load_program
+from naipes import Game, RuleErrors, load_program
+
+from helpers import load_errors, write_rules
 
 GAME = """
 game: steps
@@ -41,15 +44,11 @@ rules:
 
 
 def write(tmp_path, text, name="steps.yaml"):
-    path = tmp_path / name
-    path.write_text(textwrap.dedent(text), encoding="utf-8")
-    return path
+    return write_rules(tmp_path, text, name)
 
 
 def errors_of(tmp_path, text, name="steps.yaml"):
-    with pytest.raises((RuleError, RuleErrors)) as caught:
-        load_program(write(tmp_path, text, name))
-    return caught.value.errors if isinstance(caught.value, RuleErrors) else [caught.value]
+    return load_errors(write(tmp_path, text, name))
 
 
 def run(path):
@@ -111,7 +110,7 @@ def test_a_step_override_with_rule_keys_is_refused_where_written(tmp_path):
             then: "pass"
         """, "variant.yaml")
     assert "'priority' is not a key of a phase step" in errors[0].message
-    assert errors[0].location.line == 6
+    assert errors[0].location.line == 5  # priority: 5
 
 
 def test_goto_an_unknown_phase_is_a_located_error_with_a_suggestion(tmp_path):
@@ -119,7 +118,8 @@ def test_goto_an_unknown_phase_is_a_located_error_with_a_suggestion(tmp_path):
     errors = errors_of(tmp_path, text)
     assert errors[0].message == "unknown phase 'plya'"
     assert errors[0].hint == "did you mean 'play'?"
-    assert errors[0].location.line == text.count("\n", 0, text.index("goto plya")) + 1
+    written = text.lstrip("\n")
+    assert errors[0].location.line == written.count("\n", 0, written.index("goto plya")) + 1
 
 
 @pytest.mark.parametrize("statement", ["phase = 'plya'", "if phase == 'plya':\n          end game",
@@ -218,7 +218,8 @@ def test_a_stage_offers_only_its_moves_and_a_turn_starts_in_the_first(tmp_path):
 
 @pytest.mark.parametrize("change, message, hint", [
     (("stage = 'discard'", "stage = 'discrad'"), "'discrad' is not a value of stage", "did you mean 'discard'?"),
-    (("    stage: discard\n", "    stage: dicsard\n"), "move 'discard': unknown stage 'dicsard'", "did you mean 'discard'?"),
+    (("    stage: discard\n", "    stage: dicsard\n"), "move 'discard': unknown stage 'dicsard'",
+     "did you mean 'discard'?"),
 ])
 def test_a_misspelt_stage_is_a_located_error(tmp_path, change, message, hint):
     errors = errors_of(tmp_path, STAGED.replace(*change))

@@ -18,15 +18,15 @@ rule files.
 from __future__ import annotations
 
 import re
-from functools import lru_cache
 from pathlib import Path
 
 import pytest
 
 from naipes.agents.registry import RandomAgent
 from naipes.runtime.game import Game
-from naipes import load_program
 from naipes.tools.scenario import arrange, cards, player, zone
+
+from helpers import V, choose, labels, names, program, start_game, unask
 
 RULESETS = Path(__file__).resolve().parent.parent / "rulesets"
 POCHA = str(RULESETS / "pocha.yaml")
@@ -37,42 +37,10 @@ SUITS = {"o": "oros", "c": "copas", "e": "espadas", "b": "bastos"}
 ORDER = [2, 4, 5, 6, 7, 10, 11, 12, 3, 1]
 
 
-def unask(game):
-    """Withdraw the pending decision, to put the game in another position and let the rules run from there."""
-    game.memory.pending = None
-    return game
-
-
-@lru_cache(maxsize=None)
-def program(path, params=()):
-    return load_program(path, dict(params))
-
-
 def start(players=4, seed=0, path=POCHA, **params):
     """A new game, seats in order (P1 speaks first, P<n> deals) unless random_seats is given."""
     params.setdefault("random_seats", "false")
-    params = tuple(sorted((k, str(v).lower() if isinstance(v, bool) else str(v)) for k, v in params.items()))
-    game = Game(program(path, params), seed, players=players)
-    game.start()
-    return game
-
-
-def labels(game):
-    return [o.label for o in game.options()]
-
-
-def choose(game, label):
-    matching = [o for o in game.options() if o.label == label]
-    assert len(matching) == 1, f"{label!r} not (uniquely) among {labels(game)}"
-    game.apply(matching[0])
-
-
-def names(zone_cards):
-    return sorted(c.name for c in zone_cards)
-
-
-def V(game):
-    return game.memory.vars
+    return start_game(path, players, seed, **params)
 
 
 def on_table(hands, trick="", *, leader="P1", trump="oros", players=4, to_move=True, settle=False,
@@ -310,7 +278,8 @@ def test_a_whole_round_of_one_card():
 
 
 # =================================================================== schedule
-@pytest.mark.parametrize("players, deck, top", [(3, 36, 12), (4, 40, 10), (5, 40, 8), (6, 36, 6), (7, 40, 5), (8, 40, 5)])
+@pytest.mark.parametrize("players, deck, top",
+                         [(3, 36, 12), (4, 40, 10), (5, 40, 8), (6, 36, 6), (7, 40, 5), (8, 40, 5)])
 def test_the_schedule_is_1_up_to_cards_over_players_and_back_to_1(players, deck, top):
     game = start(players)
     everything = [c for z in game.memory.zones for c in z]
@@ -655,7 +624,8 @@ def test_in_every_round_the_tricks_taken_add_up_to_the_hand_size():
     for seed in range(3):
         checker = Checker(program(POCHA, (("peak", "6"),)), 4, seed)
         texts = []
-        checker.game.listeners.append(lambda r: texts.append(r["text"]) if r["type"] == "announce" else None)
+        checker.game.listeners.append(lambda r, texts=texts: texts.append(r["text"])
+                                      if r["type"] == "announce" else None)
         game = checker.run()
         took = [int(m.group(1)) for m in (re.match(r"P\d+ bid \d+ took (\d+)", t) for t in texts) if m]
         per_round = [sum(took[i:i + 4]) for i in range(0, len(took), 4)]

@@ -17,14 +17,15 @@ the table agree.
 """
 from __future__ import annotations
 
+import contextlib
 import re
 import sys
 from pathlib import Path
 
 import pytest
 
-from naipes.runtime.game import Game, play_game
 from naipes.library.builtins import DECK
+from naipes.runtime.game import Game, play_game
 
 GOLDEN = Path(__file__).parent / "golden"
 sys.path.insert(0, str(GOLDEN))
@@ -111,13 +112,12 @@ def play_watched(name: str, seed: int) -> HiddenCardWatch:
                 raise Enough
 
     game.listeners.append(stop_after)
-    try:
+    with contextlib.suppress(Enough):
         play_game(program, agents, seed, game=game)
-    except Enough:
-        pass
     return watch
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", sorted(record.CONFIGS))
 def test_no_public_text_names_a_hidden_card(name):
     faults, told = [], 0
@@ -133,12 +133,13 @@ def test_no_public_text_names_a_hidden_card(name):
 
 @pytest.mark.parametrize("leak, told", [
     ("    public: \"'close'\"\n", " close with "),  # the close names the card put face down
-    ("            for p in players:\n                move p.hand to laid\n", " counts "),  # the count tells the hands held
+    # the count tells the hands held
+    ("            for p in players:\n                move p.hand to laid\n", " counts "),
 ])
 def test_the_watcher_sees_a_hidden_card_named(tmp_path, leak, told):
     # Chinchón without what keeps its public texts to cards in view
-    from naipes.agents.registry import make_agent
     from naipes import load_program
+    from naipes.agents.registry import make_agent
     rules = (Path(__file__).parent.parent / "rulesets" / "chinchon.yaml").read_text(encoding="utf-8")
     assert rules.count(leak) == 1
     leaky = tmp_path / "chinchon.yaml"

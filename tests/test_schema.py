@@ -11,9 +11,9 @@ import yaml
 from click.testing import CliRunner
 
 from naipes import NaipesError, load_program
+from naipes.agents.registry import load_strategy
 from naipes.tools.cli import main
 from naipes.tools.schema import rule_file_schema, strategy_file_schema
-from naipes.agents.registry import load_strategy
 
 jsonschema = pytest.importorskip("jsonschema", reason="jsonschema is a test extra: pip install -e '.[test]'")
 
@@ -106,6 +106,7 @@ def loader_accepts(path: Path) -> bool:
         return False
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("path", RULE_FILES, ids=lambda p: p.stem)
 def test_schema_and_loader_agree_on_rule_file_mutants(path: Path, tmp_path: Path) -> None:
     for other in RULE_FILES:  # variants find their base file beside them

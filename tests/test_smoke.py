@@ -1,8 +1,8 @@
 """A first end-to-end check: the chip game loads, plays and solves."""
-from naipes.runtime.game import Game, play_game
-from naipes.agents.registry import RandomAgent
 from naipes import load_program
+from naipes.agents.registry import RandomAgent
 from naipes.agents.search import Solver
+from naipes.runtime.game import Game, play_game
 
 
 def test_chip_game_plays_to_a_winner():

@@ -9,15 +9,15 @@ leaves the opponent a lost one.
 from __future__ import annotations
 
 import random
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 import pytest
 
-from naipes.agents.registry import MinimaxAgent, RandomAgent
-from naipes.runtime.game import Game, play_game
 from naipes import load_program
+from naipes.agents.registry import MinimaxAgent, RandomAgent
 from naipes.agents.search import Solver
+from naipes.runtime.game import Game, play_game
 
 FICHAS = str(Path(__file__).resolve().parent.parent / "rulesets" / "fichas.yaml")
 
@@ -35,7 +35,7 @@ def after(position, move):
     return frozenset(chip for chip in position if chip[index] != what)
 
 
-@lru_cache(maxsize=None)
+@cache
 def wins(position):
     """True iff the player to move wins with perfect play."""
     return any(not wins(after(position, m)) for m in moves(position))
@@ -50,7 +50,7 @@ def parse(chips):
 
 
 # -------------------------------------------------------------------- engine
-@lru_cache(maxsize=None)
+@cache
 def program(**params):
     return load_program(FICHAS, {k: str(v) for k, v in params.items()})
 
@@ -85,11 +85,12 @@ def test_the_brute_force_itself_on_tiny_positions():
 
 
 # ---------------------------------------------------------- random positions
+@pytest.mark.slow
 def test_the_solver_agrees_with_the_brute_force_on_200_random_positions():
     rng = random.Random(2024)
     disagreements = []
     outcomes = set()
-    for i in range(200):
+    for _ in range(200):
         count, colours, values = rng.randint(1, 10), rng.randint(2, 4), rng.randint(2, 4)
         seed = rng.randrange(10**6)
         game = start(seed, count=count, colours=colours, values=values)

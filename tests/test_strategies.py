@@ -9,18 +9,17 @@ from pathlib import Path
 
 import pytest
 
-from naipes.agents.strategy import StrategyAgent
-from naipes.agents.registry import RandomAgent, make_agent
-from naipes.errors import RuleErrors
-from naipes.runtime.game import Game
+from naipes import load_program
 from naipes.agents.ismcts import ISMCTSAgent
 from naipes.agents.knowledge import Knowledge, sees
-from naipes import load_program
-from naipes.language.builder import compile_expression
-from naipes.tools.scenario import new_game
+from naipes.agents.registry import RandomAgent, load_strategy, make_agent, strategy_agent
 from naipes.agents.search import Solver
-from naipes.agents.registry import load_strategy, strategy_agent
+from naipes.agents.strategy import StrategyAgent
+from naipes.errors import RuleErrors
+from naipes.language.builder import compile_expression
 from naipes.language.strategies import strategy_game, strategy_path
+from naipes.runtime.game import Game
+from naipes.tools.scenario import new_game
 
 ROOT = Path(__file__).resolve().parent.parent
 STRATEGY_FILES = sorted((ROOT / "strategies").glob("*/*.yaml"))
@@ -65,6 +64,7 @@ def table(path: Path, seed: int, mine: int = 0) -> list:
     return [agent_for(path, seed) if i == mine else RandomAgent(seed * 10 + i) for i in range(program.players[2])]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("path", STRATEGY_FILES, ids=lambda p: f"{p.parent.name}/{p.stem}")
 def test_every_strategy_plays_only_legal_moves(path):
     program = program_for(strategy_game(path))
@@ -72,6 +72,7 @@ def test_every_strategy_plays_only_legal_moves(path):
         run(Game(program, seed), table(path, seed), limit=250)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("path", STRATEGY_FILES, ids=lambda p: f"{p.parent.name}/{p.stem}")
 def test_every_strategy_is_reproducible_from_its_seed(path):
     program = program_for(strategy_game(path))
@@ -95,6 +96,7 @@ def _hide_differently(game: Game, seat: int, knowledge: Knowledge, rng: random.R
     return twin
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("path", STRATEGY_FILES, ids=lambda p: f"{p.parent.name}/{p.stem}")
 def test_a_strategy_never_reads_what_its_view_hides(path):
     """The same decision when the cards it cannot see are elsewhere (same memory, same generator)."""
@@ -127,6 +129,7 @@ def test_a_strategy_never_reads_what_its_view_hides(path):
     assert compared  # the strategy had choices to make
 
 
+@pytest.mark.slow
 def test_ismcts_never_reads_what_its_view_hides():
     program = program_for("tute_cabrero")
     rng = random.Random(0)
@@ -158,7 +161,7 @@ def test_ismcts_plays_legal_reproducible_games_in_every_game():
         program = program_for(name)
         seats = program.players[2]
 
-        def agents():
+        def agents(seats=seats):
             return [ISMCTSAgent(5, iterations=8, depth=40)] + [RandomAgent(i) for i in range(1, seats)]
         assert run(Game(program, 3), agents(), limit=40) == run(Game(program, 3), agents(), limit=40)
 
@@ -264,7 +267,8 @@ game: duel
 memory: {seen: "[]", decided: "0"}
 rules:
   - {name: think, when: "decided == 0", then: "decided = len(me.hand)"}
-  - {name: play_what_was_counted, move: play, when: "decided > 0", choose: "sorted(options, key=lambda c: c.rank)[min(decided, len(options)) - 1]"}
+  - {name: play_what_was_counted, move: play, when: "decided > 0",
+     choose: "sorted(options, key=lambda c: c.rank)[min(decided, len(options)) - 1]"}
   - {name: remember, observe: play, then: "seen = seen + [c.rank if c != None else -1]"}
 """)
     game = Game(program, 3)
@@ -318,7 +322,8 @@ def test_a_view_knows_what_the_deck_is_made_of_but_not_where_hidden_cards_are():
     rival_hand = compile_expression(game.program, "players[1].hand")(view)
     assert len(rival_hand) == len(game.memory.players[1].hand)
     assert all(c.suit is None and c.rank is None for c in rival_hand)
-    first_as = compile_expression(game.program, "first([c for c in all_cards() if c.rank == 1 and c.suit == 'oros']).name")
+    first_as = compile_expression(game.program,
+                                  "first([c for c in all_cards() if c.rank == 1 and c.suit == 'oros']).name")
     assert first_as(view) == "1o"
     assert compile_expression(game.program, "first([c for c in me_hand if c.rank == 99], 'none')", ("me_hand",))(
         view, list(view.players[0].hand)) == "none"

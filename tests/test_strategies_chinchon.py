@@ -14,30 +14,26 @@ Cards: rank + suit initial (1o as de oros, 12c rey de copas, 10e sota de espadas
 from __future__ import annotations
 
 import random
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 import pytest
 
-from naipes.runtime.game import Game
-from naipes import load_program
-from naipes.language.builder import compile_expression
-from naipes.tools.scenario import arrange, cards
+from naipes.agents.registry import load_strategy, strategy_agent
 from naipes.agents.search import Solver
 from naipes.agents.strategy import StrategyAgent
-from naipes.agents.registry import load_strategy, strategy_agent
+from naipes.language.builder import compile_expression
+from naipes.runtime.game import Game
+from naipes.tools.scenario import arrange, cards
+
+from helpers import program
 
 ROOT = Path(__file__).resolve().parent.parent
 CHINCHON = str(ROOT / "rulesets" / "chinchon.yaml")
 FICHAS = str(ROOT / "rulesets" / "fichas.yaml")
 
 
-@lru_cache(maxsize=None)
-def program(path: str, params: tuple = ()):
-    return load_program(path, dict(params))
-
-
-@lru_cache(maxsize=None)
+@cache
 def strategy(game_path: str, level: str, params: tuple = ()):
     folder = "chinchon" if game_path == CHINCHON else "fichas"
     return load_strategy(ROOT / "strategies" / folder / f"{level}.yaml", program(game_path, params))
@@ -198,6 +194,7 @@ def fichas(seed: int, **params) -> Game:
     return game
 
 
+@pytest.mark.slow
 def test_exact_always_picks_a_winning_move_in_a_won_position():
     solver, checked = Solver(), 0
     rng = random.Random(4)

@@ -9,17 +9,17 @@ Expected choices follow from the seed's rules, worked out by hand in comments.
 """
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 import pytest
 
-from naipes.agents.registry import RandomAgent
-from naipes.runtime.game import play_game
+from naipes.agents.registry import RandomAgent, load_strategy, strategy_agent
 from naipes.language.loader import load_tree, read_rule_file
-from naipes import load_program
+from naipes.runtime.game import play_game
 from naipes.tools.scenario import arrange, new_game
-from naipes.agents.registry import load_strategy, strategy_agent
+
+from helpers import choose, program
 
 ROOT = Path(__file__).resolve().parent.parent
 TUTE = str(ROOT / "rulesets" / "tute_cabrero.yaml")
@@ -28,14 +28,9 @@ SEATS = ["P1", "P2", "P3"]
 ROUND = 2
 
 
-@lru_cache(maxsize=None)
-def program():
-    return load_program(TUTE, {})
-
-
-@lru_cache(maxsize=None)
+@cache
 def strategy(level):
-    return load_strategy(LEVELS / f"{level}.yaml", program())
+    return load_strategy(LEVELS / f"{level}.yaml", program(TUTE))
 
 
 def position(hand, trick="", *, leader="P1", trump="oros", tricks=None, sung=None, others=("", "")):
@@ -233,8 +228,6 @@ def test_medium_menos_void_and_without_trumps_throws_its_highest_card():
 
 
 # ========================================================== memory from observation
-def play(game, label):
-    game.apply(next(o for o in game.options() if o.label == label))
 
 
 @pytest.mark.parametrize("p2_hand, p2_plays, taken, voids", [
@@ -247,8 +240,8 @@ def test_the_memory_counts_the_points_taken_the_cards_played_and_the_voids(p2_ha
     game = position("1c 4b", "10c", leader="P3", others=(p2_hand, "7b"))
     agent = strategy_agent(strategy("expert"), seed=0)
     agent.attach(game, 0)
-    play(game, "1c")
-    play(game, p2_plays)
+    choose(game, "1c")
+    choose(game, p2_plays)
     memory = agent.memory
     assert agent.scopes == {"taken": ROUND, "gone": ROUND, "voids": ROUND}  # the hand the memory is about
     assert memory["taken"] == taken
@@ -310,5 +303,5 @@ def test_each_level_extends_the_one_below():
 @pytest.mark.parametrize("level", ["novice", "medium", "expert", "strong"])
 def test_every_level_plays_a_whole_match(level):
     agents = [strategy_agent(strategy(level), seed=1), RandomAgent(2), RandomAgent(3)]
-    result = play_game(program(), agents, seed=5)
+    result = play_game(program(TUTE), agents, seed=5)
     assert sum(result.payoffs) >= 1

@@ -17,25 +17,27 @@ in their files, not from running them.
 """
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 import pytest
 
-from naipes.tools.scenario import arrange
 from naipes.agents.registry import load_strategy, strategy_agent
+from naipes.tools.scenario import arrange
+
+from helpers import program
+from test_pocha import POCHA
 from test_pocha import on_table as pocha_table
-from test_pocha import program as pocha_program, POCHA
+from test_wizard import WIZARD
 from test_wizard import on_table as wizard_table
-from test_wizard import program as wizard_program, WIZARD
 
 STRATEGIES = Path(__file__).resolve().parent.parent / "strategies"
 
 
-@lru_cache(maxsize=None)
+@cache
 def strategy(game, level):
-    program = wizard_program(WIZARD) if game == "wizard" else pocha_program(POCHA)
-    return load_strategy(STRATEGIES / game / f"{level}.yaml", program)
+    rules = program(WIZARD if game == "wizard" else POCHA)
+    return load_strategy(STRATEGIES / game / f"{level}.yaml", rules)
 
 
 def decide(game, level, position, seed=0):

@@ -4,8 +4,8 @@ import io
 from rich.console import Console
 
 from naipes import RandomAgent, load_program, play_game
-from naipes.runtime.game import Game
 from naipes.agents.human import HumanAgent, render_view
+from naipes.runtime.game import Game
 
 
 def human(answers: list[str]) -> tuple[HumanAgent, io.StringIO]:

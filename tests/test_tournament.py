@@ -5,8 +5,8 @@ import math
 import pytest
 from click.testing import CliRunner
 
-from naipes.tools.cli import main
 from naipes.errors import NaipesError
+from naipes.tools.cli import main
 from naipes.tools.tournament import mean_interval, rotations, run_tournament
 
 

@@ -22,15 +22,15 @@ not from running the rule file.
 from __future__ import annotations
 
 import re
-from functools import lru_cache
 from pathlib import Path
 
 import pytest
 
 from naipes.agents.registry import RandomAgent
 from naipes.runtime.game import Game
-from naipes import load_program
-from naipes.tools.scenario import arrange, cards, player, zone
+from naipes.tools.scenario import arrange, player, zone
+
+from helpers import V, choose, labels, names, program, start_game, unask
 
 TUTE = str(Path(__file__).resolve().parent.parent / "rulesets" / "tute_cabrero.yaml")
 SUITS = ["oros", "copas", "espadas", "bastos"]
@@ -39,40 +39,8 @@ ORDER = [2, 4, 5, 6, 7, 10, 11, 12, 3, 1]
 POINTS = {1: 11, 3: 10, 12: 4, 11: 3, 10: 2}
 
 
-@lru_cache(maxsize=None)
-def program(params=()):
-    return load_program(TUTE, dict(params))
-
-
 def start(players=3, seed=0, listeners=(), **params):
-    params = tuple(sorted((k, str(v)) for k, v in params.items()))
-    game = Game(program(params), seed, players=players)
-    game.listeners.extend(listeners)
-    game.start()
-    return game
-
-
-def V(game):
-    return game.memory.vars
-
-
-def labels(game):
-    return [o.label for o in game.options()]
-
-
-def choose(game, label):
-    matching = [o for o in game.options() if o.label == label]
-    assert len(matching) == 1, f"{label!r} not (uniquely) among {labels(game)}"
-    game.apply(matching[0])
-
-
-def names(zone_cards):
-    return sorted(c.name for c in zone_cards)
-
-
-def unask(game):
-    game.memory.pending = None
-    return game
+    return start_game(TUTE, players, seed, listeners, **params)
 
 
 def announcements(game):
@@ -185,7 +153,8 @@ def snapshot_before(rule):
     shots = []
 
     def listen(record):
-        if (record["type"] == "fire" and record["rule"] == rule) or (record["type"] == "step" and record["step"] == rule):
+        fired = record["type"] == "fire" and record["rule"] == rule
+        if fired or (record["type"] == "step" and record["step"] == rule):
             memory = listen.game.memory
             shots.append({"stock": names(memory.vars["stock"]),
                           **{p.name: names(p.hand) for p in memory.players}})
@@ -196,7 +165,7 @@ def snapshot_before(rule):
 def swap_case(players, want_aside_two, seeds=range(300)):
     for seed in seeds:
         listen = snapshot_before("turn_up_trump")
-        game = Game(program(), seed, players=players)
+        game = Game(program(TUTE), seed, players=players)
         listen.game = game
         game.listeners.append(listen)
         game.start()
@@ -209,7 +178,7 @@ def swap_case(players, want_aside_two, seeds=range(300)):
 def test_with_3_players_the_holder_of_the_2_of_trump_swaps_it_for_the_card_aside():
     for seed in range(8):
         listen = snapshot_before("turn_up_trump")
-        game = Game(program(), seed, players=3)
+        game = Game(program(TUTE), seed, players=3)
         listen.game = game
         game.listeners.append(listen)
         game.start()
@@ -271,7 +240,7 @@ def test_the_holder_of_the_7_de_oros_leads_the_first_hand(players):
 def test_with_3_players_the_7_de_oros_may_come_from_the_card_aside():
     for seed in range(300):
         listen = snapshot_before("turn_up_trump")
-        game = Game(program(), seed, players=3)
+        game = Game(program(TUTE), seed, players=3)
         listen.game = game
         game.listeners.append(listen)
         game.start()
@@ -397,7 +366,7 @@ class NoSinging(RandomAgent):
 
 def hand_totals(players, seed, hands, agent=RandomAgent):
     """Play `hands` hands with random agents; each hand's announced points, and the cantes sung."""
-    game = Game(program(), seed, players=players)
+    game = Game(program(TUTE), seed, players=players)
     texts = announcements(game)
     game.start()
     agents = [agent(seed * 10 + i) for i in range(players)]
@@ -658,7 +627,7 @@ def reference_songs(p, trump, tricks_now, trick):
 
 class Checker:
     def __init__(self, players, seed):
-        self.game = Game(program(), seed, players=players)
+        self.game = Game(program(TUTE), seed, players=players)
         self.texts = announcements(self.game)
         self.game.start()
         self.agents = [RandomAgent(seed * 100 + i) for i in range(players)]

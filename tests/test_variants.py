@@ -1,6 +1,7 @@
 """Variants: a short file that extends a base and overrides rules by name."""
 import random
-from functools import lru_cache
+from functools import cache
+from pathlib import Path
 
 import pytest
 
@@ -8,7 +9,7 @@ from naipes import Game, Solver, load_program
 from naipes.errors import RuleErrors
 
 
-@lru_cache(maxsize=None)
+@cache
 def misere_mover_wins(position: tuple) -> bool:
     """Misère chip game: taking the last chip loses. Positions are sorted (colour, value) tuples."""
     moves = [tuple(x for x in position if x[0] != c) for c in {c for c, _ in position}]
@@ -44,7 +45,7 @@ def test_misere_solver_agrees_with_brute_force():
 
 
 def test_override_of_a_missing_rule_is_a_located_error(tmp_path):
-    (tmp_path / "base.yaml").write_text(open("rulesets/fichas.yaml").read())
+    (tmp_path / "base.yaml").write_text(Path("rulesets/fichas.yaml").read_text())
     variant = tmp_path / "v.yaml"
     variant.write_text("extends: base.yaml\noverride:\n  - name: last_chip_win\n    then: pass\n")
     with pytest.raises(Exception) as info:
@@ -56,7 +57,7 @@ def test_override_of_a_missing_rule_is_a_located_error(tmp_path):
 
 def test_a_variant_changes_one_field_of_a_move(tmp_path):
     # The base's move keeps its options and effect; the variant restates only 'legal'.
-    (tmp_path / "base.yaml").write_text(open("rulesets/fichas.yaml").read())
+    (tmp_path / "base.yaml").write_text(Path("rulesets/fichas.yaml").read_text())
     variant = tmp_path / "v.yaml"
     variant.write_text("extends: base.yaml\nmoves:\n  take_colour:\n    legal: \"colour != 'R'\"\n")
     game = Game(load_program(variant, {"chips": "R1 B2"}), 0)

@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 pytest.importorskip("starlette", reason="the web table needs the web extra (pip install -e '.[web]')")
+pytestmark = pytest.mark.slow  # starts a browser
 from naipes.web.browser import missing  # noqa: E402
 
 if missing():
@@ -119,8 +120,9 @@ def test_a_whole_chip_game_from_the_choose_game_screen(server, driver):
         else:
             buttons[0].click()
         moves += 1
-        wait(driver, lambda d: table.serial > state["serial"] or table.over)
-    over = wait(driver, lambda d: d.find_element(By.ID, "over") if d.find_element(By.ID, "over").is_displayed() else None)
+        wait(driver, lambda d, state=state: table.serial > state["serial"] or table.over)
+    over = wait(driver, lambda d: d.find_element(By.ID, "over") if d.find_element(By.ID, "over").is_displayed()
+                else None)
     winner = table.outcome["winners"][0]
     assert f"{winner} wins" in over.text
     history = driver.find_element(By.ID, "history").text
@@ -128,7 +130,8 @@ def test_a_whole_chip_game_from_the_choose_game_screen(server, driver):
 
 
 def first_policy_game_with_a_refused_card() -> int:
-    """A seed whose match, played by the test's policy (the first legal option), puts a forbidden card in a human hand."""
+    """A seed whose match, played by the test's policy (the first legal option), puts a forbidden card in a
+    human hand."""
     program = load_program(GAMES["pocha"], POCHA)
     for seed in range(1, 40):
         table = Table(program, ["human", "human", "random", "random"], seed)
@@ -139,7 +142,7 @@ def first_policy_game_with_a_refused_card() -> int:
                     return seed
                 serial = table.serial
                 play_first_option(table, seat)
-                until(table, lambda: table.serial > serial or table.over)
+                until(table, lambda table=table, serial=serial: table.serial > serial or table.over)
         finally:
             table.close()
     raise AssertionError("no seed in 1..39 deals a forbidden card to a human")
@@ -176,7 +179,8 @@ def test_two_people_play_pocha_in_two_tabs_and_illegal_clicks_are_refused(server
                                                                          if p["seat"] != seat]
             forbidden = [o for o in state["refused"] if o["card"]]
             if forbidden:
-                driver.find_element(By.CSS_SELECTOR, f'#my-zones .card.refused[data-card="{forbidden[0]["card"]}"]').click()
+                refused = f'#my-zones .card.refused[data-card="{forbidden[0]["card"]}"]'
+                driver.find_element(By.CSS_SELECTOR, refused).click()
                 assert message(driver) == f"'{forbidden[0]['label']}' is refused: {forbidden[0]['reason']}"
                 assert "the rule 'follow_suit" in forbidden[0]["reason"] and table.serial == state["serial"]
                 refused_card = True
@@ -185,7 +189,7 @@ def test_two_people_play_pocha_in_two_tabs_and_illegal_clicks_are_refused(server
                 driver.find_element(By.CSS_SELECTOR, f'#my-zones .card.legal[data-card="{option["card"]}"]').click()
             else:
                 driver.find_element(By.CSS_SELECTOR, f'#actions button.legal[data-label="{option["label"]}"]').click()
-            wait(driver, lambda d: table.serial > state["serial"] or table.over)
+            wait(driver, lambda d, state=state: table.serial > state["serial"] or table.over)
         table.join(WAIT)
         for seat in (0, 1):
             driver.switch_to.window(tabs[seat])

@@ -20,7 +20,6 @@ from the rules above, not from running the rule files.
 from __future__ import annotations
 
 import re
-from functools import lru_cache
 from pathlib import Path
 
 import pytest
@@ -28,8 +27,9 @@ import pytest
 from naipes.agents.registry import RandomAgent
 from naipes.errors import ParamError
 from naipes.runtime.game import Game
-from naipes import load_program
 from naipes.tools.scenario import arrange, cards, player, zone
+
+from helpers import V, choose, labels, names, program, start_game, unask
 
 RULESETS = Path(__file__).resolve().parent.parent / "rulesets"
 WIZARD = str(RULESETS / "wizard.yaml")
@@ -40,41 +40,9 @@ SUITS = {"h": "hearts", "d": "diamonds", "c": "clubs", "s": "spades"}
 ROUNDS = {3: 20, 4: 15, 5: 12, 6: 10}
 
 
-def unask(game):
-    """Withdraw the pending decision, to put the game in another position and let the rules run from there."""
-    game.memory.pending = None
-    return game
-
-
-@lru_cache(maxsize=None)
-def program(path, params=()):
-    return load_program(path, dict(params))
-
-
 def start(players=4, seed=0, path=WIZARD, **params):
     """A new game: seats P1..Pn in order, P<n> deals the first round, P1 speaks first."""
-    params = tuple(sorted((k, str(v).lower() if isinstance(v, bool) else str(v)) for k, v in params.items()))
-    game = Game(program(path, params), seed, players=players)
-    game.start()
-    return game
-
-
-def labels(game):
-    return [o.label for o in game.options()]
-
-
-def choose(game, label):
-    matching = [o for o in game.options() if o.label == label]
-    assert len(matching) == 1, f"{label!r} not (uniquely) among {labels(game)}"
-    game.apply(matching[0])
-
-
-def names(zone_cards):
-    return sorted(c.name for c in zone_cards)
-
-
-def V(game):
-    return game.memory.vars
+    return start_game(path, players, seed, **params)
 
 
 def on_table(hands, trick="", *, leader="P1", trump="hearts", players=4, to_move=True, settle=False,

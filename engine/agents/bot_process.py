@@ -21,6 +21,7 @@ too, and on Linux each worker dies with its parent however that ends.
 from __future__ import annotations
 
 import atexit
+import contextlib
 import functools
 import json
 import os
@@ -73,7 +74,7 @@ class BotProcess:
         _running.add(self)
 
     @classmethod
-    def start(cls, mode: list[str], limits: BotLimits) -> tuple["BotProcess", dict]:
+    def start(cls, mode: list[str], limits: BotLimits) -> tuple[BotProcess, dict]:
         """A new worker in `mode` (``play FILE CLASS`` or ``scan FOLDER``) and its hello message."""
         _undumpable()
         child_requests, requests = os.pipe()
@@ -217,10 +218,8 @@ class BotProcess:
             return
         self.ended = True
         _running.discard(self)
-        try:
+        with contextlib.suppress(ProcessLookupError, PermissionError):
             os.killpg(self.process.pid, signal.SIGKILL)  # before reaping: the group's id stays ours
-        except (ProcessLookupError, PermissionError):
-            pass
         self.process.wait()
         for fd in (self._requests, self._replies):
             os.close(fd)

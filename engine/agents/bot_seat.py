@@ -12,9 +12,9 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from .bot_process import BotLimits, BotProcess, WorkerEnded, clean
 from ..bots import RETIRE_AFTER
 from ..errors import ParamError
+from .bot_process import BotLimits, BotProcess, WorkerEnded, clean
 
 if TYPE_CHECKING:
     from ..runtime.game import Decision, Game, Option

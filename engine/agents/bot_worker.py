@@ -133,7 +133,8 @@ def make_bot(file: Path, class_name: str) -> dict:
 
 def scan(folder: Path) -> dict:
     """The hello of a scan: {"bots": [[file name, class name] of every Bot subclass in the folder's .py files]}."""
-    from naipes.bots import Bot
+    # this file runs as a script: the naipes that package_from set up, found by name
+    Bot = importlib.import_module("naipes.bots").Bot
     found = []
     for file in sorted(folder.glob("*.py")):
         module = load_module(file, f"naipes_scan_{file.stem}")

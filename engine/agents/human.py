@@ -9,7 +9,8 @@ that forbids it. ``history`` prints the match so far, ``help`` the commands,
 """
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable, Set
+from typing import Any
 
 from rich.console import Console, Group
 from rich.table import Table
@@ -35,7 +36,7 @@ def _show(value: Any) -> str:
     return "-" if value is None else str(value)
 
 
-def render_view(view: dict, hidden: set[str] = frozenset()) -> Group:
+def render_view(view: dict, hidden: Set[str] = frozenset()) -> Group:
     """What a player sees: the table, the players, and the player's own zones.
 
     `hidden` names variables the rule file marks `show: false` (bookkeeping).

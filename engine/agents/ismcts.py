@@ -30,13 +30,13 @@ from __future__ import annotations
 import math
 import random
 import time
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from ..errors import ParamError
+from ..program import Program
 from ..runtime.game import Decision, Game, Option
 from .knowledge import Knowledge
-from ..program import Program
-
 
 # The most search one decision may ask for: a strategy or a seat cannot stall a game for longer.
 MAX_ITERATIONS, MAX_DEPTH, MAX_SECONDS = 100_000, 10_000, 60
@@ -98,8 +98,10 @@ class ISMCTSAgent:
         self._scale = 1e-9
         deadline = time.perf_counter() + self.seconds if self.seconds else None
         done = 0
+        knowledge = self.knowledge
+        assert knowledge is not None  # attached above
         while done < self.iterations if deadline is None else time.perf_counter() < deadline:
-            self._iterate(root, self.knowledge.world(self.rng))
+            self._iterate(root, knowledge.world(self.rng))
             done += 1
         self.iterations_done += done
         by_key = {o.key: o for o in decision.options}
@@ -115,7 +117,7 @@ class ISMCTSAgent:
         node, path = root, []
         while not world.over:
             options = world.options()
-            mover = world.to_move.index
+            mover = world.mover.index
             keys = [o.key for o in options]  # an option's identity across worlds
             children = node.children
             untried = []
@@ -185,8 +187,10 @@ def _random_option(options: list[Option], rng: random.Random) -> Option:
 
 def _estimate(world: Game) -> tuple:
     program, memory = world.program, world.memory
+    estimate = program.estimate
+    assert estimate is not None  # called only for a rule file that declares one
     with program.located():
-        return tuple(program.estimate(memory, memory.vars, p) for p in memory.players)
+        return tuple(estimate(memory, memory.vars, p) for p in memory.players)
 
 
 def _standing(world: Game) -> tuple:

@@ -48,7 +48,7 @@ class Knowledge:
         game.before_move.append(self.deduce)
         self.look()
 
-    def follow(self, game: Game) -> "Knowledge":
+    def follow(self, game: Game) -> Knowledge:
         """The same knowledge, following `game` (a clone of this one's game, or a world of it)."""
         copy = Knowledge.__new__(Knowledge)
         copy.game, copy.seat = game, self.seat
@@ -97,6 +97,8 @@ class Knowledge:
         memory = game.memory
         V = memory.vars
         hand = memory.where.get(option.arg.id)
+        if hand is None:
+            return
         unknown = [c for z in memory.zones if not sees(z, self.seat) for c in z if c.id not in self.known]
         with game.program.located():
             for _, allowed_of in move.cascade:

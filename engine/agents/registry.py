@@ -20,21 +20,20 @@ a strategy file
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
-from .bot_process import BotLimits
-from .bot_seat import make_bot_seat
-from ..errors import ParamError
-from ..runtime.game import Decision, Option
-from .ismcts import make_ismcts
-from ..program import Program
-from .search import Solver
-from ..errors import RuleError, RuleErrors
+from ..errors import ParamError, RuleError, RuleErrors
 from ..language.strategies import Strategy, compile_strategy, strategy_path
 from ..language.vocabulary import AGENT_NAMES
-from .strategy import StrategyAgent
+from ..program import Program
+from ..runtime.game import Agent, Decision, Option
+from .bot_process import BotLimits
+from .bot_seat import make_bot_seat
 from .human import HumanAgent
+from .ismcts import make_ismcts
+from .search import Solver
+from .strategy import StrategyAgent
 
 
 class RandomAgent:
@@ -70,7 +69,7 @@ class MinimaxAgent:
         return self.rng.choice(self.solver.best(game))
 
 
-AGENTS: dict[str, Callable[..., object]] = {  # by name: (seed, program, make_policy, **options) -> agent
+AGENTS: dict[str, Callable[..., Agent]] = {  # by name: (seed, program, make_policy, **options) -> agent
     "random": lambda seed=None, program=None, make_policy=None: RandomAgent(seed),
     "minimax": lambda seed=None, program=None, make_policy=None: MinimaxAgent(seed),
     "ismcts": make_ismcts,  # see naipes.agents.ismcts
@@ -80,7 +79,7 @@ assert tuple(AGENTS) == AGENT_NAMES, "naipes.language.vocabulary.AGENT_NAMES lis
 
 
 def make_agent(spec: str, seed: int | None = None, program: Program | None = None,
-               bot_limits: BotLimits = BotLimits()) -> object:
+               bot_limits: BotLimits = BotLimits()) -> Agent:
     """An agent from its command-line name: a built-in (with options: ``ismcts:iterations=200``),
     ``python:path/to/bot.py:ClassName`` (naipes.bots: a process of its own, with `bot_limits`), or, given the
     game's program, a strategy file (a path, ``GAME/LEVEL`` or a level of this game)."""
@@ -93,7 +92,7 @@ def make_agent(spec: str, seed: int | None = None, program: Program | None = Non
             return make_agent(policy, seed=policy_seed, program=program)
         return factory(seed=seed, program=program, make_policy=make_policy, **_agent_options(spec, rest))
     path = strategy_path(spec, program) if program is not None else None
-    if path is not None:
+    if path is not None and program is not None:
         return strategy_agent(load_strategy(path, program), seed)
     raise ParamError(f"unknown agent '{spec}': choose one of {', '.join(AGENTS)}, a strategy file "
                      f"(strategies/GAME/LEVEL.yaml or its short name), or python:FILE.py:CLASS")

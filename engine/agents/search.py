@@ -7,9 +7,11 @@ move maximises its own payoff (max^n, which for two players with win/loss
 payoffs is minimax).  When payoffs are the default win = 1 / loss = 0, a
 line that already wins for the mover cuts the search of its siblings.
 
->>> solver = Solver()                          # doctest: +SKIP
->>> solver.evaluate(game)                      # doctest: +SKIP
-[(Option(move='take_value', arg=1, label='value 1'), (1, 0)), ...]
+>>> from naipes import Game, load_program
+>>> game = Game(load_program("rulesets/fichas.yaml", {"chips": "R1 R2 B1"}), seed=1)
+>>> game.start()
+>>> [(option.label, value) for option, value in Solver().evaluate(game)]  # whatever P1 takes, P2 takes the last chip
+[('colour B', (0, 1)), ('colour R', (0, 1)), ('value 1', (0, 1)), ('value 2', (0, 1))]
 """
 from __future__ import annotations
 
@@ -32,10 +34,11 @@ class Solver:
         if known is not None:
             return known
         self.nodes += 1
+        value: tuple | None
         if game.over:
             value = tuple(game.payoffs())
         else:
-            mover = game.to_move.index
+            mover = game.mover.index
             prune = game.program.result is None  # payoffs are 0/1: a win cannot be bettered
             value = None
             for option in game.options():
@@ -46,6 +49,7 @@ class Solver:
                     value = outcome
                     if prune and value[mover] >= 1:
                         break
+        assert value is not None  # a game that is not over has a decision with options
         self.memo[key] = value
         return value
 
@@ -60,7 +64,7 @@ class Solver:
 
     def best(self, game: Game) -> list[Option]:
         """The options of highest value for the player to move."""
-        mover = game.to_move.index
+        mover = game.mover.index
         scored = self.evaluate(game)
         top = max(value[mover] for _, value in scored)
         return [option for option, value in scored if value[mover] == top]

@@ -30,9 +30,9 @@ from __future__ import annotations
 from typing import Any
 
 from ..errors import GameError, NaipesError
+from ..program import Program
 from ..runtime.game import Game, Option, arg_key, jsonable
 from ..runtime.memory import new_memory
-from ..program import Program
 
 
 class ActionSpace:
@@ -117,4 +117,6 @@ class ActionSpace:
         if kind == "player":
             return memory.players[ident]
         move = self.program.moves[self.entries[action][0]]
+        if move.space is None:  # a move without an argument
+            return None
         return next((v for v in move.space(memory, memory.vars) if arg_key(v) == (kind, ident)), None)

@@ -33,11 +33,11 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from ..errors import GameError
-from ..runtime.game import Game, Option
 from ..agents.knowledge import Knowledge
-from ..runtime.memory import CardBase, PlayerBase, Zone, sees
+from ..errors import GameError
 from ..program import Program
+from ..runtime.game import Game, Option
+from ..runtime.memory import CardBase, PlayerBase, Zone, sees
 
 
 class _NeedsChance(BaseException):
@@ -80,7 +80,7 @@ class ChanceGame:
         self._run()
 
     @classmethod
-    def around(cls, game: Game, knowledge: Knowledge, records: list[Record]) -> "ChanceGame":
+    def around(cls, game: Game, knowledge: Knowledge, records: list[Record]) -> ChanceGame:
         """A copy of a game under way (at a decision), seen by `knowledge.seat` (the others know what they see now)."""
         table = cls.__new__(cls)
         table.program, table.game = game.program, game.clone()
@@ -102,7 +102,7 @@ class ChanceGame:
 
     def deal(self, card_id: int) -> None:
         """Put the card `card_id` next (from the top) in the pile being shuffled."""
-        if card_id not in self.chance_cards():
+        if self._pile is None or card_id not in self.chance_cards():
             raise GameError(f"card {card_id} is not one of the cards that may come next"
                             if self.chance_pending else "no shuffle is waiting for a card")
         self._drawn.append(card_id)
@@ -119,7 +119,7 @@ class ChanceGame:
             raise GameError("the game waits for a chance event, not a move")
         if option not in self.game.options():
             raise GameError(f"{option.label!r} is not a legal option now")
-        player = self.game.to_move
+        player = self.game.mover
         record = Record(player.index, option.label, self.game.public_text(player, option),
                         option.arg.id if isinstance(option.arg, CardBase) else None)
         self._step = ("apply", option.key, record)
@@ -127,6 +127,8 @@ class ChanceGame:
 
     def _run(self) -> None:
         """Run the waiting step on a copy; keep the copy if it needs no undecided shuffle."""
+        step = self._step
+        assert step is not None  # _run is called with a step waiting
         work = self.game.clone()
         knowledge = [k.follow(work) for k in self.knowledge]
         orders = iter(self._orders)
@@ -153,12 +155,12 @@ class ChanceGame:
                               if r["type"] == "announce" else None)
         work.after_move.append(revealed)
         try:
-            if self._step[0] == "start":
+            if step[0] == "start":
                 work.start()
             else:
-                option = next((o for o in work.options() if o.key == self._step[1]), None)
+                option = next((o for o in work.options() if o.key == step[1]), None)
                 if option is None:  # only after resampling, when a hidden card of the waiting move went elsewhere
-                    raise GameError(f"the move {self._step[2].public!r} is not possible in this deal")
+                    raise GameError(f"the move {step[2].public!r} is not possible in this deal")
                 work.apply(option)
         except _NeedsChance as need:
             self._pile, self._drawn = need.card_ids, []
@@ -166,8 +168,8 @@ class ChanceGame:
         work.memory.shuffler = None
         work.observers.clear()
         work.after_move.clear()
-        if self._step[0] == "apply":
-            record = self._step[2]
+        if step[0] == "apply":
+            record = step[2]
             self.records.append(Record(record.mover, record.label, record.public, record.card,
                                        seen[0] if seen else frozenset()))
         self.records.extend(announced)
@@ -175,14 +177,14 @@ class ChanceGame:
         self._step, self._orders = None, []
 
     # ---------------------------------------------------------------- copies
-    def clone(self) -> "ChanceGame":
+    def clone(self) -> ChanceGame:
         """An independent copy (the same pending step and chance events decided so far)."""
         return self._copy(self.game.clone(), lambda k, game: k.follow(game))
 
-    def __deepcopy__(self, memo: dict) -> "ChanceGame":
+    def __deepcopy__(self, memo: dict) -> ChanceGame:
         return self.clone()
 
-    def resample(self, seat: int, rng: random.Random) -> "ChanceGame":
+    def resample(self, seat: int, rng: random.Random) -> ChanceGame:
         """A copy in which every card `seat` cannot place is dealt again, consistently with what it knows.
 
         The other seats' knowledge of the new deal starts from what they see now; a shuffle in
@@ -195,7 +197,7 @@ class ChanceGame:
             copy._run()
         return copy
 
-    def _copy(self, game: Game, knowledge_for) -> "ChanceGame":
+    def _copy(self, game: Game, knowledge_for) -> ChanceGame:
         copy = ChanceGame.__new__(ChanceGame)
         copy.program, copy.game = self.program, game
         copy.knowledge = [knowledge_for(k, game) for k in self.knowledge]

@@ -32,14 +32,15 @@ the move: a card led to the trick, a discard; never one put face down).
 """
 from __future__ import annotations
 
-from typing import Any, Iterable
+from collections.abc import Iterable
+from typing import Any
 
 import numpy as np
 
+from ..library.builtins import DECK
+from ..program import Program, VarSpec
 from ..runtime.game import Game
 from ..runtime.memory import CardBase, PlayerBase, Zone, new_memory
-from ..program import Program, VarSpec
-from ..library.builtins import DECK
 
 NUMERIC = {"int", "float", "bool"}
 
@@ -53,7 +54,7 @@ class ObservationEncoder:
         memory = new_memory(program, 0, None, self.players)
         self.cards = len(memory.vars.get(DECK, ()))
         labels = {getattr(c, a) for c in memory.vars.get(DECK, ()) for a in program.card_attributes}
-        self.labels = {label: i for i, label in enumerate(sorted(l for l in labels if isinstance(l, str)))}
+        self.labels = {label: i for i, label in enumerate(sorted(label for label in labels if isinstance(label, str)))}
         P, N = self.players, self.cards
         self.block = 1 + P + N + len(self.labels)  # a variable that is not declared numeric
         pieces = [("seat", P), ("to_move", P)] + ([("phase", len(program.phases))] if program.phases else [])

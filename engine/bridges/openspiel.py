@@ -37,17 +37,17 @@ from typing import Any
 import numpy as np
 import pyspiel
 
-from .actions import ActionSpace
-from .chance import ChanceGame, Record
 from ..agents.knowledge import Knowledge
 from ..errors import NaipesError, ParamError
-from ..runtime.game import jsonable
-from ..runtime.memory import new_memory
-from .observations import ObservationEncoder
-from ..program import Program
 from ..language.builder import load_program
 from ..language.shipped import RULESETS as SHIPPED_RULESETS
 from ..library.builtins import DECK
+from ..program import Program
+from ..runtime.game import jsonable
+from ..runtime.memory import new_memory
+from .actions import ActionSpace
+from .chance import ChanceGame, Record
+from .observations import ObservationEncoder
 
 PREFIX = "naipes_"
 
@@ -86,7 +86,8 @@ def register(path: str | Path) -> str:
         provides_information_state_string=True, provides_information_state_tensor=True,
         provides_observation_string=True, provides_observation_tensor=True, parameter_specification=spec)
     # a class per rule file (OpenSpiel keeps the creator until the interpreter exits)
-    pyspiel.register_game(game_type, type(f"NaipesGame_{path.stem}", (NaipesGame,), {"game_type": game_type, "path": path}))
+    game_class = type(f"NaipesGame_{path.stem}", (NaipesGame,), {"game_type": game_type, "path": path})
+    pyspiel.register_game(game_type, game_class)
     _registered[name] = path
     return name
 
@@ -96,7 +97,7 @@ def register_all(folder: str | Path = SHIPPED_RULESETS) -> list[str]:
     return [register(path) for path in sorted(Path(folder).glob("*.yaml"))]
 
 
-def load_game(ruleset: str | Path, params: dict[str, Any] | None = None) -> "NaipesGame":
+def load_game(ruleset: str | Path, params: dict[str, Any] | None = None) -> NaipesGame:
     """A rule file (a path, or a name in rulesets/) as a loaded OpenSpiel game, with Naipes's own errors:
     an unknown rule file or param, or a value of the wrong type, is a ParamError naming it."""
     path = Path(ruleset)
@@ -150,10 +151,10 @@ class NaipesGame(pyspiel.Game):
         """The game before anything happened (every new state starts from a copy)."""
         return ChanceGame(self.program, self.seed, self.num_players())
 
-    def new_initial_state(self) -> "NaipesState":
+    def new_initial_state(self) -> NaipesState:
         return NaipesState(self)
 
-    def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> "NaipesObserver":
+    def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> NaipesObserver:
         if params:
             raise ParamError(f"the observer takes no params, got {params}")
         recall = bool(iig_obs_type and iig_obs_type.perfect_recall)
@@ -179,7 +180,7 @@ class NaipesState(pyspiel.State):
             return pyspiel.PlayerId.CHANCE
         if table.game.over:
             return pyspiel.PlayerId.TERMINAL
-        return table.game.to_move.index
+        return table.game.mover.index
 
     def _legal_actions(self, player: int) -> list[int]:
         return self.get_game().actions.legal_ids(self.table.game)
@@ -209,7 +210,7 @@ class NaipesState(pyspiel.State):
             return [0.0] * self.get_game().num_players()
         return [float(x) for x in self.table.game.payoffs()]
 
-    def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> "NaipesState":
+    def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> NaipesState:
         """A state the player cannot tell from this one: the cards it cannot place dealt again."""
         state = self.get_game().new_initial_state()
         state._table = self.table.resample(player_id, random.Random(probability_sampler()))
@@ -269,7 +270,8 @@ class NaipesObserver:
         if cached is not None and cached[0] is table.game and cached[1] == len(table.records):
             self.tensor[:] = cached[2]  # OpenSpiel asks again for the same position (chance nodes change no view)
             return
-        played = [(r.mover, r.card) for r in table.records if r.card is not None and player in r.seen_by]
+        played = [(r.mover, r.card) for r in table.records
+                  if r.mover is not None and r.card is not None and player in r.seen_by]
         self.encoder.encode(table.game, player, played, out=self.tensor)
         self._last[player] = (table.game, len(table.records), self.tensor.copy())
 

@@ -25,12 +25,13 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
-from .actions import ActionSpace
-from ..tools.cli import find_ruleset
-from ..runtime.game import Game
-from .observations import ObservationEncoder
-from ..language.builder import load_program
 from ..agents.human import render_view
+from ..errors import GameError
+from ..language.builder import load_program
+from ..runtime.game import Game
+from ..tools.cli import find_ruleset
+from .actions import ActionSpace
+from .observations import ObservationEncoder
 
 
 class NaipesEnv(AECEnv):
@@ -50,10 +51,18 @@ class NaipesEnv(AECEnv):
         self.render_mode = render_mode
         box = spaces.Box(-np.inf, np.inf, (self.encoder.size,), np.float32)
         mask = spaces.Box(0, 1, (self.actions.size,), np.int8)
-        self.observation_spaces = {a: spaces.Dict({"observation": box, "action_mask": mask}) for a in self.possible_agents}
+        self.observation_spaces = {a: spaces.Dict({"observation": box, "action_mask": mask})
+                                   for a in self.possible_agents}
         self.action_spaces = {a: spaces.Discrete(self.actions.size) for a in self.possible_agents}
         self._seeds = random.Random()
-        self.game: Game | None = None
+        self._game: Game | None = None  # made by reset()
+
+    @property
+    def game(self) -> Game:
+        """The game being played (reset() starts one)."""
+        if self._game is None:
+            raise GameError("no game: call reset() first")
+        return self._game
 
     def observation_space(self, agent: str) -> spaces.Space:
         return self.observation_spaces[agent]
@@ -64,14 +73,14 @@ class NaipesEnv(AECEnv):
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
         if seed is not None:
             self._seeds.seed(seed)
-        self.game = Game(self.program, self._seeds.randrange(1 << 31), players=len(self.possible_agents))
-        self.game.start()
+        self._game = Game(self.program, self._seeds.randrange(1 << 31), players=len(self.possible_agents))
+        self._game.start()
         self.agents = list(self.possible_agents)
         self.rewards = {a: 0.0 for a in self.agents}
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
         self.terminations = {a: False for a in self.agents}
         self.truncations = {a: False for a in self.agents}
-        self.infos = {a: {} for a in self.agents}
+        self.infos: dict[str, dict] = {a: {} for a in self.agents}
         self._after_move()
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
@@ -103,7 +112,7 @@ class NaipesEnv(AECEnv):
             self.agent_selection = self.agents[0]
             return
         self.rewards = {a: 0.0 for a in self.agents}
-        mover = self.possible_agents[game.to_move.index]
+        mover = self.possible_agents[game.mover.index]
         self.infos = {a: {"legal_moves": self.actions.legal_ids(game) if a == mover else []} for a in self.agents}
         self.agent_selection = mover
 
@@ -120,4 +129,4 @@ class NaipesEnv(AECEnv):
         return text
 
     def close(self) -> None:
-        self.game = None
+        self._game = None

@@ -8,8 +8,9 @@ passes the working memory's variables first), and whether it is random
 from __future__ import annotations
 
 import builtins
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 
 from ..errors import GameError
 from .limits import bounded_join, bounded_range, bounded_str, bounded_sum
@@ -153,11 +154,12 @@ BUILTINS: dict[str, Builtin] = {
     "choice": Builtin(choice, 1, 1, random=True),
     "random": Builtin(random_float, 0, 0, random=True, returns="float"),
     # rummy-family melds (engine/melds.py); keyword options say how to read the cards and what a meld is
-    "best_melds": Builtin(_few_cards(best_melds), 2, 2, frozenset({"suit", "rank", "value", "jokers", "min_set", "max_set",
-                                                      "min_run", "joker_value", "jokers_per_meld"}), returns="dict",
+    "best_melds": Builtin(_few_cards(best_melds), 2, 2, frozenset({"suit", "rank", "value", "jokers", "min_set",
+                                                                   "max_set", "min_run", "joker_value",
+                                                                   "jokers_per_meld"}), returns="dict",
                           doc="{'melds', 'loose', 'deadwood'}: the partition with the least unmelded value"),
-    "meldable": Builtin(_few_cards(meldable), 2, 2, frozenset({"suit", "rank", "jokers", "min_set", "max_set", "min_run",
-                                                  "jokers_per_meld"}), returns="list",
+    "meldable": Builtin(_few_cards(meldable), 2, 2, frozenset({"suit", "rank", "jokers", "min_set", "max_set",
+                                                               "min_run", "jokers_per_meld"}), returns="list",
                         doc="the cards that are in at least one valid meld of the cards"),
     "is_meld": Builtin(_few_cards(is_meld), 2, 2, frozenset({"suit", "rank", "jokers", "min_set", "max_set", "min_run",
                                                 "jokers_per_meld"}), returns="bool",
@@ -165,8 +167,9 @@ BUILTINS: dict[str, Builtin] = {
     "can_lay_off": Builtin(can_lay_off, 3, 3, frozenset({"suit", "rank", "jokers", "min_set", "max_set", "min_run",
                                                         "jokers_per_meld"}), returns="bool",
                            doc="the card extends the meld"),
-    "lay_off_all": Builtin(_few_cards(lay_off_all), 3, 3, frozenset({"suit", "rank", "value", "jokers", "min_set", "max_set",
-                                                        "min_run", "joker_value", "jokers_per_meld"}), returns="dict",
+    "lay_off_all": Builtin(_few_cards(lay_off_all), 3, 3, frozenset({"suit", "rank", "value", "jokers", "min_set",
+                                                                     "max_set", "min_run", "joker_value",
+                                                                     "jokers_per_meld"}), returns="dict",
                            doc="{'laid', 'remaining', 'melds', 'deadwood'}: the most value laid off onto melds"),
     "meld_and_lay_off": Builtin(_few_cards(meld_and_lay_off, MAX_LAY_OFF_CARDS), 3, 3,
                                 frozenset({"suit", "rank", "value", "jokers", "min_set", "max_set", "min_run",

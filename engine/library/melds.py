@@ -27,11 +27,11 @@ dicts by key (``best_melds(hand, order)['deadwood']``) but cannot unpack tuples.
 """
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
 from functools import lru_cache
-
 from itertools import combinations
 from operator import attrgetter
-from typing import Any, Callable, Iterable
+from typing import Any
 
 __all__ = ["best_melds", "meldable", "is_meld", "can_lay_off", "lay_off_all", "meld_and_lay_off",
            "longest_run"]
@@ -69,6 +69,11 @@ class _Table:
     """The cards of one call, read once: parallel lists indexed like the cards."""
 
     __slots__ = ("cards", "joker", "suit", "rank", "pos", "value", "size")
+    # values of the rule file's own types; a joker's suit, rank and position are None
+    suit: list[Any]
+    rank: list[Any]
+    pos: list[Any]
+    value: list[Any]
 
     def __init__(self, cards: Iterable, order: Iterable, suit: Any, rank: Any, jokers: Any,
                  value: Any = None, joker_value: Any = 0, with_value: bool = False):
@@ -96,7 +101,7 @@ class _Table:
             else:
                 self.value = list(map(get_value, cards)) if get_value else list(self.rank)
 
-    def extend(self, other: "_Table") -> None:
+    def extend(self, other: _Table) -> None:
         """Append another table's cards (their indices follow this table's)."""
         for slot in ("cards", "joker", "suit", "rank", "pos"):
             getattr(self, slot).extend(getattr(other, slot))
@@ -366,7 +371,7 @@ def _partitions(t: _Table, shape: _Shape) -> tuple[Callable[[int], tuple], int]:
 def _partition_result(t: _Table, shape: _Shape, solve: Callable, mask: int, keep: int | None = None) -> dict:
     """The melds and loose cards of the partition ``solve`` found for `mask` (already solved), among
     the cards `keep` (default: all of `t`'s cards; `mask` is the part of them in some meld)."""
-    memo = solve.memo
+    memo = solve.memo  # type: ignore[attr-defined]  # the table _partitions hangs on its solve
     chosen, left = [], mask
     while left:
         m = memo[left][3]
@@ -530,6 +535,7 @@ def meld_and_lay_off(cards: Iterable, melds: Iterable, order: Iterable, suit: An
         key = (deadwood, keep.bit_count() + neg, laid.bit_count(), count, _bits(laid), laid)
         if best is None or key < best:
             best = key
+    assert best is not None  # _layable always offers laying nothing off
     laid = best[-1]
     keep = full ^ laid
     own = _partition_result(t, shape, solve, keep & union, keep)
@@ -595,7 +601,9 @@ def _placement(options: list[list[int]], laid: int, n: int) -> tuple:
         memo[k, left] = best
         return best
 
-    return solve(0, laid)
+    where = solve(0, laid)
+    assert where is not None  # `laid` is one of _layable's unions of options: it has a placement
+    return where
 
 
 def _table_melds(t: _Table, shape: _Shape, spans: list[list[int]], where: tuple) -> list:

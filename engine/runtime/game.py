@@ -6,20 +6,24 @@ the chosen move; continue.  A game that has neither an activation nor a
 decision before it is over is an error naming the phase, and a runaway cycle
 is cut by ``max_firings`` with the rules involved.
 
->>> program = load_program("rulesets/mygame.yaml")   # doctest: +SKIP
->>> result = play_game(program, [RandomAgent(1), RandomAgent(2)], seed=7)  # doctest: +SKIP
+>>> from naipes import load_program
+>>> from naipes.agents.registry import RandomAgent
+>>> result = play_game(load_program("rulesets/fichas.yaml"), [RandomAgent(1), RandomAgent(2)], seed=7)
+>>> sorted(result.payoffs), result.cut_off   # the chip game has one winner
+([0, 1], None)
 """
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Any, Callable, Iterable, Protocol
+from typing import Any, Protocol
 
-from .agenda import Agenda
 from ..errors import GameError, Location, NaipesError
-from .memory import CardBase, Memory, PlayerBase, Zone, new_memory, sees
 from ..program import MoveSpec, Program
+from .agenda import Agenda
+from .memory import CardBase, Memory, PlayerBase, Zone, new_memory, sees
 
 Listener = Callable[[dict], None]
 STUCK_RULES_SHOWN = 8  # rules a "the game is stuck" error lists, with why each is idle
@@ -40,6 +44,7 @@ class Option:
     @property
     def label(self) -> str:
         if self._label is None:
+            assert self._labeller is not None  # an option is made with its label or a labeller
             self._label = self._labeller(self)
             self._labeller = None
         return self._label
@@ -84,7 +89,7 @@ class Decision:
     player_name: str
     moves: tuple[str, ...]
     options: list[Option]
-    game: "Game" = field(repr=False)  # the game itself: for in-process agents (bots get only views)
+    game: Game = field(repr=False)  # the game itself: for in-process agents (bots get only views)
 
     @cached_property
     def view(self) -> dict:
@@ -95,7 +100,7 @@ class Decision:
         """The public record of the game so far (moves and announcements), if the game keeps one."""
         return list(self.game.history or ())
 
-    def simulator(self) -> "Game":
+    def simulator(self) -> Game:
         """A copy of the game to search, for perfect-information games only."""
         if not self.game.program.perfect_information:
             raise NaipesError(f"{self.game.program.name} hides information: it cannot be searched exactly")
@@ -179,8 +184,8 @@ class Game:
         # receive the public records only: moves (as the other players see them), announcements, faults, the end
         self.observers: list[Listener] = []
         # f(game, player, option), called just before a move takes effect and just after (before the rules react)
-        self.before_move: list[Callable[["Game", PlayerBase, Option], None]] = []
-        self.after_move: list[Callable[["Game", PlayerBase, Option], None]] = []
+        self.before_move: list[Callable[[Game, PlayerBase, Option], None]] = []
+        self.after_move: list[Callable[[Game, PlayerBase, Option], None]] = []
         self.history: list[str] | None = None  # a list once keep_history() is called
         self.firings = 0
         self.decisions = 0
@@ -195,6 +200,7 @@ class Game:
             self.observers.append(self._record_history)
 
     def _record_history(self, record: dict) -> None:
+        assert self.history is not None  # observing since keep_history made the list
         if record["type"] == "announce":
             self.history.append(record["text"])
         elif record["type"] == "decision":
@@ -302,6 +308,14 @@ class Game:
         pending = self.memory.pending
         return pending[0] if pending else None
 
+    @property
+    def mover(self) -> PlayerBase:
+        """The player to move, where a decision must be pending (a GameError if none is)."""
+        pending = self.memory.pending
+        if pending is None:
+            raise GameError("no decision is pending")
+        return pending[0]
+
     def options(self) -> list[Option]:
         """The legal options of the pending decision."""
         if self._options is None:
@@ -405,6 +419,8 @@ class Game:
         return self.explain_illegal(*found[0]) if found else None
 
     def decision(self) -> Decision:
+        if self.memory.pending is None:
+            raise GameError("no decision is pending")
         player, moves = self.memory.pending
         return Decision(player.index, player.name, moves, self.options(), self)
 
@@ -440,7 +456,7 @@ class Game:
         self._options = None
 
     # ------------------------------------------------------------------ copies
-    def clone(self) -> "Game":
+    def clone(self) -> Game:
         """An independent copy for search (no listeners)."""
         new = Game.__new__(Game)
         new.program, new.seed = self.program, self.seed

@@ -2,21 +2,21 @@
 
 Plain data for tables and listings (the web table's choose-game screen):
 
->>> entry = describe(load_program("rulesets/fichas.yaml"))   # doctest: +SKIP
->>> entry["levels"][0]                                         # doctest: +SKIP
-{'name': 'random', 'kind': 'built-in', 'about': 'a random legal move'}
+>>> from naipes import load_program
+>>> entry = describe(load_program("rulesets/fichas.yaml"))
+>>> [level["name"] for level in entry["levels"]]   # its strategy files, then the built-in agents that apply
+['exact', 'greedy', 'random', 'minimax', 'ismcts']
 """
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 from typing import Any
 
-from ..program import Program
 from ..language.builder import load_program
 from ..language.shipped import STRATEGIES
 from ..language.strategies import strategy_path
-
+from ..program import Program
 
 # Built-in agents a table can seat, and what each is; minimax only where nothing is hidden.
 BUILT_IN = {
@@ -60,7 +60,7 @@ def describe(program: Program) -> dict[str, Any]:
     }
 
 
-@lru_cache(maxsize=None)
+@cache
 def describe_file(path: str) -> dict[str, Any]:
     """:func:`describe` of a rule file (compiled once per process)."""
     return describe(load_program(path))

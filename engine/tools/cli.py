@@ -16,28 +16,31 @@ option, a missing argument) is a usage error with exit status 2.
 """
 from __future__ import annotations
 
+import contextlib
 import functools
 import json
 import random
 import sys
+from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import Any, Callable, Iterable
+from typing import Any
 
 import click
 from rich.console import Console
 
-from ..agents.registry import load_strategy, make_agent
 from ..agents.bot_process import BotLimits
 from ..agents.human import render_view
-from ..errors import NaipesError, ParamError, RuleErrors
-from ..runtime.game import Game, GameResult, QuitGame, play_game
-from ..program import Program
-from ..language.builder import load_program
+from ..agents.registry import load_strategy, make_agent
 from ..agents.search import Solver
+from ..errors import NaipesError, ParamError, RuleErrors
+from ..language.builder import load_program
 from ..language.shipped import ruleset_path, shipped_rulesets
 from ..language.strategies import is_strategy_file, strategy_game
+from ..program import Program
+from ..runtime.game import Game, GameResult, QuitGame, play_game
 from .gamelog import LogHeader, attach_log, digest
 from .replay import Replay, browse, ruleset_reference, scripted, show_step
+
 
 def find_ruleset(name: str) -> Path:
     """A rule file from a path or a short name (``mygame`` -> rulesets/mygame.yaml, here or shipped)."""
@@ -214,31 +217,27 @@ def play(ruleset: str | None, seats: tuple[str, ...], params: tuple[str, ...], s
     players = len(agents)
     if resumed is not None:
         agents = resumed_seats(resumed, agents)
-    listeners: list = []
-    if trace:
-        listeners.append(trace_printer)
-    log_file = open(log_path, "w", encoding="utf-8") if log_path else None
-    click.echo(f"{program.title} — seed {seed}; seats: " +
-               ", ".join(f"P{i + 1} {a.name}" for i, a in enumerate(agents)))
     game = Game(program, seed, players=players)
-    if log_file:
-        attach_log(game, log_file, LogHeader(ruleset_reference(rule_file), digest(rule_file), overrides, seed,
-                                             [a.name for a in agents]))
-    game.listeners.extend(listeners)
-    game.observers.append(table_printer)
-    try:
-        result = play_game(program, agents, seed, game=game)
-        report(result)
-        print_faults(seat_faults(agents))
-    except QuitGame:
-        click.echo("You quit before the end. The game so far:")
-        Console(highlight=False).print(render_view(game.view(None)))
+    with contextlib.ExitStack() as cleanup:
+        cleanup.callback(close_agents, agents)
+        if trace:
+            game.listeners.append(trace_printer)
         if log_path:
-            click.echo(f"Continue it with: naipes play --resume {log_path}")
-    finally:
-        close_agents(agents)
-        if log_file:
-            log_file.close()
+            attach_log(game, cleanup.enter_context(open(log_path, "w", encoding="utf-8")),
+                       LogHeader(ruleset_reference(rule_file), digest(rule_file), overrides, seed,
+                                 [a.name for a in agents]))
+        click.echo(f"{program.title} — seed {seed}; seats: " +
+                   ", ".join(f"P{i + 1} {a.name}" for i, a in enumerate(agents)))
+        game.observers.append(table_printer)
+        try:
+            result = play_game(program, agents, seed, game=game)
+            report(result)
+            print_faults(seat_faults(agents))
+        except QuitGame:
+            click.echo("You quit before the end. The game so far:")
+            Console(highlight=False).print(render_view(game.view(None)))
+            if log_path:
+                click.echo(f"Continue it with: naipes play --resume {log_path}")
 
 
 def resume_from(log: str, ruleset: str | None, params: tuple[str, ...], seed: int | None) -> Replay:
@@ -345,7 +344,8 @@ def simulate(ruleset: str, games: int, seats: tuple[str, ...], params: tuple[str
         close_agents(agents)
     click.echo(f"{program.title}: {games} games, seeds {seed}..{seed + games - 1}")
     if cut_off:
-        click.echo(f"{cut_off} of them cut off after {program.max_decisions:,} decisions (max_decisions): nobody won those")
+        click.echo(f"{cut_off} of them cut off after {program.max_decisions:,} decisions (max_decisions): "
+                   "nobody won those")
     click.echo(f"{'seat':<6}{'agent':<12}{'wins':>8}{'win %':>9}{'mean result':>14}{'faults':>8}")
     for i, agent in enumerate(agents):
         faults = len(getattr(agent, "faults", ()))
@@ -564,7 +564,7 @@ def solve(ruleset: str, params: tuple[str, ...], seed: int | None, as_json: bool
     game.start()
     if game.over:
         raise NaipesError("the game is over before anyone moves: there is nothing to solve")
-    mover = game.to_move.index
+    mover = game.mover.index
     solver = Solver()
     winning = [option.label for option, value in solver.evaluate(game) if value[mover] >= 1]
     outcome = "win" if winning else "loss"
@@ -573,7 +573,7 @@ def solve(ruleset: str, params: tuple[str, ...], seed: int | None, as_json: bool
         return
     click.echo(f"seed {seed}")
     Console(highlight=False).print(render_view(game.view(None)))
-    click.echo(f"{game.to_move.name} to move: {outcome.upper()}"
+    click.echo(f"{game.mover.name} to move: {outcome.upper()}"
                + (f"; winning moves: {', '.join(winning)}" if winning else " against perfect play"))
     click.echo(f"({solver.nodes} positions searched)", err=True)
 

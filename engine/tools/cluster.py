@@ -14,17 +14,19 @@ results come back in deal order, so a tournament gives the same numbers as
 >>> from distributed import LocalCluster                         # doctest: +SKIP
 >>> from naipes.tools.tournament import play_one_deal           # doctest: +SKIP
 >>> with LocalCluster(n_workers=2, threads_per_worker=1) as local:  # doctest: +SKIP
-...     results = list(play_deals_on_cluster(local.scheduler_address, play_one_deal, "rulesets/fichas.yaml", {}, ["minimax", "random"], [1, 2]))
+...     results = list(play_deals_on_cluster(local.scheduler_address, play_one_deal, "rulesets/fichas.yaml", {},
+...                                          ["minimax", "random"], [1, 2]))
 """
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any, Callable, Iterator
+from typing import Any
 
 from distributed import Client
 
-from ..errors import NaipesError
 from ..agents.bot_process import BotLimits
+from ..errors import NaipesError
 
 
 def play_deals_on_cluster(address: str, play_one_deal: Callable[[int, tuple], Any], path: str, params: dict[str, str],

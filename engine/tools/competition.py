@@ -12,16 +12,17 @@ after another (learning bots need the order), each from its own seed.
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
-from ..agents.registry import RandomAgent
 from ..agents.bot_process import BotLimits, BotProcess, WorkerEnded
 from ..agents.bot_seat import BotSeat, make_bot_seat
+from ..agents.registry import RandomAgent
 from ..errors import NaipesError
-from ..runtime.game import play_game
-from ..program import Program
 from ..language.builder import load_program
+from ..program import Program
+from ..runtime.game import play_game
 
 FAULT_EXAMPLES = 5  # fault reasons kept per entrant for the summary
 

@@ -1,7 +1,7 @@
 """Build game positions from short text, for scenario tests and tools.
 
->>> game = arrange(new_game("rulesets/mygame.yaml"), zones={"P1.hand": "1o 3o"})  # doctest: +SKIP
->>> [c.name for c in zone(game, "P1.hand")]                                  # doctest: +SKIP
+>>> game = arrange(new_game("rulesets/pocha.yaml"), zones={"P1.hand": "1o 3o"})
+>>> [c.name for c in zone(game, "P1.hand")]
 ['1o', '3o']
 
 Zones are named as in the rule file (``table``) or per player as
@@ -16,9 +16,9 @@ from __future__ import annotations
 from typing import Any
 
 from ..errors import NaipesError
+from ..language.builder import compile_expression, load_program
 from ..runtime.game import Game
 from ..runtime.memory import CardBase, Zone
-from ..language.builder import compile_expression, load_program
 
 
 def new_game(path: str, params: dict[str, str] | None = None, seed: int = 0, players: int | None = None) -> Game:

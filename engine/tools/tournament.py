@@ -20,15 +20,16 @@ import math
 import multiprocessing
 import os
 import threading
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from typing import Any, Callable, Iterator
+from typing import Any
 
-from ..agents.registry import make_agent
 from ..agents.bot_process import BotLimits
+from ..agents.registry import make_agent
 from ..errors import NaipesError
-from ..runtime.game import play_game
-from ..program import Program
 from ..language.builder import load_program
+from ..program import Program
+from ..runtime.game import play_game
 
 Z95 = 1.959963984540054  # the 97.5th percentile of the standard normal
 FAULT_EXAMPLES = 5  # fault reasons kept per agent for the summary

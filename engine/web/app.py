@@ -23,9 +23,10 @@ import asyncio
 import json
 import random
 import secrets
+from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Any, AsyncIterator
+from typing import Any
 from urllib.parse import urlsplit
 
 from starlette.applications import Starlette
@@ -38,9 +39,9 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from ..tools.catalogue import ai_levels, describe_file
 from ..errors import NaipesError
 from ..language.builder import load_program
+from ..tools.catalogue import ai_levels, describe_file
 from ..tools.replay import Replay
 from .replay import replay_info, replay_step
 from .table import HUMAN, Table, Tables

@@ -25,16 +25,17 @@ import secrets
 import threading
 import time
 import traceback
+from collections.abc import Callable
 from concurrent.futures import Future
-from typing import Any, Callable
+from typing import Any
 
+from ..agents.human import display_order, hidden_variables
 from ..agents.registry import make_agent
 from ..errors import NaipesError
-from ..runtime.game import Decision, Game, GameResult, Option, QuitGame, jsonable, play_game
-from ..runtime.memory import CardBase
-from ..program import Program
 from ..library.builtins import all_cards
-from ..agents.human import display_order, hidden_variables
+from ..program import Program
+from ..runtime.game import Agent, Decision, Game, GameResult, Option, QuitGame, jsonable, play_game
+from ..runtime.memory import CardBase
 
 HUMAN = "human"
 Request = dict  # {"serial": int, "label": str, "move": str} or {"serial": int, "card": str}
@@ -52,7 +53,7 @@ class WebSeat:
     name = HUMAN
     wants_history = False
 
-    def __init__(self, table: "Table", seat: int):
+    def __init__(self, table: Table, seat: int):
         self.table, self.seat = table, seat
         self.inbox: queue.Queue = queue.Queue()
         self.last_label: str | None = None
@@ -146,8 +147,10 @@ class Table:
         self.program, self.seed, self.pause = program, seed, pause
         self.spec = spec or {}  # how it was made: game, params, seats (to start another like it)
         self.seat_specs = list(seats)
-        self.agents = [WebSeat(self, i) if name == HUMAN else make_agent(name, seed=seed * 1009 + i, program=program)
-                       for i, name in enumerate(seats)]
+        self.agents: list[Agent] = [WebSeat(self, i) if name == HUMAN
+                                    else make_agent(name, seed=seed * 1009 + i, program=program)
+                                    for i, name in enumerate(seats)]
+        self.human_seats = {i: agent for i, agent in enumerate(self.agents) if isinstance(agent, WebSeat)}  # the humans
         self.game = Game(program, seed, players=len(seats))
         self.names = [p.name for p in self.game.memory.players]
         self.game.observers.append(self._record)
@@ -167,7 +170,7 @@ class Table:
     # ------------------------------------------------------------- facts
     @property
     def humans(self) -> list[int]:
-        return [i for i, agent in enumerate(self.agents) if isinstance(agent, WebSeat)]
+        return list(self.human_seats)
 
     def info(self, seat: int | None) -> dict[str, Any]:
         """What a tab needs once: the game, the seats, how cards look, every card's attributes."""
@@ -191,8 +194,8 @@ class Table:
     def close(self) -> None:
         """Stop the game (a human seat waiting for its tab gives up; AIs stop at the next decision)."""
         self._closed.set()
-        for seat in self.humans:
-            self.agents[seat].inbox.put(None)
+        for seat in self.human_seats.values():
+            seat.inbox.put(None)
 
     @property
     def closed(self) -> bool:
@@ -216,8 +219,8 @@ class Table:
         with self._lock:
             self.over, self.turn, self.outcome = True, None, outcome
             self._publish_views(None)
-        for seat in self.humans:  # requests that came in as the game ended are answered too
-            self._drain(self.agents[seat].inbox)
+        for seat in self.human_seats.values():  # requests that came in as the game ended are answered too
+            self._drain(seat.inbox)
         self._notify()
 
     @staticmethod
@@ -317,8 +320,8 @@ class Table:
         reply: Future = Future()
         with self._lock:
             refusal = self._refusal(seat, request)
-            if refusal is None:
-                self.agents[seat].inbox.put((request, reply.set_result))
+            if refusal is None and seat is not None:  # (a seat of None, an onlooker, is always refused)
+                self.human_seats[seat].inbox.put((request, reply.set_result))
         if refusal is not None:
             reply.set_result(refusal)
         return reply

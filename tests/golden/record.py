@@ -22,15 +22,13 @@ import gzip
 import hashlib
 import json
 import sys
+from functools import cache
 from pathlib import Path
 
-from functools import lru_cache
-
-from naipes.agents.registry import make_agent
-from naipes.runtime.game import Game, play_game
 from naipes import load_program
-from naipes.agents.registry import load_strategy, strategy_agent
+from naipes.agents.registry import load_strategy, make_agent, strategy_agent
 from naipes.language.strategies import strategy_path
+from naipes.runtime.game import Game, play_game
 
 ROOT = Path(__file__).resolve().parents[2]
 HERE = Path(__file__).resolve().parent
@@ -45,7 +43,8 @@ TRICK_POOLS = {
 }
 # Params shorten the matches (a lower target, fewer rounds) so that the whole set replays in about a minute.
 CONFIGS: dict[str, dict] = {
-    "fichas": {"pool": ["random", "greedy", "exact", "minimax"], "params": {"colours": "4", "values": "4", "count": "10"}},
+    "fichas": {"pool": ["random", "greedy", "exact", "minimax"],
+               "params": {"colours": "4", "values": "4", "count": "10"}},
     "fichas_misere": {"pool": ["random", "minimax"], "params": {"colours": "4", "values": "4", "count": "10"}},
     "chinchon": {"pool": ["random", "seed", "strong"], "params": {"target": "40"}},
     "chinchon_48": {"pool": ["random", "seed", "strong"], "params": {"target": "30"}, "players": 3},
@@ -106,12 +105,12 @@ class _CutOff(Exception):
     pass
 
 
-@lru_cache(maxsize=None)
+@cache
 def program_of(name: str):
     return load_program(ROOT / "rulesets" / f"{name}.yaml", dict(CONFIGS[name].get("params", {})))
 
 
-@lru_cache(maxsize=None)
+@cache
 def strategy_of(name: str, spec: str):
     program = program_of(name)
     path = strategy_path(spec, program)

@@ -1,0 +1,81 @@
+"""Helpers shared by the test files: load and start games, pick options by label, write rule files.
+
+Fixtures live in conftest.py; these are plain functions, imported by the tests that use them
+(`from helpers import choose, labels`).
+"""
+from __future__ import annotations
+
+import textwrap
+from functools import cache
+from pathlib import Path
+
+import pytest
+
+from naipes import load_program
+from naipes.errors import GameError, RuleError, RuleErrors
+from naipes.program import Program
+from naipes.runtime.game import Game
+
+ROOT = Path(__file__).resolve().parent.parent
+RULESETS = ROOT / "rulesets"
+
+
+@cache
+def program(path: str, params: tuple = ()) -> Program:
+    """The rule file at `path` with `params` (a tuple of (name, text) pairs), loaded once per test run."""
+    return load_program(path, dict(params))
+
+
+def params_key(params: dict) -> tuple:
+    """Params as the command line gives them (texts; booleans as true/false), sorted: a key for `program`."""
+    return tuple(sorted((k, str(v).lower() if isinstance(v, bool) else str(v)) for k, v in params.items()))
+
+
+def start_game(path: str, players: int, seed: int = 0, listeners=(), **params) -> Game:
+    """A started game of the rule file at `path`: setup and the rules have run up to the first decision."""
+    game = Game(program(path, params_key(params)), seed, players=players)
+    game.listeners.extend(listeners)
+    game.start()
+    return game
+
+
+def labels(game: Game) -> list[str]:
+    return [o.label for o in game.options()]
+
+
+def choose(game: Game, label: str) -> None:
+    """Play the one option labelled `label`."""
+    matching = [o for o in game.options() if o.label == label]
+    assert len(matching) == 1, f"{label!r} not (uniquely) among {labels(game)}"
+    game.apply(matching[0])
+
+
+def names(zone_cards) -> list[str]:
+    return sorted(c.name for c in zone_cards)
+
+
+def V(game: Game) -> dict:
+    """The game's variables (state, zones, params) by name."""
+    return game.memory.vars
+
+
+def unask(game: Game) -> Game:
+    """Withdraw the pending decision, to put the game in another position and let the rules run from there."""
+    game.memory.pending = None
+    return game
+
+
+def write_rules(folder: Path, text: str, name: str = "g.yaml", tail: str = "") -> Path:
+    """Write a rule file into `folder`: `text` dedented (leading newlines dropped), then `tail` as it is."""
+    path = folder / name
+    path.write_text(textwrap.dedent(text).lstrip("\n") + tail, encoding="utf-8")
+    return path
+
+
+def load_errors(path: Path, params: dict | None = None) -> list[RuleError]:
+    """Load `path` expecting failure: every RuleError reported, in order (found while loading, not playing)."""
+    with pytest.raises((RuleError, RuleErrors)) as info:
+        load_program(path, params or {})
+    exc = info.value
+    assert not isinstance(exc, GameError), "a rule-file mistake must be found while loading"
+    return exc.errors if isinstance(exc, RuleErrors) else [exc]
