@@ -6,8 +6,9 @@ built: games, searches and strategies share one.
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any, Literal
 
 from .errors import GameError, Location, NaipesError
 
@@ -18,13 +19,15 @@ class PlayerBase:
     """A seat. Rule files add one slot per player variable and zone."""
 
     __slots__ = ("index", "name")
+    index: int
+    name: str
     state_slots: tuple = ()  # player variables (set per program)
     zone_slots: tuple = ()  # per-player zones (set per program)
 
     def __repr__(self) -> str:
         return self.name
 
-    def __lt__(self, other: "PlayerBase") -> bool:
+    def __lt__(self, other: PlayerBase) -> bool:
         return self.index < other.index
 
 
@@ -32,12 +35,14 @@ class CardBase:
     """A card (or chip, or any token). Immutable; rule files add attributes."""
 
     __slots__ = ("id", "name")
+    id: int
+    name: str
     attributes: tuple = ()
 
     def __repr__(self) -> str:
         return self.name
 
-    def __lt__(self, other: "CardBase") -> bool:
+    def __lt__(self, other: CardBase) -> bool:
         return self.id < other.id
 
 
@@ -137,10 +142,10 @@ class RuleSpec:
 class CardSpec:
     attributes: list[str]
     build: Callable  # (memory) -> list of attribute dicts
-    tables: dict[str, tuple[str, dict, Any]]
+    tables: dict[str, tuple[str, Callable]]  # table -> (the attribute it reads, its function)
     name: Callable | None
     start: str
-    card_class: type = CardBase
+    card_class: type[CardBase] = CardBase
     location: Location | None = None  # the 'cards' section, where a fault in building the deck is reported
     declared: dict = field(default_factory=dict)  # attribute -> the values a generated deck may give it
 
@@ -172,7 +177,7 @@ class Program:
     evaluation: Callable | None = None  # f(memory, vars, player): standing mid-game, for search playouts
     estimate: Callable | None = None  # f(memory, vars, player): standing counting the round in progress
     display: dict = field(default_factory=dict)  # how the cards look (plain data, naipes.language.display)
-    player_class: type = PlayerBase
+    player_class: type[PlayerBase] = PlayerBase
     state_names: tuple = ()
     global_zone_names: tuple = ()
     symmetric: tuple = ()  # card attributes whose values are interchangeable labels
@@ -183,8 +188,10 @@ class Program:
     domain_readers: dict = field(default_factory=dict)
     guard_index: dict = field(default_factory=dict)
     # What the agenda does when a key is written, one lookup per key:
-    global_reactions: dict = field(default_factory=dict)  # name -> (rules by guard value | None, readers, domain readers)
-    attr_reactions: dict = field(default_factory=dict)  # attr -> (readers, domain readers, (rule, variable) bound readers)
+    # name -> (rules by guard value | None, readers, domain readers)
+    global_reactions: dict = field(default_factory=dict)
+    # attr -> (readers, domain readers, (rule, variable) bound readers)
+    attr_reactions: dict = field(default_factory=dict)
     line_origins: dict = field(default_factory=dict)
     code_name: str = ""
     overrides: dict = field(default_factory=dict)  # the params given at load time (-p name=value), as text
@@ -193,8 +200,8 @@ class Program:
     first_stages: dict = field(default_factory=dict)  # phase -> the stage its turns start in (phases with stages)
     caches: dict = field(default_factory=dict)  # run-time values computed once per program (placeholder cards)
     function_reads: dict = field(default_factory=dict)  # function -> what it reads, through every call it makes
-    base: "Program | None" = None  # a strategy's program: the game whose compiled functions it calls
-    locator: "Locator" = field(init=False, repr=False)
+    base: Program | None = None  # a strategy's program: the game whose compiled functions it calls
+    locator: Locator = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "locator", Locator(self))
@@ -205,7 +212,7 @@ class Program:
         return all(z.visibility == "public" for z in self.zones) and \
             all(v.visibility == "public" for v in self.state + self.player_state)
 
-    def located(self) -> "Locator":
+    def located(self) -> Locator:
         """Context manager turning faults in generated code into located GameErrors."""
         return self.locator
 
@@ -240,7 +247,7 @@ class Locator:
     def __enter__(self) -> None:
         return None
 
-    def __exit__(self, kind: type | None, exc: BaseException | None, tb: Any) -> bool:
+    def __exit__(self, kind: type | None, exc: BaseException | None, tb: Any) -> Literal[False]:
         if exc is None or not isinstance(exc, Exception):
             return False
         if isinstance(exc, NaipesError) and not isinstance(exc, GameError):

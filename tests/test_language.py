@@ -1010,8 +1010,8 @@ functions:
 
 
 def test_records_are_made_by_field_name_or_in_order_and_read_by_field(tmp_path):
-    assert value_of(tmp_path, "[judge(5).kind, judge(5).points, judge(1).kind, judge(2) == verdict(points=2, kind='small')]",
-                    RECORDS) == ["big", 10, "small", True]
+    made = "[judge(5).kind, judge(5).points, judge(1).kind, judge(2) == verdict(points=2, kind='small')]"
+    assert value_of(tmp_path, made, RECORDS) == ["big", 10, "small", True]
 
 
 @pytest.mark.parametrize("expr, message, hint", [

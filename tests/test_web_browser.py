@@ -210,6 +210,7 @@ def test_two_people_play_pocha_in_two_tabs_and_illegal_clicks_are_refused(server
 
 def test_a_logged_game_replays_step_by_step_in_any_seats_view(driver, tmp_path):
     from click.testing import CliRunner
+
     from naipes.tools.cli import main
     from naipes.tools.replay import EVERYTHING, Replay
     log = tmp_path / "tute.jsonl"

@@ -7,7 +7,8 @@ rules after the moves they watch, and keeps the seat's private memory.
 from __future__ import annotations
 
 import random
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from ..errors import GameError, ParamError
 from ..language.strategies import OFFERED, Strategy
@@ -82,8 +83,8 @@ class StrategyAgent:
                 rule = act.rule
                 fired += 1
                 if fired > program.max_firings:
-                    raise GameError(f"strategy {self.name}: more than {program.max_firings} rule firings in one decision",
-                                    rule.location)
+                    raise GameError(f"strategy {self.name}: more than {program.max_firings} rule firings in one "
+                                    "decision", rule.location)
                 if rule.choose is not None:
                     option = _matching(decision.options, rule.move, rule.choose(view, V, *binding))
                     if option is None:
@@ -103,6 +104,7 @@ class StrategyAgent:
         if default == "random":
             return self.rng.choice(decision.options)
         if self._fallback is None:
+            assert self.make_fallback is not None  # checked when made: a default naming an agent needs it
             self._fallback = self.make_fallback()
             if hasattr(self._fallback, "rng"):
                 self._fallback.rng = self.rng  # one seeded generator per seat
@@ -129,6 +131,7 @@ class StrategyAgent:
 
     # ------------------------------------------------------------------- views
     def _view(self, game: Game, offered: dict) -> Any:
+        assert self.seat is not None  # attached before its first decision
         view = game.memory.seen_by(self.seat)
         view.rng = self.rng
         V = view.vars

@@ -12,8 +12,8 @@ generate one Python module for the whole rule file.
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
 from ..errors import RuleError, RuleErrors, did_you_mean
 from ..library.limits import MAX_DECISIONS, MAX_FIRINGS
@@ -22,7 +22,7 @@ from .cards import Cards
 from .compiler import Compiler, identifier_problem
 from .declarations import Declarations
 from .display import read_display
-from .linker import Module, compile_module, function_reads, player_class, read_indexes, resolve_specs
+from .linker import compile_module, function_reads, player_class, read_indexes, resolve_specs
 from .loader import Map, Text, load_tree
 from .moves import Moves
 from .phases import Phases
@@ -43,7 +43,8 @@ class Builder(Settings, Phases, Declarations, Cards, Moves, Rules):
                            did_you_mean(str(key), SECTIONS) or "see the README for the sections of a rule file")
         name = tree.get("game")
         if not isinstance(name, str) or not name:
-            self.error("the rule file needs 'game: <identifier>'", tree.key_loc("game") if "game" in tree else tree.where)
+            self.error("the rule file needs 'game: <identifier>'",
+                       tree.key_loc("game") if "game" in tree else tree.where)
             name = Path(self.path).stem
         players = self.players()
         params = self.params()
@@ -81,7 +82,8 @@ class Builder(Settings, Phases, Declarations, Cards, Moves, Rules):
         reads = function_reads(self.defs)
         return Program(
             name=str(name), title=str(tree.get("title", name)), path=self.path, players=players,
-            default_ai=str((tree.get("players") or {}).get("ai", "random")) if isinstance(tree.get("players"), Map) else "random",
+            default_ai=(str((tree.get("players") or {}).get("ai", "random")) if isinstance(tree.get("players"), Map)
+                        else "random"),
             params=params, param_values=values, zones=zones, state=state, player_state=player_state,
             phases=phases, strategy=strategy, rules=rules, moves=moves, setup=module.resolve(setup),
             result=module.resolve(result), cards=cards, max_firings=max_firings, max_decisions=max_decisions,
@@ -98,7 +100,7 @@ class Builder(Settings, Phases, Declarations, Cards, Moves, Rules):
         if section not in self.tree:
             return None
         text = self.expr_text(self.tree[section], self.tree.loc(section), f"'{section}'")
-        unit = text and self.compiler.expression(text, {"player": "player"}, what=section)
+        unit = None if not text else self.compiler.expression(text, {"player": "player"}, what=section)
         return self.define(section, ("player",), unit, False, section)
 
     def variables(self, section: str, per_player: bool) -> list[VarSpec]:
@@ -113,8 +115,8 @@ class Builder(Settings, Phases, Declarations, Cards, Moves, Rules):
                 init = spec.get("init")
                 visibility = spec.get("visibility", "public")
                 if visibility not in ("public", "hidden", "owner") or (visibility == "owner" and not per_player):
-                    self.error(f"{section} '{name}': visibility must be public, hidden" + (" or owner" if per_player else ""),
-                               spec.loc("visibility"))
+                    self.error(f"{section} '{name}': visibility must be public, hidden"
+                               + (" or owner" if per_player else ""), spec.loc("visibility"))
                 loc = spec.loc("init")
             if init is None:
                 text = "None"
@@ -125,7 +127,7 @@ class Builder(Settings, Phases, Declarations, Cards, Moves, Rules):
             else:
                 self.error(f"{section} '{name}': the initial value is an expression (text) or a number", loc)
                 continue
-            scope = {"player": "player"} if per_player else {}
+            scope: dict[str, str | None] = {"player": "player"} if per_player else {}
             unit = self.compiler.expression(text if isinstance(text, Text) else located_text(text, loc), scope,
                                             what=f"{section} '{name}'", allow_random=True)
             if unit is not None and unit.type and self.sym.globals.get(name, 0) is None and not per_player:

@@ -1,8 +1,10 @@
 """The ``cards:`` section: the deck's attributes, how it is generated, its tables, names and symmetries."""
 from __future__ import annotations
 
+from typing import Any
+
 from ..errors import did_you_mean
-from ..program import CardBase, CardSpec
+from ..program import CardBase, CardSpec, ZoneSpec
 from .compiler import Unit, literal
 from .loader import Map
 from .sections import SectionReader, is_scalar, plain
@@ -12,12 +14,14 @@ from .vocabulary import CARD_KEYS, TABLE_KEYS
 class Cards(SectionReader):
     """Reads ``cards:``."""
 
+    zone_specs: list[ZoneSpec]  # the zones declared (naipes.language.declarations, read before the cards)
+
     def table_function(self, table: str, spec: Map) -> str:
         """A card table as the function F_table(value of its attribute): its `values` looked up, or its `value`."""
         of, what = str(spec["of"]), f"card table '{table}'"
         if "value" in spec:
             text = self.expr_text(spec["value"], spec.loc("value"), what)
-            unit = text and self.compiler.expression(text, {of: None}, what=what)
+            unit = None if not text else self.compiler.expression(text, {of: None}, what=what)
         else:
             values = self.literal(plain(spec["values"]), spec.loc("values"), f"the values of {what}")
             default = self.literal(plain(spec.get("default")), spec.loc("default"), f"the default of {what}")
@@ -45,7 +49,7 @@ class Cards(SectionReader):
         c = self.compiler
         if "generate" in spec:
             text = self.expr_text(spec["generate"], spec.loc("generate"), "'cards.generate'")
-            unit = text and c.expression(text, {}, what="cards.generate", allow_random=True)
+            unit = None if not text else c.expression(text, {}, what="cards.generate", allow_random=True)
             build_name = self.define("deck_generate", (), unit, False, "cards.generate")
         else:
             parts = []
@@ -58,7 +62,7 @@ class Cards(SectionReader):
                     parts.append(self.literal(plain(values), attrs.loc(attr), f"the values of card attribute '{attr}'"))
                 else:
                     text = self.expr_text(values, attrs.loc(attr), f"values of card attribute '{attr}'")
-                    unit = text and c.expression(text, {}, what=f"values of '{attr}'", allow_random=True)
+                    unit = None if not text else c.expression(text, {}, what=f"values of '{attr}'", allow_random=True)
                     parts.append(self.define("deck_values", (), unit, False, f"values of '{attr}'") + "(M, V)")
             extra = spec.get("extra", [])
             if not isinstance(extra, list) or not all(isinstance(e, Map) for e in extra):
@@ -74,10 +78,11 @@ class Cards(SectionReader):
                 copies_src = self.define("deck_copies", (), unit, False, "cards.copies") + "(M, V)"
             elif isinstance(copies, int):
                 copies_src = str(copies)
+            extra_cards = self.literal(plain(extra), spec.loc("extra"), "extra cards")
             body = (f"[dict(zip({literal(names)}, combo)) for _ in range({copies_src}) "
-                    f"for combo in B_product({', '.join(parts)})] + {self.literal(plain(extra), spec.loc('extra'), 'extra cards')}")
+                    f"for combo in B_product({', '.join(parts)})] + {extra_cards}")
             build_name = self.define("deck_product", (), Unit([(0, body, spec.where)]), False, "cards")
-        tables = {}
+        tables: dict[str, tuple[str, Any]] = {}  # table -> (its attribute, the name of its function until linked)
         table_specs = spec.get("tables")
         for table, tspec in table_specs.items() if isinstance(table_specs, Map) else []:
             if table not in self.sym.card_attrs:
@@ -96,18 +101,20 @@ class Cards(SectionReader):
         name_func = None
         if "name" in spec:
             text = self.expr_text(spec["name"], spec.loc("name"), "'cards.name'")
-            unit = text and c.expression(text, {"c": "card"}, what="cards.name")
+            unit = None if not text else c.expression(text, {"c": "card"}, what="cards.name")
             name_func = self.define("deck_name", ("c",), unit, False, "cards.name")
         start = spec.get("start", next((z.name for z in self.zone_specs if not z.per_player), None))
         if start not in [z.name for z in self.zone_specs if not z.per_player]:
-            self.error(f"cards start in '{start}', which is not a global zone", spec.loc("start") if "start" in spec else spec.where,
+            self.error(f"cards start in '{start}', which is not a global zone",
+                       spec.loc("start") if "start" in spec else spec.where,
                        "declare it under 'zones:' (without per_player)")
         symmetric = spec.get("symmetric", [])
         if not isinstance(symmetric, list) or any(a not in names for a in symmetric):
-            self.error("'symmetric' lists card attributes whose values are interchangeable labels", spec.loc("symmetric"),
-                       f"attributes: {', '.join(names)}")
+            self.error("'symmetric' lists card attributes whose values are interchangeable labels",
+                       spec.loc("symmetric"), f"attributes: {', '.join(names)}")
             symmetric = []
         self.symmetric = tuple(str(a) for a in symmetric)
-        card_class = type("Card", (CardBase,), {"__slots__": tuple(names) + tuple(tables), "attributes": tuple(names) + tuple(tables)})
+        slots = tuple(names) + tuple(tables)
+        card_class = type("Card", (CardBase,), {"__slots__": slots, "attributes": slots})
         declared = {a: tuple(attrs[a]) for a in names if "generate" in spec and isinstance(attrs[a], list)}
         return CardSpec(names, build_name, tables, name_func, str(start), card_class, spec.where, declared)

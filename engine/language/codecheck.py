@@ -13,7 +13,7 @@ violation is a bug in Naipes (never the rule file's fault), reported as one.
 >>> check_generated("def rule_then_1(M, V):\\n    import os\\n", set())
 Traceback (most recent call last):
 ...
-naipes.language.codecheck.GeneratedCodeError: generated code contains Import at line 2 (a bug in Naipes: please report it)
+naipes.language.codecheck.GeneratedCodeError: generated code contains Import at line 2 (a bug in Naipes: ...
 """
 from __future__ import annotations
 

@@ -20,16 +20,18 @@ from __future__ import annotations
 import ast
 import keyword
 import sys
+from collections.abc import Callable, Mapping
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any, NoReturn
 
 from lark import Token, Tree
 
 from ..errors import Location, RuleError, did_you_mean
-from .loader import MAX_DIGITS, Text, number_problem
-from ..runtime.memory import CardBase, PlayerBase
-from .parser import node_location, parse_block, parse_expression
 from ..library.builtins import BUILTINS
+from ..runtime.memory import CardBase, PlayerBase
+from .loader import MAX_DIGITS, Text, number_problem
+from .parser import node_location, parse_block, parse_expression
 
 NUMERIC = {"int", "float", "bool"}
 # Attributes every object of a kind has, beyond those the rule file declares.
@@ -52,9 +54,9 @@ def _python_attributes() -> frozenset:
         yield 1
     samples = [0, 0.5, 1j, "", b"", True, None, [], (), {}, set(), frozenset(), range(1), zip(), enumerate([]),
                map(len, []), filter(None, []), reversed([]), iter([]), iter(()), iter(""), {}.keys(), {}.values(),
-               {}.items(), generator(), (x for x in []), lambda: 0, len, [].append, slice(1), sys._getframe(),
+               {}.items(), generator(), (n for n in range(0)), lambda: 0, len, [].append, slice(1), sys._getframe(),
                (lambda: 0).__code__, type, object(), NotImplemented, Ellipsis, ValueError()]
-    names = set()
+    names: set[str] = set()
     for sample in samples:
         names.update(dir(sample))
     return frozenset(names)
@@ -197,7 +199,7 @@ class Compiler:
         self.writable: set[str] | None = None
 
     # ------------------------------------------------------------ entry points
-    def expression(self, text: str, scope: dict[str, str | None], *, bound: set[str] = frozenset(),
+    def expression(self, text: str, scope: dict[str, str | None], *, bound: AbstractSet[str] = frozenset(),
                    what: str = "expression", allow_random: bool = False,
                    invariant: set[str] | None = None) -> Unit | None:
         """Compile a condition / function body; returns None after recording an error.
@@ -238,7 +240,7 @@ class Compiler:
             self.errors.append(exc)
             return None
 
-    def block(self, texts: list[str], scope: dict[str, str | None], *, bound: set[str] = frozenset(),
+    def block(self, texts: list[str], scope: dict[str, str | None], *, bound: AbstractSet[str] = frozenset(),
               what: str = "actions") -> Unit | None:
         """Compile a list of statement texts into one block of Python lines."""
         lines: list[tuple[int, str, Location | None]] = []
@@ -318,7 +320,8 @@ def _binary(op: str, left: str, left_type: str | None, right: str, right_type: s
 class _Job:
     """The state of compiling one text: scope, reads, where it came from."""
 
-    def __init__(self, compiler: Compiler, text: str, scope: dict, bound: set, allow_random: bool, what: str):
+    def __init__(self, compiler: Compiler, text: str, scope: dict, bound: AbstractSet[str], allow_random: bool,
+                 what: str):
         self.c = compiler
         self.sym = compiler.sym
         self.text = text
@@ -338,7 +341,7 @@ class _Job:
     def origin(self, node: Tree | Token) -> Location | None:
         return node_location(self.text, node, self.wrapped)
 
-    def fail(self, node: Tree | Token, message: str, hint: str | None = None) -> None:
+    def fail(self, node: Tree | Token, message: str, hint: str | None = None) -> NoReturn:
         raise CompileError(message, self.origin(node), hint)
 
     # ------------------------------------------------------------ expressions
@@ -455,7 +458,7 @@ class _Job:
             return f"B_{name}", "function"
         if name in self.sym.moves:
             self.fail(token, f"'{name}' is a move: moves are offered with 'ask PLAYER to {name}'")
-        known = list(self.scope) + list(self.sym.params) + list(self.sym.globals) + list(self.sym.functions) + list(BUILTINS)
+        known = [*self.scope, *self.sym.params, *self.sym.globals, *self.sym.functions, *BUILTINS]
         self.fail(token, f"unknown name '{name}'", did_you_mean(name, [k for k in known if not k.startswith("_")]))
 
     def e_getattr(self, node: Tree) -> tuple[str, str | None]:
@@ -470,7 +473,7 @@ class _Job:
                 self.fail(attr_token, f"'{attr}' is kept per player; this is a {base_type}")
             self.reads.add(attr)
             return f"V[{attr!r}][{base}.index]", None
-        tables = {"card": {**sym.card_attrs, **CARD_BUILTIN_ATTRS},
+        tables: dict[str, Mapping[str, str | None]] = {"card": {**sym.card_attrs, **CARD_BUILTIN_ATTRS},
                   "player": {**sym.player_attrs, **PLAYER_BUILTIN_ATTRS}, "zone": ZONE_ATTRS,
                   **{f"record {r}": dict.fromkeys(fields) for r, fields in sym.records.items()}}
         if base_type in tables:
@@ -487,7 +490,8 @@ class _Job:
             on_bound = base_node.data == "name" and base_node.children[0].value in self.bound
             self.reads.add((attr, base_node.children[0].value if on_bound else ANY))
         typ = {**PLAYER_BUILTIN_ATTRS, **sym.player_attrs}.get(attr) if base_type == "player" else \
-            {**CARD_BUILTIN_ATTRS, **sym.card_attrs}.get(attr) if base_type == "card" else sym.attribute_type(base_type, attr)
+            {**CARD_BUILTIN_ATTRS, **sym.card_attrs}.get(attr) if base_type == "card" else \
+            sym.attribute_type(base_type, attr)
         return f"{base}.{attr}", typ
 
     def e_getitem(self, node: Tree) -> tuple[str, str | None]:
@@ -595,10 +599,9 @@ class _Job:
         for op, operand in zip(parts[1::2], parts[2::2]):
             rsrc, rtyp = self.expr(operand)
             left_type = typ
-            if (typ == "str" and _numeric(rtyp)) or (_numeric(typ) and rtyp == "str"):
-                if not (op.value == "*"):
-                    self.fail(op, f"cannot apply '{op.value}' to {typ} and {rtyp}",
-                              "use str(x) to make text from a number" if op.value == "+" else None)
+            if ((typ == "str" and _numeric(rtyp)) or (_numeric(typ) and rtyp == "str")) and op.value != "*":
+                self.fail(op, f"cannot apply '{op.value}' to {typ} and {rtyp}",
+                          "use str(x) to make text from a number" if op.value == "+" else None)
             if op.value in "+-*/%//" and typ in ("card", "player", "zone"):
                 self.fail(op, f"cannot apply '{op.value}' to a {typ}")
             typ = typ if typ == rtyp and typ in ("int", "str", "float") else (
@@ -683,7 +686,8 @@ class _Job:
         return "{" + ", ".join(self._items(node)) + "}", "set"
 
     def e_dict(self, node: Tree) -> tuple[str, str]:
-        pairs = [f"{self.expr(p.children[0])[0]}: {self.expr(p.children[1])[0]}" for p in node.children if p is not None]
+        pairs = [f"{self.expr(p.children[0])[0]}: {self.expr(p.children[1])[0]}"
+                 for p in node.children if p is not None]
         return "{" + ", ".join(pairs) + "}", "dict"
 
     def _comprehension(self, element: Tree, fors: list[Tree], open_: str, close: str) -> tuple[str, None]:
@@ -754,7 +758,8 @@ class _Job:
             name = token.value
             if name.startswith("_"):
                 self.fail(token, f"names starting with '_' are not allowed ('{name}')")
-            clash = "a param" if name in self.sym.params else "a state variable or zone" if name in self.sym.globals else \
+            clash = "a param" if name in self.sym.params else \
+                "a state variable or zone" if name in self.sym.globals else \
                 "a function" if name in self.sym.functions or name in BUILTINS else None
             if clash:
                 self.fail(token, f"'{name}' is already {clash}; choose another name for the local")
@@ -786,9 +791,9 @@ class _Job:
         return name
 
     def _check_type(self, node: Tree, name: str, declared: str | None, typ: str | None) -> None:
-        if declared and typ and declared != typ and not ({declared, typ} <= NUMERIC | {"float"}):
-            if declared in ("str", "int", "float", "bool") or typ in ("str",):
-                self.fail(node, f"'{name}' holds {declared}, but this assigns {typ}")
+        if (declared and typ and declared != typ and not ({declared, typ} <= NUMERIC | {"float"})
+                and (declared in ("str", "int", "float", "bool") or typ in ("str",))):
+            self.fail(node, f"'{name}' holds {declared}, but this assigns {typ}")
 
     def s_assign_stmt(self, node: Tree, indent: int, out: list) -> None:
         target, value = node.children
@@ -799,9 +804,8 @@ class _Job:
         self._assign(node, target, op.value[:-1], value, indent, out)
 
     def _check_augmented(self, node: Tree, op: str, current: str | None, typ: str | None) -> None:
-        if (current == "str" and _numeric(typ)) or (_numeric(current) and typ == "str"):
-            if op != "*":
-                self.fail(node, f"cannot apply '{op}=' to {current} and {typ}")
+        if ((current == "str" and _numeric(typ)) or (_numeric(current) and typ == "str")) and op != "*":
+            self.fail(node, f"cannot apply '{op}=' to {current} and {typ}")
 
     def _assign(self, node: Tree, target: Tree, op: str | None, value: Tree, indent: int, out: list) -> None:
         src, typ = self.expr(value)
@@ -810,8 +814,8 @@ class _Job:
             if name in self.scope:
                 if op:
                     self._check_augmented(node, op, self.scope[name], typ)
-                line = f"v_{name} = {_binary(op, f'v_{name}', self.scope[name], src, typ)}" if op else f"v_{name} = {src}"
-                self.emit(out, indent, line, node)
+                new = _binary(op, f"v_{name}", self.scope[name], src, typ) if op else src
+                self.emit(out, indent, f"v_{name} = {new}", node)
                 return
             self._check_assignable(target, name, None if op else typ)
             self._check_writable(target, name)
@@ -867,7 +871,8 @@ class _Job:
         """In a strategy, actions may change only the strategy's own memory, never the game."""
         writable = self.c.writable
         if writable is not None and (name is None or name not in writable):
-            what = f"assign '{name}'" if name else "assign player variables" if action == "assign" else f"use '{action}'"
+            what = (f"assign '{name}'" if name else "assign player variables" if action == "assign"
+                    else f"use '{action}'")
             self.fail(node, f"a strategy cannot {what}: it changes only its own memory",
                       f"its memory: {', '.join(sorted(writable))}" if writable else "declare it under 'memory:'")
 

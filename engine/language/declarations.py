@@ -1,4 +1,4 @@
-"""The names a rule file declares (phases, zones, variables, functions, moves, card attributes), into the symbol table."""
+"""The names a rule file declares (phases, zones, variables, functions, moves, card attributes): the symbol table."""
 from __future__ import annotations
 
 import re
@@ -40,7 +40,7 @@ class Declarations(SectionReader):
             sym.enums["stage"] = tuple(dict.fromkeys(s for names in stages.values() for s in names))
             sym.first_stages = {phase: stages[phase][0] if phase in stages else None for phase in phases}
         sym.rules = self.rule_names()
-        self.zone_specs: list[ZoneSpec] = []
+        self.zone_specs = []
         zones = self.section("zones", Map, Map())
         for name, spec in zones.items():
             spec = spec if isinstance(spec, Map) else Map()
@@ -87,7 +87,9 @@ class Declarations(SectionReader):
             if tables is not None and not isinstance(tables, Map):
                 self.error("'tables' maps a name to {of: attribute, values: {value: number}, default: ...}",
                            cards.loc("tables"))
-            for table, spec in tables.items() if isinstance(tables, Map) else []:
+            if not isinstance(tables, Map):
+                tables = Map()
+            for table, spec in tables.items():
                 problem = declared_name_problem(table, "card table", "card")
                 if problem:
                     self.error(problem, tables.key_loc(table))
@@ -109,7 +111,8 @@ class Declarations(SectionReader):
         for signature in functions:
             match = SIGNATURE.match(str(signature))
             if not match:
-                self.error(f"a function is declared as 'name(arg, ...)', not '{signature}'", functions.key_loc(signature))
+                self.error(f"a function is declared as 'name(arg, ...)', not '{signature}'",
+                           functions.key_loc(signature))
                 continue
             fname = match.group(1)
             args = tuple(a.strip() for a in (match.group(2) or "").split(",") if a.strip())

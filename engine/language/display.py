@@ -15,15 +15,16 @@ every card from it; a rule file without one gets a generic face (the name).
 from __future__ import annotations
 
 import re
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from ..errors import Location, did_you_mean
 from .loader import Map
-from .vocabulary import COLOUR as COLOUR_PATTERN, DISPLAY, ICONS, LOOK
+from .vocabulary import COLOUR as COLOUR_PATTERN
+from .vocabulary import DISPLAY, ICONS, LOOK, SHAPES
 
 DISPLAY_KEYS = {name: f.doc for name, f in DISPLAY.fields.items()}
 LOOK_KEYS = {name: f.doc for name, f in LOOK.fields.items()}
-SHAPES = DISPLAY.fields["shape"].shape.choices
 COLOUR = re.compile(COLOUR_PATTERN)
 PLACEHOLDER = re.compile(r"\{([^{}]*)\}")
 MAX_TEXT = 40  # characters of a name, short or symbol
@@ -147,12 +148,12 @@ class _Reader:
             if not self.is_attribute(attribute, values.key_loc(attribute)):
                 continue
             if not isinstance(looks, Map):
-                self.error(f"display.values.{attribute} maps each value to its look {{name, short, icon, symbol, colour}}",
-                           values.loc(attribute))
+                self.error(f"display.values.{attribute} maps each value to its look "
+                           "{name, short, icon, symbol, colour}", values.loc(attribute))
                 continue
             known = attribute_values.get(attribute)
-            out[str(attribute)] = [[str(value) if isinstance(value, str) else value, self.look(looks, value, attribute, known)]
-                                   for value in looks]
+            out[str(attribute)] = [[str(value) if isinstance(value, str) else value,
+                                    self.look(looks, value, attribute, known)] for value in looks]
         return out
 
     def look(self, looks: Map, value: Any, attribute: str, known: list | None) -> dict[str, str]:
@@ -170,7 +171,8 @@ class _Reader:
             if key not in LOOK_KEYS:
                 self.error(f"unknown key '{key}' in the look of {attribute} '{value}'", spec.key_loc(key),
                            did_you_mean(str(key), LOOK_KEYS) or f"allowed: {', '.join(LOOK_KEYS)}")
-            elif isinstance(text, bool) or not isinstance(text, (str, int, float)) or not 0 < len(str(text)) <= MAX_TEXT:
+            elif (isinstance(text, bool) or not isinstance(text, (str, int, float))
+                  or not 0 < len(str(text)) <= MAX_TEXT):
                 self.error(f"{key} of {attribute} '{value}' is text of 1 to {MAX_TEXT} characters", at)
             elif key == "icon" and text not in ICONS:
                 self.error(f"unknown icon '{text}'", at, did_you_mean(str(text), ICONS) or f"icons: {', '.join(ICONS)}")

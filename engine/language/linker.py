@@ -8,9 +8,10 @@ It also builds the indexes the agenda reacts with: which rules read which names.
 from __future__ import annotations
 
 from collections import namedtuple
+from collections.abc import Callable
 from dataclasses import dataclass
 from itertools import product
-from typing import Any, Callable
+from typing import Any
 
 from ..library.builtins import BUILTINS
 from ..library.limits import minus, plus, times
@@ -29,7 +30,8 @@ class Module:
     namespace: dict
     line_origins: dict  # generated line -> (what it is, rule-file location)
 
-    def resolve(self, name: str | None) -> Callable | None:
+    def resolve(self, name: Any) -> Any:
+        """The generated function a spec's field names (None stays None): specs hold names until linked."""
         return name and self.namespace[name]
 
 
@@ -114,7 +116,7 @@ def function_reads(defs: list[Definition], known: dict[str, set] | None = None) 
 
 
 def read_indexes(rules: list[RuleSpec], units: dict[int, tuple[Unit, list[Unit]]],
-                 functions: dict[str, set]) -> dict[str, dict]:
+                 functions: dict[str, set]) -> dict[str, Any]:
     """The Program fields the agenda reacts with: which rules read which names (see Program)."""
     readers: dict[str, dict] = {k: {} for k in ("global_readers", "attr_readers", "bound_readers", "domain_readers",
                                                 "guard_index")}

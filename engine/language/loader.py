@@ -33,7 +33,7 @@ class Text(str):
         """Location of the character at 1-based (line, col) inside this text."""
         if self.positions is not None:
             lines = self.split("\n")
-            offset = sum(len(l) + 1 for l in lines[:line - 1]) + col - 1
+            offset = sum(len(text) + 1 for text in lines[:line - 1]) + col - 1
             src_line, src_col = self.positions[min(max(offset, 0), len(self.positions) - 1)]
             return Location(self.loc.file, src_line, src_col)
         if self.block_indent is not None:
@@ -285,7 +285,8 @@ def read_rule_file(path: str | Path) -> Map:
         raise RuleError(f"cannot read {path}: {exc.strerror if isinstance(exc, OSError) else exc}") from None
     tree = parse_yaml(text, str(path))
     if not isinstance(tree, Map):
-        raise RuleError("a rule file is a mapping of sections (game:, rules:, ...)", location_of(tree, Location(str(path), 1, 1)))
+        raise RuleError("a rule file is a mapping of sections (game:, rules:, ...)",
+                        location_of(tree, Location(str(path), 1, 1)))
     return tree
 
 
@@ -420,7 +421,7 @@ def _merge_rules(base_rules: Seq, variant: Map, merged: Map) -> Seq:
                          hint=did_you_mean(str(name), known))
 
     removed = variant.get("remove") or Seq()
-    if not isinstance(removed, list):
+    if not isinstance(removed, Seq):
         raise RuleError("'remove' takes a list of rule names", variant.loc("remove"))
     for i, name in enumerate(removed):
         if not isinstance(name, str):
@@ -431,8 +432,9 @@ def _merge_rules(base_rules: Seq, variant: Map, merged: Map) -> Seq:
         elif not _replace_step(merged, name, None) and not _remove_variable(merged, name):
             raise missing(name, removed.loc(i), "remove")
     overrides = variant.get("override") or Seq()
-    if not isinstance(overrides, list):
-        raise RuleError("'override' takes a list of rules, each with the name of the rule it replaces", variant.loc("override"))
+    if not isinstance(overrides, Seq):
+        raise RuleError("'override' takes a list of rules, each with the name of the rule it replaces",
+                        variant.loc("override"))
     for i, rule in enumerate(overrides):
         name = _rule_name(rule)
         if name is not None and not isinstance(name, str):
@@ -443,7 +445,7 @@ def _merge_rules(base_rules: Seq, variant: Map, merged: Map) -> Seq:
         elif not _replace_step(merged, name, rule):
             raise missing(name, overrides.loc(i), "override")
     added = variant.get("rules") or Seq()
-    if not isinstance(added, list):
+    if not isinstance(added, Seq):
         raise RuleError("'rules' takes a list of rules", variant.loc("rules"))
     for i, rule in enumerate(added):
         name = _rule_name(rule)
@@ -492,7 +494,8 @@ def _phase_steps(merged: Map) -> list[tuple[Any, Seq]]:
     phases = merged.get("phases")
     if not isinstance(phases, Map):
         return []
-    return [(p, body["enter"]) for p, body in phases.items() if isinstance(body, Map) and isinstance(body.get("enter"), Seq)]
+    return [(p, body["enter"]) for p, body in phases.items()
+            if isinstance(body, Map) and isinstance(body.get("enter"), Seq)]
 
 
 def _step_names(merged: Map) -> list[str]:

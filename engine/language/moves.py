@@ -2,12 +2,13 @@
 from __future__ import annotations
 
 import re
+from typing import Any
 
-from ..program import MoveSpec
 from ..errors import did_you_mean
+from ..program import MoveSpec
 from .compiler import Compiler, Unit, literal
-from .loader import Map, location_of, subtext
 from .linker import function_reads
+from .loader import Map, location_of, subtext
 from .sections import BINDING, SectionReader
 from .vocabulary import MOVE_KEYS
 
@@ -31,7 +32,7 @@ class Moves(SectionReader):
             if "choose" in spec:
                 text = self.expr_text(spec["choose"], spec.loc("choose"), f"move '{name}' choose")
                 match = BINDING.match(text or "")
-                if not match:
+                if text is None or not match:
                     self.error(f"move '{name}': 'choose' is 'NAME in COLLECTION'", spec.loc("choose"))
                     continue
                 arg = match.group(1)
@@ -63,19 +64,19 @@ class Moves(SectionReader):
             when = None
             if "when" in spec or "stage" in spec:
                 text = self.expr_text(spec.get("when", True), spec.loc("when"), f"move '{name}' when")
-                unit = text and c.expression(text, {"player": "player"}, what=f"move '{name}' when")
+                unit = None if not text else c.expression(text, {"player": "player"}, what=f"move '{name}' when")
                 if unit is not None and "stage" in spec:
                     self.only_in_stage(str(name), spec, unit)
                 when = self.define("move_when", ("player",), unit, False, f"availability of move '{name}'")
             label = None
             if "label" in spec:
                 text = self.expr_text(spec["label"], spec.loc("label"), f"move '{name}' label")
-                unit = text and c.expression(text, dict(scope), what=f"move '{name}' label")
+                unit = None if not text else c.expression(text, dict(scope), what=f"move '{name}' label")
                 label = self.define("move_label", ("player", arg or "_"), unit, False, f"label of move '{name}'")
             public = None
             if "public" in spec:
                 text = self.expr_text(spec["public"], spec.loc("public"), f"move '{name}' public")
-                unit = text and c.expression(text, dict(scope), what=f"move '{name}' public")
+                unit = None if not text else c.expression(text, dict(scope), what=f"move '{name}' public")
                 public = self.define("move_public", ("player", arg or "_"), unit, False,
                                      f"public form of move '{name}'")
             unit = c.block(self.texts(spec.get("then", "pass"), spec.loc("then"), f"move '{name}' then"), dict(scope),
@@ -96,11 +97,13 @@ class Moves(SectionReader):
         indent, expr, origin = unit.source[0]
         unit.source[0] = (indent, f"(V['stage'] == {literal(str(stage))} and {expr})", origin)
 
-    def move_space(self, name: str, spec: Map, choose: Unit | None) -> str | None:
-        """The function giving every argument move `name` can ever offer (see MoveSpec.space), or None."""
+    def move_space(self, name: str, spec: Map, choose: Unit | None) -> Any:
+        """The name of the function giving every argument move `name` can ever offer (see MoveSpec.space), or None."""
         if "space" in spec:
             text = self.expr_text(spec["space"], spec.loc("space"), f"move '{name}' space")
-            unit = text and self.compiler.expression(text, {}, what=f"move '{name}' space")
+            if not text:
+                return None
+            unit = self.compiler.expression(text, {}, what=f"move '{name}' space")
             if unit is None:
                 return None
             changing = self.changing_reads(unit) - self.named_zones(text)
@@ -115,7 +118,10 @@ class Moves(SectionReader):
         else:  # the collection without a player in scope: static if it compiles and reads nothing that changes
             probe = Compiler(self.sym)
             text = spec["choose"]
-            unit = probe.expression(subtext(text, BINDING.match(text).start(2)), {}, what="")
+            match = BINDING.match(text)
+            if match is None:  # reported where the move is read
+                return None
+            unit = probe.expression(subtext(text, match.start(2)), {}, what="")
             if unit is None or probe.errors or self.changing_reads(unit):
                 return None
         unit.source[0] = (0, f"list({unit.source[0][1]})", unit.source[0][2])

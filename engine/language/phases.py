@@ -47,7 +47,8 @@ class Phases(SectionReader):
         names: list[str] = []
         for i, p in enumerate(phases):
             where = phases.loc(i) if isinstance(phases, Seq) else phases.key_loc(p)
-            problem = None if isinstance(p, str) and NAME.match(p) else f"a phase is a name (letters, digits, _), not {p!r}"
+            problem = None if isinstance(p, str) and NAME.match(p) else \
+                f"a phase is a name (letters, digits, _), not {p!r}"
             if problem:
                 self.error(problem, where)
             elif p in names:
@@ -91,7 +92,7 @@ class Phases(SectionReader):
 
     def entry_rules(self, first_index: int, strategy: str) -> list[RuleSpec]:
         """One rule per phase with enter steps: guarded by the phase, first of all, running the steps in order."""
-        rules = []
+        rules: list[RuleSpec] = []
         seen: set[str] = set()
         for phase, (steps, where) in self.phase_steps.items():
             source: list[tuple[int, str, Any]] = []
@@ -142,7 +143,7 @@ class Phases(SectionReader):
             return [(0, announce, step.key_loc(name)), (0, f"{call}(M, V)", step.key_loc(name))] \
                 if unit is not None else None
         text = self.expr_text(when, body.loc("when"), f"the condition of {what}")
-        cond = text and self.compiler.expression(text, {}, what=f"the condition of {what}")
+        cond = None if not text else self.compiler.expression(text, {}, what=f"the condition of {what}")
         test = self.define("phase_test", (), cond, False, f"the condition of {what}")
         if unit is None or cond is None:
             return None

@@ -125,7 +125,7 @@ class Rules(SectionReader):
             return f"rule{i + 1}"
         if name in seen:
             self.error(f"two rules are named '{name}'", spec.key_loc("name"), f"the other is at {seen[name]}")
-        seen[name] = spec.key_loc("name")
+        seen[str(name)] = spec.key_loc("name")
         return str(name)
 
     def rule(self, index: int, name: str, spec: Map, phases: list[str], strategy: str,
@@ -142,7 +142,7 @@ class Rules(SectionReader):
         bindings = [bindings] if isinstance(bindings, str) else bindings
         scope: dict[str, str | None] = {var: typ for var, typ, _ in leading}
         variables, domains, domain_units = [var for var, _, _ in leading], [d for _, _, d in leading], []
-        for j, text in enumerate(bindings if isinstance(bindings, list) else []):
+        for text in bindings if isinstance(bindings, list) else []:
             match = BINDING.match(text) if isinstance(text, str) else None
             if not match:
                 self.error(f"rule '{name}': 'for' is 'NAME in COLLECTION'", location_of(text, spec.loc("for")))
@@ -156,12 +156,13 @@ class Rules(SectionReader):
             domain_units.append(unit)
             variables.append(var)
             scope[var] = None
-        conditions = []
+        conditions: list[Unit | None] = []
         for holder in (*[g for g in groups if "when" in g], spec):
             when = self.expr_text(holder.get("when", True), holder.loc("when"), f"rule '{name}' when")
-            conditions.append(when and c.expression(when, dict(scope), bound=set(variables),
+            conditions.append(None if not when else c.expression(when, dict(scope), bound=set(variables),
                                                     what=f"condition of rule '{name}'"))
-        cond_unit = None if None in conditions or "" in conditions else all_of(conditions)
+        units = [u for u in conditions if u is not None]
+        cond_unit = all_of(units) if len(units) == len(conditions) else None
         act_unit = c.block(self.texts(spec.get("then", "pass"), spec.loc("then"), f"rule '{name}' then"), dict(scope),
                            bound=set(variables), what=f"actions of rule '{name}'")
         if cond_unit is None or act_unit is None:

@@ -8,9 +8,11 @@ A rule file is read section by section (``settings``, ``declarations``,
 from __future__ import annotations
 
 import re
+from collections.abc import Set as AbstractSet
 from typing import Any
 
 from ..errors import Location, RuleError, did_you_mean
+from ..program import ZoneSpec
 from .compiler import Compiler, Symbols, Unit, literal
 from .loader import Map, Seq, Text, location_of
 
@@ -34,6 +36,7 @@ class SectionReader:
         self.rule_units: dict[int, tuple] = {}  # rule index -> (condition unit, domain units), for the linker
         self.symmetric: tuple[str, ...] = ()
         self.inherited: dict[str, float] = {}  # rule name -> the priority it takes by before/after (rules.py)
+        self.zone_specs: list[ZoneSpec] = []  # the zones declared (declarations.py)
 
     def error(self, message: str, loc: Location | None, hint: str | None = None) -> None:
         self.errors.append(RuleError(message, loc, hint))
@@ -43,12 +46,13 @@ class SectionReader:
         if value is None:
             return default
         if not isinstance(value, kind):
-            expected = {Map: "a mapping (name: value)", Seq: "a list", str: "text", int: "a number"}.get(kind, kind.__name__)
+            expected = {Map: "a mapping (name: value)", Seq: "a list", str: "text", int: "a number"}.get(
+                kind, kind.__name__)
             self.error(f"'{name}' must be {expected}", self.tree.loc(name))
             return default
         return value
 
-    def check_keys(self, entry: Map, allowed: set, what: str) -> None:
+    def check_keys(self, entry: Map, allowed: AbstractSet[str], what: str) -> None:
         for key in entry:
             if key not in allowed:
                 self.error(f"unknown key '{key}' in {what}", entry.key_loc(key),
@@ -84,8 +88,9 @@ class SectionReader:
             self.error(f"{what}: {exc}", loc)
             return "None"
 
-    def define(self, kind: str, params: tuple[str, ...], unit: Unit | None, block: bool, what: str) -> str:
-        """Add a generated function; returns its Python name.
+    def define(self, kind: str, params: tuple[str, ...], unit: Unit | None, block: bool, what: str) -> Any:
+        """Add a generated function; returns its Python name (Any: the specs hold it where the linker later puts
+        the function, naipes.language.linker.resolve_specs).
 
         The name is made by the engine (`kind` and a serial number; a rule
         file's function `f` is `F_f`, its name checked first): rule-file text

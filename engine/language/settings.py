@@ -65,7 +65,8 @@ class Settings(SectionReader):
                 self.error(f"param '{name}' has type '{typ}'; use one of {', '.join(PARAM_TYPES)}", spec.loc("type"),
                            did_you_mean(str(typ), PARAM_TYPES))
                 continue
-            param = Param(name, typ, default, str(spec.get("doc", "")), spec.get("choices"), spec.get("min"), spec.get("max"))
+            param = Param(name, typ, default, str(spec.get("doc", "")), spec.get("choices"), spec.get("min"),
+                          spec.get("max"))
             if not self.param_limits_ok(param, spec):
                 continue
             if default is None:
@@ -94,7 +95,8 @@ class Settings(SectionReader):
     def apply_overrides(self, params: dict[str, Param], values: dict[str, Any]) -> None:
         for name, raw in self.overrides.items():
             if name not in params:
-                hint = did_you_mean(name, params) or (f"params: {', '.join(params)}" if params else "this game has no params")
+                hint = did_you_mean(name, params) or (f"params: {', '.join(params)}" if params
+                                                      else "this game has no params")
                 raise ParamError(f"unknown param '{name}' ({hint})")
             param = params[name]
             value = convert_param(param, raw)
@@ -133,9 +135,9 @@ def check_param_value(param: Param, value: Any) -> str | None:
     if problem:
         return f"{value!r} is {problem}"
     expected = PARAM_TYPES[param.type]
-    if not isinstance(value, expected) or (expected is int and isinstance(value, bool)):
-        if not (expected is float and isinstance(value, int) and not isinstance(value, bool)):
-            return f"{value!r} is not {param.type}"
+    wrong_type = not isinstance(value, expected) or (expected is int and isinstance(value, bool))
+    if wrong_type and not (expected is float and isinstance(value, int) and not isinstance(value, bool)):
+        return f"{value!r} is not {param.type}"
     if param.choices is not None and value not in param.choices:
         return f"{value!r} is not one of {', '.join(map(str, param.choices))}"
     if param.min is not None and value < param.min:

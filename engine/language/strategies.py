@@ -21,8 +21,8 @@ read its state and zones.
   shown, bids.
 * **Memory**: ``memory: {name: INIT}`` is private to the seat and kept for
   the whole game, or ``name: {init: INIT, reset: EXPR}``: started again from
-  INIT whenever EXPR's value changes (``reset: round_number``: one hand); ``me`` is the seat's player.  Actions may change only the
-  memory (the compiler refuses anything else).
+  INIT whenever EXPR's value changes (``reset: round_number``: one hand); ``me`` is the seat's player.
+  Actions may change only the memory (the compiler refuses anything else).
 * **Default**: when no rule proposes a legal option, ``default:`` decides:
   ``first`` (the first legal option, the default), ``random`` (the seat's
   seeded generator) or any agent name (``minimax``, ``ismcts``...).
@@ -33,9 +33,10 @@ A stronger level ``extends`` a weaker one and adds rules (``override`` and
 from __future__ import annotations
 
 import copy
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from ..errors import Location, RuleError, RuleErrors, did_you_mean
 from ..program import Program, RuleSpec
@@ -45,7 +46,6 @@ from .linker import Module, compile_module, function_reads, read_indexes, resolv
 from .loader import Map, Seq, load_tree
 from .shipped import STRATEGIES
 from .vocabulary import AGENT_NAMES, STRATEGY_GROUP_KEYS, STRATEGY_RULE_KEYS, STRATEGY_SECTIONS
-
 
 OFFERED = "__offered"  # the legal arguments by move, in the view's variables (no rule can name it)
 
@@ -96,7 +96,8 @@ def compile_strategy(path: str | Path, game: Program) -> Strategy:
     """
     tree = load_tree(path)
     errors = [RuleError(f"unknown section '{key}' in a strategy file", tree.key_loc(key),
-                        did_you_mean(str(key), STRATEGY_SECTIONS) or f"sections: {', '.join(sorted(STRATEGY_SECTIONS))}")
+                        did_you_mean(str(key), STRATEGY_SECTIONS)
+                        or f"sections: {', '.join(sorted(STRATEGY_SECTIONS))}")
               for key in tree if key not in STRATEGY_SECTIONS]
     try:
         game_name = _declared_game(tree)
@@ -121,7 +122,7 @@ def is_strategy_file(path: str | Path) -> bool:
     if "strategies" in Path(path).parts:
         return True
     tree = load_tree(path)
-    rules = tree.get("rules") if isinstance(tree.get("rules"), list) else []
+    rules = found if isinstance(found := tree.get("rules"), list) else []
     return "memory" in tree or "default" in tree or \
         any(isinstance(r, Map) and ({"choose", "observe", "move"} & set(r)) for r in rules)
 
@@ -279,7 +280,7 @@ class _StrategyBuilder(Builder):
 
     def rules(self, phases: list[str], strategy: str) -> list[RuleSpec]:
         section = self.strategy_tree.get("rules") or Seq()
-        if not isinstance(section, list):
+        if not isinstance(section, Seq):
             self.error("'rules' must be a list of rules", self.strategy_tree.loc("rules"))
             return []
         self.compile_resets()
@@ -320,7 +321,8 @@ class _StrategyBuilder(Builder):
             if not isinstance(spec, Map):
                 self.error("a strategy rule is a mapping (name:, when:, choose:, then:, ...)", inner.loc(i))
                 continue
-            self.check_keys(spec, STRATEGY_RULE_KEYS - {"observe", "before", "after"}, f"a rule of group '{group['group']}'")
+            self.check_keys(spec, STRATEGY_RULE_KEYS - {"observe", "before", "after"},
+                            f"a rule of group '{group['group']}'")
             name = self.rule_name(spec, i, seen)
             rule = self.decision_rule(first_index + len(out), name, spec, phases, strategy, group)
             if rule is not None:
@@ -328,14 +330,14 @@ class _StrategyBuilder(Builder):
         return out
 
     def compile_resets(self) -> None:
-        """`memory: NAME: {init: INIT, reset: EXPR}`: the memory starts again from INIT whenever EXPR's value changes."""
+        """`memory: NAME: {init: INIT, reset: EXPR}`: NAME starts again from INIT whenever EXPR's value changes."""
         memory = self.strategy_tree.get("memory")
         for name, spec in memory.items() if isinstance(memory, Map) else []:
             if not (isinstance(spec, Map) and "reset" in spec):
                 continue
             what = f"reset of memory '{name}'"
             text = self.expr_text(spec["reset"], spec.loc("reset"), what)
-            unit = text and self.compiler.expression(text, {}, what=what)
+            unit = None if not text else self.compiler.expression(text, {}, what=what)
             if unit is not None:
                 self.resets[str(name)] = self.define("memory_reset", (), unit, False, what)
 
@@ -368,7 +370,8 @@ class _StrategyBuilder(Builder):
         if "choose" in spec:
             text = self.expr_text(spec["choose"], spec.loc("choose"), f"rule '{name}' choose")
             scope = {v: ("list" if v == "options" else None) for v in rule.variables}
-            unit = text and self.compiler.expression(text, scope, what=f"choice of rule '{name}'", allow_random=True)
+            unit = None if not text else self.compiler.expression(text, scope, what=f"choice of rule '{name}'",
+                                                                  allow_random=True)
             self.choices[index] = self.define("rule_choose", rule.variables, unit, False, f"choice of rule '{name}'")
         return rule
 
@@ -383,7 +386,7 @@ class _StrategyBuilder(Builder):
         scope = {"player": "player", **({arg: None} if arg != "_" else {})}
         c = self.compiler
         when = self.expr_text(spec.get("when", True), spec.loc("when"), f"rule '{name}' when")
-        cond = when and c.expression(when, dict(scope), what=f"condition of rule '{name}'")
+        cond = None if not when else c.expression(when, dict(scope), what=f"condition of rule '{name}'")
         act = c.block(self.texts(spec.get("then", "pass"), spec.loc("then"), f"rule '{name}' then"), dict(scope),
                       what=f"actions of rule '{name}'")
         params = ("player", arg)

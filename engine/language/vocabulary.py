@@ -17,7 +17,6 @@ Shapes: :class:`Value` (a scalar of some kinds), :class:`ListOf`,
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Union
 
 from ..runtime.agenda import STRATEGIES
 
@@ -37,14 +36,14 @@ class Value:
 
 @dataclass(frozen=True)
 class ListOf:
-    item: "Shape"
+    item: Shape
 
 
 @dataclass(frozen=True)
 class Entries:
     """A mapping from names the file declares (`key`: identifier, signature or any) to one shape."""
 
-    value: "Shape"
+    value: Shape
     key: str = "identifier"
     at_most: int | None = None
 
@@ -52,7 +51,7 @@ class Entries:
 @dataclass(frozen=True)
 class Field:
     doc: str
-    shape: "Shape"
+    shape: Shape
 
 
 @dataclass(frozen=True)
@@ -70,10 +69,10 @@ class Record:
 
 @dataclass(frozen=True)
 class Either:
-    options: tuple["Shape", ...] = field(default_factory=tuple)
+    options: tuple[Shape, ...] = field(default_factory=tuple)
 
 
-Shape = Union[Value, ListOf, Entries, Record, Either]
+Shape = Value | ListOf | Entries | Record | Either
 
 TEXT = Value(("text",))
 BOOL = Value(("bool",))
@@ -90,7 +89,7 @@ VISIBILITIES = ("public", "hidden", "owner", "top")
 PARAM_TYPES = ("int", "float", "bool", "str")
 
 
-def _record(required: tuple[str, ...] = (), base: str | None = None, **fields: tuple[str, Shape]) -> Record:
+def _record(required: tuple[str, ...] = (), base: str | None = None, /, **fields: tuple[str, Shape]) -> Record:
     return Record({name: Field(doc, shape) for name, (doc, shape) in fields.items()}, required, base)
 
 
@@ -130,8 +129,10 @@ VARIABLES = Entries(Either((VARIABLE, EXPRESSION, NULL)))  # name: INIT, or name
 VIEW = _record(
     ("value",), value=("the displayed value, an expression", EXPRESSION),
     per_player=("one per player", BOOL),
-    visibility=("public, or owner (per-player views)", Value(("text",), ("public", "owner"))), doc=("what it shows", TEXT))
+    visibility=("public, or owner (per-player views)", Value(("text",), ("public", "owner"))),
+    doc=("what it shows", TEXT))
 # The drawings the web table knows (naipes/web/static/table.js, ICONS), and the colours a look may name.
+SHAPES = ("card", "chip")  # how the web table draws a card
 ICONS = ("coin", "cup", "sword", "club", "heart", "diamond", "spade", "clover", "star", "pointed_hat", "belled_cap")
 COLOUR = r"^(#[0-9a-fA-F]{3}|#[0-9a-fA-F]{6}|[a-zA-Z]{3,20})$"
 LOOK = _record(
@@ -140,7 +141,7 @@ LOOK = _record(
     symbol=("text drawn instead of an icon", ANY_SCALAR),
     colour=("a CSS colour: #rgb, #rrggbb or a name", Value(("text",), pattern=COLOUR)))
 DISPLAY = _record(
-    shape=("how a card is drawn: card (a playing card) or chip (a round token)", Value(("text",), ("card", "chip"))),
+    shape=("how a card is drawn: card (a playing card) or chip (a round token)", Value(("text",), SHAPES)),
     corner=("the attribute written in a card's corner (default: the card's name)", TEXT),
     suit=("the attribute whose value gives a card its icon or symbol and its colour", TEXT),
     order=("the attributes a hand is sorted by, in turn (values in the order `values` lists them)", NAMES),
@@ -182,7 +183,7 @@ RULE = _record(
     doc=("what it does", TEXT), **{"for": ("NAME in COLLECTION bindings: one activation per binding", BINDINGS)})
 
 RULE_FILE = _record(
-    ("game",), base="extends",
+    ("game",), "extends",  # required keys; the key naming a base (extends)
     game=("the game's identifier", TEXT), title=("a human title", TEXT), description=("free text", TEXT),
     players=("min / max / default number of seats, and the default AI", Either((COUNT, PLAYERS))),
     params=("named, typed parameters", Entries(Either((PARAM, ANY_SCALAR))),),
@@ -233,9 +234,10 @@ STRATEGY_GROUP = _record(
     rules=("decision rules", ListOf(STRATEGY_RULE)))
 
 STRATEGY_FILE = _record(
-    ("game",), base="extends",
+    ("game",), "extends",  # required keys; the key naming a base (extends)
     game=("the rule file it plays", TEXT), title=("a human title", TEXT), description=("free text", TEXT),
-    extends=("a weaker level it adds rules to", TEXT), override=("rules replacing the base's by name", ListOf(STRATEGY_RULE)),
+    extends=("a weaker level it adds rules to", TEXT),
+    override=("rules replacing the base's by name", ListOf(STRATEGY_RULE)),
     remove=("base rules to delete by name", NAMES),
     default=("when no rule proposes a legal option: first, random, or an agent", TEXT),
     strategy=("conflict-resolution strategy", Value(("text",), tuple(STRATEGIES))),

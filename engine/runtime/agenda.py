@@ -83,7 +83,7 @@ class Agenda:
         self.tick = 0  # counts updates: activations made by one write share a tick (recency)
         self.guard_seen: dict = {}
 
-    def clone(self) -> "Agenda":
+    def clone(self) -> Agenda:
         new = Agenda.__new__(Agenda)
         new.program = self.program
         new.acts, new.by_var = list(self.acts), list(self.by_var)  # inner dicts are replaced, never mutated

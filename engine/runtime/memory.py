@@ -15,25 +15,31 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from collections.abc import Callable, Iterable
 from operator import attrgetter
-from typing import Any, Callable, Iterable
+from typing import Any
 
 from ..errors import GameError, ParamError
 from ..library.builtins import DECK
 from ..library.limits import MAX_STEPS, Budget, weigh
-from ..program import CardBase, PlayerBase, Program
+from ..program import CardBase, CardSpec, PlayerBase, Program, ZoneSpec
 
 
 class Zone(list):
     """A pile of cards: a list whose last item is the top."""
 
     __slots__ = ("name", "owner", "key", "slot", "spec")
+    name: str
+    owner: PlayerBase | None
+    key: str | tuple[str, int]  # the name, with the owner's seat for a per-player zone
+    slot: int
+    spec: ZoneSpec
 
     def __repr__(self) -> str:
         owner = f"{self.owner.name}." if self.owner is not None else ""
         return f"<{owner}{self.name}: {len(self)} cards>"
 
-    __hash__ = object.__hash__
+    __hash__ = object.__hash__  # type: ignore[assignment]  # a zone is hashed by identity (a list is not hashable)
 
     def __eq__(self, other: object) -> bool:
         return self is other
@@ -46,7 +52,7 @@ def sees(zone: Zone, seat: int | None) -> bool:
 
 
 class Memory(Budget):
-    """Game state plus the bookkeeping the engine needs (dirty keys, decisions, the steps left: naipes.library.limits)."""
+    """Game state plus the bookkeeping the engine needs (dirty keys, decisions, the steps left: see limits)."""
 
     __slots__ = ("vars", "players", "zones", "where", "dirty", "_rng", "_rng_origin", "pending", "over", "on_step",
                  "winners", "events", "program", "trackers", "shuffler")
@@ -58,22 +64,26 @@ class Memory(Budget):
         self.zones: list[Zone] = []
         self.where: dict[int, int] = {}
         self.dirty: set = set()
-        self._rng, self._rng_origin = rng, None
+        self._rng: random.Random | None = rng  # None in a clone until it draws (see rng)
+        self._rng_origin: tuple | None = None
         self.pending: tuple | None = None  # (player, move names)
         self.over = False
         self.on_step: Callable[[str, str], None] | None = None  # told of each phase enter step before it runs
         self.winners: tuple = ()
         self.events: list[str] = []
-        self.trackers: tuple = ()  # told of every card movement and shuffle (what a seat can know: naipes.agents.knowledge)
+        # told of every card movement and shuffle (what a seat can know: naipes.agents.knowledge)
+        self.trackers: tuple = ()
         self.steps = MAX_STEPS  # what the engine operation under way may still spend (see naipes.library.limits)
         # Where shuffles get their order: None, the seeded generator; else f(zone) -> the zone's cards in their
-        # new order (naipes.bridges.chance lets the caller decide each deal, one card at a time). Clones start with None.
+        # new order (naipes.bridges.chance lets the caller decide each deal, one card at a time).
+        # Clones start with None.
         self.shuffler: Callable[[Zone], list] | None = None
 
     @property
     def rng(self) -> random.Random:
         """The game's seeded generator (a clone copies it only when it first draws)."""
         if self._rng is None:
+            assert self._rng_origin is not None  # a clone keeps its origin's state until it first draws
             self._rng = random.Random()
             self._rng.setstate(self._rng_origin)
             self._rng_origin = None
@@ -225,7 +235,7 @@ class Memory(Budget):
         return _Remapper(self.players, self.zones)(value)
 
     # ------------------------------------------------------------ copy & key
-    def clone(self) -> "Memory":
+    def clone(self) -> Memory:
         """An independent copy (values are immutable, so containers suffice)."""
         new = Memory.__new__(Memory)
         new.program, new._rng, new.steps = self.program, None, MAX_STEPS
@@ -264,7 +274,7 @@ class Memory(Budget):
         new.pending = (players[pending[0].index], pending[1]) if pending is not None else None
         return new
 
-    def seen_by(self, seat: int | None) -> "Memory":
+    def seen_by(self, seat: int | None) -> Memory:
         """A copy holding only what the player at `seat` can see (None: an onlooker).
 
         Cards in zones hidden from the seat become placeholders (the same count,
@@ -312,7 +322,8 @@ class Memory(Budget):
             zones_part = tuple(tuple([c.id for c in z]) if z.spec.ordered else frozenset([c.id for c in z])
                                for z in self.zones)
         pending = (self.pending[0].index, self.pending[1]) if self.pending else None
-        return ((self.vars.get("phase"), self.vars.get("stage")), globals_part, players_part, zones_part, pending, self.over, self.winners)
+        return ((self.vars.get("phase"), self.vars.get("stage")), globals_part, players_part, zones_part, pending,
+                self.over, self.winners)
 
 
 ATOMS = {int, float, str, bool, type(None)}
@@ -351,7 +362,7 @@ def symmetric_zones_key(zones: list[Zone], symmetric: tuple[str, ...], attribute
     for per_zone in columns:
         tallies = [Counter(labels) for labels in per_zone]
         signature = {label: tuple([t[label] for t in tallies]) for label in set().union(*tallies)}
-        ordered = sorted(signature, key=lambda l: (signature[l], _label_order(l)))
+        ordered = sorted(signature, key=lambda label: (signature[label], _label_order(label)))
         ranks.append(dict(zip(ordered, range(len(ordered)))).__getitem__)
     others = [attrgetter(a) for a in attributes if a not in symmetric]
     key = []
@@ -402,7 +413,8 @@ def _normalise(value: Any) -> Any:
     return value
 
 
-def new_memory(program: Program, seed: int | None, player_names: list[str] | None = None, count: int | None = None) -> Memory:
+def new_memory(program: Program, seed: int | None, player_names: list[str] | None = None,
+               count: int | None = None) -> Memory:
     """A fresh working memory: players, zones, deck and state, before setup."""
     rng = random.Random(seed)
     memory = Memory(program, rng)
@@ -428,7 +440,7 @@ def new_memory(program: Program, seed: int | None, player_names: list[str] | Non
             V[spec.name] = memory.new_zone(spec.name, None, spec)
     with program.located():
         if program.cards is not None:
-            build_deck(program, memory)
+            build_deck(program.cards, memory)
         for var in program.state:
             V[var.name] = var.init(memory, V)
         for var in program.player_state:
@@ -438,9 +450,8 @@ def new_memory(program: Program, seed: int | None, player_names: list[str] | Non
     return memory
 
 
-def build_deck(program: Program, memory: Memory) -> None:
-    """Make the program's cards and place them in their starting zone."""
-    spec = program.cards
+def build_deck(spec: CardSpec, memory: Memory) -> None:
+    """Make the cards and place them in their starting zone."""
     cards = []
     for i, attrs in enumerate(spec.build(memory, memory.vars)):
         if not isinstance(attrs, dict):
@@ -461,6 +472,5 @@ def build_deck(program: Program, memory: Memory) -> None:
         card.name = spec.name(memory, memory.vars, card) if spec.name else \
             " ".join(str(getattr(card, a)) for a in spec.attributes if getattr(card, a) is not None)
         cards.append(card)
-    start = memory.vars.get(spec.start)
-    memory.place(cards, start)
+    memory.place(cards, memory.vars[spec.start])
     memory.vars[DECK] = tuple(cards)

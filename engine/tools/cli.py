@@ -247,7 +247,7 @@ def resume_from(log: str, ruleset: str | None, params: tuple[str, ...], seed: in
     resumed = Replay.load(log, find_ruleset(ruleset) if ruleset else None)
     if resumed.game.over:
         raise NaipesError(f"the game in {log} is over: nothing to resume (naipes replay {log} shows it)")
-    click.echo(f"Resuming {log}: {resumed.steps} moves made again, then {resumed.game.to_move.name} to move.")
+    click.echo(f"Resuming {log}: {resumed.steps} moves made again, then {resumed.game.mover.name} to move.")
     return resumed
 
 

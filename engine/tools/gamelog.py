@@ -22,9 +22,10 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Any, Callable, TextIO
+from typing import Any, TextIO
 
 from ..errors import Location, NaipesError, RuleError
 from ..runtime.game import Game
@@ -146,7 +147,7 @@ def read_log(path: str | Path) -> list[LoggedRecord]:
             continue
         try:
             record = json.loads(line)
-        except ValueError as error:
+        except json.JSONDecodeError as error:
             if number == len(lines):  # no newline after it: written only in part
                 break
             raise LogError(f"not a JSON record: {error.msg}", Location(str(path), number, error.colno)) from None

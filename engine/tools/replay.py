@@ -13,9 +13,10 @@ face up (``all``).
 """
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 import click
 from rich.console import Console
@@ -26,7 +27,7 @@ from ..language.builder import load_program
 from ..language.shipped import ruleset_path
 from ..program import Program
 from ..runtime.game import Decision, Game, Option, card_order, jsonable
-from .gamelog import FORMAT, FULL, LoggedRecord, LogError, as_line, as_logged, digest, read_log, record_game
+from .gamelog import FORMAT, FULL, LogError, LoggedRecord, as_line, as_logged, digest, read_log, record_game
 
 AGENT_RECORDS = {"log", "strategy", "fault"}  # what a log has that the game itself does not say (header, AI traces)
 EVERYTHING = "all"  # the seat of a view with every card face up
@@ -58,7 +59,7 @@ class Replay:
 
     # -------------------------------------------------------------- loading
     @classmethod
-    def load(cls, path: str | Path, ruleset: str | Path | None = None) -> "Replay":
+    def load(cls, path: str | Path, ruleset: str | Path | None = None) -> Replay:
         """Read a log and run it again (with `ruleset` instead of the file the log names, if given)."""
         path = Path(path)
         logged = read_log(path)
@@ -134,7 +135,7 @@ class Replay:
 
     @property
     def decisions(self) -> list[dict]:
-        return [step.decision for step in self.history[1:]]
+        return [step.decision for step in self.history[1:] if step.decision is not None]
 
     @property
     def game(self) -> Game:
@@ -173,7 +174,7 @@ class Replay:
     def view(self, number: int, seat: int | str | None) -> dict:
         """The position at step `number` as `seat` saw it (EVERYTHING: every card face up, every variable)."""
         game = self.step(number).game
-        return full_view(game) if seat == EVERYTHING else game.view(seat)
+        return full_view(game) if seat == EVERYTHING else game.view(seat if isinstance(seat, int) else None)
 
     def records_for(self, number: int, seat: int | str | None, since: int | None = None) -> list[dict]:
         """The records up to step `number` (from step `since`, if given) as `seat` was told them.
@@ -284,7 +285,7 @@ HELP = "Enter or n: next step · b: back · a number: that step · seat all|watc
 def seat_text(replay: Replay, seat: int | str | None) -> str:
     if seat == EVERYTHING:
         return "everything (all cards face up)"
-    return "an onlooker" if seat is None else replay.game.memory.players[seat].name
+    return replay.game.memory.players[seat].name if isinstance(seat, int) else "an onlooker"
 
 
 def step_lines(replay: Replay, number: int, seat: int | str | None) -> list[str]:
@@ -297,11 +298,12 @@ def step_lines(replay: Replay, number: int, seat: int | str | None) -> list[str]
         if record["type"] == "decision":
             lines.append(f"  {record['player']}: {record['text']}")
         elif record["type"] == "end":
-            lines.append("  " + (record.get("cut_off") or f"Game over. Winner: {', '.join(record['winners']) or 'nobody'}."))
+            winners = ", ".join(record["winners"]) or "nobody"
+            lines.append("  " + (record.get("cut_off") or f"Game over. Winner: {winners}."))
         else:
             lines.append(f"  {'*' if record['type'] == 'announce' else ' '} {record['text']}")
     game = step.game
-    lines.append("  The game is over." if game.over else f"  {game.to_move.name} to move.")
+    lines.append("  The game is over." if game.over else f"  {game.mover.name} to move.")
     return lines
 
 

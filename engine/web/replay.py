@@ -9,8 +9,6 @@ go forward and back and a choice of whose view; nothing can be played.
 """
 from __future__ import annotations
 
-from typing import Any
-
 from starlette.requests import Request
 from starlette.responses import JSONResponse
 
@@ -20,9 +18,10 @@ from .table import game_facts, result_outcome
 
 
 async def replay_info(request: Request) -> JSONResponse:
-    replay, seat = _replay_and_seat(request)
-    if isinstance(seat, JSONResponse):
-        return seat
+    found = _replay_and_seat(request)
+    if isinstance(found, JSONResponse):
+        return found
+    replay, seat = found
     names = [p.name for p in replay.game.memory.players]
     agents = replay.header["seats"]
     seats = [{"seat": i, "name": name, "agent": agents[i] if i < len(agents) else "?", "human": False, "taken": False}
@@ -33,9 +32,10 @@ async def replay_info(request: Request) -> JSONResponse:
 
 
 async def replay_step(request: Request) -> JSONResponse:
-    replay, seat = _replay_and_seat(request)
-    if isinstance(seat, JSONResponse):
-        return seat
+    found = _replay_and_seat(request)
+    if isinstance(found, JSONResponse):
+        return found
+    replay, seat = found
     number = request.path_params["step"]
     try:
         step = replay.step(number)
@@ -51,14 +51,15 @@ async def replay_step(request: Request) -> JSONResponse:
                          "state": state})
 
 
-def _replay_and_seat(request: Request) -> tuple[Replay | None, Any]:
+def _replay_and_seat(request: Request) -> tuple[Replay, int | str | None] | JSONResponse:
+    """The server's replay and the seat asked for, or the error to answer with."""
     replay = request.app.state.replay
     if replay is None:
-        return None, JSONResponse({"error": "this server replays no log (naipes replay LOG --web)"}, status_code=404)
+        return JSONResponse({"error": "this server replays no log (naipes replay LOG --web)"}, status_code=404)
     try:
         return replay, replay.seat(request.query_params.get("seat", EVERYTHING))
     except NaipesError as error:
-        return replay, JSONResponse({"error": str(error)}, status_code=400)
+        return JSONResponse({"error": str(error)}, status_code=400)
 
 
 def _seat_name(seat: int | str | None) -> str:
