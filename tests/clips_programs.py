@@ -1,0 +1,332 @@
+"""Random small rule programs, written both in the rule language and in CLIPS, and run on both engines.
+
+Used by tests/test_clips_differential.py (issue 14: does the agenda behave as CLIPS's does?).
+
+A program has a few integer variables, a few rules (salience, maybe a phase, a condition of one to three
+comparisons joined by and/or/not, one or two writes, maybe a goto or a refresh) and a conflict-resolution
+strategy. The translation keeps each rule meaning the same thing in both engines:
+
+* a variable is a fact of its own template, ``(x0 (v 3))``; a condition reads a variable through a pattern on
+  its fact (``(x0 (v ?x0))``) and tests it in one ``test`` CE, so a rule is re-matched exactly when a variable
+  its condition reads changes — Naipes's read sets. A write is ``modify`` of that fact, done by a deffunction
+  that finds the fact, so writing a variable does not make the rule read it; actions read current values the
+  same way (Naipes's actions are sequential: ``x = 1`` then ``y = x`` gives y 1). CLIPS 6.4's ``modify``
+  with unchanged slots does nothing, as a Naipes write of the value a variable already has.
+* a phase is a fact of its own template, present while the phase is current (the control-fact idiom: not
+  CLIPS's modules and focus, see docs/engine.md); ``goto`` retracts it and asserts the new one, unless it is
+  already the phase.
+* CLIPS's complexity counts one per pattern besides the tests, Naipes's specificity counts the condition's
+  tests only: every rule gets the same number of patterns (padding with a fact that never changes), so the
+  two orders compare.
+* Naipes starts by evaluating every rule at once; in CLIPS every rule has a ``(go)`` pattern and ``go`` is
+  asserted last, so the first activations are made by one assertion too.
+
+Where CLIPS leaves the order to its implementation (activations made by one assertion; with simplicity or
+complexity, rules of equal complexity, ordered by age in CLIPS and by declaration in Naipes), Naipes breaks the
+tie by declaration order. `compare` checks every firing: the rule CLIPS fires must be the one Naipes fires, or,
+where Naipes's choice was such a tie, one of the tied rules; if CLIPS took another of them the runs part
+legitimately and the comparison of that program stops there (counted as a tie).
+"""
+from __future__ import annotations
+
+import random
+import tempfile
+import textwrap
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+# Strategies whose order CLIPS defines the same way as Naipes: Naipes name -> CLIPS name.
+STRATEGIES = {"depth": "depth", "breadth": "breadth", "simplicity": "simplicity", "specificity": "complexity"}
+FIRING_LIMIT = 40  # a program that does not settle is compared over its first firings
+FIN_PRIORITY = -1000
+COMPARISONS = {"<": "<", "<=": "<=", ">": ">", ">=": ">=", "==": "=", "!=": "<>"}
+
+
+# ------------------------------------------------------------------ expressions (tuples, rendered twice)
+# ("var", name) | ("int", n) | ("add", a, b) | ("cmp", op, a, b) | ("and"/"or", [c...]) | ("not", c)
+def naipes_text(e: tuple) -> str:
+    kind = e[0]
+    if kind == "var":
+        return e[1]
+    if kind == "int":
+        return str(e[1])
+    if kind == "add":
+        return f"{naipes_text(e[1])} + {naipes_text(e[2])}" if e[2][0] != "int" or e[2][1] >= 0 else \
+            f"{naipes_text(e[1])} - {-e[2][1]}"
+    if kind == "cmp":
+        return f"{naipes_text(e[2])} {e[1]} {naipes_text(e[3])}"
+    if kind == "not":
+        return f"not ({naipes_text(e[1])})"
+    return f" {kind} ".join(f"({naipes_text(c)})" for c in e[1])
+
+
+def clips_text(e: tuple, value_of: str) -> str:
+    """`value_of`: '?{}' in a condition (the pattern's variable), '(val-{})' in an action (the current value)."""
+    kind = e[0]
+    if kind == "var":
+        return value_of.format(e[1])
+    if kind == "int":
+        return str(e[1])
+    if kind == "add":
+        return f"(+ {clips_text(e[1], value_of)} {clips_text(e[2], value_of)})"
+    if kind == "cmp":
+        return f"({COMPARISONS[e[1]]} {clips_text(e[2], value_of)} {clips_text(e[3], value_of)})"
+    if kind == "not":
+        return f"(not {clips_text(e[1], value_of)})"
+    return f"({kind} " + " ".join(clips_text(c, value_of) for c in e[1]) + ")"
+
+
+def variables_of(e: tuple) -> set[str]:
+    if e[0] == "var":
+        return {e[1]}
+    if e[0] == "int":
+        return set()
+    return set().union(*(variables_of(c) for c in (e[1] if e[0] in ("and", "or") else e[1:]) if isinstance(c, tuple)))
+
+
+def tests_of(e: tuple) -> int:
+    """Atomic tests, as both engines count them (and/or/not add nothing, their arguments do)."""
+    if e[0] in ("and", "or"):
+        return sum(tests_of(c) for c in e[1])
+    if e[0] == "not":
+        return tests_of(e[1])
+    return 1
+
+
+# ------------------------------------------------------------------ programs
+@dataclass
+class Rule:
+    name: str
+    salience: int
+    phase: str | None
+    condition: tuple
+    actions: list[tuple]  # ("set", var, expr) | ("goto", phase) | ("refresh", rule)
+
+
+@dataclass
+class Program:
+    strategy: str
+    variables: dict[str, int]
+    phases: list[str]
+    rules: list[Rule] = field(default_factory=list)
+
+    def naipes_yaml(self) -> str:
+        lines = ["game: differential", f"max_firings: {FIRING_LIMIT}", f"strategy: {self.strategy}"]
+        if self.phases:
+            lines.append(f"phases: [{', '.join(self.phases)}]")
+        lines.append("state:")
+        lines += [f"  {name}: {value}" for name, value in self.variables.items()]
+        lines.append("rules:")
+        for rule in self.rules:
+            lines += [f"  - name: {rule.name}", f"    priority: {rule.salience}"]
+            if rule.phase:
+                lines.append(f"    phase: {rule.phase}")
+            lines.append(f'    when: "{naipes_text(rule.condition)}"')
+            lines.append("    then: |")
+            lines += [f"      {naipes_action(a)}" for a in rule.actions]
+        lines += ["  - name: fin", f"    priority: {FIN_PRIORITY}", '    when: "True"', '    then: "end game"']
+        return "\n".join(lines) + "\n"
+
+    def clips_constructs(self) -> list[str]:
+        """deftemplates, deffunctions and defrules, in the order they must be built."""
+        out = ["(deftemplate go)", "(deftemplate pad)"]
+        for name in self.variables:
+            out.append(f"(deftemplate {name} (slot v))")
+            out.append(f"(deffunction val-{name} () (fact-slot-value (nth$ 1 (find-fact ((?f {name})) TRUE)) v))")
+            out.append(f"(deffunction set-{name} (?n) (modify (nth$ 1 (find-fact ((?f {name})) TRUE)) (v ?n)))")
+        for phase in self.phases:
+            out.append(f"(deftemplate phase-{phase})")
+        templates = " ".join(f"phase-{p}" for p in self.phases)
+        for phase in self.phases:
+            out.append(f"(deffunction goto-{phase} () (if (not (any-factp ((?p phase-{phase})) TRUE)) then "
+                       f"(do-for-all-facts ((?p {templates})) TRUE (retract ?p)) (assert (phase-{phase}))))")
+        for rule in self.rules:
+            reads = sorted(variables_of(rule.condition))
+            patterns = ["(go)", f"(phase-{rule.phase})" if rule.phase else "(pad)"]
+            patterns += [f"({name} (v ?{name}))" for name in reads]
+            patterns += ["(pad)"] * (len(self.variables) - len(reads))
+            body = " ".join(clips_action(a) for a in rule.actions)
+            out.append(f"(defrule {rule.name} (declare (salience {rule.salience})) {' '.join(patterns)} "
+                       f"(test {clips_text(rule.condition, '?{}')}) => (note {rule.name}) {body})")
+        return out
+
+    def clips_facts(self) -> list[str]:
+        facts = ["(pad)"] + [f"({name} (v {value}))" for name, value in self.variables.items()]
+        if self.phases:
+            facts.append(f"(phase-{self.phases[0]})")
+        return facts + ["(go)"]
+
+
+def naipes_action(action: tuple) -> str:
+    if action[0] == "set":
+        return f"{action[1]} = {naipes_text(action[2])}"
+    return f"{action[0]} {action[1]}"
+
+
+def clips_action(action: tuple) -> str:
+    if action[0] == "set":
+        return f"(set-{action[1]} {clips_text(action[2], '(val-{})')})"
+    if action[0] == "goto":
+        return f"(goto-{action[1]})"
+    return f"(refresh {action[1]})"
+
+
+def generate(rng: random.Random, strategy: str) -> Program:
+    """One small random program (2-4 variables with values 0-3, 3-7 rules, saliences 0-2, maybe 2-3 phases)."""
+    names = [f"x{i}" for i in range(rng.randint(2, 4))]
+    phases = ["a", "b", "c"][:rng.choice((0, 0, 2, 3))]
+    program = Program(strategy, {n: rng.randint(0, 3) for n in names}, phases)
+    count = rng.randint(4, 8)
+    rule_names = [f"r{i}" for i in range(count)]
+    for name in rule_names:
+        actions: list[tuple] = [("set", rng.choice(names), _value(rng, names)) for _ in range(rng.choice((1, 1, 2)))]
+        if phases and rng.random() < 0.3:
+            actions.append(("goto", rng.choice(phases)))
+        if rng.random() < 0.2:
+            actions.append(("refresh", rng.choice(rule_names)))
+        phase = rng.choice(phases) if phases and rng.random() < 0.6 else None
+        program.rules.append(Rule(name, rng.choice((0, 0, 0, 1, 2)), phase, _condition(rng, names), actions))
+    return program
+
+
+def _operand(rng: random.Random, names: list[str]) -> tuple:
+    return ("var", rng.choice(names)) if rng.random() < 0.3 else ("int", rng.randint(0, 3))
+
+
+def _comparison(rng: random.Random, names: list[str]) -> tuple:
+    return ("cmp", rng.choice(list(COMPARISONS)), ("var", rng.choice(names)), _operand(rng, names))
+
+
+def _condition(rng: random.Random, names: list[str]) -> tuple:
+    atoms = [_comparison(rng, names) for _ in range(rng.choice((1, 1, 2, 2, 3)))]
+    atoms = [("not", a) if rng.random() < 0.15 else a for a in atoms]
+    if len(atoms) == 1:
+        return atoms[0]
+    if len(atoms) == 3 and rng.random() < 0.5:
+        return (rng.choice(("and", "or")), [atoms[0], (rng.choice(("and", "or")), atoms[1:])])
+    return (rng.choice(("and", "and", "or")), atoms)
+
+
+def _value(rng: random.Random, names: list[str]) -> tuple:
+    roll = rng.random()
+    if roll < 0.4:
+        return ("int", rng.randint(0, 3))
+    if roll < 0.8:
+        return ("add", ("var", rng.choice(names)), ("int", rng.choice((-1, 1, 2))))
+    return ("add", ("var", rng.choice(names)), ("var", rng.choice(names)))
+
+
+# ------------------------------------------------------------------ running
+@dataclass
+class Run:
+    fired: list[str]
+    ties: list[set[str]]  # Naipes only: the rules tied with the winner where the order is CLIPS's own business
+    final: dict[str, Any]
+    decided: list[bool] = field(default_factory=list)  # Naipes only: did the strategy choose among rules of
+    # the winner's salience (more than one pending, the winner alone first by the strategy's term)?
+
+
+def run_naipes(program: Program, directory: Path | None = None) -> Run:
+    """Run the program on Naipes; each firing's tie set is read from the agenda before the winner is taken."""
+    from naipes import load_program
+    from naipes.errors import GameError
+    from naipes.runtime.game import Game
+    with tempfile.TemporaryDirectory(prefix="naipes-diff-") as tmp:
+        path = Path(directory or tmp) / "program.yaml"
+        path.write_text(program.naipes_yaml())
+        compiled = load_program(path)
+    game = Game(compiled, 0)
+    fired: list[str] = []
+    ties: list[set[str]] = []
+    decided: list[bool] = []
+
+    def listen(record: dict) -> None:
+        if record["type"] == "fire" and record["rule"] != "fin":
+            fired.append(record["rule"])
+            tied, rivals = tied_with_winner(game.agenda)
+            ties.append(tied)
+            decided.append(len(tied) == 1 and rivals > 1)
+    game.listeners.append(listen)
+    try:
+        game.start()
+    except GameError as error:  # the firing limit: compare the firings made until then
+        if "runaway" not in str(error):
+            raise
+    return Run(fired[:FIRING_LIMIT], ties[:FIRING_LIMIT], current_values(program, game.memory.vars),
+               decided[:FIRING_LIMIT])
+
+
+def tied_with_winner(agenda: Any) -> tuple[set[str], int]:
+    """The rules whose pending activations sort level with the winner up to the strategy's term, and how many
+    pending activations have the winner's salience."""
+    live = [entry for entry in agenda.heap if agenda.live.get(entry[2].key) == entry[1]]
+    best = min(entry[0][:2] for entry in live)
+    return {entry[2].rule.name for entry in live if entry[0][:2] == best}, \
+        sum(entry[0][0] == best[0] for entry in live)
+
+
+def current_values(program: Program, values: dict) -> dict[str, Any]:
+    out = {name: values[name] for name in program.variables}
+    if program.phases:
+        out["phase"] = values["phase"]
+    return out
+
+
+def run_clips(program: Program) -> Run:
+    import clips
+    env = clips.Environment()
+    fired: list[str] = []
+    env.define_function(lambda name: fired.append(str(name)), "note")
+    for construct in program.clips_constructs():
+        env.build(construct)
+    env.eval(f"(set-strategy {STRATEGIES[program.strategy]})")
+    env.reset()
+    for fact in program.clips_facts():
+        env.assert_string(fact)
+    env.run(FIRING_LIMIT)
+    final: dict[str, Any] = {}
+    for fact in env.facts():
+        template = fact.template.name
+        if template in program.variables:
+            final[template] = fact["v"]
+        elif template.startswith("phase-"):
+            final["phase"] = template[len("phase-"):]
+    return Run(fired, [], final)
+
+
+@dataclass
+class Outcome:
+    compared: int  # firings checked
+    by_strategy: int  # of them, firings Naipes's strategy decided among rules of equal salience
+    parted_at_tie: bool  # CLIPS took another rule of a tie Naipes broke by declaration order
+    divergence: str | None  # a real difference, explained
+
+
+def naipes_decided(run: Run, steps: int) -> int:
+    return sum(run.decided[:steps])
+
+
+def compare(program: Program) -> Outcome:
+    naipes, clips_run = run_naipes(program), run_clips(program)
+    for step, (ours, theirs) in enumerate(zip(naipes.fired, clips_run.fired)):
+        if ours != theirs:
+            if theirs in naipes.ties[step]:
+                return Outcome(step, naipes_decided(naipes, step), True, None)
+            return Outcome(step, naipes_decided(naipes, step), False, f"firing {step + 1}: Naipes fired {ours}, CLIPS {theirs} "
+                                        f"(Naipes's tie set {sorted(naipes.ties[step])})")
+    compared = min(len(naipes.fired), len(clips_run.fired))
+    if len(naipes.fired) != len(clips_run.fired):
+        longer = "Naipes" if len(naipes.fired) > len(clips_run.fired) else "CLIPS"
+        rest = (naipes.fired if longer == "Naipes" else clips_run.fired)[compared:]
+        return Outcome(compared, naipes_decided(naipes, compared), False, f"after {compared} common firings only {longer} goes on: {rest}")
+    if compared < FIRING_LIMIT and naipes.final != clips_run.final:
+        return Outcome(compared, naipes_decided(naipes, compared), False, f"same firings, different final values: Naipes {naipes.final}, "
+                                        f"CLIPS {clips_run.final}")
+    return Outcome(compared, naipes_decided(naipes, compared), False, None)
+
+
+def describe(program: Program) -> str:
+    """Both texts of a program, for a failure message."""
+    return ("Naipes:\n" + textwrap.indent(program.naipes_yaml(), "  ") + "CLIPS:\n" +
+            textwrap.indent("\n".join(program.clips_constructs()) + "\n" + " ".join(program.clips_facts()), "  "))
