@@ -1,0 +1,185 @@
+"""Naipes beside CLIPS (clipspy), durable-rules and the naive loop, on the same workloads (issue 14).
+
+    .venv/bin/pip install -e '.[compare]' && .venv/bin/python benchmarks/bench_rule_engines.py
+
+(a) the chain of bench_engine.py: N rules `step == i -> step = i + 1`, looped L laps, then the end;
+(b) its join: for: [p in players, q in players] with `q.index == p.index + 1 and p.level > q.level`;
+(c) Miss Manners, examples/manners/ (the rule file and the CLIPS original), 16 and 32 guests.
+Contenders run in turns (Race of common.py); ratios are medians of the paired rounds' ratios, and every
+contender must fire as many rules as Naipes, or the benchmark stops. durable-rules runs the chain only (its
+join and Manners are not written: see docs/engine.md); without it (or without clipspy) the benchmark says so
+and runs the others.
+"""
+from __future__ import annotations
+
+import itertools
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any, Callable
+
+from common import ROOT, Race, header, rate, table, write_summary
+from bench_engine import chain_naive, chain_yaml, engine_runner, join_naive, join_yaml, naive_runner, write_rules
+
+from naipes import load_program
+
+MANNERS = ROOT / "examples" / "manners"
+
+
+def capped(text: str) -> str:
+    """bench_engine.py's rule files ask for 10**9 firings, over the loader's limit of 1,000,000."""
+    return text.replace("max_firings: 1000000000", "max_firings: 1000000")
+
+
+def missing(module: str) -> str | None:
+    try:
+        __import__(module)
+    except ImportError as error:  # pragma: no cover - depends on the machine
+        return f"{module} is not installed ({error}); pip install -e '.[compare]'"
+    return None
+
+
+# ---------------------------------------------------------------- CLIPS
+def clips_env(constructs: str) -> Any:
+    import clips
+    env = clips.Environment()
+    for construct in constructs.strip().split("\n\n"):
+        env.build(construct)
+    return env
+
+
+def clips_chain(n: int, laps: int) -> Callable[[], int]:
+    rules = [f"(defrule r{i} ?f <- (st (step {i})) => (modify ?f (step {i + 1})))" for i in range(n)]
+    env = clips_env("\n\n".join(["(deftemplate st (slot step) (slot lap))", *rules,
+                                 f"(defrule next_lap ?f <- (st (step {n}) (lap ?l&:(< ?l {laps}))) => "
+                                 f"(modify ?f (step 0) (lap (+ ?l 1))))",
+                                 f"(defrule finish (st (step {n}) (lap {laps})) =>)"]))
+
+    def run() -> int:
+        env.reset()
+        env.assert_string("(st (step 0) (lap 0))")
+        return env.run()
+    return run
+
+
+def clips_join(players: int, rounds: int) -> Callable[[], int]:
+    env = clips_env(f"""(deftemplate player (slot index) (slot level))
+
+(defrule propagate (declare (salience 1)) (player (index ?i) (level ?lp))
+  ?q <- (player (index ?j&:(= ?j (+ ?i 1))) (level ?lq&:(> ?lp ?lq))) => (modify ?q (level ?lp)))
+
+(defrule bump ?p <- (player (index 0) (level ?l&:(< ?l {rounds}))) => (modify ?p (level (+ ?l 1))))
+
+(defrule finish (declare (salience -1)) =>)""")
+
+    def run() -> int:
+        env.reset()
+        for i in range(players):
+            env.assert_string(f"(player (index {i}) (level 0))")
+        return env.run()
+    return run
+
+
+def clips_manners(guests: int) -> Callable[[], int]:
+    import clips
+    env = clips.Environment()
+    env.define_function(lambda name, seat: None, "printed")
+    env.load(str(MANNERS / "manners.clp"))
+    facts = [f"(guest (name {i}) (sex {'m' if i % 2 == 1 else 'f'}) (hobby {h}))"
+             for i in range(1, guests + 1) for h in (1, 2, 3) if h != 1 + (i * 7 + 3) % 4]
+    facts += [f"(last_seat (seat {guests}))", "(count (c 1))", "(context (state start_up))"]
+
+    def run() -> int:
+        env.reset()
+        for fact in facts:
+            env.assert_string(fact)
+        return env.run()
+    return run
+
+
+# ---------------------------------------------------------------- durable-rules
+def durable_chain(n: int, laps: int) -> Callable[[], int]:
+    """Events step == i; each action posts the next step (a unique id each: durable-rules drops a message it
+    has seen). An action must take one parameter: with two it is taken as asynchronous and never completes."""
+    from durable.lang import m, post, ruleset, when_all
+    fired = [0]
+    ids = itertools.count()
+
+    def step(i: int) -> Callable:
+        def act(c: Any) -> None:
+            fired[0] += 1
+            c.post({"id": next(ids), "step": i + 1})
+        act.__name__ = f"r{i}"
+        return act
+
+    def finish(c: Any) -> None:
+        fired[0] += 1
+    name = f"chain{n}x{laps}"
+    with ruleset(name):
+        for i in range(n):
+            when_all(m.step == i)(step(i))
+        when_all(m.step == n)(finish)
+
+    def run() -> int:
+        # laps as separate chains: durable-rules' events are consumed, so a lap is a new post of step 0
+        fired[0] = 0
+        for _ in range(laps + 1):
+            post(name, {"id": next(ids), "step": 0})
+        return fired[0]
+    return run
+
+
+# ---------------------------------------------------------------- Naipes Manners
+def naipes_manners(guests: int) -> Callable[[], int]:
+    program = load_program(MANNERS / "manners.yaml", {"guests": str(guests)})
+    return engine_runner(program)
+
+
+def main(argv: list[str]) -> dict:
+    header("bench_rule_engines", "Naipes beside CLIPS, durable-rules and a naive loop")
+    absent = {name: missing(module) for name, module in (("CLIPS", "clips"), ("durable-rules", "durable.lang"))}
+    for why in filter(None, absent.values()):
+        print(f"   skipped: {why}")
+    summary: dict[str, Any] = {}
+    rows = []
+    with tempfile.TemporaryDirectory(prefix="naipes-bench-") as tmp:
+        d = Path(tmp)
+        workloads: list[tuple[str, dict[str, Callable[[], int]], int]] = []
+        n, laps = 10, 300
+        chain = {"Naipes": engine_runner(load_program(write_rules(d, "chain", capped(chain_yaml(n, laps))))),
+                 "naive": naive_runner(*chain_naive(n, laps, []))}
+        if not absent["CLIPS"]:
+            chain["CLIPS"] = clips_chain(n, laps)
+        if not absent["durable-rules"]:
+            chain["durable-rules"] = durable_chain(n, laps)
+        workloads.append((f"(a) chain {n} rules x {laps} laps", chain, 7))
+        players, rounds = 25, 8
+        join = {"Naipes": engine_runner(load_program(write_rules(d, "join", capped(join_yaml(rounds)))), players),
+                "naive": naive_runner(*join_naive(players, rounds))}
+        if not absent["CLIPS"]:
+            join["CLIPS"] = clips_join(players, rounds)
+        workloads.append((f"(b) join, {players} players x {rounds} rounds", join, 7))
+        for guests, repeat in ((16, 5), (32, 3)):
+            manners = {"Naipes": naipes_manners(guests)}
+            if not absent["CLIPS"]:
+                manners["CLIPS"] = clips_manners(guests)
+            workloads.append((f"(c) Miss Manners, {guests} guests", manners, repeat))
+        for label, fns, repeat in workloads:
+            race = Race(fns, repeat)
+            counts = {name: race.outs[name] for name in fns}
+            if len(set(counts.values())) > 1:
+                raise SystemExit(f"{label}: the engines fired different numbers of rules: {counts}")
+            for name in fns:
+                speed = race.speedup(name, "Naipes")
+                rows.append([label, name, counts[name], rate(counts[name], race.best(name)), speed])
+                summary[f"{label} {name}"] = {"firings": counts[name], "per_s": rate(counts[name], race.best(name)),
+                                              "times_naipes": speed}
+    table(["workload", "engine", "firings", "firings/s", "x Naipes's speed"], rows,
+          "firings/s: best of the rounds; x Naipes's speed: median over the paired rounds of Naipes's time / its")
+    print("   durable-rules' chain: a lap is a new event (its events are consumed): its `step == N` rule fires at the "
+          "end of every lap, where the others fire a lap rule and, once, the finish: as many firings")
+    return summary
+
+
+if __name__ == "__main__":
+    write_summary(sys.argv, main(sys.argv))
