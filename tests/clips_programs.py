@@ -18,8 +18,11 @@ strategy. The translation keeps each rule meaning the same thing in both engines
 * CLIPS's complexity counts one per pattern besides the tests, Naipes's specificity counts the condition's
   tests only: every rule gets the same number of patterns (padding with a fact that never changes), so the
   two orders compare.
-* Naipes starts by evaluating every rule at once; in CLIPS every rule has a ``(go)`` pattern and ``go`` is
-  asserted last, so the first activations are made by one assertion too.
+* Naipes starts by evaluating every rule at once, so its first activations tie and go in declaration order;
+  CLIPS has no such moment (activations made by one assertion are in an order it leaves to its implementation).
+  Every rule has a start pattern of its own, ``(go-r0)``, and the start facts are asserted last, one by one, in
+  the order that makes CLIPS's first activations go as Naipes's (declaration order: the first declared is the
+  newest under depth, the oldest under the others), so that what follows the start can be compared.
 
 Where CLIPS leaves the order to its implementation (activations made by one assertion; with simplicity or
 complexity, rules of equal complexity, ordered by age in CLIPS and by declaration in Naipes), Naipes breaks the
@@ -130,7 +133,7 @@ class Program:
 
     def clips_constructs(self) -> list[str]:
         """deftemplates, deffunctions and defrules, in the order they must be built."""
-        out = ["(deftemplate go)", "(deftemplate pad)"]
+        out = ["(deftemplate pad)"] + [f"(deftemplate go-{rule.name})" for rule in self.rules]
         for name in self.variables:
             out.append(f"(deftemplate {name} (slot v))")
             out.append(f"(deffunction val-{name} () (fact-slot-value (nth$ 1 (find-fact ((?f {name})) TRUE)) v))")
@@ -143,7 +146,7 @@ class Program:
                        f"(do-for-all-facts ((?p {templates})) TRUE (retract ?p)) (assert (phase-{phase}))))")
         for rule in self.rules:
             reads = sorted(variables_of(rule.condition))
-            patterns = ["(go)", f"(phase-{rule.phase})" if rule.phase else "(pad)"]
+            patterns = [f"(go-{rule.name})", f"(phase-{rule.phase})" if rule.phase else "(pad)"]
             patterns += [f"({name} (v ?{name}))" for name in reads]
             patterns += ["(pad)"] * (len(self.variables) - len(reads))
             body = " ".join(clips_action(a) for a in rule.actions)
@@ -155,7 +158,8 @@ class Program:
         facts = ["(pad)"] + [f"({name} (v {value}))" for name, value in self.variables.items()]
         if self.phases:
             facts.append(f"(phase-{self.phases[0]})")
-        return facts + ["(go)"]
+        starts = [f"(go-{rule.name})" for rule in self.rules]
+        return facts + (starts[::-1] if self.strategy == "depth" else starts)
 
 
 def naipes_action(action: tuple) -> str:

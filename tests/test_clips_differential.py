@@ -57,10 +57,10 @@ def test_random_programs_fire_the_same_rules_in_the_same_order_as_clips(strategy
         compared += outcome.compared
         by_strategy += outcome.by_strategy
         parted += outcome.parted_at_tie
-    # not a vacuous pass: most programs are compared to the end, over about 2,000 firings per strategy, some of
+    # not a vacuous pass: most programs are compared to the end, over 2,500 to 5,000 firings per strategy, some of
     # which the strategy decided among pending rules of one salience
     assert parted < PROGRAMS_PER_STRATEGY / 2, f"{parted} programs parted at a tie"
-    assert compared > 1500 and by_strategy > 40, (compared, by_strategy)
+    assert compared > 2000 and by_strategy > 60, (compared, by_strategy)
 
 
 # ------------------------------------------------------------------ intended differences (docs/engine.md)
