@@ -6,13 +6,12 @@
 (b) its join: for: [p in players, q in players] with `q.index == p.index + 1 and p.level > q.level`;
 (c) Miss Manners, examples/manners/ (the rule file and the CLIPS original), 16 and 32 guests.
 Contenders run in turns (Race of common.py); ratios are medians of the paired rounds' ratios, and every
-contender must fire as many rules as Naipes, or the benchmark stops. durable-rules runs the chain only (its
-join and Manners are not written: see docs/engine.md); without it (or without clipspy) the benchmark says so
-and runs the others.
+contender must fire as many rules as Naipes, or the benchmark stops (durable-rules' versions are in
+durable_programs.py). Without durable-rules or clipspy the benchmark says so and runs the others; the naive
+loop has no Manners.
 """
 from __future__ import annotations
 
-import itertools
 import sys
 import tempfile
 from pathlib import Path
@@ -22,6 +21,7 @@ from common import ROOT, Race, header, rate, table, write_summary
 from bench_engine import chain_naive, chain_yaml, engine_runner, join_naive, join_yaml, naive_runner, write_rules
 
 from naipes import load_program
+from naipes.runtime.game import Game
 
 MANNERS = ROOT / "examples" / "manners"
 
@@ -80,14 +80,14 @@ def clips_join(players: int, rounds: int) -> Callable[[], int]:
     return run
 
 
-def clips_manners(guests: int) -> Callable[[], int]:
+def clips_manners(guests: list[tuple[int, str, tuple[int, ...]]]) -> Callable[[], int]:
     import clips
     env = clips.Environment()
     env.define_function(lambda name, seat: None, "printed")
     env.load(str(MANNERS / "manners.clp"))
-    facts = [f"(guest (name {i}) (sex {'m' if i % 2 == 1 else 'f'}) (hobby {h}))"
-             for i in range(1, guests + 1) for h in (1, 2, 3) if h != 1 + (i * 7 + 3) % 4]
-    facts += [f"(last_seat (seat {guests}))", "(count (c 1))", "(context (state start_up))"]
+    facts = [f"(guest (name {name}) (sex {sex}) (hobby {hobby}))" for name, sex, hobbies in guests
+             for hobby in hobbies]
+    facts += [f"(last_seat (seat {len(guests)}))", "(count (c 1))", "(context (state start_up))"]
 
     def run() -> int:
         env.reset()
@@ -97,42 +97,11 @@ def clips_manners(guests: int) -> Callable[[], int]:
     return run
 
 
-# ---------------------------------------------------------------- durable-rules
-def durable_chain(n: int, laps: int) -> Callable[[], int]:
-    """Events step == i; each action posts the next step (a unique id each: durable-rules drops a message it
-    has seen). An action must take one parameter: with two it is taken as asynchronous and never completes."""
-    from durable.lang import m, post, ruleset, when_all
-    fired = [0]
-    ids = itertools.count()
-
-    def step(i: int) -> Callable:
-        def act(c: Any) -> None:
-            fired[0] += 1
-            c.post({"id": next(ids), "step": i + 1})
-        act.__name__ = f"r{i}"
-        return act
-
-    def finish(c: Any) -> None:
-        fired[0] += 1
-    name = f"chain{n}x{laps}"
-    with ruleset(name):
-        for i in range(n):
-            when_all(m.step == i)(step(i))
-        when_all(m.step == n)(finish)
-
-    def run() -> int:
-        # laps as separate chains: durable-rules' events are consumed, so a lap is a new post of step 0
-        fired[0] = 0
-        for _ in range(laps + 1):
-            post(name, {"id": next(ids), "step": 0})
-        return fired[0]
-    return run
-
-
 # ---------------------------------------------------------------- Naipes Manners
-def naipes_manners(guests: int) -> Callable[[], int]:
+def naipes_manners(guests: int) -> tuple[Callable[[], int], list]:
+    """The runner and the guest list (the rule file's `guest_list`, which the other engines are given)."""
     program = load_program(MANNERS / "manners.yaml", {"guests": str(guests)})
-    return engine_runner(program)
+    return engine_runner(program), list(Game(program, 0).memory.vars["guest_list"])
 
 
 def main(argv: list[str]) -> dict:
@@ -144,30 +113,37 @@ def main(argv: list[str]) -> dict:
     rows = []
     with tempfile.TemporaryDirectory(prefix="naipes-bench-") as tmp:
         d = Path(tmp)
+        durable = None if absent["durable-rules"] else __import__("durable_programs")
         workloads: list[tuple[str, dict[str, Callable[[], int]], int]] = []
-        n, laps = 10, 300
+        n, laps, repeat = 10, 300, 7
         chain = {"Naipes": engine_runner(load_program(write_rules(d, "chain", capped(chain_yaml(n, laps))))),
                  "naive": naive_runner(*chain_naive(n, laps, []))}
         if not absent["CLIPS"]:
             chain["CLIPS"] = clips_chain(n, laps)
-        if not absent["durable-rules"]:
-            chain["durable-rules"] = durable_chain(n, laps)
-        workloads.append((f"(a) chain {n} rules x {laps} laps", chain, 7))
+        if durable:
+            chain["durable-rules"] = durable.chain(n, laps, repeat)
+        workloads.append((f"(a) chain, {n} rules x {laps} laps", chain, repeat))
         players, rounds = 25, 8
         join = {"Naipes": engine_runner(load_program(write_rules(d, "join", capped(join_yaml(rounds)))), players),
                 "naive": naive_runner(*join_naive(players, rounds))}
         if not absent["CLIPS"]:
             join["CLIPS"] = clips_join(players, rounds)
-        workloads.append((f"(b) join, {players} players x {rounds} rounds", join, 7))
-        for guests, repeat in ((16, 5), (32, 3)):
-            manners = {"Naipes": naipes_manners(guests)}
+        if durable:
+            join["durable-rules"] = durable.join(players, rounds, repeat)
+        workloads.append((f"(b) join, {players} players x {rounds} rounds", join, repeat))
+        for guests, repeat in ((16, 5), (32, 3), (64, 1)):
+            runner, guest_list = naipes_manners(guests)
+            manners = {"Naipes": runner}
             if not absent["CLIPS"]:
-                manners["CLIPS"] = clips_manners(guests)
+                manners["CLIPS"] = clips_manners(guest_list)
+            if durable:
+                manners["durable-rules"] = durable.manners(guest_list, repeat)
             workloads.append((f"(c) Miss Manners, {guests} guests", manners, repeat))
         for label, fns, repeat in workloads:
             race = Race(fns, repeat)
             counts = {name: race.outs[name] for name in fns}
-            if len(set(counts.values())) > 1:
+            expected = {name: counts["Naipes"] - (name == "durable-rules" and label.startswith("(b)")) for name in fns}
+            if counts != expected:
                 raise SystemExit(f"{label}: the engines fired different numbers of rules: {counts}")
             for name in fns:
                 speed = race.speedup(name, "Naipes")
@@ -176,8 +152,9 @@ def main(argv: list[str]) -> dict:
                                               "times_naipes": speed}
     table(["workload", "engine", "firings", "firings/s", "x Naipes's speed"], rows,
           "firings/s: best of the rounds; x Naipes's speed: median over the paired rounds of Naipes's time / its")
-    print("   durable-rules' chain: a lap is a new event (its events are consumed): its `step == N` rule fires at the "
-          "end of every lap, where the others fire a lap rule and, once, the finish: as many firings")
+    print("   durable-rules: in (a) a lap is a new event (events are consumed): its `step == N` rule ends every lap, "
+          "where the others fire a lap rule and, once, the finish;\n   in (b) it has no finish (no rule fires when "
+          "nothing else is left), one firing fewer")
     return summary
 
 

@@ -16,9 +16,8 @@ MANNERS = Path(__file__).resolve().parent.parent / "examples" / "manners"
 
 
 def guests(n: int) -> list[tuple[int, str, tuple[int, ...]]]:
-    """The rule file's guest list (its `guest_list` expression), for CLIPS's facts and for the checks."""
-    return [(i, "m" if i % 2 == 1 else "f", tuple(h for h in (1, 2, 3) if h != 1 + (i * 7 + 3) % 4))
-            for i in range(1, n + 1)]
+    """The rule file's `guest_list` (name, sex, hobbies): CLIPS is given the same guests."""
+    return list(Game(load_program(MANNERS / "manners.yaml", {"guests": str(n)}), 0).memory.vars["guest_list"])
 
 
 def run_naipes(n: int) -> tuple[Counter, list[tuple[int, int]]]:
