@@ -34,7 +34,7 @@ def capped(text: str) -> str:
 def missing(module: str) -> str | None:
     try:
         __import__(module)
-    except ImportError as error:  # pragma: no cover - depends on the machine
+    except ImportError as error:
         return f"{module} is not installed ({error}); pip install -e '.[compare]'"
     return None
 

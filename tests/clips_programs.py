@@ -231,13 +231,13 @@ class Run:
     # the winner's salience (more than one pending, the winner alone first by the strategy's term)?
 
 
-def run_naipes(program: Program, directory: Path | None = None) -> Run:
+def run_naipes(program: Program) -> Run:
     """Run the program on Naipes; each firing's tie set is read from the agenda before the winner is taken."""
     from naipes import load_program
     from naipes.errors import GameError
     from naipes.runtime.game import Game
     with tempfile.TemporaryDirectory(prefix="naipes-diff-") as tmp:
-        path = Path(directory or tmp) / "program.yaml"
+        path = Path(tmp) / "program.yaml"
         path.write_text(program.naipes_yaml())
         compiled = load_program(path)
     game = Game(compiled, 0)
@@ -307,27 +307,26 @@ class Outcome:
     divergence: str | None  # a real difference, explained
 
 
-def naipes_decided(run: Run, steps: int) -> int:
-    return sum(run.decided[:steps])
-
-
 def compare(program: Program) -> Outcome:
     naipes, clips_run = run_naipes(program), run_clips(program)
+
+    def outcome(compared: int, parted: bool = False, divergence: str | None = None) -> Outcome:
+        return Outcome(compared, sum(naipes.decided[:compared]), parted, divergence)
     for step, (ours, theirs) in enumerate(zip(naipes.fired, clips_run.fired)):
         if ours != theirs:
             if theirs in naipes.ties[step]:
-                return Outcome(step, naipes_decided(naipes, step), True, None)
-            return Outcome(step, naipes_decided(naipes, step), False, f"firing {step + 1}: Naipes fired {ours}, CLIPS {theirs} "
-                                        f"(Naipes's tie set {sorted(naipes.ties[step])})")
+                return outcome(step, parted=True)
+            return outcome(step, divergence=f"firing {step + 1}: Naipes fired {ours}, CLIPS {theirs} "
+                                            f"(Naipes's tie set {sorted(naipes.ties[step])})")
     compared = min(len(naipes.fired), len(clips_run.fired))
     if len(naipes.fired) != len(clips_run.fired):
-        longer = "Naipes" if len(naipes.fired) > len(clips_run.fired) else "CLIPS"
-        rest = (naipes.fired if longer == "Naipes" else clips_run.fired)[compared:]
-        return Outcome(compared, naipes_decided(naipes, compared), False, f"after {compared} common firings only {longer} goes on: {rest}")
+        longer, run = ("Naipes", naipes) if len(naipes.fired) > compared else ("CLIPS", clips_run)
+        return outcome(compared, divergence=f"after {compared} common firings only {longer} goes on: "
+                                            f"{run.fired[compared:]}")
     if compared < FIRING_LIMIT and naipes.final != clips_run.final:
-        return Outcome(compared, naipes_decided(naipes, compared), False, f"same firings, different final values: Naipes {naipes.final}, "
-                                        f"CLIPS {clips_run.final}")
-    return Outcome(compared, naipes_decided(naipes, compared), False, None)
+        return outcome(compared, divergence=f"same firings, different final values: Naipes {naipes.final}, "
+                                            f"CLIPS {clips_run.final}")
+    return outcome(compared)
 
 
 def describe(program: Program) -> str:
