@@ -26,11 +26,12 @@ from naipes.runtime.game import Game
 MANNERS = ROOT / "examples" / "manners"
 
 
-def missing(module: str) -> str | None:
+def missing(engine: str, module: str) -> str | None:
+    """Why `engine` cannot run here (its module does not import), or None."""
     try:
         __import__(module)
     except ImportError as error:
-        return f"{module} is not installed ({error}); pip install -e '.[compare]'"
+        return f"{engine} cannot run: {error} (pip install -e '.[compare]')"
     return None
 
 
@@ -101,7 +102,7 @@ def naipes_manners(guests: int) -> tuple[Callable[[], int], list]:
 
 def main(argv: list[str]) -> dict:
     header("bench_rule_engines", "Naipes beside CLIPS, durable-rules and a naive loop")
-    absent = {name: missing(module) for name, module in (("CLIPS", "clips"), ("durable-rules", "durable.lang"))}
+    absent = {name: missing(name, module) for name, module in (("CLIPS", "clips"), ("durable-rules", "durable.lang"))}
     for why in filter(None, absent.values()):
         print(f"   skipped: {why}")
     summary: dict[str, Any] = {}
