@@ -5,8 +5,8 @@ starts (`fresh`). What writing them found, and docs/engine.md reports:
 
 * `pri(n)`: the lower n fires first (CLIPS's salience and Naipes's priority: the higher);
 * `c.x << a & b` binds `c.x << a` first (Python's precedence): the condition must be `c.x << (a & b)`;
-* `c.s` and `c.m` are the rule's state and message, and `id` and `sid` are fields of durable-rules' own: a
-  fact field or a name called so is not what it seems;
+* `c.s` and `c.m` are the rule's state and message, a fact's `id` is its identity (another fact with that
+  `id` is refused) and `sid` its session: a fact or a field called so is not what it seems;
 * an exception in an action does not propagate: `assert_fact` returns a state with an `exception` entry, so
   `checked` raises it;
 * a fact equal to one present cannot be asserted again (MessageObservedException), nor one no rule reads
