@@ -22,7 +22,7 @@ from __future__ import annotations
 from heapq import heappop, heappush
 from typing import Any
 
-from .memory import ATOMS, PlayerBase, Zone
+from .memory import ATOMS, REFRESH, PlayerBase, Zone
 
 STRATEGIES = {
     "declaration": "rules earlier in the file first (CLIPS: none; the final tie-break of every strategy)",
@@ -185,6 +185,10 @@ class Agenda:
                 if reaction is None:
                     continue
                 guards, readers, domain = reaction
+                if key.startswith(REFRESH):  # CLIPS's refresh: the activations that fired come back, the pending
+                    fired = self.fired      # ones keep their place (their recency)
+                    acts.extend(act for rid in readers for act in self.acts[rid].values() if act.key in fired)
+                    continue
                 if guards is not None:
                     self._switch_guard(key, guards, memory.vars[key], rules)
             else:

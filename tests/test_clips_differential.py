@@ -1,0 +1,161 @@
+"""Does the agenda behave as CLIPS's does? (issue 14)
+
+Random small rule programs (tests/clips_programs.py) are written both in the rule language and in CLIPS and run
+on both engines; for each conflict-resolution strategy whose order CLIPS defines the same way (depth, breadth,
+simplicity, complexity; with salience, refraction and phases in every program), the two must fire the same rules
+in the same order. The tests that need CLIPS skip without clipspy (the `clips` extra). docs/engine.md lists the
+intended differences; the tests below show each.
+"""
+from __future__ import annotations
+
+import random
+
+import pytest
+from clips_programs import STRATEGIES, Program, Rule, compare, describe, generate, run_naipes
+
+PROGRAMS_PER_STRATEGY = 250  # 1,000 programs per run of the suite
+SEED = 14
+
+
+def needs_clips():
+    return pytest.importorskip("clips", reason="clipspy is not installed (pip install -e '.[clips]')")
+
+
+def equals(name: str, value: int) -> tuple:
+    return ("cmp", "==", ("var", name), ("int", value))
+
+
+def refresh_program(strategy: str) -> Program:
+    """r and s pending at one salience, s the more recent; then t refreshes r, which has not fired."""
+    program = Program(strategy, {"x0": 0, "x1": 0, "x2": 0}, [])
+    program.rules = [Rule("r", 0, None, ("cmp", ">=", ("var", "x0"), ("int", 0)), [("set", "x2", ("int", 5))]),
+                     Rule("s", 0, None, equals("x1", 1), [("set", "x2", ("int", 6))]),
+                     Rule("start", 5, None, equals("x1", 0), [("set", "x1", ("int", 1))]),
+                     Rule("t", 3, None, equals("x1", 1), [("refresh", "r")])]
+    return program
+
+
+@pytest.mark.parametrize("strategy, order", [("depth", ["start", "t", "s", "r"]),
+                                             ("breadth", ["start", "t", "r", "s"])])
+def test_refresh_brings_back_fired_activations_and_leaves_pending_ones_in_place(strategy, order):
+    # found by the random programs: `refresh r` used to re-evaluate r's pending activation too, which made it the
+    # most recent (depth fired r before s, breadth s before r); CLIPS's refresh re-adds only activations that fired
+    assert run_naipes(refresh_program(strategy)).fired == order
+
+
+# ------------------------------------------------------------------ random programs against CLIPS
+@pytest.mark.parametrize("strategy", list(STRATEGIES))
+def test_random_programs_fire_the_same_rules_in_the_same_order_as_clips(strategy):
+    needs_clips()
+    rng = random.Random(f"{SEED}-{strategy}")
+    compared = by_strategy = parted = 0
+    for _ in range(PROGRAMS_PER_STRATEGY):
+        program = generate(rng, strategy)
+        outcome = compare(program)
+        assert outcome.divergence is None, f"{outcome.divergence}\n{describe(program)}"
+        compared += outcome.compared
+        by_strategy += outcome.by_strategy
+        parted += outcome.parted_at_tie
+    # not a vacuous pass: most programs are compared to the end, over 2,500 to 5,000 firings per strategy, some of
+    # which the strategy decided among pending rules of one salience
+    assert parted < PROGRAMS_PER_STRATEGY / 2, f"{parted} programs parted at a tie"
+    assert compared > 2000 and by_strategy > 60, (compared, by_strategy)
+
+
+# ------------------------------------------------------------------ intended differences (docs/engine.md)
+def test_activations_made_by_one_write_are_ordered_by_declaration_where_clips_leaves_it_to_its_implementation():
+    needs_clips()
+    from clips_programs import run_clips
+    program = Program("depth", {"x0": 0, "x1": 0}, [])
+    program.rules = [Rule("a", 0, None, equals("x0", 1), [("set", "x1", ("int", 1))]),
+                     Rule("b", 0, None, equals("x0", 1), [("set", "x1", ("int", 2))]),
+                     Rule("start", 1, None, equals("x0", 0), [("set", "x0", ("int", 1))])]
+    naipes, clips = run_naipes(program), run_clips(program)
+    assert naipes.fired == ["start", "a", "b"] and naipes.ties[1] == {"a", "b"}
+    assert clips.fired[0] == "start" and sorted(clips.fired[1:]) == ["a", "b"]  # CLIPS: "arbitrary (not random)"
+
+
+def test_equal_complexity_is_broken_by_age_in_clips_and_by_declaration_in_naipes():
+    needs_clips()
+    from clips_programs import run_clips
+    # b (declared last) is active from the start, a only after `start` fired; both make one test
+    program = Program("simplicity", {"x0": 0, "x1": 0}, [])
+    program.rules = [Rule("a", 0, None, equals("x0", 1), [("set", "x1", ("int", 1))]),
+                     Rule("start", 1, None, equals("x0", 0), [("set", "x0", ("int", 1))]),
+                     Rule("b", 0, None, equals("x1", 0), [("set", "x1", ("int", 3))])]
+    assert run_naipes(program).fired[:2] == ["start", "a"]  # declaration order
+    assert run_clips(program).fired[:2] == ["start", "b"]  # CLIPS 6.4's code: the older activation first
+
+
+def test_clips_complexity_counts_patterns_naipes_specificity_counts_tests():
+    clips = needs_clips()
+    env = clips.Environment()
+    env.build("(deftemplate x (slot v))")
+    env.build("(deftemplate y (slot v))")
+    env.build("(defrule one-pattern (x (v ?x)) (test (> ?x 0)) =>)")
+    env.build("(defrule two-patterns (x (v ?x)) (y (v ?y)) (test (> ?x 0)) =>)")
+    env.eval("(set-strategy complexity)")
+    env.reset()
+    env.assert_string("(y (v 1))")
+    env.assert_string("(x (v 1))")
+    # the same single test `x > 0`: Naipes's specificity ties them (declaration decides); CLIPS counts a pattern
+    assert [a.name for a in env.activations()] == ["two-patterns", "one-pattern"]
+
+
+def test_clips_modules_keep_refraction_across_a_change_of_focus_naipes_phases_do_not():
+    clips = needs_clips()
+    env = clips.Environment()
+    fired: list[str] = []
+    env.define_function(lambda name: fired.append(str(name)), "note")
+    for construct in ["(defmodule MAIN (export ?ALL))", "(deftemplate n (slot v))",
+                      "(defmodule A (import MAIN ?ALL))", "(defrule A::in-a (n (v ?v)) => (note in-a))",
+                      "(defmodule B (import MAIN ?ALL))", "(defrule B::in-b (n (v ?v)) => (note in-b))"]:
+        env.build(construct)
+    env.reset()
+    env.assert_string("(n (v 0))")
+    for module in ("A", "B", "A"):
+        env.eval(f"(focus {module})")
+        env.run()
+    assert fired == ["in-a", "in-b"]  # back in A, in-a stays refracted: nothing it matched changed
+    program = Program("depth", {"x0": 0, "x1": 0}, ["a", "b"])
+    program.rules = [Rule("in_a", 0, "a", ("cmp", ">=", ("var", "x0"), ("int", 0)), [("goto", "b")]),
+                     Rule("in_b", 0, "b", equals("x1", 0), [("set", "x1", ("int", 1)), ("goto", "a")])]
+    # a phase is a control fact: entering it again re-activates its rules, as a retracted and re-asserted fact
+    assert run_naipes(program).fired[:3] == ["in_a", "in_b", "in_a"]
+
+
+@pytest.mark.xfail(strict=True, reason="refraction ends when any player's variable of the name changes: the "
+                   "compiler records `players[0].s` as a read of `s` of any player, and re-evaluating an activation "
+                   "ends its refraction; CLIPS (a fact per player) and the README ('until something its condition "
+                   "read has changed') keep it refracted. Not generated by the random programs, which read player "
+                   "variables through `for: p in players` only")
+def test_a_rule_reading_one_players_variable_stays_refracted_when_another_players_changes(tmp_path):
+    from naipes import load_program
+    from naipes.runtime.game import Game
+    path = tmp_path / "rules.yaml"
+    path.write_text("""game: refraction_by_index
+players: 2
+player_state:
+  s: 0
+state:
+  step: 0
+rules:
+  - name: watch_first
+    when: "players[0].s == 0"
+    then: "pass"
+  - name: change_second
+    priority: -1
+    when: "step == 0"
+    then: |
+      step = 1
+      players[1].s = 5
+  - name: fin
+    priority: -100
+    when: "True"
+    then: "end game"
+""")
+    game = Game(load_program(path), 0)
+    fired: list[str] = []
+    game.listeners.append(lambda record: fired.append(record["rule"]) if record["type"] == "fire" else None)
+    game.start()
+    assert fired == ["watch_first", "change_second", "fin"]
