@@ -42,7 +42,7 @@ from .builder import Builder
 from .compiler import Unit, identifier_problem
 from .linker import Module
 from .loader import Map, Seq, load_tree, merge_entries
-from .shipped import STRATEGIES
+from .shipped import STRATEGIES, strategy_folders
 from .vocabulary import AGENT_NAMES, STRATEGY_GROUP_KEYS, STRATEGY_RULE_KEYS, STRATEGY_SECTIONS
 
 
@@ -81,9 +81,7 @@ def strategy_path(spec: str, game: Program) -> Path | None:
     if given.suffix in (".yaml", ".yml"):
         return given if given.exists() else None
     candidates = [STRATEGIES / f"{spec}.yaml"]
-    folders = sorted((d for d in STRATEGIES.glob("*") if d.is_dir() and game.name.startswith(d.name)),
-                     key=lambda d: -len(d.name))  # a variant (GAME_official) plays strategies/GAME
-    candidates += [d / f"{spec}.yaml" for d in folders]
+    candidates += [d / f"{spec}.yaml" for d in strategy_folders(game.name)]
     return next((c for c in candidates if c.exists()), None)
 
 
