@@ -180,3 +180,11 @@ def test_the_terminal_table_hides_bookkeeping():
         assert column in table
     for bookkeeping in ("schedule", "tute_by", "last_table", "match_winners", "bid", "score "):
         assert bookkeeping not in out.getvalue().replace("porotos", "")
+
+
+def test_the_table_shown_after_quitting_hides_bookkeeping_too():
+    result = naipes("play", "wizard", "--seed", "5", input="quit\n")
+    after = result.output.split("You quit before the end.")[1]
+    assert "score" in after and "trump:" in after
+    for bookkeeping in ("schedule", "deck_size", "trump_card", "scores"):
+        assert bookkeeping not in after

@@ -27,7 +27,7 @@ from rich.console import Console
 
 from ..agents.registry import AGENTS, load_strategy
 from ..agents.bot_process import BotLimits
-from ..agents.human import plural, render_view
+from ..agents.human import hidden_variables, plural, render_view
 from ..errors import NaipesError, ParamError, RuleErrors
 from ..runtime.game import Game, GameResult, QuitGame, play_game
 from ..program import Program
@@ -254,7 +254,7 @@ def play(ruleset: str, seats: tuple[str, ...], players: int | None, opponents: s
         print_faults(seat_faults(agents))
     except QuitGame:
         click.echo("You quit before the end. The game so far:")
-        Console(highlight=False).print(render_view(game.view(None)))
+        Console(highlight=False).print(render_view(game.view(None), hidden_variables(program)))
     finally:
         close_agents(agents)
         if log_file:
