@@ -87,6 +87,16 @@ def test_simulate_prints_the_fault_reasons_of_a_bot(tmp_path):
     assert "seed 1, decision 1: decide answered 'no such option', which is not a legal option" in result.output
 
 
+def test_competition_prints_the_fault_reasons_of_a_bot(tmp_path):
+    (tmp_path / "stubborn.py").write_text(BAD_BOT, encoding="utf-8")
+    result = naipes("competition", str(tmp_path), "--ruleset", "fichas", "-n", "1", "--seed", "1")
+    clean(result)
+    assert result.exit_code == 0, result.output
+    assert "Competition: 1 bot, 1 game per rule file, seed 1" in result.output
+    assert re.search(r"^Stubborn: \d+ faults?, the first:$", result.output, re.M)
+    assert "decide answered 'no such option', which is not a legal option" in result.output
+
+
 def test_plurals_are_right():
     result = naipes("simulate", "fichas", "-n", "1", "--seed", "3", "--seat", "random", "--seat", "random")
     assert "1 game, seeds 3..3" in result.output and "1 games" not in result.output
