@@ -48,8 +48,11 @@ class Settings(SectionReader):
                        did_you_mean(str(name), AGENT_NAMES) or f"agents: {', '.join(AGENT_NAMES)}")
 
     def is_level(self, name: str) -> bool:
-        """A shipped strategy level of this game (`ai: strong`: strategies/GAME/strong.yaml)."""
-        game = self.tree.get("game")
+        """A shipped strategy level of this game (`ai: strong`: strategies/GAME/strong.yaml), or a name a base
+        file gave (checked with that file; a variant of another name plays it only if it plays that game)."""
+        game, where = self.tree.get("game"), self.tree["players"].loc("ai")
+        if where is not None and where.file != self.path:
+            return True
         return isinstance(game, str) and any((d / f"{name}.yaml").is_file() for d in strategy_folders(game))
 
     def params(self) -> dict[str, Param]:
