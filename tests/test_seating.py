@@ -116,3 +116,16 @@ def test_serve_seats_the_rule_files_ai(monkeypatch):
     assert "seats: P1 human (you), P2 strong, P3 strong" in result.output
     result = naipes("serve", "tute_cabrero", "--port", "0", "--players", "4", "--opponents", "expert")
     assert "seats: P1 human (you), P2 expert, P3 expert, P4 expert" in result.output
+
+
+def test_a_variant_of_another_name_falls_back_to_random_when_the_bases_strategies_do_not_play_it(tmp_path):
+    # strategies/pocha/* play games named pocha*: my_pocha inherits `ai: strong` but cannot seat it
+    mine = tmp_path / "mine.yaml"
+    mine.write_text("extends: pocha\ngame: my_pocha\n", encoding="utf-8")
+    assert seat_plan(load_program(mine), (), person_first=True) == ["human", "random", "random", "random"]
+    ours = tmp_path / "ours.yaml"
+    ours.write_text("extends: pocha\ngame: pocha_ours\n", encoding="utf-8")
+    assert seat_plan(load_program(ours), (), players=3) == ["strong"] * 3
+    result = naipes("play", str(ours), "--seed", "1", input="quit\n")
+    clean(result)
+    assert "P2-P4: strong, the rule file's AI" in result.output

@@ -33,6 +33,16 @@ def strategy_levels(program: Program) -> list[dict[str, str]]:
     return [{"name": name, "kind": "strategy", "about": about} for _, name, about in sorted(levels)]
 
 
+def default_opponent(program: Program) -> str:
+    """The agent a seat gets unless told otherwise: the rule file's `players: ai:`, if it plays this game
+    (a variant of another name inherits its base's level, but the base's strategy files do not play it), else
+    random."""
+    name = program.default_ai
+    if name.partition(":")[0] in BUILT_IN or name == "human" or strategy_path(name, program) is not None:
+        return name
+    return "random"
+
+
 def ai_levels(program: Program) -> list[dict[str, str]]:
     """Every AI a seat of `program` can have: its strategy files, then the built-in agents that apply."""
     built_in = [{"name": name, "kind": "built-in", "about": about} for name, about in BUILT_IN.items()

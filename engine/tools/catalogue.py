@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from ..agents.legend import card_legend
-from ..agents.levels import ai_levels
+from ..agents.levels import ai_levels, default_opponent
 from ..program import Program
 from ..language.builder import load_program
 from ..language.loader import Map, load_tree
@@ -26,7 +26,7 @@ def describe(program: Program) -> dict[str, Any]:
         "name": Path(program.path).stem,
         "game": program.name,
         "title": program.title,
-        "players": {"min": low, "max": high, "default": default, "ai": program.default_ai},
+        "players": {"min": low, "max": high, "default": default, "ai": default_opponent(program)},
         "params": [{"name": p.name, "type": p.type, "default": p.default, "doc": p.doc, "choices": p.choices,
                     "min": p.min, "max": p.max} for p in program.params.values()],
         "levels": ai_levels(program),

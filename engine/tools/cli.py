@@ -1,16 +1,18 @@
 """The ``naipes`` command: a thin layer over the public API.
 
-    naipes play RULESET [--seat AGENT]... [-p k=v]... [--seed N] [--log FILE] [--trace]
-    naipes simulate RULESET -n N [--seat AGENT]... [-p k=v]... [--seed N]
+    naipes play RULESET [--seat AGENT]... [--players N] [--opponents LEVEL] [-p k=v]... [--seed N] [--log FILE]
+    naipes simulate RULESET -n N [--seat AGENT]... [--players N] [--opponents LEVEL] [--jobs J] [--json FILE]
+    naipes info RULESET [-p k=v]... [--json]
+    naipes list
     naipes check RULESET...
     naipes solve RULESET [-p k=v]... [--seed N] [--json]
-    naipes serve [RULESET] [--seat AGENT]... [-p k=v]... [--port N]
+    naipes serve [RULESET] [--seat AGENT]... [--players N] [--opponents LEVEL] [-p k=v]... [--port N]
     naipes schema [rules|strategy]
 
 RULESET is a path to a rule file, or the name of one in ``rulesets/``.
 Errors in rule files, params and agent names are printed as located messages
 with exit status 1 (never a traceback); a malformed command line (an unknown
-option, a missing argument) is a usage error with exit status 2.
+option, a missing argument, an output file that cannot be written) is a usage error with exit status 2.
 """
 from __future__ import annotations
 

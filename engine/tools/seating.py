@@ -12,6 +12,7 @@ more seats are named) with ``--opponents`` (default: the rule file's AI,
 from __future__ import annotations
 
 from ..agents.bot_process import BotLimits
+from ..agents.levels import default_opponent
 from ..agents.registry import make_agent
 from ..errors import ParamError
 from ..program import Program
@@ -30,7 +31,7 @@ def seat_plan(program: Program, seats: tuple[str, ...] | list[str], players: int
     if len(seats) > count:
         raise ParamError(f"--players {count}, but {len(seats)} agents are named with --seat")
     named = list(seats) or ([HUMAN] if person_first else [])
-    return named + [opponents or program.default_ai] * (count - len(named))
+    return named + [opponents or default_opponent(program)] * (count - len(named))
 
 
 def seat_agents(program: Program, names: list[str], named: int, seed: int, limits: BotLimits) -> list:
@@ -64,7 +65,7 @@ def seat_list(program: Program, names: list[str], labels: list[str], named: int)
         return f"seats: {seats}"
     first = len(names) - filled + 1
     which = f"P{first}" if filled == 1 else f"P{first}-P{len(names)}"
-    source = "the rule file's AI" if names[-1] == program.default_ai else "--opponents"
+    source = "the rule file's AI" if names[-1] == default_opponent(program) else "--opponents"
     low, high, _ = program.players
     more = f"; --players N for {low} to {high} players" if low < high else ""
     return (f"seats: {seats}\n  ({which}: {names[-1]}, {source}; choose others with --seat AGENT or "

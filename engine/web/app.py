@@ -37,7 +37,7 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from ..agents.levels import ai_levels
+from ..agents.levels import ai_levels, default_opponent
 from ..tools.catalogue import describe_file
 from ..errors import NaipesError
 from ..language.builder import load_program
@@ -86,7 +86,7 @@ def new_table(app: Starlette, game: str, params: dict[str, str], seats: list[str
         raise TableError(f"no game '{game}' here: choose one of {', '.join(app.state.rulesets)}")
     program = load_program(path, params)
     low, high, default = program.players
-    seats = list(seats or [HUMAN] + [program.default_ai] * (default - 1))
+    seats = list(seats or [HUMAN] + [default_opponent(program)] * (default - 1))
     if not low <= len(seats) <= high:
         raise TableError(f"{program.title} seats {low} to {high} players, not {len(seats)}")
     if checked:
