@@ -8,7 +8,7 @@ import pytest
 from click.testing import CliRunner
 
 from naipes.agents.human import render_view
-from naipes.tools import tournament
+from naipes.tools import simulation, tournament
 from naipes.tools.cli import main
 from naipes.tools.statistics import wilson_interval
 
@@ -125,6 +125,26 @@ def test_a_tournament_interrupted_reports_the_deals_played(monkeypatch, tmp_path
     assert "fichas: 3 deals, 6 games, seed 1" in result.output
     data = json.loads(out.read_text(encoding="utf-8"))
     assert data["deals"] == 3 and data["requested"] == 10 and data["interrupted"] is True
+
+
+def test_a_simulation_interrupted_reports_the_games_played(monkeypatch, tmp_path):
+    real = simulation.play_games
+
+    def two_then_ctrl_c(*args, **kwargs):
+        for i, outcome in enumerate(real(*args, **kwargs)):
+            if i == 2:
+                raise KeyboardInterrupt
+            yield outcome
+
+    monkeypatch.setattr(simulation, "play_games", two_then_ctrl_c)
+    out = tmp_path / "s.json"
+    result = naipes("simulate", "fichas", "-n", "10", "--seed", "1", "--json", str(out))
+    assert result.exit_code == 130
+    assert "interrupted: the results of the first 2 games of 10" in result.output
+    assert "The chip game (fichas): 2 games, seeds 1..2" in result.output
+    data = json.loads(out.read_text(encoding="utf-8"))
+    assert (data["games"], data["requested"], data["interrupted"]) == (2, 10, True)
+    assert sum(seat["wins"] for seat in data["seats"]) == 2
 
 
 def test_ctrl_c_before_any_deal_stops_without_results(monkeypatch):
