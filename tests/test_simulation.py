@@ -107,16 +107,18 @@ def test_plurals_are_right():
 
 
 # =================================================================== Ctrl-C
-def test_a_tournament_interrupted_reports_the_deals_played(monkeypatch, tmp_path):
-    real = tournament.play_deals
-
-    def three_then_ctrl_c(*args, **kwargs):
-        for i, result in enumerate(real(*args, **kwargs)):
-            if i == 3:
+def ctrl_c_after(count, play):
+    """`play` (a generator of results), with Ctrl-C pressed once it has given `count` of them."""
+    def played(*args, **kwargs):
+        for i, outcome in enumerate(play(*args, **kwargs)):
+            if i == count:
                 raise KeyboardInterrupt
-            yield result
+            yield outcome
+    return played
 
-    monkeypatch.setattr(tournament, "play_deals", three_then_ctrl_c)
+
+def test_a_tournament_interrupted_reports_the_deals_played(monkeypatch, tmp_path):
+    monkeypatch.setattr(tournament, "play_deals", ctrl_c_after(3, tournament.play_deals))
     out = tmp_path / "r.json"
     result = naipes("tournament", "fichas", "-n", "10", "--seed", "1", "--jobs", "1", "--seat", "minimax",
                     "--seat", "random", "--json", str(out))
@@ -128,15 +130,7 @@ def test_a_tournament_interrupted_reports_the_deals_played(monkeypatch, tmp_path
 
 
 def test_a_simulation_interrupted_reports_the_games_played(monkeypatch, tmp_path):
-    real = simulation.play_games
-
-    def two_then_ctrl_c(*args, **kwargs):
-        for i, outcome in enumerate(real(*args, **kwargs)):
-            if i == 2:
-                raise KeyboardInterrupt
-            yield outcome
-
-    monkeypatch.setattr(simulation, "play_games", two_then_ctrl_c)
+    monkeypatch.setattr(simulation, "play_games", ctrl_c_after(2, simulation.play_games))
     out = tmp_path / "s.json"
     result = naipes("simulate", "fichas", "-n", "10", "--seed", "1", "--json", str(out))
     assert result.exit_code == 130
