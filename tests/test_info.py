@@ -188,3 +188,13 @@ def test_the_table_shown_after_quitting_hides_bookkeeping_too():
     assert "score" in after and "trump:" in after
     for bookkeeping in ("schedule", "deck_size", "trump_card", "scores"):
         assert bookkeeping not in after
+
+
+def test_help_table_says_what_each_column_means_from_the_rule_file():
+    result = naipes("play", "tute_cabrero", "--seed", "2", input="help table\nquit\n")
+    answer = result.output.split("> ", 1)[1].split("> You quit")[0]
+    assert "  points: points of the last hand counted: cards, diez de ultimas, cantes" in answer
+    assert "  taken: card points taken this hand so far" in answer
+    assert "  porotos: hands lost" in answer and "  hand: each player's hand" in answer
+    for hidden in ("schedule", "tute_by", "last_table", "bid:"):
+        assert hidden not in answer

@@ -17,11 +17,12 @@ from rich.text import Text
 
 from ..runtime.game import Decision, Option, QuitGame, card_order
 from ..runtime.memory import CardBase
-from .legend import card_legend, deck, full_name, legend_line
+from .legend import card_legend, deck, full_name, legend_line, table_docs
 
 HELP = """Answer with the number of an option or its name (e.g. 'colour R').
   history     the match so far: every move and announcement
   help cards  what the cards in your hand and on the table are called
+  help table  what each thing the table shows means
   help        this text
   quit        stop the game (the totals so far are shown)"""
 
@@ -92,6 +93,14 @@ def card_words(program: Any, view: dict) -> str:
     return "\n".join(lines) if lines else "No card is in sight."
 
 
+def table_words(program: Any, view: dict, hidden: set[str]) -> str:
+    """`help table`: what each variable, zone and column in the view means, from the rule file's docs."""
+    docs = table_docs(program)
+    shown = list(view["state"]) + list(view["zones"]) + [k for p in view["players"] for k in p]
+    names = [n for n in dict.fromkeys(shown) if n not in hidden and n in docs]
+    return "\n".join(f"  {name}: {docs[name]}" for name in names) or "The rule file says nothing more."
+
+
 def display_order(options: list[Option]) -> list[Option]:
     """Options as a person wants them listed: cards sorted within each move, moves in their order."""
     moves = list(dict.fromkeys(o.move for o in options))
@@ -139,6 +148,9 @@ class HumanAgent:
                 continue
             if " ".join(answer.lower().split()) == "help cards":
                 self.say(card_words(program, decision.view))
+                continue
+            if " ".join(answer.lower().split()) == "help table":
+                self.say(table_words(program, decision.view, hidden_variables(program)))
                 continue
             choice = self.interpret(answer, decision, options)
             if isinstance(choice, Option):

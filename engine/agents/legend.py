@@ -15,6 +15,7 @@ from ..library.builtins import all_cards
 from ..program import Program
 from ..runtime.game import Game
 from ..language.display import PLACEHOLDER
+from ..language.loader import Map, load_tree
 
 
 def value_name(program: Program, attribute: str, value: Any) -> str | None:
@@ -69,3 +70,15 @@ def legend_line(legend: dict[str, Any], examples: int = 4) -> str:
              for attribute, named in legend["values"].items()]
     spelt = ", ".join(f"{name} = {words}" for name, words in legend["examples"][:examples])
     return "; ".join(parts + ([f"e.g. {spelt}"] if spelt else []))
+
+
+def table_docs(program: Program) -> dict[str, str]:
+    """What each zone, state variable, player variable and view of the rule file means (its `doc:`), by name."""
+    tree = load_tree(program.path)
+    docs = {}
+    for section in ("zones", "state", "player_state", "views"):
+        entries = tree.get(section)
+        for name, spec in (entries.items() if isinstance(entries, Map) else ()):
+            if isinstance(spec, Map) and spec.get("doc"):
+                docs[str(name)] = str(spec["doc"])
+    return docs
