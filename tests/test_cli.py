@@ -252,7 +252,8 @@ def test_solve_refuses_a_hidden_information_game(tmp_path):
 def simulate_rows(output: str) -> dict[str, tuple[int, float]]:
     rows = {}
     for line in output.splitlines():
-        match = re.match(r"^(P\d+)\s+(\S+)\s+(\d+)\s+([\d.]+)%\s+(-?[\d.]+)(?:\s+\d+)?\s*$", line)
+        match = re.match(r"^(P\d+)\s+(\S+)\s+(\d+)\s+([\d.]+)%\s+\[\s*[\d.]+,\s*[\d.]+\]\s+(-?[\d.]+)(?:\s+\d+)?\s*$",
+                         line)
         if match:
             rows[match.group(1)] = (int(match.group(3)), float(match.group(5)))
     return rows
@@ -402,13 +403,13 @@ def test_trace_prints_each_firing(tmp_path):
                      + ["[trace] fire last_chip_wins (priority 0)"])
 
 
-def test_play_with_minimax_default_opponent_wins_a_won_position():
-    # default seats: the human at P1, the rule file's AI (minimax) at P2;
+def test_play_with_the_default_opponent_wins_a_won_position():
+    # default seats: the human at P1, the rule file's AI (exact, the seed's exhaustive search) at P2;
     # with first=2 the AI moves first in a won position and must win.
     result = naipes("play", "fichas", "-p", "chips=R1 R2 B1 G3", "-p", "first=2", "--seed", "4",
                     input="1\n" * 10)
     clean(result)
-    assert "P2 minimax" in result.output
+    assert "P2 fichas/exact" in result.output
     assert "Game over. Winner: P2." in result.output
 
 

@@ -7,6 +7,7 @@ from click.testing import CliRunner
 
 from naipes.errors import NaipesError
 from naipes.tools.cli import main
+from naipes.tools.statistics import wilson_interval
 from naipes.tools.tournament import mean_interval, rotations, run_tournament
 
 
@@ -28,10 +29,12 @@ def test_every_agent_sits_in_every_seat_once_per_deal():
 
 def test_duplicate_deals_cancel_the_luck_between_equal_perfect_players():
     # Two perfect players: on each deal whoever moves first in a won position wins (or second in a lost one),
-    # and each plays both seats, so each wins exactly one game of two on every deal: 0.5 with no spread.
+    # and each plays both seats, so each wins exactly one game of two on every deal: 0.5 with no spread in the
+    # payoff (a win pays 1). The win rate's Wilson interval is a binomial one: it does not claim that certainty.
     summary = run_tournament("rulesets/fichas.yaml", ["minimax", "minimax"], deals=12, seed=3, jobs=1)
     for agent in summary["agents"]:
-        assert agent["win_rate"] == 0.5 and agent["win_ci"] == [0.5, 0.5]
+        assert agent["win_rate"] == 0.5 and agent["payoff_ci"] == [0.5, 0.5]
+        assert agent["win_ci"] == pytest.approx(list(wilson_interval(6, 12)))
     assert summary["games"] == 24 and [a["seat_label"] for a in summary["agents"]] == ["minimax#1", "minimax#2"]
 
 

@@ -376,7 +376,7 @@ def hand_totals(players, seed, hands, agent=RandomAgent):
         before = len(texts)
         game.apply(agents[game.to_move.index].choose(game.decision()))
         for t in texts[before:]:
-            m = re.match(r"P\d+ took \d+ tricks: (\d+) points", t)
+            m = re.match(r"P\d+ took \d+ tricks?: (\d+) points", t)
             if m:
                 current.append(int(m.group(1)))
             if t.startswith("Hand "):
@@ -507,6 +507,25 @@ def test_who_loses_the_hand(players, won, leader, losers):
     game = score_hand(players, won=won, leader=leader)
     assert losers_of(game) == losers
     assert V(game)["round_number"] == 2     # the next hand is dealt
+
+
+@pytest.mark.parametrize("players, won, leader, tute_by, reasons", [
+    (3, {"P1": "1o 3o"}, "P1", None, {"P2": "P1 took every trick (capote)", "P3": "P1 took every trick (capote)"}),
+    (3, {"P1": "1o 3o", "P2": "12o"}, "P2", None, {"P2": "fewer points than P1 (14 to 21), the only other taker"}),
+    (3, {"P1": "1o", "P2": "3o", "P3": "12o"}, "P1", None,
+     {"P2": "neither the most nor the fewest points of those who took tricks (10)"}),      # 31, 10, 4
+    (3, {"P1": "1o", "P2": "1c 3c", "P3": "12o"}, "P1", None,
+     {"P1": "tied for the most points (21)", "P2": "tied for the most points (21)"}),       # 21, 21, 4
+    (3, {"P1": "1o", "P2": "12o", "P3": "12c"}, "P1", None,
+     {"P2": "tied for the fewest points of those who took tricks (4)",
+      "P3": "tied for the fewest points of those who took tricks (4)"}),                    # 21, 4, 4
+    (3, {"P1": "1o", "P2": "3o"}, "P1", "P3", {"P1": "P3 sang tute", "P2": "P3 sang tute"}),
+])
+def test_the_announcement_says_why_a_hand_was_lost(players, won, leader, tute_by, reasons):
+    texts = []
+    game = score_hand(players, won=won, leader=leader, tute_by=tute_by, texts=texts)
+    said = {m[1]: m[2] for t in texts if (m := re.match(r"(P\d) loses the hand - (.*) - poroto 1$", t))}
+    assert said == reasons and losers_of(game) == sorted(reasons)
 
 
 @pytest.mark.parametrize("won, default, strict", [

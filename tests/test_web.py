@@ -170,7 +170,7 @@ def test_the_games_list_their_params_and_ai_levels(client):
     games = {g["name"]: g for g in client.get("/api/games").json()}
     assert set(games) == {"fichas", "pocha"}
     fichas = games["fichas"]
-    assert fichas["title"] == "The chip game (fichas)" and fichas["players"]["ai"] == "minimax"
+    assert fichas["title"] == "The chip game (fichas)" and fichas["players"]["ai"] == "exact"
     count = next(p for p in fichas["params"] if p["name"] == "count")
     assert (count["type"], count["default"], count["min"]) == ("int", 12, 1) and count["doc"]
     levels = [level["name"] for level in fichas["levels"]]
@@ -274,7 +274,8 @@ def test_serve_says_so_when_the_port_is_taken():
 @pytest.mark.parametrize("args, message", [
     (["fichas", "--seat", "human", "--seat", "human", "--seat", "human"], "seats 2 to 2 players, not 3"),
     (["fichas", "--seat", "wizardly"], "unknown agent 'wizardly'"),
-    (["--seat", "human"], "--seat and -p need a RULESET"),
+    (["--seat", "human"], "--seat, --players, --opponents and -p need a RULESET"),
+    (["fichas", "--players", "3"], "--players: The chip game (fichas) seats 2 to 2 players, not 3"),
 ])
 def test_serve_refuses_a_table_it_cannot_seat(args, message):
     result = CliRunner().invoke(main, ["serve", *args, "--port", "0"])

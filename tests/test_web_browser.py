@@ -200,7 +200,7 @@ def test_two_people_play_pocha_in_two_tabs_and_illegal_clicks_are_refused(server
             rows = driver.find_elements(By.CSS_SELECTOR, "#scores tr[data-player]")
             scores = {p["name"]: str(p["score"]) for p in final["view"]["players"]}
             assert {r.get_attribute("data-player"): r.find_elements(By.TAG_NAME, "td")[-1].text for r in rows} == scores
-            assert "Round 3 - 1 cards each" in driver.find_element(By.ID, "history").text
+            assert "Round 3 - 1 card each" in driver.find_element(By.ID, "history").text
     finally:
         driver.switch_to.window(tabs[1])
         driver.close()

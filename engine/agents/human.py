@@ -18,11 +18,19 @@ from rich.text import Text
 
 from ..runtime.game import Decision, Option, QuitGame, card_order
 from ..runtime.memory import CardBase
+from .legend import card_legend, deck, full_name, legend_line, table_docs
 
 HELP = """Answer with the number of an option or its name (e.g. 'colour R').
-  history  the match so far: every move and announcement
-  help     this text
-  quit     stop the game (the totals so far are shown)"""
+  history     the match so far: every move and announcement
+  help cards  what the cards in your hand and on the table are called
+  help table  what each thing the table shows means
+  help        this text
+  quit        stop the game (the totals so far are shown)"""
+
+
+def plural(count: int, word: str) -> str:
+    """'1 card', '2 cards'."""
+    return f"{count} {word}{'' if count == 1 else 's'}"
 
 
 def _show(value: Any) -> str:
@@ -32,7 +40,7 @@ def _show(value: Any) -> str:
         return " ".join(map(str, value)) if value else "-"
     if isinstance(value, dict) and "count" in value:
         top = f", top {value['top']}" if value.get("top") else ""
-        return f"{value['count']} cards{top}"
+        return f"{plural(value['count'], 'card')}{top}"
     return "-" if value is None else str(value)
 
 
@@ -72,6 +80,28 @@ def hidden_variables(program: Any) -> set[str]:
     return {v.name for v in program.state + program.player_state if not v.show}
 
 
+def cards_in_sight(view: dict) -> list[str]:
+    """The names of the cards a view shows: the table's zones, then each player's, once each."""
+    zones = list(view["zones"].values()) + [v for p in view["players"] for v in p.values() if isinstance(v, list)]
+    names = [n for zone in zones if isinstance(zone, list) for n in zone if isinstance(n, str)]
+    return list(dict.fromkeys(names))
+
+
+def card_words(program: Any, view: dict) -> str:
+    """`help cards`: each card in sight with its name in words ("10b  sota de bastos")."""
+    cards = {card.name: card for card in deck(program)}
+    lines = [f"  {name:<6} {full_name(program, cards[name])}" for name in cards_in_sight(view) if name in cards]
+    return "\n".join(lines) if lines else "No card is in sight."
+
+
+def table_words(program: Any, view: dict, hidden: set[str]) -> str:
+    """`help table`: what each variable, zone and column in the view means, from the rule file's docs."""
+    docs = table_docs(program)
+    shown = list(view["state"]) + list(view["zones"]) + [k for p in view["players"] for k in p]
+    names = [n for n in dict.fromkeys(shown) if n not in hidden and n in docs]
+    return "\n".join(f"  {name}: {docs[name]}" for name in names) or "The rule file says nothing more."
+
+
 def display_order(options: list[Option]) -> list[Option]:
     """Options as a person wants them listed: cards sorted within each move, moves in their order."""
     moves = list(dict.fromkeys(o.move for o in options))
@@ -88,12 +118,22 @@ class HumanAgent:
     def __init__(self, ask: Callable[[str], str] = input, console: Console | None = None):
         self.ask = ask
         self.console = console or Console(highlight=False, soft_wrap=True)
+        self.legend_shown = False
+
+    def show_legend(self, program: Any) -> None:
+        """Once, before the first move: what the card names mean (from the rule file's display:)."""
+        self.legend_shown = True
+        legend = legend_line(card_legend(program))
+        if legend:
+            self.say(f"Cards: {legend}. ('help cards' names the ones in sight.)")
 
     def say(self, message: Any) -> None:
         self.console.print(message, markup=False) if isinstance(message, str) else self.console.print(message)
 
     def choose(self, decision: Decision) -> Option:
         program = decision.game.program
+        if not self.legend_shown:
+            self.show_legend(program)
         self.say(render_view(decision.view, hidden_variables(program)))
         self.console.print(f"[bold]{decision.player_name}[/], your move:")
         options = display_order(decision.options)
@@ -106,6 +146,12 @@ class HumanAgent:
                 raise QuitGame() from None
             if answer.lower() == "history":
                 self.say("\n".join(decision.history) or "Nothing has happened yet.")
+                continue
+            if " ".join(answer.lower().split()) == "help cards":
+                self.say(card_words(program, decision.view))
+                continue
+            if " ".join(answer.lower().split()) == "help table":
+                self.say(table_words(program, decision.view, hidden_variables(program)))
                 continue
             choice = self.interpret(answer, decision, options)
             if isinstance(choice, Option):

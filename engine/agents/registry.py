@@ -23,7 +23,7 @@ import random
 from collections.abc import Callable
 from pathlib import Path
 
-from ..errors import ParamError, RuleError, RuleErrors
+from ..errors import ParamError, RuleError, RuleErrors, did_you_mean
 from ..language.strategies import Strategy, compile_strategy, strategy_path
 from ..language.vocabulary import AGENT_NAMES
 from ..program import Program
@@ -32,6 +32,7 @@ from .bot_process import BotLimits
 from .bot_seat import make_bot_seat
 from .human import HumanAgent
 from .ismcts import make_ismcts
+from .levels import ai_levels
 from .search import Solver
 from .strategy import StrategyAgent
 
@@ -94,8 +95,19 @@ def make_agent(spec: str, seed: int | None = None, program: Program | None = Non
     path = strategy_path(spec, program) if program is not None else None
     if path is not None and program is not None:
         return strategy_agent(load_strategy(path, program), seed)
-    raise ParamError(f"unknown agent '{spec}': choose one of {', '.join(AGENTS)}, a strategy file "
-                     f"(strategies/GAME/LEVEL.yaml or its short name), or python:FILE.py:CLASS")
+    raise ParamError(unknown_agent(spec, program))
+
+
+def unknown_agent(spec: str, program: Program | None) -> str:
+    """Why `spec` names no agent, with what does: the game's AI levels when the game is known."""
+    if program is None:
+        names = list(AGENTS)
+        choices = f"{', '.join(names)}, a strategy file (strategies/GAME/LEVEL.yaml or its short name)"
+    else:
+        names = [level["name"] for level in ai_levels(program)] + ["human"]
+        choices = f"{program.name}'s AI levels ({', '.join(names[:-1])}), human, a strategy file (a path)"
+    hint = did_you_mean(spec, names)
+    return f"unknown agent '{spec}': choose {choices} or python:FILE.py:CLASS" + (f"; {hint}" if hint else "")
 
 
 def _agent_options(spec: str, text: str) -> dict[str, str]:

@@ -8,6 +8,7 @@ from ..program import Param
 from .compiler import identifier_problem
 from .loader import Map, number_problem
 from .sections import PARAM_TYPES, SectionReader, type_name
+from .shipped import strategy_folders
 from .vocabulary import AGENT_NAMES, PARAM_KEYS, PLAYERS_KEYS
 
 
@@ -41,9 +42,18 @@ class Settings(SectionReader):
         return (lo, hi, default)
 
     def check_agent(self, name: Any, loc: Location) -> None:
-        if not isinstance(name, str) or (name not in AGENT_NAMES and not name.endswith((".yaml", ".yml"))):
+        if not isinstance(name, str) or (name.partition(":")[0] not in AGENT_NAMES
+                                         and not name.endswith((".yaml", ".yml")) and not self.is_level(name)):
             self.error(f"unknown agent '{name}'", loc,
                        did_you_mean(str(name), AGENT_NAMES) or f"agents: {', '.join(AGENT_NAMES)}")
+
+    def is_level(self, name: str) -> bool:
+        """A shipped strategy level of this game (`ai: strong`: strategies/GAME/strong.yaml), or a name a base
+        file gave (checked with that file; a variant of another name plays it only if it plays that game)."""
+        game, where = self.tree.get("game"), self.tree["players"].loc("ai")
+        if where is not None and where.file != self.path:
+            return True
+        return isinstance(game, str) and any((d / f"{name}.yaml").is_file() for d in strategy_folders(game))
 
     def params(self) -> dict[str, Param]:
         out: dict[str, Param] = {}

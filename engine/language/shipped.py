@@ -27,3 +27,10 @@ def ruleset_path(name: str) -> Path | None:
     """The shipped rule file called `name` (``pocha`` or ``pocha.yaml``), if there is one."""
     candidate = RULESETS / (name if name.endswith((".yaml", ".yml")) else f"{name}.yaml")
     return candidate if candidate.is_file() else None
+
+
+def strategy_folders(game: str) -> list[Path]:
+    """The folders of strategies/ whose levels play the game called `game`, nearest first
+    (a variant, GAME_official, plays strategies/GAME)."""
+    return sorted((d for d in STRATEGIES.glob("*") if d.is_dir() and game.startswith(d.name)),
+                  key=lambda d: -len(d.name))

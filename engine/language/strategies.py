@@ -44,7 +44,7 @@ from .builder import Builder, error_order
 from .compiler import Compiler, Unit, identifier_problem
 from .linker import Module, compile_module, function_reads, read_indexes, resolve_specs
 from .loader import Map, Seq, load_tree
-from .shipped import STRATEGIES
+from .shipped import STRATEGIES, strategy_folders
 from .vocabulary import AGENT_NAMES, STRATEGY_GROUP_KEYS, STRATEGY_RULE_KEYS, STRATEGY_SECTIONS
 
 OFFERED = "__offered"  # the legal arguments by move, in the view's variables (no rule can name it)
@@ -82,9 +82,7 @@ def strategy_path(spec: str, game: Program) -> Path | None:
     if given.suffix in (".yaml", ".yml"):
         return given if given.exists() else None
     candidates = [STRATEGIES / f"{spec}.yaml"]
-    folders = sorted((d for d in STRATEGIES.glob("*") if d.is_dir() and game.name.startswith(d.name)),
-                     key=lambda d: -len(d.name))  # a variant (GAME_official) plays strategies/GAME
-    candidates += [d / f"{spec}.yaml" for d in folders]
+    candidates += [d / f"{spec}.yaml" for d in strategy_folders(game.name)]
     return next((c for c in candidates if c.exists()), None)
 
 

@@ -1,24 +1,27 @@
 """The ``naipes`` command: a thin layer over the public API.
 
-    naipes play RULESET [--seat AGENT]... [-p k=v]... [--seed N] [--log FILE] [--trace]
+    naipes play RULESET [--seat AGENT]... [--players N] [--opponents LEVEL] [-p k=v]... [--seed N] [--log FILE]
     naipes play --resume LOG [--seat AGENT]... [--log FILE]
     naipes replay LOG [--seat all|watch|N] [--to STEP] [--web]
-    naipes simulate RULESET -n N [--seat AGENT]... [-p k=v]... [--seed N]
+    naipes simulate RULESET -n N [--seat AGENT]... [--players N] [--opponents LEVEL] [--jobs J] [--json FILE]
+    naipes info RULESET [-p k=v]... [--json]
+    naipes list
     naipes check RULESET...
     naipes solve RULESET [-p k=v]... [--seed N] [--json]
-    naipes serve [RULESET] [--seat AGENT]... [-p k=v]... [--port N]
+    naipes serve [RULESET] [--seat AGENT]... [--players N] [--opponents LEVEL] [-p k=v]... [--port N]
     naipes schema [rules|strategy]
 
 RULESET is a path to a rule file, or the name of one in ``rulesets/``.
 Errors in rule files, params and agent names are printed as located messages
 with exit status 1 (never a traceback); a malformed command line (an unknown
-option, a missing argument) is a usage error with exit status 2.
+option, a missing argument, an output file that cannot be written) is a usage error with exit status 2.
 """
 from __future__ import annotations
 
 import contextlib
 import functools
 import json
+import os
 import random
 import sys
 from collections.abc import Callable, Iterable
@@ -29,8 +32,8 @@ import click
 from rich.console import Console
 
 from ..agents.bot_process import BotLimits
-from ..agents.human import render_view
-from ..agents.registry import load_strategy, make_agent
+from ..agents.human import hidden_variables, plural, render_view
+from ..agents.registry import AGENTS, load_strategy
 from ..agents.search import Solver
 from ..errors import NaipesError, ParamError, RuleErrors
 from ..language.builder import load_program
@@ -40,6 +43,7 @@ from ..program import Program
 from ..runtime.game import Game, GameResult, QuitGame, play_game
 from .gamelog import LogHeader, attach_log, digest
 from .replay import Replay, browse, ruleset_reference, scripted, show_step
+from .seating import close_agents, seat_agents, seat_list, seat_plan
 
 
 def find_ruleset(name: str) -> Path:
@@ -69,7 +73,7 @@ def load(ruleset: str, params: tuple[str, ...]) -> Program:
     return load_program(find_ruleset(ruleset), parse_params(params))
 
 
-def fail(error: Exception, code: int = 1) -> None:
+def fail(error: Exception | str, code: int = 1) -> None:
     click.echo(str(error), err=True)
     sys.exit(code)
 
@@ -81,6 +85,8 @@ def guarded(func: Callable) -> Callable:
             return func(*args, **kwargs)
         except NaipesError as error:
             fail(error)
+        except OSError as error:  # a file that could not be read or written after all (a full disk, ...)
+            fail(f"{error.strerror or error}: {error.filename}" if error.filename else str(error))
         except KeyboardInterrupt:
             click.echo("\ninterrupted", err=True)
             sys.exit(130)
@@ -88,34 +94,11 @@ def guarded(func: Callable) -> Callable:
     return wrapper
 
 
-def seat_agents(program: Program, seats: tuple[str, ...], default: list[str], seed: int, limits: BotLimits) -> list:
-    names = list(seats) or default
-    if len(names) > program.players[1]:
-        raise click.BadParameter(f"{program.name} seats at most {program.players[1]} players", param_hint="--seat")
-    while len(names) < max(program.players[0], 1 if seats else program.players[2]):
-        names.append(default[len(names)] if len(names) < len(default) else "random")
-    agents: list = []
-    try:
-        for i, name in enumerate(names):
-            agents.append(make_agent(name, seed=seed * 1009 + i, program=program, bot_limits=limits))
-    except BaseException:
-        close_agents(agents)
-        raise
-    return agents
-
-
-def close_agents(agents: list) -> None:
-    """End the worker processes of the Python bots among `agents`."""
-    for agent in agents:
-        if hasattr(agent, "close"):
-            agent.close()
-
-
 def print_faults(rows: Iterable[tuple[str, int, list[str]]]) -> None:
     """After a table: who faulted, how often, and the first reasons (label, count, reasons)."""
     for label, count, reasons in rows:
         if count:
-            click.echo(f"{label}: {count} fault{'s' if count > 1 else ''}" + (", the first:" if reasons else ""))
+            click.echo(f"{label}: {plural(count, 'fault')}" + (", the first:" if reasons else ""))
             for reason in reasons[:3]:
                 click.echo(f"    {reason}")
 
@@ -154,12 +137,62 @@ def table_printer(record: dict) -> None:
         click.echo(f"Game over. Winner: {winners}.")
 
 
+def output_file(context: click.Context, parameter: click.Parameter, value: str | None) -> str | None:
+    """Check that an output file can be written before any work starts (a usage error naming the flag)."""
+    if value is None:
+        return None
+    path = Path(value)
+    if path.is_dir():
+        raise click.BadParameter(f"'{value}' is a folder; name a file")
+    if not path.parent.is_dir():
+        raise click.BadParameter(f"cannot write '{value}': the folder '{path.parent}' does not exist")
+    if not os.access(path.parent, os.W_OK) or (path.exists() and not os.access(path, os.W_OK)):
+        raise click.BadParameter(f"cannot write '{value}': permission denied")
+    if parameter.name == "plot_path":
+        from matplotlib.figure import Figure
+        formats = Figure().canvas.get_supported_filetypes()
+        if path.suffix.lstrip(".").lower() not in formats:
+            raise click.BadParameter(f"'{value}': a plot is written as one of .{', .'.join(sorted(formats))}")
+    return value
+
+
+def output_option(flag: str, name: str, text: str) -> Callable:
+    return click.option(flag, name, metavar="FILE", callback=output_file, help=text)
+
+
 params_option = click.option("-p", "--param", "params", multiple=True, metavar="NAME=VALUE",
                              help="Override a rule-file param (repeatable).")
+AGENT_HELP = (f"{', '.join(AGENTS)} (options: ismcts:iterations=200,seconds=0.5,policy=LEVEL), a strategy level "
+              "of the game (strong, expert, ...: 'naipes info GAME' lists them) or a strategy file's path, "
+              "or python:FILE.py:CLASS")
+
+
 seat_option = click.option("--seat", "seats", multiple=True, metavar="AGENT",
-                           help="Agent for the next seat: random, minimax, human, a strategy file (a path, "
-                                "or its name in strategies/GAME/, e.g. expert), or python:FILE.py:CLASS "
-                                "(repeatable, in seat order).")
+                           help=f"An agent (repeatable, one per seat): {AGENT_HELP}.")
+
+
+def seat_options(command: Callable) -> Callable:
+    """--seat (repeatable), --players and --opponents: who sits where (naipes.tools.seating)."""
+    for option in reversed([
+            click.option("--seat", "seats", multiple=True, metavar="AGENT",
+                         help=f"Agent for the next seat, in seat order (repeatable): {AGENT_HELP}."),
+            click.option("--players", type=click.IntRange(min=1), default=None,
+                         help="Number of players (default: the rule file's, or as many as --seat names)."),
+            click.option("--opponents", metavar="LEVEL", default=None,
+                         help="Agent for every seat not named with --seat (default: the rule file's AI, "
+                              "its strongest level).")]):
+        command = option(command)
+    return command
+
+
+def seated(program: Program, seats: tuple[str, ...], players: int | None, opponents: str | None, seed: int,
+           limits: BotLimits, person_first: bool) -> tuple[list, str]:
+    """The agents of the table, and the lines saying who sits where."""
+    names = seat_plan(program, seats, players, opponents, person_first)
+    agents = seat_agents(program, names, len(seats), seed, limits)
+    return agents, seat_list(program, names, [agent.name for agent in agents], len(seats))
+
+
 seed_option = click.option("--seed", type=int, default=None, help="Seed of the game (a run is reproducible from it).")
 
 
@@ -186,11 +219,11 @@ def main() -> None:
 
 @main.command()
 @click.argument("ruleset", required=False)
-@seat_option
+@seat_options
 @params_option
 @seed_option
-@click.option("--log", "log_path", type=click.Path(dir_okay=False, writable=True),
-              help="Write the game as JSON lines (to replay it with 'naipes replay', or resume it with --resume).")
+@output_option("--log", "log_path", "Write the game as JSON lines (to replay it with 'naipes replay', or resume it "
+                                    "with --resume).")
 @click.option("--trace", is_flag=True, help="Print each rule firing and why it won over the others pending, and which "
                    "strategy rule chose each AI move.")
 @click.option("--resume", "resume_path", type=click.Path(exists=True, dir_okay=False),
@@ -198,26 +231,30 @@ def main() -> None:
                    "seats (by default the log's) play on. RULESET, if given, replaces the rule file the log names.")
 @bot_limit_options
 @guarded
-def play(ruleset: str | None, seats: tuple[str, ...], params: tuple[str, ...], seed: int | None,
-         log_path: str | None, trace: bool, resume_path: str | None, limits: BotLimits) -> None:
-    """Play one game of RULESET (by default: you at seat 1 against the rule file's AI), or resume a logged one."""
+def play(ruleset: str | None, seats: tuple[str, ...], players: int | None, opponents: str | None,
+         params: tuple[str, ...], seed: int | None, log_path: str | None, trace: bool, resume_path: str | None,
+         limits: BotLimits) -> None:
+    """Play one game of RULESET (by default: you at seat 1 against the rule file's AI, its strongest level),
+    or resume a logged one.
+
+    'naipes info RULESET' lists its params, AI levels and what the card names mean.
+    """
     if resume_path:
         resumed = resume_from(resume_path, ruleset, params, seed)
         program, seed, rule_file, overrides = resumed.program, resumed.header["seed"], resumed.rule_file, \
             resumed.header["params"]
-        default = resumed.header["seats"]
-        seats = seats or tuple(default)  # as many seats as the log's game, not the rule file's default number
+        seats = seats or tuple(resumed.header["seats"])  # as many seats as the log's game
     elif ruleset is None:
         raise click.UsageError("name a RULESET to play, or a log to continue with --resume LOG")
     else:
         resumed, rule_file, overrides = None, find_ruleset(ruleset), parse_params(params)
         program, seed = load_program(rule_file, overrides), pick_seed(seed)
-        default = ["human"] + [program.default_ai] * (program.players[2] - 1)
-    agents = seat_agents(program, seats, default, seed, limits)
-    players = len(agents)
+    agents, seating = seated(program, seats, players, opponents, seed, limits, person_first=resumed is None)
+    count = len(agents)
     if resumed is not None:
         agents = resumed_seats(resumed, agents)
-    game = Game(program, seed, players=players)
+    click.echo(f"{program.title} — seed {seed}\n{seating}")
+    game = Game(program, seed, players=count)
     with contextlib.ExitStack() as cleanup:
         cleanup.callback(close_agents, agents)
         if trace:
@@ -226,8 +263,6 @@ def play(ruleset: str | None, seats: tuple[str, ...], params: tuple[str, ...], s
             attach_log(game, cleanup.enter_context(open(log_path, "w", encoding="utf-8")),
                        LogHeader(ruleset_reference(rule_file), digest(rule_file), overrides, seed,
                                  [a.name for a in agents]))
-        click.echo(f"{program.title} — seed {seed}; seats: " +
-                   ", ".join(f"P{i + 1} {a.name}" for i, a in enumerate(agents)))
         game.observers.append(table_printer)
         try:
             result = play_game(program, agents, seed, game=game)
@@ -235,7 +270,7 @@ def play(ruleset: str | None, seats: tuple[str, ...], params: tuple[str, ...], s
             print_faults(seat_faults(agents))
         except QuitGame:
             click.echo("You quit before the end. The game so far:")
-            Console(highlight=False).print(render_view(game.view(None)))
+            Console(highlight=False).print(render_view(game.view(None), hidden_variables(program)))
             if log_path:
                 click.echo(f"Continue it with: naipes play --resume {log_path}")
 
@@ -324,50 +359,62 @@ def report(result: GameResult) -> None:
 @main.command()
 @click.argument("ruleset")
 @click.option("-n", "--games", type=click.IntRange(min=1), required=True, help="Number of games.")
-@seat_option
+@seat_options
 @params_option
 @seed_option
+@click.option("--jobs", type=click.IntRange(min=0), default=1, show_default=True,
+              help="Worker processes (0: one per core). With 1, each seat is one agent for the whole run "
+                   "(agents that learn across games keep what they learnt); the results do not depend on it.")
+@output_option("--json", "json_path", "Write the results as JSON.")
 @bot_limit_options
 @guarded
-def simulate(ruleset: str, games: int, seats: tuple[str, ...], params: tuple[str, ...], seed: int | None,
-             limits: BotLimits) -> None:
-    """Play N games AI against AI; print wins and mean result per seat."""
+def simulate(ruleset: str, games: int, seats: tuple[str, ...], players: int | None, opponents: str | None,
+             params: tuple[str, ...], seed: int | None, jobs: int, json_path: str | None, limits: BotLimits) -> None:
+    """Play N games AI against AI; wins (95% Wilson interval), mean result and faults per seat.
+
+    Seats not named with --seat get --opponents (default: the rule file's AI).
+    """
+    from .simulation import run_simulation
     program = load(ruleset, params)
     seed = pick_seed(seed)
-    seats = seats or tuple(["random"] * program.players[2])
-    if "human" in seats:
+    if "human" in seats or opponents == "human":
         raise click.BadParameter("simulate is for AI seats; use 'play' to play", param_hint="--seat")
-    agents = seat_agents(program, seats, list(seats), seed, limits)  # one per seat: bots keep memory across games
-    try:
-        wins, totals, cut_off = play_many(program, agents, games, seed)
-    finally:
-        close_agents(agents)
-    click.echo(f"{program.title}: {games} games, seeds {seed}..{seed + games - 1}")
-    if cut_off:
-        click.echo(f"{cut_off} of them cut off after {program.max_decisions:,} decisions (max_decisions): "
+    names = seat_plan(program, seats, players, opponents)
+    agents = seat_agents(program, names, len(seats), seed, limits)  # made once to check every name before the run
+    close_agents(agents)
+    labels = [agent.name for agent in agents]
+    click.echo(seat_list(program, names, labels, len(seats)))
+    with click.progressbar(length=games, label=f"{plural(games, 'game')} of {program.name}", file=sys.stderr) as bar:
+        summary = run_simulation(program, names, games, seed, jobs, bar.update, limits)
+    print_simulation(summary, labels, program.max_decisions)
+    write_json(summary, json_path)
+    if summary["interrupted"]:
+        sys.exit(130)
+
+
+def print_simulation(summary: dict, labels: list[str], max_decisions: int) -> None:
+    games, seed = summary["games"], summary["seed"]
+    if summary["interrupted"]:
+        click.echo(f"interrupted: the results of the first {plural(games, 'game')} of {summary['requested']}",
+                   err=True)
+    click.echo(f"{summary['title']}: {plural(games, 'game')}, seeds {seed}..{seed + games - 1}")
+    if summary["cut_off"]:
+        click.echo(f"{summary['cut_off']} of them cut off after {max_decisions:,} decisions (max_decisions): "
                    "nobody won those")
-    click.echo(f"{'seat':<6}{'agent':<12}{'wins':>8}{'win %':>9}{'mean result':>14}{'faults':>8}")
-    for i, agent in enumerate(agents):
-        faults = len(getattr(agent, "faults", ()))
-        click.echo(f"P{i + 1:<5}{agent.name:<12}{wins[i]:>8}{100 * wins[i] / games:>8.1f}%{totals[i] / games:>14.3f}"
-                   f"{faults:>8}")
-    print_faults(seat_faults(agents))
+    width = max(12, *(len(label) + 2 for label in labels))
+    click.echo(f"{'seat':<6}{'agent':<{width}}{'wins':>8}{'win %':>9}  {'95% CI':<15}{'mean result':>12}{'faults':>8}")
+    for row, label in zip(summary["seats"], labels):
+        low, high = row["win_ci"]
+        click.echo(f"{row['seat']:<6}{label:<{width}}{row['wins']:>8}{100 * row['win_rate']:>8.1f}%  "
+                   f"[{100 * low:>4.1f}, {100 * high:>5.1f}]{row['mean_result']:>12.3f}{row['faults']:>8}")
+    print_faults((f"{row['seat']} {label}", row["faults"], row["fault_reasons"])
+                 for row, label in zip(summary["seats"], labels))
 
 
-def play_many(program: Program, agents: list, games: int, seed: int) -> tuple[list[int], list[float], int]:
-    """Games seed, seed + 1, ...: wins and total payoff per seat, and how many games were cut off."""
-    wins, totals, cut_off = [0] * len(agents), [0.0] * len(agents), 0
-    with click.progressbar(range(games), label=f"{games} games of {program.name}", file=sys.stderr) as bar:
-        for i in bar:
-            for seat, agent in enumerate(agents):
-                if hasattr(agent, "reseed"):
-                    agent.reseed((seed + i) * 1009 + seat)
-            result = play_game(program, agents, seed + i)
-            for seat in result.winners:
-                wins[seat] += 1
-            totals = [t + p for t, p in zip(totals, result.payoffs)]
-            cut_off += result.cut_off is not None
-    return wins, totals, cut_off
+def write_json(summary: dict, path: str | None) -> None:
+    if path:
+        with open(path, "w", encoding="utf-8") as out:
+            json.dump(summary, out, indent=2, default=str)
 
 
 @main.command()
@@ -382,15 +429,18 @@ def play_many(program: Program, agents: list, games: int, seed: int) -> tuple[li
 @click.option("--cluster", metavar="ADDRESS", default=None,
               help="Play the deals on a Dask distributed cluster (its scheduler's address, e.g. tcp://host:8786; "
                    "needs the [cluster] extra); --jobs is then ignored.")
-@click.option("--json", "json_path", type=click.Path(dir_okay=False, writable=True), help="Write the results as JSON.")
-@click.option("--plot", "plot_path", type=click.Path(dir_okay=False, writable=True),
-              help="Write a PNG of each agent's mean payoff with its 95% interval.")
+@output_option("--json", "json_path", "Write the results as JSON.")
+@output_option("--plot", "plot_path", "Write a plot (a PNG, or .svg, .pdf, ...) of each agent's mean payoff with its "
+               "95% interval.")
 @bot_limit_options
 @guarded
 def tournament(ruleset: str, deals: int, seats: tuple[str, ...], params: tuple[str, ...], seed: int | None,
                jobs: int, cluster: str | None, json_path: str | None, plot_path: str | None,
                limits: BotLimits) -> None:
-    """Play N deals with the agents in every seating; win rates and payoffs with 95% intervals."""
+    """Play N deals with the agents in every seating; win rates and payoffs with 95% intervals.
+
+    Win rates get Wilson intervals; Ctrl-C stops the run and reports the deals played so far.
+    """
     from .tournament import plot, run_tournament
     if len(seats) < 2:
         raise ParamError("name the agents with --seat, one per seat (at least two)")
@@ -399,19 +449,22 @@ def tournament(ruleset: str, deals: int, seats: tuple[str, ...], params: tuple[s
     with click.progressbar(length=deals, label=f"{deals} deals × {len(seats)} seatings", file=sys.stderr) as bar:
         summary = run_tournament(path, list(seats), deals, seed, parse_params(params), jobs, bar.update, cluster,
                                  limits)
-    click.echo(f"{summary['game']}: {summary['deals']} deals, {summary['games']} games, seed {seed}")
+    if summary["interrupted"]:
+        click.echo(f"interrupted: the results of the first {plural(summary['deals'], 'deal')} of {deals}", err=True)
+    click.echo(f"{summary['game']}: {plural(summary['deals'], 'deal')}, {plural(summary['games'], 'game')}, "
+               f"seed {seed}")
     if summary["cut_off"]:
-        click.echo(f"{summary['cut_off']} games cut off (max_decisions): nobody won those")
+        click.echo(f"{plural(summary['cut_off'], 'game')} cut off (max_decisions): nobody won those")
     click.echo(f"{'agent':<28}{'win rate':>10}  {'95% CI':<17}{'mean payoff':>12}  {'95% CI':<19}{'faults':>7}")
     for a in summary["agents"]:
         click.echo(f"{a['seat_label']:<28}{a['win_rate']:>10.3f}  [{a['win_ci'][0]:.3f}, {a['win_ci'][1]:.3f}]"
                    f"{a['mean_payoff']:>12.3f}  [{a['payoff_ci'][0]:.3f}, {a['payoff_ci'][1]:.3f}]{a['faults']:>7}")
     print_faults((a["seat_label"], a["faults"], a["fault_reasons"]) for a in summary["agents"])
-    if json_path:
-        with open(json_path, "w", encoding="utf-8") as out:
-            json.dump(summary, out, indent=2, default=str)
+    write_json(summary, json_path)
     if plot_path:
         plot(summary, plot_path)
+    if summary["interrupted"]:
+        sys.exit(130)
 
 
 @main.command()
@@ -424,7 +477,7 @@ def tournament(ruleset: str, deals: int, seats: tuple[str, ...], params: tuple[s
 @click.option("-n", "--games", type=click.IntRange(min=1), default=100, show_default=True,
               help="Games per rule file (per block for static ones).")
 @seed_option
-@click.option("--json", "json_path", type=click.Path(dir_okay=False, writable=True), help="Write the results as JSON.")
+@output_option("--json", "json_path", "Write the results as JSON.")
 @bot_limit_options
 @guarded
 def competition(folder: str, rulesets: tuple[str, ...], statics: tuple[str, ...], games: int, seed: int | None,
@@ -443,7 +496,8 @@ def competition(folder: str, rulesets: tuple[str, ...], statics: tuple[str, ...]
     seed = pick_seed(seed)
     with click.progressbar(length=games * (len(dynamic) + len(static)), label="competition", file=sys.stderr) as bar:
         summary = run_competition(dynamic + static, folder, games, seed, tuple(static), limits, bar.update)
-    click.echo(f"Competition: {len(summary['entrants'])} bots, {games} games per rule file, seed {seed}")
+    click.echo(f"Competition: {plural(len(summary['entrants']), 'bot')}, {plural(games, 'game')} per rule file, "
+               f"seed {seed}")
     names = list(summary["standings"])
     click.echo(f"{'#':<4}{'bot':<24}{'games':>7}{'points/game':>13}{'wins':>8}{'faults':>8}"
                + "".join(f"{n:>16}" for n in names))
@@ -451,14 +505,12 @@ def competition(folder: str, rulesets: tuple[str, ...], statics: tuple[str, ...]
         click.echo(f"{rank:<4}{row['entrant']:<24}{row['games']:>7}{row['mean_points']:>13.2f}{row['wins']:>8.1f}"
                    f"{row['faults']:>8}" + "".join(f"{row['by_ruleset'][n]:>16.2f}" for n in names))
     print_faults((row["entrant"], row["faults"], row["fault_reasons"]) for row in summary["table"])
-    if json_path:
-        with open(json_path, "w", encoding="utf-8") as out:
-            json.dump(summary, out, indent=2, default=str)
+    write_json(summary, json_path)
 
 
 @main.command()
 @click.argument("ruleset", required=False)
-@seat_option
+@seat_options
 @params_option
 @seed_option
 @click.option("--port", type=click.IntRange(0, 65535), default=8000, show_default=True,
@@ -468,11 +520,11 @@ def competition(folder: str, rulesets: tuple[str, ...], statics: tuple[str, ...]
 @click.option("--pause", type=click.FloatRange(min=0), default=0.6, show_default=True,
               help="Seconds an AI waits before moving, so that people can follow the play.")
 @guarded
-def serve(ruleset: str | None, seats: tuple[str, ...], params: tuple[str, ...], seed: int | None, port: int,
-          host: str, pause: float) -> None:
+def serve(ruleset: str | None, seats: tuple[str, ...], players: int | None, opponents: str | None,
+          params: tuple[str, ...], seed: int | None, port: int, host: str, pause: float) -> None:
     """Play in the browser: a local web table of RULESET (or a choose-game screen), for one or more people.
 
-    Seats as in 'play' (default: you, then the rule file's AI); a 'human' seat
+    Seats as in 'play' (default: you, then the rule file's AI, its strongest level); a 'human' seat
     is taken by a browser tab. Every shipped game can also be started from
     the page.
     """
@@ -488,22 +540,84 @@ def serve(ruleset: str | None, seats: tuple[str, ...], params: tuple[str, ...], 
         path = find_ruleset(ruleset)
         name = path.stem if rulesets.get(path.stem, path).resolve() == path.resolve() else f"{path.stem} ({path})"
         rulesets[name] = path
-    elif seats or params:
-        raise click.UsageError("--seat and -p need a RULESET")
+    elif seats or params or players or opponents:
+        raise click.UsageError("--seat, --players, --opponents and -p need a RULESET")
     app = create_app(rulesets, pause=pause, hosts=[host])
-    table = new_table(app, name, parse_params(params), list(seats) or None, seed, checked=False) if name else None
+    table = None
+    if name is not None:
+        program = load_program(rulesets[name], parse_params(params))
+        names = seat_plan(program, seats, players, opponents, person_first=True)
+        table = new_table(app, name, parse_params(params), names, seed, checked=False)
     sock = listen(host, port)
     url = address(sock)
     click.echo(f"Naipes is serving at {url} (Ctrl-C to stop)")
     if table is not None:
-        click.echo(f"{table.program.title}, seed {table.seed}; seats: " +
-                   ", ".join(f"{n} {a}" for n, a in zip(table.names, table.seat_specs)))
+        click.echo(f"{table.program.title}, seed {table.seed}")
+        click.echo(seat_list(table.program, table.seat_specs, table.seat_specs, len(seats)))
         for seat in table.humans:
             who = "you" if seat == table.humans[0] else "another person, in another tab"
             click.echo(f"  {table.names[seat]} ({who}): {url}table/{table.id}?seat={seat}")
         if not table.humans:
             click.echo(f"  watch: {url}table/{table.id}?seat=watch")
     run(app, sock)
+
+
+@main.command()
+@click.argument("ruleset")
+@params_option
+@click.option("--json", "as_json", is_flag=True, help="Print the description as JSON.")
+@guarded
+def info(ruleset: str, params: tuple[str, ...], as_json: bool) -> None:
+    """Describe RULESET: players, params (type, default, what each does), moves, phases, AI levels, card names."""
+    from ..agents.legend import legend_line
+    from .catalogue import describe
+    entry = describe(load(ruleset, params))
+    if as_json:
+        click.echo(json.dumps(entry, indent=2, ensure_ascii=False, default=str))
+        return
+    players = entry["players"]
+    click.echo(f"{entry['title']} ({entry['name']})")
+    click.echo(f"players: {players['min']} to {players['max']}, {players['default']} by default; "
+               f"the AI: {players['ai']}")
+    click.echo("params (-p NAME=VALUE):" if entry["params"] else "params: none")
+    for p in entry["params"]:
+        limits = ", ".join(filter(None, [f"min {p['min']}" if p["min"] is not None else "",
+                                         f"max {p['max']}" if p["max"] is not None else "",
+                                         f"one of {', '.join(map(str, p['choices']))}" if p["choices"] else ""]))
+        click.echo(f"  {p['name']} ({p['type']}, default {json.dumps(p['default'], ensure_ascii=False)}"
+                   f"{'; ' + limits if limits else ''})" + (f": {p['doc']}" if p["doc"] else ""))
+    for title, rows in (("moves", entry["moves"]), ("phases", entry["phases"])):
+        if rows:
+            click.echo(f"{title}:")
+            for row in rows:
+                click.echo(f"  {row['name']}" + (f": {row['doc']}" if row["doc"] else ""))
+    click.echo("AI levels (--seat LEVEL, --opponents LEVEL):")
+    for level in entry["levels"]:
+        default = " [the default]" if level["name"] == players["ai"] else ""
+        click.echo(f"  {level['name']} ({level['kind']}){default}: {level['about']}")
+    legend = legend_line(entry["legend"])
+    if legend:
+        click.echo(f"cards: {legend}")
+
+
+@main.command(name="list")
+def list_games() -> None:
+    """List the shipped games (rule files) and the strategies (AI levels) of each."""
+    from ..language.shipped import STRATEGIES
+    from .catalogue import describe_file
+    for path in shipped_rulesets():
+        try:
+            entry = describe_file(str(path))
+        except NaipesError as error:
+            click.echo(f"{path.stem}: cannot be loaded: {error}", err=True)
+            continue
+        low, high = entry["players"]["min"], entry["players"]["max"]
+        seats = f"{low}" if low == high else f"{low}-{high}"
+        levels = [level["name"] for level in entry["levels"] if level["kind"] == "strategy"]
+        click.echo(f"{entry['name']:<20}{entry['title']} ({seats} players; AI {entry['players']['ai']}"
+                   + (f"; strategies: {', '.join(levels)}" if levels else "") + ")")
+    click.echo(f"Strategies are in {STRATEGIES}; built-in agents: {', '.join(AGENTS)}. "
+               "'naipes info GAME' describes one game.")
 
 
 @main.command()

@@ -3,7 +3,8 @@
 Duplicate style: each deal (a seed) is played once per rotation of the agents
 around the table, so every agent meets the same cards from every seat and the
 luck of the deal cancels out. An agent's score on a deal is its mean over the
-rotations; the deals are the independent samples behind the 95 % intervals.
+rotations; the deals are the independent samples behind the 95 % intervals
+(Wilson's for the win rates, which stay honest at 0 and 1).
 
 Deals run in parallel worker processes; results are gathered in deal order,
 so a tournament is deterministic from its seed whatever the number of workers.
@@ -30,8 +31,9 @@ from ..errors import NaipesError
 from ..language.builder import load_program
 from ..program import Program
 from ..runtime.game import play_game
+from .seating import close_agents
+from .statistics import mean_interval, wilson_interval
 
-Z95 = 1.959963984540054  # the 97.5th percentile of the standard normal
 FAULT_EXAMPLES = 5  # fault reasons kept per agent for the summary
 
 
@@ -47,46 +49,27 @@ class DealResult:
     cut_off: int = 0  # games of the deal stopped by max_decisions
 
 
-def mean_interval(samples: list[float]) -> tuple[float, float, float]:
-    """(mean, low, high): the mean and its 95 % normal-approximation interval."""
-    n = len(samples)
-    if n == 0:
-        return (math.nan, math.nan, math.nan)
-    mean = sum(samples) / n
-    if n == 1:
-        return (mean, mean, mean)
-    variance = sum((x - mean) ** 2 for x in samples) / (n - 1)
-    half = Z95 * math.sqrt(variance / n)
-    return (mean, mean - half, mean + half)
-
-
 def rotations(count: int) -> list[list[int]]:
     """Seatings: rotation r puts agent (seat + r) mod count at each seat."""
     return [[(seat + r) % count for seat in range(count)] for r in range(count)]
 
 
 # ------------------------------------------------------------------ workers
-_worker: dict[str, Any] = {}
+WORKER: dict[str, Any] = {}
 
 
-def _worker_state(path: str, params: dict[str, str], specs: list[str], limits: BotLimits) -> dict[str, Any]:
+def worker_state(path: str, params: dict[str, str], specs: list[str], limits: BotLimits) -> dict[str, Any]:
     program = load_program(path, params)
     return {"program": program, "specs": specs,
             "agents": [make_agent(spec, program=program, bot_limits=limits) for spec in specs]}
 
 
-def _init_worker(path: str, params: dict[str, str], specs: list[str], limits: BotLimits) -> None:
-    _worker.update(_worker_state(path, params, specs, limits))
-
-
-def _close_agents(agents: list) -> None:
-    for agent in agents:
-        if hasattr(agent, "close"):
-            agent.close()
+def init_worker(path: str, params: dict[str, str], specs: list[str], limits: BotLimits) -> None:
+    WORKER.update(worker_state(path, params, specs, limits))
 
 
 def _play_deal(deal_seed: int, worker: dict | None = None) -> DealResult:
-    worker = worker if worker is not None else _worker
+    worker = worker if worker is not None else WORKER
     program: Program = worker["program"]
     agents = worker["agents"]
     count = len(agents)
@@ -114,7 +97,7 @@ _thread = threading.local()  # a worker thread's program and agents (cluster wor
 def play_one_deal(deal_seed: int, setup: tuple) -> DealResult:
     """One deal on a worker that may serve several tournaments; `setup` is (path, params, specs, bot limits)."""
     if getattr(_thread, "setup", None) != setup:
-        _thread.setup, _thread.worker = setup, _worker_state(*setup)
+        _thread.setup, _thread.worker = setup, worker_state(*setup)
     return _play_deal(deal_seed, _thread.worker)
 
 
@@ -128,17 +111,24 @@ def play_deals(path: str, params: dict[str, str], specs: list[str], seeds: list[
             raise NaipesError("--cluster needs Dask distributed: pip install 'naipes[cluster]'") from None
         yield from play_deals_on_cluster(cluster, play_one_deal, path, params, specs, seeds, limits)
         return
+    yield from map_on_workers(_play_deal, path, params, specs, seeds, jobs, limits)
+
+
+def map_on_workers(play: Callable[[int], Any], path: str, params: dict[str, str], specs: list[str],
+                   seeds: list[int], jobs: int, limits: BotLimits) -> Iterator[Any]:
+    """`play(seed)` for every seed, in seed order, on `jobs` worker processes (0: one per core; 1: here) that
+    hold the program and the agents in WORKER. `play` is a module-level function (workers import it)."""
     jobs = jobs or os.cpu_count() or 1
     if jobs == 1 or len(seeds) == 1:
-        _init_worker(path, params, specs, limits)
+        init_worker(path, params, specs, limits)
         try:
-            yield from map(_play_deal, seeds)
+            yield from map(play, seeds)
         finally:
-            _close_agents(_worker["agents"])
+            close_agents(WORKER["agents"])
         return
     context = multiprocessing.get_context("spawn")  # a fresh interpreter per worker: nothing shared
-    with context.Pool(min(jobs, len(seeds)), initializer=_init_worker, initargs=(path, params, specs, limits)) as pool:
-        yield from pool.imap(_play_deal, seeds, chunksize=max(1, len(seeds) // (jobs * 8)))
+    with context.Pool(min(jobs, len(seeds)), initializer=init_worker, initargs=(path, params, specs, limits)) as pool:
+        yield from pool.imap(play, seeds, chunksize=max(1, len(seeds) // (jobs * 8)))
 
 
 def run_tournament(path: str, specs: list[str], deals: int, seed: int, params: dict[str, str] | None = None,
@@ -154,20 +144,32 @@ def run_tournament(path: str, specs: list[str], deals: int, seed: int, params: d
     for spec in specs:
         if spec == "human":
             raise NaipesError("a tournament is for AI seats")
-        _close_agents([make_agent(spec, program=program, bot_limits=limits)])  # fail early on a bad name
+        close_agents([make_agent(spec, program=program, bot_limits=limits)])  # fail early on a bad name
     seeds = [seed + i for i in range(deals)]
-    results = []
-    for result in play_deals(path, params, specs, seeds, jobs, cluster, limits):
-        results.append(result)
-        if progress:
-            progress(1)
-    return summarise(program, specs, seed, results)
+    results: list[DealResult] = []
+    interrupted = collect(play_deals(path, params, specs, seeds, jobs, cluster, limits), results, progress)
+    return {**summarise(program, specs, seed, results), "requested": deals, "interrupted": interrupted}
+
+
+def collect(outcomes: Iterator, into: list, progress: Callable[[int], None] | None = None) -> bool:
+    """Gather `outcomes` into `into`; True if Ctrl-C stopped it after at least one (the partial results stand)."""
+    try:
+        for outcome in outcomes:
+            into.append(outcome)
+            if progress:
+                progress(1)
+    except KeyboardInterrupt:
+        if not into:
+            raise
+        return True
+    return False
 
 
 def summarise(program: Program, specs: list[str], seed: int, results: list[DealResult]) -> dict:
     agents = []
     for i, spec in enumerate(specs):
-        win, win_lo, win_hi = mean_interval([r.win_share[i] for r in results])
+        wins = sum(r.win_share[i] for r in results)
+        win, (win_lo, win_hi) = wins / len(results) if results else math.nan, wilson_interval(wins, len(results))
         pay, pay_lo, pay_hi = mean_interval([r.payoff[i] for r in results])
         agents.append({"agent": spec, "seat_label": f"{spec}#{i + 1}" if specs.count(spec) > 1 else spec,
                        "win_rate": win, "win_ci": [win_lo, win_hi],

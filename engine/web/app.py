@@ -39,9 +39,10 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from ..agents.levels import ai_levels, default_opponent
 from ..errors import NaipesError
 from ..language.builder import load_program
-from ..tools.catalogue import ai_levels, describe_file
+from ..tools.catalogue import describe_file
 from ..tools.replay import Replay
 from .replay import replay_info, replay_step
 from .table import HUMAN, Table, Tables
@@ -86,16 +87,14 @@ def new_table(app: Starlette, game: str, params: dict[str, str], seats: list[str
     """A table of one of the app's rule files, started.
 
     `checked` (a request from a page): every seat is named, human or an AI level the game lists.
-    Otherwise (the command line) any agent may sit, and missing seats get the rule file's AI.
+    Otherwise (the command line, whose naipes.tools.seating fills the table) any agent may sit.
     """
     path = app.state.rulesets.get(game)
     if path is None:
         raise TableError(f"no game '{game}' here: choose one of {', '.join(app.state.rulesets)}")
     program = load_program(path, params)
     low, high, default = program.players
-    seats = list(seats or [HUMAN] + [program.default_ai] * (default - 1))
-    if not checked:  # on the command line, as in 'play': too few named, the rule file's AI fills the table
-        seats += [program.default_ai] * (low - len(seats))
+    seats = list(seats or [HUMAN] + [default_opponent(program)] * (default - 1))
     if not low <= len(seats) <= high:
         raise TableError(f"{program.title} seats {low} to {high} players, not {len(seats)}")
     if checked:

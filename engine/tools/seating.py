@@ -1,0 +1,72 @@
+"""Who sits where: the agents of a table from ``--seat``, ``--players`` and ``--opponents``.
+
+The seats named with ``--seat`` come first, in order; the table is then filled
+up to ``--players`` (default: the rule file's number of players, or more if
+more seats are named) with ``--opponents`` (default: the rule file's AI,
+``players: ai:``). With no seat named, ``play`` and ``serve`` put a person
+(``human``) at seat 1.
+
+>>> seat_plan(load_program("rulesets/pocha.yaml"), ("human", "random"))     # doctest: +SKIP
+['human', 'random', 'strong', 'strong']
+"""
+from __future__ import annotations
+
+from ..agents.bot_process import BotLimits
+from ..agents.levels import default_opponent
+from ..agents.registry import make_agent
+from ..errors import ParamError
+from ..program import Program
+
+HUMAN = "human"
+
+
+def seat_plan(program: Program, seats: tuple[str, ...] | list[str], players: int | None = None,
+              opponents: str | None = None, person_first: bool = False) -> list[str]:
+    """The agent name at every seat (ParamError, naming the flag at fault, if the table cannot be made)."""
+    low, high, default = program.players
+    count = players if players is not None else max(default, len(seats))
+    if not low <= count <= high:
+        flag = "--players" if players is not None else "--seat"
+        raise ParamError(f"{flag}: {program.title} seats {low} to {high} players, not {count}")
+    if len(seats) > count:
+        raise ParamError(f"--players {count}, but {len(seats)} agents are named with --seat")
+    named = list(seats) or ([HUMAN] if person_first else [])
+    return named + [opponents or default_opponent(program)] * (count - len(named))
+
+
+def seat_agents(program: Program, names: list[str], named: int, seed: int, limits: BotLimits) -> list:
+    """The agents of `names`; the first `named` came from --seat, the others from --opponents (for errors)."""
+    agents: list = []
+    try:
+        for i, name in enumerate(names):
+            try:
+                agents.append(make_agent(name, seed=seed * 1009 + i, program=program, bot_limits=limits))
+            except ParamError as error:
+                raise ParamError(f"{'--seat' if i < named else '--opponents'}: {error}") from None
+    except BaseException:
+        close_agents(agents)
+        raise
+    return agents
+
+
+def close_agents(agents: list) -> None:
+    """End the worker processes of the Python bots among `agents`."""
+    for agent in agents:
+        if hasattr(agent, "close"):
+            agent.close()
+
+
+def seat_list(program: Program, names: list[str], labels: list[str], named: int) -> str:
+    """Who sits where, in words: `labels` are the agents' names; seats past `named` were filled in."""
+    seats = ", ".join(f"P{i + 1} {label}{' (you)' if name == HUMAN and names.count(HUMAN) == 1 else ''}"
+                      for i, (name, label) in enumerate(zip(names, labels)))
+    filled = len(names) - max(named, 1 if names[:1] == [HUMAN] else 0)
+    if filled <= 0:
+        return f"seats: {seats}"
+    first = len(names) - filled + 1
+    which = f"P{first}" if filled == 1 else f"P{first}-P{len(names)}"
+    source = "the rule file's AI" if names[-1] == default_opponent(program) else "--opponents"
+    low, high, _ = program.players
+    more = f"; --players N for {low} to {high} players" if low < high else ""
+    return (f"seats: {seats}\n  ({which}: {names[-1]}, {source}; choose others with --seat AGENT or "
+            f"--opponents LEVEL{more})")
