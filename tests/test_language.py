@@ -1036,3 +1036,35 @@ def test_a_record_used_wrongly_is_a_located_error(tmp_path, expr, message, hint)
 def test_a_bad_record_declaration_is_a_located_error(tmp_path, declaration, message):
     errors = compile_errors(tmp_path, f"game: t\n{declaration}\n{FINISH}")
     assert message in errors[0].message and errors[0].location.line == 3
+
+
+VALUES_OF_GAME = """
+game: t
+cards:
+  attributes: {suit: [oros, copas, espadas], rank: [1, 3, 12]}
+  start: deck
+zones:
+  deck: {}
+state:
+  v: EXPR
+FINISH"""
+
+
+def test_values_of_gives_the_values_the_cards_section_lists_in_order(tmp_path):
+    game = run(tmp_path, VALUES_OF_GAME.replace("EXPR", yaml_str("[values_of(suit), values_of(rank)[1:]]"))
+               .replace("FINISH", FINISH))
+    assert game.memory.vars["v"] == [["oros", "copas", "espadas"], [3, 12]]
+
+
+@pytest.mark.parametrize("expr, text", [
+    ("values_of(colour)", "values_of takes the name of a card attribute"),
+    ("values_of('suit')", "values_of takes the name of a card attribute"),
+])
+def test_values_of_something_else_is_a_located_error(tmp_path, expr, text):
+    errors = compile_errors(tmp_path, VALUES_OF_GAME.replace("EXPR", yaml_str(expr)).replace("FINISH", FINISH))
+    assert text in errors[0].message and errors[0].location.line == 8 and "suit, rank" in errors[0].hint
+
+
+def test_a_function_cannot_be_called_values_of(tmp_path):
+    errors = compile_errors(tmp_path, f"game: t\nfunctions:\n  \"values_of(x)\": \"x\"\n{FINISH}")
+    assert "function 'values_of' is already defined" in errors[0].message

@@ -137,6 +137,7 @@ class Symbols:
     first_stages: dict[str, str | None] = field(default_factory=dict)  # phase -> the stage a turn starts in
     attr_enums: dict[str, tuple[str, ...]] = field(default_factory=dict)  # card or player attribute -> its texts
     records: dict[str, tuple[str, ...]] = field(default_factory=dict)  # record name -> its fields, in order
+    card_values: dict[str, tuple] = field(default_factory=dict)  # card attribute -> the values listed for it
     # a strategy's per-player memory: p.NAME reads item p.index of the global NAME (a tuple, one per player)
     player_memory: set[str] = field(default_factory=set)
 
@@ -524,6 +525,9 @@ class _Job:
         return args, kwargs, types
 
     def e_call(self, node: Tree) -> tuple[str, str | None]:
+        function = node.children[0]
+        if function.data == "name" and function.children[0].value == "values_of" and "values_of" not in self.scope:
+            return self._values_of(node), "list"
         before = self.varying
         args, kwargs, _ = self._arguments(node.children[1])
         return self._hoisted(before, *self._call(node, args, kwargs))
@@ -578,6 +582,16 @@ class _Job:
             return f"B_{name}({joined})", b.returns
         self.e_name(func_node)  # raises the right "unknown name" error
         self.fail(node, f"'{name}' cannot be called")
+
+    def _values_of(self, node: Tree) -> str:
+        """`values_of(ATTRIBUTE)`: the values the cards section lists for a card attribute, in its order."""
+        given = node.children[1].children if node.children[1] is not None else []
+        attr = given[0].children[0].value if len(given) == 1 and getattr(given[0], "data", None) == "name" else None
+        if attr not in self.sym.card_values:
+            listed = ", ".join(self.sym.card_values) or "none here"
+            self.fail(node, "values_of takes the name of a card attribute whose values the cards section lists",
+                      f"such attributes: {listed}")
+        return literal(list(self.sym.card_values[attr]))
 
     def _record(self, node: Tree, name: str, args: list[str], kwargs: dict[str, str]) -> str:
         """`name(field=value, ...)`: a record with every field given, by name or all in order."""
@@ -1019,6 +1033,7 @@ class _Job:
 
 
 LITERALS = {"number", "string", "true", "false", "list", "tuple", "set", "dict"}
+SPECIAL_FORMS = {"values_of"}  # calls the compiler answers itself (no function of that name can be declared)
 PURE_STATEMENTS = {"let_stmt", "if_stmt", "for_stmt", "return_stmt", "pass_stmt"}
 
 

@@ -8,9 +8,9 @@ from ..errors import Location
 from ..library.builtins import BUILTINS
 from ..program import DEFAULT_STRATEGY, ZoneSpec
 from ..runtime.agenda import STRATEGIES
-from .compiler import declared_name_problem, identifier_problem
+from .compiler import SPECIAL_FORMS, declared_name_problem, identifier_problem
 from .loader import Map, Seq
-from .sections import PARAM_TYPES, SIGNATURE, SectionReader, type_name
+from .sections import PARAM_TYPES, SIGNATURE, SectionReader, is_scalar, type_name
 from .vocabulary import VISIBILITIES, ZONE_KEYS
 
 # A function's body is statements when it starts with one (an expression never does): let, if, for, return.
@@ -83,6 +83,8 @@ class Declarations(SectionReader):
                 values = attrs[attr]
                 if isinstance(values, list) and values and all(isinstance(v, str) for v in values):
                     sym.attr_enums[str(attr)] = tuple(str(v) for v in values)
+                if isinstance(values, list) and values and all(is_scalar(v) for v in values):
+                    sym.card_values[str(attr)] = tuple(values)
             tables = cards.get("tables")
             if tables is not None and not isinstance(tables, Map):
                 self.error("'tables' maps a name to {of: attribute, values: {value: number}, default: ...}",
@@ -121,7 +123,7 @@ class Declarations(SectionReader):
             if problem:
                 self.error(problem, functions.key_loc(signature))
                 continue
-            if fname in sym.functions or fname in BUILTINS:
+            if fname in sym.functions or fname in BUILTINS or fname in SPECIAL_FORMS:
                 self.error(f"function '{fname}' is already defined", functions.key_loc(signature))
             sym.functions[fname] = args
 
