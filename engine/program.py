@@ -190,8 +190,9 @@ class Program:
     # What the agenda does when a key is written, one lookup per key:
     # name -> (rules by guard value | None, readers, domain readers)
     global_reactions: dict = field(default_factory=dict)
-    # attr -> (readers, domain readers, (rule, variable) bound readers)
+    # attr -> (readers, domain readers, (rule, variable) bound readers, seat -> readers of that seat's value)
     attr_reactions: dict = field(default_factory=dict)
+    seat_readers: dict = field(default_factory=dict)  # attr -> (rule, seat) reading players[seat].attr
     line_origins: dict = field(default_factory=dict)
     code_name: str = ""
     overrides: dict = field(default_factory=dict)  # the params given at load time (-p name=value), as text

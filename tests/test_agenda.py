@@ -957,3 +957,25 @@ def test_refresh_of_an_unknown_rule_is_a_located_error(tmp_path):
     error = caught.value.errors[0]
     assert error.message == "unknown rule 'aks'" and error.hint == "did you mean 'ask'?"
     assert error.location.line == 4  # the line of then: "refresh aks"
+
+
+def test_a_rule_reading_one_seats_variable_fires_again_when_that_seat_changes_it(tmp_path):
+    """`players[0].s` is a read of seat 0's `s`: seat 0 writing it ends the refraction, seat 1 writing it does not."""
+    path = tmp_path / "rules.yaml"
+    path.write_text("""game: refraction_by_seat
+players: 2
+player_state:
+  s: 0
+state:
+  step: 0
+rules:
+  - {name: watch_first, when: "players[0].s >= 0", then: "pass"}
+  - {name: change_second, priority: -1, when: "step == 0", then: "step = 1\\nplayers[1].s = 5"}
+  - {name: change_first, priority: -2, when: "step == 1", then: "step = 2\\nplayers[0].s = 5"}
+  - {name: fin, priority: -100, when: "True", then: "end game"}
+""")
+    game = Game(load_program(path), 0)
+    fired: list[str] = []
+    game.listeners.append(lambda record: fired.append(record["rule"]) if record["type"] == "fire" else None)
+    game.start()
+    assert fired == ["watch_first", "change_second", "change_first", "watch_first", "fin"]

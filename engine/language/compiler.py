@@ -165,7 +165,7 @@ class Unit:
     """What compiling one piece of rule text produced."""
 
     source: list[tuple[int, str, Location | None]]  # (indent, python line, origin)
-    reads: set = field(default_factory=set)  # global names; (attr, var | ANY) pairs
+    reads: set = field(default_factory=set)  # global names; (attr, bound var | seat number | ANY) pairs
     calls: set = field(default_factory=set)  # user functions called
     type: str | None = None
     tests: int = 0  # atomic tests in a condition (specificity)
@@ -488,12 +488,22 @@ class _Job:
             if attr not in known:
                 self.fail(attr_token, f"unknown attribute '{attr}'", did_you_mean(attr, known))
         if attr in sym.player_attrs and base_type != "card":
-            on_bound = base_node.data == "name" and base_node.children[0].value in self.bound
-            self.reads.add((attr, base_node.children[0].value if on_bound else ANY))
+            self.reads.add((attr, self._whose(base_node)))
         typ = {**PLAYER_BUILTIN_ATTRS, **sym.player_attrs}.get(attr) if base_type == "player" else \
             {**CARD_BUILTIN_ATTRS, **sym.card_attrs}.get(attr) if base_type == "card" else \
             sym.attribute_type(base_type, attr)
         return f"{base}.{attr}", typ
+
+    def _whose(self, base: Tree) -> Any:
+        """Whose variable a read is: a bound variable's (its name), one seat's (`players[2]`: 2), or any player's."""
+        if base.data == "name" and base.children[0].value in self.bound:
+            return base.children[0].value
+        if base.data == "getitem" and base.children[0].data == "name" and base.children[1].data == "number" \
+                and base.children[0].children[0].value == "players" and "players" not in self.scope:
+            seat = ast.literal_eval(base.children[1].children[0].value)
+            if isinstance(seat, int) and seat >= 0:
+                return seat
+        return ANY
 
     def e_getitem(self, node: Tree) -> tuple[str, str | None]:
         base, base_type = self.expr(node.children[0])

@@ -118,19 +118,28 @@ def function_reads(defs: list[Definition], known: dict[str, set] | None = None) 
 def read_indexes(rules: list[RuleSpec], units: dict[int, tuple[Unit, list[Unit]]],
                  functions: dict[str, set]) -> dict[str, Any]:
     """The Program fields the agenda reacts with: which rules read which names (see Program)."""
-    readers: dict[str, dict] = {k: {} for k in ("global_readers", "attr_readers", "bound_readers", "domain_readers",
-                                                "guard_index")}
+    readers: dict[str, dict] = {k: {} for k in ("global_readers", "attr_readers", "bound_readers", "seat_readers",
+                                                "domain_readers", "guard_index")}
     for rule in rules:
         cond_unit, domain_units = units[rule.index]
         _index_rule(readers, rule, cond_unit, domain_units, functions)
         readers["global_readers"][REFRESH + rule.name] = [rule.index]  # `refresh RULE` (naipes.runtime.memory)
-    g, a, b, d, guards = (readers[k] for k in ("global_readers", "attr_readers", "bound_readers", "domain_readers",
-                                               "guard_index"))
+    g, a, b, s, d, guards = (readers[k] for k in ("global_readers", "attr_readers", "bound_readers", "seat_readers",
+                                                  "domain_readers", "guard_index"))
     readers["global_reactions"] = {name: (guards.get(name), tuple(g.get(name, ())), tuple(d.get(name, ())))
                                    for name in set(g) | set(guards) | set(d) - set(a)}
-    readers["attr_reactions"] = {attr: (tuple(a.get(attr, ())), tuple(d.get(attr, ())), tuple(b.get(attr, ())))
-                                 for attr in set(a) | set(b) | set(d)}
+    readers["attr_reactions"] = {attr: (tuple(a.get(attr, ())), tuple(d.get(attr, ())), tuple(b.get(attr, ())),
+                                        _by_seat(s.get(attr, ())))
+                                 for attr in set(a) | set(b) | set(d) | set(s)}
     return readers
+
+
+def _by_seat(readers: Any) -> dict[int, tuple[int, ...]]:
+    """(rule, seat) readers of one attribute as seat -> the rules reading that seat's value."""
+    seats: dict[int, list[int]] = {}
+    for rule, seat in readers:
+        seats.setdefault(seat, []).append(rule)
+    return {seat: tuple(rules) for seat, rules in seats.items()}
 
 
 def _index_rule(readers: dict[str, dict], rule: RuleSpec, cond_unit: Unit, domain_units: list[Unit],
@@ -145,6 +154,8 @@ def _index_rule(readers: dict[str, dict], rule: RuleSpec, cond_unit: Unit, domai
             readers["global_readers"].setdefault(read, []).append(rule.index)
         elif read[1] == ANY:
             readers["attr_readers"].setdefault(read[0], []).append(rule.index)
+        elif isinstance(read[1], int):
+            readers["seat_readers"].setdefault(read[0], []).append((rule.index, read[1]))
         else:
             readers["bound_readers"].setdefault(read[0], []).append((rule.index, rule.variables.index(read[1])))
             rule.bound_reads = True

@@ -195,7 +195,9 @@ class Agenda:
                 reaction = program.attr_reactions.get(key[0])
                 if reaction is None:
                     continue
-                readers, domain, bound = reaction
+                readers, domain, bound, by_seat = reaction
+                if by_seat:
+                    rules.update(by_seat.get(key[1], ()))
                 for rid, pos in bound:
                     index = self.by_var[rid]
                     if index:
