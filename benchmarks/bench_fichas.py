@@ -3,6 +3,7 @@
     .venv/bin/python benchmarks/bench_fichas.py            # the tables
     .venv/bin/python benchmarks/bench_fichas.py --profile 8 # cProfile of one 8x8 solve, top 15 by tottime
     .venv/bin/python benchmarks/bench_fichas.py --profile 8 --plain  # the same without symmetric keys
+    .venv/bin/python benchmarks/bench_fichas.py --versus-plain  # naipes' Solver vs plain_fichas.py (issue 11)
 
 Random games: naipes.runtime.game.play_game with two naipes.agents.registry.RandomAgent
 seats, a new game seed per game (so default params draw a new random position
@@ -13,16 +14,25 @@ started (Game(program, 1); game.start()) and naipes.agents.search.Solver().evalu
 scores every root option.  Each solve runs in a fresh child process with a
 fresh Solver (no memo carried over) and is stopped after 60 s.  Target
 (DESIGN): 10x10 in under 2 s.
+
+--versus-plain: the same Solver (what `naipes solve` runs) against the plain
+bitmask solver of plain_fichas.py on a random 50-chip board of 10 colours x
+10 values (seeded) and on the full 10x10 board; each solve in a fresh process
+that reports its peak RSS (naipes is stopped after 180 s, its peak RSS read
+from /proc just before).  Issue 11's targets: naipes within 10x the plain
+solver on the random board, the full board under 0.2 s.
 """
 from __future__ import annotations
 
 import json
-import subprocess
+import resource
+import statistics
 import sys
 import time
 from typing import Any
 
-from common import REPEAT, Race, fichas, fichas_symmetric, header, rate, table, write_summary
+from common import REPEAT, Race, fichas, fichas_symmetric, header, rate, run_measured, table, write_summary
+from plain_fichas import PlainSolver
 
 from naipes.agents.registry import RandomAgent
 from naipes.agents.search import Solver
@@ -32,6 +42,10 @@ SOLVE_TIMEOUT = 60.0
 SOLVE_SIZES = (6, 8, 10)
 SOLVE_RUNS, SOLVE_BUDGET = 5, 4.0  # up to 5 runs per board, fewer once a board has taken 4 s
 TARGET_10x10 = 2.0
+VERSUS_TIMEOUT = 180.0  # naipes' solve of the random 50-chip board is stopped after this
+VERSUS_RUNS = 3  # solves of each board by each solver (fresh processes), the median reported
+RANDOM_BOARD = {"count": "50", "colours": "10", "values": "10"}
+RANDOM_SEED = 1
 
 
 def board(side: int) -> dict[str, str]:
@@ -52,30 +66,78 @@ def load_board(side: int, plain: bool = False) -> Any:
     return fichas(board(side), plain)
 
 
-def solve_once(side: int, plain: bool = False) -> dict:
-    program = load_board(side, plain)
-    game = Game(program, 1)
+def peak_rss_mb() -> float:
+    """This process's peak resident set size so far, in MB (Linux reports kB)."""
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+def solve_once(params: dict[str, str], seed: int = 1, plain: bool = False, by: str = "naipes") -> dict:
+    """Solve the start position of the board `params` with naipes' Solver, or (by="plain") plain_fichas."""
+    program = fichas(params, plain)
+    game = Game(program, seed)
     game.start()
-    solver = Solver()
+    chips = [(c.colour, c.value) for c in game.memory.vars["table"]]
+    rss_before = peak_rss_mb()
     start = time.perf_counter()
-    scored = solver.evaluate(game)
-    seconds = time.perf_counter() - start
-    mover = game.to_move.index
-    winning = [o.label for o, value in scored if value[mover] == 1]
-    return {"seconds": seconds, "nodes": solver.nodes, "memo": len(solver.memo), "options": len(scored),
-            "winning": winning}
+    if by == "plain":
+        bitmask = PlainSolver(chips)
+        winning = bitmask.winning_moves()
+        seconds, nodes, memo, options = time.perf_counter() - start, bitmask.nodes, len(bitmask.memo), 0
+    else:
+        solver = Solver()
+        scored = solver.evaluate(game)
+        seconds = time.perf_counter() - start
+        mover = game.mover.index
+        winning = [o.label for o, value in scored if value[mover] == 1]
+        nodes, memo, options = solver.nodes, len(solver.memo), len(scored)
+    return {"seconds": seconds, "nodes": nodes, "memo": memo, "options": options, "winning": sorted(winning),
+            "chips": len(chips), "rss_before_mb": rss_before, "peak_rss_mb": peak_rss_mb()}
 
 
-def solve_in_child(side: int, plain: bool) -> dict | None:
-    """One solve in a fresh interpreter; None if it ran over SOLVE_TIMEOUT."""
-    command = [sys.executable, __file__, "--solve-child", str(side)] + (["--plain"] if plain else [])
-    try:
-        done = subprocess.run(command, capture_output=True, text=True, timeout=SOLVE_TIMEOUT, check=True)
-    except subprocess.TimeoutExpired:
-        return None
-    except subprocess.CalledProcessError as exc:
-        raise SystemExit(f"solving {side}x{side} failed:\n{exc.stderr}") from None
-    return json.loads(done.stdout)
+def solve_in_child(params: dict[str, str], plain: bool = False, *, seed: int = 1, by: str = "naipes",
+                   timeout: float = SOLVE_TIMEOUT) -> dict:
+    """One solve in a fresh interpreter.  Over `timeout`: {"timeout": timeout, "peak_rss_mb": ...}."""
+    command = [sys.executable, __file__, "--solve-child", json.dumps(params), str(seed), by] + \
+        (["--plain"] if plain else [])
+    run = run_measured(command, timeout)
+    if run.timed_out:
+        return {"timeout": timeout, "peak_rss_mb": run.peak_rss_mb}
+    if run.returncode:
+        raise SystemExit(f"solving {params} failed:\n{run.stderr}")
+    return json.loads(run.stdout)
+
+
+def versus_plain() -> dict:
+    """naipes' Solver vs plain_fichas.py on the random 50-chip board and the full 10x10 board."""
+    header("bench_fichas --versus-plain", "naipes' Solver (naipes solve) vs a plain bitmask solver", VERSUS_RUNS)
+    boards = {f"random {RANDOM_BOARD['count']} chips, 10x10, seed {RANDOM_SEED}": (RANDOM_BOARD, RANDOM_SEED),
+              "full 10x10": (board(10), 1)}
+    rows, summary = [], {}
+    for label, (params, seed) in boards.items():
+        runs = {by: [solve_in_child(params, seed=seed, by=by, timeout=VERSUS_TIMEOUT)
+                     for _ in range(VERSUS_RUNS if by == "plain" else 1)] for by in ("plain", "naipes")}
+        plain, naipes = runs["plain"], runs["naipes"]
+        plain_s = statistics.median(r["seconds"] for r in plain)
+        for by, results in runs.items():
+            last = results[-1]
+            if "timeout" in last:
+                rows.append([label, by, f"over {last['timeout']:.0f} s (stopped)", "-", "-", "-",
+                             last["peak_rss_mb"] or "-", "-"])
+                continue
+            seconds = statistics.median(r["seconds"] for r in results)
+            rows.append([label, by, seconds, last["nodes"], seconds / plain_s, last["rss_before_mb"],
+                         last["peak_rss_mb"], "wins" if last["winning"] else "loses"])
+        done = "timeout" not in naipes[-1]
+        if done and naipes[-1]["winning"] != plain[-1]["winning"]:
+            raise SystemExit(f"{label}: the solvers disagree: {naipes[-1]['winning']} vs {plain[-1]['winning']}")
+        summary[label] = {"plain_s": plain_s, "naipes_s": naipes[-1].get("seconds"),
+                          "naipes_timeout": naipes[-1].get("timeout"), "naipes_peak_rss_mb": naipes[-1]["peak_rss_mb"],
+                          "plain_peak_rss_mb": plain[-1]["peak_rss_mb"]}
+    table(["board", "solver", "solve s", "nodes", "x plain", "RSS before MB", "peak RSS MB", "mover"], rows,
+          f"the start position solved in a fresh process each (plain: median of {VERSUS_RUNS}; naipes: one run, "
+          f"stopped after {VERSUS_TIMEOUT:.0f} s); 'x plain': solve time / the plain solver's")
+    print("   issue 11 targets: the random board within 10x the plain solver, the full 10x10 under 0.2 s\n")
+    return summary
 
 
 def profile(side: int, plain: bool = False) -> None:
@@ -124,8 +186,8 @@ def main(argv: list[str]) -> dict:
         for side in SOLVE_SIZES:
             results, spent = [], 0.0
             while len(results) < SOLVE_RUNS and (spent < SOLVE_BUDGET or not results):
-                out = solve_in_child(side, plain)
-                if out is None:
+                out = solve_in_child(board(side), plain)
+                if "timeout" in out:
                     results = None
                     break
                 results.append(out)
@@ -161,7 +223,11 @@ def main(argv: list[str]) -> dict:
 
 if __name__ == "__main__":
     if "--solve-child" in sys.argv:
-        print(json.dumps(solve_once(int(sys.argv[sys.argv.index("--solve-child") + 1]), "--plain" in sys.argv)))
+        at = sys.argv.index("--solve-child")
+        params, seed, by = json.loads(sys.argv[at + 1]), int(sys.argv[at + 2]), sys.argv[at + 3]
+        print(json.dumps(solve_once(params, seed, "--plain" in sys.argv, by)))
+    elif "--versus-plain" in sys.argv:
+        write_summary(sys.argv, versus_plain())
     elif "--profile" in sys.argv:
         profile(int(sys.argv[sys.argv.index("--profile") + 1]), "--plain" in sys.argv)
     else:

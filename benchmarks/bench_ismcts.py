@@ -6,12 +6,20 @@ searcher's decisions with at least two options are timed (a forced move costs
 nothing). Side by side, in the same rounds, the time of one plain random
 playout step, so the cost of an iteration can be read in playout steps.
 
-    .venv/bin/python benchmarks/bench_ismcts.py [--iterations 100] [--decisions 40]
+With OpenSpiel installed (the `openspiel` extra), also OpenSpiel's Python
+`ISMCTSBot` (random rollouts, UCT c = 2, the same number of simulations) at
+seat 0 of oh_hell (3 players, 13 tricks, random players elsewhere), timed the
+same way, in paired rounds with the Naipes searcher: issue 11's target is
+Naipes' time per move <= 1 x OpenSpiel's. (OpenSpiel's rollouts run to the end
+of its one-hand game; Naipes' playouts stop at the end of the hand.)
+
+    .venv/bin/python benchmarks/bench_ismcts.py [--iterations 100] [--decisions 40] [--rounds 5]
 """
 from __future__ import annotations
 
 import argparse
 import random
+import statistics
 import time
 
 from common import ROOT
@@ -47,6 +55,56 @@ def timed_decisions(program, iterations: int, wanted: int, seed: int) -> tuple[i
     return timed, seconds, runs
 
 
+def openspiel_decisions(iterations: int, wanted: int, seed: int) -> tuple[int, float]:
+    """(decisions timed, seconds) of OpenSpiel's ISMCTSBot at seat 0 of oh_hell, random players elsewhere."""
+    import numpy as np
+    import pyspiel
+    from open_spiel.python.algorithms import ismcts, mcts
+    game = pyspiel.load_game("oh_hell", {"players": 3, "num_tricks_fixed": 13})
+    timed, seconds = 0, 0.0
+    while timed < wanted:
+        rng, np_rng = random.Random(seed), np.random.RandomState(seed)
+        bot = ismcts.ISMCTSBot(game, mcts.RandomRolloutEvaluator(1, np_rng), 2.0, iterations, random_state=np_rng)
+        state = game.new_initial_state()
+        while not state.is_terminal() and timed < wanted:
+            if state.is_chance_node():
+                outcomes = state.chance_outcomes()
+                action = rng.choices([a for a, _ in outcomes], [q for _, q in outcomes])[0]
+            elif state.current_player() == 0 and len(state.legal_actions()) > 1:
+                start = time.perf_counter()
+                action = bot.step(state)
+                seconds += time.perf_counter() - start
+                timed += 1
+            else:
+                action = rng.choice(state.legal_actions())
+            state.apply_action(action)
+        seed += 1
+    return timed, seconds
+
+
+def versus_openspiel(program, iterations: int, decisions: int, rounds: int) -> None:
+    """Paired rounds (order alternating): time per searcher move, Naipes / OpenSpiel."""
+    try:
+        import pyspiel  # noqa: F401
+    except ImportError:
+        print("  OpenSpiel is not installed (the openspiel extra): no comparison")
+        return
+    per_move: dict[str, list[float]] = {"naipes": [], "openspiel": []}
+    runs = {"naipes": lambda: timed_decisions(program, iterations, decisions, seed=1)[:2],
+            "openspiel": lambda: openspiel_decisions(iterations, decisions, seed=1)}
+    for r in range(rounds):
+        for name in (("naipes", "openspiel") if r % 2 == 0 else ("openspiel", "naipes")):
+            timed, seconds = runs[name]()
+            per_move[name].append(seconds / timed)
+    ratio = statistics.median(n / o for n, o in zip(per_move["naipes"], per_move["openspiel"]))
+    print(f"  OpenSpiel ISMCTSBot ({iterations} simulations) on oh_hell, 3 players, 13 tricks: "
+          f"{min(per_move['openspiel']) * 1e3:.0f} ms per move (best of {rounds}); Naipes "
+          f"{min(per_move['naipes']) * 1e3:.0f} ms")
+    verdict = "met" if ratio <= 1 else "NOT met"
+    print(f"  Naipes time per move / OpenSpiel's = {ratio:.2f} (median of {rounds} paired rounds, {decisions} moves "
+          f"each); issue 11 target <= 1: {verdict}")
+
+
 def random_steps_per_second(program, steps: int = 20_000) -> float:
     rng = random.Random(1)
     game, done, start = None, 0, time.perf_counter()
@@ -63,6 +121,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--iterations", type=int, default=100)
     parser.add_argument("--decisions", type=int, default=40)
+    parser.add_argument("--rounds", type=int, default=5, help="paired rounds against OpenSpiel")
     args = parser.parse_args()
     program = load_program(ROOT / "rulesets" / "tute_cabrero.yaml")
     timed, seconds, runs = timed_decisions(program, args.iterations, args.decisions, seed=1)
@@ -72,6 +131,7 @@ def main() -> None:
           f"{runs / seconds:.0f} iterations/s ({seconds / runs * 1e3:.2f} ms each)")
     print(f"  plain random play: {steps:.0f} moves/s; one iteration costs about "
           f"{steps * seconds / runs:.0f} random moves")
+    versus_openspiel(program, args.iterations, max(10, args.decisions // 4), args.rounds)
 
 
 if __name__ == "__main__":

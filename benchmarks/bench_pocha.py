@@ -1,4 +1,4 @@
-"""Pocha: random hands per second, side by side with OpenSpiel's oh_hell.
+"""Pocha: random hands per second, side by side with OpenSpiel's oh_hell and a plain Python Pocha.
 
 A "hand" is one round of 4 players and 10 tricks: the deal, the turned-up
 trump, four bids and forty cards played, all choices uniformly random. Naipes
@@ -6,7 +6,12 @@ plays rulesets/pocha_static.yaml (cards_each=10) with RandomAgent seats;
 OpenSpiel plays oh_hell (players=4, num_tricks_fixed=10) driven from Python:
 random chance outcomes and random legal actions, one apply_action per step.
 OpenSpiel is an optional benchmark dependency (pip install open_spiel).
-Also reported: Naipes decisions per second and full Pocha matches per second.
+The plain column is benchmarks/plain_pocha.py (Pocha hand-written with lists
+and ints, tests/test_plain_pocha.py checks that its legal sets are the rule
+file's) playing the same 10-card hands with random choices.
+A second race plays whole matches of rulesets/pocha.yaml (4 players, hands of
+1..10..1 cards, random seats) against plain_pocha.py's match: the ratio of
+time per decision, Naipes / plain (issue 11's target: within 2.5x).
 
     .venv/bin/python benchmarks/bench_pocha.py [--json FILE]
 """
@@ -17,9 +22,12 @@ import sys
 from functools import lru_cache
 
 from common import ROOT, Race, header, rate, table, write_summary
+from plain_pocha import play_random
 
 ROUNDS = 20  # hands per Naipes game (pocha_static: every round is a 10-card hand)
 HANDS = 40  # hands per timed batch
+MATCHES = 3  # whole pocha.yaml matches per timed batch of the per-decision race
+RACE_ROUNDS = 7
 
 
 @lru_cache(maxsize=1)
@@ -38,6 +46,43 @@ def naipes_hands(count: int, seed: int) -> tuple[int, int]:
         hands += ROUNDS
         decisions += result.decisions
     return hands, decisions
+
+
+def plain_hands(count: int, seed: int) -> tuple[int, int]:
+    """The same 10-card random hands, played by plain_pocha.py; returns (hands, decisions)."""
+    hands = decisions = 0
+    while hands < count:
+        rounds, made = play_random(4, seed + hands, [10] * ROUNDS)
+        hands += rounds
+        decisions += made
+    return hands, decisions
+
+
+@lru_cache(maxsize=1)
+def pocha() -> object:
+    from naipes import load_program
+    return load_program(ROOT / "rulesets" / "pocha.yaml")
+
+
+def naipes_matches(count: int, seed: int) -> tuple[int, int]:
+    """Whole random pocha.yaml matches (4 players, 19 rounds); returns (matches, decisions)."""
+    from naipes import RandomAgent, play_game
+    decisions = 0
+    for i in range(count):
+        decisions += play_game(pocha(), [RandomAgent(seed + 10 * i + k) for k in range(4)], seed + i).decisions
+    return count, decisions
+
+
+def plain_matches(count: int, seed: int) -> tuple[int, int]:
+    decisions = 0
+    for i in range(count):
+        decisions += play_random(4, seed + i)[1]
+    return count, decisions
+
+
+def per_decision(race: Race, name: str, reference: str) -> float:
+    """Time per decision of `name` / of `reference`: the median over rounds, scaled by the decision counts."""
+    return (1 / race.speedup(name, reference)) * (race.outs[reference][1] / race.outs[name][1])
 
 
 @lru_cache(maxsize=1)
@@ -64,28 +109,47 @@ def openspiel_hands(count: int, seed: int) -> tuple[int, int]:
 
 
 def main() -> None:
-    header("bench_pocha", "random Pocha hands per second, Naipes vs OpenSpiel oh_hell")
+    header("bench_pocha", "random Pocha hands per second, Naipes vs OpenSpiel oh_hell vs plain Python",
+           RACE_ROUNDS)
     pocha_static()
-    contenders = {"naipes": lambda: naipes_hands(HANDS, 1)}
+    contenders = {"naipes": lambda: naipes_hands(HANDS, 1), "plain python": lambda: plain_hands(HANDS, 1)}
     try:
         oh_hell()
         contenders["openspiel"] = lambda: openspiel_hands(HANDS, 1)
     except ImportError:
-        print("   OpenSpiel is not installed (pip install open_spiel): Naipes alone\n")
-    race = Race(contenders)
+        print("   OpenSpiel is not installed (pip install open_spiel): no OpenSpiel column\n")
+    race = Race(contenders, RACE_ROUNDS)
     rows, summary = [], {}
     for name in contenders:
         hands, decisions = race.outs[name]
         seconds = race.best(name)
-        rows.append([name, hands, rate(hands, seconds), rate(decisions, seconds)])
+        rows.append([name, hands, rate(hands, seconds), rate(decisions, seconds), seconds / decisions * 1e6])
         summary[name] = {"hands_per_s": rate(hands, seconds), "decisions_per_s": rate(decisions, seconds)}
-    table(["4 players, 10 tricks, random play", "hands", "hands/s", "decisions/s"], rows)
+    table(["4 players, 10 tricks, random play", "hands", "hands/s", "decisions/s", "us/decision"], rows)
     if "openspiel" in contenders:
         ratio = race.speedup("naipes", "openspiel") * (race.outs["naipes"][0] / race.outs["openspiel"][0])
         summary["ratio"] = ratio
-        verdict = "met" if ratio >= 0.5 else "NOT met"
+        verdict = "met" if ratio >= 1.0 else "NOT met"
         print(f"   Naipes hands/s / OpenSpiel hands/s = {ratio:.2f} (median of paired rounds); "
-              f"target >= 0.5: {verdict}\n")
+              f"issue 11 target >= 1.0: {verdict}")
+    hand_ratio = per_decision(race, "naipes", "plain python")
+    summary["per_decision_vs_plain_10_card_hands"] = hand_ratio
+    print(f"   Naipes time per decision / plain Python's, 10-card hands = {hand_ratio:.1f}x "
+          "(median of paired rounds)\n")
+
+    matches = Race({"naipes pocha.yaml": lambda: naipes_matches(MATCHES, 1),
+                    "plain python": lambda: plain_matches(MATCHES, 1)}, RACE_ROUNDS)
+    rows = []
+    for name in matches.times:
+        count, decisions = matches.outs[name]
+        seconds = matches.best(name)
+        rows.append([name, count, decisions, rate(decisions, seconds), seconds / decisions * 1e6])
+    table(["whole matches, 4 players, 1..10..1", "matches", "decisions", "decisions/s", "us/decision"], rows)
+    ratio = per_decision(matches, "naipes pocha.yaml", "plain python")
+    summary["per_decision_vs_plain"] = ratio
+    verdict = "met" if ratio <= 2.5 else "NOT met"
+    print(f"   Naipes time per decision / plain Python's = {ratio:.1f}x (median of {RACE_ROUNDS} paired rounds); "
+          f"issue 11 target <= 2.5: {verdict}\n")
     write_summary(sys.argv, summary)
 
 

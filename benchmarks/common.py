@@ -8,10 +8,14 @@ from __future__ import annotations
 
 import gc
 import json
+import os
 import statistics
+import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -27,8 +31,6 @@ PLAIN_FICHAS = "extends: {base}\ncards:\n  symmetric: []\n"
 
 def fichas(params: dict[str, str] | None = None, plain: bool = False) -> Any:
     """The chip game's compiled program; `plain`: the variant with `cards: symmetric: []`."""
-    import tempfile
-
     from naipes import load_program
     if not plain:
         return load_program(FICHAS, params)
@@ -144,6 +146,54 @@ def write_summary(argv: list[str], summary: dict) -> None:
     if "--json" in argv:
         path = argv[argv.index("--json") + 1]
         Path(path).write_text(json.dumps(summary, indent=1))
+
+
+@dataclass
+class Measured:
+    """A command run in a fresh process: its wall time, peak RSS, output; `timed_out` if it was stopped."""
+    seconds: float
+    peak_rss_mb: float | None
+    returncode: int | None
+    stdout: str
+    stderr: str
+    timed_out: bool
+
+
+def vm_hwm_mb(pid: int) -> float | None:
+    """The peak RSS so far of a running process (Linux /proc/PID/status VmHWM), in MB."""
+    try:
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1]) / 1024
+    except OSError:
+        return None
+    return None
+
+
+def run_measured(command: list[str], timeout: float) -> Measured:
+    """Run `command` in a fresh process; stop it after `timeout` s (its peak RSS read just before).
+    A finished process's peak RSS is the kernel's (wait4's ru_maxrss)."""
+    with tempfile.TemporaryFile("w+") as out, tempfile.TemporaryFile("w+") as err:
+        start = time.perf_counter()
+        child = subprocess.Popen(command, stdout=out, stderr=err, text=True)
+        peak, timed_out, status = None, False, None
+        while True:
+            pid, status, usage = os.wait4(child.pid, os.WNOHANG)
+            if pid:
+                peak = usage.ru_maxrss / 1024
+                break
+            if time.perf_counter() - start > timeout:
+                peak, timed_out = vm_hwm_mb(child.pid) or peak, True
+                child.kill()
+                os.wait4(child.pid, 0)
+                break
+            peak = vm_hwm_mb(child.pid) or peak
+            time.sleep(0.05)
+        seconds = time.perf_counter() - start
+        child.returncode = -9 if timed_out else os.waitstatus_to_exitcode(status)
+        out.seek(0)
+        err.seek(0)
+        return Measured(seconds, peak, None if timed_out else child.returncode, out.read(), err.read(), timed_out)
 
 
 def header(name: str, what: str, repeat: int = REPEAT) -> None:
