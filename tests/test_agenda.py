@@ -813,6 +813,23 @@ def test_a_clone_is_independent_of_the_original():
     assert sorted(c.name for c in game.memory.vars["table"]) == ["G3", "R2"]
 
 
+def test_clones_draw_what_the_original_would_and_an_agents_generator_stays_the_agents():
+    """A clone's generator starts where the original's is (clones share one snapshot of it); drawing in
+    one leaves the others alone. A generator given to a memory (an agent's) is never swapped for a copy."""
+    import random
+    game = _fichas("R1 R2 B1 G3")
+    first, second = game.clone(), game.clone()
+    drawn = [first.memory.rng.random() for _ in range(3)]
+    assert [second.memory.rng.random() for _ in range(3)] == drawn
+    assert [game.memory.rng.random() for _ in range(3)] == drawn
+    later = game.clone()
+    assert later.memory.rng.random() == game.memory.rng.random() != drawn[0]
+    agents = random.Random(5)
+    game.memory.rng = agents
+    game.clone()
+    assert game.memory.rng is agents
+
+
 def test_a_clone_has_its_own_players_and_per_player_zones(tmp_path):
     game, _ = run(tmp_path, """
         game: cloning

@@ -54,8 +54,8 @@ def sees(zone: Zone, seat: int | None) -> bool:
 class Memory(Budget):
     """Game state plus the bookkeeping the engine needs (dirty keys, decisions, the steps left: see limits)."""
 
-    __slots__ = ("vars", "players", "zones", "where", "dirty", "_rng", "_rng_origin", "pending", "over", "on_step",
-                 "winners", "events", "program", "trackers", "shuffler")
+    __slots__ = ("vars", "players", "zones", "where", "dirty", "_rng", "_rng_origin", "_rng_own", "pending", "over",
+                 "on_step", "winners", "events", "program", "trackers", "shuffler")
 
     def __init__(self, program: Any, rng: random.Random):
         self.program = program
@@ -66,6 +66,7 @@ class Memory(Budget):
         self.dirty: set = set()
         self._rng: random.Random | None = rng  # None in a clone until it draws (see rng)
         self._rng_origin: tuple | None = None
+        self._rng_own = True  # the generator is this memory's alone (not an agent's, given through the setter)
         self.pending: tuple | None = None  # (player, move names)
         self.over = False
         self.on_step: Callable[[str, str], None] | None = None  # told of each phase enter step before it runs
@@ -91,7 +92,18 @@ class Memory(Budget):
 
     @rng.setter
     def rng(self, rng: random.Random) -> None:
-        self._rng, self._rng_origin = rng, None
+        self._rng, self._rng_origin, self._rng_own = rng, None, False
+
+    def _rng_snapshot(self) -> tuple | None:
+        """The generator's state for a clone. A memory that owns its generator keeps the snapshot and lets the
+        generator go (made again from it at its next draw), so that all its clones until then share one
+        snapshot instead of copying 24 KB each; a generator given by an agent stays where it is."""
+        if self._rng is None:
+            return self._rng_origin
+        state = self._rng.getstate()
+        if self._rng_own:
+            self._rng, self._rng_origin = None, state
+        return state
 
     def entering_step(self, phase: str, step: str) -> None:
         """An enter step of `phase` is about to run (for traces and logs)."""
@@ -239,7 +251,7 @@ class Memory(Budget):
         """An independent copy (values are immutable, so containers suffice)."""
         new = Memory.__new__(Memory)
         new.program, new._rng, new.steps = self.program, None, MAX_STEPS
-        new._rng_origin = self._rng.getstate() if self._rng is not None else self._rng_origin
+        new._rng_origin, new._rng_own = self._rng_snapshot(), True
         new.over, new.winners, new.events, new.trackers, new.shuffler = self.over, self.winners, [], (), None
         new.on_step = None
         new.dirty, new.where = set(), self.where.copy()
@@ -303,6 +315,7 @@ class Memory(Budget):
                     if var.visibility == "hidden" or p.index != seat:
                         setattr(p, var.name, None)
         new._rng = new._rng_origin = None
+        new._rng_own = True
         return new
 
     def key(self) -> tuple:
