@@ -122,37 +122,3 @@ def test_clips_modules_keep_refraction_across_a_change_of_focus_naipes_phases_do
                      Rule("in_b", 0, "b", equals("x1", 0), [("set", "x1", ("int", 1)), ("goto", "a")])]
     # a phase is a control fact: entering it again re-activates its rules, as a retracted and re-asserted fact
     assert run_naipes(program).fired[:3] == ["in_a", "in_b", "in_a"]
-
-
-def test_a_rule_reading_one_players_variable_stays_refracted_when_another_players_changes(tmp_path):
-    """CLIPS (a fact per player) and the README ('until something its condition read has changed'):
-    a condition on `players[0].s` reads seat 0's `s` only, so seat 1's changing it ends no refraction."""
-    from naipes import load_program
-    from naipes.runtime.game import Game
-    path = tmp_path / "rules.yaml"
-    path.write_text("""game: refraction_by_index
-players: 2
-player_state:
-  s: 0
-state:
-  step: 0
-rules:
-  - name: watch_first
-    when: "players[0].s == 0"
-    then: "pass"
-  - name: change_second
-    priority: -1
-    when: "step == 0"
-    then: |
-      step = 1
-      players[1].s = 5
-  - name: fin
-    priority: -100
-    when: "True"
-    then: "end game"
-""")
-    game = Game(load_program(path), 0)
-    fired: list[str] = []
-    game.listeners.append(lambda record: fired.append(record["rule"]) if record["type"] == "fire" else None)
-    game.start()
-    assert fired == ["watch_first", "change_second", "fin"]
