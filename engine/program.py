@@ -182,17 +182,12 @@ class Program:
     global_zone_names: tuple = ()
     symmetric: tuple = ()  # card attributes whose values are interchangeable labels
     card_attributes: tuple = ()
-    global_readers: dict = field(default_factory=dict)
-    attr_readers: dict = field(default_factory=dict)
-    bound_readers: dict = field(default_factory=dict)
-    domain_readers: dict = field(default_factory=dict)
-    guard_index: dict = field(default_factory=dict)
+    guard_index: dict = field(default_factory=dict)  # name -> value -> the rules guarded by `name == value`
     # What the agenda does when a key is written, one lookup per key:
     # name -> (rules by guard value | None, readers, domain readers)
     global_reactions: dict = field(default_factory=dict)
     # attr -> (readers, domain readers, (rule, variable) bound readers, seat -> readers of that seat's value)
     attr_reactions: dict = field(default_factory=dict)
-    seat_readers: dict = field(default_factory=dict)  # attr -> (rule, seat) reading players[seat].attr
     line_origins: dict = field(default_factory=dict)
     code_name: str = ""
     overrides: dict = field(default_factory=dict)  # the params given at load time (-p name=value), as text

@@ -128,10 +128,10 @@ def read_indexes(rules: list[RuleSpec], units: dict[int, tuple[Unit, list[Unit]]
                                                   "domain_readers", "guard_index"))
     readers["global_reactions"] = {name: (guards.get(name), tuple(g.get(name, ())), tuple(d.get(name, ())))
                                    for name in set(g) | set(guards) | set(d) - set(a)}
-    readers["attr_reactions"] = {attr: (tuple(a.get(attr, ())), tuple(d.get(attr, ())), tuple(b.get(attr, ())),
-                                        _by_seat(s.get(attr, ())))
-                                 for attr in set(a) | set(b) | set(d) | set(s)}
-    return readers
+    attr_reactions = {attr: (tuple(a.get(attr, ())), tuple(d.get(attr, ())), tuple(b.get(attr, ())),
+                             _by_seat(s.get(attr, ())))
+                      for attr in set(a) | set(b) | set(d) | set(s)}
+    return {"global_reactions": readers["global_reactions"], "attr_reactions": attr_reactions, "guard_index": guards}
 
 
 def _by_seat(readers: Any) -> dict[int, tuple[int, ...]]:
