@@ -88,7 +88,7 @@ def cards_in_sight(view: dict) -> list[str]:
 
 
 def card_words(program: Any, view: dict) -> str:
-    """`help cards`: each card in sight with its name in words ("10b  sota de bastos")."""
+    """`help cards`: each card in sight with its name in words ("10s  ten of stars")."""
     cards = {card.name: card for card in deck(program)}
     lines = [f"  {name:<6} {full_name(program, cards[name])}" for name in cards_in_sight(view) if name in cards]
     return "\n".join(lines) if lines else "No card is in sight."

@@ -1,11 +1,9 @@
 """What a game's card names mean, in words, from its rule file's ``display:`` section.
 
-A card is named in play by the rule file's short name (``10b``); its ``display:``
-names the values of its attributes (rank 10: sota) and how they make a full
-name (``{rank} de {suit}``). The terminal table and ``naipes info`` show it:
-
->>> full_name(tute, card_named["10b"])       # doctest: +SKIP
-'sota de bastos'
+A card is named in play by the rule file's short name (``10s``); its ``display:``
+names the values of its attributes (rank 10: "ten", suit s: "stars") and how they
+make a full name (``{rank} of {suit}``: "ten of stars"). The terminal table and
+``naipes info`` show it.
 """
 from __future__ import annotations
 
@@ -27,8 +25,8 @@ def value_name(program: Program, attribute: str, value: Any) -> str | None:
 
 
 def full_name(program: Program, card: Any) -> str:
-    """A card's name in words, as the web table titles it: ``display: name`` filled in ("sota de bastos"),
-    else the first value the display names ("wizard"), else the card's own name."""
+    """A card's name in words, as the web table titles it: ``display: name`` filled in ("ten of stars"),
+    else the first value the display names (a card with no suit: its kind's name), else the card's own name."""
     template = program.display.get("name")
     if template and all(getattr(card, a, None) is not None for a in PLACEHOLDER.findall(template)):
         return PLACEHOLDER.sub(lambda m: value_name(program, m.group(1), getattr(card, m.group(1)))
@@ -44,7 +42,7 @@ def deck(program: Program) -> list:
 
 def card_legend(program: Program, examples: int = 4) -> dict[str, Any]:
     """What the card names mean: each attribute value of the deck that the rule file names otherwise than
-    it is written (rank 10: sota), and a few cards spelt out ("10b": "sota de bastos"), of different suits."""
+    it is written (rank 10: "ten"), and a few cards spelt out ("10s": "ten of stars"), of different suits."""
     cards = list({card.name: card for card in deck(program)}.values())
     looks = program.display.get("values", {})
     values = {attribute: [[value, str(look["name"])] for value, look in named
