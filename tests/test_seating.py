@@ -108,6 +108,8 @@ def test_an_unknown_level_lists_the_games_levels(flag):
 
 
 def test_serve_seats_the_rule_files_ai(monkeypatch):
+    pytest.importorskip("uvicorn", reason="naipes serve needs the web extra")
+    pytest.importorskip("starlette", reason="naipes serve needs the web extra")
     import naipes.web.server as server
     monkeypatch.setattr(server, "run", lambda app, sock: sock.close())   # set the table up, do not serve
     result = naipes("serve", "tute_cabrero", "--port", "0", "--seed", "1")
