@@ -73,10 +73,7 @@ class Builder(Settings, Phases, Declarations, Cards, Moves, Rules):
                                self.error)
         max_firings = self.limit("max_firings", 100_000, MAX_FIRINGS)
         max_decisions = self.limit("max_decisions", 100_000, MAX_DECISIONS)
-        self.errors.extend(self.compiler.errors)
-        if self.errors:
-            unique = {(str(e.location), e.message): e for e in self.errors}
-            raise RuleErrors(sorted(unique.values(), key=error_order))
+        self.raise_errors()
         module = compile_module(self.defs, self.sym, self.path)
         resolve_specs(module, moves, state + player_state, views, cards, rules)
         reads = function_reads(self.defs)
@@ -94,6 +91,13 @@ class Builder(Settings, Phases, Declarations, Cards, Moves, Rules):
             **read_indexes(rules, self.rule_units, reads), function_reads=reads,
             line_origins=module.line_origins, code_name=module.code_name, overrides=dict(self.overrides),
             symbols=self.sym, namespace=module.namespace, first_stages=dict(self.sym.first_stages))
+
+    def raise_errors(self) -> None:
+        """Every error found so far (the compiler's too), once each in file order, as one RuleErrors."""
+        self.errors.extend(self.compiler.errors)
+        if self.errors:
+            unique = {(str(e.location), e.message): e for e in self.errors}
+            raise RuleErrors(sorted(unique.values(), key=error_order))
 
     def per_player_expression(self, section: str) -> str | None:
         """`result:` or `evaluation:`, an expression of `player`."""

@@ -40,7 +40,7 @@ from typing import Any
 
 from ..errors import Location, RuleError, RuleErrors, did_you_mean
 from ..program import Program, RuleSpec
-from .builder import Builder, error_order
+from .builder import Builder
 from .compiler import Compiler, Unit, identifier_problem
 from .linker import Module, compile_module, function_reads, read_indexes, resolve_specs
 from .loader import Map, Seq, load_tree
@@ -224,10 +224,7 @@ class _StrategyBuilder(Builder):
         per_player = self.variables("player_state", per_player=True)
         strategy = self.strategy()
         rules = self.rules(game.phases, strategy)
-        self.errors.extend(self.compiler.errors)
-        if self.errors:
-            unique = {(str(e.location), e.message): e for e in self.errors}
-            raise RuleErrors(sorted(unique.values(), key=error_order))
+        self.raise_errors()
         module = compile_module(self.defs, self.sym, self.path, base=game.namespace)
         resolve_specs(module, {}, memory + per_player, [], None, rules)
         for var in per_player:
