@@ -128,6 +128,8 @@ class RuleSpec:
     steps: bool = False  # a phase's enter steps (naipes.language.phases), not a rule of the file
     move: str | None = None  # a strategy's decision rule: the move it is about (None: any)
     choose: Callable | None = None  # a strategy's decision rule: the argument it proposes
+    bit: int = 0  # 1 << the rule's place in the static conflict order (set by the linker: see Matching)
+    activation: Any = None  # a rule without variables: its one activation (naipes.runtime.agenda)
 
     def bindings(self, memory: Any) -> list[tuple]:
         """Every binding of the rule's variables (one activation each)."""
@@ -136,6 +138,35 @@ class RuleSpec:
             found = [b + (v,) for b in found for v in domain(memory, memory.vars, *b)]
         return found
 
+
+
+@dataclass(frozen=True)
+class Matching:
+    """What the agenda does when a key is written, fixed at compile time as bit masks over the rules.
+
+    A rule's *slot* is its place in the static conflict order (priority, then the
+    strategy's fixed term, then declaration order; under recency and breadth only
+    priority and declaration); its bit is ``1 << slot``, so that the lowest bit
+    of a mask of rules is the one that fires first.
+    """
+
+    slots: tuple[RuleSpec, ...]  # the rules by slot
+    # name -> (value -> the rules guarded by `name == value`, or None; its readers; the rules whose `for:` reads
+    # it; the rules a `refresh` of that name brings back), one lookup per written key
+    globals: dict[str, tuple[dict | None, int, int, int]]
+    # attr -> (readers of any player's; rules whose `for:` reads it; ((rule, variable position), ...) reading it on a
+    # bound variable; seat -> readers of that seat's)
+    attrs: dict[str, tuple[int, int, tuple, dict[int, int]]]
+    guards: dict[str, dict[Any, int]]  # guard name -> value -> the rules guarded by `name == value`
+    guarded: dict[str, int]  # guard name -> every rule it guards
+    bound: int  # the rules with variables
+    bands: tuple[int, ...]  # slot -> the slots of the same priority
+    dynamic: bool  # recency or breadth: the order within a priority depends on when activations were made
+
+    def band(self, live: int) -> int:
+        """The rules of `live` that share the highest priority among them."""
+        bit = live & -live
+        return live & self.bands[bit.bit_length() - 1]
 
 
 @dataclass
@@ -182,12 +213,7 @@ class Program:
     global_zone_names: tuple = ()
     symmetric: tuple = ()  # card attributes whose values are interchangeable labels
     card_attributes: tuple = ()
-    guard_index: dict = field(default_factory=dict)  # name -> value -> the rules guarded by `name == value`
-    # What the agenda does when a key is written, one lookup per key:
-    # name -> (rules by guard value | None, readers, domain readers)
-    global_reactions: dict = field(default_factory=dict)
-    # attr -> (readers, domain readers, (rule, variable) bound readers, seat -> readers of that seat's value)
-    attr_reactions: dict = field(default_factory=dict)
+    matching: Matching | None = None  # what the agenda re-evaluates when a key is written (the linker's)
     line_origins: dict = field(default_factory=dict)
     code_name: str = ""
     overrides: dict = field(default_factory=dict)  # the params given at load time (-p name=value), as text

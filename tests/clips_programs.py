@@ -330,10 +330,10 @@ def run_naipes(program: Program) -> Run:
 def tied_with_winner(agenda: Any) -> tuple[set[str], int]:
     """The rules whose pending activations sort level with the winner up to the strategy's term, and how many
     pending activations have the winner's salience."""
-    live = [entry for entry in agenda.heap if agenda.live.get(entry[2].key) == entry[1]]
-    best = min(entry[0][:2] for entry in live)
-    return {activation_name(entry[2]) for entry in live if entry[0][:2] == best}, \
-        sum(entry[0][0] == best[0] for entry in live)
+    live = agenda.conflict_set()
+    best = min(order[:2] for order, _ in live)
+    return {activation_name(act) for order, act in live if order[:2] == best}, \
+        sum(order[0] == best[0] for order, _ in live)
 
 
 def activation_name(act: Any) -> str:

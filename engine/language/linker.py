@@ -15,7 +15,8 @@ from typing import Any
 
 from ..library.builtins import BUILTINS
 from ..library.limits import minus, plus, times
-from ..program import CardSpec, MoveSpec, PlayerBase, RuleSpec, VarSpec, ViewSpec, ZoneSpec
+from ..program import CardSpec, Matching, MoveSpec, PlayerBase, RuleSpec, VarSpec, ViewSpec, ZoneSpec
+from ..runtime.agenda import DYNAMIC_STRATEGIES, Activation, static_term
 from ..runtime.memory import REFRESH
 from .codecheck import check_generated
 from .compiler import ANY, CARD_BUILTIN_ATTRS, PLAYER_BUILTIN_ATTRS, ZONE_ATTRS, Symbols, Unit
@@ -117,29 +118,27 @@ def function_reads(defs: list[Definition], known: dict[str, set] | None = None) 
 
 def read_indexes(rules: list[RuleSpec], units: dict[int, tuple[Unit, list[Unit]]],
                  functions: dict[str, set]) -> dict[str, Any]:
-    """The Program fields the agenda reacts with: which rules read which names (see Program)."""
-    readers: dict[str, dict] = {k: {} for k in ("global_readers", "attr_readers", "bound_readers", "seat_readers",
-                                                "domain_readers", "guard_index")}
+    """The Program field the agenda reacts with: which rules read which names, as bit masks (see Matching)."""
+    dynamic = any(rule.strategy in DYNAMIC_STRATEGIES for rule in rules)
+    slots = tuple(sorted(rules, key=lambda r: (-r.priority, 0 if dynamic else static_term(r.strategy, r.tests),
+                                               r.index)))
+    for slot, rule in enumerate(slots):
+        rule.bit = 1 << slot
+        rule.activation = None if rule.variables else Activation(rule, (), 0, ())
+    readers: dict[str, dict] = {k: {} for k in ("global", "attr", "bound", "seat", "domain", "guards")}
     for rule in rules:
         cond_unit, domain_units = units[rule.index]
         _index_rule(readers, rule, cond_unit, domain_units, functions)
-        readers["global_readers"][REFRESH + rule.name] = [rule.index]  # `refresh RULE` (naipes.runtime.memory)
-    g, a, b, s, d, guards = (readers[k] for k in ("global_readers", "attr_readers", "bound_readers", "seat_readers",
-                                                  "domain_readers", "guard_index"))
-    readers["global_reactions"] = {name: (guards.get(name), tuple(g.get(name, ())), tuple(d.get(name, ())))
-                                   for name in set(g) | set(guards) | set(d) - set(a)}
-    attr_reactions = {attr: (tuple(a.get(attr, ())), tuple(d.get(attr, ())), tuple(b.get(attr, ())),
-                             _by_seat(s.get(attr, ())))
-                      for attr in set(a) | set(b) | set(d) | set(s)}
-    return {"global_reactions": readers["global_reactions"], "attr_reactions": attr_reactions, "guard_index": guards}
-
-
-def _by_seat(readers: Any) -> dict[int, tuple[int, ...]]:
-    """(rule, seat) readers of one attribute as seat -> the rules reading that seat's value."""
-    seats: dict[int, list[int]] = {}
-    for rule, seat in readers:
-        seats.setdefault(seat, []).append(rule)
-    return {seat: tuple(rules) for seat, rules in seats.items()}
+    g, a, b, s, d, guards = (readers[k] for k in ("global", "attr", "bound", "seat", "domain", "guards"))
+    reactions = {name: (guards.get(name), g.get(name, 0), d.get(name, 0), 0)
+                 for name in set(g) | set(guards) | set(d) - set(a)}
+    reactions.update({REFRESH + rule.name: (None, 0, 0, rule.bit) for rule in rules})  # `refresh RULE`
+    attrs = {attr: (a.get(attr, 0), d.get(attr, 0), tuple(b.get(attr, ())), s.get(attr, {}))
+             for attr in set(a) | set(b) | set(d) | set(s)}
+    bands = tuple(sum(other.bit for other in slots if other.priority == rule.priority) for rule in slots)
+    return {"matching": Matching(slots, reactions, attrs, guards,
+                                 {name: sum(by_value.values()) for name, by_value in guards.items()},
+                                 sum(rule.bit for rule in rules if rule.variables), bands, dynamic)}
 
 
 def _index_rule(readers: dict[str, dict], rule: RuleSpec, cond_unit: Unit, domain_units: list[Unit],
@@ -147,26 +146,31 @@ def _index_rule(readers: dict[str, dict], rule: RuleSpec, cond_unit: Unit, domai
     reads = set(cond_unit.reads)
     for fname in cond_unit.calls:
         reads |= functions.get(fname, set())
+    bit = rule.bit
     for read in reads:
         if isinstance(read, str):
             if rule.guard is not None and read == rule.guard[0]:
                 continue
-            readers["global_readers"].setdefault(read, []).append(rule.index)
+            _add(readers["global"], read, bit)
         elif read[1] == ANY:
-            readers["attr_readers"].setdefault(read[0], []).append(rule.index)
+            _add(readers["attr"], read[0], bit)
         elif isinstance(read[1], int):
-            readers["seat_readers"].setdefault(read[0], []).append((rule.index, read[1]))
+            _add(readers["seat"].setdefault(read[0], {}), read[1], bit)
         else:
-            readers["bound_readers"].setdefault(read[0], []).append((rule.index, rule.variables.index(read[1])))
+            readers["bound"].setdefault(read[0], []).append((rule, rule.variables.index(read[1])))
             rule.bound_reads = True
     for unit in domain_units:
         domain_reads = set(unit.reads)
         for fname in unit.calls:
             domain_reads |= functions.get(fname, set())
         for read in domain_reads:
-            readers["domain_readers"].setdefault(read if isinstance(read, str) else read[0], []).append(rule.index)
+            _add(readers["domain"], read if isinstance(read, str) else read[0], bit)
     if rule.guard is not None:
-        readers["guard_index"].setdefault(rule.guard[0], {}).setdefault(rule.guard[1], []).append(rule.index)
+        _add(readers["guards"].setdefault(rule.guard[0], {}), rule.guard[1], bit)
+
+
+def _add(masks: dict, key: Any, bit: int) -> None:
+    masks[key] = masks.get(key, 0) | bit
 
 
 def lookup(table: dict, key: Any, default: Any) -> Any:

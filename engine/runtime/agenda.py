@@ -7,10 +7,16 @@ whose inputs were written (the memory's dirty keys):
 * a global name re-evaluates the rules that read it;
 * ``(attr, player)`` re-evaluates rules that read ``attr`` of any object, and
   only the matching activations of rules that read it on a bound variable
-  (``p.score`` with ``for: p in players``);
+  (``p.score`` with ``for: p in players``) or of one seat (``players[0].s``);
 * a rule guarded by ``phase:`` (or by a leading ``name == literal`` test) is
   indexed by that value, so changing ``phase`` touches only the rules of the
   old and the new phase — the agenda groups of CLIPS and Drools.
+
+The linker fixes at compile time what each written key touches, as bit masks
+over the rules (:class:`~naipes.program.Matching`): a rule's bit is its place
+in the static conflict order, so the conflict set is one integer whose lowest
+bit is the next rule to fire.  A rule with ``for:`` variables has, besides its
+bit, an integer over its bindings' positions.
 
 Conflict resolution, as in CLIPS: higher ``priority`` (salience) first; then
 the rule file's ``strategy``; then declaration order; then binding order.
@@ -19,10 +25,9 @@ read has changed.
 """
 from __future__ import annotations
 
-from heapq import heappop, heappush
 from typing import Any
 
-from .memory import ATOMS, REFRESH, PlayerBase, Zone
+from .memory import ATOMS, PlayerBase, Zone
 
 STRATEGIES = {
     "declaration": "rules earlier in the file first (CLIPS: none; the final tie-break of every strategy)",
@@ -32,64 +37,88 @@ STRATEGIES = {
     "depth": "alias of recency (CLIPS's name)",
     "breadth": "the activation whose data changed least recently first (CLIPS: breadth)",
 }
-def strategy_term(strategy: str, tests: int, seq: int) -> int:
-    """The part of the sort key a conflict-resolution strategy contributes."""
+DYNAMIC_STRATEGIES = {"recency", "depth", "breadth"}  # the order depends on when activations were made
+
+
+def static_term(strategy: str, tests: int) -> int:
+    """The part of a rule's fixed place in the conflict order that a strategy contributes."""
     if strategy == "specificity":
         return -tests
     if strategy == "simplicity":
         return tests
-    if strategy in ("recency", "depth"):
-        return -seq
-    if strategy == "breadth":
-        return seq
     return 0
 
 
-STATIC_STRATEGIES = {"declaration", "specificity", "simplicity"}
-
-
-def sort_key(rule: Any, seq: int, position: int) -> tuple:
-    """Where an activation of `rule` stands in the conflict set (smallest first)."""
-    return (-rule.priority, strategy_term(rule.strategy, rule.tests, seq), rule.index, position)
+def sort_key(rule: Any, stamp: int, position: int) -> tuple:
+    """Where an activation of `rule` made at update `stamp` stands in the conflict set (smallest first)."""
+    strategy = rule.strategy
+    term = -stamp if strategy in ("recency", "depth") else stamp if strategy == "breadth" else \
+        static_term(strategy, rule.tests)
+    return (-rule.priority, term, rule.index, position)
 
 
 class Activation:
     """A rule with one binding of its variables. Immutable; shared by clones."""
 
-    __slots__ = ("rule", "binding", "position", "key", "order")
+    __slots__ = ("rule", "binding", "position", "key")
 
     def __init__(self, rule: Any, binding: tuple, position: int, bkey: tuple):
-        self.rule, self.binding, self.position, self.key = rule, binding, position, (rule.index, bkey)
-        # With a static strategy the sort key never changes: compute it once.
-        self.order = sort_key(rule, 0, position) if rule.strategy in STATIC_STRATEGIES else None
+        self.rule, self.binding, self.position, self.key = rule, binding, position, bkey
 
     def __repr__(self) -> str:
         return f"<{self.rule.name} {self.binding}>"
 
 
-class Agenda:
-    """Activations of one game; cloned together with its memory."""
+class Bindings:
+    """The activations of a rule with variables, in binding order (made by a rebinding; never changed after)."""
 
-    __slots__ = ("program", "acts", "by_var", "live", "fired", "heap", "seq", "tick", "guard_seen")
+    __slots__ = ("acts", "positions", "index")
+
+    def __init__(self, acts: list[Activation], index: list[dict] | None):
+        self.acts = acts
+        self.positions = {act.key: act.position for act in acts}
+        self.index = index  # per variable: identity -> bit mask of the positions bound to it (bound reads)
+
+
+NO_BINDINGS = Bindings([], None)
+
+
+class Agenda:
+    """Activations of one game; cloned together with its memory.
+
+    ``live`` has the bit of every rule with a pending activation, ``fired``
+    that of every rule without variables that fired and whose condition was not
+    re-evaluated since (refraction); a rule with variables keeps both per
+    binding position in ``blive`` and ``bfired``.  ``closed`` has the bits of
+    the guarded rules whose guard does not hold.
+    """
+
+    __slots__ = ("program", "plan", "live", "fired", "closed", "bindings", "blive", "bfired", "tick", "stamps",
+                 "guard_seen")
 
     def __init__(self, program: Any):
         self.program = program
-        self.acts: list[dict] = [{} for _ in program.rules]  # rule -> {binding key: Activation}
-        self.by_var: list[list[dict]] = [[] for _ in program.rules]  # rule -> var -> owner -> [Activation]
-        self.live: dict = {}  # activation key -> seq of its current heap entry
-        self.fired: set = set()  # keys of refracted activations whose condition is still true
-        self.heap: list = []  # (sort key, seq, Activation); entries whose seq is not live are stale
-        self.seq = 0
+        self.plan = program.matching
+        self.live = self.fired = self.closed = 0
+        self.bindings: list[Bindings] = [NO_BINDINGS] * len(program.rules)  # by rule index
+        self.blive = [0] * len(program.rules)
+        self.bfired = [0] * len(program.rules)
         self.tick = 0  # counts updates: activations made by one write share a tick (recency)
+        self.stamps: dict | None = {} if self.plan.dynamic else None  # (rule, position) -> tick it became live
         self.guard_seen: dict = {}
 
     def clone(self) -> Agenda:
         new = Agenda.__new__(Agenda)
-        new.program = self.program
-        new.acts, new.by_var = list(self.acts), list(self.by_var)  # inner dicts are replaced, never mutated
-        new.live, new.fired, new.heap = self.live.copy(), self.fired.copy(), self.heap.copy()
-        new.seq, new.tick, new.guard_seen = self.seq, self.tick, self.guard_seen.copy()
+        new.program, new.plan = self.program, self.plan
+        new.live, new.fired, new.closed = self.live, self.fired, self.closed
+        new.bindings, new.blive, new.bfired = self.bindings.copy(), self.blive.copy(), self.bfired.copy()
+        new.tick, new.guard_seen = self.tick, self.guard_seen.copy()
+        new.stamps = self.stamps.copy() if self.stamps is not None else None
         return new
+
+    def refracted(self) -> tuple:
+        """The refracted activations, hashable (part of a game's memo key)."""
+        return self.fired, tuple(b for b in self.bfired if b)
 
     # ---------------------------------------------------------------- matching
     def start(self, memory: Any) -> None:
@@ -97,76 +126,112 @@ class Agenda:
         memory.dirty.clear()
         self.tick += 1
         V = memory.vars
-        for name in self.program.guard_index:
-            self.guard_seen[name] = V[name]
+        plan = self.plan
+        closed = 0
+        for name, by_value in plan.guards.items():
+            value = self.guard_seen[name] = V[name]
+            closed |= plan.guarded[name] & ~_get(by_value, value)
+        self.closed = closed
         for rule in self.program.rules:
-            self.bind(rule.index, memory)
-            self.evaluate_rule(rule.index, memory)
+            if rule.variables:
+                self.bind(rule, memory)
+            self.evaluate_rules(rule.bit, memory)
 
-    def bind(self, rid: int, memory: Any) -> list[Activation]:
-        """(Re)compute a rule's bindings; returns the activations that are new."""
-        rule = self.program.rules[rid]
-        old = self.acts[rid]
-        acts: dict = {}
-        fresh = []
+    def bind(self, rule: Any, memory: Any) -> int:
+        """(Re)compute a rule's bindings; returns the positions whose activations are new (a bit mask)."""
+        rid = rule.index
+        old = self.bindings[rid]
+        acts: list[Activation] = []
+        fresh = kept_live = kept_fired = 0
+        old_live, old_fired, old_positions, old_acts = self.blive[rid], self.bfired[rid], old.positions, old.acts
         for position, binding in enumerate(rule.bindings(memory)):
-            bkey = tuple(_identity(v) for v in binding)
-            act = old.get(bkey)
-            if act is None or act.position != position:
-                act = Activation(rule, binding, position, bkey)
-                fresh.append(act)
-            acts[bkey] = act
-        for bkey, act in old.items():
-            if bkey not in acts:
-                self.live.pop(act.key, None)
-                self.fired.discard(act.key)
-        self.acts[rid] = acts
+            bkey = tuple([_identity(v) for v in binding])
+            before = old_positions.get(bkey)
+            if before == position:
+                acts.append(old_acts[position])
+                kept_live |= old_live & (1 << position)
+                kept_fired |= old_fired & (1 << position)
+            else:  # a new binding, or one that moved: a new activation
+                acts.append(Activation(rule, binding, position, bkey))
+                fresh |= 1 << position
+        index: list[dict] | None = None
         if rule.bound_reads:
-            index: list[dict] = [{} for _ in rule.variables]
-            for bkey, act in acts.items():
-                for pos, ident in enumerate(bkey):
-                    index[pos].setdefault(ident, []).append(act)
-            self.by_var[rid] = index
-        return fresh
-
-    def evaluate_rule(self, rid: int, memory: Any) -> None:
-        rule = self.program.rules[rid]
-        if rule.guard is not None and memory.vars[rule.guard[0]] != rule.guard[1]:
-            self.retract_rule(rid)
-            return
-        evaluate = self.evaluate
-        for act in self.acts[rid].values():
-            evaluate(act, memory)
-
-    def retract_rule(self, rid: int) -> None:
-        live, fired = self.live, self.fired
-        for act in self.acts[rid].values():
-            live.pop(act.key, None)
-            fired.discard(act.key)
-
-    def evaluate(self, act: Activation, memory: Any) -> None:
-        key = act.key
-        self.fired.discard(key)
-        binding = act.binding
-        rule = act.rule
-        if rule.guard_only:  # the condition is `name == literal`, checked before we got here
-            holds = True
-        elif binding:
-            holds = rule.condition(memory, memory.vars, *memory_local(memory, binding))
+            index = [{} for _ in rule.variables]
+            for act in acts:
+                for pos, ident in enumerate(act.key):
+                    index[pos][ident] = index[pos].get(ident, 0) | (1 << act.position)
+        self.bindings[rid] = Bindings(acts, index)
+        self.blive[rid], self.bfired[rid] = kept_live, kept_fired
+        if kept_live:
+            self.live |= rule.bit
         else:
-            holds = rule.condition(memory, memory.vars)
-        live = self.live
-        if holds:
-            order = act.order
-            if order is None:
-                order = sort_key(rule, self.tick, act.position)
-            elif key in live:
-                return  # still pending, and its place in the order cannot have changed
-            self.seq = seq = self.seq + 1
-            live[key] = seq
-            heappush(self.heap, (order, seq, act))
-        elif key in live:
-            del live[key]
+            self.live &= ~rule.bit
+        return fresh  # (a kept activation keeps its place, so its stamp under recency stays right)
+
+    def evaluate_rules(self, mask: int, memory: Any) -> None:
+        """Re-evaluate every activation of the rules in `mask` (retracting those whose guard does not hold)."""
+        closed = mask & self.closed
+        if closed:
+            self.retract(closed)
+            mask ^= closed
+        V = memory.vars
+        slots = self.plan.slots
+        live, fired = self.live, self.fired
+        stamps, tick = self.stamps, self.tick
+        while mask:
+            bit = mask & -mask
+            mask ^= bit
+            rule = slots[bit.bit_length() - 1]
+            if rule.variables:
+                self.live, self.fired = live, fired
+                self.evaluate_bound(rule, -1, memory)
+                live = self.live
+                continue
+            fired &= ~bit
+            if rule.guard_only or rule.condition(memory, V):
+                live |= bit
+                if stamps is not None:
+                    stamps[rule.index, 0] = tick
+            else:
+                live &= ~bit
+        self.live, self.fired = live, fired
+
+    def evaluate_bound(self, rule: Any, positions: int, memory: Any) -> None:
+        """Re-evaluate the activations of a rule with variables at `positions` (a bit mask; -1: all of them)."""
+        rid = rule.index
+        acts = self.bindings[rid].acts
+        if positions == -1:
+            positions = (1 << len(acts)) - 1
+        blive, bfired = self.blive[rid], self.bfired[rid]
+        V, condition, stamps = memory.vars, rule.condition, self.stamps
+        bfired &= ~positions
+        while positions:
+            bit = positions & -positions
+            positions ^= bit
+            act = acts[bit.bit_length() - 1]
+            if condition(memory, V, *memory_local(memory, act.binding)):
+                blive |= bit
+                if stamps is not None:
+                    stamps[rid, act.position] = self.tick
+            else:
+                blive &= ~bit
+        self.blive[rid], self.bfired[rid] = blive, bfired
+        if blive:
+            self.live |= rule.bit
+        else:
+            self.live &= ~rule.bit
+
+    def retract(self, mask: int) -> None:
+        """The rules in `mask` have nothing pending and nothing refracted (their guard does not hold)."""
+        self.live &= ~mask
+        self.fired &= ~mask
+        bound = mask & self.plan.bound
+        slots = self.plan.slots
+        while bound:
+            bit = bound & -bound
+            bound ^= bit
+            rid = slots[bit.bit_length() - 1].index
+            self.blive[rid] = self.bfired[rid] = 0
 
     def update(self, memory: Any) -> None:
         """Re-evaluate what the memory's dirty keys may have changed."""
@@ -175,124 +240,205 @@ class Agenda:
             return
         memory.dirty = set()
         self.tick += 1
-        program = self.program
-        rules: set = set()
-        acts: list = []
-        rebind = None
+        plan = self.plan
+        globals_, attrs = plan.globals, plan.attrs
+        stale = rebind = refresh = 0
+        touched: list | None = None  # (rule, variable position, identity): activations bound to what was written
         for key in dirty:
             if key.__class__ is str:
-                reaction = program.global_reactions.get(key)
+                reaction = globals_.get(key)
                 if reaction is None:
                     continue
-                guards, readers, domain = reaction
-                if key.startswith(REFRESH):  # CLIPS's refresh: the activations that fired come back, the pending
-                    fired = self.fired      # ones keep their place (their recency)
-                    acts.extend(act for rid in readers for act in self.acts[rid].values() if act.key in fired)
-                    continue
+                guards, readers, domain, refreshed = reaction
                 if guards is not None:
-                    self._switch_guard(key, guards, memory.vars[key], rules)
+                    stale |= self._switch_guard(key, guards, memory.vars[key])
+                stale |= readers
+                rebind |= domain
+                refresh |= refreshed
             else:
-                reaction = program.attr_reactions.get(key[0])
+                reaction = attrs.get(key[0])
                 if reaction is None:
                     continue
                 readers, domain, bound, by_seat = reaction
+                stale |= readers
+                rebind |= domain
                 if by_seat:
-                    rules.update(by_seat.get(key[1], ()))
-                for rid, pos in bound:
-                    index = self.by_var[rid]
-                    if index:
-                        acts.extend(index[pos].get(key[1], ()))
-            if readers:
-                rules.update(readers)
-            if domain:
-                rebind = (rebind or set()) | set(domain)
+                    stale |= by_seat.get(key[1], 0)
+                if bound:
+                    if touched is None:
+                        touched = []
+                    touched += [(rule, pos, key[1]) for rule, pos in bound]
         if rebind:
-            for rid in rebind:
-                acts.extend(self.bind(rid, memory))
-        if rules:
-            V = memory.vars
-            all_rules, all_acts, evaluate = program.rules, self.acts, self.evaluate
-            for rid in rules:
-                guard = all_rules[rid].guard
-                if guard is not None and V[guard[0]] != guard[1]:
-                    self.retract_rule(rid)
-                    continue
-                for act in all_acts[rid].values():
-                    evaluate(act, memory)
-        if acts:
-            V = memory.vars
-            for act in acts:
-                rule = act.rule
-                if rule.index not in rules and self.acts[rule.index].get(act.key[1]) is act and \
-                        (rule.guard is None or V[rule.guard[0]] == rule.guard[1]):
-                    self.evaluate(act, memory)
+            self._rebind(rebind, stale, memory)
+        if refresh:
+            self._refresh(refresh & ~stale & ~self.closed, memory)
+        if stale:
+            self.evaluate_rules(stale, memory)
+        if touched:  # looked up after any rebinding, in the bindings as they are now
+            closed = self.closed
+            for rule, pos, ident in touched:
+                index = self.bindings[rule.index].index
+                positions = index[pos].get(ident, 0) if index else 0
+                if positions and not rule.bit & (stale | closed):
+                    self.evaluate_bound(rule, positions, memory)
 
-    def _switch_guard(self, name: str, by_value: dict, value: Any, rules: set) -> None:
-        """`name` was written: retract the rules expecting its old value, wake those expecting the new."""
-        seen = self.guard_seen
-        old = seen.get(name)
+    def _rebind(self, rebind: int, stale: int, memory: Any) -> None:
+        """Rebind the rules in `rebind` (what their `for:` reads was written) and evaluate their new activations."""
+        slots = self.plan.slots
+        while rebind:
+            bit = rebind & -rebind
+            rebind ^= bit
+            rule = slots[bit.bit_length() - 1]
+            fresh = self.bind(rule, memory)
+            if fresh and not bit & (stale | self.closed):
+                self.evaluate_bound(rule, fresh, memory)
+
+    def _refresh(self, mask: int, memory: Any) -> None:
+        """CLIPS's refresh: the activations that fired come back; the pending ones keep their place (recency)."""
+        slots = self.plan.slots
+        while mask:
+            bit = mask & -mask
+            mask ^= bit
+            rule = slots[bit.bit_length() - 1]
+            if rule.variables:
+                if self.bfired[rule.index]:
+                    self.evaluate_bound(rule, self.bfired[rule.index], memory)
+            elif self.fired & bit:
+                self.evaluate_rules(bit, memory)
+
+    def _switch_guard(self, name: str, by_value: dict, value: Any) -> int:
+        """`name` was written: retract the rules expecting its old value; returns those expecting the new one."""
+        old = self.guard_seen.get(name)
+        woken = _get(by_value, value)
         if old is not value and old != value:
-            try:
-                stale = by_value.get(old)
-            except TypeError:  # an unhashable value is no rule's literal
-                stale = None
+            plan = self.plan
+            stale = _get(by_value, old)
             if stale:
-                for rid in stale:
-                    self.retract_rule(rid)
-            seen[name] = value
-        try:  # a write that sets the old value back wakes its rules too, as for any read
-            woken = by_value.get(value)
-        except TypeError:
-            woken = None
-        if woken:
-            rules.update(woken)
+                self.retract(stale)
+            self.guard_seen[name] = value
+            guarded = plan.guarded[name]
+            self.closed = (self.closed & ~guarded) | (guarded & ~woken)
+        return woken  # a write that sets the old value back wakes its rules too, as for any read
 
     # -------------------------------------------------------------- resolving
+    def _winner(self) -> tuple[Any, int] | None:
+        """The rule whose activation fires next, and its binding position (0 for a rule without variables)."""
+        live = self.live
+        if not live:
+            return None
+        if self.stamps is not None:
+            return self._winner_by_stamp()
+        bit = live & -live
+        rule = self.plan.slots[bit.bit_length() - 1]
+        if rule.variables:
+            positions = self.blive[rule.index]
+            return rule, (positions & -positions).bit_length() - 1
+        return rule, 0
+
+    def _winner_by_stamp(self) -> tuple[Any, int]:
+        """Recency or breadth: among the pending activations of the highest priority, the newest (or oldest)."""
+        best, best_key = None, None
+        for rule, position in self._pending_pairs(self.plan.band(self.live)):
+            key = sort_key(rule, self.stamps[rule.index, position], position)  # type: ignore[index]
+            if best_key is None or key < best_key:
+                best, best_key = (rule, position), key
+        assert best is not None  # the band of a live rule has a pending activation
+        return best
+
+    def _pending_pairs(self, mask: int) -> list[tuple[Any, int]]:
+        """(rule, position) of every pending activation of the rules in `mask`, in slot then binding order."""
+        slots, found = self.plan.slots, []
+        while mask:
+            bit = mask & -mask
+            mask ^= bit
+            rule = slots[bit.bit_length() - 1]
+            if rule.variables:
+                positions = self.blive[rule.index]
+                while positions:
+                    low = positions & -positions
+                    positions ^= low
+                    found.append((rule, low.bit_length() - 1))
+            else:
+                found.append((rule, 0))
+        return found
+
+    def _activation(self, rule: Any, position: int) -> Activation:
+        if rule.variables:
+            return self.bindings[rule.index].acts[position]
+        return rule.activation
+
     def next(self) -> Activation | None:
         """The winning activation, without removing it."""
-        heap, live = self.heap, self.live
-        while heap:
-            _, seq, act = heap[0]
-            if live.get(act.key) == seq:
-                return act
-            heappop(heap)
-        return None
+        winner = self._winner()
+        return None if winner is None else self._activation(*winner)
 
     def pop(self, memory: Any) -> tuple[Activation, tuple] | None:
         """Remove the winning activation and refract it: (activation, its binding in `memory`)."""
-        heap, live = self.heap, self.live
-        while heap:
-            _, seq, act = heappop(heap)
-            key = act.key
-            if live.get(key) == seq:
-                del live[key]
-                self.fired.add(key)
-                binding = act.binding
-                return act, (memory_local(memory, binding) if binding else binding)
-        return None
+        live = self.live
+        if not live:
+            return None
+        if self.stamps is None:
+            bit = live & -live
+            rule = self.plan.slots[bit.bit_length() - 1]
+            if not rule.variables:
+                self.live = live ^ bit
+                self.fired |= bit
+                return rule.activation, ()
+            rid = rule.index
+            positions = self.blive[rid]
+            low = positions & -positions
+            position = low.bit_length() - 1
+        else:
+            rule, position = self._winner_by_stamp()
+            bit, rid, low = rule.bit, rule.index, 1 << position
+            if not rule.variables:
+                self.live ^= bit
+                self.fired |= bit
+                return rule.activation, ()
+        self.blive[rid] ^= low
+        self.bfired[rid] |= low
+        if not self.blive[rid]:
+            self.live ^= bit
+        act = self.bindings[rid].acts[position]
+        return act, memory_local(memory, act.binding)
 
     def idle_reasons(self, memory: Any) -> list[tuple[Any, str]]:
         """Why each rule is not pending, for a game that is stuck: (rule, reason), the rules of the phase first."""
         V = memory.vars
         found = []
         for rule in self.program.rules:
-            acts = self.acts[rule.index]
-            if rule.guard is not None and V[rule.guard[0]] != rule.guard[1]:
+            waiting = rule.guard is not None and V[rule.guard[0]] != rule.guard[1]
+            if waiting:
                 reason = f"waits for {rule.guard[0]} == {rule.guard[1]!r}"
-            elif not acts:
+            elif rule.variables and not self.bindings[rule.index].acts:
                 reason = "its 'for:' has nothing to go over"
-            elif all(act.key in self.fired for act in acts.values()):
+            elif (self.bfired[rule.index] == (1 << len(self.bindings[rule.index].acts)) - 1 if rule.variables
+                  else self.fired & rule.bit):
                 reason = "fired already, and nothing its condition reads has changed since"
             else:
                 reason = "its condition is false"
-            found.append((rule.guard is None or V[rule.guard[0]] == rule.guard[1], rule, reason))
+            found.append((not waiting, rule, reason))
         found.sort(key=lambda entry: not entry[0])  # stable: declaration order within each group
         return [(rule, reason) for _, rule, reason in found]
 
+    def conflict_set(self) -> list[tuple[tuple, Activation]]:
+        """Every pending activation with its place in the conflict order (smallest first), in firing order."""
+        stamps = self.stamps
+        entries = [(sort_key(rule, stamps[rule.index, position] if stamps is not None else 0, position),
+                    self._activation(rule, position)) for rule, position in self._pending_pairs(self.live)]
+        entries.sort(key=lambda entry: entry[0])
+        return entries
+
     def pending(self) -> list[Activation]:
         """Every live activation in firing order (for tracing)."""
-        entries = [e for e in self.heap if self.live.get(e[2].key) == e[1]]
-        return [e[2] for e in sorted(entries, key=lambda e: (e[0], e[1]))]
+        return [act for _, act in self.conflict_set()]
+
+
+def _get(by_value: dict, value: Any) -> int:
+    try:
+        return by_value.get(value, 0)
+    except TypeError:  # an unhashable value is no rule's literal
+        return 0
 
 
 def _identity(value: Any) -> Any:
@@ -314,4 +460,4 @@ def _hashable(value: Any) -> Any:
 
 def memory_local(memory: Any, binding: tuple) -> tuple:
     """A binding's values as objects of `memory` (players and zones belong to one memory)."""
-    return tuple(v if v.__class__ in ATOMS else memory.localize(v) for v in binding)
+    return tuple([v if v.__class__ in ATOMS else memory.localize(v) for v in binding])

@@ -468,7 +468,7 @@ class Game:
 
     def key(self) -> tuple:
         """Canonical state key: equal keys play out identically."""
-        return (self.memory.key(), frozenset(self.agenda.fired))
+        return (self.memory.key(), self.agenda.refracted())
 
     # ----------------------------------------------------------------- results
     @property
