@@ -25,6 +25,7 @@ read has changed.
 """
 from __future__ import annotations
 
+from heapq import heappop, heappush
 from typing import Any
 
 from .memory import ATOMS, PlayerBase, Zone
@@ -77,10 +78,37 @@ class Bindings:
     def __init__(self, acts: list[Activation], index: list[dict] | None):
         self.acts = acts
         self.positions = {act.key: act.position for act in acts}
-        self.index = index  # per variable: identity -> bit mask of the positions bound to it (bound reads)
+        self.index = index  # per variable: identity -> the positions bound to it (for bound reads)
 
 
+class Matches:
+    """The state of a rule with variables in one agenda: per binding position, pending and refracted flags,
+    and a heap of positions holding every pending one (the smallest pending position fires first)."""
+
+    __slots__ = ("flags", "heap")
+
+    def __init__(self, flags: bytearray, heap: list[int]):
+        self.flags, self.heap = flags, heap
+
+    def copy(self) -> Matches:
+        return Matches(self.flags[:], self.heap[:])
+
+    def first(self) -> int:
+        """The smallest pending position (-1: none), after dropping the positions no longer pending."""
+        heap, flags = self.heap, self.flags
+        while heap:
+            if flags[heap[0]] & LIVE:
+                return heap[0]
+            heappop(heap)
+        return -1
+
+    def pending(self) -> list[int]:
+        return [position for position, flag in enumerate(self.flags) if flag & LIVE]
+
+
+LIVE, FIRED = 1, 2
 NO_BINDINGS = Bindings([], None)
+NO_MATCHES = Matches(bytearray(), [])
 
 
 class Agenda:
@@ -89,11 +117,11 @@ class Agenda:
     ``live`` has the bit of every rule with a pending activation, ``fired``
     that of every rule without variables that fired and whose condition was not
     re-evaluated since (refraction); a rule with variables keeps both per
-    binding position in ``blive`` and ``bfired``.  ``closed`` has the bits of
-    the guarded rules whose guard does not hold.
+    binding in its :class:`Matches`.  ``closed`` has the bits of the guarded
+    rules whose guard does not hold.
     """
 
-    __slots__ = ("program", "plan", "live", "fired", "closed", "bindings", "blive", "bfired", "tick", "stamps",
+    __slots__ = ("program", "plan", "live", "fired", "closed", "bindings", "matches", "tick", "stamps",
                  "guard_seen")
 
     def __init__(self, program: Any):
@@ -101,8 +129,7 @@ class Agenda:
         self.plan = program.matching
         self.live = self.fired = self.closed = 0
         self.bindings: list[Bindings] = [NO_BINDINGS] * len(program.rules)  # by rule index
-        self.blive = [0] * len(program.rules)
-        self.bfired = [0] * len(program.rules)
+        self.matches: list[Matches] = [NO_MATCHES] * len(program.rules)
         self.tick = 0  # counts updates: activations made by one write share a tick (recency)
         self.stamps: dict | None = {} if self.plan.dynamic else None  # (rule, position) -> tick it became live
         self.guard_seen: dict = {}
@@ -111,14 +138,15 @@ class Agenda:
         new = Agenda.__new__(Agenda)
         new.program, new.plan = self.program, self.plan
         new.live, new.fired, new.closed = self.live, self.fired, self.closed
-        new.bindings, new.blive, new.bfired = self.bindings.copy(), self.blive.copy(), self.bfired.copy()
+        new.bindings = self.bindings.copy()
+        new.matches = [m.copy() if m.flags else m for m in self.matches] if self.plan.bound else self.matches
         new.tick, new.guard_seen = self.tick, self.guard_seen.copy()
         new.stamps = self.stamps.copy() if self.stamps is not None else None
         return new
 
     def refracted(self) -> tuple:
         """The refracted activations, hashable (part of a game's memo key)."""
-        return self.fired, tuple(b for b in self.bfired if b)
+        return self.fired, tuple(bytes(m.flags) for m in self.matches if m.flags)
 
     # ---------------------------------------------------------------- matching
     def start(self, memory: Any) -> None:
@@ -137,36 +165,36 @@ class Agenda:
                 self.bind(rule, memory)
             self.evaluate_rules(rule.bit, memory)
 
-    def bind(self, rule: Any, memory: Any) -> int:
-        """(Re)compute a rule's bindings; returns the positions whose activations are new (a bit mask)."""
+    def bind(self, rule: Any, memory: Any) -> list[int]:
+        """(Re)compute a rule's bindings; returns the positions whose activations are new."""
         rid = rule.index
-        old = self.bindings[rid]
+        old, old_flags = self.bindings[rid], self.matches[rid].flags
+        old_positions, old_acts = old.positions, old.acts
         acts: list[Activation] = []
-        fresh = kept_live = kept_fired = 0
-        old_live, old_fired, old_positions, old_acts = self.blive[rid], self.bfired[rid], old.positions, old.acts
+        fresh: list[int] = []
+        flags = bytearray()
         for position, binding in enumerate(rule.bindings(memory)):
             bkey = tuple([_identity(v) for v in binding])
-            before = old_positions.get(bkey)
-            if before == position:
+            if old_positions.get(bkey) == position:
                 acts.append(old_acts[position])
-                kept_live |= old_live & (1 << position)
-                kept_fired |= old_fired & (1 << position)
+                flags.append(old_flags[position])
             else:  # a new binding, or one that moved: a new activation
                 acts.append(Activation(rule, binding, position, bkey))
-                fresh |= 1 << position
+                flags.append(0)
+                fresh.append(position)
         index: list[dict] | None = None
         if rule.bound_reads:
             index = [{} for _ in rule.variables]
             for act in acts:
                 for pos, ident in enumerate(act.key):
-                    index[pos][ident] = index[pos].get(ident, 0) | (1 << act.position)
+                    index[pos].setdefault(ident, []).append(act.position)
         self.bindings[rid] = Bindings(acts, index)
-        self.blive[rid], self.bfired[rid] = kept_live, kept_fired
-        if kept_live:
+        matches = self.matches[rid] = Matches(flags, [p for p, flag in enumerate(flags) if flag & LIVE])
+        if matches.heap:  # (a kept activation keeps its place, so its stamp under recency stays right)
             self.live |= rule.bit
         else:
             self.live &= ~rule.bit
-        return fresh  # (a kept activation keeps its place, so its stamp under recency stays right)
+        return fresh
 
     def evaluate_rules(self, mask: int, memory: Any) -> None:
         """Re-evaluate every activation of the rules in `mask` (retracting those whose guard does not hold)."""
@@ -183,8 +211,8 @@ class Agenda:
             mask ^= bit
             rule = slots[bit.bit_length() - 1]
             if rule.variables:
-                self.live, self.fired = live, fired
-                self.evaluate_bound(rule, -1, memory)
+                self.live = live
+                self.evaluate_bound(rule, None, memory)
                 live = self.live
                 continue
             fired &= ~bit
@@ -196,27 +224,24 @@ class Agenda:
                 live &= ~bit
         self.live, self.fired = live, fired
 
-    def evaluate_bound(self, rule: Any, positions: int, memory: Any) -> None:
-        """Re-evaluate the activations of a rule with variables at `positions` (a bit mask; -1: all of them)."""
+    def evaluate_bound(self, rule: Any, positions: list[int] | None, memory: Any) -> None:
+        """Re-evaluate the activations of a rule with variables at `positions` (None: all of them)."""
         rid = rule.index
         acts = self.bindings[rid].acts
-        if positions == -1:
-            positions = (1 << len(acts)) - 1
-        blive, bfired = self.blive[rid], self.bfired[rid]
-        V, condition, stamps = memory.vars, rule.condition, self.stamps
-        bfired &= ~positions
-        while positions:
-            bit = positions & -positions
-            positions ^= bit
-            act = acts[bit.bit_length() - 1]
-            if condition(memory, V, *memory_local(memory, act.binding)):
-                blive |= bit
+        matches = self.matches[rid]
+        flags, heap = matches.flags, matches.heap
+        V, condition, stamps, tick = memory.vars, rule.condition, self.stamps, self.tick
+        for position in (range(len(acts)) if positions is None else positions):
+            was = flags[position]
+            if condition(memory, V, *memory_local(memory, acts[position].binding)):
+                flags[position] = LIVE
+                if not was & LIVE:
+                    heappush(heap, position)
                 if stamps is not None:
-                    stamps[rid, act.position] = self.tick
+                    stamps[rid, position] = tick
             else:
-                blive &= ~bit
-        self.blive[rid], self.bfired[rid] = blive, bfired
-        if blive:
+                flags[position] = 0
+        if matches.first() >= 0:
             self.live |= rule.bit
         else:
             self.live &= ~rule.bit
@@ -231,7 +256,9 @@ class Agenda:
             bit = bound & -bound
             bound ^= bit
             rid = slots[bit.bit_length() - 1].index
-            self.blive[rid] = self.bfired[rid] = 0
+            matches = self.matches[rid]
+            if matches.flags:
+                self.matches[rid] = Matches(bytearray(len(matches.flags)), [])
 
     def update(self, memory: Any) -> None:
         """Re-evaluate what the memory's dirty keys may have changed."""
@@ -278,7 +305,7 @@ class Agenda:
             closed = self.closed
             for rule, pos, ident in touched:
                 index = self.bindings[rule.index].index
-                positions = index[pos].get(ident, 0) if index else 0
+                positions = index[pos].get(ident) if index else None
                 if positions and not rule.bit & (stale | closed):
                     self.evaluate_bound(rule, positions, memory)
 
@@ -301,8 +328,9 @@ class Agenda:
             mask ^= bit
             rule = slots[bit.bit_length() - 1]
             if rule.variables:
-                if self.bfired[rule.index]:
-                    self.evaluate_bound(rule, self.bfired[rule.index], memory)
+                refracted = [p for p, flag in enumerate(self.matches[rule.index].flags) if flag & FIRED]
+                if refracted:
+                    self.evaluate_bound(rule, refracted, memory)
             elif self.fired & bit:
                 self.evaluate_rules(bit, memory)
 
@@ -331,8 +359,7 @@ class Agenda:
         bit = live & -live
         rule = self.plan.slots[bit.bit_length() - 1]
         if rule.variables:
-            positions = self.blive[rule.index]
-            return rule, (positions & -positions).bit_length() - 1
+            return rule, self.matches[rule.index].first()
         return rule, 0
 
     def _winner_by_stamp(self) -> tuple[Any, int]:
@@ -353,11 +380,7 @@ class Agenda:
             mask ^= bit
             rule = slots[bit.bit_length() - 1]
             if rule.variables:
-                positions = self.blive[rule.index]
-                while positions:
-                    low = positions & -positions
-                    positions ^= low
-                    found.append((rule, low.bit_length() - 1))
+                found += [(rule, position) for position in self.matches[rule.index].pending()]
             else:
                 found.append((rule, 0))
         return found
@@ -384,22 +407,19 @@ class Agenda:
                 self.live = live ^ bit
                 self.fired |= bit
                 return rule.activation, ()
-            rid = rule.index
-            positions = self.blive[rid]
-            low = positions & -positions
-            position = low.bit_length() - 1
+            matches = self.matches[rule.index]
+            position = matches.first()
         else:
             rule, position = self._winner_by_stamp()
-            bit, rid, low = rule.bit, rule.index, 1 << position
+            bit, matches = rule.bit, self.matches[rule.index]
             if not rule.variables:
                 self.live ^= bit
                 self.fired |= bit
                 return rule.activation, ()
-        self.blive[rid] ^= low
-        self.bfired[rid] |= low
-        if not self.blive[rid]:
+        matches.flags[position] = FIRED
+        if matches.first() < 0:
             self.live ^= bit
-        act = self.bindings[rid].acts[position]
+        act = self.bindings[rule.index].acts[position]
         return act, memory_local(memory, act.binding)
 
     def idle_reasons(self, memory: Any) -> list[tuple[Any, str]]:
@@ -412,7 +432,7 @@ class Agenda:
                 reason = f"waits for {rule.guard[0]} == {rule.guard[1]!r}"
             elif rule.variables and not self.bindings[rule.index].acts:
                 reason = "its 'for:' has nothing to go over"
-            elif (self.bfired[rule.index] == (1 << len(self.bindings[rule.index].acts)) - 1 if rule.variables
+            elif (all(flag & FIRED for flag in self.matches[rule.index].flags) if rule.variables
                   else self.fired & rule.bit):
                 reason = "fired already, and nothing its condition reads has changed since"
             else:
