@@ -26,7 +26,7 @@ from ..errors import NaipesError
 STATEMENTS = (ast.FunctionDef, ast.Return, ast.Assign, ast.Expr, ast.If, ast.For, ast.Pass)
 EXPRESSIONS = (ast.BoolOp, ast.BinOp, ast.UnaryOp, ast.Compare, ast.Call, ast.IfExp, ast.Lambda, ast.ListComp,
                ast.SetComp, ast.DictComp, ast.GeneratorExp, ast.List, ast.Tuple, ast.Set, ast.Dict, ast.Subscript,
-               ast.Slice, ast.Attribute, ast.Name, ast.Constant)
+               ast.Slice, ast.Attribute, ast.Name, ast.Constant, ast.NamedExpr)
 PARTS = (ast.Module, ast.arguments, ast.arg, ast.keyword, ast.comprehension, ast.Load, ast.Store, ast.And, ast.Or,
          ast.Add, ast.Sub, ast.Mult, ast.Div, ast.FloorDiv, ast.Mod, ast.USub, ast.UAdd, ast.Not, ast.Eq, ast.NotEq,
          ast.Lt, ast.LtE, ast.Gt, ast.GtE, ast.In, ast.NotIn, ast.Is, ast.IsNot)
@@ -37,6 +37,8 @@ ALLOWED = STATEMENTS + EXPRESSIONS + PARTS
 # kind_N a generated function.
 ENGINE_NAMES = frozenset({"M", "V", "_", "combo", "list", "dict", "zip", "range"})
 PREFIXED = re.compile(r"(?:[vFBR]_[A-Za-z0-9_]+|_[oh][0-9]+|[a-z]+(?:_[a-z]+)*_[0-9]+)\Z", re.ASCII)
+# The only names an assignment expression sets: values the optimiser hoists (naipes.language.optimizer).
+HOISTED = re.compile(r"_h[0-9]+\Z", re.ASCII)
 # The working memory's methods that generated code calls (M.move(...), ...).
 MEMORY_API = frozenset({"set_var", "set_attr", "move", "shuffle", "deal", "ask", "end_game", "unpack", "announce",
                         "rng", "charge", "step", "in_phase", "entering_step", "refresh"})
@@ -47,13 +49,13 @@ class GeneratedCodeError(NaipesError):
     """Generated code holds something the compiler never writes: a bug in Naipes."""
 
 
-def check_generated(source: str, attributes: set[str]) -> None:
-    """Refuse `source` unless it is made only of what the compiler writes.
+def check_generated(source: str | ast.Module, attributes: set[str]) -> None:
+    """Refuse `source` (or its syntax tree) unless it is made only of what the compiler and the optimiser write.
 
     `attributes` are the attribute names a rule file may use (its card and
     player attributes and zones, and the engine's own: id, name, index, owner).
     """
-    for node in ast.walk(ast.parse(source)):
+    for node in ast.walk(ast.parse(source) if isinstance(source, str) else source):
         problem = _problem(node, attributes)
         if problem:
             line = getattr(node, "lineno", "?")
@@ -80,6 +82,8 @@ def _problem(node: ast.AST, attributes: set[str]) -> str | None:
         value = node.value
         if not isinstance(value, CONSTANT_TYPES) or (isinstance(value, float) and not math.isfinite(value)):
             return f"the constant {value!r}"
+    if isinstance(node, ast.NamedExpr) and not HOISTED.match(node.target.id):
+        return f"an assignment expression to {node.target.id!r}"
     if isinstance(node, ast.keyword) and (node.arg is None or not node.arg.isascii() or node.arg.startswith("_")):
         return f"the keyword {node.arg!r}"
     return None

@@ -170,7 +170,7 @@ class Unit:
     type: str | None = None
     tests: int = 0  # atomic tests in a condition (specificity)
     guard: tuple | None = None  # (global name, literal) when the condition is `name == literal and ...`
-    hoisted: list = field(default_factory=list)  # (python name, source): calls computed once (see `invariant`)
+    uses: set = field(default_factory=set)  # the locals in scope it reads (an expression's: `player`, ...)
 
 
 def _type_of_value(value: Any) -> str | None:
@@ -201,23 +201,15 @@ class Compiler:
 
     # ------------------------------------------------------------ entry points
     def expression(self, text: str, scope: dict[str, str | None], *, bound: AbstractSet[str] = frozenset(),
-                   what: str = "expression", allow_random: bool = False,
-                   invariant: set[str] | None = None) -> Unit | None:
-        """Compile a condition / function body; returns None after recording an error.
-
-        With `invariant` (the locals that stay fixed while the expression is
-        applied to many values, e.g. a legality test over every candidate),
-        calls that read no other local are hoisted into ``unit.hoisted``: the
-        caller computes each at most once, lazily (so short-circuits hold).
-        """
+                   what: str = "expression", allow_random: bool = False) -> Unit | None:
+        """Compile a condition / function body; returns None after recording an error."""
         try:
             tree = parse_expression(text, what)
             job = _Job(self, text, scope, bound, allow_random, what)
             job.wrapped = True
-            job.invariant = invariant
             src, typ = job.expr(tree)
             return Unit([(0, src, job.origin(tree))], job.reads, job.calls, typ, _count_tests(tree),
-                        _equality_guard(tree, self.sym, scope), job.hoisted)
+                        _equality_guard(tree, self.sym, scope), job.uses & set(scope))
         except RuleError as exc:
             self.errors.append(exc)
             return None
@@ -334,9 +326,7 @@ class _Job:
         self.calls: set = set()
         self.tmp = 0
         self.wrapped = False  # expressions are parsed inside parentheses
-        self.invariant: set[str] | None = None  # hoisting on: the locals that do not vary
-        self.varying = 0  # references to varying locals so far (a call that adds none is invariant)
-        self.hoisted: list[tuple[str, str]] = []
+        self.uses: set[str] = set()  # locals read (of the scope given, or made inside)
         self.pure = False  # a function's body: it computes, it changes nothing
 
     def origin(self, node: Tree | Token) -> Location | None:
@@ -439,8 +429,7 @@ class _Job:
         if name.startswith("_"):
             self.fail(token, f"names starting with '_' are not allowed ('{name}')")
         if name in self.scope:
-            if self.invariant is not None and name not in self.invariant:
-                self.varying += 1
+            self.uses.add(name)
             return f"v_{name}", self.scope[name]
         if name in self.sym.params:
             value = self.sym.params[name]
@@ -538,22 +527,12 @@ class _Job:
         function = node.children[0]
         if function.data == "name" and function.children[0].value == "values_of" and "values_of" not in self.scope:
             return self._values_of(node), "list"
-        before = self.varying
         args, kwargs, _ = self._arguments(node.children[1])
-        return self._hoisted(before, *self._call(node, args, kwargs))
+        return self._call(node, args, kwargs)
 
     def e_call_gen(self, node: Tree) -> tuple[str, str | None]:
-        before = self.varying
         gen, _ = self._comprehension(node.children[1], node.children[2:], "(", ")")
-        return self._hoisted(before, *self._call(node, [gen], {}))
-
-    def _hoisted(self, before: int, src: str, typ: str | None) -> tuple[str, str | None]:
-        """A call that read no varying local becomes a once-computed value (when hoisting is on)."""
-        if self.invariant is None or self.varying != before or src.startswith("v_"):
-            return src, typ
-        name = f"_h{len(self.hoisted)}"
-        self.hoisted.append((name, src))
-        return f"{name}()", typ
+        return self._call(node, [gen], {})
 
     def _call(self, node: Tree, args: list[str], kwargs: dict[str, str]) -> tuple[str, str | None]:
         func_node = node.children[0]

@@ -7,8 +7,9 @@ It also builds the indexes the agenda reacts with: which rules read which names.
 """
 from __future__ import annotations
 
+import ast
+import warnings
 from collections import namedtuple
-from collections.abc import Callable
 from dataclasses import dataclass
 from itertools import product
 from typing import Any
@@ -20,6 +21,7 @@ from ..runtime.agenda import DYNAMIC_STRATEGIES, Activation, static_term
 from ..runtime.memory import REFRESH
 from .codecheck import check_generated
 from .compiler import ANY, CARD_BUILTIN_ATTRS, PLAYER_BUILTIN_ATTRS, ZONE_ATTRS, Symbols, Unit
+from .optimizer import optimise
 from .sections import Definition
 
 
@@ -51,16 +53,23 @@ def compile_module(defs: list[Definition], sym: Symbols, path: str, base: dict |
             lines.append("    " * (indent + 1) + body)
             origins[len(lines)] = (what, origin)
     source = "\n".join(lines) + "\n"
-    check_generated(source, set(sym.card_attrs) | set(sym.player_attrs) | set(CARD_BUILTIN_ATTRS) |
-                    set(PLAYER_BUILTIN_ATTRS) | set(ZONE_ATTRS) | sym.record_fields)
+    attributes = set(sym.card_attrs) | set(sym.player_attrs) | set(CARD_BUILTIN_ATTRS) | set(PLAYER_BUILTIN_ATTRS) | \
+        set(ZONE_ATTRS) | sym.record_fields
+    tree = ast.parse(source)
+    check_generated(tree, attributes)  # what the compiler wrote
+    tree = optimise(tree)
+    check_generated(tree, attributes)  # and what the optimiser made of it
     # Generated code names only M, V, v_*, F_* and B_*; these few builtins serve its own scaffolding.
     namespace: dict[str, Any] = {"__builtins__": {"list": list, "dict": dict, "zip": zip, "range": range},
                                  "B_product": product}
     namespace.update({f"B_{n}": b.func for n, b in BUILTINS.items()})
-    namespace.update(B_once=once, B_times=times, B_plus=plus, B_minus=minus, B_lookup=lookup, B_replaced=replaced)
+    namespace.update(B_UNSET=object(), B_times=times, B_plus=plus, B_minus=minus, B_lookup=lookup, B_replaced=replaced)
     namespace.update({f"R_{name}": namedtuple(name, fields) for name, fields in sym.records.items()})
     namespace.update({name: value for name, value in (base or {}).items() if name[:2] in ("F_", "R_")})
-    exec(compile(source, code_name, "exec"), namespace)
+    with warnings.catch_warnings():  # inlining can write `2 is not None`, which Python warns about (rightly: a literal)
+        warnings.simplefilter("ignore", SyntaxWarning)
+        code = compile(tree, code_name, "exec")
+    exec(code, namespace)
     return Module(code_name, namespace, origins)
 
 
@@ -79,6 +88,7 @@ def resolve_specs(module: Module, moves: dict[str, MoveSpec], variables: list[Va
     for move in moves.values():
         move.options, move.when, move.label = resolve(move.options), resolve(move.when), resolve(move.label)
         move.public, move.space, move.effect = resolve(move.public), resolve(move.space), resolve(move.effect)
+        move.choices = resolve(move.choices)
         move.cascade = [(n, resolve(f)) for n, f in move.cascade]
     for rule in rules:
         rule.condition, rule.action = resolve(rule.condition), resolve(rule.action)
@@ -136,9 +146,14 @@ def read_indexes(rules: list[RuleSpec], units: dict[int, tuple[Unit, list[Unit]]
     attrs = {attr: (a.get(attr, 0), d.get(attr, 0), tuple(b.get(attr, ())), s.get(attr, {}))
              for attr in set(a) | set(b) | set(d) | set(s)}
     bands = tuple(sum(other.bit for other in slots if other.priority == rule.priority) for rule in slots)
+    global_readers = {name: readers for name, (guard, readers, domain, refreshed) in reactions.items()
+                      if not (guard or domain or refreshed)}
+    attr_readers = {attr: readers for attr, (readers, domain, bound, by_seat) in attrs.items()
+                    if not (domain or bound or by_seat)}
     return {"matching": Matching(slots, reactions, attrs, guards,
                                  {name: sum(by_value.values()) for name, by_value in guards.items()},
-                                 sum(rule.bit for rule in rules if rule.variables), bands, dynamic)}
+                                 sum(rule.bit for rule in rules if rule.variables), bands, dynamic,
+                                 global_readers, attr_readers)}
 
 
 def _index_rule(readers: dict[str, dict], rule: RuleSpec, cond_unit: Unit, domain_units: list[Unit],
@@ -181,14 +196,3 @@ def lookup(table: dict, key: Any, default: Any) -> Any:
 def replaced(values: tuple, index: int, value: Any) -> tuple:
     """`values` with item `index` replaced (a strategy's per-player memory, written as p.NAME = value)."""
     return values[:index] + (value,) + values[index + 1:]
-
-
-def once(compute: Callable) -> Callable:
-    """A value computed on first use, then remembered (hoisted out of a legality filter)."""
-    cache: list = []
-
-    def value() -> Any:
-        if not cache:
-            cache.append(compute())
-        return cache[0]
-    return value

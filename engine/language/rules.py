@@ -18,7 +18,7 @@ def all_of(units: list[Unit]) -> Unit:
     first, last = units[0], units[-1]
     return Unit([(0, " and ".join(f"({u.source[0][1]})" for u in units), last.source[0][2])],
                 set().union(*(u.reads for u in units)), set().union(*(u.calls for u in units)), "bool",
-                sum(u.tests for u in units), first.guard, [h for u in units for h in u.hoisted])
+                sum(u.tests for u in units), first.guard)
 
 
 ORDER_KEYS = ("before", "after")

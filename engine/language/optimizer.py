@@ -1,0 +1,450 @@
+"""The middle end: a rule file's generated module, made faster before it is compiled.
+
+The compiler writes every condition, action and function as Python; the
+linker parses that source into a syntax tree, and this module rewrites the
+tree, as an optimising compiler's middle end does, before it becomes one code
+object.  Three passes:
+
+* **inlining**: a call of a small rule-file function written as one
+  expression, and not recursive, becomes that expression, its parameters
+  replaced by the arguments.  ``follows(c)`` in a legality test is then
+  ``c.suit == lead_suit()``'s own expression, not three calls deep.  An
+  argument that is not a plain name or constant is put in only where the
+  parameter is read exactly once, outside any loop or lambda (else the call
+  stays a call), so nothing is computed more often than before;
+* **hoisting**: inside a comprehension, a call that reads none of the
+  comprehension's variables (``best_card()`` while filtering every card of a
+  hand) is computed once, when first needed, and remembered until the
+  statement ends: a test that never reaches it still never computes it;
+* **steps**: a rule-file function whose calls, all the way down, are at most
+  :data:`LIGHT` (and none recursive) is not charged a step per call.  Every
+  loop item is still charged, so the work between two charged steps stays
+  bounded by the size of the rule file (see :mod:`naipes.library.limits`).
+
+Every rule-file function keeps its own definition (strategies and tools call
+them).  Inlined code keeps its line numbers, so a fault inside it is reported
+in the function it came from.  Nothing here adds a name, an attribute or a
+constant the compiler did not write, except the engine's own temporaries
+(``_h0``, ``v__1_c``) and ``B_UNSET``; :mod:`naipes.language.codecheck`
+checks the result again.
+"""
+from __future__ import annotations
+
+import ast
+import copy
+from collections.abc import Iterator
+
+INLINE_SIZE = 160  # the largest function expression (in syntax nodes) that is inlined
+LIGHT = 16  # a function whose call tree makes at most this many calls is not charged a step
+UNSET = "B_UNSET"  # a hoisted value not computed yet (the linker binds the name to a unique object)
+LOOPS = (ast.Lambda, ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
+COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
+
+
+def optimise(module: ast.Module) -> ast.Module:
+    """The three passes over a generated module (changed in place and returned)."""
+    functions = {node.name: node for node in module.body
+                 if isinstance(node, ast.FunctionDef) and node.name.startswith("F_")}
+    calls = {name: _called(node, functions) for name, node in functions.items()}
+    recursive = _recursive(calls)
+    inliner = _Inliner(functions, recursive)
+    for name in _callees_first(calls):
+        inliner.visit(functions[name])
+    for node in module.body:
+        if isinstance(node, ast.FunctionDef) and node.name not in functions:
+            inliner.visit(node)
+    _drop_light_steps(functions, recursive)
+    hoister = _Hoister(functions)
+    for node in module.body:
+        if isinstance(node, ast.FunctionDef):
+            hoister.function(node)
+    return module
+
+
+# ------------------------------------------------------------------- the call graph
+def _called(node: ast.AST, functions: dict[str, ast.FunctionDef]) -> set[str]:
+    return {n.func.id for n in ast.walk(node)
+            if isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id in functions}
+
+
+def _recursive(calls: dict[str, set[str]]) -> set[str]:
+    """The functions that can reach themselves through calls."""
+    found = set()
+    for start in calls:
+        stack, seen = list(calls[start]), set()
+        while stack:
+            name = stack.pop()
+            if name == start:
+                found.add(start)
+                break
+            if name not in seen:
+                seen.add(name)
+                stack.extend(calls.get(name, ()))
+    return found
+
+
+def _callees_first(calls: dict[str, set[str]]) -> list[str]:
+    order: list[str] = []
+    seen: set[str] = set()
+
+    def visit(name: str) -> None:
+        if name in seen:
+            return
+        seen.add(name)
+        for callee in sorted(calls[name]):
+            visit(callee)
+        order.append(name)
+    for name in sorted(calls):
+        visit(name)
+    return order
+
+
+def _expression_body(node: ast.FunctionDef) -> ast.expr | None:
+    """The expression a function returns, when its body is only that (after its step)."""
+    body = node.body
+    if body and _is_step(body[0]):
+        body = body[1:]
+    if len(body) == 1 and isinstance(body[0], ast.Return) and body[0].value is not None:
+        return body[0].value
+    return None
+
+
+def _is_step(statement: ast.stmt) -> bool:
+    """`M.step()`: the charge of one call (naipes.library.limits)."""
+    return isinstance(statement, ast.Expr) and isinstance(call := statement.value, ast.Call) and \
+        isinstance(call.func, ast.Attribute) and call.func.attr == "step" and _is_name(call.func.value, "M")
+
+
+def _is_name(node: ast.AST, name: str) -> bool:
+    return isinstance(node, ast.Name) and node.id == name
+
+
+def _size(node: ast.AST) -> int:
+    return sum(1 for _ in ast.walk(node))
+
+
+def _pure(node: ast.AST) -> bool:
+    """Nothing in it draws from the game's generator (the only effect an expression can have)."""
+    return not any(isinstance(n, ast.Attribute) and n.attr == "rng" for n in ast.walk(node))
+
+
+def _trivial(node: ast.AST) -> bool:
+    """A value cheap to compute again: a name, a constant, an attribute or constant index of one."""
+    if isinstance(node, (ast.Name, ast.Constant)):
+        return True
+    if isinstance(node, ast.Attribute):
+        return _trivial(node.value)
+    if isinstance(node, ast.Subscript):
+        return _trivial(node.value) and isinstance(node.slice, (ast.Constant, ast.Name))
+    return False
+
+
+# ------------------------------------------------------------------------- inlining
+class _Inliner(ast.NodeTransformer):
+    def __init__(self, functions: dict[str, ast.FunctionDef], recursive: set[str]):
+        self.functions, self.recursive = functions, recursive
+        self.fresh = 0
+
+    def visit_Call(self, node: ast.Call) -> ast.AST:
+        self.generic_visit(node)
+        func = node.func
+        if not (isinstance(func, ast.Name) and func.id in self.functions and func.id not in self.recursive):
+            return node
+        definition = self.functions[func.id]
+        body = _expression_body(definition)
+        if body is None or _size(body) > INLINE_SIZE or node.keywords or len(node.args) < 2 \
+                or not (_is_name(node.args[0], "M") and _is_name(node.args[1], "V")):
+            return node
+        params = [a.arg for a in definition.args.args[2:]]
+        args = node.args[2:]
+        if len(params) != len(args):
+            return node
+        reads = _reads(body, set(params))
+        for param, arg in zip(params, args):
+            count, in_loop = reads.get(param, (0, False))
+            if not _pure(arg) or not (_trivial(arg) or (count == 1 and not in_loop) or count == 0):
+                return node
+        return self.substitute(copy.deepcopy(body), dict(zip(params, args)))
+
+    def substitute(self, node: ast.AST, mapping: dict[str, ast.expr]) -> ast.AST:
+        """`node` with the names in `mapping` replaced (copies of the arguments) and every name it binds
+        (lambda parameters, comprehension variables) renamed afresh, so that nothing is captured."""
+        if isinstance(node, ast.Name):
+            if node.id in mapping and isinstance(node.ctx, ast.Load):
+                return copy.deepcopy(mapping[node.id])
+            return node
+        if isinstance(node, ast.Lambda):
+            inner = dict(mapping)
+            for arg in node.args.args:
+                old, arg.arg = arg.arg, self.rename(arg.arg)
+                inner[old] = ast.Name(arg.arg, ast.Load())
+            node.body = self.substitute(node.body, _located(inner, node))  # type: ignore[assignment]
+            return node
+        if isinstance(node, COMPREHENSIONS):
+            inner = dict(mapping)
+            for i, generator in enumerate(node.generators):
+                generator.iter = self.substitute(generator.iter, mapping if i == 0 else inner)  # type: ignore
+                for target in ast.walk(generator.target):
+                    if isinstance(target, ast.Name):
+                        old = target.id
+                        target.id = self.rename(old)
+                        inner[old] = ast.Name(target.id, ast.Load())
+                inner = _located(inner, node)
+                generator.ifs = [self.substitute(test, inner) for test in generator.ifs]  # type: ignore[misc]
+            if isinstance(node, ast.DictComp):
+                node.key = self.substitute(node.key, inner)  # type: ignore[assignment]
+                node.value = self.substitute(node.value, inner)  # type: ignore[assignment]
+            else:
+                node.elt = self.substitute(node.elt, inner)  # type: ignore[assignment]
+            return node
+        for field, value in ast.iter_fields(node):
+            if isinstance(value, list):
+                setattr(node, field, [self.substitute(v, mapping) if isinstance(v, ast.AST) else v for v in value])
+            elif isinstance(value, ast.AST):
+                setattr(node, field, self.substitute(value, mapping))
+        return node
+
+    def rename(self, name: str) -> str:
+        """A name no rule file can write (theirs are v_ and a name that cannot start with '_')."""
+        self.fresh += 1
+        return f"v__{self.fresh}_{_original(name)[2:]}"
+
+
+def _original(name: str) -> str:
+    """The rule-file local a (possibly renamed) generated name stands for: v__3_c -> v_c."""
+    if name.startswith("v__") and "_" in name[3:]:
+        return "v_" + name[3:].split("_", 1)[1]
+    return name
+
+
+def _located(mapping: dict[str, ast.expr], where: ast.AST) -> dict[str, ast.expr]:
+    """The fresh names of a mapping, placed where they are bound (compile() needs every node located)."""
+    for value in mapping.values():
+        if isinstance(value, ast.Name) and not hasattr(value, "lineno"):
+            ast.copy_location(value, where)
+    return mapping
+
+
+def _reads(body: ast.AST, names: set[str]) -> dict[str, tuple[int, bool]]:
+    """How often each of `names` is read in `body`, and whether any read is inside a loop or a lambda."""
+    found: dict[str, tuple[int, bool]] = {}
+
+    def walk(node: ast.AST, in_loop: bool) -> None:
+        if isinstance(node, ast.Name) and node.id in names:
+            count, looped = found.get(node.id, (0, False))
+            found[node.id] = (count + 1, looped or in_loop)
+        inner = in_loop or isinstance(node, LOOPS)
+        for child in ast.iter_child_nodes(node):
+            walk(child, inner)
+    walk(body, False)
+    return found
+
+
+# ---------------------------------------------------------------------------- steps
+def _drop_light_steps(functions: dict[str, ast.FunctionDef], recursive: set[str]) -> None:
+    """No step for a function whose whole call tree is small: its cost is bounded by the caller's."""
+    weights: dict[str, float] = {}
+
+    def weight(name: str) -> float:
+        if name in recursive:
+            return float("inf")
+        if name not in weights:
+            weights[name] = 1 + sum(weight(callee) for callee in _call_sites(functions[name], functions))
+        return weights[name]
+    for name, node in functions.items():
+        if weight(name) <= LIGHT and node.body and _is_step(node.body[0]) and len(node.body) > 1:
+            node.body = node.body[1:]
+
+
+def _call_sites(node: ast.AST, functions: dict[str, ast.FunctionDef]) -> Iterator[str]:
+    for n in ast.walk(node):
+        if isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id in functions:
+            yield n.func.id
+
+
+# -------------------------------------------------------------------------- hoisting
+class _Hoister:
+    """Calls that do not depend on a comprehension's variables, computed once per statement, lazily.
+
+    A generator expression is gone into only where it is an argument of a call (it then runs out within
+    the statement: one kept in a local could run after the state changed), and a value that may be an
+    iterator (a generator made by a function) is never remembered (it could be gone over only once)."""
+
+    def __init__(self, functions: dict[str, ast.FunctionDef]) -> None:
+        self.functions = functions
+        self.count = 0
+        # In a function that changes nothing: the values remembered for the whole call (by their code), and
+        # the locals it assigns (a value reading one of them is not remembered). None: per statement.
+        self.shared: dict[str, str] | None = None
+        self.assigned: set[str] = set()
+
+    def function(self, node: ast.FunctionDef) -> None:
+        if _changes_nothing(node):
+            self.shared = {}
+            self.assigned = {n.id for statement in node.body for n in _statement_targets(statement)}
+            body = self.statements(node.body)
+            node.body = [ast.fix_missing_locations(ast.copy_location(_unset(name), node.body[0]))
+                         for name in self.shared.values()] + body
+            self.shared = None
+        else:
+            node.body = self.statements(node.body)
+
+    def statements(self, body: list[ast.stmt]) -> list[ast.stmt]:
+        out: list[ast.stmt] = []
+        for statement in body:
+            hoisted: list[str] = []
+            for field in ("value", "test", "iter"):  # the expression a statement evaluates first
+                value = getattr(statement, field, None)
+                if isinstance(value, ast.expr):
+                    setattr(statement, field, self.visit(value, frozenset(), hoisted, False))
+            for field in ("body", "orelse"):
+                inner = getattr(statement, field, None)
+                if isinstance(inner, list) and inner and isinstance(inner[0], ast.stmt):
+                    setattr(statement, field, self.statements(inner))
+            out += [ast.copy_location(_unset(name), statement) for name in hoisted]
+            out.append(statement)
+        return [ast.fix_missing_locations(s) for s in out]
+
+    def visit(self, node: ast.expr, varying: frozenset | None, hoisted: list[str], consumed: bool) -> ast.expr:
+        """`node` with its invariant calls remembered. `varying`: the names bound by the comprehensions
+        around it (None: outside any comprehension, where nothing is hoisted); `consumed`: `node` is an
+        argument of a call."""
+        if isinstance(node, (ast.Name, ast.Constant, ast.Lambda)):
+            return node
+        if varying and not (_free(node) & (varying | self.assigned if self.shared is not None else varying)) \
+                and _pure(node) and _has_call(node) and not self.may_be_iterator(node):
+            return self.remembered(node, hoisted)
+        if isinstance(node, ast.GeneratorExp) and not consumed:
+            return node
+        if isinstance(node, COMPREHENSIONS):
+            inner = (varying or frozenset()) | {t.id for g in node.generators for t in ast.walk(g.target)
+                                                if isinstance(t, ast.Name)}
+            for generator in node.generators:  # (Python allows no assignment expression in an iterable)
+                generator.ifs = [self.visit(test, inner, hoisted, False) for test in generator.ifs]
+            if isinstance(node, ast.DictComp):
+                node.key = self.visit(node.key, inner, hoisted, False)
+                node.value = self.visit(node.value, inner, hoisted, False)
+            else:
+                node.elt = self.visit(node.elt, inner, hoisted, False)
+            return node
+        if isinstance(node, ast.Call):
+            node.args = [self.visit(arg, varying, hoisted, True) for arg in node.args]
+            for keyword in node.keywords:
+                keyword.value = self.visit(keyword.value, varying, hoisted, True)
+            return node
+        for field, value in ast.iter_fields(node):
+            if isinstance(value, ast.expr):
+                setattr(node, field, self.visit(value, varying, hoisted, False))
+            elif isinstance(value, list):
+                setattr(node, field, [self.visit(v, varying, hoisted, False) if isinstance(v, ast.expr) else v
+                                      for v in value])
+        return node
+
+    def may_be_iterator(self, node: ast.expr, seen: frozenset = frozenset()) -> bool:
+        """Whether `node`'s value could be a generator (built-ins return lists; a function may not)."""
+        if isinstance(node, ast.GeneratorExp):
+            return True
+        if isinstance(node, ast.IfExp):
+            return self.may_be_iterator(node.body, seen) or self.may_be_iterator(node.orelse, seen)
+        if isinstance(node, ast.BoolOp):
+            return any(self.may_be_iterator(value, seen) for value in node.values)
+        if not isinstance(node, ast.Call):
+            return False
+        if not isinstance(node.func, ast.Name):
+            return False  # the memory's own methods (charge, unpack) give lists and tuples
+        name = node.func.id
+        if name.startswith(("B_", "R_")) or name in seen:  # built-ins give lists; records; a recursive call
+            return False
+        if name not in self.functions:
+            return True  # a lambda held in a local, or a function of another module: it could be anything
+        returns = [n.value for n in ast.walk(self.functions[name]) if isinstance(n, ast.Return)]
+        return any(value is None or self.may_be_iterator(value, seen | {name}) for value in returns)
+
+    def remembered(self, node: ast.expr, hoisted: list[str]) -> ast.expr:
+        """`(_hN if _hN is not B_UNSET else (_hN := node))` (the same N for the same code in a function that
+        changes nothing)."""
+        code = _code(node) if self.shared is not None else ""
+        name = self.shared.get(code) if self.shared is not None else None
+        if name is None:
+            name = f"_h{self.count}"
+            self.count += 1
+            if self.shared is not None:
+                self.shared[code] = name
+            else:
+                hoisted.append(name)
+        compute = ast.NamedExpr(ast.Name(name, ast.Store()), node)
+        test = ast.Compare(ast.Name(name, ast.Load()), [ast.IsNot()], [ast.Name(UNSET, ast.Load())])
+        return ast.copy_location(ast.IfExp(test, ast.Name(name, ast.Load()), compute), node)
+
+
+WRITES = {"set_var", "set_attr", "move", "shuffle", "deal", "ask", "end_game", "announce", "refresh", "entering_step"}
+
+
+def _changes_nothing(node: ast.FunctionDef) -> bool:
+    """Whether a generated function only computes: it calls none of the memory's writing methods."""
+    return not any(isinstance(n, ast.Attribute) and _is_name(n.value, "M") and (n.attr in WRITES or n.attr == "rng")
+                   for n in ast.walk(node))
+
+
+def _statement_targets(statement: ast.stmt) -> list[ast.Name]:
+    """The names a statement (and the statements in it) assign, outside comprehensions and lambdas."""
+    found: list[ast.Name] = []
+    for n in ast.walk(statement):
+        if isinstance(n, (ast.Assign, ast.For)):
+            targets = n.targets if isinstance(n, ast.Assign) else [n.target]
+            found += [t for target in targets for t in ast.walk(target) if isinstance(t, ast.Name)]
+    return found
+
+
+def _code(node: ast.expr) -> str:
+    """What `node` computes, as text: equal for code that differs only in the names of its lambdas' and
+    comprehensions' own variables (the inliner names them afresh at every call site)."""
+    node = copy.deepcopy(node)
+    free = _free(node)
+    names: dict[str, str] = {}
+    for n in ast.walk(node):
+        bound = [a.arg for a in n.args.args] if isinstance(n, ast.Lambda) else \
+            [t.id for g in n.generators for t in ast.walk(g.target) if isinstance(t, ast.Name)] \
+            if isinstance(n, COMPREHENSIONS) else []
+        for name in bound:
+            if name not in free:  # (a name also read free somewhere keeps its name: it may be another value)
+                names.setdefault(name, f"_{len(names)}")
+    for n in ast.walk(node):
+        if isinstance(n, ast.Name) and n.id in names:
+            n.id = names[n.id]
+        elif isinstance(n, ast.arg) and n.arg in names:
+            n.arg = names[n.arg]
+    return ast.dump(node)
+
+
+def _unset(name: str) -> ast.Assign:
+    return ast.Assign([ast.Name(name, ast.Store())], ast.Name(UNSET, ast.Load()))
+
+
+def _free(node: ast.AST) -> set[str]:
+    """The names `node` reads that it does not bind itself (in a lambda or a comprehension)."""
+    if isinstance(node, ast.Name):
+        return {node.id} if isinstance(node.ctx, ast.Load) else set()
+    if isinstance(node, ast.Lambda):
+        return _free(node.body) - {a.arg for a in node.args.args}
+    if isinstance(node, COMPREHENSIONS):
+        found = _free(node.generators[0].iter)
+        bound: set[str] = set()
+        for i, generator in enumerate(node.generators):
+            if i:
+                found |= _free(generator.iter) - bound
+            bound |= {t.id for t in ast.walk(generator.target) if isinstance(t, ast.Name)}
+            for test in generator.ifs:
+                found |= _free(test) - bound
+        parts = [node.key, node.value] if isinstance(node, ast.DictComp) else [node.elt]
+        for part in parts:
+            found |= _free(part) - bound
+        return found
+    found = set()
+    for child in ast.iter_child_nodes(node):
+        found |= _free(child)
+    return found
+
+
+def _has_call(node: ast.AST) -> bool:
+    return any(isinstance(n, ast.Call) for n in ast.walk(node))
