@@ -104,6 +104,8 @@ class MoveSpec:
     # declared `space:`, else the deck when `choose` ranges over a zone, else the `choose` collection
     # itself when it reads nothing a game changes; None when unknown.
     space: Callable | None = None
+    fixed_label: bool = False  # its label depends on the argument alone (options are made once: naipes.runtime.game)
+    choices: Callable | None = None  # f(memory, vars, player) -> the legal arguments: `when`, candidates, cascade
 
 
 @dataclass
@@ -162,6 +164,9 @@ class Matching:
     bound: int  # the rules with variables
     bands: tuple[int, ...]  # slot -> the slots of the same priority
     dynamic: bool  # recency or breadth: the order within a priority depends on when activations were made
+    # the names and attrs whose reaction is only to re-evaluate their readers (most): -> those readers
+    global_readers: dict[str, int]
+    attr_readers: dict[str, int]
 
     def band(self, live: int) -> int:
         """The rules of `live` that share the highest priority among them."""
@@ -238,6 +243,15 @@ class Program:
         """Context manager turning faults in generated code into located GameErrors."""
         return self.locator
 
+    def located_error(self, exc: Exception) -> Exception:
+        """What a fault caught around generated code becomes (the context manager's rule, for hot paths
+        that catch it themselves): a located GameError, or the exception itself when it says enough."""
+        if isinstance(exc, NaipesError) and not isinstance(exc, GameError):
+            return exc  # already a user-facing error (a bad param, a rule-file error)
+        if isinstance(exc, GameError) and (exc.message.startswith("in ") or exc.location is not None):
+            return exc  # already located
+        return self.locate(exc)
+
     def locate(self, exc: BaseException) -> GameError:
         """The rule-file location of the innermost generated frame of `exc`."""
         origin = None
@@ -272,10 +286,9 @@ class Locator:
     def __exit__(self, kind: type | None, exc: BaseException | None, tb: Any) -> Literal[False]:
         if exc is None or not isinstance(exc, Exception):
             return False
-        if isinstance(exc, NaipesError) and not isinstance(exc, GameError):
-            return False  # already a user-facing error (a bad param, a rule-file error)
-        if isinstance(exc, GameError) and (exc.message.startswith("in ") or exc.location is not None):
-            return False  # already located
-        raise self.program.locate(exc) from None
+        located = self.program.located_error(exc)
+        if located is exc:
+            return False
+        raise located from None
 
 

@@ -42,7 +42,8 @@ class Moves(SectionReader):
                 options = self.define("move_options", ("player",), unit, False, f"options of move '{name}'")
                 scope[arg] = None
             space = self.move_space(str(name), spec, unit if "choose" in spec else None)
-            cascade = []
+            options_unit = unit if "choose" in spec else None
+            cascade, tests = [], []
             legal = spec.get("legal")
             # a list is a cascade; one expression, or {name: expression}, is a filter
             steps = legal if isinstance(legal, list) else ([] if legal is None else [legal])
@@ -53,12 +54,13 @@ class Moves(SectionReader):
                 text = self.expr_text(step_text, location_of(step_text, spec.loc("legal")), f"move '{name}' legal")
                 if text is None:
                     continue
-                unit = c.expression(text, dict(scope), what=f"legality of move '{name}'", invariant={"player"})
+                unit = c.expression(text, dict(scope), what=f"legality of move '{name}'")
                 if unit is not None:  # one call filters every candidate: [x for x in candidates if TEST]
                     local = f"v_{arg}" if arg else "_"
                     indent, test, origin = unit.source[0]
-                    unit.source = [(0, f"{h} = B_once(lambda: {src})", origin) for h, src in unit.hoisted] + \
-                        [(0, f"return [{local} for {local} in v___candidates if {test}]", origin)]
+                    filtered = f"[{local} for {local} in v___candidates if {test}]"
+                    unit.source = [(0, f"return {filtered}", origin)]
+                    tests.append((filtered, origin, unit))
                 cascade.append((str(step_name), self.define("move_legal", ("player", "__candidates"), unit,
                                                             True, f"legality '{step_name}' of move '{name}'")))
             when = None
@@ -68,11 +70,14 @@ class Moves(SectionReader):
                 if unit is not None and "stage" in spec:
                     self.only_in_stage(str(name), spec, unit)
                 when = self.define("move_when", ("player",), unit, False, f"availability of move '{name}'")
-            label = None
+            when_unit = unit if when is not None else None
+            choices = self.move_choices(str(name), spec, options_unit, tests, when_unit, not isinstance(legal, list))
+            label, fixed_label = None, True
             if "label" in spec:
                 text = self.expr_text(spec["label"], spec.loc("label"), f"move '{name}' label")
                 unit = None if not text else c.expression(text, dict(scope), what=f"move '{name}' label")
                 label = self.define("move_label", ("player", arg or "_"), unit, False, f"label of move '{name}'")
+                fixed_label = unit is not None and not self.reads_through_calls(unit) and unit.uses <= {arg}
             public = None
             if "public" in spec:
                 text = self.expr_text(spec["public"], spec.loc("public"), f"move '{name}' public")
@@ -83,8 +88,32 @@ class Moves(SectionReader):
                            what=f"effect of move '{name}'")
             effect = self.define("move_effect", ("player", arg or "_"), unit, True, f"effect of move '{name}'")
             out[str(name)] = MoveSpec(str(name), arg, options, cascade, when, label, effect, str(spec.get("doc", "")),
-                                      strict=not isinstance(legal, list), public=public, space=space)
+                                      strict=not isinstance(legal, list), public=public, space=space,
+                                      fixed_label=fixed_label, choices=choices)
         return out
+
+    def move_choices(self, name: str, spec: Map, options: Unit | None, tests: list, when: Unit | None,
+                strict: bool) -> Any:
+        """One function giving a move's legal arguments: its availability, its candidates and its legality
+        cascade in a row (the optimiser then computes what the steps share once)."""
+        if ("choose" in spec and options is None) or ("when" in spec and when is None) or \
+                len(tests) != len(spec.get("legal") or []) and isinstance(spec.get("legal"), list):
+            return None  # an error was reported
+        lines: list[tuple[int, str, Any]] = []
+        reads, calls = set(), set()
+        if when is not None:
+            lines.append((0, f"if not {when.source[0][1]}: return []", when.source[0][2]))
+        if options is not None:
+            lines.append((0, f"v___candidates = {options.source[0][1]}", options.source[0][2]))
+        else:
+            lines.append((0, "v___candidates = [None]", spec.where))
+        for filtered, origin, unit in tests:
+            lines.append((0, f"v___allowed = {filtered}", origin))
+            lines.append((0, "return v___allowed" if strict else "if v___allowed: return v___allowed", origin))
+            reads |= unit.reads
+            calls |= unit.calls
+        lines.append((0, "return v___candidates", spec.where))
+        return self.define("move_choices", ("player",), Unit(lines, reads, calls), True, f"choices of move '{name}'")
 
     def only_in_stage(self, name: str, spec: Map, unit: Unit) -> None:
         """`stage: S`: the move is offered only in stage S (its `when`, if any, must hold too)."""
@@ -137,8 +166,12 @@ class Moves(SectionReader):
 
     def changing_reads(self, unit: Unit) -> set[str]:
         """What `unit` reads, through the functions it calls, that a game may change (all but players)."""
+        return self.reads_through_calls(unit) - {"players"}
+
+    def reads_through_calls(self, unit: Unit) -> set[str]:
+        """The names `unit` reads, itself or through the functions it calls."""
         reads = set(unit.reads)
         functions = function_reads(self.defs)
         for fname in unit.calls:
             reads |= functions.get(fname, set())
-        return {r if isinstance(r, str) else r[0] for r in reads} - {"players"}
+        return {r if isinstance(r, str) else r[0] for r in reads}

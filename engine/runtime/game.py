@@ -22,10 +22,11 @@ from typing import Any, Protocol
 
 from ..errors import GameError, Location, NaipesError
 from ..program import MoveSpec, Program
-from .agenda import Agenda
+from .agenda import Agenda, memory_local
 from .memory import CardBase, Memory, PlayerBase, Zone, new_memory, sees
 
 Listener = Callable[[dict], None]
+SHAREABLE = {int, str, bool, float, type(None)}  # argument kinds whose options games may share
 STUCK_RULES_SHOWN = 8  # rules a "the game is stuck" error lists, with why each is idle
 
 
@@ -214,6 +215,7 @@ class Game:
                    "position": self.view(None)})
         program, memory = self.program, self.memory
         memory.refuel()
+        self._reporting()
         with program.located():
             if program.setup:
                 program.setup(memory, memory.vars)
@@ -224,6 +226,16 @@ class Game:
     def over(self) -> bool:
         return self.memory.over
 
+    def _reporting(self) -> bool:
+        """Whether anyone hears this game's records; the memory keeps announcements only then."""
+        memory = self.memory
+        if not (self.listeners or self.observers):
+            memory.events = None
+            return False
+        if memory.events is None:
+            memory.events = []
+        return True
+
     def advance(self) -> None:
         """Fire rules until none is left (or the game is over)."""
         program, memory, agenda = self.program, self.memory, self.agenda
@@ -231,22 +243,24 @@ class Game:
         limit = program.max_firings
         count = 0
         listening = bool(self.listeners)
-        reporting = listening or bool(self.observers)
+        reporting = self._reporting()
         memory.on_step = self._report_step if listening else None
         self._recent = []
-        with program.located():
+        try:
             while not memory.over:
                 if listening:
                     act = agenda.next()
                     if act is None:
                         break
                     self.emit(self._firing_record(act))
-                popped = agenda.pop(memory)
-                if popped is None:
+                act = agenda.pop()
+                if act is None:
                     break
-                act, binding = popped
                 rule = act.rule
-                rule.action(memory, V, *binding)
+                if act.binding:
+                    rule.action(memory, V, *memory_local(memory, act.binding))
+                else:
+                    rule.action(memory, V)
                 if memory.dirty:
                     agenda.update(memory)
                 count += 1
@@ -254,10 +268,14 @@ class Game:
                     self._watch_cycle(rule, count)
                 if reporting and memory.events:
                     self._flush_events()
+        except Exception as exc:
+            located = program.located_error(exc)
+            if located is exc:
+                raise
+            raise located from None
         self.firings += count
         if reporting and memory.events:
             self._flush_events()
-        memory.events.clear()
         self._options = None
         if not memory.over and memory.pending is None:
             raise self._stuck()
@@ -292,9 +310,11 @@ class Game:
         self.emit({"type": "step", "phase": phase, "step": step})
 
     def _flush_events(self) -> None:
-        for text in self.memory.events:
-            self.emit({"type": "announce", "text": text})
-        self.memory.events.clear()
+        events = self.memory.events
+        if events:
+            for text in events:
+                self.emit({"type": "announce", "text": text})
+            events.clear()
 
     def describe_state(self) -> str:
         V = self.memory.vars
@@ -325,9 +345,14 @@ class Game:
             player, moves = memory.pending
             found: list[Option] = []
             memory.refuel()
-            with self.program.located():
+            try:
                 for name in moves:
                     found.extend(self._move_options(self.program.moves[name], player))
+            except Exception as exc:
+                located = self.program.located_error(exc)
+                if located is exc:
+                    raise
+                raise located from None
             if not found:
                 raise GameError(f"{player} is asked to {' or '.join(moves)} but has no legal option; "
                                 f"state: {self.describe_state()}")
@@ -341,20 +366,37 @@ class Game:
         return move.options(memory, memory.vars, player) if move.options else [None]
 
     def _move_options(self, move: MoveSpec, player: PlayerBase) -> list[Option]:
-        memory, V = self.memory, self.memory.vars
-        candidates = self._candidates(move, player)
-        for _, allowed_of in move.cascade:
-            allowed = allowed_of(memory, V, player, candidates)
-            if allowed or move.strict:
-                candidates = allowed
-                break
         memory = self.memory
+        assert move.choices is not None  # every move of a built program has its choices
+        candidates = move.choices(memory, memory.vars, player)
+        if move.fixed_label:
+            return self._made_once(move, player, candidates)
 
         def labeller(option: Option) -> str:
             memory.refuel()
             with self.program.located():
                 return self._label(move, player, option.arg, memory)
         return [Option(move.name, c, None, labeller) for c in candidates]
+
+    def _made_once(self, move: MoveSpec, player: PlayerBase, args: list) -> list[Option]:
+        """The options of a move whose label depends on its argument alone, made once per program and shared
+        by its games (and their copies): an argument that is a number, a text or a card, never a player or a
+        zone, which belong to one game."""
+        made = self.program.caches.setdefault(("options", move.name), {})
+        found = []
+        for arg in args:
+            try:
+                option = made[arg]
+                if option.arg.__class__ is not arg.__class__:  # 1 and True are equal keys
+                    option = Option(move.name, arg, self._label(move, player, arg))
+            except KeyError:
+                option = Option(move.name, arg, self._label(move, player, arg))
+                if arg.__class__ in SHAREABLE or isinstance(arg, CardBase):
+                    made[arg] = option
+            except TypeError:  # unhashable
+                option = Option(move.name, arg, self._label(move, player, arg))
+            found.append(option)
+        return found
 
     def _label(self, move: MoveSpec, player: PlayerBase, arg: Any, memory: Memory | None = None) -> str:
         if move.label is not None:
@@ -430,20 +472,25 @@ class Game:
         if memory.pending is None:
             raise GameError("no decision is pending")
         player = memory.pending[0]
-        if self.listeners or self.observers:
+        if self._reporting():
             self.emit({"type": "decision", "player": player.name, "options": [o.label for o in self.options()],
                        "move": option.move, "choice": option.label, "public": self.public_text(player, option)})
         memory.pending = None
         self.decisions += 1
         memory.refuel()
         move = self.program.moves[option.move]
-        with self.program.located():
+        try:
             for watch in self.before_move:
                 watch(self, player, option)
             move.effect(memory, memory.vars, player, option.arg)
             for watch in self.after_move:
                 watch(self, player, option)
             self.agenda.update(memory)
+        except Exception as exc:
+            located = self.program.located_error(exc)
+            if located is exc:
+                raise
+            raise located from None
         self.advance()
         if not memory.over and self.decisions >= self.program.max_decisions:
             self._cut(f"cut off after {self.decisions:,} decisions (the rule file's max_decisions)")
@@ -579,6 +626,14 @@ class Game:
         return f"{label}: same rule, later binding"
 
 
+def offered(choice: Any, options: list[Option]) -> bool:
+    """Whether `choice` is one of `options` (the very object, as agents mostly return; else an equal one)."""
+    for option in options:
+        if option is choice:
+            return True
+    return choice in options
+
+
 def play_game(program: Program, agents: list[Agent], seed: int | None = None,
               listeners: Iterable[Listener] = (), names: list[str] | None = None,
               game: Game | None = None, on_decision: Callable[[Decision], None] | None = None) -> GameResult:
@@ -610,7 +665,7 @@ def play_game(program: Program, agents: list[Agent], seed: int | None = None,
         if on_decision is not None:
             on_decision(decision)
         choice = agents[decision.player].choose(decision)
-        if choice not in decision.options:
+        if not offered(choice, decision.options):
             raise NaipesError(f"agent '{agents[decision.player].name}' at seat {decision.player_name} "
                               f"chose {choice!r}, which is not a legal option")
         game.apply(choice)
