@@ -13,7 +13,7 @@ from typing import Any
 from ..errors import GameError, ParamError
 from ..language.strategies import OFFERED, Strategy
 from ..program import CardBase, PlayerBase
-from ..runtime.agenda import Agenda
+from ..runtime.agenda import Agenda, memory_local
 from ..runtime.game import Decision, Game, Option, arg_key
 from ..runtime.memory import Zone
 
@@ -78,8 +78,8 @@ class StrategyAgent:
         fired = 0
         with program.located():
             agenda.start(view)
-            while (popped := agenda.pop(view)) is not None:
-                act, binding = popped
+            while (act := agenda.pop()) is not None:
+                binding = memory_local(view, act.binding)
                 rule = act.rule
                 fired += 1
                 if fired > program.max_firings:

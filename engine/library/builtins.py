@@ -65,7 +65,7 @@ def count(items: Any) -> int:
 
 
 def index_of(items: Any, item: Any) -> int:
-    return list(items).index(item)
+    return items.index(item) if isinstance(items, (list, tuple)) else list(items).index(item)
 
 
 def first(items: Any, default: Any = None) -> Any:

@@ -36,6 +36,7 @@ MAX_BITS = 4_096  # bits of a product of whole numbers
 MAX_FIRINGS = 1_000_000  # the largest max_firings a rule file may ask for
 MAX_DECISIONS = 10_000_000  # the largest max_decisions a rule file may ask for
 SEQUENCES = (list, tuple, str)
+BOUND = 1 << MAX_BITS  # a whole number of at most MAX_BITS bits is within (-BOUND, BOUND)
 
 
 class Budget:
@@ -111,6 +112,16 @@ def times(budget: Budget, a: Any, b: Any) -> Any:
 
 def plus(budget: Budget, a: Any, b: Any) -> Any:
     """`a + b`, refusing a sequence too long or a number of too many bits."""
+    kind = a.__class__
+    if kind is int and b.__class__ is int and -BOUND < a < BOUND and -BOUND < b < BOUND:
+        return a + b  # the common cases first: numbers of at most MAX_BITS bits, lists of lists
+    if kind is list and b.__class__ is list:
+        size = len(a) + len(b)
+        budget.steps -= size
+        if size > MAX_ITEMS or budget.steps < 0:
+            budget.steps += size
+            _made(budget, a, size)  # says which limit
+        return a + b
     if isinstance(a, int) and isinstance(b, int):
         _check_bits(max(a.bit_length(), b.bit_length()))
     elif isinstance(a, SEQUENCES) and isinstance(b, SEQUENCES):
@@ -120,6 +131,8 @@ def plus(budget: Budget, a: Any, b: Any) -> Any:
 
 def minus(budget: Budget, a: Any, b: Any) -> Any:
     """`a - b`, refusing a number of too many bits (`x - (0 - x)` doubles as `x + x` does)."""
+    if a.__class__ is int and b.__class__ is int and -BOUND < a < BOUND and -BOUND < b < BOUND:
+        return a - b
     if isinstance(a, int) and isinstance(b, int):
         _check_bits(max(a.bit_length(), b.bit_length()))
     return a - b
@@ -158,15 +171,32 @@ def bounded_str(budget: Budget, value: Any = "") -> str:
 
 def weigh(value: Any) -> int:
     """How many items `value` holds through every nesting (a shared part counts each time), within the limit."""
+    leaves = LEAVES
+    if value.__class__ in leaves:
+        return 1
     total, stack = 0, [value]
     while stack:
         item = stack.pop()
-        total += 1
+        kind = item.__class__
+        if kind in leaves:
+            total += 1
+            continue
+        if not isinstance(item, _COLLECTIONS):
+            leaves.add(kind)  # a card, a player: an item (the classes a game makes are few)
+            total += 1
+            continue
+        items = (*item.keys(), *item.values()) if isinstance(item, dict) else item
+        total += 1 + len(items)  # the collection and its items (those that hold more are counted when taken)
         if total > MAX_ITEMS:
             raise GameError(f"a value of more than {MAX_ITEMS:,} items (counted through its nesting) is too large")
-        if isinstance(item, (list, tuple, set, frozenset)):
-            stack.extend(item)
-        elif isinstance(item, dict):
-            stack.extend(item.keys())
-            stack.extend(item.values())
+        for inner in items:
+            if inner.__class__ not in leaves:
+                total -= 1
+                stack.append(inner)
+    if total > MAX_ITEMS:
+        raise GameError(f"a value of more than {MAX_ITEMS:,} items (counted through its nesting) is too large")
     return total
+
+
+_COLLECTIONS = (list, tuple, set, frozenset, dict)
+LEAVES = {int, float, str, bool, type(None)}  # classes of values that hold nothing (grows as others are met)

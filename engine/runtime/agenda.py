@@ -200,8 +200,9 @@ class Agenda:
         """Re-evaluate every activation of the rules in `mask` (retracting those whose guard does not hold)."""
         closed = mask & self.closed
         if closed:
-            self.retract(closed)
             mask ^= closed
+            if closed & (self.live | self.fired | self.plan.bound):
+                self.retract(closed)
         V = memory.vars
         slots = self.plan.slots
         live, fired = self.live, self.fired
@@ -268,11 +269,16 @@ class Agenda:
         memory.dirty = set()
         self.tick += 1
         plan = self.plan
-        globals_, attrs = plan.globals, plan.attrs
+        global_readers, attr_readers, globals_, attrs = plan.global_readers, plan.attr_readers, plan.globals, \
+            plan.attrs
         stale = rebind = refresh = 0
         touched: list | None = None  # (rule, variable position, identity): activations bound to what was written
         for key in dirty:
             if key.__class__ is str:
+                readers = global_readers.get(key)
+                if readers is not None:  # only readers to re-evaluate (the common case: one lookup)
+                    stale |= readers
+                    continue
                 reaction = globals_.get(key)
                 if reaction is None:
                     continue
@@ -283,7 +289,12 @@ class Agenda:
                 rebind |= domain
                 refresh |= refreshed
             else:
-                reaction = attrs.get(key[0])
+                name = key[0]
+                readers = attr_readers.get(name)
+                if readers is not None:
+                    stale |= readers
+                    continue
+                reaction = attrs.get(name)
                 if reaction is None:
                     continue
                 readers, domain, bound, by_seat = reaction
@@ -395,8 +406,9 @@ class Agenda:
         winner = self._winner()
         return None if winner is None else self._activation(*winner)
 
-    def pop(self, memory: Any) -> tuple[Activation, tuple] | None:
-        """Remove the winning activation and refract it: (activation, its binding in `memory`)."""
+    def pop(self) -> Activation | None:
+        """Remove the winning activation and refract it (its binding's players and zones are of the memory
+        it was bound in: see `memory_local`)."""
         live = self.live
         if not live:
             return None
@@ -406,7 +418,7 @@ class Agenda:
             if not rule.variables:
                 self.live = live ^ bit
                 self.fired |= bit
-                return rule.activation, ()
+                return rule.activation
             matches = self.matches[rule.index]
             position = matches.first()
         else:
@@ -415,12 +427,11 @@ class Agenda:
             if not rule.variables:
                 self.live ^= bit
                 self.fired |= bit
-                return rule.activation, ()
+                return rule.activation
         matches.flags[position] = FIRED
         if matches.first() < 0:
             self.live ^= bit
-        act = self.bindings[rule.index].acts[position]
-        return act, memory_local(memory, act.binding)
+        return self.bindings[rule.index].acts[position]
 
     def idle_reasons(self, memory: Any) -> list[tuple[Any, str]]:
         """Why each rule is not pending, for a game that is stuck: (rule, reason), the rules of the phase first."""

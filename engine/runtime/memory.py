@@ -21,7 +21,7 @@ from typing import Any
 
 from ..errors import GameError, ParamError
 from ..library.builtins import DECK
-from ..library.limits import MAX_STEPS, Budget, weigh
+from ..library.limits import LEAVES, MAX_STEPS, Budget, weigh
 from ..program import CardBase, CardSpec, PlayerBase, Program, ZoneSpec
 
 
@@ -71,7 +71,7 @@ class Memory(Budget):
         self.over = False
         self.on_step: Callable[[str, str], None] | None = None  # told of each phase enter step before it runs
         self.winners: tuple = ()
-        self.events: list[str] = []
+        self.events: list[str] | None = []  # announcements not yet told; None: nobody is told
         # told of every card movement and shuffle (what a seat can know: naipes.agents.knowledge)
         self.trackers: tuple = ()
         self.steps = MAX_STEPS  # what the engine operation under way may still spend (see naipes.library.limits)
@@ -136,8 +136,8 @@ class Memory(Budget):
     # ----------------------------------------------------------------- writes
     def set_var(self, name: str, value: Any) -> None:
         old = self.vars[name]
-        if old is not value and (type(old) is not type(value) or old != value):
-            if value.__class__ not in ATOMS:
+        if old is not value and (old.__class__ is not value.__class__ or old != value):
+            if value.__class__ not in LEAVES:
                 weigh(value)
             self.vars[name] = value
             self.dirty.add(name)
@@ -146,17 +146,52 @@ class Memory(Budget):
         if not isinstance(obj, PlayerBase):
             raise GameError(f"cannot set '{attr}' on {obj!r}: only players have variables")
         old = getattr(obj, attr)
-        if old is not value and (type(old) is not type(value) or old != value):
-            if value.__class__ not in ATOMS:
+        if old is not value and (old.__class__ is not value.__class__ or old != value):
+            if value.__class__ not in LEAVES:
                 weigh(value)
             setattr(obj, attr, value)
             self.dirty.add((attr, obj.index))
 
     def move(self, cards: Any, dest: Zone, source: Zone | None = None, bottom: bool = False) -> None:
         """Move a card or a collection of cards to `dest` (on top, or at the bottom)."""
-        if not isinstance(dest, Zone):
+        if dest.__class__ is not Zone:
             raise GameError(f"'move' needs a zone to move to, got {dest!r}")
-        batch = [cards] if isinstance(cards, CardBase) else list(cards)
+        if isinstance(cards, CardBase):
+            zone = self.zones[self.where[cards.id]]
+            if source is not None and zone is not source:
+                raise GameError(f"card {cards} is in {zone!r}, not in {source!r}")
+            zone.remove(cards)
+            if bottom:
+                dest.insert(0, cards)
+            else:
+                dest.append(cards)
+            self.where[cards.id] = dest.slot
+            self.dirty.add(zone.key)
+            self.dirty.add(dest.key)
+            batch = [cards]
+        elif cards.__class__ is Zone and cards is not dest and (source is None or source is cards):
+            batch = list(cards)  # a whole zone: every card leaves it
+            if not batch:
+                return
+            cards.clear()
+            where, slot = self.where, dest.slot
+            for card in batch:
+                where[card.id] = slot
+            if bottom:
+                dest[:0] = batch[::-1]  # each card in turn goes to the bottom
+            else:
+                dest.extend(batch)
+            self.dirty.add(cards.key)
+            self.dirty.add(dest.key)
+        else:
+            batch = list(cards)
+            if not batch:
+                return
+            self._move_each(batch, dest, source, bottom)
+        for tracker in self.trackers:
+            tracker.moved(batch, dest)
+
+    def _move_each(self, batch: list, dest: Zone, source: Zone | None, bottom: bool) -> None:
         zones, where, dirty = self.zones, self.where, self.dirty
         for card in batch:
             if not isinstance(card, CardBase):
@@ -171,10 +206,7 @@ class Memory(Budget):
             else:
                 dest.append(card)
             where[card.id] = dest.slot
-        if batch:
-            dirty.add(dest.key)
-            for tracker in self.trackers:
-                tracker.moved(batch, dest)
+        dirty.add(dest.key)
 
     def shuffle(self, zone: Zone) -> None:
         if not isinstance(zone, Zone):
@@ -234,7 +266,8 @@ class Memory(Budget):
         return items
 
     def announce(self, parts: tuple) -> None:
-        self.events.append(" ".join(str(p) for p in parts))
+        if self.events is not None:  # someone hears the game (naipes.runtime.game)
+            self.events.append(" ".join(str(p) for p in parts))
 
     def localize(self, value: Any) -> Any:
         """`value` with the players and zones it holds replaced by this memory's own."""
