@@ -228,6 +228,11 @@ class Program:
     caches: dict = field(default_factory=dict)  # run-time values computed once per program (placeholder cards)
     function_reads: dict = field(default_factory=dict)  # function -> what it reads, through every call it makes
     base: Program | None = None  # a strategy's program: the game whose compiled functions it calls
+    # What a search's memo key holds (naipes.runtime.memory): the variables and zones the play reads
+    # (None: every one)
+    key_state: tuple | None = None
+    key_player_state: tuple | None = None
+    key_zones: frozenset | None = None
     locator: Locator = field(init=False, repr=False)
 
     def __post_init__(self) -> None:

@@ -77,6 +77,7 @@ class Builder(Settings, Phases, Declarations, Cards, Moves, Rules):
         module = compile_module(self.defs, self.sym, self.path)
         resolve_specs(module, moves, state + player_state, views, cards, rules)
         reads = function_reads(self.defs)
+        read = self.names_read(reads)
         return Program(
             name=str(name), title=str(tree.get("title", name)), path=self.path, players=players,
             default_ai=(str((tree.get("players") or {}).get("ai", "random")) if isinstance(tree.get("players"), Map)
@@ -90,7 +91,23 @@ class Builder(Settings, Phases, Declarations, Cards, Moves, Rules):
             symmetric=self.symmetric if cards else (), card_attributes=cards.card_class.attributes if cards else (),
             **read_indexes(rules, self.rule_units, reads), function_reads=reads,
             line_origins=module.line_origins, code_name=module.code_name, overrides=dict(self.overrides),
-            symbols=self.sym, namespace=module.namespace, first_stages=dict(self.sym.first_stages))
+            symbols=self.sym, namespace=module.namespace, first_stages=dict(self.sym.first_stages),
+            key_state=tuple(v.name for v in state if v.name in read),
+            key_player_state=tuple(v.name for v in player_state if v.name in read),
+            key_zones=frozenset(z.name for z in zones if z.name in read))
+
+    def names_read(self, functions: dict[str, set]) -> set[str]:
+        """The variables and zones that the play reads: what rules, moves and the result read, themselves or
+        through functions (labels, views, spaces and evaluations only show things). Search keys leave the
+        rest out: positions that differ only there play on alike."""
+        read: set = set()
+        for name, _, unit, _, _ in self.defs:
+            if name.startswith("F_") or name.rsplit("_", 1)[0] in SHOWING:
+                continue
+            read |= unit.reads
+            for called in unit.calls:
+                read |= functions.get(called, set())
+        return {r if isinstance(r, str) else r[0] for r in read}
 
     def raise_errors(self) -> None:
         """Every error found so far (the compiler's too), once each in file order, as one RuleErrors."""
@@ -170,6 +187,9 @@ class Builder(Settings, Phases, Declarations, Cards, Moves, Rules):
             func = self.define("view", ("player",) if per_player else (), unit, False, f"view '{name}'")
             out.append(ViewSpec(str(name), func, per_player, str(visibility)))
         return out
+
+
+SHOWING = {"move_label", "move_public", "move_space", "view", "evaluation", "estimate"}  # generated kinds that only show
 
 
 def error_order(error: RuleError) -> tuple:

@@ -892,7 +892,22 @@ class _Job:
         if _numeric(ctyp) or ctyp == "str":
             self.fail(cards, f"'move' takes a card or a list of cards, not {ctyp}")
         src = self._zone(source) if source is not None else "None"
-        self.emit(out, indent, f"M.move({csrc}, {self._zone(dest)}, {src}, {bool(bottom)})", node)
+        self.emit(out, indent, f"M.move({csrc}, {self._destination(dest)}, {src}, {bool(bottom)})", node)
+
+    def _destination(self, node: Tree) -> str:
+        """A zone cards are put into: naming it is no read of what it holds (a pile nothing reads stays out of
+        the search's memo keys), though what the naming reads (`winner` in `winner.won`) is."""
+        before = set(self.reads)
+        src = self._zone(node)
+        if node.data == "name" and node.children[0].value in self.sym.zones:
+            written = node.children[0].value
+        elif node.data == "getattr" and node.children[1].value in self.sym.zones:
+            written = (node.children[1].value, self._whose(node.children[0]))
+        else:
+            return src
+        if written not in before:
+            self.reads.discard(written)
+        return src
 
     def s_shuffle_stmt(self, node: Tree, indent: int, out: list) -> None:
         self._check_writable(node, None, 'shuffle')

@@ -513,9 +513,9 @@ class Game:
         new.history, new._recent, new.cut_off = None, [], self.cut_off
         return new
 
-    def key(self) -> tuple:
-        """Canonical state key: equal keys play out identically."""
-        return (self.memory.key(), self.agenda.refracted())
+    def key(self, symmetric: bool = True) -> tuple:
+        """Canonical state key: equal keys play out identically (`symmetric`: see Memory.key)."""
+        return (self.memory.key(symmetric), self.agenda.refracted())
 
     # ----------------------------------------------------------------- results
     @property

@@ -192,20 +192,38 @@ class Memory(Budget):
             tracker.moved(batch, dest)
 
     def _move_each(self, batch: list, dest: Zone, source: Zone | None, bottom: bool) -> None:
+        """Move the cards of `batch` in turn (each leaves its zone, then lands on `dest`)."""
         zones, where, dirty = self.zones, self.where, self.dirty
+        taken: dict[int, set] = {}  # zone slot -> the ids of the cards leaving it
         for card in batch:
             if not isinstance(card, CardBase):
                 raise GameError(f"'move' moves cards, got {card!r}")
             zone = zones[where[card.id]]
             if source is not None and zone is not source:
                 raise GameError(f"card {card} is in {zone!r}, not in {source!r}")
-            zone.remove(card)
-            dirty.add(zone.key)
+            taken.setdefault(zone.slot, set()).add(card.id)
+        if sum(map(len, taken.values())) < len(batch):  # a card named twice moves twice, one after the other
+            for card in batch:
+                zone = zones[where[card.id]]
+                zone.remove(card)
+                dirty.add(zone.key)
+                if bottom:
+                    dest.insert(0, card)
+                else:
+                    dest.append(card)
+                where[card.id] = dest.slot
+        else:  # each zone left is filtered once (removing the cards one by one costs a scan each)
+            for slot, ids in taken.items():
+                zone = zones[slot]
+                zone[:] = [card for card in zone if card.id not in ids]
+                dirty.add(zone.key)
+            slot = dest.slot
+            for card in batch:
+                where[card.id] = slot
             if bottom:
-                dest.insert(0, card)
+                dest[:0] = batch[::-1]  # each card in turn goes to the bottom
             else:
-                dest.append(card)
-            where[card.id] = dest.slot
+                dest.extend(batch)
         dirty.add(dest.key)
 
     def shuffle(self, zone: Zone) -> None:
@@ -297,13 +315,18 @@ class Memory(Budget):
         for zone in self.zones:
             copy = Zone(zone)
             copy.name, copy.key, copy.slot, copy.spec = zone.name, zone.key, zone.slot, zone.spec
-            copy.owner = players[zone.owner.index] if zone.owner is not None else None
+            owner = zone.owner
+            copy.owner = None if owner is None else players[owner.index]
             zones.append(copy)
         new.zones, new.players = zones, players
         remap = _Remapper(players, zones)
+        atoms, player_class = ATOMS, self.program.player_class
         for p, q in zip(self.players, players):
             for slot in p.state_slots:
-                setattr(q, slot, remap(getattr(p, slot)))
+                value = getattr(p, slot)
+                kind = value.__class__
+                setattr(q, slot, value if kind in atoms else players[value.index] if kind is player_class else
+                        remap(value))
             for slot in p.zone_slots:
                 setattr(q, slot, zones[getattr(p, slot).slot])
         V = self.vars
@@ -311,8 +334,9 @@ class Memory(Budget):
         W["players"] = players
         for name in self.program.state_names:
             value = V[name]
-            if value.__class__ not in ATOMS:
-                W[name] = remap(value)
+            kind = value.__class__
+            if kind not in atoms:
+                W[name] = players[value.index] if kind is player_class else remap(value)
         for name in self.program.global_zone_names:
             W[name] = zones[V[name].slot]
         pending = self.pending
@@ -351,24 +375,31 @@ class Memory(Budget):
         new._rng_own = True
         return new
 
-    def key(self) -> tuple:
+    def key(self, symmetric: bool = True) -> tuple:
         """A hashable, canonical summary of the state (for memoising search).
 
-        With interchangeable card attributes declared (``cards: symmetric:``),
-        zones are keyed by their cards relabelled canonically, so positions
-        that differ only by a renaming of those labels share a key.
+        It leaves out the variables and zones the play never reads (see
+        Program.key_state). With interchangeable card attributes declared
+        (``cards: symmetric:``) and `symmetric`, zones are keyed by their cards
+        relabelled canonically, so positions that differ only by a renaming of
+        those labels share a key.
         """
         norm = _normalise
         program = self.program
-        globals_part = tuple(norm(self.vars[name]) for name in program.state_names)
-        players_part = tuple(tuple(norm(getattr(p, s)) for s in p.state_slots) for p in self.players)
-        if program.symmetric:
-            zones_part = symmetric_zones_key(self.zones, program.symmetric, program.card_attributes)
+        V = self.vars
+        names = program.state_names if program.key_state is None else program.key_state
+        globals_part = tuple([norm(V[name]) for name in names])
+        slots = program.key_player_state
+        players_part = tuple([tuple([norm(getattr(p, s)) for s in (p.state_slots if slots is None else slots)])
+                              for p in self.players])
+        zones = self.zones if program.key_zones is None else [z for z in self.zones if z.name in program.key_zones]
+        if symmetric and program.symmetric:
+            zones_part = symmetric_zones_key(zones, program.symmetric, program.card_attributes)
         else:
-            zones_part = tuple(tuple([c.id for c in z]) if z.spec.ordered else frozenset([c.id for c in z])
-                               for z in self.zones)
+            zones_part = tuple([tuple([c.id for c in z]) if z.spec.ordered else frozenset([c.id for c in z])
+                                for z in zones])
         pending = (self.pending[0].index, self.pending[1]) if self.pending else None
-        return ((self.vars.get("phase"), self.vars.get("stage")), globals_part, players_part, zones_part, pending,
+        return ((V.get("phase"), V.get("stage")), globals_part, players_part, zones_part, pending,
                 self.over, self.winners)
 
 
@@ -402,18 +433,23 @@ def symmetric_zones_key(zones: list[Zone], symmetric: tuple[str, ...], attribute
     memoisation whatever the tie-breaks (positions whose labels all look alike,
     such as full boards, collapse completely).
     """
-    getters = [attrgetter(a) for a in symmetric]
-    columns = [[list(map(get, zone)) for zone in zones] for get in getters]  # labels, per attribute and zone
+    columns = [[list(map(attrgetter(a), zone)) for zone in zones] for a in symmetric]  # labels by attribute, zone
     ranks = []
     for per_zone in columns:
         tallies = [Counter(labels) for labels in per_zone]
-        signature = {label: tuple([t[label] for t in tallies]) for label in set().union(*tallies)}
-        ordered = sorted(signature, key=lambda label: (signature[label], _label_order(label)))
-        ranks.append(dict(zip(ordered, range(len(ordered)))).__getitem__)
+        if len(tallies) == 1:
+            signature = {label: (count,) for label, count in tallies[0].items()}
+        else:
+            signature = {label: tuple([t[label] for t in tallies]) for label in set().union(*tallies)}
+        try:  # labels of one kind (texts, numbers) order themselves
+            ordered = [label for _, label in sorted([(sig, label) for label, sig in signature.items()])]
+        except TypeError:
+            ordered = sorted(signature, key=lambda label: (signature[label], _label_order(label)))
+        ranks.append(dict(zip(ordered, range(len(ordered)))))
     others = [attrgetter(a) for a in attributes if a not in symmetric]
     key = []
     for z, zone in enumerate(zones):
-        cards = list(zip(*[map(rank, per_zone[z]) for rank, per_zone in zip(ranks, columns)],
+        cards = list(zip(*[map(rank.__getitem__, per_zone[z]) for rank, per_zone in zip(ranks, columns)],
                          *[map(get, zone) for get in others]))
         key.append(tuple(cards) if zone.spec.ordered else tuple(sorted(cards)))
     return tuple(key)
