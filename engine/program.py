@@ -217,6 +217,7 @@ class Program:
     state_names: tuple = ()
     global_zone_names: tuple = ()
     symmetric: tuple = ()  # card attributes whose values are interchangeable labels
+    seats_alike: bool = False  # positions that differ by turning the seats round play alike (players: symmetric:)
     card_attributes: tuple = ()
     matching: Matching | None = None  # what the agenda re-evaluates when a key is written (the linker's)
     line_origins: dict = field(default_factory=dict)

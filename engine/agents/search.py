@@ -19,7 +19,6 @@ from typing import Any
 
 from ..runtime.game import Game, Option
 
-
 # Relabelled keys (cards: symmetric:) cost about twice as much as plain ones; over its first TRIAL positions the
 # solver computes both, and keeps relabelling only if it merges at least MERGES of them (a full board: nearly
 # all; the benchmark's random 50-chip board about a third, which does not pay for the relabelling).
@@ -35,15 +34,15 @@ class Solver:
         self.symmetric: bool | None = None  # relabelled keys: None while on trial
         self.trial: tuple[set, set] = (set(), set())  # the plain and the relabelled keys of the trial
 
-    def key(self, game: Game) -> tuple:
+    def key(self, game: Game, turn: int) -> tuple:
         if self.symmetric is not None:
-            return game.key(self.symmetric)
+            return game.key(self.symmetric, turn)
         if not game.program.symmetric:
             self.symmetric = False
-            return game.key(False)
+            return game.key(False, turn)
         plain, relabelled = self.trial
-        key = game.key(True)
-        plain.add(game.key(False))
+        key = game.key(True, turn)
+        plain.add(game.key(False, turn))
         relabelled.add(key)
         if len(plain) >= TRIAL:
             self.symmetric = len(relabelled) <= (1 - MERGES) * len(plain)
@@ -55,11 +54,13 @@ class Solver:
         return self._solve(game.clone())
 
     def _solve(self, game: Game) -> tuple:
-        """The value of a position this search owns (it plays its last line on in it)."""
-        key = self.key(game)
+        """The value of a position this search owns (it tries each line in it, then takes it back)."""
+        # a rule file whose seats are alike: positions keyed with seats counted from the mover, values stored so
+        turn = game.mover.index if game.program.seats_alike and not game.over else 0
+        key = self.key(game, turn)
         known = self.memo.get(key)
         if known is not None:
-            return known
+            return known[-turn:] + known[:-turn] if turn else known
         self.nodes += 1
         value: tuple | None
         if game.over:
@@ -68,27 +69,26 @@ class Solver:
             mover = game.mover.index
             prune = game.program.result is None  # payoffs are 0/1: a win cannot be bettered
             value = None
-            options = game.options()
-            last = len(options) - 1
-            for i, option in enumerate(options):
-                child = game.clone() if i < last else game  # the last line can play on in the position itself
-                child.apply(option)
-                outcome = self._solve(child)
+            for option in game.options():
+                point = game.make(option)
+                outcome = self._solve(game)
+                game.undo(point)
                 if value is None or outcome[mover] > value[mover]:
                     value = outcome
                     if prune and value[mover] >= 1:
                         break
         assert value is not None  # a game that is not over has a decision with options
-        self.memo[key] = value
+        self.memo[key] = value[turn:] + value[:turn] if turn else value
         return value
 
     def evaluate(self, game: Game) -> list[tuple[Option, tuple]]:
         """Every option of the pending decision with its exact value (no cut at the root)."""
         results = []
+        game = game.clone()
         for option in game.options():
-            child = game.clone()
-            child.apply(option)
-            results.append((option, self._solve(child)))
+            point = game.make(option)
+            results.append((option, self._solve(game)))
+            game.undo(point)
         return results
 
     def best(self, game: Game) -> list[Option]:

@@ -89,6 +89,7 @@ class Builder(Settings, Phases, Declarations, Cards, Moves, Rules):
             player_class=player_class(player_state, zones), state_names=tuple(v.name for v in state),
             global_zone_names=tuple(z.name for z in zones if not z.per_player),
             symmetric=self.symmetric if cards else (), card_attributes=cards.card_class.attributes if cards else (),
+            seats_alike=self.seats_alike,
             **read_indexes(rules, self.rule_units, reads), function_reads=reads,
             line_origins=module.line_origins, code_name=module.code_name, overrides=dict(self.overrides),
             symbols=self.sym, namespace=module.namespace, first_stages=dict(self.sym.first_stages),
@@ -189,7 +190,8 @@ class Builder(Settings, Phases, Declarations, Cards, Moves, Rules):
         return out
 
 
-SHOWING = {"move_label", "move_public", "move_space", "view", "evaluation", "estimate"}  # generated kinds that only show
+# The kinds of generated function that only show things (a label, a view), never change how play goes on.
+SHOWING = {"move_label", "move_public", "move_space", "view", "evaluation", "estimate"}
 
 
 def error_order(error: RuleError) -> tuple:

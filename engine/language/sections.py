@@ -35,6 +35,7 @@ class SectionReader:
         self.defs: list[Definition] = []
         self.rule_units: dict[int, tuple] = {}  # rule index -> (condition unit, domain units), for the linker
         self.symmetric: tuple[str, ...] = ()
+        self.seats_alike = False  # players: symmetric: true (naipes.language.settings)
         self.inherited: dict[str, float] = {}  # rule name -> the priority it takes by before/after (rules.py)
         self.zone_specs: list[ZoneSpec] = []  # the zones declared (declarations.py)
 

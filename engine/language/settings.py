@@ -39,6 +39,9 @@ class Settings(SectionReader):
             self.error(f"players.default ({default}) is outside min..max ({lo}..{hi})", spec.where)
         if "ai" in spec:
             self.check_agent(spec["ai"], spec.loc("ai"))
+        if not isinstance(spec.get("symmetric", False), bool):
+            self.error("players.symmetric is true or false", spec.loc("symmetric"))
+        self.seats_alike = spec.get("symmetric") is True
         return (lo, hi, default)
 
     def check_agent(self, name: Any, loc: Location) -> None:

@@ -95,7 +95,9 @@ def _record(required: tuple[str, ...] = (), base: str | None = None, /, **fields
 
 PLAYERS = _record(
     min=("fewest seats", COUNT), max=("most seats", COUNT), default=("seats when not given", COUNT),
-    ai=("the default opponent in 'naipes play' (an agent name or a strategy file)", TEXT))
+    ai=("the default opponent in 'naipes play' (an agent name or a strategy file)", TEXT),
+    symmetric=("the seats are alike: positions that differ only by turning who sits where round the table play "
+               "alike (search shares them)", BOOL))
 PARAM = _record(
     type=("int, float, bool or str (default: the default's type)", Value(("text",), PARAM_TYPES)),
     default=("the value when not overridden with -p", ANY_SCALAR),

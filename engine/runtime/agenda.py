@@ -144,6 +144,18 @@ class Agenda:
         new.stamps = self.stamps.copy() if self.stamps is not None else None
         return new
 
+    def save_point(self) -> tuple:
+        """What to come back to after trying a move (the memory records its own writes)."""
+        bound = self.plan.bound
+        return (self.live, self.fired, self.closed, self.tick, self.guard_seen.copy(),
+                None if self.stamps is None else self.stamps.copy(),
+                self.bindings.copy() if bound else None, [m.copy() for m in self.matches] if bound else None)
+
+    def restore(self, point: tuple) -> None:
+        self.live, self.fired, self.closed, self.tick, self.guard_seen, self.stamps, bindings, matches = point
+        if bindings is not None:
+            self.bindings, self.matches = bindings, matches
+
     def refracted(self) -> tuple:
         """The refracted activations, hashable (part of a game's memo key)."""
         return self.fired, tuple(bytes(m.flags) for m in self.matches if m.flags)

@@ -513,9 +513,26 @@ class Game:
         new.history, new._recent, new.cut_off = None, [], self.cut_off
         return new
 
-    def key(self, symmetric: bool = True) -> tuple:
-        """Canonical state key: equal keys play out identically (`symmetric`: see Memory.key)."""
-        return (self.memory.key(symmetric), self.agenda.refracted())
+    def make(self, option: Option) -> tuple:
+        """Play `option`, recording how to take it back (`undo`): a search tries moves in one game, without
+        copying it. Makes nest; each undo takes back the newest. Not for a game that others watch."""
+        point = (self.memory.save_point(), self.agenda.save_point(), self.decisions, self.firings, self._options,
+                 self.cut_off)
+        self.apply(option)
+        return point
+
+    def undo(self, point: tuple) -> None:
+        """Take back the move played by the `make` that returned `point` (and everything it set off)."""
+        memory, agenda, self.decisions, self.firings, self._options, self.cut_off = point
+        self.memory.restore(memory)
+        self.agenda.restore(agenda)
+
+    def key(self, symmetric: bool = True, turn: int = 0) -> tuple:
+        """Canonical state key: equal keys play out identically (`symmetric`, `turn`: see Memory.key; seats are
+        counted from `turn` only in a rule file whose seats are alike and whose rules bind no variables)."""
+        if turn and (not self.program.seats_alike or self.agenda.plan.bound):
+            turn = 0
+        return (self.memory.key(symmetric, turn), self.agenda.refracted())
 
     # ----------------------------------------------------------------- results
     @property

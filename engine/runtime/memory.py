@@ -16,6 +16,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Callable, Iterable
+from functools import partial
 from operator import attrgetter
 from typing import Any
 
@@ -55,7 +56,7 @@ class Memory(Budget):
     """Game state plus the bookkeeping the engine needs (dirty keys, decisions, the steps left: see limits)."""
 
     __slots__ = ("vars", "players", "zones", "where", "dirty", "_rng", "_rng_origin", "_rng_own", "pending", "over",
-                 "on_step", "winners", "events", "program", "trackers", "shuffler")
+                 "on_step", "winners", "events", "program", "trackers", "shuffler", "trail")
 
     def __init__(self, program: Any, rng: random.Random):
         self.program = program
@@ -79,6 +80,8 @@ class Memory(Budget):
         # new order (naipes.bridges.chance lets the caller decide each deal, one card at a time).
         # Clones start with None.
         self.shuffler: Callable[[Zone], list] | None = None
+        # While a search tries a move (Game.make): what each write replaced, to be put back (Game.undo)
+        self.trail: list | None = None
 
     @property
     def rng(self) -> random.Random:
@@ -128,6 +131,7 @@ class Memory(Budget):
 
     def place(self, cards: Iterable[CardBase], zone: Zone) -> None:
         """Put new cards into a zone (used once, when the deck is built)."""
+        assert self.trail is None  # the deck is built before any search tries moves
         for card in cards:
             zone.append(card)
             self.where[card.id] = zone.slot
@@ -139,6 +143,8 @@ class Memory(Budget):
         if old is not value and (old.__class__ is not value.__class__ or old != value):
             if value.__class__ not in LEAVES:
                 weigh(value)
+            if self.trail is not None:
+                self.trail.append((VAR, name, old))
             self.vars[name] = value
             self.dirty.add(name)
 
@@ -149,6 +155,8 @@ class Memory(Budget):
         if old is not value and (old.__class__ is not value.__class__ or old != value):
             if value.__class__ not in LEAVES:
                 weigh(value)
+            if self.trail is not None:
+                self.trail.append((ATTR, obj, attr, old))
             setattr(obj, attr, value)
             self.dirty.add((attr, obj.index))
 
@@ -160,6 +168,8 @@ class Memory(Budget):
             zone = self.zones[self.where[cards.id]]
             if source is not None and zone is not source:
                 raise GameError(f"card {cards} is in {zone!r}, not in {source!r}")
+            if self.trail is not None:
+                self.trail += [(ZONE, zone, zone[:]), self._kept(dest, bottom), (WHERE, zone.slot, (cards.id,))]
             zone.remove(cards)
             if bottom:
                 dest.insert(0, cards)
@@ -173,6 +183,9 @@ class Memory(Budget):
             batch = list(cards)  # a whole zone: every card leaves it
             if not batch:
                 return
+            if self.trail is not None:
+                self.trail += [(ZONE, cards, batch), self._kept(dest, bottom),
+                               (WHERE, cards.slot, [card.id for card in batch])]
             cards.clear()
             where, slot = self.where, dest.slot
             for card in batch:
@@ -194,6 +207,27 @@ class Memory(Budget):
     def _move_each(self, batch: list, dest: Zone, source: Zone | None, bottom: bool) -> None:
         """Move the cards of `batch` in turn (each leaves its zone, then lands on `dest`)."""
         zones, where, dirty = self.zones, self.where, self.dirty
+        try:  # the common case first: distinct cards out of one zone that is not `dest`
+            ids = {card.id for card in batch if isinstance(card, CardBase)}
+            slots = {where[i] for i in ids}
+        except KeyError:  # a card the memory does not hold: said below
+            slots = set()
+        if len(slots) == 1 and len(ids) == len(batch) and dest.slot not in slots:
+            zone = zones[slots.pop()]
+            if source is None or zone is source:
+                if self.trail is not None:
+                    self.trail += [(ZONE, zone, zone[:]), (WHERE, zone.slot, ids), self._kept(dest, bottom)]
+                zone[:] = [card for card in zone if card.id not in ids]
+                slot = dest.slot
+                for i in ids:
+                    where[i] = slot
+                if bottom:
+                    dest[:0] = batch[::-1]  # each card in turn goes to the bottom
+                else:
+                    dest.extend(batch)
+                dirty.add(zone.key)
+                dirty.add(dest.key)
+                return
         taken: dict[int, set] = {}  # zone slot -> the ids of the cards leaving it
         for card in batch:
             if not isinstance(card, CardBase):
@@ -202,6 +236,10 @@ class Memory(Budget):
             if source is not None and zone is not source:
                 raise GameError(f"card {card} is in {zone!r}, not in {source!r}")
             taken.setdefault(zone.slot, set()).add(card.id)
+        if self.trail is not None:
+            self.trail += [entry for slot, ids in taken.items() for entry in ((ZONE, zones[slot], zones[slot][:]),
+                                                                               (WHERE, slot, ids))]
+            self.trail.append(self._kept(dest, bottom or dest.slot in taken))
         if sum(map(len, taken.values())) < len(batch):  # a card named twice moves twice, one after the other
             for card in batch:
                 zone = zones[where[card.id]]
@@ -229,6 +267,8 @@ class Memory(Budget):
     def shuffle(self, zone: Zone) -> None:
         if not isinstance(zone, Zone):
             raise GameError(f"'shuffle' needs a zone, got {zone!r}")
+        if self.trail is not None:
+            self.trail.append((ZONE, zone, zone[:]))
         if self.shuffler is None:
             self.rng.shuffle(zone)
         else:
@@ -247,6 +287,9 @@ class Memory(Budget):
             raise GameError("'deal N from ZONE to ZONES' needs a zone and a list of zones")
         if count * len(dests) > len(source):
             raise GameError(f"cannot deal {count} cards to {len(dests)} zones: {source!r} has only {len(source)}")
+        if self.trail is not None:
+            self.trail += [(ZONE, source, source[:]), (WHERE, source.slot, [card.id for card in source]),
+                           *(self._kept(dest, False) for dest in dests)]
         for _ in range(count):
             for dest in dests:
                 card = source.pop()
@@ -297,6 +340,50 @@ class Memory(Budget):
             return self.zones[value.slot]
         return _Remapper(self.players, self.zones)(value)
 
+    # ------------------------------------------------------- trying moves out
+    def save_point(self) -> tuple:
+        """Start recording what every write replaces (see restore); the point to come back to."""
+        previous = self.trail
+        if previous is None:
+            self.trail = []
+        rng = (self._rng, self._rng_snapshot(), self._rng_own)  # an own generator is let go (see _rng_snapshot)
+        return (previous, len(self.trail), self.pending, self.over, self.winners, rng)  # type: ignore[arg-type]
+
+    @staticmethod
+    def _kept(dest: Zone, whole: bool) -> tuple:
+        """A trail entry to put back a zone that cards are about to land on (on top: its length will do)."""
+        return (ZONE, dest, dest[:]) if whole else (GREW, dest, len(dest))
+
+    def restore(self, point: tuple) -> None:
+        """Put back every write since `point` was saved, newest first (a search tries a move and takes it back)."""
+        previous, mark, self.pending, self.over, self.winners, (rng, origin, own) = point
+        trail = self.trail
+        assert trail is not None  # recording since the point was saved
+        vars_, where = self.vars, self.where
+        while len(trail) > mark:
+            entry = trail.pop()
+            kind = entry[0]
+            if kind is VAR:
+                vars_[entry[1]] = entry[2]
+            elif kind is ATTR:
+                setattr(entry[1], entry[2], entry[3])
+            elif kind is ZONE:
+                entry[1][:] = entry[2]
+            elif kind is GREW:
+                del entry[1][entry[2]:]
+            else:
+                slot = entry[1]
+                for card in entry[2]:
+                    where[card] = slot
+        self.trail = previous
+        self.dirty = set()
+        if own:  # the generator is made again from the snapshot when next drawn
+            self._rng, self._rng_origin = None, origin
+        else:
+            assert rng is not None and origin is not None
+            rng.setstate(origin)
+            self._rng = rng
+
     # ------------------------------------------------------------ copy & key
     def clone(self) -> Memory:
         """An independent copy (values are immutable, so containers suffice)."""
@@ -304,7 +391,7 @@ class Memory(Budget):
         new.program, new._rng, new.steps = self.program, None, MAX_STEPS
         new._rng_origin, new._rng_own = self._rng_snapshot(), True
         new.over, new.winners, new.events, new.trackers, new.shuffler = self.over, self.winners, [], (), None
-        new.on_step = None
+        new.on_step, new.trail = None, None
         new.dirty, new.where = set(), self.where.copy()
         players = []
         for p in self.players:
@@ -375,35 +462,98 @@ class Memory(Budget):
         new._rng_own = True
         return new
 
-    def key(self, symmetric: bool = True) -> tuple:
+    def key(self, symmetric: bool = True, turn: int = 0) -> tuple:
         """A hashable, canonical summary of the state (for memoising search).
 
         It leaves out the variables and zones the play never reads (see
         Program.key_state). With interchangeable card attributes declared
         (``cards: symmetric:``) and `symmetric`, zones are keyed by their cards
         relabelled canonically, so positions that differ only by a renaming of
-        those labels share a key.
+        those labels share a key. With seats counted from seat `turn` (for a
+        rule file whose seats are alike, ``players: symmetric:``), positions
+        turned round the table share a key.
         """
-        norm = _normalise
         program = self.program
         V = self.vars
-        names = program.state_names if program.key_state is None else program.key_state
-        globals_part = tuple([norm(V[name]) for name in names])
+        count = len(self.players)
+        turn %= count
+        norm: Callable[[Any], Any] = _normalise if not turn else partial(_turned, turn=turn, count=count)
+        atoms, player_class = ATOMS, program.player_class
+        seats = _SEATS[count][turn]
+        parts = [V.get("phase"), V.get("stage")]  # one flat tuple: each variable's place says what it is
+        for name in (program.state_names if program.key_state is None else program.key_state):
+            value = V[name]
+            kind = value.__class__
+            parts.append(value if kind in atoms else seats[value.index] if kind is player_class else norm(value))
         slots = program.key_player_state
-        players_part = tuple([tuple([norm(getattr(p, s)) for s in (p.state_slots if slots is None else slots)])
-                              for p in self.players])
-        zones = self.zones if program.key_zones is None else [z for z in self.zones if z.name in program.key_zones]
+        if slots is None or slots:
+            for p in self.players[turn:] + self.players[:turn] if turn else self.players:
+                for slot in (p.state_slots if slots is None else slots):
+                    value = getattr(p, slot)
+                    kind = value.__class__
+                    parts.append(value if kind in atoms else seats[value.index] if kind is player_class else
+                                 norm(value))
+        zones = self.zones
         if symmetric and program.symmetric:
-            zones_part = symmetric_zones_key(zones, program.symmetric, program.card_attributes)
-        else:
-            zones_part = tuple([tuple([c.id for c in z]) if z.spec.ordered else frozenset([c.id for c in z])
-                                for z in zones])
-        pending = (self.pending[0].index, self.pending[1]) if self.pending else None
-        return ((V.get("phase"), V.get("stage")), globals_part, players_part, zones_part, pending,
-                self.over, self.winners)
+            parts.append(symmetric_zones_key([zones[slot] for slot in _key_slots(self, turn)], program.symmetric,
+                                             program.card_attributes))
+        else:  # where each card is (its zone's place in the key), then the order of the ordered zones
+            labels = _zone_labels(self, turn)
+            placed = map(labels.__getitem__, self.where.values())
+            parts.append(bytes(placed) if len(labels) < 255 else tuple(placed))
+            for slot in _key_slots(self, turn):
+                zone = zones[slot]
+                if zone.spec.ordered:
+                    parts.append(tuple([c.id for c in zone]))
+        pending = self.pending
+        parts += (seats[pending[0].index], pending[1]) if pending is not None else (None, None)
+        parts += (self.over, self.winners if not turn else tuple(sorted((w - turn) % count for w in self.winners)))
+        return tuple(parts)
+
+
+def _zone_labels(memory: Memory, turn: int) -> list[int]:
+    """Zone slot -> what a card there is keyed by: the place of its zone in the key (255: a zone the play never
+    reads; a key with fewer zones holds them as bytes), each player's zone counted as that of the player `turn`
+    seats before (made once per program, number of players and turn)."""
+    program = memory.program
+    count = len(memory.players)
+    found = program.caches.get(("zone labels", count, turn))
+    if found is None:
+        place = {slot: i for i, slot in enumerate(_key_slots(memory, turn))}
+        found = [place.get(z.slot, 255) for z in memory.zones]
+        program.caches["zone labels", count, turn] = found
+    return found
+
+
+class _Seats(dict):
+    """_SEATS[count][turn][seat]: how a player is keyed with seats counted from `turn` (made once, then shared)."""
+
+    def __missing__(self, count: int) -> list[tuple]:
+        self[count] = [tuple(("player", (seat - turn) % count) for seat in range(count)) for turn in range(count)]
+        return self[count]
+
+
+_SEATS = _Seats()
+
+
+def _key_slots(memory: Memory, turn: int) -> list[int]:
+    """The slots of the zones a key holds (those the play reads), each player's zone replaced by that of the
+    player `turn` seats on (computed once per program, number of players and turn)."""
+    program = memory.program
+    found = program.caches.get(("key zones", len(memory.players), turn))
+    if found is None:
+        count = len(memory.players)
+        of_seat = {(z.name, z.owner.index): z.slot for z in memory.zones if z.owner is not None}
+        found = [z.slot if z.owner is None else of_seat[z.name, (z.owner.index + turn) % count]
+                 for z in memory.zones if program.key_zones is None or z.name in program.key_zones]
+        program.caches["key zones", count, turn] = found
+    return found
 
 
 ATOMS = {int, float, str, bool, type(None)}
+# The kinds of entry of a memory's trail (see restore): a variable's or a player's old value, a zone's old cards,
+# a zone's old length (cards went on top), where some cards were (their ids).
+VAR, ATTR, ZONE, GREW, WHERE = "var", "attr", "zone", "grew", "where"
 REFRESH = "refresh "  # a dirty key REFRESH + rule name re-evaluates that rule (no declared name has a space)
 
 
@@ -437,6 +587,7 @@ def symmetric_zones_key(zones: list[Zone], symmetric: tuple[str, ...], attribute
     ranks = []
     for per_zone in columns:
         tallies = [Counter(labels) for labels in per_zone]
+        signature: dict[Any, tuple[int, ...]]
         if len(tallies) == 1:
             signature = {label: (count,) for label, count in tallies[0].items()}
         else:
@@ -493,6 +644,21 @@ def _normalise(value: Any) -> Any:
     if isinstance(value, dict):
         return tuple(sorted((repr(k), _normalise(v)) for k, v in value.items()))
     return value
+
+
+def _turned(value: Any, turn: int, count: int) -> Any:
+    """_normalise, with seats counted from seat `turn` (a player or a zone of one, by its seat counted so)."""
+    if isinstance(value, PlayerBase):
+        return ("player", (value.index - turn) % count)
+    if isinstance(value, Zone):
+        return ("zone", value.name, None if value.owner is None else (value.owner.index - turn) % count)
+    if isinstance(value, (list, tuple)):
+        return tuple(_turned(v, turn, count) for v in value)
+    if isinstance(value, (set, frozenset)):
+        return frozenset(_turned(v, turn, count) for v in value)
+    if isinstance(value, dict):
+        return tuple(sorted((repr(_turned(k, turn, count)), _turned(v, turn, count)) for k, v in value.items()))
+    return _normalise(value)
 
 
 def new_memory(program: Program, seed: int | None, player_names: list[str] | None = None,

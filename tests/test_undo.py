@@ -1,0 +1,66 @@
+"""Game.make / Game.undo: a search tries a move in the game itself and takes it back, leaving nothing behind.
+
+For every shipped rule file, random games stop at each decision; every legal
+option is made and undone (sometimes two deep), and the whole state must be
+exactly as before: every variable, every player's variables and zones, the
+order of every zone, where each card is, the pending decision, the agenda's
+pending and refracted activations, the generator. Then a made option must
+lead where a copy of the game playing it leads.
+"""
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+
+from naipes import load_program
+from naipes.runtime.game import Game
+
+ROOT = Path(__file__).resolve().parent.parent
+GAMES = {"fichas": {"count": "12"}, "pocha": {"peak": "3"}, "tute_cabrero": {"porotos_to_retire": "1"},
+         "chinchon": {"target": "30"}, "wizard": {}}
+
+
+def state(game: Game) -> tuple:
+    """Everything a game holds that a move may change."""
+    memory, agenda = game.memory, game.agenda
+    players = tuple((p.index, tuple(getattr(p, slot) for slot in p.state_slots),
+                     tuple(tuple(c.id for c in getattr(p, slot)) for slot in p.zone_slots)) for p in memory.players)
+    variables = tuple((name, value if not hasattr(value, "slot") else ("zone", value.slot))
+                      for name, value in sorted(memory.vars.items()) if name != "players")
+    zones = tuple(tuple(c.id for c in zone) for zone in memory.zones)
+    pending = (memory.pending[0].index, memory.pending[1]) if memory.pending else None
+    rng = memory.rng.getstate()
+    return (repr(variables), players, zones, tuple(sorted(memory.where.items())), pending, memory.over,
+            memory.winners, agenda.live, agenda.fired, agenda.closed, agenda.refracted(), game.decisions, rng)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", sorted(GAMES))
+def test_every_move_made_and_undone_leaves_the_game_as_it_was(name):
+    program = load_program(ROOT / "rulesets" / f"{name}.yaml", GAMES[name])
+    chooser = random.Random(7)
+    for seed in range(3):
+        game = Game(program, seed)
+        game.start()
+        for _ in range(150):
+            if game.over:
+                break
+            options = game.options()
+            before = state(game)
+            for option in options:
+                point = game.make(option)
+                if not game.over and chooser.random() < 0.3:  # two deep now and then
+                    inner = game.make(chooser.choice(game.options()))
+                    game.undo(inner)
+                game.undo(point)
+                assert state(game) == before, f"{name} seed {seed}: {option.label} was not taken back"
+                assert game.options() == options
+            option = chooser.choice(options)
+            copy = game.clone()  # (an option naming a player or a zone names the original's: take the copy's own)
+            copy.apply(next(o for o in copy.options() if o.key == option.key))
+            point = game.make(option)
+            assert game.key() == copy.key(), f"{name} seed {seed}: making {option.label} differs from playing it"
+            game.undo(point)
+            game.apply(option)
