@@ -135,7 +135,7 @@ class Knowledge:
         for zone in memory.zones:
             if zone.spec.visibility == "hidden" and zone.spec.ordered and len(zone) > 1 and zone.slot in touched:
                 rng.shuffle(zone)  # the order of a face-down pile is unknown too
-        memory.rng = random.Random(rng.random())  # not the real game's future shuffles
+        memory.seed_later(rng.random())  # not the real game's future shuffles
         memory.dirty.update(memory.zones[slot].key for slot in touched)
         with world.program.located():
             world.agenda.update(memory)

@@ -41,7 +41,7 @@ PREFIXED = re.compile(r"(?:[vFBR]_[A-Za-z0-9_]+|_[oh][0-9]+|[a-z]+(?:_[a-z]+)*_[
 HOISTED = re.compile(r"_h[0-9]+\Z", re.ASCII)
 # The working memory's methods that generated code calls (M.move(...), ...).
 MEMORY_API = frozenset({"set_var", "set_attr", "move", "shuffle", "deal", "ask", "end_game", "unpack", "announce",
-                        "rng", "charge", "step", "in_phase", "entering_step", "refresh"})
+                        "rng", "charge", "step", "in_phase", "entering_step", "refresh", "events"})
 CONSTANT_TYPES = (type(None), bool, int, float, str)
 
 

@@ -998,8 +998,11 @@ class _Job:
         return None
 
     def s_announce_stmt(self, node: Tree, indent: int, out: list) -> None:
+        """An announcement is made only when someone hears the game (a simulation without logs skips the work),
+        unless making it draws at random: the game must draw the same numbers, heard or not."""
         parts = ", ".join(self.expr(c)[0] for c in node.children)
-        self.emit(out, indent, f"M.announce(({parts},))", node)
+        heard = "" if "M.rng" in parts else "if M.events is not None: "
+        self.emit(out, indent, f"{heard}M.announce(({parts},))", node)
 
     def _suite(self, suite: Tree, indent: int, out: list) -> None:
         saved = dict(self.scope)

@@ -66,7 +66,7 @@ class Memory(Budget):
         self.where: dict[int, int] = {}
         self.dirty: set = set()
         self._rng: random.Random | None = rng  # None in a clone until it draws (see rng)
-        self._rng_origin: tuple | None = None
+        self._rng_origin: tuple | float | None = None  # a state to make it from, or a seed
         self._rng_own = True  # the generator is this memory's alone (not an agent's, given through the setter)
         self.pending: tuple | None = None  # (player, move names)
         self.over = False
@@ -87,17 +87,27 @@ class Memory(Budget):
     def rng(self) -> random.Random:
         """The game's seeded generator (a clone copies it only when it first draws)."""
         if self._rng is None:
-            assert self._rng_origin is not None  # a clone keeps its origin's state until it first draws
-            self._rng = random.Random()
-            self._rng.setstate(self._rng_origin)
+            origin = self._rng_origin
+            assert origin is not None  # a clone keeps its origin's state (or a seed) until it first draws
+            if isinstance(origin, tuple):
+                self._rng = random.Random()
+                self._rng.setstate(origin)
+            else:
+                self._rng = random.Random(origin)
             self._rng_origin = None
         return self._rng
+
 
     @rng.setter
     def rng(self, rng: random.Random) -> None:
         self._rng, self._rng_origin, self._rng_own = rng, None, False
 
-    def _rng_snapshot(self) -> tuple | None:
+    def seed_later(self, seed: float) -> None:
+        """Draw from now on from a generator seeded with `seed`, made when first drawn from (a world a search
+        makes up may never draw: making a generator costs more than many moves)."""
+        self._rng, self._rng_origin, self._rng_own = None, seed, True
+
+    def _rng_snapshot(self) -> tuple | float | None:
         """The generator's state for a clone. A memory that owns its generator keeps the snapshot and lets the
         generator go (made again from it at its next draw), so that all its clones until then share one
         snapshot instead of copying 24 KB each; a generator given by an agent stays where it is."""
