@@ -167,6 +167,9 @@ class Matching:
     # the names and attrs whose reaction is only to re-evaluate their readers (most): -> those readers
     global_readers: dict[str, int]
     attr_readers: dict[str, int]
+    # f(memory, vars, stale, live, fired) -> (live, fired): the rules without variables in `stale` re-evaluated,
+    # generated for the program (naipes.language.linker.evaluator); None: the agenda goes rule by rule
+    evaluate: Callable | None = None
 
     def band(self, live: int) -> int:
         """The rules of `live` that share the highest priority among them."""
@@ -226,7 +229,8 @@ class Program:
     symbols: Any = None  # the compiler's symbol table, kept to compile expressions later
     namespace: dict = field(default_factory=dict)
     first_stages: dict = field(default_factory=dict)  # phase -> the stage its turns start in (phases with stages)
-    caches: dict = field(default_factory=dict)  # run-time values computed once per program (placeholder cards)
+    # run-time values computed once per program (placeholder cards, options, the zones keys hold)
+    caches: dict = field(default_factory=lambda: {"options": {}})
     function_reads: dict = field(default_factory=dict)  # function -> what it reads, through every call it makes
     base: Program | None = None  # a strategy's program: the game whose compiled functions it calls
     # What a search's memo key holds (naipes.runtime.memory): the variables and zones the play reads

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 
 from ..errors import RuleError, RuleErrors, did_you_mean
@@ -22,7 +23,7 @@ from .cards import Cards
 from .compiler import Compiler, identifier_problem
 from .declarations import Declarations
 from .display import read_display
-from .linker import compile_module, function_reads, player_class, read_indexes, resolve_specs
+from .linker import compile_module, evaluator, function_reads, player_class, read_indexes, resolve_specs
 from .loader import Map, Text, load_tree
 from .moves import Moves
 from .phases import Phases
@@ -74,9 +75,12 @@ class Builder(Settings, Phases, Declarations, Cards, Moves, Rules):
         max_firings = self.limit("max_firings", 100_000, MAX_FIRINGS)
         max_decisions = self.limit("max_decisions", 100_000, MAX_DECISIONS)
         self.raise_errors()
+        reads = function_reads(self.defs)
+        matching = read_indexes(rules, self.rule_units, reads)
+        evaluate = self.define("agenda_evaluate", ("__stale", "__live", "__fired"), evaluator(matching), True,
+                               "the agenda") if not matching.dynamic else None
         module = compile_module(self.defs, self.sym, self.path)
         resolve_specs(module, moves, state + player_state, views, cards, rules)
-        reads = function_reads(self.defs)
         read = self.names_read(reads)
         return Program(
             name=str(name), title=str(tree.get("title", name)), path=self.path, players=players,
@@ -90,7 +94,7 @@ class Builder(Settings, Phases, Declarations, Cards, Moves, Rules):
             global_zone_names=tuple(z.name for z in zones if not z.per_player),
             symmetric=self.symmetric if cards else (), card_attributes=cards.card_class.attributes if cards else (),
             seats_alike=self.seats_alike,
-            **read_indexes(rules, self.rule_units, reads), function_reads=reads,
+            matching=replace(matching, evaluate=module.resolve(evaluate)), function_reads=reads,
             line_origins=module.line_origins, code_name=module.code_name, overrides=dict(self.overrides),
             symbols=self.sym, namespace=module.namespace, first_stages=dict(self.sym.first_stages),
             key_state=tuple(v.name for v in state if v.name in read),

@@ -23,13 +23,14 @@ import re
 
 from ..errors import NaipesError
 
-STATEMENTS = (ast.FunctionDef, ast.Return, ast.Assign, ast.Expr, ast.If, ast.For, ast.Pass)
+STATEMENTS = (ast.FunctionDef, ast.Return, ast.Assign, ast.AugAssign, ast.Expr, ast.If, ast.For, ast.Pass)
 EXPRESSIONS = (ast.BoolOp, ast.BinOp, ast.UnaryOp, ast.Compare, ast.Call, ast.IfExp, ast.Lambda, ast.ListComp,
                ast.SetComp, ast.DictComp, ast.GeneratorExp, ast.List, ast.Tuple, ast.Set, ast.Dict, ast.Subscript,
                ast.Slice, ast.Attribute, ast.Name, ast.Constant, ast.NamedExpr)
 PARTS = (ast.Module, ast.arguments, ast.arg, ast.keyword, ast.comprehension, ast.Load, ast.Store, ast.And, ast.Or,
          ast.Add, ast.Sub, ast.Mult, ast.Div, ast.FloorDiv, ast.Mod, ast.USub, ast.UAdd, ast.Not, ast.Eq, ast.NotEq,
-         ast.Lt, ast.LtE, ast.Gt, ast.GtE, ast.In, ast.NotIn, ast.Is, ast.IsNot)
+         ast.Lt, ast.LtE, ast.Gt, ast.GtE, ast.In, ast.NotIn, ast.Is, ast.IsNot,
+         ast.BitAnd, ast.BitOr, ast.Invert)  # (bit masks: the agenda's generated evaluation, naipes.language.linker)
 ALLOWED = STATEMENTS + EXPRESSIONS + PARTS
 
 # The engine's own names in generated code: the memory and its variables, scaffolding builtins, and

@@ -127,8 +127,8 @@ def function_reads(defs: list[Definition], known: dict[str, set] | None = None) 
 
 
 def read_indexes(rules: list[RuleSpec], units: dict[int, tuple[Unit, list[Unit]]],
-                 functions: dict[str, set]) -> dict[str, Any]:
-    """The Program field the agenda reacts with: which rules read which names, as bit masks (see Matching)."""
+                 functions: dict[str, set]) -> Matching:
+    """What the agenda reacts with: which rules read which names, as bit masks (see Matching)."""
     dynamic = any(rule.strategy in DYNAMIC_STRATEGIES for rule in rules)
     slots = tuple(sorted(rules, key=lambda r: (-r.priority, 0 if dynamic else static_term(r.strategy, r.tests),
                                                r.index)))
@@ -150,10 +150,30 @@ def read_indexes(rules: list[RuleSpec], units: dict[int, tuple[Unit, list[Unit]]
                       if not (guard or domain or refreshed)}
     attr_readers = {attr: readers for attr, (readers, domain, bound, by_seat) in attrs.items()
                     if not (domain or bound or by_seat)}
-    return {"matching": Matching(slots, reactions, attrs, guards,
-                                 {name: sum(by_value.values()) for name, by_value in guards.items()},
-                                 sum(rule.bit for rule in rules if rule.variables), bands, dynamic,
-                                 global_readers, attr_readers)}
+    guarded = {name: sum(by_value.values()) for name, by_value in guards.items()}
+    return Matching(slots, reactions, attrs, guards, guarded, sum(rule.bit for rule in rules if rule.variables), bands,
+                    dynamic, global_readers, attr_readers)
+
+
+def evaluator(matching: Matching) -> Unit | None:
+    """The agenda's evaluation of the rules without variables as one generated function (the optimiser then
+    inlines their conditions): f(M, V, stale, live, fired) -> (live, fired) with every rule of `stale`
+    re-evaluated. None under recency or breadth (the agenda stamps each activation there)."""
+    if matching.dynamic:
+        return None
+    lines: list[tuple[int, str, Any]] = []
+    for rule in matching.slots:
+        if rule.variables:
+            continue
+        bit = rule.bit
+        lines.append((0, f"if v___stale & {bit}:", rule.location))
+        if rule.guard_only:  # the condition is its guard, which holds (the agenda retracts closed rules first)
+            lines.append((1, f"v___live |= {bit}", rule.location))
+        else:
+            lines.append((1, f"if {rule.condition}(M, V): v___live |= {bit}", rule.location))
+            lines.append((1, f"else: v___live &= {~bit}", rule.location))
+    lines.append((0, "return v___live, v___fired & ~v___stale", None))
+    return Unit(lines)
 
 
 def _index_rule(readers: dict[str, dict], rule: RuleSpec, cond_unit: Unit, domain_units: list[Unit],

@@ -36,6 +36,7 @@ from collections.abc import Iterator
 
 INLINE_SIZE = 160  # the largest function expression (in syntax nodes) that is inlined
 LIGHT = 16  # a function whose call tree makes at most this many calls is not charged a step
+CONDITIONS = ("rule_when_", "phase_when_", "phase_test_")  # generated conditions, inlined where they are tested
 UNSET = "B_UNSET"  # a hoisted value not computed yet (the linker binds the name to a unique object)
 LOOPS = (ast.Lambda, ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
 COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
@@ -45,13 +46,16 @@ def optimise(module: ast.Module) -> ast.Module:
     """The three passes over a generated module (changed in place and returned)."""
     functions = {node.name: node for node in module.body
                  if isinstance(node, ast.FunctionDef) and node.name.startswith("F_")}
-    calls = {name: _called(node, functions) for name, node in functions.items()}
+    # the conditions of rules are inlined too (into the agenda's generated evaluation: naipes.language.linker)
+    inlinable = {**functions, **{node.name: node for node in module.body
+                                 if isinstance(node, ast.FunctionDef) and node.name.startswith(CONDITIONS)}}
+    calls = {name: _called(node, inlinable) for name, node in inlinable.items()}
     recursive = _recursive(calls)
-    inliner = _Inliner(functions, recursive)
+    inliner = _Inliner(inlinable, recursive)
     for name in _callees_first(calls):
-        inliner.visit(functions[name])
+        inliner.visit(inlinable[name])
     for node in module.body:
-        if isinstance(node, ast.FunctionDef) and node.name not in functions:
+        if isinstance(node, ast.FunctionDef) and node.name not in inlinable:
             inliner.visit(node)
     _drop_light_steps(functions, recursive)
     hoister = _Hoister(functions)

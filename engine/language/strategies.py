@@ -42,7 +42,7 @@ from ..errors import Location, RuleError, RuleErrors, did_you_mean
 from ..program import Program, RuleSpec
 from .builder import Builder
 from .compiler import Compiler, Unit, identifier_problem
-from .linker import Module, compile_module, function_reads, read_indexes, resolve_specs
+from .linker import Module, compile_module, evaluator, function_reads, read_indexes, resolve_specs
 from .loader import Map, Seq, load_tree
 from .shipped import STRATEGIES, strategy_folders
 from .vocabulary import AGENT_NAMES, STRATEGY_GROUP_KEYS, STRATEGY_RULE_KEYS, STRATEGY_SECTIONS
@@ -225,15 +225,19 @@ class _StrategyBuilder(Builder):
         strategy = self.strategy()
         rules = self.rules(game.phases, strategy)
         self.raise_errors()
+        reads = function_reads(self.defs, known=game.function_reads)
+        matching = read_indexes(rules, self.rule_units, reads)
+        evaluate = self.define("agenda_evaluate", ("__stale", "__live", "__fired"), evaluator(matching), True,
+                               "the agenda") if not matching.dynamic else None
         module = compile_module(self.defs, self.sym, self.path, base=game.namespace)
         resolve_specs(module, {}, memory + per_player, [], None, rules)
         for var in per_player:
             var.init = _one_per_player(var.init)
         memory += per_player
         self.resolve_more(module)
-        reads = function_reads(self.defs, known=game.function_reads)
         return replace(game, name=f"{game.name} strategy", path=self.path, state=memory, rules=rules,
-                       strategy=strategy, **read_indexes(rules, self.rule_units, reads), function_reads=reads,
+                       strategy=strategy, matching=replace(matching, evaluate=module.resolve(evaluate)),
+                       function_reads=reads,
                        line_origins=module.line_origins, code_name=module.code_name, symbols=self.sym,
                        namespace=module.namespace, caches={}, base=game)
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import builtins
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from operator import indexOf
 from typing import Any
 
 from ..errors import GameError
@@ -62,10 +63,6 @@ def split(text: str, sep: str | None = None) -> list:
 
 def count(items: Any) -> int:
     return sum(1 for item in items if item)
-
-
-def index_of(items: Any, item: Any) -> int:
-    return items.index(item) if isinstance(items, (list, tuple)) else list(items).index(item)
 
 
 def first(items: Any, default: Any = None) -> Any:
@@ -141,7 +138,7 @@ BUILTINS: dict[str, Builtin] = {
     "enumerate": Builtin(lambda xs, start=0: list(enumerate(xs, start)), 1, 2, returns="list"),
     "zip": Builtin(lambda *xs: list(zip(*xs)), 1, None, returns="list"),
     "count": Builtin(count, 1, 1, returns="int", doc="how many items are true"),
-    "index_of": Builtin(index_of, 2, 2, returns="int"),
+    "index_of": Builtin(indexOf, 2, 2, returns="int", doc="where an item first is among items (from 0)"),
     "split": Builtin(split, 1, 2, returns="list"),
     "join": Builtin(bounded_join, 1, 2, costly=True, returns="str"),
     "first": Builtin(first, 1, 2),

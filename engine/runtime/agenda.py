@@ -210,11 +210,21 @@ class Agenda:
 
     def evaluate_rules(self, mask: int, memory: Any) -> None:
         """Re-evaluate every activation of the rules in `mask` (retracting those whose guard does not hold)."""
+        plan = self.plan
         closed = mask & self.closed
         if closed:
             mask ^= closed
-            if closed & (self.live | self.fired | self.plan.bound):
+            if closed & (self.live | self.fired | plan.bound):
                 self.retract(closed)
+        if plan.evaluate is not None:  # the program's own evaluation of its rules without variables
+            bound = mask & plan.bound
+            if mask ^ bound:
+                self.live, self.fired = plan.evaluate(memory, memory.vars, mask ^ bound, self.live, self.fired)
+            while bound:
+                bit = bound & -bound
+                bound ^= bit
+                self.evaluate_bound(plan.slots[bit.bit_length() - 1], None, memory)
+            return
         V = memory.vars
         slots = self.plan.slots
         live, fired = self.live, self.fired

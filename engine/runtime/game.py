@@ -16,17 +16,17 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
-from functools import cached_property
+from dataclasses import dataclass
 from typing import Any, Protocol
 
 from ..errors import GameError, Location, NaipesError
+from ..library.limits import MAX_STEPS
 from ..program import MoveSpec, Program
 from .agenda import Agenda, memory_local
 from .memory import CardBase, Memory, PlayerBase, Zone, new_memory, sees
 
 Listener = Callable[[dict], None]
-SHAREABLE = {int, str, bool, float, type(None)}  # argument kinds whose options games may share
+SHAREABLE = {int, str, type(None)}  # argument kinds whose options games may share (besides cards)
 STUCK_RULES_SHOWN = 8  # rules a "the game is stuck" error lists, with why each is idle
 
 
@@ -79,22 +79,28 @@ def arg_key(arg: Any) -> Any:
     return arg.__class__.__name__, repr(arg)
 
 
-@dataclass
 class Decision:
     """What an agent is asked: its seat, its view, the legal options.
 
-    The view (what this player can see) is built when first read.
+    The view (what this player can see) is built when first read. `game` is
+    the game itself: for in-process agents (bots get only views).
     """
 
-    player: int
-    player_name: str
-    moves: tuple[str, ...]
-    options: list[Option]
-    game: Game = field(repr=False)  # the game itself: for in-process agents (bots get only views)
+    __slots__ = ("player", "player_name", "moves", "options", "game", "_view")
 
-    @cached_property
+    def __init__(self, player: int, player_name: str, moves: tuple[str, ...], options: list[Option], game: Game):
+        self.player, self.player_name, self.moves, self.options, self.game = player, player_name, moves, options, game
+        self._view: dict | None = None
+
+    def __repr__(self) -> str:
+        return f"Decision(player={self.player!r}, player_name={self.player_name!r}, moves={self.moves!r}, " \
+               f"options={self.options!r})"
+
+    @property
     def view(self) -> dict:
-        return self.game.view(self.player)
+        if self._view is None:
+            self._view = self.game.view(self.player)
+        return self._view
 
     @property
     def history(self) -> list[str]:
@@ -338,16 +344,17 @@ class Game:
 
     def options(self) -> list[Option]:
         """The legal options of the pending decision."""
-        if self._options is None:
+        found = self._options
+        if found is None:
             memory = self.memory
             if memory.pending is None:
                 return []
             player, moves = memory.pending
-            found: list[Option] = []
-            memory.refuel()
+            memory.steps = MAX_STEPS
             try:
-                for name in moves:
-                    found.extend(self._move_options(self.program.moves[name], player))
+                found = self._move_options(self.program.moves[moves[0]], player)
+                for name in moves[1:]:
+                    found = found + self._move_options(self.program.moves[name], player)
             except Exception as exc:
                 located = self.program.located_error(exc)
                 if located is exc:
@@ -357,7 +364,7 @@ class Game:
                 raise GameError(f"{player} is asked to {' or '.join(moves)} but has no legal option; "
                                 f"state: {self.describe_state()}")
             self._options = found
-        return self._options
+        return found
 
     def _candidates(self, move: MoveSpec, player: PlayerBase) -> list:
         memory = self.memory
@@ -368,35 +375,33 @@ class Game:
     def _move_options(self, move: MoveSpec, player: PlayerBase) -> list[Option]:
         memory = self.memory
         assert move.choices is not None  # every move of a built program has its choices
-        candidates = move.choices(memory, memory.vars, player)
+        args = move.choices(memory, memory.vars, player)
         if move.fixed_label:
-            return self._made_once(move, player, candidates)
+            # options whose label depends on the argument alone are made once per program and shared by its
+            # games and their copies (an argument that is a number, a text or a card: never a player or a zone,
+            # which belong to one game)
+            made = self.program.caches["options"].get(move.name)
+            if made is None:
+                made = self.program.caches["options"][move.name] = {}
+            get = made.get
+            found = []
+            for arg in args:
+                try:
+                    option = get(arg)
+                except TypeError:  # unhashable
+                    option = None
+                if option is None or option.arg.__class__ is not arg.__class__:  # (1 and True are equal keys)
+                    option = Option(move.name, arg, self._label(move, player, arg))
+                    if arg.__class__ in SHAREABLE or isinstance(arg, CardBase):
+                        made[arg] = option
+                found.append(option)
+            return found
 
         def labeller(option: Option) -> str:
             memory.refuel()
             with self.program.located():
                 return self._label(move, player, option.arg, memory)
-        return [Option(move.name, c, None, labeller) for c in candidates]
-
-    def _made_once(self, move: MoveSpec, player: PlayerBase, args: list) -> list[Option]:
-        """The options of a move whose label depends on its argument alone, made once per program and shared
-        by its games (and their copies): an argument that is a number, a text or a card, never a player or a
-        zone, which belong to one game."""
-        made = self.program.caches.setdefault(("options", move.name), {})
-        found = []
-        for arg in args:
-            try:
-                option = made[arg]
-                if option.arg.__class__ is not arg.__class__:  # 1 and True are equal keys
-                    option = Option(move.name, arg, self._label(move, player, arg))
-            except KeyError:
-                option = Option(move.name, arg, self._label(move, player, arg))
-                if arg.__class__ in SHAREABLE or isinstance(arg, CardBase):
-                    made[arg] = option
-            except TypeError:  # unhashable
-                option = Option(move.name, arg, self._label(move, player, arg))
-            found.append(option)
-        return found
+        return [Option(move.name, c, None, labeller) for c in args]
 
     def _label(self, move: MoveSpec, player: PlayerBase, arg: Any, memory: Memory | None = None) -> str:
         if move.label is not None:
@@ -472,12 +477,12 @@ class Game:
         if memory.pending is None:
             raise GameError("no decision is pending")
         player = memory.pending[0]
-        if self._reporting():
+        if (self.listeners or self.observers or memory.events is not None) and self._reporting():
             self.emit({"type": "decision", "player": player.name, "options": [o.label for o in self.options()],
                        "move": option.move, "choice": option.label, "public": self.public_text(player, option)})
         memory.pending = None
         self.decisions += 1
-        memory.refuel()
+        memory.steps = MAX_STEPS
         move = self.program.moves[option.move]
         try:
             for watch in self.before_move:
