@@ -130,14 +130,70 @@ class RuleSpec:
     steps: bool = False  # a phase's enter steps (naipes.language.phases), not a rule of the file
     move: str | None = None  # a strategy's decision rule: the move it is about (None: any)
     choose: Callable | None = None  # a strategy's decision rule: the argument it proposes
+    join: tuple[Join | None, ...] = ()  # per variable, its tests at binding time (empty: the cross product)
     bit: int = 0  # 1 << the rule's place in the static conflict order (set by the linker: see Matching)
     activation: Any = None  # a rule without variables: its one activation (naipes.runtime.agenda)
 
-    def bindings(self, memory: Any) -> list[tuple]:
-        """Every binding of the rule's variables (one activation each)."""
-        found: list[tuple] = [()]
-        for domain in self.domains:
-            found = [b + (v,) for b in found for v in domain(memory, memory.vars, *b)]
+    def bindings(self, memory: Any) -> list[tuple[tuple, tuple]]:
+        """Every binding of the rule's variables that its tests at binding time let through (one activation
+        each), with its position: where each value stands in its collection (see Join)."""
+        V = memory.vars
+        found: list[tuple[tuple, tuple]] = [((), ())]
+        for level, domain in enumerate(self.domains):
+            join = self.join[level] if self.join else None
+            index = join.index(memory) if join is not None and join.key is not None else None
+            found_next = []
+            for position, binding in found:
+                candidates = None
+                if index is not None:
+                    try:
+                        candidates = index.get(join.probe(memory, V, *binding), ())  # type: ignore[union-attr,misc]
+                    except TypeError:  # a key that cannot be looked up: go over them all
+                        candidates = None
+                if candidates is None:
+                    candidates = enumerate(domain(memory, V, *binding))
+                for i, value in candidates:
+                    bound = binding + (value,)
+                    if join is None or not join.tests or join.passes(memory, bound):
+                        found_next.append((position + (i,), bound))
+            found = found_next
+        return found
+
+
+@dataclass
+class Join:
+    """How one `for:` variable of a rule is bound (naipes.language.rules): the tests of its condition that
+    read nothing a game changes and nothing of a later variable, made as soon as this variable is bound
+    (a binding that fails one can never become true); with an equality between this variable and earlier
+    ones, `key` (of this variable) and `probe` (of the earlier ones) find the matching values by lookup."""
+
+    domain: Callable | None  # f(memory, vars) -> the collection, for the lookup by key (None: no lookup)
+    tests: tuple[Callable, ...] = ()  # f(memory, vars, *variables so far) -> bool
+    key: Callable | None = None  # f(memory, vars, value) -> its key
+    probe: Callable | None = None  # f(memory, vars, *earlier variables) -> the key wanted
+
+    def passes(self, memory: Any, binding: tuple) -> bool:
+        """Whether no test refuses the binding (a test that fails with an error refuses nothing: the condition,
+        tested in its own order, says what is wrong if it comes to that)."""
+        V = memory.vars
+        for test in self.tests:
+            try:
+                if not test(memory, V, *binding):
+                    return False
+            except Exception:  # noqa: BLE001 (see above)
+                continue
+        return True
+
+    def index(self, memory: Any) -> dict | None:
+        """The values of the collection by key, with their places in it (None: a key cannot be looked up)."""
+        found: dict = {}
+        V = memory.vars
+        assert self.domain is not None  # a join with a key has its collection
+        try:
+            for i, value in enumerate(self.domain(memory, V)):
+                found.setdefault(self.key(memory, V, value), []).append((i, value))  # type: ignore[misc]
+        except TypeError:  # an unhashable key
+            return None
         return found
 
 

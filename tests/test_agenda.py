@@ -449,6 +449,82 @@ def test_a_domain_change_does_not_refire_unchanged_bindings(tmp_path):
     assert [b["c"] for b in firings(records, "each")] == ["1", "2", "3"]
 
 
+# ---------------------------------------------------------------------- joins
+JOIN = """
+game: join
+players: 6
+player_state:
+  level: 0
+state:
+  rounds: 0
+rules:
+  - name: propagate
+    priority: 1
+    {binding}
+    then: "q.level = p.level"
+  - name: bump
+    when: "rounds < 3"
+    then: |
+      rounds += 1
+      players[0].level += 1
+""" + FIN
+
+
+def test_a_join_in_its_plain_cross_product_form_binds_only_the_pairs_its_tests_allow(tmp_path):
+    # q.index == p.index + 1 reads nothing a game changes: it is tested while binding, by lookup, so the rule
+    # has one activation per neighbouring pair (5 of 36), and fires as the hand-filtered form does
+    cross = 'for: ["p in players", "q in players"]\n    when: "q.index == p.index + 1 and p.level > q.level"'
+    filtered = 'for: ["p in players", "q in players[p.index + 1:p.index + 2]"]\n    when: "p.level > q.level"'
+    game, records = run(tmp_path, JOIN.format(binding=cross))
+    assert len(game.agenda.bindings[0].acts) == 5
+    hand_game, hand_records = run(tmp_path, JOIN.format(binding=filtered))
+    assert [(r["rule"], r["binding"]) for r in records if r["type"] == "fire"] == \
+        [(r["rule"], r["binding"]) for r in hand_records if r["type"] == "fire"]
+    assert [p.level for p in game.memory.players] == [3] * 6
+
+
+def test_a_test_made_while_binding_keeps_the_error_it_would_raise(tmp_path):
+    # `xs[5] > 0` fails (xs has 2 items) before `q.index == 1` is reached: tested early, the error must still
+    # be the condition's, not a silently dropped binding
+    text = JOIN.replace("state:\n  rounds: 0", "state:\n  rounds: 0\n  xs: '[1, 2]'").format(
+        binding='for: ["p in players", "q in players"]\n    when: "xs[5] > 0 and q.index == 1"')
+    with pytest.raises(GameError, match="IndexError"):
+        run(tmp_path, text)
+
+
+def test_a_binding_keeps_its_refraction_while_its_values_keep_their_places(tmp_path):
+    # pairs (p, c) with c in p's hand: taking P1's card moves none of P2's pairs, which do not fire again
+    game, records = run(tmp_path, """
+        game: places
+        players: 2
+        cards:
+          attributes: {rank: [1, 2, 3, 4]}
+          start: stock
+        zones:
+          stock: {visibility: public}
+          hand: {per_player: true, visibility: public}
+          gone: {visibility: public}
+        state:
+          step: 0
+        setup: |
+          deal 2 from stock to [p.hand for p in players]
+        rules:
+          - name: each
+            for: ["p in players", "c in p.hand"]
+            when: "c.rank > 0"
+            then: "pass"
+          - name: take
+            priority: -1
+            when: "step == 0"
+            then: |
+              step = 1
+              move players[0].hand[0] to gone
+    """ + FIN)
+    fires = [(b["p"], b["c"]) for b in firings(records, "each")]
+    assert len(fires) == 4 + 1  # the four pairs, then P1's remaining card, which moved to the front of its hand
+    assert fires[-1][0] == "P1"
+
+
 # --------------------------------------------------------------------- guards
 def test_a_rule_guarded_by_equality_fires_when_the_value_is_reached(tmp_path):
     game, records = run(tmp_path, """

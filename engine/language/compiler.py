@@ -214,6 +214,30 @@ class Compiler:
             self.errors.append(exc)
             return None
 
+    def conjuncts(self, text: str, scope: dict[str, str | None], what: str) -> list[tuple[Unit, tuple | None]]:
+        """The tests a condition `A and B and ...` makes, each compiled alone (what it reads, which locals it
+        uses), with the two sides of a test `X == Y` compiled alone too; [] if the condition does not compile
+        (its own compilation reports why)."""
+        def unit(job: _Job, node: Tree) -> Unit:
+            src, typ = job.expr(node)
+            return Unit([(0, src, job.origin(node))], job.reads, job.calls, typ, uses=job.uses & set(scope))
+
+        def part(node: Tree) -> Unit:
+            job = _Job(Compiler(self.sym), text, scope, frozenset(), False, what)
+            job.wrapped = True
+            return unit(job, node)
+        try:
+            tree = parse_expression(text, what)
+            found = []
+            for node in tree.children if tree.data == "and_" else [tree]:
+                sides = None
+                if node.data == "compare" and len(node.children) == 3 and node.children[1].value == "==":
+                    sides = (part(node.children[0]), part(node.children[2]))
+                found.append((part(node), sides))
+            return found
+        except RuleError:
+            return []
+
     def function_body(self, text: str, scope: dict[str, str | None], what: str) -> Unit | None:
         """A pure function written as statements: `let`, `if`, `for` and `return`, nothing written.
 

@@ -16,7 +16,7 @@ from typing import Any
 
 from ..library.builtins import BUILTINS
 from ..library.limits import minus, plus, times
-from ..program import CardSpec, Matching, MoveSpec, PlayerBase, RuleSpec, VarSpec, ViewSpec, ZoneSpec
+from ..program import CardSpec, Join, Matching, MoveSpec, PlayerBase, RuleSpec, VarSpec, ViewSpec, ZoneSpec
 from ..runtime.agenda import DYNAMIC_STRATEGIES, Activation, static_term
 from ..runtime.memory import REFRESH
 from .codecheck import check_generated
@@ -93,6 +93,8 @@ def resolve_specs(module: Module, moves: dict[str, MoveSpec], variables: list[Va
     for rule in rules:
         rule.condition, rule.action = resolve(rule.condition), resolve(rule.action)
         rule.domains = [resolve(d) for d in rule.domains]
+        rule.join = tuple(None if j is None else Join(resolve(j.domain), tuple(map(resolve, j.tests)), resolve(j.key),
+                                                       resolve(j.probe)) for j in rule.join)
 
 
 def player_class(player_state: list[VarSpec], zones: list[ZoneSpec]) -> type:
@@ -126,6 +128,15 @@ def function_reads(defs: list[Definition], known: dict[str, set] | None = None) 
     return closed
 
 
+def reads_through_calls(unit: Unit, defs: list[Definition]) -> set[str]:
+    """The names `unit` reads, itself or through the rule-file functions it calls (of `defs`)."""
+    reads = set(unit.reads)
+    functions = function_reads(defs) if unit.calls else {}
+    for fname in unit.calls:
+        reads |= functions.get(fname, set())
+    return {r if isinstance(r, str) else r[0] for r in reads}
+
+
 def read_indexes(rules: list[RuleSpec], units: dict[int, tuple[Unit, list[Unit]]],
                  functions: dict[str, set]) -> Matching:
     """What the agenda reacts with: which rules read which names, as bit masks (see Matching)."""
@@ -134,7 +145,7 @@ def read_indexes(rules: list[RuleSpec], units: dict[int, tuple[Unit, list[Unit]]
                                                r.index)))
     for slot, rule in enumerate(slots):
         rule.bit = 1 << slot
-        rule.activation = None if rule.variables else Activation(rule, (), 0, ())
+        rule.activation = None if rule.variables else Activation(rule, (), (), ())
     readers: dict[str, dict] = {k: {} for k in ("global", "attr", "bound", "seat", "domain", "guards")}
     for rule in rules:
         cond_unit, domain_units = units[rule.index]

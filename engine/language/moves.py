@@ -7,7 +7,7 @@ from typing import Any
 from ..errors import did_you_mean
 from ..program import MoveSpec
 from .compiler import Compiler, Unit, literal
-from .linker import function_reads
+from .linker import reads_through_calls
 from .loader import Map, location_of, subtext
 from .sections import BINDING, SectionReader
 from .vocabulary import MOVE_KEYS
@@ -169,9 +169,4 @@ class Moves(SectionReader):
         return self.reads_through_calls(unit) - {"players"}
 
     def reads_through_calls(self, unit: Unit) -> set[str]:
-        """The names `unit` reads, itself or through the functions it calls."""
-        reads = set(unit.reads)
-        functions = function_reads(self.defs)
-        for fname in unit.calls:
-            reads |= functions.get(fname, set())
-        return {r if isinstance(r, str) else r[0] for r in reads}
+        return reads_through_calls(unit, self.defs)

@@ -4,8 +4,9 @@ from __future__ import annotations
 from typing import Any
 
 from ..errors import Location, did_you_mean
-from ..program import RuleSpec
+from ..program import Join, RuleSpec
 from .compiler import Unit, identifier_problem
+from .linker import reads_through_calls
 from .loader import Map, Seq, location_of, subtext
 from .sections import BINDING, SectionReader
 from .vocabulary import RULE_KEYS
@@ -174,5 +175,35 @@ class Rules(SectionReader):
                         condition, action, guard, spec.key_loc("name") if "name" in spec else spec.where,
                         doc=str(spec.get("doc", "")), strategy=strategy)
         rule.guard_only = guard is not None and phase is None and cond_unit.tests == 1 and not variables
+        if variables and not leading and not groups and isinstance(when, str):
+            rule.join = self.join_plan(name, when, variables, domain_units)
         self.rule_units[index] = (cond_unit, domain_units)  # read sets, for the linker's indexes
         return rule
+
+    def join_plan(self, name: str, when: str, variables: list[str], domains: list[Unit]) -> tuple:
+        """The tests of a rule's condition made while its variables are bound (see naipes.program.Join): each
+        test of `A and B and ...` that reads nothing a game changes (only the values bound, cards, params) is
+        made as soon as its last variable is bound, and an equality between one variable and earlier ones
+        becomes a lookup (the plain cross product `for: [p in players, q in players]` with `q.index ==
+        p.index + 1` binds P pairs, not P * P). Empty when no test can be made early."""
+        tests: list[list[Any]] = [[] for _ in variables]  # (the names of generated functions, linked later)
+        keys: list[tuple[str, str] | None] = [None] * len(variables)
+        what = f"condition of rule '{name}'"
+        for unit, sides in self.compiler.conjuncts(when, dict.fromkeys(variables), what):
+            if reads_through_calls(unit, self.defs):
+                continue  # it reads what a game changes: it waits for the condition
+            used = [variables.index(v) for v in unit.uses]
+            level = max(used, default=0)
+            tests[level].append(self.define("rule_test", tuple(variables[:level + 1]), unit, False, what))
+            independent = not domains[level].uses  # its collection does not depend on earlier variables
+            for mine, theirs in (sides or ()) and (sides, sides[::-1]):
+                if keys[level] is None and independent and level and mine.uses == {variables[level]} and \
+                        theirs.uses and max(variables.index(v) for v in theirs.uses) < level and \
+                        not reads_through_calls(mine, self.defs) and not reads_through_calls(theirs, self.defs):
+                    keys[level] = (self.define("rule_key", (variables[level],), mine, False, what),
+                                   self.define("rule_probe", tuple(variables[:level]), theirs, False, what))
+        if not any(tests):
+            return ()
+        return tuple(Join(self.define("rule_domain", (), domains[level], False, f"'for' of rule '{name}'")
+                          if keys[level] else None, tuple(tests[level]), *(keys[level] or (None, None)))
+                     for level in range(len(variables)))

@@ -50,7 +50,7 @@ def static_term(strategy: str, tests: int) -> int:
     return 0
 
 
-def sort_key(rule: Any, stamp: int, position: int) -> tuple:
+def sort_key(rule: Any, stamp: int, position: tuple) -> tuple:
     """Where an activation of `rule` made at update `stamp` stands in the conflict set (smallest first)."""
     strategy = rule.strategy
     term = -stamp if strategy in ("recency", "depth") else stamp if strategy == "breadth" else \
@@ -59,11 +59,16 @@ def sort_key(rule: Any, stamp: int, position: int) -> tuple:
 
 
 class Activation:
-    """A rule with one binding of its variables. Immutable; shared by clones."""
+    """A rule with one binding of its variables. Immutable; shared by clones.
+
+    Its position is where each value stands in its `for:` collection (so that
+    bindings fire in the order the collections give them); a rule without
+    variables has one activation, at position ().
+    """
 
     __slots__ = ("rule", "binding", "position", "key")
 
-    def __init__(self, rule: Any, binding: tuple, position: int, bkey: tuple):
+    def __init__(self, rule: Any, binding: tuple, position: tuple, bkey: tuple):
         self.rule, self.binding, self.position, self.key = rule, binding, position, bkey
 
     def __repr__(self) -> str:
@@ -71,13 +76,13 @@ class Activation:
 
 
 class Bindings:
-    """The activations of a rule with variables, in binding order (made by a rebinding; never changed after)."""
+    """The activations of a rule with variables, by position (made by a rebinding; never changed after)."""
 
     __slots__ = ("acts", "positions", "index")
 
-    def __init__(self, acts: list[Activation], index: list[dict] | None):
+    def __init__(self, acts: dict[tuple, Activation], index: list[dict] | None):
         self.acts = acts
-        self.positions = {act.key: act.position for act in acts}
+        self.positions = {act.key: act.position for act in acts.values()}
         self.index = index  # per variable: identity -> the positions bound to it (for bound reads)
 
 
@@ -87,28 +92,28 @@ class Matches:
 
     __slots__ = ("flags", "heap")
 
-    def __init__(self, flags: bytearray, heap: list[int]):
+    def __init__(self, flags: dict[tuple, int], heap: list[tuple]):
         self.flags, self.heap = flags, heap
 
     def copy(self) -> Matches:
-        return Matches(self.flags[:], self.heap[:])
+        return Matches(self.flags.copy(), self.heap[:])
 
-    def first(self) -> int:
-        """The smallest pending position (-1: none), after dropping the positions no longer pending."""
+    def first(self) -> tuple | None:
+        """The smallest pending position (None: none), after dropping the positions no longer pending."""
         heap, flags = self.heap, self.flags
         while heap:
             if flags[heap[0]] & LIVE:
                 return heap[0]
             heappop(heap)
-        return -1
+        return None
 
-    def pending(self) -> list[int]:
-        return [position for position, flag in enumerate(self.flags) if flag & LIVE]
+    def pending(self) -> list[tuple]:
+        return sorted(position for position, flag in self.flags.items() if flag & LIVE)
 
 
 LIVE, FIRED = 1, 2
-NO_BINDINGS = Bindings([], None)
-NO_MATCHES = Matches(bytearray(), [])
+NO_BINDINGS = Bindings({}, None)
+NO_MATCHES = Matches({}, [])
 
 
 class Agenda:
@@ -158,7 +163,7 @@ class Agenda:
 
     def refracted(self) -> tuple:
         """The refracted activations, hashable (part of a game's memo key)."""
-        return self.fired, tuple(bytes(m.flags) for m in self.matches if m.flags)
+        return self.fired, tuple(frozenset(m.flags.items()) for m in self.matches if m.flags)
 
     # ---------------------------------------------------------------- matching
     def start(self, memory: Any) -> None:
@@ -177,31 +182,31 @@ class Agenda:
                 self.bind(rule, memory)
             self.evaluate_rules(rule.bit, memory)
 
-    def bind(self, rule: Any, memory: Any) -> list[int]:
+    def bind(self, rule: Any, memory: Any) -> list[tuple]:
         """(Re)compute a rule's bindings; returns the positions whose activations are new."""
         rid = rule.index
         old, old_flags = self.bindings[rid], self.matches[rid].flags
         old_positions, old_acts = old.positions, old.acts
-        acts: list[Activation] = []
-        fresh: list[int] = []
-        flags = bytearray()
-        for position, binding in enumerate(rule.bindings(memory)):
+        acts: dict[tuple, Activation] = {}
+        fresh: list[tuple] = []
+        flags: dict[tuple, int] = {}
+        for position, binding in rule.bindings(memory):
             bkey = tuple([_identity(v) for v in binding])
             if old_positions.get(bkey) == position:
-                acts.append(old_acts[position])
-                flags.append(old_flags[position])
+                acts[position] = old_acts[position]
+                flags[position] = old_flags[position]
             else:  # a new binding, or one that moved: a new activation
-                acts.append(Activation(rule, binding, position, bkey))
-                flags.append(0)
+                acts[position] = Activation(rule, binding, position, bkey)
+                flags[position] = 0
                 fresh.append(position)
         index: list[dict] | None = None
         if rule.bound_reads:
             index = [{} for _ in rule.variables]
-            for act in acts:
+            for act in acts.values():
                 for pos, ident in enumerate(act.key):
                     index[pos].setdefault(ident, []).append(act.position)
         self.bindings[rid] = Bindings(acts, index)
-        matches = self.matches[rid] = Matches(flags, [p for p, flag in enumerate(flags) if flag & LIVE])
+        matches = self.matches[rid] = Matches(flags, sorted(p for p, flag in flags.items() if flag & LIVE))
         if matches.heap:  # (a kept activation keeps its place, so its stamp under recency stays right)
             self.live |= rule.bit
         else:
@@ -242,19 +247,19 @@ class Agenda:
             if rule.guard_only or rule.condition(memory, V):
                 live |= bit
                 if stamps is not None:
-                    stamps[rule.index, 0] = tick
+                    stamps[rule.index, ()] = tick
             else:
                 live &= ~bit
         self.live, self.fired = live, fired
 
-    def evaluate_bound(self, rule: Any, positions: list[int] | None, memory: Any) -> None:
+    def evaluate_bound(self, rule: Any, positions: list[tuple] | None, memory: Any) -> None:
         """Re-evaluate the activations of a rule with variables at `positions` (None: all of them)."""
         rid = rule.index
         acts = self.bindings[rid].acts
         matches = self.matches[rid]
         flags, heap = matches.flags, matches.heap
         V, condition, stamps, tick = memory.vars, rule.condition, self.stamps, self.tick
-        for position in (range(len(acts)) if positions is None else positions):
+        for position in (acts if positions is None else positions):
             was = flags[position]
             if condition(memory, V, *memory_local(memory, acts[position].binding)):
                 flags[position] = LIVE
@@ -264,7 +269,7 @@ class Agenda:
                     stamps[rid, position] = tick
             else:
                 flags[position] = 0
-        if matches.first() >= 0:
+        if matches.first() is not None:
             self.live |= rule.bit
         else:
             self.live &= ~rule.bit
@@ -281,7 +286,7 @@ class Agenda:
             rid = slots[bit.bit_length() - 1].index
             matches = self.matches[rid]
             if matches.flags:
-                self.matches[rid] = Matches(bytearray(len(matches.flags)), [])
+                self.matches[rid] = Matches(dict.fromkeys(matches.flags, 0), [])
 
     def update(self, memory: Any) -> None:
         """Re-evaluate what the memory's dirty keys may have changed."""
@@ -361,7 +366,7 @@ class Agenda:
             mask ^= bit
             rule = slots[bit.bit_length() - 1]
             if rule.variables:
-                refracted = [p for p, flag in enumerate(self.matches[rule.index].flags) if flag & FIRED]
+                refracted = sorted(p for p, flag in self.matches[rule.index].flags.items() if flag & FIRED)
                 if refracted:
                     self.evaluate_bound(rule, refracted, memory)
             elif self.fired & bit:
@@ -382,8 +387,8 @@ class Agenda:
         return woken  # a write that sets the old value back wakes its rules too, as for any read
 
     # -------------------------------------------------------------- resolving
-    def _winner(self) -> tuple[Any, int] | None:
-        """The rule whose activation fires next, and its binding position (0 for a rule without variables)."""
+    def _winner(self) -> tuple[Any, tuple] | None:
+        """The rule whose activation fires next, and its binding position (() for a rule without variables)."""
         live = self.live
         if not live:
             return None
@@ -392,20 +397,22 @@ class Agenda:
         bit = live & -live
         rule = self.plan.slots[bit.bit_length() - 1]
         if rule.variables:
-            return rule, self.matches[rule.index].first()
-        return rule, 0
+            position = self.matches[rule.index].first()
+            assert position is not None  # the bit of a rule with variables is live when one of them is
+            return rule, position
+        return rule, ()
 
-    def _winner_by_stamp(self) -> tuple[Any, int]:
+    def _winner_by_stamp(self) -> tuple[Any, tuple]:
         """Recency or breadth: among the pending activations of the highest priority, the newest (or oldest)."""
         best, best_key = None, None
         for rule, position in self._pending_pairs(self.plan.band(self.live)):
-            key = sort_key(rule, self.stamps[rule.index, position], position)  # type: ignore[index]
+            key = sort_key(rule, self.stamps[rule.index, position], position)  # type: ignore[index]  # (stamps set)
             if best_key is None or key < best_key:
                 best, best_key = (rule, position), key
         assert best is not None  # the band of a live rule has a pending activation
         return best
 
-    def _pending_pairs(self, mask: int) -> list[tuple[Any, int]]:
+    def _pending_pairs(self, mask: int) -> list[tuple[Any, tuple]]:
         """(rule, position) of every pending activation of the rules in `mask`, in slot then binding order."""
         slots, found = self.plan.slots, []
         while mask:
@@ -415,10 +422,10 @@ class Agenda:
             if rule.variables:
                 found += [(rule, position) for position in self.matches[rule.index].pending()]
             else:
-                found.append((rule, 0))
+                found.append((rule, ()))
         return found
 
-    def _activation(self, rule: Any, position: int) -> Activation:
+    def _activation(self, rule: Any, position: tuple) -> Activation:
         if rule.variables:
             return self.bindings[rule.index].acts[position]
         return rule.activation
@@ -451,7 +458,7 @@ class Agenda:
                 self.fired |= bit
                 return rule.activation
         matches.flags[position] = FIRED
-        if matches.first() < 0:
+        if matches.first() is None:
             self.live ^= bit
         return self.bindings[rule.index].acts[position]
 
@@ -465,7 +472,7 @@ class Agenda:
                 reason = f"waits for {rule.guard[0]} == {rule.guard[1]!r}"
             elif rule.variables and not self.bindings[rule.index].acts:
                 reason = "its 'for:' has nothing to go over"
-            elif (all(flag & FIRED for flag in self.matches[rule.index].flags) if rule.variables
+            elif (all(flag & FIRED for flag in self.matches[rule.index].flags.values()) if rule.variables
                   else self.fired & rule.bit):
                 reason = "fired already, and nothing its condition reads has changed since"
             else:
