@@ -106,6 +106,7 @@ class MoveSpec:
     space: Callable | None = None
     fixed_label: bool = False  # its label depends on the argument alone (options are made once: naipes.runtime.game)
     choices: Callable | None = None  # f(memory, vars, player) -> the legal arguments: `when`, candidates, cascade
+    card_args: bool = False  # its arguments are cards (chosen from a zone)
 
 
 @dataclass

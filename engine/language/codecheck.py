@@ -37,9 +37,10 @@ ALLOWED = STATEMENTS + EXPRESSIONS + PARTS
 # prefixed names: v_ a rule-file local, F_ a rule-file function, B_ a built-in, R_ a record, _o/_h temporaries,
 # kind_N a generated function.
 ENGINE_NAMES = frozenset({"M", "V", "_", "combo", "list", "dict", "zip", "range"})
-PREFIXED = re.compile(r"(?:[vFBR]_[A-Za-z0-9_]+|_[oh][0-9]+|[a-z]+(?:_[a-z]+)*_[0-9]+)\Z", re.ASCII)
-# The only names an assignment expression sets: values the optimiser hoists (naipes.language.optimizer).
-HOISTED = re.compile(r"_h[0-9]+\Z", re.ASCII)
+PREFIXED = re.compile(r"(?:[vFBR]_[A-Za-z0-9_]+|_[oht][0-9]+|[a-z]+(?:_[a-z]+)*_[0-9]+)\Z", re.ASCII)
+# The only names an assignment expression sets: values the optimiser hoists, and the arguments of the calls it
+# inlines (naipes.language.optimizer).
+HOISTED = re.compile(r"_[ht][0-9]+\Z", re.ASCII)
 # The working memory's methods that generated code calls (M.move(...), ...).
 MEMORY_API = frozenset({"set_var", "set_attr", "move", "shuffle", "deal", "ask", "end_game", "unpack", "announce",
                         "rng", "charge", "step", "in_phase", "entering_step", "refresh", "events"})

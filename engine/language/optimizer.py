@@ -34,7 +34,7 @@ import ast
 import copy
 from collections.abc import Iterator
 
-INLINE_SIZE = 160  # the largest function expression (in syntax nodes) that is inlined
+INLINE_SIZE = 250  # the largest function expression (in syntax nodes) that is inlined
 LIGHT = 16  # a function whose call tree makes at most this many calls is not charged a step
 CONDITIONS = ("rule_when_", "phase_when_", "phase_test_")  # generated conditions, inlined where they are tested
 UNSET = "B_UNSET"  # a hoisted value not computed yet (the linker binds the name to a unique object)
@@ -144,13 +144,39 @@ def _trivial(node: ast.AST) -> bool:
 
 
 # ------------------------------------------------------------------------- inlining
-class _Inliner(ast.NodeTransformer):
+class _Inliner:
+    """Replaces calls of small functions by their expressions, inside out (see the module's docstring).
+
+    An argument read more than once is computed once, into a temporary (``_tN :=``) at its first reading,
+    when that reading is sure to come first (not behind a test that may skip it) and the call is not in a
+    comprehension's collection (where Python allows no assignment)."""
+
     def __init__(self, functions: dict[str, ast.FunctionDef], recursive: set[str]):
         self.functions, self.recursive = functions, recursive
         self.fresh = 0
 
-    def visit_Call(self, node: ast.Call) -> ast.AST:
-        self.generic_visit(node)
+    def visit(self, node: ast.AST, iterable: bool = False) -> ast.AST:
+        """`node` with its calls inlined (`iterable`: it is part of a comprehension's collection)."""
+        if isinstance(node, COMPREHENSIONS):
+            for generator in node.generators:
+                generator.iter = self.visit(generator.iter, True)  # type: ignore[assignment]
+                generator.ifs = [self.visit(test, iterable) for test in generator.ifs]  # type: ignore[misc]
+            if isinstance(node, ast.DictComp):
+                node.key = self.visit(node.key, iterable)  # type: ignore[assignment]
+                node.value = self.visit(node.value, iterable)  # type: ignore[assignment]
+            else:
+                node.elt = self.visit(node.elt, iterable)  # type: ignore[assignment]
+            return node
+        for field, value in ast.iter_fields(node):
+            if isinstance(value, list):
+                setattr(node, field, [self.visit(v, iterable) if isinstance(v, ast.AST) else v for v in value])
+            elif isinstance(value, ast.AST):
+                setattr(node, field, self.visit(value, iterable))
+        if isinstance(node, ast.Call):
+            return self.inlined(node, iterable)
+        return node
+
+    def inlined(self, node: ast.Call, iterable: bool) -> ast.AST:
         func = node.func
         if not (isinstance(func, ast.Name) and func.id in self.functions and func.id not in self.recursive):
             return node
@@ -161,20 +187,39 @@ class _Inliner(ast.NodeTransformer):
             return node
         params = [a.arg for a in definition.args.args[2:]]
         args = node.args[2:]
-        if len(params) != len(args):
-            return node
+        if len(params) != len(args) or (iterable and any(isinstance(n, ast.NamedExpr) for n in ast.walk(body))):
+            return node  # (a comprehension's collection may assign nothing, not even inside what is inlined)
+        body = copy.deepcopy(body)
         reads = _reads(body, set(params))
+        mapping: dict[str, ast.expr] = {}
+        firsts: dict[int, str] = {}  # id of a parameter's first reading -> the temporary that keeps its argument
         for param, arg in zip(params, args):
             count, in_loop = reads.get(param, (0, False))
-            if not _pure(arg) or not (_trivial(arg) or (count == 1 and not in_loop) or count == 0):
+            if not _pure(arg):
                 return node
-        return self.substitute(copy.deepcopy(body), dict(zip(params, args)))
+            if _trivial(arg) or count == 0 or (count == 1 and not in_loop):
+                mapping[param] = arg
+                continue
+            first = None if iterable else _first_reading(body, param)
+            if first is None:
+                return node
+            self.fresh += 1
+            temporary = f"_t{self.fresh}"
+            mapping[param] = ast.copy_location(ast.Name(temporary, ast.Load()), arg)
+            firsts[id(first)] = temporary
+            mapping[f"{param} first"] = arg
+        return self.substitute(body, mapping, firsts)
 
-    def substitute(self, node: ast.AST, mapping: dict[str, ast.expr]) -> ast.AST:
-        """`node` with the names in `mapping` replaced (copies of the arguments) and every name it binds
-        (lambda parameters, comprehension variables) renamed afresh, so that nothing is captured."""
+    def substitute(self, node: ast.AST, mapping: dict[str, ast.expr], firsts: dict[int, str]) -> ast.AST:
+        """`node` with the names in `mapping` replaced (copies of the arguments; a parameter's first reading
+        assigns its temporary) and every name it binds (lambda parameters, comprehension variables) renamed
+        afresh, so that nothing is captured."""
         if isinstance(node, ast.Name):
             if node.id in mapping and isinstance(node.ctx, ast.Load):
+                temporary = firsts.get(id(node))
+                if temporary is not None:
+                    value = copy.deepcopy(mapping[f"{node.id} first"])
+                    return ast.copy_location(ast.NamedExpr(ast.Name(temporary, ast.Store()), value), value)
                 return copy.deepcopy(mapping[node.id])
             return node
         if isinstance(node, ast.Lambda):
@@ -182,36 +227,63 @@ class _Inliner(ast.NodeTransformer):
             for arg in node.args.args:
                 old, arg.arg = arg.arg, self.rename(arg.arg)
                 inner[old] = ast.Name(arg.arg, ast.Load())
-            node.body = self.substitute(node.body, _located(inner, node))  # type: ignore[assignment]
+            node.body = self.substitute(node.body, _located(inner, node), firsts)  # type: ignore[assignment]
             return node
         if isinstance(node, COMPREHENSIONS):
             inner = dict(mapping)
             for i, generator in enumerate(node.generators):
-                generator.iter = self.substitute(generator.iter, mapping if i == 0 else inner)  # type: ignore
+                generator.iter = self.substitute(generator.iter, mapping if i == 0 else inner, firsts)  # type: ignore
                 for target in ast.walk(generator.target):
                     if isinstance(target, ast.Name):
                         old = target.id
                         target.id = self.rename(old)
                         inner[old] = ast.Name(target.id, ast.Load())
                 inner = _located(inner, node)
-                generator.ifs = [self.substitute(test, inner) for test in generator.ifs]  # type: ignore[misc]
+                generator.ifs = [self.substitute(test, inner, firsts) for test in generator.ifs]  # type: ignore[misc]
             if isinstance(node, ast.DictComp):
-                node.key = self.substitute(node.key, inner)  # type: ignore[assignment]
-                node.value = self.substitute(node.value, inner)  # type: ignore[assignment]
+                node.key = self.substitute(node.key, inner, firsts)  # type: ignore[assignment]
+                node.value = self.substitute(node.value, inner, firsts)  # type: ignore[assignment]
             else:
-                node.elt = self.substitute(node.elt, inner)  # type: ignore[assignment]
+                node.elt = self.substitute(node.elt, inner, firsts)  # type: ignore[assignment]
             return node
         for field, value in ast.iter_fields(node):
             if isinstance(value, list):
-                setattr(node, field, [self.substitute(v, mapping) if isinstance(v, ast.AST) else v for v in value])
+                setattr(node, field, [self.substitute(v, mapping, firsts) if isinstance(v, ast.AST) else v
+                                      for v in value])
             elif isinstance(value, ast.AST):
-                setattr(node, field, self.substitute(value, mapping))
+                setattr(node, field, self.substitute(value, mapping, firsts))
         return node
 
     def rename(self, name: str) -> str:
         """A name no rule file can write (theirs are v_ and a name that cannot start with '_')."""
         self.fresh += 1
         return f"v__{self.fresh}_{_original(name)[2:]}"
+
+
+def _first_reading(body: ast.AST, name: str) -> ast.Name | None:
+    """The reading of `name` that comes first when `body` is computed, if it is sure to happen whatever the
+    tests on the way decide (None otherwise: it is behind a test, in a loop or lambda, or there is none)."""
+    def walk(node: ast.AST, sure: bool) -> tuple[bool, ast.Name | None]:  # (found, the reading if sure)
+        if isinstance(node, ast.Name):
+            return (True, node if sure else None) if node.id == name and isinstance(node.ctx, ast.Load) else \
+                (False, None)
+        if isinstance(node, (ast.Lambda, *COMPREHENSIONS)):
+            return (True, None) if any(isinstance(n, ast.Name) and n.id == name for n in ast.walk(node)) else \
+                (False, None)
+        if isinstance(node, ast.IfExp):
+            parts = [(node.test, sure), (node.body, False), (node.orelse, False)]
+        elif isinstance(node, ast.BoolOp):
+            parts = [(value, sure and i == 0) for i, value in enumerate(node.values)]
+        elif isinstance(node, ast.Compare):
+            parts = [(node.left, sure)] + [(c, sure and i == 0) for i, c in enumerate(node.comparators)]
+        else:
+            parts = [(child, sure) for child in ast.iter_child_nodes(node)]  # type: ignore[misc]
+        for child, child_sure in parts:
+            found, reading = walk(child, child_sure)
+            if found:
+                return found, reading
+        return False, None
+    return walk(body, True)[1]
 
 
 def _original(name: str) -> str:
@@ -316,7 +388,7 @@ class _Hoister:
         if isinstance(node, (ast.Name, ast.Constant, ast.Lambda)):
             return node
         if varying and not (_free(node) & (varying | self.assigned if self.shared is not None else varying)) \
-                and _pure(node) and _has_call(node) and not self.may_be_iterator(node):
+                and _pure(node) and _has_call(node) and not self.may_be_iterator(node) and not _temporaries(node):
             return self.remembered(node, hoisted)
         if isinstance(node, ast.GeneratorExp) and not consumed:
             return node
@@ -423,6 +495,11 @@ def _code(node: ast.expr) -> str:
 
 def _unset(name: str) -> ast.Assign:
     return ast.Assign([ast.Name(name, ast.Store())], ast.Name(UNSET, ast.Load()))
+
+
+def _temporaries(node: ast.AST) -> bool:
+    """Whether `node` sets or reads a temporary of an inlined call (its value changes from one use to the next)."""
+    return any(isinstance(n, ast.Name) and n.id.startswith("_t") for n in ast.walk(node))
 
 
 def _free(node: ast.AST) -> set[str]:

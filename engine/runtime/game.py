@@ -384,6 +384,10 @@ class Game:
             if made is None:
                 made = self.program.caches["options"][move.name] = {}
             get = made.get
+            if move.card_args:  # cards are made once for a game and its copies, and equal only themselves
+                found = list(map(get, args))
+                if None not in found:
+                    return found
             found = []
             for arg in args:
                 try:
