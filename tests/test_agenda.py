@@ -492,13 +492,14 @@ def test_a_test_made_while_binding_keeps_the_error_it_would_raise(tmp_path):
         run(tmp_path, text)
 
 
-def test_a_binding_keeps_its_refraction_while_its_values_keep_their_places(tmp_path):
-    # pairs (p, c) with c in p's hand: taking P1's card moves none of P2's pairs, which do not fire again
+def test_an_activation_keeps_its_refraction_while_its_values_are_bound_wherever_they_stand(tmp_path):
+    # pairs (p, c) with c in p's hand: P1's first card leaves (its other card moves to the front of the hand)
+    # and a card is dealt to P2: only the new pair fires
     game, records = run(tmp_path, """
         game: places
         players: 2
         cards:
-          attributes: {rank: [1, 2, 3, 4]}
+          attributes: {rank: [1, 2, 3, 4, 5, 6]}
           start: stock
         zones:
           stock: {visibility: public}
@@ -519,10 +520,11 @@ def test_a_binding_keeps_its_refraction_while_its_values_keep_their_places(tmp_p
             then: |
               step = 1
               move players[0].hand[0] to gone
+              move top(stock) to players[1].hand
     """ + FIN)
     fires = [(b["p"], b["c"]) for b in firings(records, "each")]
-    assert len(fires) == 4 + 1  # the four pairs, then P1's remaining card, which moved to the front of its hand
-    assert fires[-1][0] == "P1"
+    dealt = game.memory.players[1].hand[-1].name
+    assert len(fires) == 5 and len(set(fires)) == 5 and fires[-1] == ("P2", dealt)
 
 
 # --------------------------------------------------------------------- guards

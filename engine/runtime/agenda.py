@@ -78,11 +78,10 @@ class Activation:
 class Bindings:
     """The activations of a rule with variables, by position (made by a rebinding; never changed after)."""
 
-    __slots__ = ("acts", "positions", "index")
+    __slots__ = ("acts", "index")
 
     def __init__(self, acts: dict[tuple, Activation], index: list[dict] | None):
         self.acts = acts
-        self.positions = {act.key: act.position for act in acts.values()}
         self.index = index  # per variable: identity -> the positions bound to it (for bound reads)
 
 
@@ -183,19 +182,28 @@ class Agenda:
             self.evaluate_rules(rule.bit, memory)
 
     def bind(self, rule: Any, memory: Any) -> list[tuple]:
-        """(Re)compute a rule's bindings; returns the positions whose activations are new."""
+        """(Re)compute a rule's bindings; returns the positions whose activations are new.
+
+        An activation is its rule and the values it binds: while they are all still bound it keeps its
+        state (pending, refracted), wherever they now stand in their collections (which orders it)."""
         rid = rule.index
         old, old_flags = self.bindings[rid], self.matches[rid].flags
-        old_positions, old_acts = old.positions, old.acts
+        old_acts = old.acts
+        before: dict[tuple, list[tuple]] = {}  # the values bound -> their old positions (a value may be twice)
+        for position, act in old_acts.items():
+            before.setdefault(act.key, []).append(position)
         acts: dict[tuple, Activation] = {}
         fresh: list[tuple] = []
         flags: dict[tuple, int] = {}
         for position, binding in rule.bindings(memory):
             bkey = tuple([_identity(v) for v in binding])
-            if old_positions.get(bkey) == position:
-                acts[position] = old_acts[position]
-                flags[position] = old_flags[position]
-            else:  # a new binding, or one that moved: a new activation
+            places = before.get(bkey)
+            if places:
+                was = places.pop(0)
+                act = old_acts[was]
+                acts[position] = act if was == position else Activation(rule, binding, position, bkey)
+                flags[position] = old_flags[was]
+            else:  # a new binding: a new activation
                 acts[position] = Activation(rule, binding, position, bkey)
                 flags[position] = 0
                 fresh.append(position)
