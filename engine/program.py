@@ -46,6 +46,22 @@ class CardBase:
         return self.id < other.id
 
 
+class FactBase(tuple):
+    """A fact: a record (fields by name) that is itself, not its value: two facts asserted alike are two
+    facts (equal only to themselves), so a rule's activations follow each one (naipes.runtime.agenda). A
+    rule file's kinds of fact are classes of it (`facts:`)."""
+
+    __slots__ = ()
+    kind: str = ""  # the kind of fact (the collection it belongs to)
+    __eq__ = object.__eq__
+    __ne__ = object.__ne__
+    __hash__ = object.__hash__
+
+    def same(self, other: tuple) -> bool:
+        """Whether `other` holds the same values (a fact asserted again is not added twice, as in CLIPS)."""
+        return tuple.__eq__(self, other)
+
+
 @dataclass
 class Param:
     name: str

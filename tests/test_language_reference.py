@@ -14,7 +14,8 @@ ROOT = Path(__file__).resolve().parent.parent
 REFERENCE = (ROOT / "docs" / "language.md").read_text(encoding="utf-8")
 EXAMPLE = ROOT / "examples" / "high_card.yaml"
 # the statements of engine/language/grammar.lark, by their first words
-STATEMENTS = ["let", "move", "shuffle", "deal", "ask", "end game", "announce", "goto", "refresh", "pass", "if", "for"]
+STATEMENTS = ["let", "move", "shuffle", "deal", "ask", "end game", "announce", "goto", "refresh", "pass", "if", "for",
+              "assert", "retract", "modify", "exists"]
 
 
 def keys(shape: object, seen: set[int]) -> set[str]:

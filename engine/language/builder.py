@@ -20,7 +20,7 @@ from ..errors import RuleError, RuleErrors, did_you_mean
 from ..library.limits import MAX_DECISIONS, MAX_FIRINGS
 from ..program import Program, VarSpec, ViewSpec
 from .cards import Cards
-from .compiler import Compiler, identifier_problem
+from .compiler import Compiler, Unit, identifier_problem
 from .declarations import Declarations
 from .display import read_display
 from .linker import compile_module, evaluator, function_reads, player_class, read_indexes, resolve_specs
@@ -58,7 +58,7 @@ class Builder(Settings, Phases, Declarations, Cards, Moves, Rules):
         self.compile_functions()
         cards = self.cards()
         zones = self.zone_specs
-        state = self.variables("state", per_player=False)
+        state = self.variables("state", per_player=False) + self.fact_collections()
         player_state = self.variables("player_state", per_player=True)
         setup = None
         if "setup" in tree:
@@ -100,6 +100,15 @@ class Builder(Settings, Phases, Declarations, Cards, Moves, Rules):
             key_state=tuple(v.name for v in state if v.name in read),
             key_player_state=tuple(v.name for v in player_state if v.name in read),
             key_zones=frozenset(z.name for z in zones if z.name in read))
+
+    def fact_collections(self) -> list[VarSpec]:
+        """For each kind of fact, the variable holding those asserted (empty at the start)."""
+        found = []
+        facts = self.section("facts", Map, Map())
+        for name in sorted(self.sym.facts, key=list(facts).index):
+            init = self.define("init_state", (), Unit([(0, "()", facts.key_loc(name))]), False, f"facts '{name}'")
+            found.append(VarSpec(name, init, "public", f"facts {name}"))
+        return found
 
     def names_read(self, functions: dict[str, set]) -> set[str]:
         """The variables and zones that the play reads: what rules, moves and the result read, themselves or

@@ -137,6 +137,7 @@ class Symbols:
     first_stages: dict[str, str | None] = field(default_factory=dict)  # phase -> the stage a turn starts in
     attr_enums: dict[str, tuple[str, ...]] = field(default_factory=dict)  # card or player attribute -> its texts
     records: dict[str, tuple[str, ...]] = field(default_factory=dict)  # record name -> its fields, in order
+    facts: set[str] = field(default_factory=set)  # the records that are kinds of fact (each a global collection)
     card_values: dict[str, tuple] = field(default_factory=dict)  # card attribute -> the values listed for it
     # a strategy's per-player memory: p.NAME reads item p.index of the global NAME (a tuple, one per player)
     player_memory: set[str] = field(default_factory=set)
@@ -171,6 +172,19 @@ class Unit:
     tests: int = 0  # atomic tests in a condition (specificity)
     guard: tuple | None = None  # (global name, literal) when the condition is `name == literal and ...`
     uses: set = field(default_factory=set)  # the locals in scope it reads (an expression's: `player`, ...)
+
+
+def element_type(collection: str | None) -> str | None:
+    """The type of what a collection of `collection`'s type holds, where known: a zone's cards, facts."""
+    if collection == "zone":
+        return "card"
+    if collection is not None and _facts(collection):
+        return f"record {collection[len('facts '):]}"
+    return None
+
+
+def _facts(typ: str | None) -> bool:
+    return typ is not None and typ.startswith("facts ")
 
 
 def _type_of_value(value: Any) -> str | None:
@@ -523,7 +537,9 @@ class _Job:
         index, _ = self.expr(node.children[1])
         if base_type in NUMERIC:
             self.fail(node, f"a value of type {base_type} cannot be indexed")
-        return f"{base}[{index}]", ("str" if base_type == "str" else None)
+        if node.children[1].data == "slice":
+            return f"{base}[{index}]", (base_type if base_type in ("str", "tuple") or _facts(base_type) else None)
+        return f"{base}[{index}]", ("str" if base_type == "str" else element_type(base_type))
 
     def e_slice(self, node: Tree) -> tuple[str, None]:
         lo, hi = node.children
@@ -551,6 +567,8 @@ class _Job:
         function = node.children[0]
         if function.data == "name" and function.children[0].value == "values_of" and "values_of" not in self.scope:
             return self._values_of(node), "list"
+        if function.data == "name" and function.children[0].value == "exists" and "exists" not in self.scope:
+            return self._exists(node), "bool"
         args, kwargs, _ = self._arguments(node.children[1])
         return self._call(node, args, kwargs)
 
@@ -605,6 +623,33 @@ class _Job:
             self.fail(node, "values_of takes the name of a card attribute whose values the cards section lists",
                       f"such attributes: {listed}")
         return literal(list(self.sym.card_values[attr]))
+
+    def _exists(self, node: Tree) -> str:
+        """`exists(KIND, field=value, ...)`: whether a fact of that kind holds those values (looked up in an
+        index the memory keeps, not by going over the facts: CLIPS's `(not (KIND ...))` is `not exists(...)`)."""
+        given = node.children[1].children if node.children[1] is not None else []
+        kind_node = given[0] if given else None
+        kind = kind_node.children[0].value if isinstance(kind_node, Tree) and kind_node.data == "name" else None
+        if kind is None or kind not in self.sym.facts or kind in self.scope:
+            self.fail(node, "exists takes a kind of fact, then the values its facts are looked up by: "
+                            "exists(KIND, field=value, ...)",
+                      f"kinds of fact: {', '.join(sorted(self.sym.facts))}" if self.sym.facts else
+                      "declare the kinds of fact under 'facts:'")
+        fields = self.sym.records[kind]
+        wanted: dict[str, str] = {}
+        for arg in given[1:]:
+            if not (isinstance(arg, Tree) and arg.data == "kwarg"):
+                self.fail(arg, "exists looks facts up by field=value")
+            name = arg.children[0].value
+            if name not in fields:
+                self.fail(arg, f"a fact '{kind}' has no field '{name}'", did_you_mean(name, fields))
+            if name in wanted:
+                self.fail(arg, f"field '{name}' given twice")
+            wanted[name] = self.expr(arg.children[1])[0]
+        self.reads.add(kind)
+        by = tuple(f for f in fields if f in wanted)  # (in the kind's order: one index serves every writing)
+        values = "".join(f"{wanted[f]}, " for f in by)
+        return f"M.has_fact({literal(kind)}, {literal(by)}, ({values}))"
 
     def _record(self, node: Tree, name: str, args: list[str], kwargs: dict[str, str]) -> str:
         """`name(field=value, ...)`: a record with every field given, by name or all in order."""
@@ -725,7 +770,7 @@ class _Job:
             it, it_type = self.expr(iterable)
             if _numeric(it_type):
                 self.fail(iterable, f"cannot iterate over a value of type {it_type}")
-            self.scope.update({n.value: ("card" if it_type == "zone" else None) for n in names})
+            self.scope.update({n.value: (element_type(it_type) if len(names) == 1 else None) for n in names})
             self.bound = self.bound - {n.value for n in names}
             text = f"for {', '.join('v_' + n.value for n in names)} in M.charge({it})"
             if cond is not None:
@@ -807,6 +852,8 @@ class _Job:
             self.fail(node, f"'{name}' is a param: params are read-only while the game runs")
         if name in sym.zones:
             self.fail(node, f"'{name}' is a zone: cards change zones with 'move'")
+        if name in sym.facts:
+            self.fail(node, f"'{name}' holds facts: 'assert', 'modify' and 'retract' change it")
         if name == "players":
             self.fail(node, "'players' is fixed for the whole game")
         if name in sym.player_memory:
@@ -898,8 +945,8 @@ class _Job:
         """In a strategy, actions may change only the strategy's own memory, never the game."""
         writable = self.c.writable
         if writable is not None and (name is None or name not in writable):
-            what = (f"assign '{name}'" if name else "assign player variables" if action == "assign"
-                    else f"use '{action}'")
+            what = (f"use '{action}'" if action != "assign" else f"assign '{name}'" if name else
+                    "assign player variables")
             self.fail(node, f"a strategy cannot {what}: it changes only its own memory",
                       f"its memory: {', '.join(sorted(writable))}" if writable else "declare it under 'memory:'")
 
@@ -1021,6 +1068,54 @@ class _Job:
             return "." + attr if attr in self.sym.attr_enums else None
         return None
 
+    def s_assert_stmt(self, node: Tree, indent: int, out: list) -> None:
+        value = node.children[0]
+        kind = self._fact_kind(value)
+        self._check_writable(node, kind, "assert")
+        if not (value.data == "call" and kind is not None):
+            self.fail(value, "'assert' makes a fact: assert KIND(field=value, ...)",
+                      f"kinds of fact: {', '.join(sorted(self.sym.facts))}" if self.sym.facts else
+                      "declare the kinds of fact under 'facts:'")
+        self.emit(out, indent, f"M.assert_fact({self.expr(value)[0]})", node)
+
+    def s_retract_stmt(self, node: Tree, indent: int, out: list) -> None:
+        src, typ = self.expr(node.children[0])
+        self._check_fact(node.children[0], typ, "retract")
+        self.emit(out, indent, f"M.retract_fact({src})", node)
+
+    def s_modify_stmt(self, node: Tree, indent: int, out: list) -> None:
+        call = node.children[0]
+        if call.data != "call" or call.children[1] is None or \
+                any(not (isinstance(a, Tree) and a.data == "kwarg") for a in call.children[1].children if a):
+            self.fail(call, "'modify' changes fields of a fact: modify FACT(field=value, ...)")
+        src, typ = self.expr(call.children[0])
+        kind = self._check_fact(call.children[0], typ, "modify")
+        changes = []
+        for arg in call.children[1].children:
+            if arg is None:
+                continue
+            field_name = arg.children[0].value
+            if kind is not None and field_name not in self.sym.records[kind]:
+                self.fail(arg, f"a fact '{kind}' has no field '{field_name}'",
+                          did_you_mean(field_name, self.sym.records[kind]))
+            changes.append(f"{literal(field_name)}: {self.expr(arg.children[1])[0]}")
+        self.emit(out, indent, f"M.modify_fact({src}, {{{', '.join(changes)}}})", node)
+
+    def _fact_kind(self, node: Tree) -> str | None:
+        """The kind of fact `KIND(...)` makes, if `node` is such a call."""
+        if node.data == "call" and node.children[0].data == "name":
+            name = node.children[0].children[0].value
+            return name if name in self.sym.facts and name not in self.scope else None
+        return None
+
+    def _check_fact(self, node: Tree, typ: str | None, action: str) -> str | None:
+        """The kind of the fact `action` takes (None: not known before the game runs), refusing what cannot be."""
+        kind = typ[len("record "):] if typ is not None and typ.startswith("record ") else None
+        if (typ is not None and kind is None) or (kind is not None and kind not in self.sym.facts):
+            self.fail(node, f"'{action}' takes a fact, not a {typ}")
+        self._check_writable(node, kind, action)
+        return kind
+
     def s_announce_stmt(self, node: Tree, indent: int, out: list) -> None:
         """An announcement is made only when someone hears the game (a simulation without logs skips the work),
         unless making it draws at random: the game must draw the same numbers, heard or not."""
@@ -1055,7 +1150,7 @@ class _Job:
             self.fail(iterable, f"cannot iterate over a value of type {typ}")
         saved, saved_bound = dict(self.scope), self.bound
         for token in names:
-            self.scope[token.value] = "card" if typ == "zone" and len(names) == 1 else None
+            self.scope[token.value] = element_type(typ) if len(names) == 1 else None
         self.bound = self.bound - {t.value for t in names}
         targets = ", ".join(f"v_{t.value}" for t in names)
         self.emit(out, indent, f"for {targets} in list(M.charge({it})):", node)
@@ -1064,7 +1159,7 @@ class _Job:
 
 
 LITERALS = {"number", "string", "true", "false", "list", "tuple", "set", "dict"}
-SPECIAL_FORMS = {"values_of"}  # calls the compiler answers itself (no function of that name can be declared)
+SPECIAL_FORMS = {"values_of", "exists"}  # calls the compiler answers itself (no function of that name can be declared)
 PURE_STATEMENTS = {"let_stmt", "if_stmt", "for_stmt", "return_stmt", "pass_stmt"}
 
 

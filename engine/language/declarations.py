@@ -64,6 +64,7 @@ class Declarations(SectionReader):
                     (sym.attr_enums if per_player else sym.enums)[str(name)] = values
         self.declare_functions()
         self.declare_records()
+        self.declare_records("facts")
         moves = self.section("moves", Map, Map())
         for move in moves:
             problem = identifier_problem(move, "move")
@@ -127,22 +128,29 @@ class Declarations(SectionReader):
                 self.error(f"function '{fname}' is already defined", functions.key_loc(signature))
             sym.functions[fname] = args
 
-    def declare_records(self) -> None:
-        """`records: NAME: [field, ...]`: values made by NAME(field=value, ...) and read by r.field."""
-        records = self.section("records", Map, Map())
+    def declare_records(self, section: str = "records") -> None:
+        """`records: NAME: [field, ...]`: values made by NAME(field=value, ...) and read by r.field; `facts:` the
+        same, each NAME also the collection of the facts of that kind asserted (a global only asserting,
+        modifying and retracting change)."""
+        kind = "record" if section == "records" else "kind of fact"
+        records = self.section(section, Map, Map())
         for name, fields in records.items():
-            problem = identifier_problem(name, "record")
-            if problem is None and (name in self.sym.functions or name in BUILTINS or name in self.sym.globals):
-                problem = f"record '{name}' shares its name with a function or a variable"
+            problem = identifier_problem(name, kind)
+            if problem is None and (name in self.sym.functions or name in BUILTINS or name in self.sym.globals
+                                    or name in self.sym.records):
+                problem = f"{kind} '{name}' shares its name with a function, a record or a variable"
             if problem is None and (not isinstance(fields, Seq) or not fields):
-                problem = f"record '{name}' lists its fields: [field, ...]"
-            problem = problem or next(filter(None, (identifier_problem(f, "record field") for f in fields)), None)
+                problem = f"{kind} '{name}' lists its fields: [field, ...]"
+            problem = problem or next(filter(None, (identifier_problem(f, f"{kind} field") for f in fields)), None)
             if problem is None and len(set(fields)) != len(fields):
-                problem = f"record '{name}' names a field twice"
+                problem = f"{kind} '{name}' names a field twice"
             if problem:
-                self.error(problem, records.key_loc(name) if problem.startswith("record '") else records.loc(name))
+                self.error(problem, records.key_loc(name) if problem.startswith(f"{kind} '") else records.loc(name))
                 continue
             self.sym.records[str(name)] = tuple(str(f) for f in fields)
+            if section == "facts":
+                self.sym.facts.add(str(name))
+                self.sym.globals[str(name)] = f"facts {name}"
 
     def rule_names(self) -> set[str]:
         """The names of the rules (what `refresh` may name)."""

@@ -16,7 +16,7 @@ from typing import Any
 
 from ..library.builtins import BUILTINS
 from ..library.limits import minus, plus, times
-from ..program import CardSpec, Join, Matching, MoveSpec, PlayerBase, RuleSpec, VarSpec, ViewSpec, ZoneSpec
+from ..program import CardSpec, FactBase, Join, Matching, MoveSpec, PlayerBase, RuleSpec, VarSpec, ViewSpec, ZoneSpec
 from ..runtime.agenda import DYNAMIC_STRATEGIES, Activation, static_term
 from ..runtime.memory import REFRESH
 from .codecheck import check_generated
@@ -64,7 +64,8 @@ def compile_module(defs: list[Definition], sym: Symbols, path: str, base: dict |
                                  "B_product": product}
     namespace.update({f"B_{n}": b.func for n, b in BUILTINS.items()})
     namespace.update(B_UNSET=object(), B_times=times, B_plus=plus, B_minus=minus, B_lookup=lookup, B_replaced=replaced)
-    namespace.update({f"R_{name}": namedtuple(name, fields) for name, fields in sym.records.items()})
+    namespace.update({f"R_{name}": fact_class(name, fields) if name in sym.facts else namedtuple(name, fields)
+                      for name, fields in sym.records.items()})
     namespace.update({name: value for name, value in (base or {}).items() if name[:2] in ("F_", "R_")})
     with warnings.catch_warnings():  # inlining can write `2 is not None`, which Python warns about (rightly: a literal)
         warnings.simplefilter("ignore", SyntaxWarning)
@@ -217,6 +218,13 @@ def _index_rule(readers: dict[str, dict], rule: RuleSpec, cond_unit: Unit, domai
 
 def _add(masks: dict, key: Any, bit: int) -> None:
     masks[key] = masks.get(key, 0) | bit
+
+
+def fact_class(kind: str, fields: tuple[str, ...]) -> type:
+    """The class of one kind of fact: a named tuple of `fields` that is a FactBase (see naipes.program)."""
+    return type(kind, (FactBase, namedtuple(kind, fields)), {"__slots__": (), "kind": kind,
+                                                            "__eq__": FactBase.__eq__, "__hash__": FactBase.__hash__,
+                                                            "__ne__": FactBase.__ne__})
 
 
 def lookup(table: dict, key: Any, default: Any) -> Any:

@@ -16,10 +16,14 @@ object.  Three passes:
   comprehension's variables (``best_card()`` while filtering every card of a
   hand) is computed once, when first needed, and remembered until the
   statement ends: a test that never reaches it still never computes it;
-* **steps**: a rule-file function whose calls, all the way down, are at most
-  :data:`LIGHT` (and none recursive) is not charged a step per call.  Every
-  loop item is still charged, so the work between two charged steps stays
-  bounded by the size of the rule file (see :mod:`naipes.library.limits`).
+* **steps**: an inlined call still charges the step its call did where
+  repeating it could run away (per item of the comprehension it is in, per
+  call of its lambda, per call of the rule-file function it is in), and a
+  rule-file function whose calls, all the way down, are at most :data:`LIGHT`
+  (none recursive) is not charged a step of its own; so the work between two
+  charged steps stays bounded by the size of the rule file (see
+  :mod:`naipes.library.limits`; tests/test_limits.py keeps an exponential tree
+  of small functions, and a loop of inlined calls, located errors).
 
 Every rule-file function keeps its own definition (strategies and tools call
 them).  Inlined code keeps its line numbers, so a fault inside it is reported
@@ -58,6 +62,11 @@ def optimise(module: ast.Module) -> ast.Module:
         if isinstance(node, ast.FunctionDef) and node.name not in inlinable:
             inliner.visit(node)
     _drop_light_steps(functions, recursive)
+    charger = _Charger()
+    for node in module.body:
+        if isinstance(node, ast.FunctionDef):
+            charger.calls_repeat = node.name in functions
+            node.body = charger.statements(node.body)
     hoister = _Hoister(functions)
     for node in module.body:
         if isinstance(node, ast.FunctionDef):
@@ -208,7 +217,9 @@ class _Inliner:
             mapping[param] = ast.copy_location(ast.Name(temporary, ast.Load()), arg)
             firsts[id(first)] = temporary
             mapping[f"{param} first"] = arg
-        return self.substitute(body, mapping, firsts)
+        inlined = self.substitute(body, mapping, firsts)
+        inlined._steps = 1 + _steps_outside_loops(inlined)  # type: ignore[attr-defined]  # (see _Charger)
+        return inlined
 
     def substitute(self, node: ast.AST, mapping: dict[str, ast.expr], firsts: dict[int, str]) -> ast.AST:
         """`node` with the names in `mapping` replaced (copies of the arguments; a parameter's first reading
@@ -314,6 +325,77 @@ def _reads(body: ast.AST, names: set[str]) -> dict[str, tuple[int, bool]]:
             walk(child, inner)
     walk(body, False)
     return found
+
+
+# ------------------------------------------------------------------ charging steps
+def _steps_outside_loops(node: ast.AST) -> int:
+    """The steps the calls inlined in `node` charged, outside its comprehensions and lambdas (which charge their
+    own per item or per call)."""
+    steps = getattr(node, "_steps", 0)
+    if steps:
+        return steps
+    if isinstance(node, (ast.Lambda, *COMPREHENSIONS)):
+        return 0
+    return sum(_steps_outside_loops(child) for child in ast.iter_child_nodes(node))
+
+
+class _Charger:
+    """An inlined call charges the step its call did (naipes.library.limits), where repeating it could run
+    away: a comprehension charges them for each item with its loop's, a lambda when called, and a rule-file
+    function (which can be called in a loop, or by a function called in one) as its statement begins. A
+    condition or an action runs a bounded number of times per operation (its firings), so its own
+    statements charge nothing more. (It overcharges a call a test skips: a limit is a bound.)"""
+
+    calls_repeat = False  # the function being charged is a rule file's (see above)
+
+    def statements(self, body: list[ast.stmt]) -> list[ast.stmt]:
+        out: list[ast.stmt] = []
+        for statement in body:
+            steps = 0
+            for field in ("value", "test", "iter"):
+                value = getattr(statement, field, None)
+                if isinstance(value, ast.expr):
+                    steps += _steps_outside_loops(value)
+                    self.loops(value)
+            for field in ("body", "orelse"):
+                inner = getattr(statement, field, None)
+                if isinstance(inner, list) and inner and isinstance(inner[0], ast.stmt):
+                    setattr(statement, field, self.statements(inner))
+            if steps and self.calls_repeat:
+                out.append(ast.fix_missing_locations(ast.copy_location(ast.Expr(_memory_call("spend", [
+                    ast.Constant(steps)])), statement)))
+            out.append(statement)
+        return out
+
+    def loops(self, node: ast.AST) -> None:
+        """Charge the inlined calls of the comprehensions and lambdas in `node` where they run."""
+        for child in ast.walk(node):
+            if isinstance(child, COMPREHENSIONS):
+                parts = [*child.generators[-1].ifs, *((child.key, child.value) if isinstance(child, ast.DictComp)
+                                                      else (child.elt,))]
+                parts += [test for g in child.generators[:-1] for test in g.ifs]
+                steps = sum(_steps_outside_loops(part) for part in parts)
+                if steps:
+                    last = child.generators[-1]
+                    if _is_charge(last.iter):
+                        last.iter.args = [last.iter.args[0], ast.Constant(1 + steps)]  # type: ignore[attr-defined]
+                    else:
+                        last.iter = _memory_call("charge", [last.iter, ast.Constant(steps)])
+                    ast.fix_missing_locations(ast.copy_location(last.iter, child))
+            elif isinstance(child, ast.Lambda):
+                steps = _steps_outside_loops(child.body)
+                if steps:  # (M.spend(k) or BODY): spend is None, so BODY is the value
+                    child.body = ast.fix_missing_locations(ast.copy_location(ast.BoolOp(ast.Or(), [
+                        _memory_call("spend", [ast.Constant(steps)]), child.body]), child.body))
+
+
+def _memory_call(method: str, args: list[ast.expr]) -> ast.Call:
+    return ast.Call(ast.Attribute(ast.Name("M", ast.Load()), method, ast.Load()), args, [])
+
+
+def _is_charge(node: ast.AST) -> bool:
+    return isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "charge" \
+        and _is_name(node.func.value, "M") and len(node.args) == 1
 
 
 # ---------------------------------------------------------------------------- steps
@@ -453,7 +535,8 @@ class _Hoister:
         return ast.copy_location(ast.IfExp(test, ast.Name(name, ast.Load()), compute), node)
 
 
-WRITES = {"set_var", "set_attr", "move", "shuffle", "deal", "ask", "end_game", "announce", "refresh", "entering_step"}
+WRITES = {"set_var", "set_attr", "move", "shuffle", "deal", "ask", "end_game", "announce", "refresh", "entering_step",
+          "assert_fact", "retract_fact", "modify_fact"}
 
 
 def _changes_nothing(node: ast.FunctionDef) -> bool:

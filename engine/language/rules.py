@@ -5,7 +5,7 @@ from typing import Any
 
 from ..errors import Location, did_you_mean
 from ..program import Join, RuleSpec
-from .compiler import Unit, identifier_problem
+from .compiler import Unit, element_type, identifier_problem
 from .linker import reads_through_calls
 from .loader import Map, Seq, location_of, subtext
 from .sections import BINDING, SectionReader
@@ -156,7 +156,7 @@ class Rules(SectionReader):
             domains.append(self.define("rule_domain", tuple(variables), unit, False, f"'for' of rule '{name}'"))
             domain_units.append(unit)
             variables.append(var)
-            scope[var] = None
+            scope[var] = element_type(unit.type)
         conditions: list[Unit | None] = []
         for holder in (*[g for g in groups if "when" in g], spec):
             when = self.expr_text(holder.get("when", True), holder.loc("when"), f"rule '{name}' when")

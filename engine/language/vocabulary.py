@@ -198,6 +198,8 @@ RULE_FILE = _record(
     functions=("pure helper functions", Entries(EXPRESSION, key="signature")),
     records=("values with named fields: NAME: [field, ...]; NAME(field=value, ...) makes one, r.field reads it",
              Entries(NAMES)),
+    facts=("kinds of fact, NAME: [field, ...]: actions assert NAME(field=value, ...), modify F(field=value) and "
+           "retract F; NAME is the collection of the facts asserted, oldest first (for: f in NAME)", Entries(NAMES)),
     moves=("the decisions players make", Entries(MOVE)), rules=("production rules", ListOf(RULE)),
     result=("each player's payoff when the game ends", EXPRESSION),
     evaluation=("how well each player stands mid-game (search agents stop their playouts when it changes)", EXPRESSION),

@@ -75,14 +75,15 @@ class Budget:
         """One step: a call of a rule file's function."""
         self.spend(1)
 
-    def charge(self, items: Any) -> Any:
-        """`items`, after spending a step on each (a rule file's loop or comprehension goes over them)."""
+    def charge(self, items: Any, each: int = 1) -> Any:
+        """`items`, after spending `each` steps on each (a rule file's loop or comprehension goes over them;
+        `each` counts the calls of functions inlined in its body too: naipes.language.optimizer)."""
         try:
             count = len(items)
         except TypeError:  # a generator: its own loops were charged as it ran
             items = list(items)
             count = len(items)
-        self.spend(count)
+        self.spend(count * each)
         return items
 
 

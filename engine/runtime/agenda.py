@@ -126,7 +126,7 @@ class Agenda:
     """
 
     __slots__ = ("program", "plan", "live", "fired", "closed", "bindings", "matches", "tick", "stamps",
-                 "guard_seen")
+                 "guard_seen", "unbound")
 
     def __init__(self, program: Any):
         self.program = program
@@ -137,6 +137,8 @@ class Agenda:
         self.tick = 0  # counts updates: activations made by one write share a tick (recency)
         self.stamps: dict | None = {} if self.plan.dynamic else None  # (rule, position) -> tick it became live
         self.guard_seen: dict = {}
+        # rules with variables whose `for:` changed while their guard did not hold: bound again when it holds
+        self.unbound = 0
 
     def clone(self) -> Agenda:
         new = Agenda.__new__(Agenda)
@@ -146,6 +148,7 @@ class Agenda:
         new.matches = [m.copy() if m.flags else m for m in self.matches] if self.plan.bound else self.matches
         new.tick, new.guard_seen = self.tick, self.guard_seen.copy()
         new.stamps = self.stamps.copy() if self.stamps is not None else None
+        new.unbound = self.unbound
         return new
 
     def save_point(self) -> tuple:
@@ -153,10 +156,12 @@ class Agenda:
         bound = self.plan.bound
         return (self.live, self.fired, self.closed, self.tick, self.guard_seen.copy(),
                 None if self.stamps is None else self.stamps.copy(),
-                self.bindings.copy() if bound else None, [m.copy() for m in self.matches] if bound else None)
+                self.bindings.copy() if bound else None, [m.copy() for m in self.matches] if bound else None,
+                self.unbound)
 
     def restore(self, point: tuple) -> None:
-        self.live, self.fired, self.closed, self.tick, self.guard_seen, self.stamps, bindings, matches = point
+        self.live, self.fired, self.closed, self.tick, self.guard_seen, self.stamps, bindings, matches, \
+            self.unbound = point
         if bindings is not None:
             self.bindings, self.matches = bindings, matches
 
@@ -229,6 +234,10 @@ class Agenda:
             mask ^= closed
             if closed & (self.live | self.fired | plan.bound):
                 self.retract(closed)
+        if mask & self.unbound:  # rules whose `for:` changed while their guard did not hold: bound now
+            for rule in self._rules_of(mask & self.unbound):
+                self.bind(rule, memory)
+            self.unbound &= ~mask
         if plan.evaluate is not None:  # the program's own evaluation of its rules without variables
             bound = mask & plan.bound
             if mask ^ bound:
@@ -259,6 +268,14 @@ class Agenda:
             else:
                 live &= ~bit
         self.live, self.fired = live, fired
+
+    def _rules_of(self, mask: int) -> list[Any]:
+        slots, found = self.plan.slots, []
+        while mask:
+            bit = mask & -mask
+            mask ^= bit
+            found.append(slots[bit.bit_length() - 1])
+        return found
 
     def evaluate_bound(self, rule: Any, positions: list[tuple] | None, memory: Any) -> None:
         """Re-evaluate the activations of a rule with variables at `positions` (None: all of them)."""
@@ -356,8 +373,13 @@ class Agenda:
                     self.evaluate_bound(rule, positions, memory)
 
     def _rebind(self, rebind: int, stale: int, memory: Any) -> None:
-        """Rebind the rules in `rebind` (what their `for:` reads was written) and evaluate their new activations."""
+        """Rebind the rules in `rebind` (what their `for:` reads was written) and evaluate their new activations;
+        a rule whose guard does not hold is bound again only when it does (its activations wait retracted)."""
         slots = self.plan.slots
+        closed = rebind & self.closed
+        if closed:
+            self.unbound |= closed
+            rebind ^= closed
         while rebind:
             bit = rebind & -rebind
             rebind ^= bit

@@ -21,7 +21,7 @@ from typing import Any, Protocol
 
 from ..errors import GameError, Location, NaipesError
 from ..library.limits import MAX_STEPS
-from ..program import MoveSpec, Program
+from ..program import FactBase, MoveSpec, Program
 from .agenda import Agenda, memory_local
 from .memory import CardBase, Memory, PlayerBase, Zone, new_memory, sees
 
@@ -146,9 +146,11 @@ class GameResult:
 
 
 def jsonable(value: Any) -> Any:
-    """A value as JSON data: cards and players by name, zones as lists."""
+    """A value as JSON data: cards and players by name, zones as lists, facts as their fields."""
     if isinstance(value, (CardBase, PlayerBase)):
         return value.name
+    if isinstance(value, FactBase):
+        return {field: jsonable(v) for field, v in zip(value._fields, value)}  # type: ignore[attr-defined]
     if isinstance(value, Zone):
         return [c.name for c in value]
     if isinstance(value, (list, tuple)):

@@ -22,8 +22,8 @@ from typing import Any
 
 from ..errors import GameError, ParamError
 from ..library.builtins import DECK
-from ..library.limits import LEAVES, MAX_STEPS, Budget, weigh
-from ..program import CardBase, CardSpec, PlayerBase, Program, ZoneSpec
+from ..library.limits import LEAVES, MAX_ITEMS, MAX_STEPS, Budget, weigh
+from ..program import CardBase, CardSpec, FactBase, PlayerBase, Program, ZoneSpec
 
 
 class Zone(list):
@@ -56,7 +56,7 @@ class Memory(Budget):
     """Game state plus the bookkeeping the engine needs (dirty keys, decisions, the steps left: see limits)."""
 
     __slots__ = ("vars", "players", "zones", "where", "dirty", "_rng", "_rng_origin", "_rng_own", "pending", "over",
-                 "on_step", "winners", "events", "program", "trackers", "shuffler", "trail")
+                 "on_step", "winners", "events", "program", "trackers", "shuffler", "trail", "indexes")
 
     def __init__(self, program: Any, rng: random.Random):
         self.program = program
@@ -82,6 +82,8 @@ class Memory(Budget):
         self.shuffler: Callable[[Zone], list] | None = None
         # While a search tries a move (Game.make): what each write replaced, to be put back (Game.undo)
         self.trail: list | None = None
+        # kind of fact -> what is kept about its facts (see _book): their weight, indexes of their values
+        self.indexes: dict[str, tuple] = {}
 
     @property
     def rng(self) -> random.Random:
@@ -311,6 +313,78 @@ class Memory(Budget):
             for dest in dests:
                 tracker.moved(dest[len(dest) - count:], dest)
 
+    # ------------------------------------------------------------------ facts
+    def assert_fact(self, fact: FactBase) -> None:
+        """Add a fact to the collection of its kind (not if one there holds the same values, as in CLIPS)."""
+        kind = fact.kind
+        for field, value in zip(fact._fields, fact):  # type: ignore[attr-defined]
+            if not _plain(value):
+                raise GameError(f"a fact holds plain values (numbers, texts, true/false, None), cards and tuples "
+                                f"of them: {kind}.{field} is {value!r}")
+        facts, weight, counts = self._book(kind)
+        if tuple(fact) in self._counts(kind, fact._fields):  # type: ignore[attr-defined]
+            return
+        weight += weigh(fact)
+        if weight > MAX_ITEMS:
+            raise GameError(f"the facts '{kind}' hold more than {MAX_ITEMS:,} items: too many")
+        self._keep(kind, facts + (fact,), weight, counts, fact, 1)
+
+    def retract_fact(self, fact: Any) -> None:
+        """Take a fact away from its collection."""
+        if not isinstance(fact, FactBase):
+            raise GameError(f"'retract' takes a fact, got {fact!r}")
+        kind = fact.kind
+        facts, weight, counts = self._book(kind)
+        for i, other in enumerate(facts):
+            if other is fact:
+                self._keep(kind, facts[:i] + facts[i + 1:], weight - weigh(fact), counts, fact, -1)
+                return
+        raise GameError(f"cannot retract {fact!r}: it is not asserted (retracted already?)")
+
+    def has_fact(self, kind: str, fields: tuple[str, ...], values: tuple) -> bool:
+        """Whether a fact of `kind` holds `values` in `fields` (exists(KIND, field=value, ...)), looked up in
+        an index of the facts kept up as they come and go."""
+        try:
+            return values in self._counts(kind, fields)
+        except TypeError:  # a value that no fact can hold (facts hold plain, hashable values)
+            return False
+
+    def _book(self, kind: str) -> tuple[tuple, int, dict]:
+        """(the facts of `kind`, how much they weigh, fields -> Counter of their values in those fields),
+        made again from the facts when they are not those it was kept for (a copy, a move taken back)."""
+        facts = self.vars[kind]
+        book = self.indexes.get(kind)
+        if book is None or book[0] is not facts:
+            book = self.indexes[kind] = (facts, 1 + sum(map(weigh, facts)), {})
+        return book
+
+    def _counts(self, kind: str, fields: tuple[str, ...]) -> Counter:
+        counts = self._book(kind)[2]
+        found = counts.get(fields)
+        if found is None:
+            read = attrgetter(*fields) if len(fields) != 1 else (lambda fact, one=attrgetter(fields[0]): (one(fact),))
+            found = counts[fields] = Counter(map(read, self.vars[kind]))
+        return found
+
+    def _keep(self, kind: str, facts: tuple, weight: int, counts: dict, fact: Any, change: int) -> None:
+        """Write the new collection (weighed already: it is not walked again), its indexes kept up."""
+        for fields, counter in counts.items():
+            values = tuple(getattr(fact, f) for f in fields)
+            counter[values] += change
+            if counter[values] <= 0:
+                del counter[values]
+        self.indexes[kind] = (facts, weight, counts)
+        old = self.vars[kind]
+        if self.trail is not None:
+            self.trail.append((VAR, kind, old))
+        self.vars[kind] = facts
+        self.dirty.add(kind)
+
+    def modify_fact(self, fact: Any, changes: dict[str, Any]) -> None:
+        """Retract a fact and assert it with some fields changed (a new fact, as in CLIPS)."""
+        self.retract_fact(fact)
+        self.assert_fact(fact._replace(**changes))
+
     def ask(self, player: PlayerBase, moves: tuple[str, ...]) -> None:
         if not isinstance(player, PlayerBase):
             raise GameError(f"'ask' needs a player, got {player!r}")
@@ -401,7 +475,7 @@ class Memory(Budget):
         new.program, new._rng, new.steps = self.program, None, MAX_STEPS
         new._rng_origin, new._rng_own = self._rng_snapshot(), True
         new.over, new.winners, new.events, new.trackers, new.shuffler = self.over, self.winners, [], (), None
-        new.on_step, new.trail = None, None
+        new.on_step, new.trail, new.indexes = None, None, {}  # (indexes are changed in place: made anew when used)
         new.dirty, new.where = set(), self.where.copy()
         players = []
         for p in self.players:
@@ -616,6 +690,13 @@ def symmetric_zones_key(zones: list[Zone], symmetric: tuple[str, ...], attribute
     return tuple(key)
 
 
+def _plain(value: Any) -> bool:
+    """A value a fact may hold: belonging to no game in particular (a clone shares the fact)."""
+    if value.__class__ in ATOMS or isinstance(value, CardBase):
+        return True
+    return isinstance(value, tuple) and not isinstance(value, FactBase) and all(map(_plain, value))
+
+
 class _Remapper:
     """Maps values of one memory onto the players and zones of its clone."""
 
@@ -623,7 +704,7 @@ class _Remapper:
         self.players, self.zones = players, zones
 
     def __call__(self, value: Any) -> Any:
-        if value.__class__ in ATOMS or isinstance(value, CardBase):
+        if value.__class__ in ATOMS or isinstance(value, (CardBase, FactBase)):  # (facts hold plain values)
             return value
         if isinstance(value, PlayerBase):
             return self.players[value.index]
