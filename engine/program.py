@@ -61,6 +61,14 @@ class FactBase(tuple):
         """Whether `other` holds the same values (a fact asserted again is not added twice, as in CLIPS)."""
         return tuple.__eq__(self, other)
 
+    def fields(self) -> tuple[str, ...]:
+        """The names of its fields, in order."""
+        return self._fields  # type: ignore[attr-defined]  # (a kind of fact is also a named tuple)
+
+    def changed(self, changes: dict[str, Any]) -> FactBase:
+        """A new fact of the same kind with some fields changed (what `modify` asserts)."""
+        return self._replace(**changes)  # type: ignore[attr-defined]
+
 
 @dataclass
 class Param:

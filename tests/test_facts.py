@@ -136,6 +136,8 @@ def test_facts_are_written_only_as_facts(tmp_path, line, message):
     assert any(message in m for m in found), found
 
 
-def test_a_kind_of_fact_needs_a_name_of_its_own(tmp_path):
+def test_a_kind_of_fact_needs_a_name_of_its_own_and_fields_a_fact_does_not_have(tmp_path):
     found = errors(tmp_path, ITEMS.replace("  pair: [a, b]", "  pair: [a, b]\n  seating: [x]"))
     assert any("shares its name" in m for m in found), found
+    found = errors(tmp_path, ITEMS.replace("  pair: [a, b]", "  pair: [a, kind]"))
+    assert any("cannot have a field named kind" in m for m in found), found

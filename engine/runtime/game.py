@@ -150,7 +150,7 @@ def jsonable(value: Any) -> Any:
     if isinstance(value, (CardBase, PlayerBase)):
         return value.name
     if isinstance(value, FactBase):
-        return {field: jsonable(v) for field, v in zip(value._fields, value)}  # type: ignore[attr-defined]
+        return {field: jsonable(v) for field, v in zip(value.fields(), value)}
     if isinstance(value, Zone):
         return [c.name for c in value]
     if isinstance(value, (list, tuple)):

@@ -317,12 +317,12 @@ class Memory(Budget):
     def assert_fact(self, fact: FactBase) -> None:
         """Add a fact to the collection of its kind (not if one there holds the same values, as in CLIPS)."""
         kind = fact.kind
-        for field, value in zip(fact._fields, fact):  # type: ignore[attr-defined]
+        for field, value in zip(fact.fields(), fact):
             if not _plain(value):
                 raise GameError(f"a fact holds plain values (numbers, texts, true/false, None), cards and tuples "
                                 f"of them: {kind}.{field} is {value!r}")
         facts, weight, counts = self._book(kind)
-        if tuple(fact) in self._counts(kind, fact._fields):  # type: ignore[attr-defined]
+        if tuple(fact) in self._counts(kind, fact.fields()):
             return
         weight += weigh(fact)
         if weight > MAX_ITEMS:
@@ -383,7 +383,7 @@ class Memory(Budget):
     def modify_fact(self, fact: Any, changes: dict[str, Any]) -> None:
         """Retract a fact and assert it with some fields changed (a new fact, as in CLIPS)."""
         self.retract_fact(fact)
-        self.assert_fact(fact._replace(**changes))
+        self.assert_fact(fact.changed(changes))
 
     def ask(self, player: PlayerBase, moves: tuple[str, ...]) -> None:
         if not isinstance(player, PlayerBase):
