@@ -156,16 +156,25 @@ class RuleSpec:
     move: str | None = None  # a strategy's decision rule: the move it is about (None: any)
     choose: Callable | None = None  # a strategy's decision rule: the argument it proposes
     join: tuple[Join | None, ...] = ()  # per variable, its tests at binding time (empty: the cross product)
+    # per variable, the kind of fact its `for:` goes over when that is all it goes over (`for: f in KIND`)
+    fact_levels: tuple[str | None, ...] = ()
     bit: int = 0  # 1 << the rule's place in the static conflict order (set by the linker: see Matching)
     activation: Any = None  # a rule without variables: its one activation (naipes.runtime.agenda)
 
-    def bindings(self, memory: Any) -> list[tuple[tuple, tuple]]:
+    def bindings(self, memory: Any, given: dict[int, Any] | None = None) -> list[tuple[tuple, tuple]]:
         """Every binding of the rule's variables that its tests at binding time let through (one activation
-        each), with its position: where each value stands in its collection (see Join)."""
+        each), with its position: where each value stands in its collection (see Join). `given`: for some
+        variables, the (place, value) pairs to go over instead of their collections (the agenda binds the
+        facts just asserted this way: naipes.runtime.agenda)."""
         V = memory.vars
         found: list[tuple[tuple, tuple]] = [((), ())]
         for level, domain in enumerate(self.domains):
             join = self.join[level] if self.join else None
+            if given is not None and level in given:
+                found = [(position + (i,), binding + (value,)) for position, binding in found
+                         for i, value in given[level]
+                         if join is None or not join.tests or join.passes(memory, binding + (value,))]
+                continue
             index = join.index(memory) if join is not None and join.key is not None else None
             found_next = []
             for position, binding in found:
@@ -248,6 +257,8 @@ class Matching:
     # the names and attrs whose reaction is only to re-evaluate their readers (most): -> those readers
     global_readers: dict[str, int]
     attr_readers: dict[str, int]
+    # kind of fact -> the rules whose `for:` reads it only as `for: f in KIND` (they bind only the facts asserted)
+    appendable: dict[str, int]
     # f(memory, vars, stale, live, fired) -> (live, fired): the rules without variables in `stale` re-evaluated,
     # generated for the program (naipes.language.linker.evaluator); None: the agenda goes rule by rule
     evaluate: Callable | None = None

@@ -141,3 +141,50 @@ def test_a_kind_of_fact_needs_a_name_of_its_own_and_fields_a_fact_does_not_have(
     assert any("shares its name" in m for m in found), found
     found = errors(tmp_path, ITEMS.replace("  pair: [a, b]", "  pair: [a, kind]"))
     assert any("cannot have a field named kind" in m for m in found), found
+
+
+GROWING = """
+game: growing
+facts:
+  item: [a, b, n]
+  seen: [x, y]
+state:
+  n: 0
+rules:
+  - name: pair
+    for: ["x in item", "y in item"]
+    when: "x.a == y.b and not exists(seen, x=x.n, y=y.n)"
+    then: "assert seen(x=x.n, y=y.n)"
+  - name: grow
+    priority: -1
+    when: "n < 40"
+    then: |
+      n += 1
+      assert item(a=n % 5, b=n % 3, n=n)
+      if n % 7 == 0:
+          retract item[0]
+      if n % 11 == 0:
+          modify item[-1](a=(n + 1) % 5)
+"""
+
+
+@pytest.mark.parametrize("program", ["growing", "manners"])
+def test_binding_only_the_facts_asserted_fires_as_binding_everything_again(tmp_path, monkeypatch, program):
+    from pathlib import Path
+
+    from naipes.runtime.agenda import Agenda
+    if program == "manners":
+        path = Path(__file__).resolve().parent.parent / "examples" / "manners" / "manners.yaml"
+        compiled = load_program(path, {"guests": "16"})
+    else:
+        compiled = load_program(write_rules(tmp_path, GROWING, "growing.yaml", FIN))
+
+    def firings() -> list:
+        game = Game(compiled, 0)
+        records: list[dict] = []
+        game.listeners.append(records.append)
+        game.start()
+        return [(r["rule"], r["binding"]) for r in records if r["type"] == "fire"]
+    extended = firings()
+    monkeypatch.setattr(Agenda, "extend", lambda self, rule, memory: None)  # every change binds rules whole
+    assert firings() == extended and len(extended) > 40

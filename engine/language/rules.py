@@ -143,6 +143,7 @@ class Rules(SectionReader):
         bindings = [bindings] if isinstance(bindings, str) else bindings
         scope: dict[str, str | None] = {var: typ for var, typ, _ in leading}
         variables, domains, domain_units = [var for var, _, _ in leading], [d for _, _, d in leading], []
+        collections: list[str] = []  # the `for:` texts after "in"
         for text in bindings if isinstance(bindings, list) else []:
             match = BINDING.match(text) if isinstance(text, str) else None
             if not match:
@@ -155,6 +156,7 @@ class Rules(SectionReader):
             unit.source[0] = (0, f"list({unit.source[0][1]})", unit.source[0][2])
             domains.append(self.define("rule_domain", tuple(variables), unit, False, f"'for' of rule '{name}'"))
             domain_units.append(unit)
+            collections.append(text[match.start(2):].strip())
             variables.append(var)
             scope[var] = element_type(unit.type)
         conditions: list[Unit | None] = []
@@ -177,6 +179,8 @@ class Rules(SectionReader):
         rule.guard_only = guard is not None and phase is None and cond_unit.tests == 1 and not variables
         if variables and not leading and not groups and isinstance(when, str):
             rule.join = self.join_plan(name, when, variables, domain_units)
+        if variables and not leading:
+            rule.fact_levels = tuple(text if text in self.sym.facts else None for text in collections)
         self.rule_units[index] = (cond_unit, domain_units)  # read sets, for the linker's indexes
         return rule
 

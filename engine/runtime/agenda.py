@@ -28,7 +28,7 @@ from __future__ import annotations
 from heapq import heappop, heappush
 from typing import Any
 
-from .memory import ATOMS, PlayerBase, Zone
+from .memory import SHARED, PlayerBase, Zone
 
 STRATEGIES = {
     "declaration": "rules earlier in the file first (CLIPS: none; the final tie-break of every strategy)",
@@ -78,11 +78,12 @@ class Activation:
 class Bindings:
     """The activations of a rule with variables, by position (made by a rebinding; never changed after)."""
 
-    __slots__ = ("acts", "index")
+    __slots__ = ("acts", "index", "facts")
 
-    def __init__(self, acts: dict[tuple, Activation], index: list[dict] | None):
+    def __init__(self, acts: dict[tuple, Activation], index: list[dict] | None, facts: dict[str, tuple]):
         self.acts = acts
         self.index = index  # per variable: identity -> the positions bound to it (for bound reads)
+        self.facts = facts  # kind of fact -> the facts of that kind when these were bound (see Agenda.extend)
 
 
 class Matches:
@@ -111,7 +112,7 @@ class Matches:
 
 
 LIVE, FIRED = 1, 2
-NO_BINDINGS = Bindings({}, None)
+NO_BINDINGS = Bindings({}, None, {})
 NO_MATCHES = Matches({}, [])
 
 
@@ -126,7 +127,7 @@ class Agenda:
     """
 
     __slots__ = ("program", "plan", "live", "fired", "closed", "bindings", "matches", "tick", "stamps",
-                 "guard_seen", "unbound")
+                 "guard_seen", "unbound", "ungrown")
 
     def __init__(self, program: Any):
         self.program = program
@@ -137,8 +138,9 @@ class Agenda:
         self.tick = 0  # counts updates: activations made by one write share a tick (recency)
         self.stamps: dict | None = {} if self.plan.dynamic else None  # (rule, position) -> tick it became live
         self.guard_seen: dict = {}
-        # rules with variables whose `for:` changed while their guard did not hold: bound again when it holds
-        self.unbound = 0
+        # rules with variables whose `for:` changed while their guard did not hold, bound again when it holds:
+        # whole, or (only facts were asserted) with the new facts
+        self.unbound = self.ungrown = 0
 
     def clone(self) -> Agenda:
         new = Agenda.__new__(Agenda)
@@ -148,7 +150,7 @@ class Agenda:
         new.matches = [m.copy() if m.flags else m for m in self.matches] if self.plan.bound else self.matches
         new.tick, new.guard_seen = self.tick, self.guard_seen.copy()
         new.stamps = self.stamps.copy() if self.stamps is not None else None
-        new.unbound = self.unbound
+        new.unbound, new.ungrown = self.unbound, self.ungrown
         return new
 
     def save_point(self) -> tuple:
@@ -157,11 +159,11 @@ class Agenda:
         return (self.live, self.fired, self.closed, self.tick, self.guard_seen.copy(),
                 None if self.stamps is None else self.stamps.copy(),
                 self.bindings.copy() if bound else None, [m.copy() for m in self.matches] if bound else None,
-                self.unbound)
+                self.unbound, self.ungrown)
 
     def restore(self, point: tuple) -> None:
         self.live, self.fired, self.closed, self.tick, self.guard_seen, self.stamps, bindings, matches, \
-            self.unbound = point
+            self.unbound, self.ungrown = point
         if bindings is not None:
             self.bindings, self.matches = bindings, matches
 
@@ -212,18 +214,52 @@ class Agenda:
                 acts[position] = Activation(rule, binding, position, bkey)
                 flags[position] = 0
                 fresh.append(position)
-        index: list[dict] | None = None
-        if rule.bound_reads:
-            index = [{} for _ in rule.variables]
-            for act in acts.values():
-                for pos, ident in enumerate(act.key):
-                    index[pos].setdefault(ident, []).append(act.position)
-        self.bindings[rid] = Bindings(acts, index)
+        self.bindings[rid] = Bindings(acts, _bound_read_index(rule, acts.values()),
+                                      {kind: memory.vars[kind] for kind in rule.fact_levels if kind})
         matches = self.matches[rid] = Matches(flags, sorted(p for p, flag in flags.items() if flag & LIVE))
         if matches.heap:  # (a kept activation keeps its place, so its stamp under recency stays right)
             self.live |= rule.bit
         else:
             self.live &= ~rule.bit
+        return fresh
+
+    def extend(self, rule: Any, memory: Any) -> list[tuple] | None:
+        """Bind only what the facts asserted since the rule was bound add (semi-naive: for each variable over
+        a kind of fact, the new facts there, the old ones at the variables before it over that kind); None
+        when a collection did not just grow (a fact went: bind the rule again, whole)."""
+        rid = rule.index
+        old = self.bindings[rid]
+        V = memory.vars
+        levels = rule.fact_levels
+        grown = {}
+        for kind, before in old.facts.items():
+            now = V[kind]
+            if now is before:
+                continue
+            if len(now) < len(before) or now[:len(before)] != before:
+                return None
+            grown[kind] = (before, now[len(before):])
+        found: list[tuple[tuple, tuple]] = []
+        for done, kind in enumerate(sorted(grown)):
+            before, added = grown[kind]
+            later = {k: list(enumerate(grown[k][0])) for k in sorted(grown)[done + 1:]}  # (their new facts: later)
+            for level, of in enumerate(levels):
+                if of != kind:
+                    continue
+                given: dict[int, Any] = {i: later[k] for i, k in enumerate(levels) if k in later}
+                given.update({i: list(enumerate(before)) for i in range(level) if levels[i] == kind})
+                given[level] = [(len(before) + i, fact) for i, fact in enumerate(added)]
+                found += rule.bindings(memory, given)
+        acts = dict(old.acts)
+        fresh = []
+        for position, binding in found:
+            acts[position] = Activation(rule, binding, position, tuple([_identity(v) for v in binding]))
+            fresh.append(position)
+        self.bindings[rid] = Bindings(acts, _bound_read_index(rule, acts.values()),
+                                      {kind: V[kind] for kind in old.facts})
+        flags = self.matches[rid].flags
+        for position in fresh:
+            flags[position] = 0
         return fresh
 
     def evaluate_rules(self, mask: int, memory: Any) -> None:
@@ -234,10 +270,14 @@ class Agenda:
             mask ^= closed
             if closed & (self.live | self.fired | plan.bound):
                 self.retract(closed)
-        if mask & self.unbound:  # rules whose `for:` changed while their guard did not hold: bound now
+        if mask & (self.unbound | self.ungrown):  # `for:` changed while their guard did not hold: bound now
             for rule in self._rules_of(mask & self.unbound):
                 self.bind(rule, memory)
+            for rule in self._rules_of(mask & self.ungrown & ~self.unbound):
+                if self.extend(rule, memory) is None:  # (only facts asserted: the new ones will do)
+                    self.bind(rule, memory)
             self.unbound &= ~mask
+            self.ungrown &= ~mask
         if plan.evaluate is not None:  # the program's own evaluation of its rules without variables
             bound = mask & plan.bound
             if mask ^ bound:
@@ -323,7 +363,7 @@ class Agenda:
         plan = self.plan
         global_readers, attr_readers, globals_, attrs = plan.global_readers, plan.attr_readers, plan.globals, \
             plan.attrs
-        stale = rebind = refresh = 0
+        stale = rebind = refresh = growing = whole = 0
         touched: list | None = None  # (rule, variable position, identity): activations bound to what was written
         for key in dirty:
             if key.__class__ is str:
@@ -338,7 +378,11 @@ class Agenda:
                 if guards is not None:
                     stale |= self._switch_guard(key, guards, memory.vars[key])
                 stale |= readers
-                rebind |= domain
+                if domain:  # rules over a kind of fact alone may bind only the facts asserted (see extend)
+                    rebind |= domain
+                    appendable = plan.appendable.get(key, 0)
+                    growing |= domain & appendable
+                    whole |= domain & ~appendable
                 refresh |= refreshed
             else:
                 name = key[0]
@@ -359,7 +403,7 @@ class Agenda:
                         touched = []
                     touched += [(rule, pos, key[1]) for rule, pos in bound]
         if rebind:
-            self._rebind(rebind, stale, memory)
+            self._rebind(rebind, stale, memory, growing & ~whole)
         if refresh:
             self._refresh(refresh & ~stale & ~self.closed, memory)
         if stale:
@@ -372,19 +416,22 @@ class Agenda:
                 if positions and not rule.bit & (stale | closed):
                     self.evaluate_bound(rule, positions, memory)
 
-    def _rebind(self, rebind: int, stale: int, memory: Any) -> None:
+    def _rebind(self, rebind: int, stale: int, memory: Any, growing: int = 0) -> None:
         """Rebind the rules in `rebind` (what their `for:` reads was written) and evaluate their new activations;
         a rule whose guard does not hold is bound again only when it does (its activations wait retracted)."""
         slots = self.plan.slots
         closed = rebind & self.closed
         if closed:
-            self.unbound |= closed
+            self.unbound |= closed & ~growing
+            self.ungrown |= closed & growing
             rebind ^= closed
         while rebind:
             bit = rebind & -rebind
             rebind ^= bit
             rule = slots[bit.bit_length() - 1]
-            fresh = self.bind(rule, memory)
+            fresh = self.extend(rule, memory) if bit & growing else None
+            if fresh is None:
+                fresh = self.bind(rule, memory)
             if fresh and not bit & (stale | self.closed):
                 self.evaluate_bound(rule, fresh, memory)
 
@@ -524,6 +571,17 @@ class Agenda:
         return [act for _, act in self.conflict_set()]
 
 
+def _bound_read_index(rule: Any, acts: Any) -> list[dict] | None:
+    """Per variable of a rule that reads something of a bound variable: identity -> the positions bound to it."""
+    if not rule.bound_reads:
+        return None
+    index: list[dict] = [{} for _ in rule.variables]
+    for act in acts:
+        for pos, ident in enumerate(act.key):
+            index[pos].setdefault(ident, []).append(act.position)
+    return index
+
+
 def _get(by_value: dict, value: Any) -> int:
     try:
         return by_value.get(value, 0)
@@ -550,4 +608,4 @@ def _hashable(value: Any) -> Any:
 
 def memory_local(memory: Any, binding: tuple) -> tuple:
     """A binding's values as objects of `memory` (players and zones belong to one memory)."""
-    return tuple([v if v.__class__ in ATOMS else memory.localize(v) for v in binding])
+    return tuple([v if v.__class__ in SHARED else memory.localize(v) for v in binding])

@@ -418,7 +418,8 @@ class Memory(Budget):
         """`value` with the players and zones it holds replaced by this memory's own."""
         if isinstance(value, PlayerBase):
             return self.players[value.index]
-        if isinstance(value, CardBase):
+        if isinstance(value, (CardBase, FactBase)):
+            SHARED.add(value.__class__)  # (no game's own: see memory_local)
             return value
         if isinstance(value, Zone):
             return self.zones[value.slot]
@@ -635,6 +636,7 @@ def _key_slots(memory: Memory, turn: int) -> list[int]:
 
 
 ATOMS = {int, float, str, bool, type(None)}
+SHARED = set(ATOMS)  # classes of values that belong to no game in particular: atoms, and the cards and facts met
 # The kinds of entry of a memory's trail (see restore): a variable's or a player's old value, a zone's old cards,
 # a zone's old length (cards went on top), where some cards were (their ids).
 VAR, ATTR, ZONE, GREW, WHERE = "var", "attr", "zone", "grew", "where"
