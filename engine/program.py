@@ -257,8 +257,9 @@ class Matching:
     # the names and attrs whose reaction is only to re-evaluate their readers (most): -> those readers
     global_readers: dict[str, int]
     attr_readers: dict[str, int]
-    # kind of fact -> the rules whose `for:` reads it only as `for: f in KIND` (they bind only the facts asserted)
-    appendable: dict[str, int]
+    # kind of fact -> the rules whose `for:` reads it only as `for: f in KIND` (they re-match only the facts that
+    # came and went: naipes.runtime.agenda.Agenda.extend)
+    incremental: dict[str, int]
     # f(memory, vars, stale, live, fired) -> (live, fired): the rules without variables in `stale` re-evaluated,
     # generated for the program (naipes.language.linker.evaluator); None: the agenda goes rule by rule
     evaluate: Callable | None = None

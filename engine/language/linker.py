@@ -163,15 +163,15 @@ def read_indexes(rules: list[RuleSpec], units: dict[int, tuple[Unit, list[Unit]]
     attr_readers = {attr: readers for attr, (readers, domain, bound, by_seat) in attrs.items()
                     if not (domain or bound or by_seat)}
     guarded = {name: sum(by_value.values()) for name, by_value in guards.items()}
-    appendable: dict[str, int] = {}
+    incremental: dict[str, int] = {}
     for rule in rules:
         for kind in {k for k in rule.fact_levels if k}:
             levels = [i for i, unit in enumerate(units[rule.index][1])
                       if kind in {r if isinstance(r, str) else r[0] for r in _with_calls(unit, functions)}]
             if all(rule.fact_levels[i] == kind for i in levels):
-                _add(appendable, kind, rule.bit)
+                _add(incremental, kind, rule.bit)
     return Matching(slots, reactions, attrs, guards, guarded, sum(rule.bit for rule in rules if rule.variables), bands,
-                    dynamic, global_readers, attr_readers, appendable)
+                    dynamic, global_readers, attr_readers, incremental)
 
 
 def _with_calls(unit: Unit, functions: dict[str, set]) -> set:

@@ -139,7 +139,7 @@ class Agenda:
         self.stamps: dict | None = {} if self.plan.dynamic else None  # (rule, position) -> tick it became live
         self.guard_seen: dict = {}
         # rules with variables whose `for:` changed while their guard did not hold, bound again when it holds:
-        # whole, or (only facts were asserted) with the new facts
+        # whole, or (only facts came and went) re-matched for those facts
         self.unbound = self.ungrown = 0
 
     def clone(self) -> Agenda:
@@ -224,42 +224,66 @@ class Agenda:
         return fresh
 
     def extend(self, rule: Any, memory: Any) -> list[tuple] | None:
-        """Bind only what the facts asserted since the rule was bound add (semi-naive: for each variable over
-        a kind of fact, the new facts there, the old ones at the variables before it over that kind); None
-        when a collection did not just grow (a fact went: bind the rule again, whole)."""
+        """Re-match only what the facts asserted and retracted since the rule was bound change: the activations
+        of the facts gone go, the others move to their facts' new places (keeping their state), and only the
+        combinations with a new fact are bound (semi-naive: for each variable over a kind of fact, the new
+        facts there, the old ones at the variables over that kind before it). Returns the positions of the
+        new activations; None when a collection was reordered (bind the rule again, whole)."""
         rid = rule.index
         old = self.bindings[rid]
         V = memory.vars
         levels = rule.fact_levels
-        grown = {}
+        changed: dict[str, tuple[tuple, tuple]] = {}  # kind -> (the old facts still there, the new ones)
+        places: dict[str, dict[int, int]] = {}  # kind with facts gone -> id of a fact -> its new place
         for kind, before in old.facts.items():
             now = V[kind]
             if now is before:
                 continue
-            if len(now) < len(before) or now[:len(before)] != before:
+            present = {id(f): i for i, f in enumerate(now)}
+            kept = tuple(f for f in before if id(f) in present)
+            if now[:len(kept)] != kept:
                 return None
-            grown[kind] = (before, now[len(before):])
+            changed[kind] = (kept, now[len(kept):])
+            if len(kept) < len(before):
+                places[kind] = present
+        matches = self.matches[rid]
+        acts = dict(old.acts)
+        if places:  # facts went: their activations go, the others move to their facts' new places
+            acts, flags = {}, {}
+            for position, act in old.acts.items():
+                moved = list(position)
+                for level, kind in enumerate(levels):
+                    if kind in places:
+                        moved[level] = places[kind].get(id(act.binding[level]), -1)
+                if -1 in moved:
+                    continue
+                at = tuple(moved)
+                acts[at] = act if at == position else Activation(rule, act.binding, at, act.key)
+                flags[at] = matches.flags[position]
+            matches = self.matches[rid] = Matches(flags, sorted(p for p, flag in flags.items() if flag & LIVE))
         found: list[tuple[tuple, tuple]] = []
-        for done, kind in enumerate(sorted(grown)):
-            before, added = grown[kind]
-            later = {k: list(enumerate(grown[k][0])) for k in sorted(grown)[done + 1:]}  # (their new facts: later)
+        kinds = sorted(k for k in changed if changed[k][1])
+        for done, kind in enumerate(kinds):
+            kept, added = changed[kind]
+            later = {k: list(enumerate(changed[k][0])) for k in kinds[done + 1:]}  # (their new facts: later)
             for level, of in enumerate(levels):
                 if of != kind:
                     continue
                 given: dict[int, Any] = {i: later[k] for i, k in enumerate(levels) if k in later}
-                given.update({i: list(enumerate(before)) for i in range(level) if levels[i] == kind})
-                given[level] = [(len(before) + i, fact) for i, fact in enumerate(added)]
+                given.update({i: list(enumerate(kept)) for i in range(level) if levels[i] == kind})
+                given[level] = [(len(kept) + i, fact) for i, fact in enumerate(added)]
                 found += rule.bindings(memory, given)
-        acts = dict(old.acts)
         fresh = []
         for position, binding in found:
             acts[position] = Activation(rule, binding, position, tuple([_identity(v) for v in binding]))
+            matches.flags[position] = 0
             fresh.append(position)
         self.bindings[rid] = Bindings(acts, _bound_read_index(rule, acts.values()),
                                       {kind: V[kind] for kind in old.facts})
-        flags = self.matches[rid].flags
-        for position in fresh:
-            flags[position] = 0
+        if matches.first() is not None:
+            self.live |= rule.bit
+        else:
+            self.live &= ~rule.bit
         return fresh
 
     def evaluate_rules(self, mask: int, memory: Any) -> None:
@@ -274,7 +298,7 @@ class Agenda:
             for rule in self._rules_of(mask & self.unbound):
                 self.bind(rule, memory)
             for rule in self._rules_of(mask & self.ungrown & ~self.unbound):
-                if self.extend(rule, memory) is None:  # (only facts asserted: the new ones will do)
+                if self.extend(rule, memory) is None:  # (only facts came and went: re-matched for them)
                     self.bind(rule, memory)
             self.unbound &= ~mask
             self.ungrown &= ~mask
@@ -363,7 +387,7 @@ class Agenda:
         plan = self.plan
         global_readers, attr_readers, globals_, attrs = plan.global_readers, plan.attr_readers, plan.globals, \
             plan.attrs
-        stale = rebind = refresh = growing = whole = 0
+        stale = rebind = refresh = factual = whole = 0
         touched: list | None = None  # (rule, variable position, identity): activations bound to what was written
         for key in dirty:
             if key.__class__ is str:
@@ -378,11 +402,11 @@ class Agenda:
                 if guards is not None:
                     stale |= self._switch_guard(key, guards, memory.vars[key])
                 stale |= readers
-                if domain:  # rules over a kind of fact alone may bind only the facts asserted (see extend)
+                if domain:  # rules over kinds of fact alone re-match only the facts that came and went (extend)
                     rebind |= domain
-                    appendable = plan.appendable.get(key, 0)
-                    growing |= domain & appendable
-                    whole |= domain & ~appendable
+                    incremental = plan.incremental.get(key, 0)
+                    factual |= domain & incremental
+                    whole |= domain & ~incremental
                 refresh |= refreshed
             else:
                 name = key[0]
@@ -403,7 +427,7 @@ class Agenda:
                         touched = []
                     touched += [(rule, pos, key[1]) for rule, pos in bound]
         if rebind:
-            self._rebind(rebind, stale, memory, growing & ~whole)
+            self._rebind(rebind, stale, memory, factual & ~whole)
         if refresh:
             self._refresh(refresh & ~stale & ~self.closed, memory)
         if stale:
@@ -416,20 +440,20 @@ class Agenda:
                 if positions and not rule.bit & (stale | closed):
                     self.evaluate_bound(rule, positions, memory)
 
-    def _rebind(self, rebind: int, stale: int, memory: Any, growing: int = 0) -> None:
+    def _rebind(self, rebind: int, stale: int, memory: Any, factual: int = 0) -> None:
         """Rebind the rules in `rebind` (what their `for:` reads was written) and evaluate their new activations;
         a rule whose guard does not hold is bound again only when it does (its activations wait retracted)."""
         slots = self.plan.slots
         closed = rebind & self.closed
         if closed:
-            self.unbound |= closed & ~growing
-            self.ungrown |= closed & growing
+            self.unbound |= closed & ~factual
+            self.ungrown |= closed & factual
             rebind ^= closed
         while rebind:
             bit = rebind & -rebind
             rebind ^= bit
             rule = slots[bit.bit_length() - 1]
-            fresh = self.extend(rule, memory) if bit & growing else None
+            fresh = self.extend(rule, memory) if bit & factual else None
             if fresh is None:
                 fresh = self.bind(rule, memory)
             if fresh and not bit & (stale | self.closed):
