@@ -185,22 +185,35 @@ def _with_calls(unit: Unit, functions: dict[str, set]) -> set:
 def evaluator(matching: Matching) -> Unit | None:
     """The agenda's evaluation of the rules without variables as one generated function (the optimiser then
     inlines their conditions): f(M, V, stale, live, fired) -> (live, fired) with every rule of `stale`
-    re-evaluated. None under recency or breadth (the agenda stamps each activation there)."""
+    re-evaluated. The rules are found by halving: a test of the bits of each half of the rules, then of
+    each quarter, and so on, so a few stale rules among hundreds cost a few tests. None under recency or
+    breadth (the agenda stamps each activation there)."""
     if matching.dynamic:
         return None
+    rules = [rule for rule in matching.slots if not rule.variables]
     lines: list[tuple[int, str, Any]] = []
-    for rule in matching.slots:
-        if rule.variables:
-            continue
-        bit = rule.bit
-        lines.append((0, f"if v___stale & {bit}:", rule.location))
-        if rule.guard_only:  # the condition is its guard, which holds (the agenda retracts closed rules first)
-            lines.append((1, f"v___live |= {bit}", rule.location))
-        else:
-            lines.append((1, f"if {rule.condition}(M, V): v___live |= {bit}", rule.location))
-            lines.append((1, f"else: v___live &= {~bit}", rule.location))
+
+    def tests(part: list[RuleSpec], indent: int) -> None:
+        if len(part) > EVALUATED_ONE_BY_ONE:
+            half = len(part) // 2
+            for side in (part[:half], part[half:]):
+                lines.append((indent, f"if v___stale & {sum(rule.bit for rule in side)}:", side[0].location))
+                tests(side, indent + 1)
+            return
+        for rule in part:
+            bit = rule.bit
+            lines.append((indent, f"if v___stale & {bit}:", rule.location))
+            if rule.guard_only:  # the condition is its guard, which holds (the agenda retracts closed rules first)
+                lines.append((indent + 1, f"v___live |= {bit}", rule.location))
+            else:
+                lines.append((indent + 1, f"if {rule.condition}(M, V): v___live |= {bit}", rule.location))
+                lines.append((indent + 1, f"else: v___live &= {~bit}", rule.location))
+    tests(rules, 0)
     lines.append((0, "return v___live, v___fired & ~v___stale", None))
     return Unit(lines)
+
+
+EVALUATED_ONE_BY_ONE = 4  # below this many rules, the generated evaluation tests each rule's bit
 
 
 def _index_rule(readers: dict[str, dict], rule: RuleSpec, cond_unit: Unit, domain_units: list[Unit],

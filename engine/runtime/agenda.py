@@ -304,8 +304,16 @@ class Agenda:
             self.ungrown &= ~mask
         if plan.evaluate is not None:  # the program's own evaluation of its rules without variables
             bound = mask & plan.bound
-            if mask ^ bound:
-                self.live, self.fired = plan.evaluate(memory, memory.vars, mask ^ bound, self.live, self.fired)
+            unbound = mask ^ bound
+            if unbound & (unbound - 1):
+                self.live, self.fired = plan.evaluate(memory, memory.vars, unbound, self.live, self.fired)
+            elif unbound:  # one rule: its condition, without going down the evaluation's tests
+                rule = plan.slots[unbound.bit_length() - 1]
+                self.fired &= ~unbound
+                if rule.guard_only or rule.condition(memory, memory.vars):
+                    self.live |= unbound
+                else:
+                    self.live &= ~unbound
             while bound:
                 bit = bound & -bound
                 bound ^= bit
@@ -478,13 +486,14 @@ class Agenda:
         old = self.guard_seen.get(name)
         woken = _get(by_value, value)
         if old is not value and old != value:
-            plan = self.plan
             stale = _get(by_value, old)
             if stale:
-                self.retract(stale)
+                if stale & (self.live | self.fired | self.plan.bound):
+                    self.retract(stale)
+                self.closed |= stale  # (every other rule guarded by `name` expected another value: closed)
+            if woken:
+                self.closed &= ~woken
             self.guard_seen[name] = value
-            guarded = plan.guarded[name]
-            self.closed = (self.closed & ~guarded) | (guarded & ~woken)
         return woken  # a write that sets the old value back wakes its rules too, as for any read
 
     # -------------------------------------------------------------- resolving
