@@ -379,26 +379,26 @@ class Game:
         assert move.choices is not None  # every move of a built program has its choices
         args = move.choices(memory, memory.vars, player)
         if move.fixed_label:
-            # options whose label depends on the argument alone are made once per program and shared by its
-            # games and their copies (an argument that is a number, a text or a card: never a player or a zone,
-            # which belong to one game)
-            made = self.program.caches["options"].get(move.name)
-            if made is None:
-                made = self.program.caches["options"][move.name] = {}
-            get = made.get
-            if move.card_args:  # cards are made once for a game and its copies, and equal only themselves
-                found = list(map(get, args))
+            # options whose label depends on the argument alone are made once and shared: a number or a text by
+            # every game of the program, a card by a game and its copies (a new game has new cards); never a
+            # player or a zone, which belong to one game
+            cards = memory.made.get(move.name)
+            if cards is None:
+                cards = memory.made[move.name] = {}
+            if move.card_args:
+                found = list(map(cards.get, args))
                 if None not in found:
                     return found
+            values = self.program.caches["options"].get(move.name)
+            if values is None:
+                values = self.program.caches["options"][move.name] = {}
             found = []
             for arg in args:
-                try:
-                    option = get(arg)
-                except TypeError:  # unhashable
-                    option = None
+                made = cards if isinstance(arg, CardBase) else values if arg.__class__ in SHAREABLE else None
+                option = made.get(arg) if made is not None else None
                 if option is None or option.arg.__class__ is not arg.__class__:  # (1 and True are equal keys)
                     option = Option(move.name, arg, self._label(move, player, arg))
-                    if arg.__class__ in SHAREABLE or isinstance(arg, CardBase):
+                    if made is not None:
                         made[arg] = option
                 found.append(option)
             return found

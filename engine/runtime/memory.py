@@ -56,7 +56,7 @@ class Memory(Budget):
     """Game state plus the bookkeeping the engine needs (dirty keys, decisions, the steps left: see limits)."""
 
     __slots__ = ("vars", "players", "zones", "where", "dirty", "_rng", "_rng_origin", "_rng_own", "pending", "over",
-                 "on_step", "winners", "events", "program", "trackers", "shuffler", "trail", "indexes")
+                 "on_step", "winners", "events", "program", "trackers", "shuffler", "trail", "indexes", "made")
 
     def __init__(self, program: Any, rng: random.Random):
         self.program = program
@@ -84,6 +84,7 @@ class Memory(Budget):
         self.trail: list | None = None
         # kind of fact -> what is kept about its facts (see _book): their weight, indexes of their values
         self.indexes: dict[str, tuple] = {}
+        self.made: dict = {}  # move -> card -> its option, shared with copies (naipes.runtime.game)
 
     @property
     def rng(self) -> random.Random:
@@ -477,6 +478,7 @@ class Memory(Budget):
         new._rng_origin, new._rng_own = self._rng_snapshot(), True
         new.over, new.winners, new.events, new.trackers, new.shuffler = self.over, self.winners, [], (), None
         new.on_step, new.trail, new.indexes = None, None, {}  # (indexes are changed in place: made anew when used)
+        new.made = self.made
         new.dirty, new.where = set(), self.where.copy()
         players = []
         for p in self.players:
