@@ -314,10 +314,8 @@ class Agenda:
                     self.live |= unbound
                 else:
                     self.live &= ~unbound
-            while bound:
-                bit = bound & -bound
-                bound ^= bit
-                self.evaluate_bound(plan.slots[bit.bit_length() - 1], None, memory)
+            for rule in self._rules_of(bound):
+                self.evaluate_bound(rule, None, memory)
             return
         V = memory.vars
         slots = self.plan.slots
@@ -342,6 +340,7 @@ class Agenda:
         self.live, self.fired = live, fired
 
     def _rules_of(self, mask: int) -> list[Any]:
+        """The rules whose bits are in `mask`, in slot order."""
         slots, found = self.plan.slots, []
         while mask:
             bit = mask & -mask
@@ -375,15 +374,10 @@ class Agenda:
         """The rules in `mask` have nothing pending and nothing refracted (their guard does not hold)."""
         self.live &= ~mask
         self.fired &= ~mask
-        bound = mask & self.plan.bound
-        slots = self.plan.slots
-        while bound:
-            bit = bound & -bound
-            bound ^= bit
-            rid = slots[bit.bit_length() - 1].index
-            matches = self.matches[rid]
+        for rule in self._rules_of(mask & self.plan.bound):
+            matches = self.matches[rule.index]
             if matches.flags:
-                self.matches[rid] = Matches(dict.fromkeys(matches.flags, 0), [])
+                self.matches[rule.index] = Matches(dict.fromkeys(matches.flags, 0), [])
 
     def update(self, memory: Any) -> None:
         """Re-evaluate what the memory's dirty keys may have changed."""
@@ -451,16 +445,13 @@ class Agenda:
     def _rebind(self, rebind: int, stale: int, memory: Any, factual: int = 0) -> None:
         """Rebind the rules in `rebind` (what their `for:` reads was written) and evaluate their new activations;
         a rule whose guard does not hold is bound again only when it does (its activations wait retracted)."""
-        slots = self.plan.slots
         closed = rebind & self.closed
         if closed:
             self.unbound |= closed & ~factual
             self.ungrown |= closed & factual
             rebind ^= closed
-        while rebind:
-            bit = rebind & -rebind
-            rebind ^= bit
-            rule = slots[bit.bit_length() - 1]
+        for rule in self._rules_of(rebind):
+            bit = rule.bit
             fresh = self.extend(rule, memory) if bit & factual else None
             if fresh is None:
                 fresh = self.bind(rule, memory)
@@ -469,17 +460,13 @@ class Agenda:
 
     def _refresh(self, mask: int, memory: Any) -> None:
         """CLIPS's refresh: the activations that fired come back; the pending ones keep their place (recency)."""
-        slots = self.plan.slots
-        while mask:
-            bit = mask & -mask
-            mask ^= bit
-            rule = slots[bit.bit_length() - 1]
+        for rule in self._rules_of(mask):
             if rule.variables:
                 refracted = sorted(p for p, flag in self.matches[rule.index].flags.items() if flag & FIRED)
                 if refracted:
                     self.evaluate_bound(rule, refracted, memory)
-            elif self.fired & bit:
-                self.evaluate_rules(bit, memory)
+            elif self.fired & rule.bit:
+                self.evaluate_rules(rule.bit, memory)
 
     def _switch_guard(self, name: str, by_value: dict, value: Any) -> int:
         """`name` was written: retract the rules expecting its old value; returns those expecting the new one."""
@@ -524,11 +511,8 @@ class Agenda:
 
     def _pending_pairs(self, mask: int) -> list[tuple[Any, tuple]]:
         """(rule, position) of every pending activation of the rules in `mask`, in slot then binding order."""
-        slots, found = self.plan.slots, []
-        while mask:
-            bit = mask & -mask
-            mask ^= bit
-            rule = slots[bit.bit_length() - 1]
+        found: list[tuple[Any, tuple]] = []
+        for rule in self._rules_of(mask):
             if rule.variables:
                 found += [(rule, position) for position in self.matches[rule.index].pending()]
             else:
@@ -553,20 +537,17 @@ class Agenda:
             return None
         if self.stamps is None:
             bit = live & -live
-            rule = self.plan.slots[bit.bit_length() - 1]
-            if not rule.variables:
-                self.live = live ^ bit
-                self.fired |= bit
-                return rule.activation
-            matches = self.matches[rule.index]
-            position = matches.first()
+            rule, position = self.plan.slots[bit.bit_length() - 1], None
         else:
             rule, position = self._winner_by_stamp()
-            bit, matches = rule.bit, self.matches[rule.index]
-            if not rule.variables:
-                self.live ^= bit
-                self.fired |= bit
-                return rule.activation
+            bit = rule.bit
+        if not rule.variables:
+            self.live = live ^ bit
+            self.fired |= bit
+            return rule.activation
+        matches = self.matches[rule.index]
+        if position is None:
+            position = matches.first()
         matches.flags[position] = FIRED
         if matches.first() is None:
             self.live ^= bit
