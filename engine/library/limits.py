@@ -175,6 +175,23 @@ def weigh(value: Any) -> int:
     leaves = LEAVES
     if value.__class__ in leaves:
         return 1
+    if value.__class__ in _FLAT:  # the common shape first: a collection of leaves and tuples of leaves
+        total = 1 + len(value)
+        for item in value:
+            if item.__class__ not in leaves:
+                if item.__class__ is not tuple:
+                    break
+                for inner in item:
+                    if inner.__class__ not in leaves:
+                        break
+                else:
+                    total += len(item)
+                    continue
+                break
+        else:
+            if total > MAX_ITEMS:
+                raise GameError(f"a value of more than {MAX_ITEMS:,} items (counted through its nesting) is too large")
+            return total
     total, stack = 0, [value]
     while stack:
         item = stack.pop()
@@ -200,4 +217,5 @@ def weigh(value: Any) -> int:
 
 
 _COLLECTIONS = (list, tuple, set, frozenset, dict)
+_FLAT = {list, tuple, set, frozenset}
 LEAVES = {int, float, str, bool, type(None)}  # classes of values that hold nothing (grows as others are met)

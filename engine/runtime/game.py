@@ -387,7 +387,7 @@ class Game:
                 cards = memory.made[move.name] = {}
             if move.card_args:
                 found = list(map(cards.get, args))
-                if None not in found:
+                if all(found):  # (options are true; `None in found` would compare each with None)
                     return found
             values = self.program.caches["options"].get(move.name)
             if values is None:
