@@ -191,6 +191,8 @@ class Memory(Budget):
             self.where[cards.id] = dest.slot
             self.dirty.add(zone.key)
             self.dirty.add(dest.key)
+            if not self.trackers:
+                return
             batch = [cards]
         elif cards.__class__ is Zone and cards is not dest and (source is None or source is cards):
             batch = list(cards)  # a whole zone: every card leaves it
@@ -473,48 +475,8 @@ class Memory(Budget):
     # ------------------------------------------------------------ copy & key
     def clone(self) -> Memory:
         """An independent copy (values are immutable, so containers suffice)."""
-        new = Memory.__new__(Memory)
-        new.program, new._rng, new.steps = self.program, None, MAX_STEPS
-        new._rng_origin, new._rng_own = self._rng_snapshot(), True
-        new.over, new.winners, new.events, new.trackers, new.shuffler = self.over, self.winners, [], (), None
-        new.on_step, new.trail, new.indexes = None, None, {}  # (indexes are changed in place: made anew when used)
-        new.made = self.made
-        new.dirty, new.where = set(), self.where.copy()
-        players = []
-        for p in self.players:
-            q = p.__class__.__new__(p.__class__)
-            q.index, q.name = p.index, p.name
-            players.append(q)
-        zones = []
-        for zone in self.zones:
-            copy = Zone(zone)
-            copy.name, copy.key, copy.slot, copy.spec = zone.name, zone.key, zone.slot, zone.spec
-            owner = zone.owner
-            copy.owner = None if owner is None else players[owner.index]
-            zones.append(copy)
-        new.zones, new.players = zones, players
-        remap = _Remapper(players, zones)
-        atoms, player_class = ATOMS, self.program.player_class
-        for p, q in zip(self.players, players):
-            for slot in p.state_slots:
-                value = getattr(p, slot)
-                kind = value.__class__
-                setattr(q, slot, value if kind in atoms else players[value.index] if kind is player_class else
-                        remap(value))
-            for slot in p.zone_slots:
-                setattr(q, slot, zones[getattr(p, slot).slot])
-        V = self.vars
-        new.vars = W = V.copy()
-        W["players"] = players
-        for name in self.program.state_names:
-            value = V[name]
-            kind = value.__class__
-            if kind not in atoms:
-                W[name] = players[value.index] if kind is player_class else remap(value)
-        for name in self.program.global_zone_names:
-            W[name] = zones[V[name].slot]
-        pending = self.pending
-        new.pending = (players[pending[0].index], pending[1]) if pending is not None else None
+        new = self._copy(None)
+        new._rng_origin = self._rng_snapshot()
         return new
 
     def seen_by(self, seat: int | None) -> Memory:
@@ -525,18 +487,8 @@ class Memory(Budget):
         variables become None, and the copy has no random generator of its own:
         nothing in it leads back to what the seat may not know.
         """
-        new = self.clone()
-        program, where = self.program, new.where
-        unknown = hidden_cards(program, len(self.where))
-        used = 0
-        for zone in new.zones:
-            if sees(zone, seat):
-                continue
-            covered = len(zone) - (1 if zone.spec.visibility == "top" and zone else 0)
-            for card in zone[:covered]:
-                del where[card.id]
-            zone[:covered] = unknown[used:used + covered]
-            used += covered
+        new = self._copy(seat, covered=True)
+        program = self.program
         for var in program.state:
             if var.visibility != "public":
                 new.vars[var.name] = None
@@ -545,8 +497,81 @@ class Memory(Budget):
                 for p in new.players:
                     if var.visibility == "hidden" or p.index != seat:
                         setattr(p, var.name, None)
-        new._rng = new._rng_origin = None
-        new._rng_own = True
+        return new
+
+    def _copy(self, seat: int | None, covered: bool = False) -> Memory:
+        """A copy without a generator (a clone sets its origin); `covered`: the cards hidden from `seat` are
+        placeholders, and only the cards it sees are in `where`."""
+        new = Memory.__new__(Memory)
+        new.program, new._rng, new._rng_origin, new._rng_own, new.steps = self.program, None, None, True, MAX_STEPS
+        new.over, new.winners, new.events, new.trackers, new.shuffler = self.over, self.winners, [], (), None
+        new.on_step, new.trail, new.indexes = None, None, {}  # (indexes are changed in place: made anew when used)
+        new.made = self.made
+        new.dirty = set()
+        new.where = where = {} if covered else self.where.copy()
+        players = []
+        for p in self.players:
+            q = p.__class__.__new__(p.__class__)
+            q.index, q.name = p.index, p.name
+            players.append(q)
+        zones = []
+        unknown, used = (hidden_cards(self.program, len(self.where)), 0) if covered else (None, 0)
+        for zone in self.zones:
+            if covered:
+                if sees(zone, seat):
+                    copy = Zone(zone)
+                    shown: list = zone
+                else:  # the same count of placeholders (a `top` zone shows its top card)
+                    hidden = len(zone) - (1 if zone.spec.visibility == "top" and zone else 0)
+                    shown = zone[hidden:]
+                    copy = Zone(unknown[used:used + hidden])  # type: ignore[index]  # (made when covered)
+                    copy += shown
+                    used += hidden
+                slot = zone.slot
+                for card in shown:
+                    where[card.id] = slot
+            else:
+                copy = Zone(zone)
+            copy.name, copy.key, copy.slot, copy.spec = zone.name, zone.key, zone.slot, zone.spec
+            owner = zone.owner
+            copy.owner = None if owner is None else players[owner.index]
+            zones.append(copy)
+        new.zones, new.players = zones, players
+        remap = _Remapper(players, zones)
+        atoms, player_class = ATOMS, self.program.player_class
+        # a variable (or a player's) -> its value when last found to hold no player or zone (values are immutable)
+        plain = self.program.caches.setdefault("plain values", {})
+        for p, q in zip(self.players, players):
+            for slot in p.state_slots:
+                value = getattr(p, slot)
+                kind = value.__class__
+                if kind in atoms or plain.get((slot, p.index)) is value:
+                    setattr(q, slot, value)
+                elif kind is player_class:
+                    setattr(q, slot, players[value.index])
+                else:
+                    setattr(q, slot, mapped := remap(value))
+                    if mapped is value:
+                        plain[slot, p.index] = value
+            for slot in p.zone_slots:
+                setattr(q, slot, zones[getattr(p, slot).slot])
+        V = self.vars
+        new.vars = W = V.copy()
+        W["players"] = players
+        for name in self.program.state_names:
+            value = V[name]
+            kind = value.__class__
+            if kind not in atoms and plain.get(name) is not value:
+                if kind is player_class:
+                    W[name] = players[value.index]
+                else:
+                    W[name] = mapped = remap(value)
+                    if mapped is value:
+                        plain[name] = value
+        for name in self.program.global_zone_names:
+            W[name] = zones[V[name].slot]
+        pending = self.pending
+        new.pending = (players[pending[0].index], pending[1]) if pending is not None else None
         return new
 
     def key(self, symmetric: bool = True, turn: int = 0) -> tuple:
@@ -702,24 +727,33 @@ def _plain(value: Any) -> bool:
 
 
 class _Remapper:
-    """Maps values of one memory onto the players and zones of its clone."""
+    """Maps values of one memory onto the players and zones of its clone (a value that holds neither is
+    kept as it is: values are never changed in place)."""
 
     def __init__(self, players: list, zones: list):
         self.players, self.zones = players, zones
 
     def __call__(self, value: Any) -> Any:
-        if value.__class__ in ATOMS or isinstance(value, (CardBase, FactBase)):  # (facts hold plain values)
+        kind = value.__class__
+        if kind in SHARED:
             return value
         if isinstance(value, PlayerBase):
             return self.players[value.index]
-        if isinstance(value, Zone):
+        if isinstance(value, (CardBase, FactBase)):  # (facts hold plain values)
+            SHARED.add(kind)
+            return value
+        if kind is Zone:
             return self.zones[value.slot]
         if isinstance(value, (tuple, list, set, frozenset)):
-            if all(v.__class__ in ATOMS or isinstance(v, CardBase) for v in value):
-                return value  # values are never changed in place: share what holds no player or zone
+            shared = SHARED
+            for item in value:
+                if item.__class__ not in shared:
+                    break
+            else:
+                return value
             if hasattr(value, "_fields"):  # a record (a named tuple) takes its fields one by one
-                return type(value)(*(self(v) for v in value))
-            return type(value)(self(v) for v in value)
+                return kind(*map(self, value))
+            return kind(map(self, value))
         if isinstance(value, dict):
             return {self(k): self(v) for k, v in value.items()}
         return value
