@@ -83,7 +83,9 @@ class Budget:
         except TypeError:  # a generator: its own loops were charged as it ran
             items = list(items)
             count = len(items)
-        self.spend(count * each)
+        self.steps -= count * each
+        if self.steps < 0:
+            self.spend(0)  # (says so)
         return items
 
 

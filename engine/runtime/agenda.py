@@ -314,8 +314,9 @@ class Agenda:
                     self.live |= unbound
                 else:
                     self.live &= ~unbound
-            for rule in self._rules_of(bound):
-                self.evaluate_bound(rule, None, memory)
+            if bound:
+                for rule in self._rules_of(bound):
+                    self.evaluate_bound(rule, None, memory)
             return
         V = memory.vars
         slots = self.plan.slots
@@ -399,6 +400,7 @@ class Agenda:
                     continue
                 reaction = globals_.get(key)
                 if reaction is None:
+                    global_readers[key] = 0  # no rule reads it: one lookup next time (the keys are the program's names)
                     continue
                 guards, readers, domain, refreshed = reaction
                 if guards is not None:
@@ -418,6 +420,7 @@ class Agenda:
                     continue
                 reaction = attrs.get(name)
                 if reaction is None:
+                    attr_readers[name] = 0
                     continue
                 readers, domain, bound, by_seat = reaction
                 stale |= readers
