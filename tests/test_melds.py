@@ -631,6 +631,44 @@ def test_meldable_is_every_card_of_some_valid_meld():
     assert checked == 300 and some > 50 and none > 20
 
 
+def test_meldable_without_jokers_of_any_shape():
+    # meldable reads hands without jokers its own way (bits per suit and position, a count
+    # per rank): every card of some subset that is_meld accepts, for other meld sizes,
+    # two decks, many suits and ranks outside the order (in a set, never in a run).
+    rng = random.Random(11)
+    shapes = [(3, 4, 3), (2, 3, 2), (3, 3, 4), (1, 4, 1), (0, 2, 0), (5, 4, 3), (3, 8, 5), (4, 4, 11)]
+    some = 0
+    for _ in range(300):
+        order = rng.choice([ORDER_40, ORDER_48, tuple(ORDER_40), [str(r) for r in ORDER_40]])
+        suits = rng.choice(["abcd", "ab", "abcdefghijk"])
+        ranks = list(order) + rng.choice([[], [8, 9, "x"]])
+        deck = [K(s, r) for _ in range(rng.choice([1, 2])) for s in suits for r in ranks]
+        if rng.random() < 0.5:  # meld-rich: two suits and five ranks only
+            few, near = rng.sample(suits, 2), ranks[rng.randrange(len(ranks) - 4):][:5]
+            deck = [c for c in deck if c.suit in few or c.rank in near]
+        cards = rng.sample(deck, rng.randint(0, 8))
+        min_set, max_set, min_run = rng.choice(shapes)
+        kw = {"min_set": min_set, "max_set": max_set, "min_run": min_run}
+        n = len(cards)
+        in_a_meld = {i for size in range(1, n + 1) for s in combinations(range(n), size)
+                     if is_meld([cards[i] for i in s], order, **kw) for i in s}
+        got = meldable(cards, order, **kw)
+        assert [id(c) for c in got] == [id(c) for i, c in enumerate(cards) if i in in_a_meld], (cards, kw)
+        some += 0 < len(got) < n
+    assert some > 25
+
+
+def test_meldable_of_many_cards_of_one_rank():
+    # ranks are counted a byte per rank up to 127 cards; more are counted another way
+    order = list(range(1, 13))
+    for n in (126, 127, 128, 200):
+        cards = [K("abcd"[i % 4], 5) for i in range(n)] + [K("a", 9), K("b", 9)]
+        assert meldable(cards, order, max_set=n) == cards[:n]
+        assert meldable(cards, order, min_set=n, max_set=n) == cards[:n]
+        assert meldable(cards, order, min_set=n + 1, max_set=n + 2) == []
+        assert meldable(cards, order, min_set=2, max_set=2) == cards
+
+
 def test_brute_force_agrees_on_lay_off():
     # lay_off_all against trying every assignment of hand cards to melds (or kept),
     # a card going onto a meld only if, in some order, each card laid keeps it a meld.

@@ -400,26 +400,62 @@ def meldable(cards: Iterable, order: Iterable, suit: Any = "suit", rank: Any = "
     >>> [(c.suit, c.rank) for c in meldable(hand, [1, 2, 3, 4, 5, 6, 7, 10, 11, 12])]
     [('a', 1), ('a', 2), ('a', 3), ('b', 3), ('c', 3)]
     """
-    t = _Table(cards, order, suit, rank, jokers)
-    shape = _Shape(min_set, max_set, min_run, jokers_per_meld)
-    if True in t.joker:
+    cards = list(cards)
+    positions = _positions(order if type(order) is tuple else tuple(order))
+    get_suit, get_rank = _reader(suit, "suit"), _reader(rank, "rank")
+    is_joker = _reader(jokers, "jokers") if jokers is not None else None
+    if is_joker is not None and any(map(is_joker, cards)):
+        t = _Table(cards, order, suit, rank, jokers)
         union = 0
-        for m in _candidates(t, shape):
+        for m in _candidates(t, _Shape(min_set, max_set, min_run, jokers_per_meld)):
             union |= m
-        return [c for i, c in enumerate(t.cards) if union >> i & 1]
+        return [c for i, c in enumerate(cards) if union >> i & 1]
     # without jokers: a card of a rank held min_set times is in a set, and a card inside
     # min_run held positions in a row of its suit is in a run
-    set_ranks, starts = _plain_groups(t, shape)
-    if not set_ranks and not starts:
-        return []
-    cover = {}
-    for s, row in starts.items():
-        covered = 0
-        for d in range(max(1, min_run)):
-            covered |= row << d
-        cover[s] = covered
-    return [c for c, r, s, p in zip(t.cards, t.rank, t.suit, t.pos)
-            if r in set_ranks or (p is not None and cover.get(s, 0) >> p & 1)]
+    suits = list(map(get_suit, cards))
+    ranks = list(map(get_rank, cards))
+    pos: list[Any] = list(map(positions.get, ranks))  # int, or None for a rank outside the order
+    # Every (suit, position) held is a bit of one number, `held`: each suit a block of its own,
+    # with an empty bit above its top position so that no row of bits runs into the next suit.
+    # `counts` holds how many cards there are of each position, a byte per position.
+    stride = len(positions) + 1
+    blocks: dict = {}
+    bits, held, counts = [], 0, 0
+    for s, p in zip(suits, pos):
+        if p is None:
+            bits.append(0)
+            continue
+        at = blocks.get(s)
+        if at is None:
+            at = blocks[s] = len(blocks) * stride
+        bit = 1 << (at + p)
+        bits.append(bit)
+        held |= bit
+        counts += 1 << (p << 3)
+    # the bits that begin min_run held bits in a row, then every bit of those rows
+    if min_run == 3:
+        row = held & held >> 1 & held >> 2
+        cover = row | row << 1 | row << 2
+    else:
+        row = held
+        for d in range(1, min_run):
+            row &= held >> d
+        cover = row
+        for d in range(1, min_run):
+            cover |= row << d
+    need = min_set if min_set > 1 else 1
+    if max_set < need or len(cards) < need:
+        return [c for c, b in zip(cards, bits) if b & cover] if cover else []
+    if None in pos or len(cards) > 127:  # a rank outside the order (or very many cards): count the ranks
+        in_set = {r for r in set(ranks) if ranks.count(r) >= need}
+        return [c for c, r, b in zip(cards, ranks, bits) if r in in_set or b & cover]
+    # the bytes of `counts` that are `need` or more: bit 7 of each set by adding 128 - need to it
+    # (a byte holds at most 127 cards, so nothing carries into the next byte)
+    ones = ((1 << (len(positions) << 3)) - 1) // 255  # 1 in every byte
+    sets = (counts + (128 - need) * ones) & ones << 7
+    if not sets:
+        return [c for c, b in zip(cards, bits) if b & cover] if cover else []
+    return [c for c, b, p in zip(cards, bits, pos) if b & cover or sets >> (p << 3) & 128]
 
 
 def is_meld(cards: Iterable, order: Iterable, suit: Any = "suit", rank: Any = "rank", jokers: Any = None,
