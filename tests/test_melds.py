@@ -669,6 +669,16 @@ def test_meldable_of_many_cards_of_one_rank():
         assert meldable(cards, order, min_set=2, max_set=2) == cards
 
 
+def test_made_up_attribute_names_are_read_without_growing_a_table():
+    from naipes.library import melds
+    cards = [K("a", r) for r in (1, 2, 3)]
+    for i in range(melds._MAX_READERS + 10):
+        with pytest.raises(AttributeError):
+            meldable(cards, ORDER_40, suit=f"made_up_{i}")
+    assert len(melds._ATTRIBUTE_READERS) <= melds._MAX_READERS
+    assert meldable(cards, ORDER_40) == cards  # and the usual names still read
+
+
 def test_brute_force_agrees_on_lay_off():
     # lay_off_all against trying every assignment of hand cards to melds (or kept),
     # a card going onto a meld only if, in some order, each card laid keeps it a meld.

@@ -105,7 +105,8 @@ MAX_LAY_OFF_CARDS = 14
 def _few_cards(search: Callable, most: int = MAX_MELD_CARDS) -> Callable:
     """`search`, refusing more than `most` cards as its first argument (a hand)."""
     def bounded(cards: Any, *args: Any, **kwargs: Any) -> Any:
-        cards = list(cards)
+        if not isinstance(cards, (list, tuple)):  # a list (a zone) or a tuple is only read, not copied
+            cards = list(cards)
         if len(cards) > most:
             raise GameError(f"{search.__name__} searches at most {most} cards, not {len(cards)}")
         return search(cards, *args, **kwargs)

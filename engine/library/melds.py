@@ -39,18 +39,21 @@ __all__ = ["best_melds", "meldable", "is_meld", "can_lay_off", "lay_off_all", "m
 
 # ---------------------------------------------------------------- reading cards
 _ATTRIBUTE_READERS: dict[str, Callable[[Any], Any]] = {}
+_MAX_READERS = 256
 
 
 def _reader(how: Any, what: str) -> Callable[[Any], Any]:
     """A function reading `what` from a card: `how` is an attribute name or a function."""
-    if callable(how):
-        return how
-    if isinstance(how, str):
+    if type(how) is str:  # the usual case first: a name already read (a string is not callable)
         got = _ATTRIBUTE_READERS.get(how)
         if got is not None:
             return got
-        if how.isidentifier() and not how.startswith("_"):
-            return _ATTRIBUTE_READERS.setdefault(how, attrgetter(how))
+    if callable(how):
+        return how
+    if isinstance(how, str) and how.isidentifier() and not how.startswith("_"):
+        if len(_ATTRIBUTE_READERS) >= _MAX_READERS:  # a rule file making up names does not grow the table
+            return attrgetter(how)
+        return _ATTRIBUTE_READERS.setdefault(how, attrgetter(how))
     raise ValueError(f"{what} must be an attribute name (not starting with '_') or a function, not {how!r}")
 
 
@@ -63,6 +66,14 @@ def _positions(order: tuple) -> dict:
             raise ValueError(f"rank {r!r} appears twice in the order")
         positions[r] = i
     return positions
+
+
+@lru_cache(maxsize=64)
+def _byte_test(size: int, need: int) -> tuple[int, int]:
+    """For `size` bytes each below 128: what to add so that bit 7 of a byte is set when it was
+    `need` or more (1 <= need <= 128), and the mask of those bits."""
+    ones = ((1 << (size << 3)) - 1) // 255  # 1 in every byte
+    return (128 - need) * ones, ones << 7
 
 
 class _Table:
@@ -400,7 +411,8 @@ def meldable(cards: Iterable, order: Iterable, suit: Any = "suit", rank: Any = "
     >>> [(c.suit, c.rank) for c in meldable(hand, [1, 2, 3, 4, 5, 6, 7, 10, 11, 12])]
     [('a', 1), ('a', 2), ('a', 3), ('b', 3), ('c', 3)]
     """
-    cards = list(cards)
+    if not isinstance(cards, (list, tuple)):  # (a list or a tuple is only read)
+        cards = list(cards)
     positions = _positions(order if type(order) is tuple else tuple(order))
     get_suit, get_rank = _reader(suit, "suit"), _reader(rank, "rank")
     is_joker = _reader(jokers, "jokers") if jokers is not None else None
@@ -451,8 +463,8 @@ def meldable(cards: Iterable, order: Iterable, suit: Any = "suit", rank: Any = "
         return [c for c, r, b in zip(cards, ranks, bits) if r in in_set or b & cover]
     # the bytes of `counts` that are `need` or more: bit 7 of each set by adding 128 - need to it
     # (a byte holds at most 127 cards, so nothing carries into the next byte)
-    ones = ((1 << (len(positions) << 3)) - 1) // 255  # 1 in every byte
-    sets = (counts + (128 - need) * ones) & ones << 7
+    lift, tops = _byte_test(len(positions), need)
+    sets = (counts + lift) & tops
     if not sets:
         return [c for c, b in zip(cards, bits) if b & cover] if cover else []
     return [c for c, b, p in zip(cards, bits, pos) if b & cover or sets >> (p << 3) & 128]
