@@ -12,6 +12,7 @@ import pytest
 
 from naipes import load_program
 from naipes.errors import GameError
+from naipes.runtime.agenda import Agenda, memory_local
 from naipes.runtime.game import Game
 
 from helpers import write_rules
@@ -1074,3 +1075,62 @@ rules:
     game.listeners.append(lambda record: fired.append(record["rule"]) if record["type"] == "fire" else None)
     game.start()
     assert fired == ["watch_first", "change_second", "change_first", "watch_first", "fin"]
+
+
+# ----------------------------------------------------------------- lazy start
+LAZY = """
+game: lazy
+cards:
+  attributes: {rank: [1, 2, 3]}
+  start: table
+zones:
+  table: {visibility: public}
+  gone: {visibility: public}
+state:
+  step: 0
+  log: "()"
+rules:
+  - name: each_card_once
+    priority: 2
+    for: "c in table"
+    when: "c.rank > step"
+    then: "log = log + (c.name,)"
+  - name: later_wakes_an_earlier_rule
+    when: "step < 2"
+    then: |
+      step += 1
+      move top(table) to gone
+  - name: guarded
+    priority: 1
+    when: "step == 1"
+    then: "log = log + ('guarded',)"
+  - name: last
+    priority: -1
+    when: "True"
+    then: "log = log + ('last',)"
+""" + FIN
+
+
+def _firings(game: Game, lazy: bool) -> list:
+    """Fire the rules of a started game's copy by hand with a lazy or an eager start of a new agenda."""
+    memory = game.memory.clone()
+    agenda = Agenda(game.program)
+    agenda.start(memory, lazy=lazy)
+    fired_ = []
+    while not memory.over and (act := agenda.pop_from(memory)) is not None:
+        fired_.append((act.rule.name, [getattr(v, "name", v) for v in act.binding]))
+        act.rule.action(memory, memory.vars, *memory_local(memory, act.binding))
+        agenda.update(memory)
+    return fired_
+
+
+def test_a_lazy_start_fires_what_an_eager_start_fires(tmp_path):
+    """A strategy's decision starts its agenda lazily (each rule matched when every rule before it is idle):
+    the firings, with their bindings and the rules woken by earlier ones, are those of a full start."""
+    game = Game(load(tmp_path, LAZY), 0)
+    eager = _firings(game, lazy=False)
+    assert eager == _firings(game, lazy=True)
+    # the top card (3) goes first; step 1 wakes card 2 again (2 > 1) and the guarded rule before the next move
+    assert eager == [("each_card_once", ["1"]), ("each_card_once", ["2"]), ("each_card_once", ["3"]),
+                     ("later_wakes_an_earlier_rule", []), ("each_card_once", ["2"]), ("guarded", []),
+                     ("later_wakes_an_earlier_rule", []), ("last", []), ("fin", [])]

@@ -77,8 +77,8 @@ class StrategyAgent:
         agenda = Agenda(program)
         fired = 0
         with program.located():
-            agenda.start(view)
-            while (act := agenda.pop()) is not None:
+            agenda.start(view, lazy=True)  # (the first rule that chooses ends it: the rules after it are not matched)
+            while (act := agenda.pop_from(view)) is not None:
                 binding = memory_local(view, act.binding)
                 rule = act.rule
                 fired += 1

@@ -127,7 +127,7 @@ class Agenda:
     """
 
     __slots__ = ("program", "plan", "live", "fired", "closed", "bindings", "matches", "tick", "stamps",
-                 "guard_seen", "unbound", "ungrown")
+                 "guard_seen", "unbound", "ungrown", "unevaluated")
 
     def __init__(self, program: Any):
         self.program = program
@@ -141,6 +141,7 @@ class Agenda:
         # rules with variables whose `for:` changed while their guard did not hold, bound again when it holds:
         # whole, or (only facts came and went) re-matched for those facts
         self.unbound = self.ungrown = 0
+        self.unevaluated = 0  # after a lazy start: the rules not evaluated yet (see start)
 
     def clone(self) -> Agenda:
         new = Agenda.__new__(Agenda)
@@ -150,7 +151,7 @@ class Agenda:
         new.matches = [m.copy() if m.flags else m for m in self.matches] if self.plan.bound else self.matches
         new.tick, new.guard_seen = self.tick, self.guard_seen.copy()
         new.stamps = self.stamps.copy() if self.stamps is not None else None
-        new.unbound, new.ungrown = self.unbound, self.ungrown
+        new.unbound, new.ungrown, new.unevaluated = self.unbound, self.ungrown, self.unevaluated
         return new
 
     def save_point(self) -> tuple:
@@ -159,11 +160,11 @@ class Agenda:
         return (self.live, self.fired, self.closed, self.tick, self.guard_seen.copy(),
                 None if self.stamps is None else self.stamps.copy(),
                 self.bindings.copy() if bound else None, [m.copy() for m in self.matches] if bound else None,
-                self.unbound, self.ungrown)
+                self.unbound, self.ungrown, self.unevaluated)
 
     def restore(self, point: tuple) -> None:
         self.live, self.fired, self.closed, self.tick, self.guard_seen, self.stamps, bindings, matches, \
-            self.unbound, self.ungrown = point
+            self.unbound, self.ungrown, self.unevaluated = point
         if bindings is not None:
             self.bindings, self.matches = bindings, matches
 
@@ -172,8 +173,12 @@ class Agenda:
         return self.fired, tuple(frozenset(m.flags.items()) for m in self.matches if m.flags)
 
     # ---------------------------------------------------------------- matching
-    def start(self, memory: Any) -> None:
-        """Bind and evaluate every rule (at the start of a game)."""
+    def start(self, memory: Any, lazy: bool = False) -> None:
+        """Bind and evaluate every rule (at the start of a game).
+
+        `lazy`, under a static conflict order: a rule is bound and evaluated only when every rule before it
+        is idle (`pop_from` does it), for an agenda that fires a rule or two and is dropped, as a strategy's
+        decision; what it fires is the same."""
         memory.dirty.clear()
         self.tick += 1
         V = memory.vars
@@ -183,6 +188,9 @@ class Agenda:
             value = self.guard_seen[name] = V[name]
             closed |= plan.guarded[name] & ~_get(by_value, value)
         self.closed = closed
+        if lazy and self.stamps is None:
+            self.unevaluated = (1 << len(plan.slots)) - 1
+            return
         for rule in self.program.rules:
             if rule.variables:
                 self.bind(rule, memory)
@@ -431,6 +439,10 @@ class Agenda:
                     if touched is None:
                         touched = []
                     touched += [(rule, pos, key[1]) for rule, pos in bound]
+        if self.unevaluated:  # (a lazy start: evaluated when reached)
+            stale &= ~self.unevaluated
+            rebind &= ~self.unevaluated
+            refresh &= ~self.unevaluated
         if rebind:
             self._rebind(rebind, stale, memory, factual & ~whole)
         if refresh:
@@ -442,7 +454,7 @@ class Agenda:
             for rule, pos, ident in touched:
                 index = self.bindings[rule.index].index
                 positions = index[pos].get(ident) if index else None
-                if positions and not rule.bit & (stale | closed):
+                if positions and not rule.bit & (stale | closed | self.unevaluated):
                     self.evaluate_bound(rule, positions, memory)
 
     def _rebind(self, rebind: int, stale: int, memory: Any, factual: int = 0) -> None:
@@ -531,6 +543,21 @@ class Agenda:
         """The winning activation, without removing it."""
         winner = self._winner()
         return None if winner is None else self._activation(*winner)
+
+    def pop_from(self, memory: Any) -> Activation | None:
+        """`pop`, after a lazy start: the rules before the first pending one are evaluated first."""
+        slots = self.plan.slots
+        while self.unevaluated:
+            pending = self.live | self.unevaluated
+            bit = pending & -pending
+            if not bit & self.unevaluated:
+                break
+            self.unevaluated ^= bit
+            rule = slots[bit.bit_length() - 1]
+            if rule.variables:
+                self.bind(rule, memory)
+            self.evaluate_rules(bit, memory)
+        return self.pop()
 
     def pop(self) -> Activation | None:
         """Remove the winning activation and refract it (its binding's players and zones are of the memory
