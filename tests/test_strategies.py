@@ -279,6 +279,31 @@ rules:
     assert agents[0].memory["seen"] == table_ranks == agents[1].memory["seen"]
 
 
+def test_an_observation_sees_what_its_rules_read_and_nothing_more(duel):
+    """A view made for observation rules holds only the game's variables and zones that they (through their
+    functions too) and the memory's resets read: the others are left out, not copied (or shown)."""
+    program, strategy = duel
+    s = strategy("s", """
+game: duel
+functions:
+  "on_table()": "len(table)"
+memory: {sizes: "[]", seen: "[]"}
+rules:
+  - {name: measure, observe: play, then: "sizes = sizes + [on_table()]\\nseen = seen + [c.rank if c != None else -1]"}
+""")
+    reads = s.observed_reads["play"]
+    assert "table" in reads and not {"deck", "hand", "turn"} & reads
+    game = Game(program, 3)
+    agents = [strategy_agent(s, 1), strategy_agent(s, 2)]
+    run(game, agents, limit=10)
+    table_ranks = [c.rank for c in game.memory.vars["table"]]
+    assert agents[0].memory["seen"] == table_ranks == agents[1].memory["seen"]  # each card played is seen
+    assert agents[0].memory["sizes"] == list(range(1, len(table_ranks) + 1))
+    view = game.memory.seen_by(0, reads)
+    assert [c.rank for c in view.vars["table"]] == table_ranks
+    assert "deck" not in view.vars and "turn" not in view.vars and not hasattr(view.players[1], "hand")
+
+
 def test_a_default_decides_when_no_rule_does(duel):
     program, strategy = duel
     first = strategy("f", "game: duel\nrules: []\n")

@@ -115,10 +115,13 @@ class StrategyAgent:
         rules = self.strategy.observations.get(option.move)
         if not rules:
             return
-        view = self._view(game, {})
-        V = view.vars
         arg = option.arg
-        if isinstance(arg, CardBase) and arg.id not in view.where:
+        reads = self.strategy.observed_reads[option.move]
+        if isinstance(arg, Zone) and arg.name not in reads:
+            reads = reads | {arg.name}
+        view = self._view(game, {}, reads)  # (only what the observation rules read)
+        V = view.vars
+        if isinstance(arg, CardBase) and not game.memory.shows(arg, self.seat):
             arg = None  # a card this seat did not see
         elif isinstance(arg, (PlayerBase, Zone)):
             arg = view.localize(arg)
@@ -130,9 +133,9 @@ class StrategyAgent:
         self._keep(V)
 
     # ------------------------------------------------------------------- views
-    def _view(self, game: Game, offered: dict) -> Any:
+    def _view(self, game: Game, offered: dict, reads: frozenset | None = None) -> Any:
         assert self.seat is not None  # attached before its first decision
-        view = game.memory.seen_by(self.seat)
+        view = game.memory.seen_by(self.seat, reads)
         view.rng = self.rng
         V = view.vars
         V.update({name: view.localize(value) for name, value in self.memory.items()})

@@ -138,6 +138,12 @@ def reads_through_calls(unit: Unit, defs: list[Definition]) -> set[str]:
     return {r if isinstance(r, str) else r[0] for r in reads}
 
 
+def names_read(units: list[Unit], functions: dict[str, set]) -> frozenset[str]:
+    """The names of variables and zones (a player's by its name) that `units` read, themselves or through the
+    functions they call (`functions`: what each reads, as function_reads gives)."""
+    return frozenset(r if isinstance(r, str) else r[0] for unit in units for r in _with_calls(unit, functions))
+
+
 def read_indexes(rules: list[RuleSpec], units: dict[int, tuple[Unit, list[Unit]]],
                  functions: dict[str, set]) -> Matching:
     """What the agenda reacts with: which rules read which names, as bit masks (see Matching)."""

@@ -42,7 +42,7 @@ from ..errors import Location, RuleError, RuleErrors, did_you_mean
 from ..program import Program, RuleSpec
 from .builder import Builder
 from .compiler import Compiler, Unit, identifier_problem
-from .linker import Module, compile_module, evaluator, function_reads, read_indexes, resolve_specs
+from .linker import Module, compile_module, evaluator, function_reads, names_read, read_indexes, resolve_specs
 from .loader import Map, Seq, load_tree
 from .shipped import STRATEGIES, strategy_folders
 from .vocabulary import AGENT_NAMES, STRATEGY_GROUP_KEYS, STRATEGY_RULE_KEYS, STRATEGY_SECTIONS
@@ -74,6 +74,9 @@ class Strategy:
     default: str = "first"
     default_where: Location | None = None  # where `default:` is written (errors in making it are reported there)
     resets: dict = field(default_factory=dict)  # memory name -> f(view, vars): the memory restarts when it changes
+    # move -> the names of the game's variables and zones that its observation rules and the resets read (through
+    # functions too): a view for observing that move holds no others (Memory.seen_by)
+    observed_reads: dict[str, frozenset] = field(default_factory=dict)
 
 
 def strategy_path(spec: str, game: Program) -> Path | None:
@@ -112,7 +115,8 @@ def compile_strategy(path: str | Path, game: Program) -> Strategy:
     program = builder.build()
     memory = list(program.state)
     return Strategy(_strategy_name(tree, path), str(path), game, program, memory, builder.resolved_observations,
-                    builder.default, tree.loc("default") if "default" in tree else tree.where, builder.resolved_resets)
+                    builder.default, tree.loc("default") if "default" in tree else tree.where, builder.resolved_resets,
+                    builder.observed_reads)
 
 
 def is_strategy_file(path: str | Path) -> bool:
@@ -214,6 +218,8 @@ class _StrategyBuilder(Builder):
         self.choices: dict[int, str] = {}  # rule index -> the generated name of its `choose`
         self.resets: dict[str, str] = {}  # memory name -> the generated name of its `reset:` expression
         self.resolved_resets: dict[str, Callable] = {}
+        self.read_units: dict[str | None, list[Unit]] = {None: []}  # move -> its observation units; None: resets
+        self.observed_reads: dict[str, frozenset] = {}
         self.default = str(strategy.get("default", "first"))
 
     def build(self) -> Program:
@@ -226,6 +232,9 @@ class _StrategyBuilder(Builder):
         rules = self.rules(game.phases, strategy)
         self.raise_errors()
         reads = function_reads(self.defs, known=game.function_reads)
+        resets = names_read(self.read_units[None], reads)
+        self.observed_reads = {move: names_read(units, reads) | resets for move, units in self.read_units.items()
+                               if move is not None}
         matching = read_indexes(rules, self.rule_units, reads)
         evaluate = self.define("agenda_evaluate", ("__stale", "__live", "__fired"), evaluator(matching), True,
                                "the agenda") if not matching.dynamic else None
@@ -339,6 +348,7 @@ class _StrategyBuilder(Builder):
             unit = None if not text else self.compiler.expression(text, {}, what=what)
             if unit is not None:
                 self.resets[str(name)] = self.define("memory_reset", (), unit, False, what)
+                self.read_units[None].append(unit)
 
     def unknown_anchor_hint(self, target: Any) -> str | None:
         if target in self.game.moves:
@@ -389,6 +399,7 @@ class _StrategyBuilder(Builder):
         act = c.block(self.texts(spec.get("then", "pass"), spec.loc("then"), f"rule '{name}' then"), dict(scope),
                       what=f"actions of rule '{name}'")
         params = ("player", arg)
+        self.read_units.setdefault(move, []).extend(u for u in (cond, act) if u is not None)
         self.observations.append((name, move, self.priority(name, spec),
                                   self.define("observe_when", params, cond, False, f"condition of rule '{name}'"),
                                   self.define("observe_then", params, act, True, f"actions of rule '{name}'")))

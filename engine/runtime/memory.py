@@ -16,6 +16,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Callable, Iterable
+from collections.abc import Set as AbstractSet
 from functools import partial
 from operator import attrgetter
 from typing import Any
@@ -479,29 +480,32 @@ class Memory(Budget):
         new._rng_origin = self._rng_snapshot()
         return new
 
-    def seen_by(self, seat: int | None) -> Memory:
+    def seen_by(self, seat: int | None, reads: AbstractSet[str] | None = None) -> Memory:
         """A copy holding only what the player at `seat` can see (None: an onlooker).
 
         Cards in zones hidden from the seat become placeholders (the same count,
         every attribute None; a ``top`` zone keeps its top card), hidden
         variables become None, and the copy has no random generator of its own:
-        nothing in it leads back to what the seat may not know.
+        nothing in it leads back to what the seat may not know. `reads`: the
+        only variables and zones (a player's by its name) the copy needs to
+        hold, for code that reads no others (a strategy's observation rules);
+        the others are left out.
         """
-        new = self._copy(seat, covered=True)
+        new = self._copy(seat, covered=True, reads=reads)
         program = self.program
         for var in program.state:
-            if var.visibility != "public":
+            if var.visibility != "public" and (reads is None or var.name in reads):
                 new.vars[var.name] = None
         for var in program.player_state:
-            if var.visibility == "hidden" or var.visibility == "owner":
+            if (var.visibility == "hidden" or var.visibility == "owner") and (reads is None or var.name in reads):
                 for p in new.players:
                     if var.visibility == "hidden" or p.index != seat:
                         setattr(p, var.name, None)
         return new
 
-    def _copy(self, seat: int | None, covered: bool = False) -> Memory:
+    def _copy(self, seat: int | None, covered: bool = False, reads: AbstractSet[str] | None = None) -> Memory:
         """A copy without a generator (a clone sets its origin); `covered`: the cards hidden from `seat` are
-        placeholders, and only the cards it sees are in `where`."""
+        placeholders, and only the cards it sees are in `where`; `reads`: see seen_by."""
         new = Memory.__new__(Memory)
         new.program, new._rng, new._rng_origin, new._rng_own, new.steps = self.program, None, None, True, MAX_STEPS
         new.over, new.winners, new.events, new.trackers, new.shuffler = self.over, self.winners, [], (), None
@@ -514,9 +518,12 @@ class Memory(Budget):
             q = p.__class__.__new__(p.__class__)
             q.index, q.name = p.index, p.name
             players.append(q)
-        zones = []
+        zones: list = []  # (None for a zone left out: see seen_by)
         unknown, used = (hidden_cards(self.program, len(self.where)), 0) if covered else (None, 0)
         for zone in self.zones:
+            if reads is not None and zone.name not in reads:
+                zones.append(None)
+                continue
             if covered:
                 if sees(zone, seat):
                     copy = Zone(zone)
@@ -542,7 +549,7 @@ class Memory(Budget):
         # a variable (or a player's) -> its value when last found to hold no player or zone (values are immutable)
         plain = self.program.caches.setdefault("plain values", {})
         for p, q in zip(self.players, players):
-            for slot in p.state_slots:
+            for slot in p.state_slots if reads is None else [s for s in p.state_slots if s in reads]:
                 value = getattr(p, slot)
                 kind = value.__class__
                 if kind in atoms or plain.get((slot, p.index)) is value:
@@ -554,11 +561,16 @@ class Memory(Budget):
                     if mapped is value:
                         plain[slot, p.index] = value
             for slot in p.zone_slots:
-                setattr(q, slot, zones[getattr(p, slot).slot])
+                zone = zones[getattr(p, slot).slot]
+                if zone is not None:
+                    setattr(q, slot, zone)
         V = self.vars
         new.vars = W = V.copy()
         W["players"] = players
         for name in self.program.state_names:
+            if reads is not None and name not in reads:
+                del W[name]
+                continue
             value = V[name]
             kind = value.__class__
             if kind not in atoms and plain.get(name) is not value:
@@ -569,10 +581,19 @@ class Memory(Budget):
                     if mapped is value:
                         plain[name] = value
         for name in self.program.global_zone_names:
-            W[name] = zones[V[name].slot]
+            zone = zones[V[name].slot]
+            if zone is not None:
+                W[name] = zone
+            else:
+                del W[name]
         pending = self.pending
         new.pending = (players[pending[0].index], pending[1]) if pending is not None else None
         return new
+
+    def shows(self, card: CardBase, seat: int | None) -> bool:
+        """Whether the player at `seat` sees `card` where it is (in a zone it sees, or on top of a ``top`` one)."""
+        zone = self.zones[self.where[card.id]]
+        return sees(zone, seat) or (zone.spec.visibility == "top" and zone[-1] is card)
 
     def key(self, symmetric: bool = True, turn: int = 0) -> tuple:
         """A hashable, canonical summary of the state (for memoising search).
