@@ -639,6 +639,12 @@ def _identity(value: Any) -> Any:
         return value.index
     if isinstance(value, Zone):
         return ("zone", value.slot)
+    kind = value.__class__
+    if kind is list or kind is tuple:  # (a strategy's rules bind the options offered: a list of cards, say)
+        for item in value:
+            if item.__class__ not in SHARED:
+                return kind.__name__, *map(_identity, value)
+        return kind.__name__, *value
     return _hashable(value)
 
 
