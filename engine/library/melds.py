@@ -164,62 +164,62 @@ class _Shape:
 
 
 def _bits(mask: int) -> list[int]:
-    out, i = [], 0
+    """The indices of the bits set in `mask` (not negative), lowest first."""
+    out = []
     while mask:
-        if mask & 1:
-            out.append(i)
-        mask >>= 1
-        i += 1
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
     return out
 
 
 # ---------------------------------------------------------------- candidate melds
-def _plain_groups(t: _Table, shape: _Shape) -> tuple[list, dict]:
-    """For cards without jokers: the ranks held at least min_set times (when sets that size
-    are allowed), and per suit, as bits by rank position, the positions that begin min_run
-    held positions in a row (only suits where there are some)."""
+def _plain_candidates(t: _Table, shape: _Shape) -> list[int]:
+    """:func:`_candidates` for cards without jokers, quick when there are few melds (in no
+    particular order: callers sort them or join them)."""
+    found: dict[int, None] = {}
     ranks = t.rank
     need = max(1, shape.min_set)
-    set_ranks = []
-    if shape.max_set >= need and ranks and max(map(ranks.count, set(ranks))) >= need:
-        set_ranks = [r for r in set(ranks) if ranks.count(r) >= need]
-    held: dict = {}
-    for s, p in zip(t.suit, t.pos):
-        if p is not None:
-            held[s] = held.get(s, 0) | 1 << p
-    starts = {}
-    for s, mask in held.items():
-        row = mask
-        for d in range(1, shape.min_run):
-            row &= mask >> d
-        if row:
-            starts[s] = row
-    return set_ranks, starts
-
-
-def _plain_candidates(t: _Table, shape: _Shape) -> list[int]:
-    """:func:`_candidates` for cards without jokers, quick when there are few melds."""
-    found: dict[int, None] = {}
-    set_ranks, starts = _plain_groups(t, shape)
-    ranks = t.rank
-    for r in set_ranks:
-        same = [1 << i for i, x in enumerate(ranks) if x == r]
-        for size in range(max(1, shape.min_set), min(len(same), shape.max_set) + 1):
-            for combo in combinations(same, size):
-                found[sum(combo)] = None
-    # runs: each window from a start of min_run held positions in a row, while positions are held
-    for s, row in starts.items():
-        slots: dict = {}  # position -> the cards of this suit there (two decks: identical cards)
-        for i, (s2, p) in enumerate(zip(t.suit, t.pos)):
-            if p is not None and s2 == s:
-                slots.setdefault(p, []).append(1 << i)
-        for a in _bits(row):
-            partial, b = [0], a
-            while b in slots:
-                partial = [m | bit for m in partial for bit in slots[b]]
-                if b - a + 1 >= shape.min_run:
-                    found.update(dict.fromkeys(partial))
-                b += 1
+    if shape.max_set >= need and len(ranks) >= need:
+        for r in {r for r in set(ranks) if ranks.count(r) >= need}:
+            same = [1 << i for i, x in enumerate(ranks) if x == r]
+            for size in range(need, min(len(same), shape.max_set) + 1):
+                for combo in combinations(same, size):
+                    found[sum(combo)] = None
+    # runs: the cells (suit, position) held, numbered as in meldable (a block per suit and an
+    # empty cell above each block's top), each with the cards there (two decks: identical cards)
+    stride = t.size + 1
+    blocks: dict = {}
+    slots: dict[int, list[int]] = {}
+    held = 0
+    for i, (s, p) in enumerate(zip(t.suit, t.pos)):
+        if p is None:
+            continue
+        at = blocks.get(s)
+        if at is None:
+            at = blocks[s] = len(blocks) * stride
+        cell = at + p
+        here = slots.get(cell)
+        if here is None:
+            slots[cell] = [1 << i]
+            held |= 1 << cell
+        else:
+            here.append(1 << i)
+    min_run = shape.min_run
+    starts = held  # the cells that begin min_run held cells in a row
+    for d in range(1, min_run):
+        starts &= held >> d
+    # each window from a start, while cells are held (the empty cell ends a suit's block)
+    while starts:
+        low = starts & -starts
+        starts ^= low
+        a = b = low.bit_length() - 1
+        partial = [0]
+        while b in slots:
+            partial = [m | bit for m in partial for bit in slots[b]]
+            if b - a + 1 >= min_run:
+                found.update(dict.fromkeys(partial))
+            b += 1
     return list(found)
 
 
