@@ -307,6 +307,7 @@ class Program:
     max_decisions: int
     views: list = field(default_factory=list)  # [ViewSpec]
     evaluation: Callable | None = None  # f(memory, vars, player): standing mid-game, for search playouts
+    evaluation_reads: frozenset = frozenset()  # the variables (a player's by name) the evaluation reads
     estimate: Callable | None = None  # f(memory, vars, player): standing counting the round in progress
     display: dict = field(default_factory=dict)  # how the cards look (plain data, naipes.language.display)
     player_class: type[PlayerBase] = PlayerBase

@@ -111,11 +111,13 @@ class ISMCTSAgent:
 
     # -------------------------------------------------------------- iteration
     def _iterate(self, root: _Node, world: Game) -> None:
+        if world.program.evaluation is not None:
+            world.pause_after(world.program.evaluation_reads)  # (the playout ends where the evaluation changes)
         start = _standing(world)
         if world.program.estimate is not None:
             self._start_estimate = _estimate(world)
         node, path = root, []
-        while not world.over:
+        while not world.over and not world.paused:
             options = world.options()
             mover = world.mover.index
             keys = [o.key for o in options]  # an option's identity across worlds
@@ -161,7 +163,7 @@ class ISMCTSAgent:
     def _playout(self, world: Game, start: tuple) -> list[float]:
         policy, rng = self.policy, self.rng
         for _ in range(self.depth):
-            if world.over or _standing(world) != start:
+            if world.over or world.paused or _standing(world) != start:
                 break
             if policy is None:
                 world.apply(_random_option(world.options(), rng))

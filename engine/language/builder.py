@@ -23,7 +23,7 @@ from .cards import Cards
 from .compiler import Compiler, Unit, identifier_problem
 from .declarations import Declarations
 from .display import read_display
-from .linker import compile_module, evaluator, function_reads, player_class, read_indexes, resolve_specs
+from .linker import compile_module, evaluator, function_reads, names_read, player_class, read_indexes, resolve_specs
 from .loader import Map, Text, load_tree
 from .moves import Moves
 from .phases import Phases
@@ -99,7 +99,8 @@ class Builder(Settings, Phases, Declarations, Cards, Moves, Rules):
             symbols=self.sym, namespace=module.namespace, first_stages=dict(self.sym.first_stages),
             key_state=tuple(v.name for v in state if v.name in read),
             key_player_state=tuple(v.name for v in player_state if v.name in read),
-            key_zones=frozenset(z.name for z in zones if z.name in read))
+            key_zones=frozenset(z.name for z in zones if z.name in read),
+            evaluation_reads=names_read([unit for name, _, unit, _, _ in self.defs if name == evaluation], reads))
 
     def fact_collections(self) -> list[VarSpec]:
         """For each kind of fact, the variable holding those asserted (empty at the start)."""

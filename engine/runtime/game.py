@@ -27,6 +27,7 @@ from .memory import CardBase, Memory, PlayerBase, Zone, new_memory, sees
 
 Listener = Callable[[dict], None]
 SHAREABLE = {int, str, type(None)}  # argument kinds whose options games may share (besides cards)
+UNSEEN = object()  # no watched name written yet (see Game.pause_after)
 STUCK_RULES_SHOWN = 8  # rules a "the game is stuck" error lists, with why each is idle
 
 
@@ -199,8 +200,26 @@ class Game:
         self.firings = 0
         self.decisions = 0
         self.cut_off: str | None = None
+        # a search's pause (see pause_after): the names watched, the phase they changed in, whether it paused
+        self.watched: frozenset | None = None
+        self._watched_phase: Any = UNSEEN
+        self.paused = False
         self._options: list[Option] | None = None
         self._recent: list[str] = []  # rules fired near the firing limit (to name a runaway cycle)
+
+    def pause_after(self, names: frozenset) -> None:
+        """Fire no rule of another phase once a move or a rule in some phase has written one of `names`
+        (variables, a player's by name): a search that scores positions by what they hold (the evaluation's
+        names) plays no further than the end of the phase in which they changed (a playout to the end of a
+        hand stops before the next deal). The game is then `paused`: a position to score, not to play on."""
+        self.watched = names
+
+    def _note_writes(self, phase: Any) -> None:
+        """A move or a rule that ran in `phase` wrote the dirty keys: is one of them watched?"""
+        watched = self.watched
+        if self._watched_phase is UNSEEN and watched is not None and \
+                any((key if key.__class__ is str else key[0]) in watched for key in self.memory.dirty):
+            self._watched_phase = phase
 
     def keep_history(self) -> None:
         """Record every move and announcement as text (for players who ask for the history)."""
@@ -254,8 +273,14 @@ class Game:
         reporting = self._reporting()
         memory.on_step = self._report_step if listening else None
         self._recent = []
+        watching = self.watched is not None
         try:
             while not memory.over:
+                if watching:
+                    if self._watched_phase is not UNSEEN and V.get("phase") != self._watched_phase:
+                        self.paused = True
+                        break
+                    phase = V.get("phase")
                 if listening:
                     act = agenda.next()
                     if act is None:
@@ -270,6 +295,8 @@ class Game:
                 else:
                     rule.action(memory, V)
                 if memory.dirty:
+                    if watching:
+                        self._note_writes(phase)
                     agenda.update(memory)
                 count += 1
                 if count > limit - 64:
@@ -285,7 +312,7 @@ class Game:
         if reporting and memory.events:
             self._flush_events()
         self._options = None
-        if not memory.over and memory.pending is None:
+        if not memory.over and memory.pending is None and not self.paused:
             raise self._stuck()
 
     def _stuck(self) -> GameError:
@@ -490,12 +517,15 @@ class Game:
         self.decisions += 1
         memory.steps = MAX_STEPS
         move = self.program.moves[option.move]
+        phase = memory.vars.get("phase")
         try:
             for watch in self.before_move:
                 watch(self, player, option)
             move.effect(memory, memory.vars, player, option.arg)
             for watch in self.after_move:
                 watch(self, player, option)
+            if self.watched is not None:
+                self._note_writes(phase)
             self.agenda.update(memory)
         except Exception as exc:
             located = self.program.located_error(exc)
@@ -522,19 +552,21 @@ class Game:
         new.listeners, new.observers, new.firings, new.decisions, new._options = [], [], 0, self.decisions, None
         new.before_move, new.after_move = [], []
         new.history, new._recent, new.cut_off = None, [], self.cut_off
+        new.watched, new._watched_phase, new.paused = None, UNSEEN, False
         return new
 
     def make(self, option: Option) -> tuple:
         """Play `option`, recording how to take it back (`undo`): a search tries moves in one game, without
         copying it. Makes nest; each undo takes back the newest. Not for a game that others watch."""
         point = (self.memory.save_point(), self.agenda.save_point(), self.decisions, self.firings, self._options,
-                 self.cut_off)
+                 self.cut_off, self._watched_phase, self.paused)
         self.apply(option)
         return point
 
     def undo(self, point: tuple) -> None:
         """Take back the move played by the `make` that returned `point` (and everything it set off)."""
-        memory, agenda, self.decisions, self.firings, self._options, self.cut_off = point
+        memory, agenda, self.decisions, self.firings, self._options, self.cut_off, self._watched_phase, \
+            self.paused = point
         self.memory.restore(memory)
         self.agenda.restore(agenda)
 
