@@ -180,8 +180,8 @@ class ISMCTSAgent:
 def _random_option(options: list[Option], rng: random.Random) -> Option:
     """A random move kind, then a random option of it: a rare kind of move (closing a hand,
     singing) is not drowned by the many options of a common one (which card to discard)."""
-    kinds = sorted({o.move for o in options})
-    if len(kinds) > 1:
+    if options[0].move != options[-1].move:  # (the options come move by move: else they are of one kind)
+        kinds = sorted({o.move for o in options})
         move = rng.choice(kinds)
         options = [o for o in options if o.move == move]
     return rng.choice(options)
