@@ -32,6 +32,7 @@ class StrategyAgent:
         self.name = strategy.name
         self.rng = random.Random(seed)
         self.memory: dict[str, Any] = {}
+        self._plain: dict[str, Any] = {}  # memory name -> its value when last found to hold no player or zone
         self.scopes: dict[str, Any] = {}  # memory name -> the value of its `reset:` when it last started
         self.game: Game | None = None
         self.seat: int | None = None
@@ -138,7 +139,14 @@ class StrategyAgent:
         view = game.memory.seen_by(self.seat, reads)
         view.rng = self.rng
         V = view.vars
-        V.update({name: view.localize(value) for name, value in self.memory.items()})
+        plain = self._plain
+        for name, value in self.memory.items():
+            if plain.get(name) is value:  # (values are never changed in place: nothing to map again)
+                V[name] = value
+            else:
+                V[name] = local = view.localize(value)
+                if local is value:
+                    plain[name] = value
         V["me"] = view.players[self.seat]
         V[OFFERED] = offered
         if self.strategy.resets:
