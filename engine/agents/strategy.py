@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
+from operator import is_
 from typing import Any
 
 from ..errors import GameError, ParamError
@@ -139,19 +140,30 @@ class StrategyAgent:
         view = game.memory.seen_by(self.seat, reads)
         view.rng = self.rng
         V = view.vars
-        plain = self._plain
         for name, value in self.memory.items():
-            if plain.get(name) is value:  # (values are never changed in place: nothing to map again)
-                V[name] = value
-            else:
-                V[name] = local = view.localize(value)
-                if local is value:
-                    plain[name] = value
+            V[name] = self._localized(view, name, value)
         V["me"] = view.players[self.seat]
         V[OFFERED] = offered
         if self.strategy.resets:
             self._reset_scopes(view)
         return view
+
+    def _localized(self, view: Any, name: str, value: Any) -> Any:
+        """A memory value with its players and zones made the view's. One found to hold none is kept as it
+        is (values are never changed in place), and a list that grew from one such (`gone = gone + [c]`)
+        is checked only in its new items."""
+        known = self._plain.get(name)
+        if known is value:
+            return value
+        if known.__class__ is list and value.__class__ is list and len(value) > len(known) and \
+                all(map(is_, known, value)):
+            new = value[len(known):]
+            local = value if view.localize(new) is new else view.localize(value)
+        else:
+            local = view.localize(value)
+        if local is value:
+            self._plain[name] = value
+        return local
 
     def _reset_scopes(self, view: Any) -> None:
         """Start again the memory whose `reset:` value changed (a new hand, say)."""

@@ -772,9 +772,15 @@ class _Remapper:
                     break
             else:
                 return value
+            mapped = list(map(self, value))
+            for new, old in zip(mapped, value):
+                if new is not old:
+                    break
+            else:
+                return value  # (nested values that hold no player or zone either)
             if hasattr(value, "_fields"):  # a record (a named tuple) takes its fields one by one
-                return kind(*map(self, value))
-            return kind(map(self, value))
+                return kind(*mapped)
+            return kind(mapped)
         if isinstance(value, dict):
             return {self(k): self(v) for k, v in value.items()}
         return value
