@@ -304,6 +304,30 @@ rules:
     assert "deck" not in view.vars and "turn" not in view.vars and not hasattr(view.players[1], "hand")
 
 
+def test_players_kept_in_a_strategys_memory_are_the_current_views(duel):
+    """A memory list of players (grown one mover at a time) names the players of each new view: `me in
+    movers` holds once the seat has moved, though every view has players of its own."""
+    program, strategy = duel
+    s = strategy("s", """
+game: duel
+memory: {movers: "[]"}
+rules:
+  - {name: moved_before, move: play, when: "me in movers", choose: "min(options, key=lambda c: c.rank)"}
+  - {name: remember, observe: play, then: "movers = movers + [player]"}
+""")
+    game = Game(program, 5)
+    agents = [strategy_agent(s, 1), strategy_agent(s, 2)]
+    for seat, agent in enumerate(agents):
+        agent.attach(game, seat)
+    game.start()
+    rules = []
+    while not game.over:
+        decision = game.decision()
+        game.apply(agents[decision.player].choose(decision))
+        rules.append((decision.player, agents[decision.player].last_rule))
+    assert rules[:4] == [(0, "default (first)"), (1, "default (first)"), (0, "moved_before"), (1, "moved_before")]
+
+
 def test_a_default_decides_when_no_rule_does(duel):
     program, strategy = duel
     first = strategy("f", "game: duel\nrules: []\n")
