@@ -518,12 +518,13 @@ class Memory(Budget):
             q = p.__class__.__new__(p.__class__)
             q.index, q.name = p.index, p.name
             players.append(q)
-        zones: list = []  # (None for a zone left out: see seen_by)
-        unknown, used = (hidden_cards(self.program, len(self.where)), 0) if covered else (None, 0)
-        for zone in self.zones:
-            if reads is not None and zone.name not in reads:
-                zones.append(None)
-                continue
+        program = self.program
+        plan = program.caches.get(("copy", reads))
+        if plan is None:
+            plan = program.caches["copy", reads] = _CopyPlan(self, reads)
+        zones: list = [None] * len(self.zones)  # (None for a zone left out: see seen_by)
+        unknown, used = (hidden_cards(program, len(self.where)), 0) if covered else (None, 0)
+        for zone in map(self.zones.__getitem__, plan.zones):
             if covered:
                 if sees(zone, seat):
                     copy = Zone(zone)
@@ -542,14 +543,14 @@ class Memory(Budget):
             copy.name, copy.key, copy.slot, copy.spec = zone.name, zone.key, zone.slot, zone.spec
             owner = zone.owner
             copy.owner = None if owner is None else players[owner.index]
-            zones.append(copy)
+            zones[zone.slot] = copy
         new.zones, new.players = zones, players
         remap = _Remapper(players, zones)
-        atoms, player_class = ATOMS, self.program.player_class
+        atoms, player_class = ATOMS, program.player_class
         # a variable (or a player's) -> its value when last found to hold no player or zone (values are immutable)
-        plain = self.program.caches.setdefault("plain values", {})
+        plain = program.caches.setdefault("plain values", {})
         for p, q in zip(self.players, players):
-            for slot in p.state_slots if reads is None else [s for s in p.state_slots if s in reads]:
+            for slot in plan.player_state:
                 value = getattr(p, slot)
                 kind = value.__class__
                 if kind in atoms or plain.get((slot, p.index)) is value:
@@ -560,17 +561,14 @@ class Memory(Budget):
                     setattr(q, slot, mapped := remap(value))
                     if mapped is value:
                         plain[slot, p.index] = value
-            for slot in p.zone_slots:
-                zone = zones[getattr(p, slot).slot]
-                if zone is not None:
-                    setattr(q, slot, zone)
+            for slot in plan.player_zones:
+                setattr(q, slot, zones[getattr(p, slot).slot])
         V = self.vars
         new.vars = W = V.copy()
         W["players"] = players
-        for name in self.program.state_names:
-            if reads is not None and name not in reads:
-                del W[name]
-                continue
+        for name in plan.left_out:
+            del W[name]
+        for name in plan.state:
             value = V[name]
             kind = value.__class__
             if kind not in atoms and plain.get(name) is not value:
@@ -580,12 +578,8 @@ class Memory(Budget):
                     W[name] = mapped = remap(value)
                     if mapped is value:
                         plain[name] = value
-        for name in self.program.global_zone_names:
-            zone = zones[V[name].slot]
-            if zone is not None:
-                W[name] = zone
-            else:
-                del W[name]
+        for name in plan.global_zones:
+            W[name] = zones[V[name].slot]
         pending = self.pending
         new.pending = (players[pending[0].index], pending[1]) if pending is not None else None
         return new
@@ -745,6 +739,20 @@ def _plain(value: Any) -> bool:
     if value.__class__ in ATOMS or isinstance(value, CardBase):
         return True
     return isinstance(value, tuple) and not isinstance(value, FactBase) and all(map(_plain, value))
+
+
+class _CopyPlan:
+    """What a copy of a program's memory holds (all, or what `reads` names: see Memory.seen_by)."""
+
+    def __init__(self, memory: Memory, reads: AbstractSet[str] | None):
+        program, player = memory.program, memory.players[0] if memory.players else None
+        kept = (lambda name: True) if reads is None else reads.__contains__
+        self.zones = [zone.slot for zone in memory.zones if kept(zone.name)]
+        self.player_state = [slot for slot in getattr(player, "state_slots", ()) if kept(slot)]
+        self.player_zones = [slot for slot in getattr(player, "zone_slots", ()) if kept(slot)]
+        self.state = [name for name in program.state_names if kept(name)]
+        self.global_zones = [name for name in program.global_zone_names if kept(name)]
+        self.left_out = [name for name in program.state_names + program.global_zone_names if not kept(name)]
 
 
 class _Remapper:
