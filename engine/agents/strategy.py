@@ -14,7 +14,7 @@ from typing import Any
 from ..errors import GameError, ParamError
 from ..language.strategies import OFFERED, Strategy
 from ..program import CardBase, PlayerBase
-from ..runtime.agenda import Agenda, memory_local
+from ..runtime.agenda import Agenda
 from ..runtime.game import Decision, Game, Option, arg_key
 from ..runtime.memory import Zone
 
@@ -81,7 +81,7 @@ class StrategyAgent:
         with program.located():
             agenda.start(view, lazy=True)  # (the first rule that chooses ends it: the rules after it are not matched)
             while (act := agenda.pop_from(view)) is not None:
-                binding = memory_local(view, act.binding)
+                binding = act.binding  # (bound in this view: its own players and zones)
                 rule = act.rule
                 fired += 1
                 if fired > program.max_firings:
