@@ -111,8 +111,9 @@ class ISMCTSAgent:
 
     # -------------------------------------------------------------- iteration
     def _iterate(self, root: _Node, world: Game) -> None:
-        if world.program.evaluation is not None:
-            world.pause_after(world.program.evaluation_reads)  # (the playout ends where the evaluation changes)
+        watching = world.program.evaluation is not None
+        if watching:  # the playout ends where the evaluation changes: it cannot before what it reads is written
+            world.pause_after(world.program.evaluation_reads)
         start = _standing(world)
         if world.program.estimate is not None:
             self._start_estimate = _estimate(world)
@@ -140,9 +141,9 @@ class ISMCTSAgent:
             node = children[keys[i]]
             world.apply(options[i])
             path.append(node)
-            if _standing(world) != start:
+            if (world.watched_written or not watching) and _standing(world) != start:
                 break
-        rewards = self._playout(world, start)
+        rewards = self._playout(world, start, watching)
         scale = self._scale = max(self._scale, max(map(abs, rewards)))
         for child in path:
             child.visits += 1
@@ -160,10 +161,10 @@ class ISMCTSAgent:
                 best, best_value = i, value
         return best
 
-    def _playout(self, world: Game, start: tuple) -> list[float]:
+    def _playout(self, world: Game, start: tuple, watching: bool) -> list[float]:
         policy, rng = self.policy, self.rng
         for _ in range(self.depth):
-            if world.over or world.paused or _standing(world) != start:
+            if world.over or world.paused or ((world.watched_written or not watching) and _standing(world) != start):
                 break
             if policy is None:
                 world.apply(_random_option(world.options(), rng))

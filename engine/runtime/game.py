@@ -214,6 +214,11 @@ class Game:
         hand stops before the next deal). The game is then `paused`: a position to score, not to play on."""
         self.watched = names
 
+    @property
+    def watched_written(self) -> bool:
+        """Whether a move or a rule wrote one of the names watched (see pause_after) since the watch began."""
+        return self._watched_phase is not UNSEEN
+
     def _note_writes(self, phase: Any) -> None:
         """A move or a rule that ran in `phase` wrote the dirty keys: is one of them watched?"""
         watched = self.watched
