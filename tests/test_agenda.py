@@ -1141,26 +1141,28 @@ PAUSE = """
 game: pause
 players: 1
 state: {moves_made: 0, points: 0, dealt: 0}
+player_state: {pts: 0}
 phases: [play, score, deal]
 moves:
   go: {then: "moves_made += 1"}
 rules:
   - {name: ask, phase: play, when: "moves_made < 2", then: "ask players[0] to go"}
   - {name: to_score, phase: play, when: "moves_made == 2", then: "phase = 'score'"}
-  - {name: score, phase: score, priority: 2, then: "points += 10"}
+  - {name: score, phase: score, priority: 2, then: "points += 10\\nplayers[0].pts += 1"}
   - {name: bonus, phase: score, priority: 1, when: "points == 10", then: "points += 1"}
   - {name: leave, phase: score, then: "phase = 'deal'"}
   - {name: deal, phase: deal, then: "dealt += 1\\nmoves_made = 0\\nphase = 'play'"}
 """
 
 
-def test_a_search_pauses_at_the_end_of_the_phase_in_which_the_watched_names_changed(tmp_path):
+@pytest.mark.parametrize("watched", ["points", "pts"])  # a variable, a player's variable
+def test_a_search_pauses_at_the_end_of_the_phase_in_which_the_watched_names_changed(tmp_path, watched):
     """pause_after(names): once a rule (or a move) in some phase writes one of the names, the rules of that
     phase all fire, and none of the next phase: a playout scored by those names ends before the next deal."""
     game = Game(load(tmp_path, PAUSE), 0)
     game.start()
     search = game.clone()
-    search.pause_after(frozenset({"points"}))
+    search.pause_after(frozenset({watched}))
     for world in (game, search):
         world.apply(world.options()[0])
         assert not world.paused and world.to_move is not None  # (nothing watched written yet)

@@ -212,7 +212,8 @@ class Game:
         (variables, a player's by name): a search that scores positions by what they hold (the evaluation's
         names) plays no further than the end of the phase in which they changed (a playout to the end of a
         hand stops before the next deal). The game is then `paused`: a position to score, not to play on."""
-        self.watched = names
+        # as the memory's dirty keys: a name, or (a name, a seat) for players' variables and zones
+        self.watched = frozenset(names) | {(name, p.index) for name in names for p in self.memory.players}
 
     @property
     def watched_written(self) -> bool:
@@ -222,8 +223,7 @@ class Game:
     def _note_writes(self, phase: Any) -> None:
         """A move or a rule that ran in `phase` wrote the dirty keys: is one of them watched?"""
         watched = self.watched
-        if self._watched_phase is UNSEEN and watched is not None and \
-                any((key if key.__class__ is str else key[0]) in watched for key in self.memory.dirty):
+        if self._watched_phase is UNSEEN and watched is not None and not watched.isdisjoint(self.memory.dirty):
             self._watched_phase = phase
 
     def keep_history(self) -> None:
