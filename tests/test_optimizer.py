@@ -128,3 +128,171 @@ def test_the_optimised_code_is_checked_again():
     check_generated("def rule_when_0(M, V):\n    return [v_x for v_x in V['a'] if (_h0 := 1)]\n", set())
     with pytest.raises(GeneratedCodeError, match="assignment expression"):
         check_generated("def rule_when_0(M, V):\n    return (v_x := 1)\n", set())
+
+
+# ------------------------------------------------------------------ constant folding
+def optimised_source(tmp_path, monkeypatch, text: str) -> tuple[Game, str]:
+    """A started game of the rule file `text`, and its generated module as the optimiser left it."""
+    import ast
+
+    import naipes.language.linker as linker
+    seen: list[str] = []
+    optimise = linker.optimise
+
+    def keep(tree):
+        tree = optimise(tree)
+        seen.append(ast.unparse(tree))
+        return tree
+    monkeypatch.setattr(linker, "optimise", keep)
+    game = run(tmp_path, text)
+    return game, "\n".join(seen)
+
+
+def test_a_test_on_params_is_folded_and_only_the_branch_it_takes_is_left(tmp_path, monkeypatch):
+    text = """\
+        game: t
+        params:
+          deck: {type: int, default: 40, choices: [40, 48]}
+        functions:
+          ranks(): "[1, 2, 3, 8, 9] if deck == 48 else [1, 2, 3]"
+          shown(n): "'bid' if n > 0 and True else 'play'"
+        state:
+          v: "ranks()"
+          w: "shown(0)"
+    """
+    game, source = optimised_source(tmp_path, monkeypatch, text)
+    assert game.memory.vars["v"] == [1, 2, 3] and game.memory.vars["w"] == "play"
+    assert "40 == 48" not in source and "[1, 2, 3, 8, 9]" not in source, source
+    assert "0 > 0" not in source and "return 'play'" in source, source  # (shown's own definition stays)
+
+
+def test_a_branch_chosen_by_a_constant_keeps_its_located_error(tmp_path):
+    text = """\
+        game: t
+        functions:
+          first_of(n, xs): "xs[0] if n > 0 else 0"
+        state:
+          v: "0"
+        setup: |
+          if 2 > 1:
+            v = first_of(1, [])
+    """
+    path = write_rules(tmp_path, text, "g.yaml", FINISH)
+    game = Game(load_program(path), 0)
+    with pytest.raises(GameError) as caught:
+        game.start()
+    error = caught.value
+    assert "function 'first_of'" in error.message and "IndexError" in error.message, error.message
+    assert error.location is not None and error.location.line == 3, error.location
+
+
+def test_an_operand_is_dropped_only_where_the_value_stays_the_same(tmp_path, monkeypatch):
+    # `xs and True` is True for a list xs, not the list; `1 > 0 and True` is the comparison's own True;
+    # `True and xs` is xs; `False or xs` is xs
+    functions = '  both(a, b): "a and b"\n  either(a, b): "a or b"\n'
+    text = f"game: t\nfunctions:\n{functions}state:\n  v: \"[both([x for x in [1, 2]], True), " \
+           "both(len([1]) > 0, True), both(True, [x for x in [3]]), either(False, [x for x in [4]]), " \
+           "either([x for x in [5]], False), both([x for x in [6]], 1)]\"\n"
+    game, source = optimised_source(tmp_path, monkeypatch, text)
+    values = game.memory.vars["v"]
+    assert values == [True, True, [3], [4], [5], 1] and [type(v) for v in values] == [bool, bool, list, list, list,
+                                                                                          int]
+    assert "[1, 2])] and True" in source and "[5])] or False" in source and "[6])] and 1" in source, source
+    assert "B_len([1]) > 0 and True" not in source and "True and" not in source and "False or" not in source
+
+
+def test_nothing_that_calls_or_reads_a_name_is_folded(tmp_path, monkeypatch):
+    text = """\
+        game: t
+        functions:
+          pick(n): "1 if n == 0 else 2"
+        state:
+          a: "3"
+          v: "[pick(len([])), pick(a - 3), pick(randint(0, 0))]"
+    """
+    game, source = optimised_source(tmp_path, monkeypatch, text)
+    assert game.memory.vars["v"] == [1, 1, 1]
+    assert "B_len([]) == 0" in source and "V['a'] - 3 == 0" in source and "B_randint(" in source, source
+
+
+def test_a_folded_inlined_call_still_charges_its_step_in_a_loop(tmp_path):
+    # f's test is known once 1 is put for k, so its inlined body is just `i + 1`; each item still charges f's call
+    # (400,000 items made and 800,000 steps: without that charge the budget is not reached)
+    text = """\
+        game: t
+        functions:
+          f(n, k): "0 if k > 2 else n + 1"
+        state:
+          v: "0"
+        setup: |
+          v = len([f(i, 1) for i in range(400000)])
+    """
+    game = Game(load_program(write_rules(tmp_path, text, "g.yaml", FINISH)), 0)
+    with pytest.raises(GameError, match="1,000,000 steps"):
+        game.start()
+
+
+def test_an_if_on_a_constant_keeps_the_branch_it_takes(tmp_path, monkeypatch):
+    text = """\
+        game: t
+        params:
+          house: {type: bool, default: false}
+        state:
+          v: "0"
+        setup: |
+          if house:
+            v = 1
+          elif 2 > 1:
+            v = 2
+          else:
+            v = 3
+          if house:
+            v = v + 10
+    """
+    game, source = optimised_source(tmp_path, monkeypatch, text)
+    assert game.memory.vars["v"] == 2
+    assert "if False" not in source and "2 > 1" not in source and "3)" not in source, source
+
+
+def test_folding_computes_what_python_computes():
+    # random expressions of literals and names, as a generated function returns them and as a test: the
+    # optimised module gives the same value (of the same type), or fails the same way
+    import ast
+    import random
+    import warnings
+
+    from naipes.language.optimizer import optimise
+    rng = random.Random(7)
+    literals = ["0", "1", "2", "True", "False", "None", "''", "'a'", "3.5", "(1, 2)", "[1, 'a']", "-1", "48"]
+    names = {"v_x": [1, 2], "v_y": [], "v_z": 0, "v_w": "s", "v_u": None, "v_t": True}
+
+    def expression(depth: int) -> str:
+        if depth == 0 or rng.random() < 0.2:
+            return rng.choice(literals + list(names))
+        e = lambda: expression(depth - 1)  # noqa: E731
+        return rng.choice([
+            lambda: f"({e()} and {e()} and {e()})", lambda: f"({e()} or {e()} or {e()})", lambda: f"(not {e()})",
+            lambda: f"({e()} if {e()} else {e()})", lambda: f"({e()} < {e()} <= {e()})", lambda: f"(-{e()})",
+            lambda: f"({e()} {rng.choice(['==', '!=', '>', 'in', 'not in', 'is', 'is not'])} {e()})",
+            lambda: f"({e()} {rng.choice(['+', '-', '*', '/', '//', '%', '&', '|'])} {e()})",
+            lambda: f"[v_i for v_i in [1, 2] if {e()}]"])()
+
+    def outcome(tree: ast.Module) -> tuple:
+        namespace = dict(names)
+        exec(compile(tree, "<test>", "exec"), namespace)
+        try:
+            value = namespace["rule_when_0"](None, {})
+        except Exception as error:  # noqa: BLE001
+            return ("error", type(error))
+        return ("value", type(value), value)
+    folded = 0
+    with warnings.catch_warnings():  # (`1 is None` is a literal compared by identity: Python warns, rightly)
+        warnings.simplefilter("ignore", SyntaxWarning)
+        for _ in range(1500):
+            text = expression(4)
+            for source in (f"return {text}", f"if {text}:\n        return 1\n    return 0"):
+                module = f"def rule_when_0(M, V):\n    {source}\n"
+                tree = optimise(ast.parse(module))
+                assert outcome(ast.parse(module)) == outcome(tree), (module, ast.unparse(tree))
+                folded += ast.unparse(tree) != ast.unparse(ast.parse(module))
+    assert folded > 1000  # (the folding did happen)

@@ -3,7 +3,7 @@
 The compiler writes every condition, action and function as Python; the
 linker parses that source into a syntax tree, and this module rewrites the
 tree, as an optimising compiler's middle end does, before it becomes one code
-object.  Three passes:
+object.  Four passes:
 
 * **inlining**: a call of a small rule-file function written as one
   expression, and not recursive, becomes that expression, its parameters
@@ -12,6 +12,12 @@ object.  Three passes:
   argument that is not a plain name or constant is put in only where the
   parameter is read exactly once, outside any loop or lambda (else the call
   stays a call), so nothing is computed more often than before;
+* **folding** (each function after its inlining, so that its callers copy the
+  folded code): inlining puts literal arguments, and a rule file's params
+  are literals, where parameters were; a comparison or arithmetic of
+  literals is computed, and a test it settles keeps only the branch it takes
+  (``[...] if 40 == 48 else [1, 2, 3]`` is the list, ``if False:`` goes),
+  only where Python's value is certainly the same (see :class:`_Folder`);
 * **hoisting**: inside a comprehension, a call that reads none of the
   comprehension's variables (``best_card()`` while filtering every card of a
   hand) is computed once, when first needed, and remembered until the
@@ -36,7 +42,9 @@ from __future__ import annotations
 
 import ast
 import copy
-from collections.abc import Iterator
+import math
+import operator
+from collections.abc import Callable, Iterator
 
 INLINE_SIZE = 250  # the largest function expression (in syntax nodes) that is inlined
 LIGHT = 16  # a function whose call tree makes at most this many calls is not charged a step
@@ -47,7 +55,7 @@ COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
 
 
 def optimise(module: ast.Module) -> ast.Module:
-    """The three passes over a generated module (changed in place and returned)."""
+    """The four passes over a generated module (changed in place and returned)."""
     functions = {node.name: node for node in module.body
                  if isinstance(node, ast.FunctionDef) and node.name.startswith("F_")}
     # the conditions of rules are inlined too (into the agenda's generated evaluation: naipes.language.linker)
@@ -56,11 +64,15 @@ def optimise(module: ast.Module) -> ast.Module:
     calls = {name: _called(node, inlinable) for name, node in inlinable.items()}
     recursive = _recursive(calls)
     inliner = _Inliner(inlinable, recursive)
-    for name in _callees_first(calls):
+    folder = _Folder()
+    for name in _callees_first(calls):  # (a function is folded before it is inlined: its callers copy less)
         inliner.visit(inlinable[name])
+        folder.statement(inlinable[name])
     for node in module.body:
         if isinstance(node, ast.FunctionDef) and node.name not in inlinable:
             inliner.visit(node)
+            folder.statement(node)
+    # (folded before steps are counted and values hoisted: both see only the code that can run)
     _drop_light_steps(functions, recursive)
     charger = _Charger()
     for node in module.body:
@@ -612,3 +624,251 @@ def _free(node: ast.AST) -> set[str]:
 
 def _has_call(node: ast.AST) -> bool:
     return any(isinstance(n, ast.Call) for n in ast.walk(node))
+
+
+# -------------------------------------------------------------------- constant folding
+NUMBER_LIMIT = 2 ** 64  # an integer folded may be at most this large (a product of literals stays small)
+COMPARISONS = {ast.Eq: operator.eq, ast.NotEq: operator.ne, ast.Lt: operator.lt, ast.LtE: operator.le,
+               ast.Gt: operator.gt, ast.GtE: operator.ge, ast.In: lambda a, b: a in b,
+               ast.NotIn: lambda a, b: a not in b, ast.Is: operator.is_, ast.IsNot: operator.is_not}
+ARITHMETIC = {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul, ast.Div: operator.truediv,
+              ast.FloorDiv: operator.floordiv, ast.Mod: operator.mod, ast.BitAnd: operator.and_,
+              ast.BitOr: operator.or_}
+
+
+class _Folder:
+    """Constant sub-expressions computed once, here, and the branches they rule out dropped.
+
+    Inlining puts literal arguments (and a rule file's params are literals) where parameters were, so the code
+    is full of tests whose answer is known: ``X if 40 == 48 else Y``, ``V['stage'] == 'draw' and True``,
+    ``if False:``. Only what is certainly constant and cannot fail is computed: comparisons and arithmetic of
+    literal numbers, texts, True, False and None (comparisons also of tuples and lists of them); ``not``, a
+    conditional expression, ``and`` and ``or`` whose deciding operand is such a literal. Nothing that calls,
+    reads a variable or could raise or grow is (no ``**``, no division by zero, no text or list arithmetic,
+    which the engine bounds at run time: ``B_times``, ``B_plus``). An operand is dropped only where Python's
+    value is the same without it: ``True and X`` is X, but ``X and True`` is X only where X is a comparison or
+    a ``not`` (a comparison of the engine's values is always a bool), or where only its truth counts (a test).
+    What remains keeps its own location; what replaces an inlined call keeps the steps it charged."""
+
+    def statements(self, body: list[ast.stmt], where: ast.stmt | None = None) -> list[ast.stmt]:
+        """`body` folded; an `if` whose test is a constant becomes the branch it takes (`where`: a statement
+        that needs a body, where an empty one gets a `pass`)."""
+        out: list[ast.stmt] = []
+        for statement in body:
+            out += self.statement(statement)
+        if not out and where is not None:
+            out = [ast.copy_location(ast.Pass(), where)]
+        return out
+
+    def statement(self, statement: ast.stmt) -> list[ast.stmt]:
+        if isinstance(statement, ast.If):
+            statement.test = self.expr(statement.test, True)
+            if isinstance(statement.test, ast.Constant):
+                return self.statements(statement.body if statement.test.value else statement.orelse)
+        for field, value in ast.iter_fields(statement):
+            if isinstance(value, ast.expr):
+                setattr(statement, field, self.expr(value, False))
+            elif isinstance(value, list) and value and isinstance(value[0], ast.stmt):
+                setattr(statement, field, self.statements(value, statement if field == "body" else None))
+            elif isinstance(value, list):
+                setattr(statement, field, [self.expr(v, False) if isinstance(v, ast.expr) else v for v in value])
+        return [statement]
+
+    def expr(self, node: ast.expr, test: bool) -> ast.expr:
+        """`node` folded (`test`: only its truth counts, as in an `if`'s test)."""
+        if isinstance(node, ast.IfExp):
+            node.test = self.expr(node.test, True)
+            if isinstance(node.test, ast.Constant):
+                return _moved(node, self.expr(node.body if node.test.value else node.orelse, test))
+            node.body, node.orelse = self.expr(node.body, test), self.expr(node.orelse, test)
+            return _truth(node, test)
+        if isinstance(node, ast.BoolOp):
+            node.values = [self.expr(value, test) for value in node.values]
+            return self.boolean(node, test)
+        if isinstance(node, ast.UnaryOp):
+            node.operand = self.expr(node.operand, isinstance(node.op, ast.Not))
+            return _unary(node)
+        if isinstance(node, COMPREHENSIONS):
+            for generator in node.generators:
+                generator.iter = self.expr(generator.iter, False)
+                generator.ifs = [self.expr(t, True) for t in generator.ifs]
+                generator.ifs = [t for t in generator.ifs if not (isinstance(t, ast.Constant) and t.value)]
+            if isinstance(node, ast.DictComp):
+                node.key, node.value = self.expr(node.key, False), self.expr(node.value, False)
+            else:
+                node.elt = self.expr(node.elt, False)
+            return node
+        for field, value in ast.iter_fields(node):
+            if isinstance(value, ast.expr):
+                setattr(node, field, self.expr(value, False))
+            elif isinstance(value, list):
+                setattr(node, field, [self.expr(v, False) if isinstance(v, ast.expr) else
+                                      self.keyword(v) if isinstance(v, ast.keyword) else v for v in value])
+        if isinstance(node, ast.Compare):
+            return _compared(node, test)
+        if isinstance(node, ast.BinOp):
+            return _arithmetic(node)
+        return node
+
+    def keyword(self, keyword: ast.keyword) -> ast.keyword:
+        keyword.value = self.expr(keyword.value, False)
+        return keyword
+
+    def boolean(self, node: ast.BoolOp, test: bool) -> ast.expr:
+        """`a and b and ...` without the literals that decide nothing; cut at the first that decides."""
+        goes_on = isinstance(node.op, ast.And)  # the truth of a literal that lets the evaluation go on
+        kept: list[ast.expr] = []
+        for i, value in enumerate(node.values):
+            if not isinstance(value, ast.Constant):
+                kept.append(value)
+            elif bool(value.value) != goes_on:  # it decides: the value, if reached
+                kept.append(value)
+                break
+            elif i < len(node.values) - 1:  # `True and X` is X (wherever it is: `A and True and B` is `A and B`)
+                continue
+            elif not kept or not (test or (value.value is goes_on and _is_bool(kept[-1]))):
+                kept.append(value)  # `A and True` is A only where A is a bool (`A and 1` is not), or in a test
+        if len(kept) == 1:
+            return _moved(node, kept[0])
+        node.values = kept
+        return node
+
+
+def _moved(old: ast.expr, new: ast.expr) -> ast.expr:
+    """`new` in the place of `old` (which it is part of, or was made from): it charges the steps of an inlined
+    call `old` was (see _Charger), and a node made here is located where `old` was."""
+    steps = getattr(old, "_steps", 0)
+    if steps and not isinstance(new, ast.Constant):
+        new._steps = max(steps, getattr(new, "_steps", 0))  # type: ignore[attr-defined]
+    if not hasattr(new, "lineno"):
+        ast.copy_location(new, old)
+    return new
+
+
+def _is_bool(node: ast.expr) -> bool:
+    """Whether `node`'s value is certainly True or False: a comparison (of the engine's values: numbers, texts,
+    None, cards, players, zones, facts, and tuples and lists of them, all compared to a bool), a `not`, a
+    literal bool, or `and`, `or` and conditional expressions of these."""
+    if isinstance(node, ast.Compare) or (isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not)):
+        return True
+    if isinstance(node, ast.Constant):
+        return isinstance(node.value, bool)
+    if isinstance(node, ast.BoolOp):
+        return all(_is_bool(value) for value in node.values)
+    if isinstance(node, ast.IfExp):
+        return _is_bool(node.body) and _is_bool(node.orelse)
+    return False
+
+
+def _truth(node: ast.IfExp, test: bool) -> ast.expr:
+    """`True if c else False` is c (a bool, or where only its truth counts); `False if c else True` is `not c`."""
+    body, orelse = node.body, node.orelse
+    if isinstance(body, ast.Constant) and isinstance(orelse, ast.Constant) and \
+            isinstance(body.value, bool) and isinstance(orelse.value, bool) and body.value != orelse.value:
+        if not body.value:
+            return _moved(node, ast.UnaryOp(ast.Not(), node.test))
+        if test or _is_bool(node.test):
+            return _moved(node, node.test)
+    return node
+
+
+def _literal(node: ast.expr, depth: int = 0) -> tuple[bool, object]:
+    """(True, its value) for a literal: a constant, or a tuple or list of them (small and shallow)."""
+    if isinstance(node, ast.Constant):
+        return True, node.value
+    if isinstance(node, (ast.Tuple, ast.List)) and depth < 3 and len(node.elts) <= 64:
+        values = []
+        for element in node.elts:
+            known, value = _literal(element, depth + 1)
+            if not known:
+                return False, None
+            values.append(value)
+        return True, tuple(values) if isinstance(node, ast.Tuple) else values
+    return False, None
+
+
+def _compare(left: object, ops: list[ast.cmpop], comparators: list[object]) -> bool | None:
+    """Python's `left op comparator ...` for literals, or None where it would fail or depend on identity."""
+    for op, right in zip(ops, comparators):
+        if isinstance(op, (ast.Is, ast.IsNot)) and not any(v is None or isinstance(v, bool) for v in (left, right)):
+            return None  # (whether two equal numbers or texts are one object is Python's choice)
+        try:
+            result = COMPARISONS[type(op)](left, right)
+        except Exception:  # a comparison that fails at run time is left to fail there
+            return None
+        if not isinstance(result, bool):
+            return None
+        if not result:
+            return False
+        left = right
+    return True
+
+
+def _compared(node: ast.Compare, test: bool) -> ast.expr:
+    """A comparison of literals, computed; one of a conditional expression of literals with a literal,
+    computed in each branch (`(2 if c else 1) > 1` is `True if c else False`, which is c)."""
+    known, left = _literal(node.left)
+    values = [_literal(c) for c in node.comparators]
+    if known and all(k for k, _ in values):
+        result = _compare(left, node.ops, [v for _, v in values])
+        return node if result is None else _moved(node, ast.Constant(result))
+    if len(node.ops) == 1:
+        if isinstance(node.left, ast.IfExp) and values[0][0]:
+            spread = _spread(node.left, lambda side: _compare(side, node.ops, [values[0][1]]))
+        elif known and isinstance(node.comparators[0], ast.IfExp):
+            spread = _spread(node.comparators[0], lambda side: _compare(left, node.ops, [side]))
+        else:
+            spread = None
+        if spread is not None:
+            return _moved(node, _truth(spread, test) if isinstance(spread, ast.IfExp) else spread)
+    return node
+
+
+def _spread(node: ast.expr, compare: Callable[[object], bool | None]) -> ast.expr | None:
+    """The conditional expression `node` (of literals) with `compare` applied to each branch, or None."""
+    if isinstance(node, ast.IfExp):
+        body, orelse = _spread(node.body, compare), _spread(node.orelse, compare)
+        if body is None or orelse is None:
+            return None
+        spread = ast.IfExp(node.test, body, orelse)
+        _moved(node, spread)
+        return _moved(node, _truth(spread, False))
+    known, value = _literal(node)
+    result = compare(value) if known else None
+    return None if result is None else ast.copy_location(ast.Constant(result), node)
+
+
+def _unary(node: ast.UnaryOp) -> ast.expr:
+    """`not`, `-`, `+` and `~` of a literal, computed."""
+    operand = node.operand
+    if not isinstance(operand, ast.Constant):
+        return node
+    value = operand.value
+    if isinstance(node.op, ast.Not):
+        return _moved(node, ast.Constant(not value))
+    if isinstance(value, (int, float)) and not isinstance(value, bool) and isinstance(node.op, (ast.USub, ast.UAdd)):
+        return _moved(node, ast.Constant(-value if isinstance(node.op, ast.USub) else value))
+    if type(value) is int and isinstance(node.op, ast.Invert):
+        return _moved(node, ast.Constant(~value))
+    return node
+
+
+def _arithmetic(node: ast.BinOp) -> ast.expr:
+    """Arithmetic of two literal numbers, computed where it cannot fail, grow large or leave the finite
+    floats (never of texts or lists, never `**`)."""
+    left, right = node.left, node.right
+    operation = ARITHMETIC.get(type(node.op))
+    if operation is None or not (isinstance(left, ast.Constant) and isinstance(right, ast.Constant)):
+        return node
+    a, b = left.value, right.value
+    if type(a) not in (int, float) or type(b) not in (int, float) or \
+            (isinstance(node.op, (ast.Div, ast.FloorDiv, ast.Mod)) and b == 0) or \
+            (isinstance(node.op, (ast.BitAnd, ast.BitOr)) and not (type(a) is int and type(b) is int)):
+        return node
+    try:
+        result = operation(a, b)
+    except (ArithmeticError, ValueError):
+        return node
+    if (type(result) is int and abs(result) > NUMBER_LIMIT) or (type(result) is float and not math.isfinite(result)):
+        return node
+    return _moved(node, ast.Constant(result))
