@@ -38,10 +38,10 @@ class Option:
     first use (search never needs it).
     """
 
-    __slots__ = ("move", "arg", "_label", "_labeller")
+    __slots__ = ("move", "arg", "_label", "_labeller", "_key")
 
     def __init__(self, move: str, arg: Any, label: str | None = None, labeller: Callable | None = None):
-        self.move, self.arg, self._label, self._labeller = move, arg, label, labeller
+        self.move, self.arg, self._label, self._labeller, self._key = move, arg, label, labeller, None
 
     @property
     def label(self) -> str:
@@ -66,7 +66,9 @@ class Option:
     @property
     def key(self) -> tuple:
         """The option's identity across copies of a game: cards by id, players by seat, zones by slot."""
-        return self.move, arg_key(self.arg)
+        if self._key is None:
+            self._key = self.move, arg_key(self.arg)
+        return self._key
 
 
 def arg_key(arg: Any) -> Any:
