@@ -41,7 +41,8 @@ class Option:
     __slots__ = ("move", "arg", "_label", "_labeller", "_key")
 
     def __init__(self, move: str, arg: Any, label: str | None = None, labeller: Callable | None = None):
-        self.move, self.arg, self._label, self._labeller, self._key = move, arg, label, labeller, None
+        self.move, self.arg, self._label, self._labeller = move, arg, label, labeller
+        self._key: tuple | None = None
 
     @property
     def label(self) -> str:
