@@ -304,6 +304,28 @@ rules:
     assert "deck" not in view.vars and "turn" not in view.vars and not hasattr(view.players[1], "hand")
 
 
+def test_a_strategy_decides_on_a_view_of_what_it_reads(duel):
+    """The view a strategy decides on holds the variables and zones its rules, functions, memory and resets
+    read (a hidden zone as as many placeholders), and leaves the others out."""
+    program, strategy = duel
+    s = strategy("s", """
+game: duel
+rules:
+  - {name: low_while_the_deck_holds_cards, move: play, when: "len(deck) > 0",
+     choose: "min(options, key=lambda c: c.rank)"}
+""")
+    assert "deck" in s.decision_reads and not {"table", "turn", "hand"} & s.decision_reads  # (options: offered)
+    game = Game(program, 3, players=2)
+    game.start()
+    decision = game.decision()
+    agent = strategy_agent(s, 1)
+    option, rule = agent.decide(decision)
+    assert rule == "low_while_the_deck_holds_cards"  # (the deck's placeholders count: one card is left)
+    assert option.arg.rank == min(c.rank for c in game.memory.players[0].hand)
+    view = game.memory.seen_by(0, s.decision_reads)
+    assert "table" not in view.vars and len(view.vars["deck"]) == len(game.memory.vars["deck"]) == 1
+
+
 def test_players_kept_in_a_strategys_memory_are_the_current_views(duel):
     """A memory list of players (grown one mover at a time) names the players of each new view: `me in
     movers` holds once the seat has moved, though every view has players of its own."""

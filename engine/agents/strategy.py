@@ -74,7 +74,7 @@ class StrategyAgent:
         offered: dict = {None: _unique([o.arg for o in decision.options])}
         for o in decision.options:
             offered.setdefault(o.move, []).append(o.arg)
-        view = self._view(decision.game, offered)
+        view = self._view(decision.game, offered, self.strategy.decision_reads)  # (what the strategy reads)
         V = view.vars
         agenda = Agenda(program)
         fired = 0

@@ -77,6 +77,7 @@ class Strategy:
     # move -> the names of the game's variables and zones that its observation rules and the resets read (through
     # functions too): a view for observing that move holds no others (Memory.seen_by)
     observed_reads: dict[str, frozenset] = field(default_factory=dict)
+    decision_reads: frozenset | None = None  # the same for deciding: what every other part of the strategy reads
 
 
 def strategy_path(spec: str, game: Program) -> Path | None:
@@ -116,7 +117,7 @@ def compile_strategy(path: str | Path, game: Program) -> Strategy:
     memory = list(program.state)
     return Strategy(_strategy_name(tree, path), str(path), game, program, memory, builder.resolved_observations,
                     builder.default, tree.loc("default") if "default" in tree else tree.where, builder.resolved_resets,
-                    builder.observed_reads)
+                    builder.observed_reads, builder.decision_reads)
 
 
 def is_strategy_file(path: str | Path) -> bool:
@@ -220,6 +221,7 @@ class _StrategyBuilder(Builder):
         self.resolved_resets: dict[str, Callable] = {}
         self.read_units: dict[str | None, list[Unit]] = {None: []}  # move -> its observation units; None: resets
         self.observed_reads: dict[str, frozenset] = {}
+        self.decision_reads: frozenset | None = None
         self.default = str(strategy.get("default", "first"))
 
     def build(self) -> Program:
@@ -235,6 +237,8 @@ class _StrategyBuilder(Builder):
         resets = names_read(self.read_units[None], reads)
         self.observed_reads = {move: names_read(units, reads) | resets for move, units in self.read_units.items()
                                if move is not None}
+        self.decision_reads = names_read([unit for name, _, unit, _, _ in self.defs
+                                          if not name.startswith("observe_")], reads)
         matching = read_indexes(rules, self.rule_units, reads)
         evaluate = self.define("agenda_evaluate", ("__stale", "__live", "__fired"), evaluator(matching), True,
                                "the agenda") if not matching.dynamic else None
