@@ -488,8 +488,8 @@ class Memory(Budget):
         variables become None, and the copy has no random generator of its own:
         nothing in it leads back to what the seat may not know. `reads`: the
         only variables and zones (a player's by its name) the copy needs to
-        hold, for code that reads no others (a strategy's observation rules);
-        the others are left out.
+        hold, for code that reads no others (a strategy's rules: see
+        Strategy.decision_reads); the others are left out.
         """
         new = self._copy(seat, covered=True, reads=reads)
         program = self.program
