@@ -519,12 +519,12 @@ class Memory(Budget):
             q.index, q.name = p.index, p.name
             players.append(q)
         program = self.program
-        plan = program.caches.get(("copy", reads))
+        plan = program.caches.get(reads)  # (the plans are kept by what they hold: None, or a set of names)
         if plan is None:
-            plan = program.caches["copy", reads] = _CopyPlan(self, reads)
+            plan = program.caches[reads] = _CopyPlan(self, reads)
         zones: list = [None] * len(self.zones)  # (None for a zone left out: see seen_by)
         unknown, used = (hidden_cards(program, len(self.where)), 0) if covered else (None, 0)
-        for zone in map(self.zones.__getitem__, plan.zones):
+        for zone in self.zones if plan.zones is None else map(self.zones.__getitem__, plan.zones):
             if covered:
                 if sees(zone, seat):
                     copy = Zone(zone)
@@ -546,9 +546,7 @@ class Memory(Budget):
             zones[zone.slot] = copy
         new.zones, new.players = zones, players
         remap = _Remapper(players, zones)
-        atoms, player_class = ATOMS, program.player_class
-        # a variable (or a player's) -> its value when last found to hold no player or zone (values are immutable)
-        plain = program.caches.setdefault("plain values", {})
+        atoms, player_class, plain = ATOMS, program.player_class, plan.plain
         for p, q in zip(self.players, players):
             for slot in plan.player_state:
                 value = getattr(p, slot)
@@ -747,12 +745,14 @@ class _CopyPlan:
     def __init__(self, memory: Memory, reads: AbstractSet[str] | None):
         program, player = memory.program, memory.players[0] if memory.players else None
         kept = (lambda name: True) if reads is None else reads.__contains__
-        self.zones = [zone.slot for zone in memory.zones if kept(zone.name)]
+        self.zones = None if reads is None else [zone.slot for zone in memory.zones if kept(zone.name)]  # None: all
         self.player_state = [slot for slot in getattr(player, "state_slots", ()) if kept(slot)]
         self.player_zones = [slot for slot in getattr(player, "zone_slots", ()) if kept(slot)]
         self.state = [name for name in program.state_names if kept(name)]
         self.global_zones = [name for name in program.global_zone_names if kept(name)]
         self.left_out = [name for name in program.state_names + program.global_zone_names if not kept(name)]
+        # a variable (or a player's) -> its value when last found to hold no player or zone (values are immutable)
+        self.plain: dict = {}
 
 
 class _Remapper:
