@@ -278,7 +278,7 @@ class Game:
         limit = program.max_firings
         count = 0
         listening = bool(self.listeners)
-        reporting = self._reporting()
+        reporting = (listening or self.observers or memory.events is not None) and self._reporting()
         memory.on_step = self._report_step if listening else None
         self._recent = []
         watching = self.watched is not None
@@ -525,7 +525,7 @@ class Game:
         self.decisions += 1
         memory.steps = MAX_STEPS
         move = self.program.moves[option.move]
-        phase = memory.vars.get("phase")
+        phase = memory.vars.get("phase") if self.watched is not None else None
         try:
             for watch in self.before_move:
                 watch(self, player, option)
