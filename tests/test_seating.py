@@ -131,3 +131,13 @@ def test_a_variant_of_another_name_falls_back_to_random_when_the_bases_strategie
     result = naipes("play", str(ours), "--seed", "1", input="quit\n")
     clean(result)
     assert "P2-P4: strong, the rule file's AI" in result.output
+
+
+def test_a_strategy_seated_twice_is_compiled_once_and_its_seats_keep_their_own_memory():
+    from naipes.agents.bot_process import BotLimits
+    from naipes.tools.seating import seat_agents
+    program = load_program("rulesets/pocha.yaml")
+    agents = seat_agents(program, ["strong", "strong", "baseline", "random"], 0, seed=1, limits=BotLimits())
+    assert agents[0].strategy is agents[1].strategy  # one compiled file
+    assert agents[2].strategy is not agents[0].strategy
+    assert agents[0].memory is not agents[1].memory and agents[0].rng is not agents[1].rng

@@ -80,10 +80,11 @@ assert tuple(AGENTS) == AGENT_NAMES, "naipes.language.vocabulary.AGENT_NAMES lis
 
 
 def make_agent(spec: str, seed: int | None = None, program: Program | None = None,
-               bot_limits: BotLimits = BotLimits()) -> Agent:
+               bot_limits: BotLimits = BotLimits(), strategies: dict | None = None) -> Agent:
     """An agent from its command-line name: a built-in (with options: ``ismcts:iterations=200``),
     ``python:path/to/bot.py:ClassName`` (naipes.bots: a process of its own, with `bot_limits`), or, given the
-    game's program, a strategy file (a path, ``GAME/LEVEL`` or a level of this game)."""
+    game's program, a strategy file (a path, ``GAME/LEVEL`` or a level of this game). `strategies`: the
+    strategy files compiled so far, by path (seats made together share them: each file is compiled once)."""
     if spec.startswith("python:"):
         return make_bot_seat(spec, bot_limits)
     name, _, rest = spec.partition(":")
@@ -94,7 +95,12 @@ def make_agent(spec: str, seed: int | None = None, program: Program | None = Non
         return factory(seed=seed, program=program, make_policy=make_policy, **_agent_options(spec, rest))
     path = strategy_path(spec, program) if program is not None else None
     if path is not None and program is not None:
-        return strategy_agent(load_strategy(path, program), seed)
+        strategy = strategies.get(path) if strategies is not None else None
+        if strategy is None:
+            strategy = load_strategy(path, program)
+            if strategies is not None:
+                strategies[path] = strategy
+        return strategy_agent(strategy, seed)
     raise ParamError(unknown_agent(spec, program))
 
 

@@ -37,10 +37,12 @@ def seat_plan(program: Program, seats: tuple[str, ...] | list[str], players: int
 def seat_agents(program: Program, names: list[str], named: int, seed: int, limits: BotLimits) -> list:
     """The agents of `names`; the first `named` came from --seat, the others from --opponents (for errors)."""
     agents: list = []
+    strategies: dict = {}  # (a strategy file seated twice is compiled once)
     try:
         for i, name in enumerate(names):
             try:
-                agents.append(make_agent(name, seed=seed * 1009 + i, program=program, bot_limits=limits))
+                agents.append(make_agent(name, seed=seed * 1009 + i, program=program, bot_limits=limits,
+                                         strategies=strategies))
             except ParamError as error:
                 raise ParamError(f"{'--seat' if i < named else '--opponents'}: {error}") from None
     except BaseException:

@@ -60,8 +60,9 @@ WORKER: dict[str, Any] = {}
 
 def worker_state(path: str, params: dict[str, str], specs: list[str], limits: BotLimits) -> dict[str, Any]:
     program = load_program(path, params)
+    strategies: dict = {}  # (a strategy file seated twice is compiled once)
     return {"program": program, "specs": specs,
-            "agents": [make_agent(spec, program=program, bot_limits=limits) for spec in specs]}
+            "agents": [make_agent(spec, program=program, bot_limits=limits, strategies=strategies) for spec in specs]}
 
 
 def init_worker(path: str, params: dict[str, str], specs: list[str], limits: BotLimits) -> None:

@@ -147,8 +147,9 @@ class Table:
         self.program, self.seed, self.pause = program, seed, pause
         self.spec = spec or {}  # how it was made: game, params, seats (to start another like it)
         self.seat_specs = list(seats)
+        strategies: dict = {}  # (a strategy file seated twice is compiled once)
         self.agents: list[Agent] = [WebSeat(self, i) if name == HUMAN
-                                    else make_agent(name, seed=seed * 1009 + i, program=program)
+                                    else make_agent(name, seed=seed * 1009 + i, program=program, strategies=strategies)
                                     for i, name in enumerate(seats)]
         self.human_seats = {i: agent for i, agent in enumerate(self.agents) if isinstance(agent, WebSeat)}  # the humans
         self.game = Game(program, seed, players=len(seats))
