@@ -296,3 +296,36 @@ def test_folding_computes_what_python_computes():
                 assert outcome(ast.parse(module)) == outcome(tree), (module, ast.unparse(tree))
                 folded += ast.unparse(tree) != ast.unparse(ast.parse(module))
     assert folded > 1000  # (the folding did happen)
+
+
+def test_a_filter_that_does_not_read_the_item_is_tested_once_and_not_on_no_items(tmp_path, monkeypatch):
+    # each `let` filters by a test of the state, not of the item: all of the items or none; on no items
+    # the test (here a fault: the first item of an empty list) is not made, as in the comprehension
+    text = """\
+        game: t
+        state:
+          gate: 1
+          empty: "[]"
+          kept: 0
+    """
+    finish = """\
+rules:
+  - name: check
+    when: "kept == 0"
+    then: |
+      let every = [x for x in [4, 5, 6] if gate == 1]
+      let none = [x for x in [4, 5] if gate == 2]
+      let nothing = [x for x in [] if empty[0] == 1]
+      kept = len(every) + 10 * len(none) + 100 * len(nothing) + 1000
+      end game
+"""
+    import ast
+
+    import naipes.language.linker as linker
+    seen: list[str] = []
+    optimise = linker.optimise
+    monkeypatch.setattr(linker, "optimise", lambda tree: seen.append(ast.unparse(t := optimise(tree))) or t)
+    game = Game(load_program(write_rules(tmp_path, text, "g.yaml", finish)), 0)
+    game.start()
+    assert game.memory.vars["kept"] == 1003
+    assert "".join(seen).count(":= list(") == 3, seen

@@ -21,7 +21,10 @@ object.  Four passes:
 * **hoisting**: inside a comprehension, a call that reads none of the
   comprehension's variables (``best_card()`` while filtering every card of a
   hand) is computed once, when first needed, and remembered until the
-  statement ends: a test that never reaches it still never computes it;
+  statement ends: a test that never reaches it still never computes it; a
+  statement's filter whose test reads no item (``[c for c in hand if
+  len(trick) == 0]``, a cascade's first step) keeps all the items or none,
+  the test made once (and not at all when there are no items);
 * **steps**: an inlined call still charges the step its call did where
   repeating it could run away (per item of the comprehension it is in, per
   call of its lambda, per call of the rule-file function it is in), and a
@@ -467,6 +470,8 @@ class _Hoister:
                 value = getattr(statement, field, None)
                 if isinstance(value, ast.expr):
                     setattr(statement, field, self.visit(value, frozenset(), hoisted, False))
+            if isinstance(statement, (ast.Assign, ast.Return)) and _invariant_filter(statement.value):
+                statement.value = self.all_or_none(statement.value)  # type: ignore[arg-type]  # (a ListComp)
             for field in ("body", "orelse"):
                 inner = getattr(statement, field, None)
                 if isinstance(inner, list) and inner and isinstance(inner[0], ast.stmt):
@@ -530,6 +535,18 @@ class _Hoister:
         returns = [n.value for n in ast.walk(self.functions[name]) if isinstance(n, ast.Return)]
         return any(value is None or self.may_be_iterator(value, seen | {name}) for value in returns)
 
+    def all_or_none(self, node: ast.ListComp) -> ast.expr:
+        """`[c for c in ITEMS if TEST]` where TEST does not read `c`: `(_hN if not (_hN := list(ITEMS)) or
+        TEST else [])`, the test made once (and, as before, not at all when there are no items)."""
+        name = f"_h{self.count}"
+        self.count += 1
+        generator = node.generators[0]
+        items = ast.NamedExpr(ast.Name(name, ast.Store()), ast.Call(ast.Name("list", ast.Load()), [generator.iter], []))
+        test = generator.ifs[0] if len(generator.ifs) == 1 else ast.BoolOp(ast.And(), generator.ifs)
+        kept = ast.BoolOp(ast.Or(), [ast.UnaryOp(ast.Not(), items), test])
+        return ast.fix_missing_locations(ast.copy_location(
+            ast.IfExp(kept, ast.Name(name, ast.Load()), ast.List([], ast.Load())), node))
+
     def remembered(self, node: ast.expr, hoisted: list[str]) -> ast.expr:
         """`(_hN if _hN is not B_UNSET else (_hN := node))` (the same N for the same code in a function that
         changes nothing)."""
@@ -549,6 +566,16 @@ class _Hoister:
 
 WRITES = {"set_var", "set_attr", "move", "shuffle", "deal", "ask", "end_game", "announce", "refresh", "entering_step",
           "assert_fact", "retract_fact", "modify_fact"}
+
+
+def _invariant_filter(node: ast.expr | None) -> bool:
+    """Whether `node` is `[c for c in ITEMS if TEST]` with a TEST that does not read `c` (nor draw at random)."""
+    if not isinstance(node, ast.ListComp) or len(node.generators) != 1:
+        return False
+    generator = node.generators[0]
+    return isinstance(generator.target, ast.Name) and isinstance(node.elt, ast.Name) and \
+        node.elt.id == generator.target.id and bool(generator.ifs) and not generator.is_async and \
+        all(generator.target.id not in _free(test) and _pure(test) for test in generator.ifs)
 
 
 def _changes_nothing(node: ast.FunctionDef) -> bool:
