@@ -326,6 +326,35 @@ rules:
     assert "table" not in view.vars and len(view.vars["deck"]) == len(game.memory.vars["deck"]) == 1
 
 
+SECRETS = """
+game: secrets
+players: 3
+player_state:
+  secret: {init: "10 * player.index + 5", visibility: owner}
+moves:
+  point: {choose: "p in players", then: "end game winner p"}
+rules:
+  - {name: ask, then: "ask players[0] to point"}
+"""
+
+
+def test_the_options_a_strategy_reads_are_of_its_view_never_the_games_own_objects(tmp_path):
+    """Offered players (and zones) are the view's: their hidden variables are None to the strategy, as
+    everything it sees (a strategy cannot read another seat's secret through its options)."""
+    (tmp_path / "secrets.yaml").write_text(SECRETS)
+    program = load_program(tmp_path / "secrets.yaml")
+    (tmp_path / "peek.yaml").write_text("""
+game: secrets
+rules:
+  - {name: peek, move: point, when: "all(p.secret is None for p in options if p != me)",
+     choose: "max(options, key=lambda p: p.secret if p.secret is not None else -1)"}
+""")
+    game = Game(program, 0)
+    game.start()
+    option, rule = strategy_agent(load_strategy(tmp_path / "peek.yaml", program), 1).decide(game.decision())
+    assert rule == "peek" and option.arg.index == 0  # its own secret (5) is the only one it sees
+
+
 def test_players_kept_in_a_strategys_memory_are_the_current_views(duel):
     """A memory list of players (grown one mover at a time) names the players of each new view: `me in
     movers` holds once the seat has moved, though every view has players of its own."""

@@ -143,7 +143,7 @@ class StrategyAgent:
         for name, value in self.memory.items():
             V[name] = self._localized(view, name, value)
         V["me"] = view.players[self.seat]
-        V[OFFERED] = offered
+        V[OFFERED] = {move: view.localize(args) for move, args in offered.items()}  # (the view's players, zones)
         if self.strategy.resets:
             self._reset_scopes(view)
         return view
