@@ -12,6 +12,17 @@ from .sections import BINDING, SectionReader
 from .vocabulary import RULE_KEYS
 
 
+def with_given(given: tuple, unit: Unit, returns: bool = True) -> Unit:
+    """`unit` as the body of a function that first computes the `given` values of its rule (see Rules.rule):
+    statements, the expression returned (`returns`) or the actions as they are."""
+    if not given:
+        return unit
+    where = unit.source[0][2] if unit.source else None
+    lines = [(0, f"v_{value} = {code}", where) for value, _, code in given]
+    body = [(0, f"return {unit.source[0][1]}", unit.source[0][2])] if returns else unit.source
+    return Unit(lines + body, unit.reads, unit.calls, unit.type, unit.tests, unit.guard, unit.uses)
+
+
 def all_of(units: list[Unit]) -> Unit:
     """One condition that holds when every one of `units` does, tested in order."""
     if len(units) == 1:
@@ -130,9 +141,10 @@ class Rules(SectionReader):
         return str(name)
 
     def rule(self, index: int, name: str, spec: Map, phases: list[str], strategy: str,
-             leading: tuple = (), groups: tuple[Map, ...] = ()) -> RuleSpec | None:
-        """One rule; `leading` binds variables before its `for:` ones: (name, type, defined domain function);
-        the `when:` of each of its `groups` comes before its own (all must hold)."""
+             given: tuple = (), groups: tuple[Map, ...] = ()) -> RuleSpec | None:
+        """One rule; `given`: values its condition, actions and `for:` can read, each of its functions
+        computing them first: (name, type, generated expression), the rule not applying while one is None
+        (a strategy's `options`); the `when:` of each of its `groups` comes before its own (all must hold)."""
         c = self.compiler
         priority = self.priority(name, spec)
         phase = spec.get("phase")
@@ -141,8 +153,10 @@ class Rules(SectionReader):
                        did_you_mean(str(phase), phases) or ("declare it under 'phases:'" if not phases else None))
         bindings = spec.get("for", [])
         bindings = [bindings] if isinstance(bindings, str) else bindings
-        scope: dict[str, str | None] = {var: typ for var, typ, _ in leading}
-        variables, domains, domain_units = [var for var, _, _ in leading], [d for _, _, d in leading], []
+        scope: dict[str, str | None] = {var: typ for var, typ, _ in given}
+        variables: list[str] = []
+        domains: list = []
+        domain_units: list[Unit] = []
         collections: list[str] = []  # the `for:` texts after "in"
         for text in bindings if isinstance(bindings, list) else []:
             match = BINDING.match(text) if isinstance(text, str) else None
@@ -154,7 +168,8 @@ class Rules(SectionReader):
             if unit is None:
                 return None
             unit.source[0] = (0, f"list({unit.source[0][1]})", unit.source[0][2])
-            domains.append(self.define("rule_domain", tuple(variables), unit, False, f"'for' of rule '{name}'"))
+            domains.append(self.define("rule_domain", tuple(variables), with_given(given, unit), bool(given),
+                                       f"'for' of rule '{name}'"))
             domain_units.append(unit)
             collections.append(text[match.start(2):].strip())
             variables.append(var)
@@ -171,15 +186,25 @@ class Rules(SectionReader):
         if cond_unit is None or act_unit is None:
             return None
         guard = ("phase", str(phase)) if phase is not None else cond_unit.guard
-        condition = self.define("rule_when", tuple(variables), cond_unit, False, f"condition of rule '{name}'")
-        action = self.define("rule_then", tuple(variables), act_unit, True, f"actions of rule '{name}'")
-        rule = RuleSpec(name, index, priority, phase, cond_unit.tests + len(variables), tuple(variables), domains,
-                        condition, action, guard, spec.key_loc("name") if "name" in spec else spec.where,
+        if given:  # (the rule applies while every given value is there)
+            present = " and ".join(f"v_{value} is not None" for value, _, _ in given)
+            test = Unit([(0, f"{present} and ({cond_unit.source[0][1]})", cond_unit.source[0][2])],
+                        cond_unit.reads, cond_unit.calls, "bool", cond_unit.tests, cond_unit.guard)
+            condition = self.define("rule_when", tuple(variables), with_given(given, test), True,
+                                    f"condition of rule '{name}'")
+        else:
+            condition = self.define("rule_when", tuple(variables), cond_unit, False, f"condition of rule '{name}'")
+        action = self.define("rule_then", tuple(variables), with_given(given, act_unit, returns=False), True,
+                             f"actions of rule '{name}'")
+        rule = RuleSpec(name, index, priority, phase, cond_unit.tests + len(variables) + len(given),
+                        tuple(variables), domains, condition, action, guard,
+                        spec.key_loc("name") if "name" in spec else spec.where,
                         doc=str(spec.get("doc", "")), strategy=strategy)
-        rule.guard_only = guard is not None and phase is None and cond_unit.tests == 1 and not variables
-        if variables and not leading and not groups and isinstance(when, str):
+        rule.guard_only = guard is not None and phase is None and cond_unit.tests == 1 and not variables and \
+            not given
+        if variables and not given and not groups and isinstance(when, str):
             rule.join = self.join_plan(name, when, variables, domain_units)
-        if variables and not leading:
+        if variables and not given:
             rule.fact_levels = tuple(text if text in self.sym.facts else None for text in collections)
         self.rule_units[index] = (cond_unit, domain_units)  # read sets, for the linker's indexes
         return rule

@@ -44,6 +44,7 @@ from .builder import Builder
 from .compiler import Compiler, Unit, identifier_problem
 from .linker import Module, compile_module, evaluator, function_reads, names_read, read_indexes, resolve_specs
 from .loader import Map, Seq, load_tree
+from .rules import with_given
 from .shipped import STRATEGIES, strategy_folders
 from .vocabulary import AGENT_NAMES, STRATEGY_GROUP_KEYS, STRATEGY_RULE_KEYS, STRATEGY_SECTIONS
 
@@ -370,11 +371,9 @@ class _StrategyBuilder(Builder):
     def decision_rule(self, index: int, name: str, spec: Map, phases: list[str], strategy: str,
                       group: Map | None = None) -> RuleSpec | None:
         move = self.move_named(spec if "move" in spec or group is None else group, "move")
-        # `options`: one binding, the legal arguments (none when the rule's move is not offered)
-        options_domain = self.define("rule_options", (), Unit(
-            [(0, f"[V[{OFFERED!r}][{move!r}]] if {move!r} in V[{OFFERED!r}] else []", spec.where)]),
-            False, f"options of rule '{name}'")
-        rule = self.rule(index, name, spec, phases, strategy, leading=(("options", "list", options_domain),),
+        # `options`: the legal arguments of its move (None when the move is not offered: the rule does not apply)
+        options = (("options", "list", f"V[{OFFERED!r}][{move!r}] if {move!r} in V[{OFFERED!r}] else None"),)
+        rule = self.rule(index, name, spec, phases, strategy, given=options,
                          groups=(group,) if group is not None else ())
         if rule is None:
             return None
@@ -382,10 +381,11 @@ class _StrategyBuilder(Builder):
         self.decision_rules[index] = rule
         if "choose" in spec:
             text = self.expr_text(spec["choose"], spec.loc("choose"), f"rule '{name}' choose")
-            scope = {v: ("list" if v == "options" else None) for v in rule.variables}
+            scope = {"options": "list", **dict.fromkeys(rule.variables)}
             unit = None if not text else self.compiler.expression(text, scope, what=f"choice of rule '{name}'",
                                                                   allow_random=True)
-            self.choices[index] = self.define("rule_choose", rule.variables, unit, False, f"choice of rule '{name}'")
+            self.choices[index] = self.define("rule_choose", rule.variables,
+                                              unit and with_given(options, unit), True, f"choice of rule '{name}'")
         return rule
 
     def observation(self, index: int, name: str, spec: Map) -> None:
