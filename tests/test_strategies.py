@@ -355,6 +355,19 @@ rules:
     assert rule == "peek" and option.arg.index == 0  # its own secret (5) is the only one it sees
 
 
+def test_a_strategy_rule_can_go_over_its_options_with_for(duel):
+    """`for:` in a decision rule binds each of its options in turn (its domain reads `options` too)."""
+    program, strategy = duel
+    s = strategy("s", """
+game: duel
+rules:
+  - {name: the_highest, move: play, for: "c in options", when: "c.rank == max(x.rank for x in options)",
+     choose: "c"}
+""")
+    (option, rule), game = decide(program, s)
+    assert rule == "the_highest" and option.arg.rank == max(c.rank for c in game.memory.players[0].hand)
+
+
 def test_players_kept_in_a_strategys_memory_are_the_current_views(duel):
     """A memory list of players (grown one mover at a time) names the players of each new view: `me in
     movers` holds once the seat has moved, though every view has players of its own."""
