@@ -141,7 +141,7 @@ class ISMCTSAgent:
             node = children[keys[i]]
             world.apply(options[i])
             path.append(node)
-            if (world.watched_written or not watching) and _standing(world) != start:
+            if _moved(world, start, watching):
                 break
         rewards = self._playout(world, start, watching)
         scale = self._scale = max(self._scale, max(map(abs, rewards)))
@@ -164,7 +164,7 @@ class ISMCTSAgent:
     def _playout(self, world: Game, start: tuple, watching: bool) -> list[float]:
         policy, rng = self.policy, self.rng
         for _ in range(self.depth):
-            if world.over or world.paused or ((world.watched_written or not watching) and _standing(world) != start):
+            if world.over or world.paused or _moved(world, start, watching):
                 break
             if policy is None:
                 world.apply(_random_option(world.options(), rng))
@@ -176,6 +176,11 @@ class ISMCTSAgent:
         if world.program.evaluation is not None or world.program.estimate is not None:
             return [b - a for a, b in zip(start, end)]
         return list(end) if world.over else [0.0] * len(world.memory.players)  # cut off: no result
+
+
+def _moved(world: Game, start: tuple, watching: bool) -> bool:
+    """Whether the world's standing moved from `start` (a watched world: only once what it reads was written)."""
+    return (world.watched_written or not watching) and _standing(world) != start
 
 
 def _random_option(options: list[Option], rng: random.Random) -> Option:

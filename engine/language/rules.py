@@ -186,14 +186,13 @@ class Rules(SectionReader):
         if cond_unit is None or act_unit is None:
             return None
         guard = ("phase", str(phase)) if phase is not None else cond_unit.guard
+        test = cond_unit
         if given:  # (the rule applies while every given value is there)
             present = " and ".join(f"v_{value} is not None" for value, _, _ in given)
             test = Unit([(0, f"{present} and ({cond_unit.source[0][1]})", cond_unit.source[0][2])],
                         cond_unit.reads, cond_unit.calls, "bool", cond_unit.tests, cond_unit.guard)
-            condition = self.define("rule_when", tuple(variables), with_given(given, test), True,
-                                    f"condition of rule '{name}'")
-        else:
-            condition = self.define("rule_when", tuple(variables), cond_unit, False, f"condition of rule '{name}'")
+        condition = self.define("rule_when", tuple(variables), with_given(given, test), bool(given),
+                                f"condition of rule '{name}'")
         action = self.define("rule_then", tuple(variables), with_given(given, act_unit, returns=False), True,
                              f"actions of rule '{name}'")
         rule = RuleSpec(name, index, priority, phase, cond_unit.tests + len(variables) + len(given),
