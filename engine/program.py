@@ -27,9 +27,6 @@ class PlayerBase:
     def __repr__(self) -> str:
         return self.name
 
-    def __lt__(self, other: PlayerBase) -> bool:
-        return self.index < other.index
-
 
 class CardBase:
     """A card (or chip, or any token). Immutable; rule files add attributes."""
@@ -41,9 +38,6 @@ class CardBase:
 
     def __repr__(self) -> str:
         return self.name
-
-    def __lt__(self, other: CardBase) -> bool:
-        return self.id < other.id
 
 
 class FactBase(tuple):

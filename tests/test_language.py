@@ -290,6 +290,42 @@ def test_cards_expose_their_attributes_id_and_name(tmp_path):
     assert sorted(V["oros"]) == [1, 2]
 
 
+
+def test_min_max_and_sorted_order_cards_by_id_and_players_by_seat(tmp_path):
+    text = """
+        game: t
+        cards:
+          attributes: {suit: [o, c], rank: [1, 2]}
+          start: deck
+        zones:
+          deck: {}
+        state:
+          backwards: "[c.id for c in sorted(reversed(list(deck)))]"
+          lowest: "min(c for c in deck if c.rank == 2).id"
+          highest: "max(deck).id"
+          seats: "[p.index for p in sorted(reversed(players))]"
+          last: "max(p for p in players).index"
+        """ + FINISH
+    V = run(tmp_path, text).memory.vars
+    assert V["backwards"] == [0, 1, 2, 3]
+    assert V["lowest"] == min(c.id for c in V["deck"] if c.rank == 2)  # (a generator, gone over twice)
+    assert (V["highest"], V["seats"], V["last"]) == (3, [0, 1], 1)
+
+
+def test_cards_compared_by_order_is_a_located_error(tmp_path):
+    text = """
+        game: t
+        cards:
+          attributes: {suit: [o, c]}
+          start: deck
+        zones:
+          deck: {}
+        state:
+          before: "deck[0] < deck[1]"
+        """ + FINISH
+    with pytest.raises(GameError, match="'<' not supported"):
+        run(tmp_path, text)
+
 # =============================================================== statements
 def test_let_assignment_and_augmented_assignment(tmp_path):
     actions = """

@@ -14,6 +14,7 @@ from operator import indexOf
 from typing import Any
 
 from ..errors import GameError
+from ..program import CardBase, PlayerBase
 from .limits import bounded_join, bounded_range, bounded_str, bounded_sum
 from .melds import best_melds, can_lay_off, is_meld, lay_off_all, longest_run, meld_and_lay_off, meldable
 
@@ -77,6 +78,35 @@ def all_cards(V: dict) -> list:
 
 
 
+def natural_order(value: Any) -> Any:
+    """How min, max and sorted order cards (by id) and players (by seat) when no key is given."""
+    if isinstance(value, CardBase):
+        return 0, value.id
+    if isinstance(value, PlayerBase):
+        return 1, value.index
+    return value
+
+
+def _ordering(compare: Callable) -> Callable:
+    """`compare` (min, max or sorted), which orders cards and players too (see natural_order). Neither class
+    defines `<`: a class that defines a comparison in Python makes CPython compare its objects through Python
+    for `==` too, ten times slower, and cards and players are compared for equality all the time."""
+    def call(*args: Any, **kwargs: Any) -> Any:
+        if len(args) == 1 and not isinstance(args[0], REUSABLE):
+            args = (list(args[0]),)  # (a generator is gone once gone over: a second try needs the items)
+        try:
+            return compare(*args, **kwargs)
+        except TypeError:
+            if "key" in kwargs:
+                raise
+            return compare(*args, key=natural_order, **kwargs)
+    call.__name__ = compare.__name__
+    return call
+
+
+REUSABLE = (list, tuple, set, frozenset, dict, str)  # (zones are lists)
+
+
 def shuffled(rng: Any, items: Any) -> list:
     """A new list of the items in random order (the game's seeded generator)."""
     result = list(items)
@@ -120,12 +150,12 @@ def _py(name: str, lo: int, hi: int | None, kwargs: tuple = (), returns: str | N
 
 BUILTINS: dict[str, Builtin] = {
     "len": _py("len", 1, 1, returns="int"),
-    "min": _py("min", 1, None, ("key", "default")),
-    "max": _py("max", 1, None, ("key", "default")),
+    "min": Builtin(_ordering(min), 1, None, frozenset(("key", "default"))),
+    "max": Builtin(_ordering(max), 1, None, frozenset(("key", "default"))),
     "sum": Builtin(bounded_sum, 1, 2, costly=True),
     "any": _py("any", 1, 1, returns="bool"),
     "all": _py("all", 1, 1, returns="bool"),
-    "sorted": _py("sorted", 1, 1, ("key", "reverse"), returns="list"),
+    "sorted": Builtin(_ordering(sorted), 1, 1, frozenset(("key", "reverse")), returns="list"),
     "reversed": Builtin(lambda xs: list(reversed(list(xs))), 1, 1, returns="list"),
     "abs": _py("abs", 1, 1),
     "round": _py("round", 1, 2),
