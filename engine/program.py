@@ -248,9 +248,9 @@ class Matching:
     bound: int  # the rules with variables
     bands: tuple[int, ...]  # slot -> the slots of the same priority
     dynamic: bool  # recency or breadth: the order within a priority depends on when activations were made
-    # the names and attrs whose reaction is only to re-evaluate their readers (most): -> those readers
-    global_readers: dict[str, int]
-    attr_readers: dict[str, int]
+    # written key (a name, or (an attr, a seat)) -> its readers, for the keys whose only reaction is to make their
+    # readers stale (most); the agenda adds (attr, seat) keys as it meets them
+    readers: dict[Any, int]
     # kind of fact -> the rules whose `for:` reads it only as `for: f in KIND` (they re-match only the facts that
     # came and went: naipes.runtime.agenda.Agenda.extend)
     incremental: dict[str, int]

@@ -305,11 +305,14 @@ def test_min_max_and_sorted_order_cards_by_id_and_players_by_seat(tmp_path):
           highest: "max(deck).id"
           seats: "[p.index for p in sorted(reversed(players))]"
           last: "max(p for p in players).index"
+          pairs: "[(p.index, c.id) for p, c in sorted(zip(reversed(players), list(deck)[:2]))]"
+          by_player: "[p.index for p, c in sorted(zip(reversed(players), deck), key=lambda pc: pc[0])]"
         """ + FINISH
     V = run(tmp_path, text).memory.vars
     assert V["backwards"] == [0, 1, 2, 3]
     assert V["lowest"] == min(c.id for c in V["deck"] if c.rank == 2)  # (a generator, gone over twice)
     assert (V["highest"], V["seats"], V["last"]) == (3, [0, 1], 1)
+    assert (V["pairs"], V["by_player"]) == ([(0, V["deck"][1].id), (1, V["deck"][0].id)], [0, 1])
 
 
 def test_cards_compared_by_order_is_a_located_error(tmp_path):

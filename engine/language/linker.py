@@ -164,10 +164,8 @@ def read_indexes(rules: list[RuleSpec], units: dict[int, tuple[Unit, list[Unit]]
     attrs = {attr: (a.get(attr, 0), d.get(attr, 0), tuple(b.get(attr, ())), s.get(attr, {}))
              for attr in set(a) | set(b) | set(d) | set(s)}
     bands = tuple(sum(other.bit for other in slots if other.priority == rule.priority) for rule in slots)
-    global_readers = {name: readers for name, (guard, readers, domain, refreshed) in reactions.items()
-                      if not (guard or domain or refreshed)}
-    attr_readers = {attr: readers for attr, (readers, domain, bound, by_seat) in attrs.items()
-                    if not (domain or bound or by_seat)}
+    simple = {name: readers for name, (guard, readers, domain, refreshed) in reactions.items()
+              if not (guard or domain or refreshed)}
     guarded = {name: sum(by_value.values()) for name, by_value in guards.items()}
     incremental: dict[str, int] = {}
     for rule in rules:
@@ -177,7 +175,7 @@ def read_indexes(rules: list[RuleSpec], units: dict[int, tuple[Unit, list[Unit]]
             if all(rule.fact_levels[i] == kind for i in levels):
                 _add(incremental, kind, rule.bit)
     return Matching(slots, reactions, attrs, guards, guarded, sum(rule.bit for rule in rules if rule.variables), bands,
-                    dynamic, global_readers, attr_readers, incremental)
+                    dynamic, simple, incremental)
 
 
 def _with_calls(unit: Unit, functions: dict[str, set]) -> set:

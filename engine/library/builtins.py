@@ -79,11 +79,13 @@ def all_cards(V: dict) -> list:
 
 
 def natural_order(value: Any) -> Any:
-    """How min, max and sorted order cards (by id) and players (by seat) when no key is given."""
+    """How min, max and sorted order cards (by id) and players (by seat), alone or inside tuples and lists."""
     if isinstance(value, CardBase):
         return 0, value.id
     if isinstance(value, PlayerBase):
         return 1, value.index
+    if value.__class__ is tuple or value.__class__ is list:
+        return tuple(map(natural_order, value))
     return value
 
 
@@ -96,10 +98,10 @@ def _ordering(compare: Callable) -> Callable:
             args = (list(args[0]),)  # (a generator is gone once gone over: a second try needs the items)
         try:
             return compare(*args, **kwargs)
-        except TypeError:
-            if "key" in kwargs:
-                raise
-            return compare(*args, key=natural_order, **kwargs)
+        except TypeError:  # cards or players compared (or values that do not compare: the second try says so)
+            key = kwargs.pop("key", None)
+            return compare(*args, key=natural_order if key is None else lambda item: natural_order(key(item)),
+                           **kwargs)
     call.__name__ = compare.__name__
     return call
 

@@ -395,20 +395,34 @@ class Agenda:
             return
         memory.dirty = set()
         self.tick += 1
+        readers_of = self.plan.readers
+        stale = 0
+        for key in dirty:
+            readers = readers_of.get(key)
+            if readers is None:  # a key whose write does more than make its readers stale, or one not met yet
+                self._react(dirty, memory)
+                return
+            stale |= readers
+        stale &= ~self.unevaluated  # (a lazy start: evaluated when reached)
+        if stale:
+            self.evaluate_rules(stale, memory)
+
+    def _react(self, dirty: set, memory: Any) -> None:
+        """`update`, key by key: guards switched, rules rebound, refreshed and re-evaluated, activations bound to
+        what was written re-evaluated; a key whose write only makes rules stale is remembered in `plan.readers`."""
         plan = self.plan
-        global_readers, attr_readers, globals_, attrs = plan.global_readers, plan.attr_readers, plan.globals, \
-            plan.attrs
+        readers_of, globals_, attrs = plan.readers, plan.globals, plan.attrs
         stale = rebind = refresh = factual = whole = 0
         touched: list | None = None  # (rule, variable position, identity): activations bound to what was written
         for key in dirty:
+            readers = readers_of.get(key)
+            if readers is not None:
+                stale |= readers
+                continue
             if key.__class__ is str:
-                readers = global_readers.get(key)
-                if readers is not None:  # only readers to re-evaluate (the common case: one lookup)
-                    stale |= readers
-                    continue
                 reaction = globals_.get(key)
                 if reaction is None:
-                    global_readers[key] = 0  # no rule reads it: one lookup next time (the keys are the program's names)
+                    readers_of[key] = 0  # no rule reads it (the keys are the program's names)
                     continue
                 guards, readers, domain, refreshed = reaction
                 if guards is not None:
@@ -421,20 +435,17 @@ class Agenda:
                     whole |= domain & ~incremental
                 refresh |= refreshed
             else:
-                name = key[0]
-                readers = attr_readers.get(name)
-                if readers is not None:
-                    stale |= readers
-                    continue
-                reaction = attrs.get(name)
+                reaction = attrs.get(key[0])
                 if reaction is None:
-                    attr_readers[name] = 0
+                    readers_of[key] = 0
                     continue
                 readers, domain, bound, by_seat = reaction
+                readers |= by_seat.get(key[1], 0)
                 stale |= readers
+                if not (domain or bound):
+                    readers_of[key] = readers  # (the keys are the program's names and seats)
+                    continue
                 rebind |= domain
-                if by_seat:
-                    stale |= by_seat.get(key[1], 0)
                 if bound:
                     if touched is None:
                         touched = []

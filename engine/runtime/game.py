@@ -275,28 +275,23 @@ class Game:
         """Fire rules until none is left (or the game is over)."""
         program, memory, agenda = self.program, self.memory, self.agenda
         V = memory.vars
-        limit = program.max_firings
+        watch_from = program.max_firings - 64  # firings after which the cycle watch remembers what fires
         count = 0
         listening = bool(self.listeners)
         reporting = (listening or self.observers or memory.events is not None) and self._reporting()
         memory.on_step = self._report_step if listening else None
-        self._recent = []
+        self._recent.clear()
         watching = self.watched is not None
         try:
-            while not memory.over:
+            while agenda.live and not memory.over:  # (a game's agenda has an activation when `live` is not 0)
                 if watching:
                     if self._watched_phase is not UNSEEN and V.get("phase") != self._watched_phase:
                         self.paused = True
                         break
                     phase = V.get("phase")
                 if listening:
-                    act = agenda.next()
-                    if act is None:
-                        break
-                    self.emit(self._firing_record(act))
+                    self.emit(self._firing_record(agenda.next()))
                 act = agenda.pop()
-                if act is None:
-                    break
                 rule = act.rule
                 if act.binding:
                     rule.action(memory, V, *memory_local(memory, act.binding))
@@ -307,7 +302,7 @@ class Game:
                         self._note_writes(phase)
                     agenda.update(memory)
                 count += 1
-                if count > limit - 64:
+                if count > watch_from:
                     self._watch_cycle(rule, count)
                 if reporting and memory.events:
                     self._flush_events()
