@@ -292,6 +292,7 @@ class Game:
                 if listening:
                     self.emit(self._firing_record(agenda.next()))
                 act = agenda.pop()
+                assert act is not None  # (the agenda is live)
                 rule = act.rule
                 if act.binding:
                     rule.action(memory, V, *memory_local(memory, act.binding))
