@@ -454,6 +454,24 @@ setup: |
     assert [c.n for c in V["deck"]] == [3, 5, 7]
 
 
+def test_cards_moved_to_their_own_zone_go_on_top_or_under_in_turn_and_are_taken_back(tmp_path):
+    text = DECK + """
+setup: |
+  move [c for c in deck if c.n % 3 == 0] to deck
+  move [c for c in deck if c.n in [8, 1]] to deck at bottom
+""" + FINISH
+    game = run(tmp_path, text)
+    # 0, 3, 6, 9 leave the deck and land on it in turn; then 1 goes under it, and 8 under 1
+    assert [c.n for c in game.memory.vars["deck"]] == [8, 1, 2, 4, 5, 7, 0, 3, 6, 9]
+    memory = game.memory
+    deck = memory.vars["deck"]
+    before = (list(deck), dict(memory.where))
+    point = memory.save_point()
+    memory.move(list(deck)[:3], deck)
+    assert [c.n for c in deck] == [4, 5, 7, 0, 3, 6, 9, 8, 1, 2]
+    memory.restore(point)
+    assert (list(deck), dict(memory.where)) == before
+
 def test_move_from_the_wrong_zone_is_a_located_game_error(tmp_path):
     text = DECK + """
 setup: |

@@ -223,13 +223,20 @@ class Memory(Budget):
     def _move_each(self, batch: list, dest: Zone, source: Zone | None, bottom: bool) -> None:
         """Move the cards of `batch` in turn (each leaves its zone, then lands on `dest`)."""
         zones, where, dirty = self.zones, self.where, self.dirty
-        try:  # the common case first: distinct cards out of one zone that is not `dest`
+        try:  # the common case first: distinct cards out of one zone
             ids = {card.id for card in batch if isinstance(card, CardBase)}
             slots = {where[i] for i in ids}
         except KeyError:  # a card the memory does not hold: said below
             slots = set()
-        if len(slots) == 1 and len(ids) == len(batch) and dest.slot not in slots:
+        if len(slots) == 1 and len(ids) == len(batch):
             zone = zones[slots.pop()]
+            if zone is dest and (source is None or zone is source):  # the cards change places within their zone
+                if self.trail is not None:
+                    self.trail.append((ZONE, zone, zone[:]))
+                rest = [card for card in zone if card.id not in ids]
+                zone[:] = batch[::-1] + rest if bottom else rest + batch  # (each card in turn goes to the bottom)
+                dirty.add(zone.key)
+                return
             if source is None or zone is source:
                 if self.trail is not None:
                     self.trail += [(ZONE, zone, zone[:]), (WHERE, zone.slot, ids), self._kept(dest, bottom)]
