@@ -549,13 +549,19 @@ def test_a_folder_whose_files_hang_or_exit_while_loading_is_a_clear_error(tmp_pa
         discover_bots(tmp_path)
 
 
+def hears_ctrl_c() -> None:
+    """In the child: Ctrl-C as a terminal sends it (a shell ignores it in what it starts in the background,
+    and children inherit that: Python then never raises KeyboardInterrupt)."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 @pytest.mark.parametrize("command", [["simulate", "fichas", "-n", "5"],
                                      ["tournament", "fichas", "-n", "4", "--jobs", "2"]])
 def test_ctrl_c_stops_a_run_at_once_and_leaves_no_worker(folder, command):
     spec = f"python:{folder / 'hostile.py'}:Signals"
     run = subprocess.Popen([sys.executable, "-m", "naipes.tools.cli", *command, "--seed", "1", "--time-limit", "60",
                             "--seat", spec, "--seat", "random"],
-                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, preexec_fn=hears_ctrl_c)
     end = time.monotonic() + 60
     while not (folder / "pid.json").exists() and time.monotonic() < end:
         time.sleep(0.05)
