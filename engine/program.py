@@ -21,6 +21,7 @@ class PlayerBase:
     __slots__ = ("index", "name")
     index: int
     name: str
+    _order_by = "index"  # how min, max and sorted order players (naipes.library.builtins.natural_order)
     state_slots: tuple = ()  # player variables (set per program)
     zone_slots: tuple = ()  # per-player zones (set per program)
 
@@ -34,6 +35,7 @@ class CardBase:
     __slots__ = ("id", "name")
     id: int
     name: str
+    _order_by = "id"  # how min, max and sorted order cards (naipes.library.builtins.natural_order)
     attributes: tuple = ()
 
     def __repr__(self) -> str:
@@ -124,7 +126,6 @@ class MoveSpec:
     space: Callable | None = None
     fixed_label: bool = False  # its label depends on the argument alone (options are made once: naipes.runtime.game)
     choices: Callable | None = None  # f(memory, vars, player) -> the legal arguments: `when`, candidates, cascade
-    card_args: bool = False  # its arguments are cards (chosen from a zone)
 
 
 @dataclass

@@ -568,6 +568,17 @@ def test_ask_offers_the_legal_options_and_apply_plays_one(tmp_path):
     assert game.payoffs() == [1, 0]
 
 
+def test_a_move_may_offer_lists_and_numbers_with_a_label_of_the_argument_alone(tmp_path):
+    text = PICK.replace('choose: "n in range(1, 7)"', 'choose: "n in [[1, 2], 3, [4]]"').replace(
+        "label: \"'pick ' + str(n)\"", "label: \"'pick ' + str(n)\"\n    space: \"[[1, 2], 3, [4]]\"").replace(
+        '- evens: "n % 2 == 0 and n not in picked"', '- lists: "n != 3 and n not in picked"')
+    game = run(tmp_path, text)
+    assert [o.label for o in game.options()] == ["pick [1, 2]", "pick [4]"]
+    game.apply(game.options()[1])
+    assert [(o.label, o.arg) for o in game.options()] == [("pick [1, 2]", [1, 2])]
+    game.apply(game.options()[0])
+    assert [o.label for o in game.options()] == ["pick 3", "stop"]
+
 def test_cascade_falls_through_when_a_step_leaves_nothing(tmp_path):
     game = run(tmp_path, PICK)
     for _ in range(3):  # the three evens go first

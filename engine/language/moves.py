@@ -89,8 +89,7 @@ class Moves(SectionReader):
             effect = self.define("move_effect", ("player", arg or "_"), unit, True, f"effect of move '{name}'")
             out[str(name)] = MoveSpec(str(name), arg, options, cascade, when, label, effect, str(spec.get("doc", "")),
                                       strict=not isinstance(legal, list), public=public, space=space,
-                                      fixed_label=fixed_label, choices=choices,
-                                      card_args=options_unit is not None and options_unit.type == "zone")
+                                      fixed_label=fixed_label, choices=choices)
         return out
 
     def move_choices(self, name: str, spec: Map, options: Unit | None, tests: list, when: Unit | None,

@@ -14,7 +14,6 @@ from operator import indexOf
 from typing import Any
 
 from ..errors import GameError
-from ..program import CardBase, PlayerBase
 from .limits import bounded_join, bounded_range, bounded_str, bounded_sum
 from .melds import best_melds, can_lay_off, is_meld, lay_off_all, longest_run, meld_and_lay_off, meldable
 
@@ -79,13 +78,13 @@ def all_cards(V: dict) -> list:
 
 
 def natural_order(value: Any) -> Any:
-    """How min, max and sorted order cards (by id) and players (by seat), alone or inside tuples and lists."""
-    if isinstance(value, CardBase):
-        return 0, value.id
-    if isinstance(value, PlayerBase):
-        return 1, value.index
+    """How min, max and sorted order cards (by id) and players (by seat), alone or inside tuples and lists:
+    by the attribute their class names as `_order_by` (no record field or card attribute starts with _)."""
     if value.__class__ is tuple or value.__class__ is list:
         return tuple(map(natural_order, value))
+    by = getattr(value.__class__, "_order_by", None)
+    if by.__class__ is str:
+        return by, getattr(value, by)
     return value
 
 

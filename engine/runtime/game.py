@@ -416,10 +416,12 @@ class Game:
             cards = memory.made.get(move.name)
             if cards is None:
                 cards = memory.made[move.name] = {}
-            if move.card_args:
-                found = list(map(cards.get, args))
-                if all(found):  # (options are true; `None in found` would compare each with None)
-                    return found
+            try:
+                found = list(map(cards.get, args))  # (cards alone are kept there, by identity)
+            except TypeError:  # an argument that cannot be a key (a list of cards, say)
+                found = [None]
+            if all(found):  # (options are true; `None in found` would compare each with None)
+                return found
             values = self.program.caches["options"].get(move.name)
             if values is None:
                 values = self.program.caches["options"][move.name] = {}
