@@ -306,7 +306,7 @@ def test_min_max_and_sorted_order_cards_by_id_and_players_by_seat(tmp_path):
           seats: "[p.index for p in sorted(reversed(players))]"
           last: "max(p for p in players).index"
           pairs: "[(p.index, c.id) for p, c in sorted(zip(reversed(players), list(deck)[:2]))]"
-          by_player: "[p.index for p, c in sorted(zip(reversed(players), deck), key=lambda pc: pc[0])]"
+          by_player: "[p.index for p, c in sorted(zip(reversed(players), deck), key=lambda pc: pc[0].index)]"
         """ + FINISH
     V = run(tmp_path, text).memory.vars
     assert V["backwards"] == [0, 1, 2, 3]
@@ -315,7 +315,8 @@ def test_min_max_and_sorted_order_cards_by_id_and_players_by_seat(tmp_path):
     assert (V["pairs"], V["by_player"]) == ([(0, V["deck"][1].id), (1, V["deck"][0].id)], [0, 1])
 
 
-def test_cards_compared_by_order_is_a_located_error(tmp_path):
+@pytest.mark.parametrize("expr", ["deck[0] < deck[1]", "max(deck, key=lambda c: c)"])
+def test_cards_compared_by_order_is_a_located_error(tmp_path, expr):
     text = """
         game: t
         cards:
@@ -324,9 +325,9 @@ def test_cards_compared_by_order_is_a_located_error(tmp_path):
         zones:
           deck: {}
         state:
-          before: "deck[0] < deck[1]"
-        """ + FINISH
-    with pytest.raises(GameError, match="'<' not supported"):
+          before: "EXPR"
+        """.replace("EXPR", expr) + FINISH
+    with pytest.raises(GameError, match="'(<|>)' not supported"):
         run(tmp_path, text)
 
 # =============================================================== statements

@@ -610,7 +610,7 @@ class _Job:
                           "conditions and functions must be pure; draw random numbers in actions")
             lead = "M.rng" if b.random else "V" if b.state else "M" if b.costly else ""
             joined = ", ".join(x for x in (lead, allargs) if x)
-            return f"B_{name}({joined})", b.returns
+            return f"B_{name}{'_keyed' if b.keyed is not None and 'key' in kwargs else ''}({joined})", b.returns
         self.e_name(func_node)  # raises the right "unknown name" error
         self.fail(node, f"'{name}' cannot be called")
 

@@ -63,6 +63,7 @@ def compile_module(defs: list[Definition], sym: Symbols, path: str, base: dict |
     namespace: dict[str, Any] = {"__builtins__": {"list": list, "dict": dict, "zip": zip, "range": range},
                                  "B_product": product}
     namespace.update({f"B_{n}": b.func for n, b in BUILTINS.items()})
+    namespace.update({f"B_{n}_keyed": b.keyed for n, b in BUILTINS.items() if b.keyed is not None})
     namespace.update(B_UNSET=object(), B_times=times, B_plus=plus, B_minus=minus, B_lookup=lookup, B_replaced=replaced)
     namespace.update({f"R_{name}": fact_class(name, fields) if name in sym.facts else namedtuple(name, fields)
                       for name, fields in sym.records.items()})

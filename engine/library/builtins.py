@@ -29,6 +29,7 @@ class Builtin:
     costly: bool = False  # receives the working memory first, to pay for what it makes (naipes.library.limits)
     returns: str | None = None  # a type name for the compiler's checks
     doc: str = ""
+    keyed: Callable | None = None  # called instead when a key= is given (min, max, sorted: the key says the order)
 
 
 DECK = "__deck"  # the variable holding every card, in deck order (rule files cannot name it)
@@ -78,8 +79,9 @@ def all_cards(V: dict) -> list:
 
 
 def natural_order(value: Any) -> Any:
-    """How min, max and sorted order cards (by id) and players (by seat), alone or inside tuples and lists:
-    by the attribute their class names as `_order_by` (no record field or card attribute starts with _)."""
+    """How min, max and sorted without a key order cards (by id) and players (by seat), alone or inside tuples
+    and lists: by the attribute their class names as `_order_by` (no record field or card attribute starts
+    with _)."""
     if value.__class__ is tuple or value.__class__ is list:
         return tuple(map(natural_order, value))
     by = getattr(value.__class__, "_order_by", None)
@@ -89,18 +91,17 @@ def natural_order(value: Any) -> Any:
 
 
 def _ordering(compare: Callable) -> Callable:
-    """`compare` (min, max or sorted), which orders cards and players too (see natural_order). Neither class
-    defines `<`: a class that defines a comparison in Python makes CPython compare its objects through Python
-    for `==` too, ten times slower, and cards and players are compared for equality all the time."""
+    """`compare` (min, max or sorted) without a key, which orders cards and players too (see natural_order).
+    Neither class defines `<`: a class that defines a comparison in Python makes CPython compare its objects
+    through Python for `==` too, ten times slower, and cards and players are compared for equality all the
+    time. (With a key, the compiler calls `compare` itself: the key says what to compare.)"""
     def call(*args: Any, **kwargs: Any) -> Any:
         if len(args) == 1 and not isinstance(args[0], REUSABLE):
             args = (list(args[0]),)  # (a generator is gone once gone over: a second try needs the items)
         try:
             return compare(*args, **kwargs)
         except TypeError:  # cards or players compared (or values that do not compare: the second try says so)
-            key = kwargs.pop("key", None)
-            return compare(*args, key=natural_order if key is None else lambda item: natural_order(key(item)),
-                           **kwargs)
+            return compare(*args, key=natural_order, **kwargs)
     call.__name__ = compare.__name__
     return call
 
@@ -151,12 +152,12 @@ def _py(name: str, lo: int, hi: int | None, kwargs: tuple = (), returns: str | N
 
 BUILTINS: dict[str, Builtin] = {
     "len": _py("len", 1, 1, returns="int"),
-    "min": Builtin(_ordering(min), 1, None, frozenset(("key", "default"))),
-    "max": Builtin(_ordering(max), 1, None, frozenset(("key", "default"))),
+    "min": Builtin(_ordering(min), 1, None, frozenset(("key", "default")), keyed=min),
+    "max": Builtin(_ordering(max), 1, None, frozenset(("key", "default")), keyed=max),
     "sum": Builtin(bounded_sum, 1, 2, costly=True),
     "any": _py("any", 1, 1, returns="bool"),
     "all": _py("all", 1, 1, returns="bool"),
-    "sorted": Builtin(_ordering(sorted), 1, 1, frozenset(("key", "reverse")), returns="list"),
+    "sorted": Builtin(_ordering(sorted), 1, 1, frozenset(("key", "reverse")), returns="list", keyed=sorted),
     "reversed": Builtin(lambda xs: list(reversed(list(xs))), 1, 1, returns="list"),
     "abs": _py("abs", 1, 1),
     "round": _py("round", 1, 2),
