@@ -232,6 +232,29 @@ def test_a_folded_inlined_call_still_charges_its_step_in_a_loop(tmp_path):
         game.start()
 
 
+@pytest.mark.parametrize("call, kept", [("max(range(n), key=lambda i: f(i, 1))", lambda n: n - 1),
+                                        ("len(sorted(range(n), key=lambda i: -f(i, 1)))", lambda n: n)])
+def test_a_key_charges_its_inlined_calls_once_per_item(tmp_path, call, kept):
+    # range(n) charges n steps and the key's call one per item: 400,000 items pass the budget, 600,000 do not
+    text = """\
+        game: t
+        params: {n: {type: int, default: 1}}
+        functions:
+          f(n, k): "0 if k > 2 else n + 1"
+        state:
+          v: "0"
+        setup: |
+          v = CALL
+    """.replace("CALL", call)
+    path = write_rules(tmp_path, text, "g.yaml", FINISH)
+    game = Game(load_program(path, {"n": "400000"}), 0)
+    game.start()
+    assert game.memory.vars["v"] == kept(400000)
+    game = Game(load_program(path, {"n": "600000"}), 0)
+    with pytest.raises(GameError, match="1,000,000 steps"):
+        game.start()
+
+
 def test_an_if_on_a_constant_keeps_the_branch_it_takes(tmp_path, monkeypatch):
     text = """\
         game: t

@@ -385,7 +385,14 @@ class _Charger:
     def loops(self, node: ast.AST) -> None:
         """Charge the inlined calls of the comprehensions and lambdas in `node` where they run."""
         for child in ast.walk(node):
-            if isinstance(child, COMPREHENSIONS):
+            if isinstance(child, ast.Call) and _keyed_once(child):  # the key is called once per item: charged so
+                key = next(k.value for k in child.keywords if k.arg == "key")
+                steps = _steps_outside_loops(key.body)  # type: ignore[attr-defined]  # (a lambda: _keyed_once)
+                if steps:
+                    child.args = [ast.fix_missing_locations(ast.copy_location(
+                        _memory_call("charge", [child.args[0], ast.Constant(steps)]), child.args[0]))]
+                    key._charged = True  # type: ignore[attr-defined]
+            elif isinstance(child, COMPREHENSIONS):
                 parts = [*child.generators[-1].ifs, *((child.key, child.value) if isinstance(child, ast.DictComp)
                                                       else (child.elt,))]
                 parts += [test for g in child.generators[:-1] for test in g.ifs]
@@ -397,11 +404,21 @@ class _Charger:
                     else:
                         last.iter = _memory_call("charge", [last.iter, ast.Constant(steps)])
                     ast.fix_missing_locations(ast.copy_location(last.iter, child))
-            elif isinstance(child, ast.Lambda):
+            elif isinstance(child, ast.Lambda) and not getattr(child, "_charged", False):
                 steps = _steps_outside_loops(child.body)
                 if steps:  # (M.spend(k) or BODY): spend is None, so BODY is the value
                     child.body = ast.fix_missing_locations(ast.copy_location(ast.BoolOp(ast.Or(), [
                         _memory_call("spend", [ast.Constant(steps)]), child.body]), child.body))
+
+
+KEYED = {"B_min_keyed", "B_max_keyed", "B_sorted_keyed"}  # built-ins that call their key once per item
+
+
+def _keyed_once(call: ast.Call) -> bool:
+    """Whether `call` is `min`, `max` or `sorted` of one collection with a lambda as its key."""
+    return isinstance(call.func, ast.Name) and call.func.id in KEYED and len(call.args) == 1 and \
+        not isinstance(call.args[0], ast.Starred) and \
+        any(k.arg == "key" and isinstance(k.value, ast.Lambda) for k in call.keywords)
 
 
 def _memory_call(method: str, args: list[ast.expr]) -> ast.Call:
