@@ -685,6 +685,7 @@ def test_a_runaway_cycle_raises_a_game_error_naming_the_rules(tmp_path):
         game.start()
     message = str(info.value)
     assert "ping" in message and "pong" in message
+    assert "the last 51 firings" in message  # (the limit is under the 64 firings watched: all of this run's)
 
 
 def test_the_firing_limit_counts_firings_between_two_decisions(tmp_path):

@@ -28,6 +28,7 @@ from .memory import CardBase, Memory, PlayerBase, Zone, new_memory, sees
 Listener = Callable[[dict], None]
 SHAREABLE = {int, str, type(None)}  # argument kinds whose options games may share (besides cards)
 UNSEEN = object()  # no watched name written yet (see Game.pause_after)
+CYCLE_WATCH = 64  # the firings before the limit whose rules a "runaway cycle" error names
 STUCK_RULES_SHOWN = 8  # rules a "the game is stuck" error lists, with why each is idle
 
 
@@ -275,12 +276,11 @@ class Game:
         """Fire rules until none is left (or the game is over)."""
         program, memory, agenda = self.program, self.memory, self.agenda
         V = memory.vars
-        watch_from = program.max_firings - 64  # firings after which the cycle watch remembers what fires
+        watch_from = program.max_firings - CYCLE_WATCH  # firings after which the cycle watch remembers what fires
         count = 0
         listening = bool(self.listeners)
         reporting = (listening or self.observers or memory.events is not None) and self._reporting()
         memory.on_step = self._report_step if listening else None
-        self._recent.clear()
         watching = self.watched is not None
         try:
             while agenda.live and not memory.over:  # (a game's agenda has an activation when `live` is not 0)
@@ -336,6 +336,8 @@ class Game:
     def _watch_cycle(self, rule: Any, count: int) -> None:
         """Near the firing limit, remember what fires; past it, report the cycle."""
         recent = self._recent
+        if count == max(self.program.max_firings - CYCLE_WATCH, 0) + 1:  # (the first one watched in this run)
+            recent.clear()
         recent.append(rule.name)
         if count > self.program.max_firings:
             cycle = ", ".join(f"{name} ×{n}" for name, n in Counter(recent).most_common(6))
@@ -386,8 +388,9 @@ class Game:
             memory.steps = MAX_STEPS
             try:
                 found = self._move_options(self.program.moves[moves[0]], player)
-                for name in moves[1:]:
-                    found = found + self._move_options(self.program.moves[name], player)
+                if len(moves) > 1:
+                    for name in moves[1:]:
+                        found = found + self._move_options(self.program.moves[name], player)
             except Exception as exc:
                 located = self.program.located_error(exc)
                 if located is exc:
@@ -726,7 +729,8 @@ def play_game(program: Program, agents: list[Agent], seed: int | None = None,
             agent.start_game({"game": program.name, "params": dict(program.param_values), "seat": names[seat],
                               "players": names})
     game.start()
-    while not game.over:
+    memory = game.memory
+    while not memory.over:
         decision = game.decision()
         if on_decision is not None:
             on_decision(decision)
