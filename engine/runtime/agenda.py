@@ -389,27 +389,14 @@ class Agenda:
                 self.matches[rule.index] = Matches(dict.fromkeys(matches.flags, 0), [])
 
     def update(self, memory: Any) -> None:
-        """Re-evaluate what the memory's dirty keys may have changed."""
+        """Re-evaluate what the memory's dirty keys may have changed: most keys only make their readers stale
+        (one lookup in `plan.readers`, which remembers such keys as they are met); the others switch guards,
+        rebind, refresh, or re-evaluate the activations bound to what was written."""
         dirty = memory.dirty
         if not dirty:
             return
         memory.dirty = set()
         self.tick += 1
-        readers_of = self.plan.readers
-        stale = 0
-        for key in dirty:
-            readers = readers_of.get(key)
-            if readers is None:  # a key whose write does more than make its readers stale, or one not met yet
-                self._react(dirty, memory)
-                return
-            stale |= readers
-        stale &= ~self.unevaluated  # (a lazy start: evaluated when reached)
-        if stale:
-            self.evaluate_rules(stale, memory)
-
-    def _react(self, dirty: set, memory: Any) -> None:
-        """`update`, key by key: guards switched, rules rebound, refreshed and re-evaluated, activations bound to
-        what was written re-evaluated; a key whose write only makes rules stale is remembered in `plan.readers`."""
         plan = self.plan
         readers_of, globals_, attrs = plan.readers, plan.globals, plan.attrs
         stale = rebind = refresh = factual = whole = 0
