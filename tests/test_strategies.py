@@ -355,6 +355,26 @@ rules:
     assert rule == "peek" and option.arg.index == 0  # its own secret (5) is the only one it sees
 
 
+def test_a_view_hides_what_its_seat_may_not_see_whether_it_holds_all_or_a_few_names(tmp_path):
+    (tmp_path / "secrets.yaml").write_text(SECRETS.replace("player_state:\n", """state:
+  pot: {init: "7", visibility: hidden}
+  lap: {init: "2"}
+player_state:
+  sealed: {init: "player.index", visibility: hidden}
+"""))
+    game = Game(load_program(tmp_path / "secrets.yaml"), 0)
+    game.start()
+    for reads in (None, frozenset({"pot", "secret", "sealed"}), frozenset({"lap", "secret"})):
+        for _ in range(2):  # (the second view follows the plan the first made)
+            view = game.memory.seen_by(1, reads)
+            assert [p.secret for p in view.players] == [None, 15, None]  # the owner's own only
+            if reads is None or "sealed" in reads:
+                assert [p.sealed for p in view.players] == [None, None, None]
+            assert view.vars.get("pot", "left out") == (None if reads is None or "pot" in reads else "left out")
+            assert view.vars.get("lap", "left out") == (2 if reads is None or "lap" in reads else "left out")
+    assert game.memory.vars["pot"] == 7 and [p.secret for p in game.memory.players] == [5, 15, 25]
+
+
 def test_a_strategy_rule_can_go_over_its_options_with_for(duel):
     """`for:` in a decision rule binds each of its options in turn (its domain reads `options` too)."""
     program, strategy = duel

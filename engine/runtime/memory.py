@@ -499,15 +499,14 @@ class Memory(Budget):
         Strategy.decision_reads); the others are left out.
         """
         new = self._copy(seat, covered=True, reads=reads)
-        program = self.program
-        for var in program.state:
-            if var.visibility != "public" and (reads is None or var.name in reads):
-                new.vars[var.name] = None
-        for var in program.player_state:
-            if (var.visibility == "hidden" or var.visibility == "owner") and (reads is None or var.name in reads):
-                for p in new.players:
-                    if var.visibility == "hidden" or p.index != seat:
-                        setattr(p, var.name, None)
+        plan = self.program.caches[reads]  # (made by _copy)
+        W = new.vars
+        for name in plan.hidden_state:
+            W[name] = None
+        for name, owner_sees in plan.hidden_player_state:
+            for p in new.players:
+                if not owner_sees or p.index != seat:
+                    setattr(p, name, None)
         return new
 
     def _copy(self, seat: int | None, covered: bool = False, reads: AbstractSet[str] | None = None) -> Memory:
@@ -530,7 +529,7 @@ class Memory(Budget):
         if plan is None:
             plan = program.caches[reads] = _CopyPlan(self, reads)
         zones: list = [None] * len(self.zones)  # (None for a zone left out: see seen_by)
-        unknown, used = (hidden_cards(program, len(self.where)), 0) if covered else (None, 0)
+        unknown, used = (hidden_cards(program, len(self.where)), 0) if covered else (None, 0)  # (sliced below)
         for zone in self.zones if plan.zones is None else map(self.zones.__getitem__, plan.zones):
             if covered:
                 if sees(zone, seat):
@@ -569,10 +568,16 @@ class Memory(Budget):
             for slot in plan.player_zones:
                 setattr(q, slot, zones[getattr(p, slot).slot])
         V = self.vars
-        new.vars = W = V.copy()
+        if plan.left_out:  # (a few names: made from them, not copied whole and cut down)
+            kept = plan.kept_keys
+            if kept is None or plan.of_vars != len(V):  # (a program's memories hold the same names)
+                gone = set(plan.left_out)
+                kept = plan.kept_keys = [name for name in V if name not in gone]
+                plan.of_vars = len(V)
+            new.vars = W = dict(zip(kept, map(V.__getitem__, kept)))
+        else:
+            new.vars = W = V.copy()
         W["players"] = players
-        for name in plan.left_out:
-            del W[name]
         for name in plan.state:
             value = V[name]
             kind = value.__class__
@@ -691,7 +696,8 @@ REFRESH = "refresh "  # a dirty key REFRESH + rule name re-evaluates that rule (
 
 
 def hidden_cards(program: Any, count: int) -> list[CardBase]:
-    """`count` face-down placeholder cards of the program's card class (ids -1, -2, ...; every attribute None)."""
+    """At least `count` face-down placeholder cards of the program's card class (ids -1, -2, ...; every
+    attribute None): the program's own list, to slice, never to change."""
     cached = program.caches.setdefault("hidden cards", [])
     card_class = program.cards.card_class if program.cards is not None else CardBase
     while len(cached) < count:
@@ -700,7 +706,7 @@ def hidden_cards(program: Any, count: int) -> list[CardBase]:
         for attr in card_class.attributes:
             setattr(card, attr, None)
         cached.append(card)
-    return cached[:count]
+    return cached
 
 
 def _label_order(label: Any) -> tuple:
@@ -758,6 +764,12 @@ class _CopyPlan:
         self.state = [name for name in program.state_names if kept(name)]
         self.global_zones = [name for name in program.global_zone_names if kept(name)]
         self.left_out = [name for name in program.state_names + program.global_zone_names if not kept(name)]
+        self.kept_keys: list[str] | None = None  # the names of the copy's vars, when some are left out (met first)
+        self.of_vars = 0  # how many names the memory held when kept_keys was made
+        # what a view of a seat makes None: hidden variables; players' hidden ones, (name, the owner sees it)
+        self.hidden_state = [var.name for var in program.state if var.visibility != "public" and kept(var.name)]
+        self.hidden_player_state = [(var.name, var.visibility == "owner") for var in program.player_state
+                                    if var.visibility in ("hidden", "owner") and kept(var.name)]
         # a variable (or a player's) -> its value when last found to hold no player or zone (values are immutable)
         self.plain: dict = {}
 
