@@ -143,7 +143,7 @@ class StrategyAgent:
         for name, value in self.memory.items():
             V[name] = self._localized(view, name, value)
         V["me"] = view.players[self.seat]
-        V[OFFERED] = {move: view.localize(args) for move, args in offered.items()}  # (the view's players, zones)
+        V[OFFERED] = {move: view.localize(args) for move, args in offered.items()} if offered else {}  # (the view's)
         if self.strategy.resets:
             self._reset_scopes(view)
         return view
@@ -167,15 +167,12 @@ class StrategyAgent:
 
     def _reset_scopes(self, view: Any) -> None:
         """Start again the memory whose `reset:` value changed (a new hand, say)."""
-        V = view.vars
+        V, resets, scopes = view.vars, self.strategy.resets, self.scopes
         with self.strategy.program.located():
             for var in self.strategy.memory:
-                reset = self.strategy.resets.get(var.name)
-                if reset is None:
-                    continue
-                scope = reset(view, V)
-                if scope != self.scopes.get(var.name):
-                    self.scopes[var.name] = scope
+                reset = resets.get(var.name)
+                if reset is not None and (scope := reset(view, V)) != scopes.get(var.name):
+                    scopes[var.name] = scope
                     V[var.name] = var.init(view, V)
 
     def _keep(self, V: dict) -> None:
