@@ -276,7 +276,7 @@ class Game:
         """Fire rules until none is left (or the game is over)."""
         program, memory, agenda = self.program, self.memory, self.agenda
         V = memory.vars
-        watch_from = program.max_firings - CYCLE_WATCH  # firings after which the cycle watch remembers what fires
+        watch_from = max(program.max_firings - CYCLE_WATCH, 0)  # firings after which the cycle watch remembers them
         count = 0
         listening = bool(self.listeners)
         reporting = (listening or self.observers or memory.events is not None) and self._reporting()
@@ -304,7 +304,7 @@ class Game:
                     agenda.update(memory)
                 count += 1
                 if count > watch_from:
-                    self._watch_cycle(rule, count)
+                    self._watch_cycle(rule, count, count == watch_from + 1)
                 if reporting and memory.events:
                     self._flush_events()
         except Exception as exc:
@@ -333,10 +333,11 @@ class Game:
                                      "does not end ('end game'). The rules:\n        " + "\n        ".join(listed)
                          if listed else "the rule file has no rules: nobody is ever asked to move")
 
-    def _watch_cycle(self, rule: Any, count: int) -> None:
-        """Near the firing limit, remember what fires; past it, report the cycle."""
+    def _watch_cycle(self, rule: Any, count: int, first: bool) -> None:
+        """Near the firing limit, remember what fires (`first`: the first firing watched in this run of the
+        rules); past it, report the cycle."""
         recent = self._recent
-        if count == max(self.program.max_firings - CYCLE_WATCH, 0) + 1:  # (the first one watched in this run)
+        if first:
             recent.clear()
         recent.append(rule.name)
         if count > self.program.max_firings:

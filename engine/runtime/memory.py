@@ -499,7 +499,7 @@ class Memory(Budget):
         Strategy.decision_reads); the others are left out.
         """
         new = self._copy(seat, covered=True, reads=reads)
-        plan = self.program.caches[reads]  # (made by _copy)
+        plan = self._copy_plan(reads)
         W = new.vars
         for name in plan.hidden_state:
             W[name] = None
@@ -508,6 +508,13 @@ class Memory(Budget):
                 if not owner_sees or p.index != seat:
                     setattr(p, name, None)
         return new
+
+    def _copy_plan(self, reads: AbstractSet[str] | None) -> _CopyPlan:
+        """The program's plan for copies holding what `reads` names (None: all), made when first asked for."""
+        plan = self.program.caches.get(reads)  # (the plans are kept by what they hold: None, or a set of names)
+        if plan is None:
+            plan = self.program.caches[reads] = _CopyPlan(self, reads)
+        return plan
 
     def _copy(self, seat: int | None, covered: bool = False, reads: AbstractSet[str] | None = None) -> Memory:
         """A copy without a generator (a clone sets its origin); `covered`: the cards hidden from `seat` are
@@ -525,9 +532,7 @@ class Memory(Budget):
             q.index, q.name = p.index, p.name
             players.append(q)
         program = self.program
-        plan = program.caches.get(reads)  # (the plans are kept by what they hold: None, or a set of names)
-        if plan is None:
-            plan = program.caches[reads] = _CopyPlan(self, reads)
+        plan = self._copy_plan(reads)
         zones: list = [None] * len(self.zones)  # (None for a zone left out: see seen_by)
         unknown, used = (hidden_cards(program, len(self.where)), 0) if covered else (None, 0)  # (sliced below)
         for zone in self.zones if plan.zones is None else map(self.zones.__getitem__, plan.zones):
