@@ -13,6 +13,7 @@ from typing import Any, Literal
 from .errors import GameError, Location, NaipesError
 
 DEFAULT_STRATEGY = "declaration"
+CYCLE_WATCH = 64  # the firings before the limit whose rules a "runaway cycle" error names (see Program.watch_from)
 
 
 class PlayerBase:
@@ -328,9 +329,11 @@ class Program:
     key_player_state: tuple | None = None
     key_zones: frozenset | None = None
     locator: Locator = field(init=False, repr=False)
+    watch_from: int = field(init=False, repr=False)  # firings after which a game remembers what fires (a cycle)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "locator", Locator(self))
+        object.__setattr__(self, "watch_from", max(self.max_firings - CYCLE_WATCH, 0))
 
     @property
     def perfect_information(self) -> bool:

@@ -9,6 +9,7 @@ it changes, and the commit says why.
 """
 import gzip
 import json
+import random
 import sys
 from pathlib import Path
 
@@ -17,6 +18,8 @@ import pytest
 GOLDEN = Path(__file__).parent / "golden"
 sys.path.insert(0, str(GOLDEN))
 import record  # noqa: E402
+
+from naipes.runtime.game import Game, play_game  # noqa: E402
 
 
 def recorded(name):
@@ -45,3 +48,48 @@ def test_games_replay_as_recorded(name):
         assert actual["result"] == expected["result"], where
         assert (actual["firings"], actual["firing_digest"]) == (expected["firings"], expected["firing_digest"]), \
             f"{where}: the rules fired differently"
+
+
+class _Enough(Exception):
+    pass
+
+
+class _Recording:
+    """A random seat that writes down every choice in the shared `log`, and ends the game at `limit` choices."""
+
+    name = "recording"
+
+    def __init__(self, seed, log, limit):
+        self.rng, self.log, self.limit = random.Random(seed), log, limit
+
+    def choose(self, decision):
+        if len(self.log) >= self.limit:
+            raise _Enough
+        choice = self.rng.choice(decision.options)
+        self.log.append((decision.player, choice.key, len(decision.options)))
+        return choice
+
+
+def _play_logged(name, seed, listening):
+    program = record.program_of(name)
+    count = record.CONFIGS[name].get("players") or program.players[2]
+    log = []
+    game = Game(program, seed, players=count)
+    if listening:
+        game.listeners.append(lambda entry: None)
+    try:
+        result = play_game(program, [_Recording(seed * 10 + i, log, 400) for i in range(count)], seed, game=game)
+        ended = (result.winners, result.payoffs, result.cut_off)
+    except _Enough:
+        ended = None
+    return log, ended, game.decisions, game.firings, game.memory.key(False)
+
+
+@pytest.mark.parametrize("name", sorted(record.CONFIGS))
+def test_a_game_nobody_listens_to_is_the_same_game(name):
+    """play_game's quiet loop (no listener, observer or hook) takes the steps decision() and apply() take:
+    the same options, choices, firings and result as the same game with a listener."""
+    for seed in range(4):
+        quiet, heard = _play_logged(name, seed, False), _play_logged(name, seed, True)
+        assert quiet[0], name  # decisions were made
+        assert quiet == heard, f"{name} seed {seed}"

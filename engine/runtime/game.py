@@ -28,7 +28,6 @@ from .memory import CardBase, Memory, PlayerBase, Zone, new_memory, sees
 Listener = Callable[[dict], None]
 SHAREABLE = {int, str, type(None)}  # argument kinds whose options games may share (besides cards)
 UNSEEN = object()  # no watched name written yet (see Game.pause_after)
-CYCLE_WATCH = 64  # the firings before the limit whose rules a "runaway cycle" error names
 STUCK_RULES_SHOWN = 8  # rules a "the game is stuck" error lists, with why each is idle
 
 
@@ -274,14 +273,15 @@ class Game:
 
     def advance(self) -> None:
         """Fire rules until none is left (or the game is over)."""
-        program, memory, agenda = self.program, self.memory, self.agenda
-        V = memory.vars
-        watch_from = max(program.max_firings - CYCLE_WATCH, 0)  # firings after which the cycle watch remembers them
-        count = 0
-        listening = bool(self.listeners)
-        reporting = (listening or self.observers or memory.events is not None) and self._reporting()
+        memory, agenda = self.memory, self.agenda
+        listening = reporting = watching = False
+        if self.listeners or self.observers or self.watched is not None or memory.events is not None:
+            listening, watching = bool(self.listeners), self.watched is not None
+            reporting = self._reporting()
         memory.on_step = self._report_step if listening else None
-        watching = self.watched is not None
+        program, V = self.program, memory.vars
+        watch_from = program.watch_from  # firings after which the cycle watch remembers them
+        count = 0
         try:
             while agenda.live and not memory.over:  # (a game's agenda has an activation when `live` is not 0)
                 if watching:
@@ -546,6 +546,39 @@ class Game:
         if not memory.over and self.decisions >= self.program.max_decisions:
             self._cut(f"cut off after {self.decisions:,} decisions (the rule file's max_decisions)")
 
+    @property
+    def quiet(self) -> bool:
+        """Whether nothing hears, watches or hooks this game's moves (see play_quietly)."""
+        return not (self.listeners or self.observers or self.before_move or self.after_move
+                    or self.watched is not None or self.memory.events is not None)
+
+    def play_quietly(self, agents: list[Agent]) -> None:
+        """Play on while the game is `quiet` and not over, each seat's agent choosing: `decision`, the choice
+        and `apply` in one loop, taking their steps without their calls and their checks for what listens."""
+        memory, agenda, program = self.memory, self.agenda, self.program
+        V, moves, max_decisions = memory.vars, program.moves, program.max_decisions
+        while not memory.over and self.quiet:
+            player, names = memory.pending
+            options = self.options()
+            agent = agents[player.index]
+            choice = agent.choose(Decision(player.index, player.name, names, options, self))
+            if not offered(choice, options):
+                raise refused(agent, player, choice)
+            memory.pending = None
+            self.decisions += 1
+            memory.steps = MAX_STEPS
+            try:
+                moves[choice.move].effect(memory, V, player, choice.arg)
+                agenda.update(memory)
+            except Exception as exc:
+                located = program.located_error(exc)
+                if located is exc:
+                    raise
+                raise located from None
+            self.advance()
+            if not memory.over and self.decisions >= max_decisions:
+                self._cut(f"cut off after {self.decisions:,} decisions (the rule file's max_decisions)")
+
     def _cut(self, reason: str) -> None:
         """End the game before its rules do: no winners; the payoffs are the result section's, as things stand."""
         memory = self.memory
@@ -732,12 +765,20 @@ def play_game(program: Program, agents: list[Agent], seed: int | None = None,
     game.start()
     memory = game.memory
     while not memory.over:
+        if on_decision is None and game.quiet:
+            game.play_quietly(agents)
+            continue
         decision = game.decision()
         if on_decision is not None:
             on_decision(decision)
-        choice = agents[decision.player].choose(decision)
+        agent = agents[decision.player]
+        choice = agent.choose(decision)
         if not offered(choice, decision.options):
-            raise NaipesError(f"agent '{agents[decision.player].name}' at seat {decision.player_name} "
-                              f"chose {choice!r}, which is not a legal option")
+            raise refused(agent, game.mover, choice)
         game.apply(choice)
     return game.finish()
+
+
+def refused(agent: Agent, player: PlayerBase, choice: Any) -> NaipesError:
+    """The error of an agent whose answer is not one of the options offered."""
+    return NaipesError(f"agent '{agent.name}' at seat {player.name} chose {choice!r}, which is not a legal option")
