@@ -558,7 +558,7 @@ class Game:
         memory, agenda, program = self.memory, self.agenda, self.program
         V, moves, max_decisions = memory.vars, program.moves, program.max_decisions
         while not memory.over and self.quiet:
-            player, names = memory.pending
+            player, names = memory.pending  # type: ignore[misc]  # (set: a game not over waits for a decision)
             options = self.options()
             agent = agents[player.index]
             choice = agent.choose(Decision(player.index, player.name, names, options, self))
