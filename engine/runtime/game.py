@@ -382,25 +382,29 @@ class Game:
         """The legal options of the pending decision."""
         found = self._options
         if found is None:
-            memory = self.memory
-            if memory.pending is None:
+            pending = self.memory.pending
+            if pending is None:
                 return []
-            player, moves = memory.pending
-            memory.steps = MAX_STEPS
-            try:
-                found = self._move_options(self.program.moves[moves[0]], player)
-                if len(moves) > 1:
-                    for name in moves[1:]:
-                        found = found + self._move_options(self.program.moves[name], player)
-            except Exception as exc:
-                located = self.program.located_error(exc)
-                if located is exc:
-                    raise
-                raise located from None
-            if not found:
-                raise GameError(f"{player} is asked to {' or '.join(moves)} but has no legal option; "
-                                f"state: {self.describe_state()}")
-            self._options = found
+            found = self._options = self._offer(*pending)
+        return found
+
+    def _offer(self, player: PlayerBase, moves: tuple[str, ...]) -> list[Option]:
+        """The legal options of `player`, asked to make one of `moves` (computed anew)."""
+        memory = self.memory
+        memory.steps = MAX_STEPS
+        try:
+            found = self._move_options(self.program.moves[moves[0]], player)
+            if len(moves) > 1:
+                for name in moves[1:]:
+                    found = found + self._move_options(self.program.moves[name], player)
+        except Exception as exc:
+            located = self.program.located_error(exc)
+            if located is exc:
+                raise
+            raise located from None
+        if not found:
+            raise GameError(f"{player} is asked to {' or '.join(moves)} but has no legal option; "
+                            f"state: {self.describe_state()}")
         return found
 
     def _candidates(self, move: MoveSpec, player: PlayerBase) -> list:
@@ -557,9 +561,10 @@ class Game:
         and `apply` in one loop, taking their steps without their calls and their checks for what listens."""
         memory, agenda, program = self.memory, self.agenda, self.program
         V, moves, max_decisions = memory.vars, program.moves, program.max_decisions
-        while not memory.over and self.quiet:
+        while not memory.over and not (self.listeners or self.observers or self.before_move or self.after_move
+                                       or self.watched is not None or memory.events is not None):  # (quiet)
             player, names = memory.pending  # type: ignore[misc]  # (set: a game not over waits for a decision)
-            options = self.options()
+            options = self._options = self._offer(player, names)
             agent = agents[player.index]
             choice = agent.choose(Decision(player.index, player.name, names, options, self))
             if not offered(choice, options):
