@@ -580,6 +580,23 @@ def test_a_move_may_offer_lists_and_numbers_with_a_label_of_the_argument_alone(t
     game.apply(game.options()[0])
     assert [o.label for o in game.options()] == ["pick 3", "stop"]
 
+def test_options_of_numbers_texts_and_truths_keep_their_own_kind(tmp_path):
+    # True equals 1 and 2.0 equals 2: an option made for one is never offered for the other
+    text = PICK.replace('choose: "n in range(1, 7)"', 'choose: "n in ([0, 1, 2, \'a\'] if len(picked) % 2 == 0 else '
+                        '[False, True, 2.0, \'a\'])"').replace(
+        '- evens: "n % 2 == 0 and n not in picked"', '- all: "True"').replace(
+        '- anything: "n not in picked"', '- none: "False"').replace(
+        "label: \"'pick ' + str(n)\"", "label: \"'pick ' + str(n)\"\n    space: \"[0, 1, 2, 'a']\"")
+    game = run(tmp_path, text)
+    for _ in range(2):
+        for kinds, labels in (((int, int, int, str), ["pick 0", "pick 1", "pick 2", "pick a"]),
+                              ((bool, bool, float, str), ["pick False", "pick True", "pick 2.0", "pick a"])):
+            options = [o for o in game.options() if o.move == "pick"]
+            assert [o.label for o in options] == labels
+            assert tuple(o.arg.__class__ for o in options) == kinds
+            game.apply(options[-1])
+
+
 def test_cascade_falls_through_when_a_step_leaves_nothing(tmp_path):
     game = run(tmp_path, PICK)
     for _ in range(3):  # the three evens go first

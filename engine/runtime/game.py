@@ -26,7 +26,7 @@ from .agenda import Agenda, memory_local
 from .memory import CardBase, Memory, PlayerBase, Zone, new_memory, sees
 
 Listener = Callable[[dict], None]
-SHAREABLE = {int, str, type(None)}  # argument kinds whose options games may share (besides cards)
+SHAREABLE = frozenset({int, str, type(None)})  # argument kinds whose options games may share (besides cards)
 UNSEEN = object()  # no watched name written yet (see Game.pause_after)
 STUCK_RULES_SHOWN = 8  # rules a "the game is stuck" error lists, with why each is idle
 
@@ -424,15 +424,20 @@ class Game:
             cards = memory.made.get(move.name)
             if cards is None:
                 cards = memory.made[move.name] = {}
-            try:
-                found = list(map(cards.get, args))  # (cards alone are kept there, by identity)
-            except TypeError:  # an argument that cannot be a key (a list of cards, say)
-                found = [None]
-            if all(found):  # (options are true; `None in found` would compare each with None)
-                return found
+            if cards:  # (a move offered cards before)
+                try:
+                    found = list(map(cards.get, args))  # (cards alone are kept there, by identity)
+                except TypeError:  # an argument that cannot be a key (a list of cards, say)
+                    found = [None]
+                if all(found):  # (options are true; `None in found` would compare each with None)
+                    return found
             values = self.program.caches["options"].get(move.name)
             if values is None:
                 values = self.program.caches["options"][move.name] = {}
+            if SHAREABLE.issuperset(map(type, args)):  # numbers and texts alone: no True to find a 1's option
+                found = list(map(values.get, args))
+                if all(found):
+                    return found
             found = []
             for arg in args:
                 made = cards if isinstance(arg, CardBase) else values if arg.__class__ in SHAREABLE else None
