@@ -273,17 +273,49 @@ class Game:
 
     def advance(self) -> None:
         """Fire rules until none is left (or the game is over)."""
-        memory, agenda = self.memory, self.agenda
-        listening = reporting = watching = False
-        if self.listeners or self.observers or self.watched is not None or memory.events is not None:
-            listening, watching = bool(self.listeners), self.watched is not None
-            reporting = self._reporting()
-        memory.on_step = self._report_step if listening else None
-        program, V = self.program, memory.vars
-        watch_from = program.watch_from  # firings after which the cycle watch remembers them
-        count = 0
+        if self.listeners or self.observers or self.watched is not None or self.memory.events is not None:
+            self._advance_heard()
+        else:
+            self._fire()
+
+    def _fire(self) -> None:
+        """`advance` in a game nobody hears or watches: the loop alone."""
+        program, memory, agenda = self.program, self.memory, self.agenda
+        V, watch_from, count = memory.vars, program.watch_from, 0  # (watch_from: see _watch_cycle)
+        memory.on_step = None
         try:
             while agenda.live and not memory.over:  # (a game's agenda has an activation when `live` is not 0)
+                act = agenda.pop()
+                assert act is not None  # (the agenda is live)
+                rule = act.rule
+                if act.binding:
+                    rule.action(memory, V, *memory_local(memory, act.binding))
+                else:
+                    rule.action(memory, V)
+                if memory.dirty:
+                    agenda.update(memory)
+                count += 1
+                if count > watch_from:
+                    self._watch_cycle(rule, count, count == watch_from + 1)
+        except Exception as exc:
+            located = program.located_error(exc)
+            if located is exc:
+                raise
+            raise located from None
+        self.firings += count
+        self._options = None
+        if not memory.over and memory.pending is None and not self.paused:
+            raise self._stuck()
+
+    def _advance_heard(self) -> None:
+        """`advance` with listeners (each firing is a record), observers (announcements) or a search's watch."""
+        program, memory, agenda = self.program, self.memory, self.agenda
+        listening, watching = bool(self.listeners), self.watched is not None
+        reporting = self._reporting()
+        memory.on_step = self._report_step if listening else None
+        V, watch_from, count = memory.vars, program.watch_from, 0
+        try:
+            while agenda.live and not memory.over:
                 if watching:
                     if self._watched_phase is not UNSEEN and V.get("phase") != self._watched_phase:
                         self.paused = True
@@ -585,7 +617,7 @@ class Game:
                 if located is exc:
                     raise
                 raise located from None
-            self.advance()
+            self._fire()
             if not memory.over and self.decisions >= max_decisions:
                 self._cut(f"cut off after {self.decisions:,} decisions (the rule file's max_decisions)")
 
