@@ -501,6 +501,26 @@ setup: |
     assert [c.n for c in game.memory.vars["deck"]] == [0, 1, 2, 3]
 
 
+@pytest.mark.parametrize("dests, hands, pile, deck", [
+    (lambda hands, V: [hands[0], V["pile"], hands[1]], [[9, 6], [7, 4], []], [8, 5], [0, 1, 2, 3]),
+    (lambda hands, V: [V["pile"], V["pile"]], [[], [], []], [9, 8, 7, 6], [0, 1, 2, 3, 4, 5]),  # a zone twice
+    (lambda hands, V: [V["pile"], V["deck"]], [[], [], []], [9, 8], [0, 1, 2, 3, 4, 5, 6, 7]),  # the source
+])
+def test_a_deal_to_any_zones_goes_round_robin_and_is_undone(tmp_path, dests, hands, pile, deck):
+    # two cards to each zone in turn, off the top of the deck (9, 8, 7, ...): dealing to the deck itself puts
+    # a card back on top, which is the next one dealt
+    game = run(tmp_path, DECK + FINISH)
+    memory, V = game.memory, game.memory.vars
+    before = [list(z) for z in memory.zones], dict(memory.where)
+    point = memory.save_point()
+    memory.deal(2, V["deck"], dests([p.hand for p in memory.players], V))
+    assert [[c.n for c in p.hand] for p in memory.players] == hands
+    assert ([c.n for c in V["pile"]], [c.n for c in V["deck"]]) == (pile, deck)
+    assert all(memory.zones[memory.where[c.id]] is zone for zone in memory.zones for c in zone)
+    memory.restore(point)
+    assert ([list(z) for z in memory.zones], dict(memory.where)) == before
+
+
 def test_deal_more_cards_than_the_zone_holds_is_a_game_error(tmp_path):
     text = DECK + """
 setup: |

@@ -233,7 +233,7 @@ class Memory(Budget):
             if zone is dest and (source is None or zone is source):  # the cards change places within their zone
                 if self.trail is not None:
                     self.trail.append((ZONE, zone, zone[:]))
-                rest = [card for card in zone if card.id not in ids]
+                rest = [card for card in zone if card.id not in ids] if len(ids) < len(zone) else []
                 zone[:] = batch[::-1] + rest if bottom else rest + batch  # (each card in turn goes to the bottom)
                 dirty.add(zone.key)
                 return
@@ -313,11 +313,24 @@ class Memory(Budget):
         if self.trail is not None:
             self.trail += [(ZONE, source, source[:]), (WHERE, source.slot, [card.id for card in source]),
                            *(self._kept(dest, False) for dest in dests)]
-        for _ in range(count):
-            for dest in dests:
-                card = source.pop()
-                dest.append(card)
-                self.where[card.id] = dest.slot
+        many = len(dests)
+        if len({*map(id, dests), id(source)}) == many + 1:  # distinct zones, none the source: dealt all at once
+            dealt = source[len(source) - count * many:]
+            del source[len(source) - count * many:]
+            dealt.reverse()  # (in the order the cards leave the top)
+            where = self.where
+            for first, dest in enumerate(dests):
+                cards = dealt[first::many]
+                dest.extend(cards)
+                slot = dest.slot
+                for card in cards:
+                    where[card.id] = slot
+        else:
+            for _ in range(count):
+                for dest in dests:
+                    card = source.pop()
+                    dest.append(card)
+                    self.where[card.id] = dest.slot
         self.dirty.add(source.key)
         self.dirty.update(d.key for d in dests)
         for tracker in self.trackers:
