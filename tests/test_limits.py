@@ -19,6 +19,9 @@ game: runaway
 state:
   x: 2
   out: 0
+  grown: "[]"
+player_state:
+  kept: "[]"
 {functions}
 rules:
   - name: go
@@ -42,6 +45,10 @@ RUNAWAYS = {
     "many large lists": ("", "out = len(sum([[0] * 1000000 for i in range(1000)], []))", f"{MAX_STEPS:,} steps"),
     "a value nested through sharing": ("", "let t = [1]\nfor i in range(60):\n  t = [t, t]\nout = len(str(t))",
                                        f"{MAX_ITEMS:,} items"),
+    # a list of the state that grows by itself (each time weighed by what it gains: naipes.runtime.memory)
+    "a list grown by itself": ("", "for i in range(60):\n  grown = grown + [grown]", f"{MAX_ITEMS:,} items"),
+    "a player's list grown by itself": ("", "for i in range(60):\n  for p in players:\n    p.kept = p.kept + [p.kept]",
+                                        f"{MAX_ITEMS:,} items"),
     "exponential recursion": ('functions:\n  "f(n)": "0 if n == 0 else f(n - 1) + f(n - 1)"', "out = f(60)",
                               f"{MAX_STEPS:,} steps"),
     "deep recursion": ('functions:\n  "g(n)": "0 if n == 0 else 1 + g(n - 1)"', "out = g(1000000)", "too deeply"),

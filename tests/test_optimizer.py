@@ -352,3 +352,46 @@ rules:
     game.start()
     assert game.memory.vars["kept"] == 1003
     assert "".join(seen).count(":= list(") == 3, seen
+
+
+def test_a_list_grown_by_a_list_display_calls_grow_and_keeps_its_value(tmp_path, monkeypatch):
+    # `x = x + [...]` and `p.x = p.x + [...]` become grow_var and grow_attr (each weighs only what the list
+    # gains); anything else stays a plain write: another player's list, a list that is not a display
+    text = """\
+        game: t
+        players: 2
+        state:
+          seen: "[]"
+          other: "[1]"
+          done: 0
+        player_state:
+          kept: "[]"
+        rules:
+          - name: grow
+            when: "done == 0"
+            then: |
+              for i in range(3):
+                  seen = seen + [i, (i, 'x')]
+                  seen = seen + []
+                  other = other + seen
+                  for p in players:
+                      p.kept = p.kept + [i]
+                  players[0].kept = players[1].kept + [9]
+              done = 1
+              end game
+    """
+    import ast
+
+    import naipes.language.linker as linker
+    seen: list[str] = []
+    optimise = linker.optimise
+    monkeypatch.setattr(linker, "optimise", lambda tree: seen.append(ast.unparse(t := optimise(tree))) or t)
+    game = Game(load_program(write_rules(tmp_path, text, "g.yaml", "")), 0)
+    game.start()
+    code = "".join(seen)
+    assert code.count("M.grow_var(") == 2 and code.count("M.grow_attr(") == 1, code
+    V, (p1, p2) = game.memory.vars, game.memory.players
+    assert V["seen"] == [0, (0, "x"), 1, (1, "x"), 2, (2, "x")]
+    assert V["other"] == [1, 0, (0, "x"), 0, (0, "x"), 1, (1, "x"), 0, (0, "x"), 1, (1, "x"), 2, (2, "x")]
+    assert (p1.kept, p2.kept) == ([0, 1, 2, 9], [0, 1, 2])
+    assert game.memory.weighed["seen"] == (V["seen"], 13)  # (the list, 3 numbers and 3 pairs: 1 + 3 + 3 * 3)

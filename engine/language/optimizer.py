@@ -66,6 +66,9 @@ def optimise(module: ast.Module) -> ast.Module:
                                  if isinstance(node, ast.FunctionDef) and node.name.startswith(CONDITIONS)}}
     calls = {name: _called(node, inlinable) for name, node in inlinable.items()}
     recursive = _recursive(calls)
+    for node in module.body:
+        if isinstance(node, ast.FunctionDef):
+            _growths(node.body)
     inliner = _Inliner(inlinable, recursive)
     folder = _Folder()
     for name in _callees_first(calls):  # (a function is folded before it is inlined: its callers copy less)
@@ -430,6 +433,49 @@ def _is_charge(node: ast.AST) -> bool:
         and _is_name(node.func.value, "M") and len(node.args) == 1
 
 
+# ---------------------------------------------------------------------------- growing lists
+def _growths(body: list[ast.stmt]) -> None:
+    """`x = x + [...]` and `p.x = p.x + [...]` call the memory's grow_var and grow_attr, which weigh only what
+    the list gains (naipes.runtime.memory)."""
+    previous: ast.stmt | None = None
+    for statement in body:
+        if isinstance(statement, ast.Expr) and isinstance(statement.value, ast.Call):
+            _grow(statement.value, previous)
+        for field in ("body", "orelse"):
+            inner = getattr(statement, field, None)
+            if isinstance(inner, list) and inner and isinstance(inner[0], ast.stmt):
+                _growths(inner)
+        previous = statement
+
+
+def _grow(call: ast.Call, previous: ast.stmt | None) -> None:
+    """`M.set_var(NAME, B_plus(M, V[NAME], [...]))` becomes `M.grow_var(NAME, [...])`; `M.set_attr(_o, ATTR,
+    B_plus(M, P.ATTR, [...]))` becomes `M.grow_attr(_o, ATTR, [...])` where P is _o, or the statement before
+    is `_o = P` (as the compiler writes a player's variable assigned)."""
+    if not (isinstance(call.func, ast.Attribute) and _is_name(call.func.value, "M")
+            and call.func.attr in ("set_var", "set_attr") and call.args and not call.keywords):
+        return
+    *target, new = call.args
+    if not (isinstance(new, ast.Call) and _is_name(new.func, "B_plus") and len(new.args) == 3
+            and isinstance(new.args[2], ast.List)):
+        return
+    read, name = new.args[1], target[-1]
+    if not isinstance(name, ast.Constant):
+        return
+    if call.func.attr == "set_var":
+        same = isinstance(read, ast.Subscript) and _is_name(read.value, "V") and \
+            isinstance(read.slice, ast.Constant) and read.slice.value == name.value
+    else:
+        obj = target[0]
+        same = isinstance(obj, ast.Name) and isinstance(read, ast.Attribute) and read.attr == name.value and \
+            isinstance(read.value, ast.Name) and (read.value.id == obj.id or (
+                isinstance(previous, ast.Assign) and len(previous.targets) == 1 and
+                _is_name(previous.targets[0], obj.id) and _is_name(previous.value, read.value.id)))
+    if same:
+        call.func.attr = "grow_var" if call.func.attr == "set_var" else "grow_attr"
+        call.args = [*target, new.args[2]]
+
+
 # ---------------------------------------------------------------------------- steps
 def _drop_light_steps(functions: dict[str, ast.FunctionDef], recursive: set[str]) -> None:
     """No step for a function whose whole call tree is small: its cost is bounded by the caller's."""
@@ -581,8 +627,8 @@ class _Hoister:
         return ast.copy_location(ast.IfExp(test, ast.Name(name, ast.Load()), compute), node)
 
 
-WRITES = {"set_var", "set_attr", "move", "shuffle", "deal", "ask", "end_game", "announce", "refresh", "entering_step",
-          "assert_fact", "retract_fact", "modify_fact"}
+WRITES = {"set_var", "set_attr", "grow_var", "grow_attr", "move", "shuffle", "deal", "ask", "end_game", "announce",
+          "refresh", "entering_step", "assert_fact", "retract_fact", "modify_fact"}
 
 
 def _invariant_filter(node: ast.expr | None) -> bool:

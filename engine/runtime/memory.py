@@ -23,7 +23,7 @@ from typing import Any
 
 from ..errors import GameError, ParamError
 from ..library.builtins import DECK
-from ..library.limits import LEAVES, MAX_ITEMS, MAX_STEPS, Budget, weigh
+from ..library.limits import LEAVES, MAX_ITEMS, MAX_STEPS, Budget, plus, weigh
 from ..program import CardBase, CardSpec, FactBase, PlayerBase, Program, ZoneSpec
 
 
@@ -57,7 +57,8 @@ class Memory(Budget):
     """Game state plus the bookkeeping the engine needs (dirty keys, decisions, the steps left: see limits)."""
 
     __slots__ = ("vars", "players", "zones", "where", "dirty", "_rng", "_rng_origin", "_rng_own", "pending", "over",
-                 "on_step", "winners", "events", "program", "trackers", "shuffler", "trail", "indexes", "made")
+                 "on_step", "winners", "events", "program", "trackers", "shuffler", "trail", "indexes", "made",
+                 "weighed")
 
     def __init__(self, program: Any, rng: random.Random):
         self.program = program
@@ -86,6 +87,9 @@ class Memory(Budget):
         # kind of fact -> what is kept about its facts (see _book): their weight, indexes of their values
         self.indexes: dict[str, tuple] = {}
         self.made: dict = {}  # move -> card -> its option, shared with copies (naipes.runtime.game)
+        # name, or (name, seat) -> (the last list grow_var or grow_attr stored there, its weight): shared with
+        # copies (a value is remembered by identity, and lists in the state are never changed in place)
+        self.weighed: dict = {}
 
     @property
     def rng(self) -> random.Random:
@@ -173,6 +177,50 @@ class Memory(Budget):
                 self.trail.append((ATTR, obj, attr, old))
             setattr(obj, attr, value)
             self.dirty.add((attr, obj.index))
+
+    def grow_var(self, name: str, added: Any) -> None:
+        """`name = name + added`, for `added` a list display (naipes.language.optimizer writes it so): a list
+        that grows is weighed by what it gains (see _grew)."""
+        old = self.vars[name]
+        value = plus(self, old, added)
+        if not self._grew(name, old, value, added):
+            self.set_var(name, value)
+            return
+        if self.trail is not None:
+            self.trail.append((VAR, name, old))
+        self.vars[name] = value
+        self.dirty.add(name)
+
+    def grow_attr(self, obj: PlayerBase, attr: str, added: Any) -> None:
+        """`obj.attr = obj.attr + added`: set_attr as grow_var is set_var."""
+        if not isinstance(obj, PlayerBase):
+            raise GameError(f"cannot set '{attr}' on {obj!r}: only players have variables")
+        old = getattr(obj, attr)
+        value = plus(self, old, added)
+        key = (attr, obj.index)
+        if not self._grew(key, old, value, added):
+            self.set_attr(obj, attr, value)
+            return
+        if self.trail is not None:
+            self.trail.append((ATTR, obj, attr, old))
+        setattr(obj, attr, value)
+        self.dirty.add(key)
+
+    def _grew(self, key: Any, old: Any, value: Any, added: Any) -> bool:
+        """Whether `value` is the list `old` with the items of the list `added` after them, and is within the size
+        limit: its weight is that of `old`, when `old` is the list last grown at `key`, and of `added` (a trick's
+        plays, a strategy's cards seen: their items are not weighed again at each card)."""
+        if old.__class__ is not list or added.__class__ is not list or not added:
+            return False  # (a list made longer: a write, which set_var would check by comparing)
+        known = self.weighed.get(key)
+        if known is not None and known[0] is old:
+            weight = known[1] + weigh(added) - 1  # (each counts itself once: the list)
+            if weight > MAX_ITEMS:
+                weigh(value)  # (says so)
+        else:
+            weight = weigh(value)
+        self.weighed[key] = (value, weight)
+        return True
 
     def move(self, cards: Any, dest: Zone, source: Zone | None = None, bottom: bool = False) -> None:
         """Move a card or a collection of cards to `dest` (on top, or at the bottom)."""
@@ -536,7 +584,7 @@ class Memory(Budget):
         new.program, new._rng, new._rng_origin, new._rng_own, new.steps = self.program, None, None, True, MAX_STEPS
         new.over, new.winners, new.events, new.trackers, new.shuffler = self.over, self.winners, [], (), None
         new.on_step, new.trail, new.indexes = None, None, {}  # (indexes are changed in place: made anew when used)
-        new.made = self.made
+        new.made, new.weighed = self.made, self.weighed
         new.dirty = set()
         new.where = where = {} if covered else self.where.copy()
         players = []
