@@ -395,3 +395,47 @@ def test_a_list_grown_by_a_list_display_calls_grow_and_keeps_its_value(tmp_path,
     assert V["other"] == [1, 0, (0, "x"), 0, (0, "x"), 1, (1, "x"), 0, (0, "x"), 1, (1, "x"), 2, (2, "x")]
     assert (p1.kept, p2.kept) == ([0, 1, 2, 9], [0, 1, 2])
     assert game.memory.weighed["seen"] == (V["seen"], 13)  # (the list, 3 numbers and 3 pairs: 1 + 3 + 3 * 3)
+
+
+def test_a_cascade_step_that_does_not_read_the_candidate_is_not_tested_on_no_candidates(tmp_path, monkeypatch):
+    # `first` reads no candidate: all of them or none, tested once; with no candidates (nothing picked yet)
+    # it is not tested at all (the test would fault: the first item of an empty list)
+    text = """\
+        game: t
+        players: 1
+        state:
+          picked: "[]"
+        moves:
+          pick:
+            choose: "n in [1, 2] if len(picked) < 2 else []"
+            legal:
+              - first: "len(picked) == 0 or picked[0] == 1"
+              - then: "True"
+            then: "picked = picked + [n]"
+          repick:
+            choose: "n in picked"
+            legal:
+              - first: "picked[0] == 2"
+              - then: "True"
+            then: "picked = picked + [n + 10]"
+          stop:
+            then: "end game"
+        rules:
+          - name: ask
+            when: "len(picked) < 9"
+            then: "ask players[0] to repick, pick, stop"
+    """
+    import ast
+
+    import naipes.language.linker as linker
+    seen: list[str] = []
+    optimise = linker.optimise
+    monkeypatch.setattr(linker, "optimise", lambda tree: seen.append(ast.unparse(t := optimise(tree))) or t)
+    game = Game(load_program(write_rules(tmp_path, text, "g.yaml", "")), 0)
+    game.start()
+    assert "list(v___candidates) if v___candidates and" in "".join(seen)
+    assert [o.label for o in game.options()] == ["pick 1", "pick 2", "stop"]  # (repick: no candidates, no test)
+    game.apply(game.options()[0])  # pick 1: repick's `first` fails (the next step keeps 1), pick's holds
+    assert [o.label for o in game.options()] == ["repick 1", "pick 1", "pick 2", "stop"]
+    game.apply(game.options()[0])  # repick 1 (11)
+    assert [o.label for o in game.options()] == ["repick 1", "repick 11", "stop"]

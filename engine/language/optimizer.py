@@ -51,6 +51,7 @@ from collections.abc import Callable, Iterator
 
 INLINE_SIZE = 250  # the largest function expression (in syntax nodes) that is inlined
 LIGHT = 16  # a function whose call tree makes at most this many calls is not charged a step
+CANDIDATES = "v___candidates"  # a move's candidates, always a list (naipes.language.moves)
 CONDITIONS = ("rule_when_", "phase_when_", "phase_test_")  # generated conditions, inlined where they are tested
 UNSET = "B_UNSET"  # a hoisted value not computed yet (the linker binds the name to a unique object)
 LOOPS = (ast.Lambda, ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
@@ -600,15 +601,21 @@ class _Hoister:
 
     def all_or_none(self, node: ast.ListComp) -> ast.expr:
         """`[c for c in ITEMS if TEST]` where TEST does not read `c`: `(_hN if not (_hN := list(ITEMS)) or
-        TEST else [])`, the test made once (and, as before, not at all when there are no items)."""
-        name = f"_h{self.count}"
-        self.count += 1
+        TEST else [])`, the test made once (and, as before, not at all when there are no items); a move's
+        candidates, a list, are copied only when kept: `(list(ITEMS) if ITEMS and TEST else [])`."""
         generator = node.generators[0]
-        items = ast.NamedExpr(ast.Name(name, ast.Store()), ast.Call(ast.Name("list", ast.Load()), [generator.iter], []))
         test = generator.ifs[0] if len(generator.ifs) == 1 else ast.BoolOp(ast.And(), generator.ifs)
-        kept = ast.BoolOp(ast.Or(), [ast.UnaryOp(ast.Not(), items), test])
-        return ast.fix_missing_locations(ast.copy_location(
-            ast.IfExp(kept, ast.Name(name, ast.Load()), ast.List([], ast.Load())), node))
+        if _is_name(generator.iter, CANDIDATES):
+            kept = ast.BoolOp(ast.And(), [generator.iter, test])
+            items: ast.expr = ast.Call(ast.Name("list", ast.Load()), [ast.Name(CANDIDATES, ast.Load())], [])
+        else:
+            name = f"_h{self.count}"
+            self.count += 1
+            made = ast.NamedExpr(ast.Name(name, ast.Store()), ast.Call(ast.Name("list", ast.Load()), [generator.iter],
+                                                                        []))
+            kept = ast.BoolOp(ast.Or(), [ast.UnaryOp(ast.Not(), made), test])
+            items = ast.Name(name, ast.Load())
+        return ast.fix_missing_locations(ast.copy_location(ast.IfExp(kept, items, ast.List([], ast.Load())), node))
 
     def remembered(self, node: ast.expr, hoisted: list[str]) -> ast.expr:
         """`(_hN if _hN is not B_UNSET else (_hN := node))` (the same N for the same code in a function that
