@@ -619,7 +619,7 @@ class Memory(Budget):
         new.zones, new.players = zones, players
         remap = _Remapper(players, zones)
         atoms, player_class, plain = ATOMS, program.player_class, plan.plain
-        for p, q in zip(self.players, players):
+        for p, q in zip(self.players, players) if plan.player_state or plan.player_zones else ():
             for slot in plan.player_state:
                 value = getattr(p, slot)
                 kind = value.__class__
@@ -640,7 +640,7 @@ class Memory(Budget):
                 gone = set(plan.left_out)
                 kept = plan.kept_keys = [name for name in V if name not in gone]
                 plan.of_vars = len(V)
-            new.vars = W = dict(zip(kept, map(V.__getitem__, kept)))
+            new.vars = W = {name: V[name] for name in kept}
         else:
             new.vars = W = V.copy()
         W["players"] = players
@@ -843,6 +843,8 @@ class _CopyPlan:
 class _Remapper:
     """Maps values of one memory onto the players and zones of its clone (a value that holds neither is
     kept as it is: values are never changed in place)."""
+
+    __slots__ = ("players", "zones")
 
     def __init__(self, players: list, zones: list):
         self.players, self.zones = players, zones
