@@ -3,8 +3,11 @@
 The compiler writes every condition, action and function as Python; the
 linker parses that source into a syntax tree, and this module rewrites the
 tree, as an optimising compiler's middle end does, before it becomes one code
-object.  Four passes:
+object.  Five passes:
 
+* **growing lists**: ``x = x + [...]`` and ``p.x = p.x + [...]`` call the
+  memory's ``grow_var`` and ``grow_attr``, which weigh only what the list gains
+  (:mod:`naipes.runtime.memory`);
 * **inlining**: a call of a small rule-file function written as one
   expression, and not recursive, becomes that expression, its parameters
   replaced by the arguments.  ``follows(c)`` in a legality test is then
@@ -59,7 +62,7 @@ COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
 
 
 def optimise(module: ast.Module) -> ast.Module:
-    """The four passes over a generated module (changed in place and returned)."""
+    """The five passes over a generated module (changed in place and returned)."""
     functions = {node.name: node for node in module.body
                  if isinstance(node, ast.FunctionDef) and node.name.startswith("F_")}
     # the conditions of rules are inlined too (into the agenda's generated evaluation: naipes.language.linker)
