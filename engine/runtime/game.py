@@ -93,7 +93,11 @@ class Decision:
     __slots__ = ("player", "player_name", "moves", "options", "game", "_view")
 
     def __init__(self, player: int, player_name: str, moves: tuple[str, ...], options: list[Option], game: Game):
-        self.player, self.player_name, self.moves, self.options, self.game = player, player_name, moves, options, game
+        self.player = player
+        self.player_name = player_name
+        self.moves = moves
+        self.options = options
+        self.game = game
         self._view: dict | None = None
 
     def __repr__(self) -> str:

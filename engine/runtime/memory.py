@@ -227,19 +227,21 @@ class Memory(Budget):
         if dest.__class__ is not Zone:
             raise GameError(f"'move' needs a zone to move to, got {dest!r}")
         if isinstance(cards, CardBase):
-            zone = self.zones[self.where[cards.id]]
+            where, card = self.where, cards.id
+            zone = self.zones[where[card]]
             if source is not None and zone is not source:
                 raise GameError(f"card {cards} is in {zone!r}, not in {source!r}")
             if self.trail is not None:
-                self.trail += [(ZONE, zone, zone[:]), self._kept(dest, bottom), (WHERE, zone.slot, (cards.id,))]
+                self.trail += [(ZONE, zone, zone[:]), self._kept(dest, bottom), (WHERE, zone.slot, (card,))]
             zone.remove(cards)
             if bottom:
                 dest.insert(0, cards)
             else:
                 dest.append(cards)
-            self.where[cards.id] = dest.slot
-            self.dirty.add(zone.key)
-            self.dirty.add(dest.key)
+            where[card] = dest.slot
+            dirty = self.dirty
+            dirty.add(zone.key)
+            dirty.add(dest.key)
             if not self.trackers:
                 return
             batch = [cards]
