@@ -659,7 +659,7 @@ def test_meldable_without_jokers_of_any_shape():
 
 
 def test_meldable_of_many_cards_of_one_rank():
-    # ranks are counted a byte per rank up to 127 cards; more are counted another way
+    # a rank held many times (ranks were once counted a byte each, up to 127 cards)
     order = list(range(1, 13))
     for n in (126, 127, 128, 200):
         cards = [K("abcd"[i % 4], 5) for i in range(n)] + [K("a", 9), K("b", 9)]

@@ -68,14 +68,6 @@ def _positions(order: tuple) -> dict:
     return positions
 
 
-@lru_cache(maxsize=64)
-def _byte_test(size: int, need: int) -> tuple[int, int]:
-    """For `size` bytes each below 128: what to add so that bit 7 of a byte is set when it was
-    `need` or more (1 <= need <= 128), and the mask of those bits."""
-    ones = ((1 << (size << 3)) - 1) // 255  # 1 in every byte
-    return (128 - need) * ones, ones << 7
-
-
 class _Table:
     """The cards of one call, read once: parallel lists indexed like the cards."""
 
@@ -423,27 +415,27 @@ def meldable(cards: Iterable, order: Iterable, suit: Any = "suit", rank: Any = "
             union |= m
         return [c for i, c in enumerate(cards) if union >> i & 1]
     # without jokers: a card of a rank held min_set times is in a set, and a card inside
-    # min_run held positions in a row of its suit is in a run
-    suits = list(map(get_suit, cards))
-    ranks = list(map(get_rank, cards))
-    pos: list[Any] = list(map(positions.get, ranks))  # int, or None for a rank outside the order
+    # min_run held positions in a row of its suit is in a run.
     # Every (suit, position) held is a bit of one number, `held`: each suit a block of its own,
     # with an empty bit above its top position so that no row of bits runs into the next suit.
-    # `counts` holds how many cards there are of each position, a byte per position.
     stride = len(positions) + 1
     blocks: dict = {}
-    bits, held, counts = [], 0, 0
-    for s, p in zip(suits, pos):
+    counts: dict = {}  # rank -> cards of that rank
+    bits, ranks, held = [], [], 0
+    for card in cards:
+        suit, rank = get_suit(card), get_rank(card)
+        ranks.append(rank)
+        counts[rank] = counts.get(rank, 0) + 1
+        p = positions.get(rank)  # (None: a rank outside the order, in no run)
         if p is None:
             bits.append(0)
             continue
-        at = blocks.get(s)
+        at = blocks.get(suit)
         if at is None:
-            at = blocks[s] = len(blocks) * stride
+            at = blocks[suit] = len(blocks) * stride
         bit = 1 << (at + p)
         bits.append(bit)
         held |= bit
-        counts += 1 << (p << 3)
     # the bits that begin min_run held bits in a row, then every bit of those rows
     if min_run == 3:
         row = held & held >> 1 & held >> 2
@@ -456,18 +448,10 @@ def meldable(cards: Iterable, order: Iterable, suit: Any = "suit", rank: Any = "
         for d in range(1, min_run):
             cover |= row << d
     need = min_set if min_set > 1 else 1
-    if max_set < need or len(cards) < need:
+    in_set = {rank for rank, count in counts.items() if count >= need} if max_set >= need else ()
+    if not in_set:
         return [c for c, b in zip(cards, bits) if b & cover] if cover else []
-    if None in pos or len(cards) > 127:  # a rank outside the order (or very many cards): count the ranks
-        in_set = {r for r in set(ranks) if ranks.count(r) >= need}
-        return [c for c, r, b in zip(cards, ranks, bits) if r in in_set or b & cover]
-    # the bytes of `counts` that are `need` or more: bit 7 of each set by adding 128 - need to it
-    # (a byte holds at most 127 cards, so nothing carries into the next byte)
-    lift, tops = _byte_test(len(positions), need)
-    sets = (counts + lift) & tops
-    if not sets:
-        return [c for c, b in zip(cards, bits) if b & cover] if cover else []
-    return [c for c, b, p in zip(cards, bits, pos) if b & cover or sets >> (p << 3) & 128]
+    return [c for c, r, b in zip(cards, ranks, bits) if b & cover or r in in_set]
 
 
 def is_meld(cards: Iterable, order: Iterable, suit: Any = "suit", rank: Any = "rank", jokers: Any = None,
