@@ -227,18 +227,18 @@ class Memory(Budget):
         if dest.__class__ is not Zone:
             raise GameError(f"'move' needs a zone to move to, got {dest!r}")
         if isinstance(cards, CardBase):
-            where, card = self.where, cards.id
-            zone = self.zones[where[card]]
+            where, card_id = self.where, cards.id
+            zone = self.zones[where[card_id]]
             if source is not None and zone is not source:
                 raise GameError(f"card {cards} is in {zone!r}, not in {source!r}")
             if self.trail is not None:
-                self.trail += [(ZONE, zone, zone[:]), self._kept(dest, bottom), (WHERE, zone.slot, (card,))]
+                self.trail += [(ZONE, zone, zone[:]), self._kept(dest, bottom), (WHERE, zone.slot, (card_id,))]
             zone.remove(cards)
             if bottom:
                 dest.insert(0, cards)
             else:
                 dest.append(cards)
-            where[card] = dest.slot
+            where[card_id] = dest.slot
             dirty = self.dirty
             dirty.add(zone.key)
             dirty.add(dest.key)
