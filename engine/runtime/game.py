@@ -453,6 +453,8 @@ class Game:
         memory = self.memory
         assert move.choices is not None  # every move of a built program has its choices
         args = move.choices(memory, memory.vars, player)
+        if not args:  # (a move not offered now: Chinchón's close at most discards)
+            return []
         if move.fixed_label:
             # options whose label depends on the argument alone are made once and shared: a number or a text by
             # every game of the program, a card by a game and its copies (a new game has new cards); never a
