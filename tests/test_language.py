@@ -490,6 +490,31 @@ setup: |
     assert info.value.location is not None and info.value.location.line == 13
 
 
+def test_a_deck_is_computed_once_per_set_of_names_unless_it_draws_at_random(tmp_path):
+    # the deck's values are kept per program and player names; each game still has cards of its own, and pays
+    # the steps the deck took; a deck drawing at random is made afresh for each game
+    text = """
+game: t
+players: 2
+cards:
+  attributes: {n: "[len(p.name) for p in players] + [7]", s: [a, b]}
+  name: "str(c.n) + c.s"
+  start: deck
+zones:
+  deck: {}
+""" + FINISH
+    program = load(tmp_path, text)
+    first, again, named = Game(program, 1), Game(program, 2), Game(program, 3, names=["Ann", "Bartholomew"])
+    assert [c.name for c in first.memory.vars["deck"]] == ["2a", "2b", "2a", "2b", "7a", "7b"]
+    assert [c.name for c in again.memory.vars["deck"]] == [c.name for c in first.memory.vars["deck"]]
+    assert not set(map(id, again.memory.vars["deck"])) & set(map(id, first.memory.vars["deck"]))
+    assert (again.memory.steps, again.memory.where) == (first.memory.steps, first.memory.where)
+    assert [c.name for c in named.memory.vars["deck"]] == ["3a", "3b", "11a", "11b", "7a", "7b"]
+    shuffled = Game(load(tmp_path, text.replace('[len(p.name) for p in players] + [7]', 'shuffled(range(30))')), 1)
+    drawn = [[c.n for c in Game(shuffled.program, seed).memory.vars["deck"]] for seed in (1, 2, 1)]
+    assert drawn[0] == drawn[2] != drawn[1]
+
+
 def test_deal_is_one_card_at_a_time_round_robin(tmp_path):
     text = DECK + """
 setup: |

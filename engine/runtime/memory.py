@@ -19,6 +19,7 @@ from collections.abc import Callable, Iterable
 from collections.abc import Set as AbstractSet
 from functools import partial
 from operator import attrgetter
+from types import CodeType, FunctionType
 from typing import Any
 
 from ..errors import GameError, ParamError
@@ -760,6 +761,7 @@ SHARED = set(ATOMS)  # classes of values that belong to no game in particular: a
 # The kinds of entry of a memory's trail (see restore): a variable's or a player's old value, a zone's old cards,
 # a zone's old length (cards went on top), where some cards were (their ids).
 VAR, ATTR, ZONE, GREW, WHERE = "var", "attr", "zone", "grew", "where"
+KEPT_DECKS = 16  # sets of player names whose deck a program keeps (see build_deck)
 REFRESH = "refresh "  # a dirty key REFRESH + rule name re-evaluates that rule (no declared name has a space)
 
 
@@ -952,7 +954,38 @@ def new_memory(program: Program, seed: int | None, player_names: list[str] | Non
 
 
 def build_deck(spec: CardSpec, memory: Memory) -> None:
-    """Make the cards and place them in their starting zone."""
+    """Make the cards and place them in their starting zone.
+
+    A deck whose functions draw nothing at random is computed once per program and set of player names (all
+    they can see then: the players, the phase, empty zones), and later games make their cards from the values
+    kept, paying the steps the first one took."""
+    program = memory.program
+    names = tuple(p.name for p in memory.players)
+    decks = program.caches.setdefault(DECK, {})
+    kept = decks.get(names)
+    if kept is None:
+        steps = memory.steps
+        cards = _deck_cards(spec, memory)
+        kept = [tuple(getattr(card, slot) for slot in (*spec.attributes, *spec.tables, "name")) for card in cards]
+        if len(decks) < KEPT_DECKS and not _draws([spec.build, spec.name, *(f for _, f in spec.tables.values())]):
+            decks[names] = kept, steps - memory.steps
+    else:
+        kept, spent = kept
+        memory.spend(spent)
+        slots = (*spec.attributes, *spec.tables, "name")
+        card_class, cards = spec.card_class, []
+        for i, values in enumerate(kept):
+            card = card_class.__new__(card_class)
+            card.id = i
+            for slot, value in zip(slots, values):
+                setattr(card, slot, value)
+            cards.append(card)
+    memory.place(cards, memory.vars[spec.start])
+    memory.vars[DECK] = tuple(cards)
+
+
+def _deck_cards(spec: CardSpec, memory: Memory) -> list[CardBase]:
+    """The cards the deck's functions make (checked: plain values, of the values declared)."""
     cards = []
     for i, attrs in enumerate(spec.build(memory, memory.vars)):
         if not isinstance(attrs, dict):
@@ -973,5 +1006,23 @@ def build_deck(spec: CardSpec, memory: Memory) -> None:
         card.name = spec.name(memory, memory.vars, card) if spec.name else \
             " ".join(str(getattr(card, a)) for a in spec.attributes if getattr(card, a) is not None)
         cards.append(card)
-    memory.place(cards, memory.vars[spec.start])
-    memory.vars[DECK] = tuple(cards)
+    return cards
+
+
+def _draws(functions: list) -> bool:
+    """Whether generated `functions`, or a function of the rule file they call, read the memory's generator
+    (`M.rng`: every random draw of the language goes through it)."""
+    stack = [f.__code__ for f in functions if f is not None]
+    namespace = functions[0].__globals__
+    seen: set = set()
+    while stack:
+        code = stack.pop()
+        if code in seen:
+            continue
+        seen.add(code)
+        if "rng" in code.co_names:
+            return True
+        stack += [const for const in code.co_consts if isinstance(const, CodeType)]
+        stack += [called.__code__ for name in code.co_names
+                  if isinstance(called := namespace.get(name), FunctionType) and called.__globals__ is namespace]
+    return False
