@@ -453,7 +453,7 @@ class Game:
         memory = self.memory
         assert move.choices is not None  # every move of a built program has its choices
         args = move.choices(memory, memory.vars, player)
-        if not args:  # (a move not offered now: Chinchón's close at most discards)
+        if not args:  # (a move not offered now: one asked beside another, as a close beside a discard)
             return []
         if move.fixed_label:
             # options whose label depends on the argument alone are made once and shared: a number or a text by
@@ -604,8 +604,7 @@ class Game:
         and `apply` in one loop, taking their steps without their calls and their checks for what listens."""
         memory, agenda, program = self.memory, self.agenda, self.program
         V, moves, max_decisions = memory.vars, program.moves, program.max_decisions
-        while not memory.over and not (self.listeners or self.observers or self.before_move or self.after_move
-                                       or self.watched is not None or memory.events is not None):  # (quiet)
+        while not memory.over and self.quiet:
             player, names = memory.pending  # type: ignore[misc]  # (set: a game not over waits for a decision)
             options = self._options = self._offer(player, names)
             agent = agents[player.index]

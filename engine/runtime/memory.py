@@ -212,7 +212,7 @@ class Memory(Budget):
         limit: its weight is that of `old`, when `old` is the list last grown at `key`, and of `added` (a trick's
         plays, a strategy's cards seen: their items are not weighed again at each card)."""
         if old.__class__ is not list or added.__class__ is not list or not added:
-            return False  # (a list made longer: a write, which set_var would check by comparing)
+            return False  # (set_var then writes it, if it differs from the old value)
         known = self.weighed.get(key)
         if known is not None and known[0] is old:
             weight = known[1] + weigh(added) - 1  # (each counts itself once: the list)
@@ -959,22 +959,23 @@ def build_deck(spec: CardSpec, memory: Memory) -> None:
     A deck whose functions draw nothing at random is computed once per program and set of player names (all
     they can see then: the players, the phase, empty zones), and later games make their cards from the values
     kept, paying the steps the first one took."""
-    program = memory.program
+    program, slots = memory.program, (*spec.attributes, *spec.tables, "name")
+    decks = program.caches.get(DECK)
+    if decks is None:  # (the first game: a table of decks, or False for a deck drawn at random)
+        drawn = _draws([spec.build, spec.name, *(f for _, f in spec.tables.values())])
+        decks = program.caches[DECK] = False if drawn else {}
     names = tuple(p.name for p in memory.players)
-    decks = program.caches.setdefault(DECK, {})
-    kept = decks.get(names)
+    kept = decks.get(names) if decks is not False else None
     if kept is None:
         steps = memory.steps
         cards = _deck_cards(spec, memory)
-        kept = [tuple(getattr(card, slot) for slot in (*spec.attributes, *spec.tables, "name")) for card in cards]
-        if len(decks) < KEPT_DECKS and not _draws([spec.build, spec.name, *(f for _, f in spec.tables.values())]):
-            decks[names] = kept, steps - memory.steps
+        if decks is not False and len(decks) < KEPT_DECKS:
+            decks[names] = [tuple(getattr(card, slot) for slot in slots) for card in cards], steps - memory.steps
     else:
-        kept, spent = kept
+        values_of, spent = kept
         memory.spend(spent)
-        slots = (*spec.attributes, *spec.tables, "name")
         card_class, cards = spec.card_class, []
-        for i, values in enumerate(kept):
+        for i, values in enumerate(values_of):
             card = card_class.__new__(card_class)
             card.id = i
             for slot, value in zip(slots, values):
