@@ -304,6 +304,36 @@ rules:
     assert "deck" not in view.vars and "turn" not in view.vars and not hasattr(view.players[1], "hand")
 
 
+def test_an_observation_view_is_used_again_only_while_what_it_holds_is_unchanged(duel):
+    """An observation's view is made again when a variable it keeps changed (`turn`, after every play), and used
+    again, started afresh, while nothing it keeps did (`phase`, all through the play)."""
+    program, strategy = duel
+    s = strategy("s", """
+game: duel
+memory: {turns: "[]", phases: "[]"}
+rules:
+  - {name: lowest, move: play, choose: "min(options, key=lambda c: c.rank)"}
+  - {name: whose_turn, observe: play, then: "turns = turns + [turn.index]"}
+""")
+    t = strategy("t", """
+game: duel
+memory: {phases: "[]"}
+rules:
+  - {name: lowest, move: play, choose: "min(options, key=lambda c: c.rank)"}
+  - {name: which_phase, observe: play, then: "phases = phases + [phase]"}
+""")
+    game = Game(program, 3)
+    agents = [strategy_agent(s, 1), strategy_agent(t, 2)]
+    views: list = []
+    run(game, agents, limit=10, check=lambda game, decision: views.append(
+        [entry[2] for entry in agents[1]._views.values()]))
+    plays = len(game.memory.vars["table"])
+    assert plays == 4 and agents[0].memory["turns"] == [1, 0, 1, 0][:plays]  # (a stale view would repeat one)
+    assert agents[1].memory["phases"] == ["play"] * plays
+    made = {id(view) for seen in views for view in seen}
+    assert len(made) == 1 and len(views[-1]) == 1  # one view, made at the first play, used at the others
+
+
 def test_a_strategy_decides_on_a_view_of_what_it_reads(duel):
     """The view a strategy decides on holds the variables and zones its rules, functions, memory and resets
     read (a hidden zone as as many placeholders), and leaves the others out."""

@@ -39,6 +39,8 @@ class StrategyAgent:
         self.seat: int | None = None
         self._fallback: Any = None
         self.last_rule: str | None = None
+        # names an observation reads -> (the game's memory, what its view was made of, the view): see _observed
+        self._views: dict[frozenset, tuple] = {}
 
     def reseed(self, seed: int) -> None:
         self.rng.seed(seed)
@@ -121,7 +123,7 @@ class StrategyAgent:
         reads = self.strategy.observed_reads[option.move]
         if isinstance(arg, Zone) and arg.name not in reads:
             reads = reads | {arg.name}
-        view = self._view(game, {}, reads)  # (only what the observation rules read)
+        view = self._observed(game, reads)  # (only what the observation rules read)
         V = view.vars
         if isinstance(arg, CardBase) and not game.memory.shows(arg, self.seat):
             arg = None  # a card this seat did not see
@@ -135,9 +137,30 @@ class StrategyAgent:
         self._keep(V)
 
     # ------------------------------------------------------------------- views
+    def _observed(self, game: Game, reads: frozenset) -> Any:
+        """The view an observation reads: the one made for the last observation reading `reads`, when all it
+        was made of is unchanged (the state it keeps, the decision pending, the end: Memory.made_of), else a
+        new one."""
+        assert self.seat is not None  # attached before its first observation
+        memory = game.memory
+        made_of = memory.made_of(self.seat, reads)
+        kept = self._views.get(reads)
+        if made_of is not None and kept is not None and kept[0] is memory and kept[1] == made_of:
+            view = kept[2]
+            view.restart()
+            return self._filled(view, {})
+        view = self._view(game, {}, reads)
+        if made_of is not None:
+            self._views[reads] = (memory, made_of, view)
+        return view
+
     def _view(self, game: Game, offered: dict, reads: frozenset | None = None) -> Any:
         assert self.seat is not None  # attached before its first decision
-        view = game.memory.seen_by(self.seat, reads)
+        return self._filled(game.memory.seen_by(self.seat, reads), offered)
+
+    def _filled(self, view: Any, offered: dict) -> Any:
+        """`view` given the seat's generator and memory, `me` and the arguments offered."""
+        assert self.seat is not None  # (as above)
         view.rng = self.rng
         V = view.vars
         for name, value in self.memory.items():

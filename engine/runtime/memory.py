@@ -573,6 +573,22 @@ class Memory(Budget):
                     setattr(p, name, None)
         return new
 
+    def made_of(self, seat: int | None, reads: AbstractSet[str]) -> tuple | None:
+        """What `seen_by(seat, reads)` is made of, to tell whether a view made before is still the same one: the
+        values of the variables and of the players' variables it keeps, the decision pending and the end;
+        None when it keeps zones (their cards change in place)."""
+        plan = self._copy_plan(reads)
+        if plan.zones or plan.player_zones or plan.kept_keys is None or plan.of_vars != len(self.vars):
+            return None  # (kept_keys: known once a copy was made)
+        V = self.vars
+        return (seat, self.pending, self.over, self.winners, *map(V.__getitem__, plan.kept_keys),
+                *[getattr(p, slot) for p in self.players for slot in plan.player_state])
+
+    def restart(self) -> None:
+        """A view used again (see StrategyAgent._observed): what its last use wrote down starts afresh."""
+        self.dirty.clear()
+        self.events, self.indexes, self.steps = [], {}, MAX_STEPS
+
     def _copy_plan(self, reads: AbstractSet[str] | None) -> _CopyPlan:
         """The program's plan for copies holding what `reads` names (None: all), made when first asked for."""
         plan = self.program.caches.get(reads)  # (the plans are kept by what they hold: None, or a set of names)
