@@ -73,7 +73,8 @@ def main() -> None:
     args = parser.parse_args()
     this = Workload(engine("naipes", ROOT), args.game, args.level)
     other = Workload(engine("naipes_other", args.other.resolve()), args.game, args.level)
-    this.run(1), other.run(1)  # (warm: compiled code, caches)
+    for workload in (this, other):  # (warm: compiled code, caches)
+        workload.run(1)
     times: dict[str, list[float]] = {"this": [], "other": []}
     for r in range(args.rounds):
         for name, workload in ((("this", this), ("other", other)) if r % 2 else (("other", other), ("this", this))):

@@ -48,7 +48,7 @@ class StrategyAgent:
     def attach(self, game: Game, seat: int) -> None:
         """A new game: start the memory, and watch the moves the observation rules are about."""
         self.game, self.seat = game, seat
-        self.memory = {}
+        self.memory, self._views = {}, {}
         view = self._view(game, {})
         with self.strategy.program.located():
             self.memory = {var.name: var.init(view, view.vars) for var in self.strategy.memory}
