@@ -591,7 +591,7 @@ class Game:
             raise located from None
         self.advance()
         if not memory.over and self.decisions >= self.program.max_decisions:
-            self._cut(f"cut off after {self.decisions:,} decisions (the rule file's max_decisions)")
+            self._cut_at_max_decisions()
 
     @property
     def quiet(self) -> bool:
@@ -624,7 +624,10 @@ class Game:
                 raise located from None
             self._fire()
             if not memory.over and self.decisions >= max_decisions:
-                self._cut(f"cut off after {self.decisions:,} decisions (the rule file's max_decisions)")
+                self._cut_at_max_decisions()
+
+    def _cut_at_max_decisions(self) -> None:
+        self._cut(f"cut off after {self.decisions:,} decisions (the rule file's max_decisions)")
 
     def _cut(self, reason: str) -> None:
         """End the game before its rules do: no winners; the payoffs are the result section's, as things stand."""
