@@ -26,8 +26,8 @@ rules:
 """
 
 
-def run(tmp_path, text: str, seed: int = 0) -> Game:
-    game = Game(load_program(write_rules(tmp_path, text, "g.yaml", FINISH)), seed)
+def run(tmp_path, text: str, seed: int = 0, finish: str = FINISH) -> Game:
+    game = Game(load_program(write_rules(tmp_path, text, "g.yaml", finish)), seed)
     game.start()
     return game
 
@@ -131,8 +131,8 @@ def test_the_optimised_code_is_checked_again():
 
 
 # ------------------------------------------------------------------ constant folding
-def optimised_source(tmp_path, monkeypatch, text: str) -> tuple[Game, str]:
-    """A started game of the rule file `text`, and its generated module as the optimiser left it."""
+def optimised_source(tmp_path, monkeypatch, text: str, finish: str = FINISH) -> tuple[Game, str]:
+    """A started game of the rule file `text` (and `finish`), and its generated module as the optimiser left it."""
     import ast
 
     import naipes.language.linker as linker
@@ -144,7 +144,7 @@ def optimised_source(tmp_path, monkeypatch, text: str) -> tuple[Game, str]:
         seen.append(ast.unparse(tree))
         return tree
     monkeypatch.setattr(linker, "optimise", keep)
-    game = run(tmp_path, text)
+    game = run(tmp_path, text, finish=finish)
     return game, "\n".join(seen)
 
 
@@ -439,3 +439,72 @@ def test_a_cascade_step_that_does_not_read_the_candidate_is_not_tested_on_no_can
     assert [o.label for o in game.options()] == ["repick 1", "pick 1", "pick 2", "stop"]
     game.apply(game.options()[0])  # repick 1 (11)
     assert [o.label for o in game.options()] == ["repick 1", "repick 11", "stop"]
+
+
+def test_cascade_steps_that_begin_with_the_same_test_filter_by_it_once(tmp_path, monkeypatch):
+    # `same_third` and `same_third_and_big` begin alike: the candidates passing that test are filtered once;
+    # `even_and_big` begins otherwise and still goes over every candidate
+    text = """\
+        game: t
+        players: 1
+        state:
+          k: 0
+        moves:
+          pick:
+            choose: "c in [1, 2, 3, 4, 5, 6, 7, 8, 9]"
+            legal:
+              - same_third_and_big: "c % 3 == k % 3 and c > 7"
+              - even_and_big: "c % 2 == 0 and c > 5 + k"
+              - same_third: "c % 3 == k % 3"
+            then: "k += 1"
+        rules:
+          - name: ask
+            when: "k < 5"
+            then: "ask players[0] to pick"
+          - name: finish
+            when: "k == 5"
+            then: "end game"
+    """
+    game, source = optimised_source(tmp_path, monkeypatch, text, finish="")
+    assert source.count("v___shared_1 = ") == 1 and "v___shared_2" not in source
+    chosen = []
+    for _ in range(5):
+        chosen.append([o.arg for o in game.options()])
+        game.apply(game.options()[0])
+    # k = 1: none of 1 4 7 is above 7, 8 is even and above 6; k = 4: none of 1 4 7 is above 7, none even
+    # above 9: the same third
+    assert chosen == [[9], [8], [8], [9], [1, 4, 7]]
+
+
+def test_a_value_of_a_filter_first_test_is_computed_before_it_only_when_there_are_candidates(tmp_path, monkeypatch):
+    # `c == max(seen)` computes max(seen) as the filter begins (not at each candidate); with no candidates
+    # (nothing seen yet) it is not computed at all (max of an empty list faults)
+    text = """\
+        game: t
+        players: 1
+        state:
+          seen: "[]"
+        moves:
+          again:
+            choose: "c in seen"
+            legal:
+              - highest: "c == max(seen) and c > 0"
+              - any: "True"
+            then: "seen = seen + [c + 1]"
+          add:
+            choose: "c in [2, 5, 3]"
+            then: "seen = seen + [c]"
+        rules:
+          - name: ask
+            when: "len(seen) < 4"
+            then: "ask players[0] to again, add"
+          - name: finish
+            when: "len(seen) == 4"
+            then: "end game"
+    """
+    game, source = optimised_source(tmp_path, monkeypatch, text, finish="")
+    assert "if v___candidates and _h" in source
+    assert [o.label for o in game.options()] == ["add 2", "add 5", "add 3"]  # (again: no candidates, no max)
+    game.apply(game.options()[1])
+    game.apply(game.options()[3])  # again 5, add 2, add 5, add 3: seen 5 3
+    assert [o.arg for o in game.options() if o.move == "again"] == [5]

@@ -3,7 +3,7 @@
 The compiler writes every condition, action and function as Python; the
 linker parses that source into a syntax tree, and this module rewrites the
 tree, as an optimising compiler's middle end does, before it becomes one code
-object.  Five passes:
+object.  Six passes:
 
 * **growing lists**: ``x = x + [...]`` and ``p.x = p.x + [...]`` call the
   memory's ``grow_var`` and ``grow_attr``, which weigh only what the list gains
@@ -21,13 +21,18 @@ object.  Five passes:
   literals is computed, and a test it settles keeps only the branch it takes
   (``[...] if 40 == 48 else [1, 2, 3]`` is the list, ``if False:`` goes),
   only where Python's value is certainly the same (see :class:`_Folder`);
+* **cascades**: steps of a move's legality cascade that begin with the same
+  test (``follows(c) and wins(c)``, then ``follows(c)``) filter the
+  candidates by it once, and each goes on from what passed it;
 * **hoisting**: inside a comprehension, a call that reads none of the
   comprehension's variables (``best_card()`` while filtering every card of a
   hand) is computed once, when first needed, and remembered until the
   statement ends: a test that never reaches it still never computes it; a
   statement's filter whose test reads no item (``[c for c in hand if
   len(trick) == 0]``, a cascade's first step) keeps all the items or none,
-  the test made once (and not at all when there are no items);
+  the test made once (and not at all when there are no items); a value that
+  the first test of a statement's filter needs at every item (``c.suit ==
+  lead_suit()``) is computed before the filter, when it has items;
 * **steps**: an inlined call still charges the step its call did where
   repeating it could run away (per item of the comprehension it is in, per
   call of its lambda, per call of the rule-file function it is in), and a
@@ -55,6 +60,9 @@ from collections.abc import Callable, Iterator
 INLINE_SIZE = 250  # the largest function expression (in syntax nodes) that is inlined
 LIGHT = 16  # a function whose call tree makes at most this many calls is not charged a step
 CANDIDATES = "v___candidates"  # a move's candidates, always a list (naipes.language.moves)
+ALLOWED = "v___allowed"  # the candidates a step of a move's legality cascade keeps
+SHARED = "v___shared_"  # the candidates passing the first test of several cascade steps (+ a number)
+CHOICES = "move_choices_"  # a move's choices: its candidates, then its cascade (naipes.language.moves)
 CONDITIONS = ("rule_when_", "phase_when_", "phase_test_")  # generated conditions, inlined where they are tested
 UNSET = "B_UNSET"  # a hoisted value not computed yet (the linker binds the name to a unique object)
 LOOPS = (ast.Lambda, ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
@@ -62,7 +70,7 @@ COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
 
 
 def optimise(module: ast.Module) -> ast.Module:
-    """The five passes over a generated module (changed in place and returned)."""
+    """The six passes over a generated module (changed in place and returned)."""
     functions = {node.name: node for node in module.body
                  if isinstance(node, ast.FunctionDef) and node.name.startswith("F_")}
     # the conditions of rules are inlined too (into the agenda's generated evaluation: naipes.language.linker)
@@ -82,6 +90,9 @@ def optimise(module: ast.Module) -> ast.Module:
         if isinstance(node, ast.FunctionDef) and node.name not in inlinable:
             inliner.visit(node)
             folder.statement(node)
+    for node in module.body:
+        if isinstance(node, ast.FunctionDef) and node.name.startswith(CHOICES):
+            _share_first_tests(node)
     # (folded before steps are counted and values hoisted: both see only the code that can run)
     _drop_light_steps(functions, recursive)
     charger = _Charger()
@@ -480,6 +491,79 @@ def _grow(call: ast.Call, previous: ast.stmt | None) -> None:
         call.args = [*target, new.args[2]]
 
 
+# ---------------------------------------------------------------------------- cascades
+def _share_first_tests(node: ast.FunctionDef) -> None:
+    """Steps of a legality cascade whose tests begin alike (``follows(c) and wins(c)``, then ``follows(c)``)
+    filter the candidates by that first test once, where the first of them runs, and each goes on from what
+    passed it: ``v___shared_1 = [c for c in v___candidates if FIRST]``, then ``[c for c in v___shared_1 if
+    REST]``, or the shared list itself. A later step runs only after the earlier ones, so the shared list is
+    made before it is read; a test draws nothing at random and calls no rule-file function (it is computed
+    once for each candidate, as each step did)."""
+    groups: dict[str, list[tuple[int, list[ast.expr]]]] = {}
+    for at, statement in enumerate(node.body):
+        tests = _cascade_tests(statement)
+        if tests is not None and len(tests) > 0 and _shareable(tests[0]):
+            target = statement.value.generators[0].target.id  # type: ignore[attr-defined]  # (a step)
+            groups.setdefault(f"{target} {_code(tests[0])}", []).append((at, tests))
+    inserts: dict[int, ast.stmt] = {}
+    count = 0
+    for steps in groups.values():
+        if len(steps) < 2:
+            continue
+        count += 1
+        shared = f"{SHARED}{count}"
+        first_at, first_tests = steps[0]
+        comprehension: ast.ListComp = node.body[first_at].value  # type: ignore[attr-defined]  # (a step)
+        generator = comprehension.generators[0]
+        made = ast.ListComp(ast.Name(generator.target.id, ast.Load()),  # type: ignore[attr-defined]
+                            [ast.comprehension(ast.Name(generator.target.id, ast.Store()),  # type: ignore
+                                               ast.Name(CANDIDATES, ast.Load()), [first_tests[0]], 0)])
+        inserts[first_at] = ast.fix_missing_locations(ast.copy_location(
+            ast.Assign([ast.Name(shared, ast.Store())], made), node.body[first_at]))
+        for at, tests in steps:
+            step: ast.Assign = node.body[at]  # type: ignore[assignment]  # (a step)
+            rest = tests[1:]
+            if not rest:
+                step.value = ast.copy_location(ast.Name(shared, ast.Load()), step.value)
+                continue
+            generator = step.value.generators[0]  # type: ignore[attr-defined]  # (a step)
+            generator.iter = ast.copy_location(ast.Name(shared, ast.Load()), generator.iter)
+            generator.ifs = [rest[0] if len(rest) == 1 else ast.copy_location(ast.BoolOp(ast.And(), rest), rest[0])]
+    if inserts:
+        body: list[ast.stmt] = []
+        for at, statement in enumerate(node.body):
+            if at in inserts:
+                body.append(inserts[at])
+            body.append(statement)
+        node.body = body
+
+
+def _cascade_tests(statement: ast.stmt) -> list[ast.expr] | None:
+    """The tests, in the order they are made, of a cascade step `v___allowed = [c for c in v___candidates if
+    A and B ...]` (None: `statement` is not one)."""
+    if not (isinstance(statement, ast.Assign) and len(statement.targets) == 1
+            and _is_name(statement.targets[0], ALLOWED) and isinstance(statement.value, ast.ListComp)):
+        return None
+    comprehension = statement.value
+    if len(comprehension.generators) != 1:
+        return None
+    generator = comprehension.generators[0]
+    if not (_is_name(generator.iter, CANDIDATES) and isinstance(generator.target, ast.Name)
+            and _is_name(comprehension.elt, generator.target.id) and not generator.is_async):
+        return None
+    tests: list[ast.expr] = []
+    for test in generator.ifs:
+        tests += test.values if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.And) else [test]
+    return tests
+
+
+def _shareable(test: ast.expr) -> bool:
+    """A test computed once per candidate for several steps: it draws nothing at random, calls only built-ins,
+    and names no temporary of an inlined call (which another step's test would name alike)."""
+    return _pure(test) and not _temporaries(test) and all(
+        isinstance(n.func, ast.Name) and n.func.id.startswith("B_") for n in ast.walk(test) if isinstance(n, ast.Call))
+
+
 # ---------------------------------------------------------------------------- steps
 def _drop_light_steps(functions: dict[str, ast.FunctionDef], recursive: set[str]) -> None:
     """No step for a function whose whole call tree is small: its cost is bounded by the caller's."""
@@ -539,11 +623,13 @@ class _Hoister:
                     setattr(statement, field, self.visit(value, frozenset(), hoisted, False))
             if isinstance(statement, (ast.Assign, ast.Return)) and _invariant_filter(statement.value):
                 statement.value = self.all_or_none(statement.value)  # type: ignore[arg-type]  # (a ListComp)
+            early = _first_needed(statement)
             for field in ("body", "orelse"):
                 inner = getattr(statement, field, None)
                 if isinstance(inner, list) and inner and isinstance(inner[0], ast.stmt):
                     setattr(statement, field, self.statements(inner))
             out += [ast.copy_location(_unset(name), statement) for name in hoisted]
+            out += [ast.copy_location(e, statement) for e in early]
             out.append(statement)
         return [ast.fix_missing_locations(s) for s in out]
 
@@ -608,9 +694,9 @@ class _Hoister:
         candidates, a list, are copied only when kept: `(list(ITEMS) if ITEMS and TEST else [])`."""
         generator = node.generators[0]
         test = generator.ifs[0] if len(generator.ifs) == 1 else ast.BoolOp(ast.And(), generator.ifs)
-        if _is_name(generator.iter, CANDIDATES):
+        if isinstance(generator.iter, ast.Name) and generator.iter.id.startswith((CANDIDATES, SHARED)):  # (lists)
             kept = ast.BoolOp(ast.And(), [generator.iter, test])
-            items: ast.expr = ast.Call(ast.Name("list", ast.Load()), [ast.Name(CANDIDATES, ast.Load())], [])
+            items: ast.expr = ast.Call(ast.Name("list", ast.Load()), [ast.Name(generator.iter.id, ast.Load())], [])
         else:
             name = f"_h{self.count}"
             self.count += 1
@@ -635,6 +721,83 @@ class _Hoister:
         compute = ast.NamedExpr(ast.Name(name, ast.Store()), node)
         test = ast.Compare(ast.Name(name, ast.Load()), [ast.IsNot()], [ast.Name(UNSET, ast.Load())])
         return ast.copy_location(ast.IfExp(test, ast.Name(name, ast.Load()), compute), node)
+
+
+def _first_needed(statement: ast.stmt) -> list[ast.stmt]:
+    """A statement's filter `[c for c in ITEMS if TEST]` (ITEMS a list in a local) computes a value remembered
+    in TEST's first test, where every item reaches it (``c.suit == lead_suit()``), as soon as there is an item:
+    those values are computed before the filter when ITEMS has one (``if ITEMS and _hN is B_UNSET: _hN =
+    ...``), and the filter reads `_hN` without asking at each item whether it is computed yet."""
+    value = getattr(statement, "value", None)
+    if not isinstance(statement, (ast.Assign, ast.Return)) or not isinstance(value, ast.ListComp) or \
+            len(value.generators) != 1 or not value.generators[0].ifs:
+        return []
+    generator = value.generators[0]
+    items = generator.iter
+    if isinstance(items, ast.Call) and isinstance(items.func, ast.Attribute) and _is_name(items.func.value, "M") \
+            and items.func.attr == "charge":
+        items = items.args[0]
+    if not isinstance(items, ast.Name):
+        return []
+    first = generator.ifs[0]
+    first = first.values[0] if isinstance(first, ast.BoolOp) else first
+    early: list[ast.stmt] = []
+    computed: dict[str, ast.expr] = {}
+    for node in _always_reached(first):
+        name = _remembered_name(node)
+        if name is not None and name not in computed:
+            computed[name] = node.orelse.value  # type: ignore[attr-defined]  # (a remembered value)
+            early.append(ast.If(ast.BoolOp(ast.And(), [ast.Name(items.id, ast.Load()), ast.Compare(
+                ast.Name(name, ast.Load()), [ast.Is()], [ast.Name(UNSET, ast.Load())])]),
+                [ast.Assign([ast.Name(name, ast.Store())], computed[name])], []))
+    if computed:
+        _Known(set(computed)).visit(value)
+    return early
+
+
+def _always_reached(node: ast.expr) -> Iterator[ast.expr]:
+    """`node` and the parts of it that are computed whenever it is (not a branch, a later operand of `and` or
+    `or`, a lambda's body or a comprehension's), outermost first; not inside a remembered value."""
+    yield node
+    if _remembered_name(node) is not None:
+        return
+    if isinstance(node, ast.BoolOp):
+        parts: list[ast.expr] = [node.values[0]]
+    elif isinstance(node, ast.IfExp):
+        parts = [node.test]
+    elif isinstance(node, ast.Compare):
+        parts = [node.left, node.comparators[0]]
+    elif isinstance(node, ast.Call):
+        parts = [node.func, *node.args, *(k.value for k in node.keywords)]
+    elif isinstance(node, (ast.Lambda, *COMPREHENSIONS)):
+        parts = []
+    else:
+        parts = [child for child in ast.iter_child_nodes(node) if isinstance(child, ast.expr)]
+    for part in parts:
+        yield from _always_reached(part)
+
+
+def _remembered_name(node: ast.AST) -> str | None:
+    """N, where `node` is `(_hN if _hN is not B_UNSET else (_hN := VALUE))` (see _Hoister.remembered)."""
+    if isinstance(node, ast.IfExp) and isinstance(node.orelse, ast.NamedExpr) and isinstance(node.body, ast.Name) \
+            and isinstance(node.test, ast.Compare) and _is_name(node.test.left, node.body.id) \
+            and node.orelse.target.id == node.body.id and node.body.id.startswith("_h"):
+        return node.body.id
+    return None
+
+
+class _Known(ast.NodeTransformer):
+    """Reads the remembered values `names` as they are (computed before the filter they are in)."""
+
+    def __init__(self, names: set[str]) -> None:
+        self.names = names
+
+    def visit_IfExp(self, node: ast.IfExp) -> ast.expr:
+        name = _remembered_name(node)
+        if name in self.names:
+            return ast.copy_location(ast.Name(name, ast.Load()), node)
+        self.generic_visit(node)
+        return node
 
 
 WRITES = {"set_var", "set_attr", "grow_var", "grow_attr", "move", "shuffle", "deal", "ask", "end_game", "announce",
