@@ -1174,3 +1174,26 @@ def test_a_search_pauses_at_the_end_of_the_phase_in_which_the_watched_names_chan
     V = game.memory.vars
     assert not game.paused and (V["phase"], V["points"], V["dealt"]) == ("play", 11, 1)
     assert game.to_move is not None
+
+
+@pytest.mark.parametrize("watched, made", [("points", 2), ("pts", 2), ("moves_made", 1), (None, 5)])
+def test_a_playout_in_one_loop_plays_as_apply_does_and_stops_where_the_search_looks(tmp_path, watched, made):
+    """play_out (a search's playout) makes the moves apply makes, and stops after the first move that
+    writes a watched name, itself or through the rules it sets off (the search then scores the position),
+    or after `most` moves."""
+    game = Game(load(tmp_path, PAUSE), 0)
+    game.start()
+    worlds = [game.clone() for _ in range(3)]
+    for world in worlds:
+        if watched:
+            world.pause_after(frozenset({watched}))
+    stepped, looped, short = worlds
+    for _ in range(5):
+        if not (stepped.paused or stepped.watched_written):
+            stepped.apply(stepped.options()[0])
+    assert looped.play_out(lambda options: options[0], 5) == made
+    assert (repr(looped.memory.vars), looped.memory.players[0].pts, looped.paused, looped.decisions,
+            looped.firings) == (repr(stepped.memory.vars), stepped.memory.players[0].pts, stepped.paused,
+                                stepped.decisions, stepped.firings)
+    assert looped.paused == (watched in ("points", "pts"))
+    assert short.play_out(lambda options: options[0], 1) == 1 and short.memory.vars["moves_made"] == 1

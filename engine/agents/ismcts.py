@@ -163,13 +163,16 @@ class ISMCTSAgent:
 
     def _playout(self, world: Game, start: tuple, watching: bool) -> list[float]:
         policy, rng = self.policy, self.rng
-        for _ in range(self.depth):
-            if world.over or world.paused or _moved(world, start, watching):
-                break
-            if policy is None:
-                world.apply(_random_option(world.options(), rng))
+        left = self.depth
+        while left > 0 and not (world.over or world.paused or _moved(world, start, watching)):
+            if policy is None:  # (moves in one loop, up to the first that writes what the evaluation reads)
+                made = world.play_out(lambda options: _random_option(options, rng), left)
+                if not made:  # (a world that others hear: one move at a time)
+                    world.apply(_random_option(world.options(), rng))
+                left -= made or 1
             else:
                 world.apply(policy.choose(world.decision()))
+                left -= 1
         end = _standing(world)
         if end == start and not world.over and world.program.estimate is not None:
             end, start = _estimate(world), self._start_estimate  # cut off: the estimate of where things stand

@@ -626,6 +626,41 @@ class Game:
             if not memory.over and self.decisions >= max_decisions:
                 self._cut_at_max_decisions()
 
+    def play_out(self, choose: Callable[[list[Option]], Option], most: int) -> int:
+        """A search's playout: play up to `most` moves, each `choose(options)` (one of them), while the game is
+        not over nor paused and nothing hears or hooks its moves, and stop after a move that writes a watched
+        name (see pause_after: the search then looks at where things stand). `apply`'s steps in one loop, as
+        `play_quietly`'s; the moves made."""
+        memory, agenda, program = self.memory, self.agenda, self.program
+        V, moves, max_decisions = memory.vars, program.moves, program.max_decisions
+        watching, made = self.watched is not None, 0
+        while made < most and not memory.over and not self.paused and not (
+                self.listeners or self.observers or self.before_move or self.after_move or memory.events is not None):
+            player, names = memory.pending  # type: ignore[misc]  # (set: a game not over waits for a decision)
+            options = self._options = self._offer(player, names)
+            choice = choose(options)
+            memory.pending = None
+            self.decisions += 1
+            memory.steps = MAX_STEPS
+            phase = V.get("phase") if watching else None
+            try:
+                moves[choice.move].effect(memory, V, player, choice.arg)
+                if watching:
+                    self._note_writes(phase)
+                agenda.update(memory)
+            except Exception as exc:
+                located = program.located_error(exc)
+                if located is exc:
+                    raise
+                raise located from None
+            self.advance()
+            made += 1
+            if not memory.over and self.decisions >= max_decisions:
+                self._cut_at_max_decisions()
+            if self._watched_phase is not UNSEEN:
+                break
+        return made
+
     def _cut_at_max_decisions(self) -> None:
         self._cut(f"cut off after {self.decisions:,} decisions (the rule file's max_decisions)")
 
@@ -642,6 +677,7 @@ class Game:
         new = Game.__new__(Game)
         new.program, new.seed = self.program, self.seed
         new.memory, new.agenda = self.memory.clone(), self.agenda.clone()
+        new.memory.events = None  # (nobody hears a copy until someone listens: see _reporting)
         new.listeners, new.observers, new.firings, new.decisions, new._options = [], [], 0, self.decisions, None
         new.before_move, new.after_move = [], []
         new.history, new._recent, new.cut_off = None, [], self.cut_off
