@@ -398,7 +398,19 @@ class Agenda:
         memory.dirty = set()
         self.tick += 1
         plan = self.plan
-        readers_of, globals_, attrs = plan.readers, plan.globals, plan.attrs
+        readers_of, stale = plan.readers, 0
+        for key in dirty:  # the common case first: every key only makes its readers stale
+            readers = readers_of.get(key)
+            if readers is None:
+                break
+            stale |= readers
+        else:
+            if self.unevaluated:
+                stale &= ~self.unevaluated
+            if stale:
+                self.evaluate_rules(stale, memory)
+            return
+        globals_, attrs = plan.globals, plan.attrs
         stale = rebind = refresh = factual = whole = 0
         touched: list | None = None  # (rule, variable position, identity): activations bound to what was written
         for key in dirty:
