@@ -508,3 +508,46 @@ def test_a_value_of_a_filter_first_test_is_computed_before_it_only_when_there_ar
     game.apply(game.options()[1])
     game.apply(game.options()[3])  # again 5, add 2, add 5, add 3: seen 5 3
     assert [o.arg for o in game.options() if o.move == "again"] == [5]
+
+
+def test_moves_asked_together_with_the_same_candidates_make_them_once_per_decision(tmp_path, monkeypatch):
+    # `take` and `drop` choose from `pile` alike: in a decision asking both, the first makes the candidates
+    # and the second takes them (`keep` chooses otherwise). A decision asking `take` alone, then decisions
+    # asking both after `pile` changed, never see an old pile.
+    text = """\
+        game: t
+        players: 1
+        state:
+          pile: "[1, 2, 3]"
+          turns: 0
+        moves:
+          take:
+            choose: "c in pile"
+            legal: "c > 1"
+            then: "pile = pile + [c + 10]\\nturns += 1"
+          drop:
+            choose: "c in pile"
+            then: "pile = [d for d in pile if d != c]\\nturns += 1"
+          keep:
+            choose: "c in sorted(pile)"
+            then: "turns += 1"
+        rules:
+          - name: alone
+            when: "turns == 0"
+            then: "ask players[0] to take"
+          - name: together
+            when: "0 < turns < 4"
+            then: "ask players[0] to take, drop, keep"
+          - name: finish
+            when: "turns == 4"
+            then: "end game"
+    """
+    game, source = optimised_source(tmp_path, monkeypatch, text, finish="")
+    assert source.count("M.give(0, ") == 2 and "M.give(1, " not in source
+    assert [o.label for o in game.options()] == ["take 2", "take 3"]
+    game.apply(game.options()[1])  # take 3: the pile is 1 2 3 13
+    seen = [(o.move, o.arg) for o in game.options() if o.move in ("take", "drop")]
+    assert seen == [("take", 2), ("take", 3), ("take", 13), ("drop", 1), ("drop", 2), ("drop", 3), ("drop", 13)]
+    game.apply(next(o for o in game.options() if (o.move, o.arg) == ("drop", 2)))  # the pile is 1 3 13
+    assert [(o.move, o.arg) for o in game.options() if o.move == "drop"] == [("drop", 1), ("drop", 3), ("drop", 13)]
+    assert [o.arg for o in game.options() if o.move == "keep"] == [1, 3, 13]

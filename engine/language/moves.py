@@ -19,7 +19,13 @@ class Moves(SectionReader):
     """Reads ``moves:``."""
 
     def moves(self) -> dict[str, MoveSpec]:
-        out = {}
+        out: dict[str, MoveSpec] = {}
+        self.candidate_lines: list[tuple[Unit, int]] = []  # (a move's choices, the line making its candidates)
+        self.read_moves(out)
+        self.share_candidates()
+        return out
+
+    def read_moves(self, out: dict[str, MoveSpec]) -> None:
         section = self.section("moves", Map, Map())
         for name, spec in section.items():
             if not isinstance(spec, Map):
@@ -90,7 +96,27 @@ class Moves(SectionReader):
             out[str(name)] = MoveSpec(str(name), arg, options, cascade, when, label, effect, str(spec.get("doc", "")),
                                       strict=not isinstance(legal, list), public=public, space=space,
                                       fixed_label=fixed_label, choices=choices)
-        return out
+
+    def share_candidates(self) -> None:
+        """Moves whose candidates are the same code (a discard and a close, both `c in choices(player.hand)`)
+        may be asked together: the first of them offered in a decision makes the candidates, the others take
+        them (Memory.give and given). The code draws nothing at random (a `choose:` is pure), and no write
+        comes between the moves of one decision."""
+        alike: dict[str, list[tuple[Unit, int]]] = {}
+        for unit, at in self.candidate_lines:
+            alike.setdefault(unit.source[at][1], []).append((unit, at))
+        shared = 0
+        for line, places in alike.items():
+            if len(places) < 2:
+                continue
+            made = line.removeprefix("v___candidates = ")
+            for unit, at in places:
+                origin = unit.source[at][2]
+                unit.source[at:at + 1] = [
+                    (0, f"v___candidates = M.given({shared})", origin),
+                    (0, "if v___candidates is None:", origin),
+                    (1, f"v___candidates = M.give({shared}, {made})", origin)]
+            shared += 1
 
     def move_choices(self, name: str, spec: Map, options: Unit | None, tests: list, when: Unit | None,
                 strict: bool) -> Any:
@@ -105,6 +131,7 @@ class Moves(SectionReader):
             lines.append((0, f"if not {when.source[0][1]}: return []", when.source[0][2]))
         if options is not None:
             lines.append((0, f"v___candidates = {options.source[0][1]}", options.source[0][2]))
+            candidates_at = len(lines) - 1
         else:
             lines.append((0, "v___candidates = [None]", spec.where))
         for filtered, origin, unit in tests:
@@ -113,7 +140,10 @@ class Moves(SectionReader):
             reads |= unit.reads
             calls |= unit.calls
         lines.append((0, "return v___candidates", spec.where))
-        return self.define("move_choices", ("player",), Unit(lines, reads, calls), True, f"choices of move '{name}'")
+        unit = Unit(lines, reads, calls)
+        if options is not None:
+            self.candidate_lines.append((unit, candidates_at))
+        return self.define("move_choices", ("player",), unit, True, f"choices of move '{name}'")
 
     def only_in_stage(self, name: str, spec: Map, unit: Unit) -> None:
         """`stage: S`: the move is offered only in stage S (its `when`, if any, must hold too)."""

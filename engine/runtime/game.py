@@ -428,6 +428,8 @@ class Game:
         """The legal options of `player`, asked to make one of `moves` (computed anew)."""
         memory = self.memory
         memory.steps = MAX_STEPS
+        if memory.given_now:  # (moves asked together may share their candidates, for this decision: Memory.give)
+            memory.given_now.clear()
         try:
             found = self._move_options(self.program.moves[moves[0]], player)
             if len(moves) > 1:

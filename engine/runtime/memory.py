@@ -59,7 +59,7 @@ class Memory(Budget):
 
     __slots__ = ("vars", "players", "zones", "where", "dirty", "_rng", "_rng_origin", "_rng_own", "pending", "over",
                  "on_step", "winners", "events", "program", "trackers", "shuffler", "trail", "indexes", "made",
-                 "weighed")
+                 "given_now", "weighed")
 
     def __init__(self, program: Any, rng: random.Random):
         self.program = program
@@ -88,6 +88,9 @@ class Memory(Budget):
         # kind of fact -> what is kept about its facts (see _book): their weight, indexes of their values
         self.indexes: dict[str, tuple] = {}
         self.made: dict = {}  # move -> card -> its option, shared with copies (naipes.runtime.game)
+        # the candidates made for the options of the decision under way, for moves that make theirs alike
+        # (see give; naipes.runtime.game empties it as it begins a decision's options)
+        self.given_now: dict = {}
         # name, or (name, seat) -> (the last list grow_var or grow_attr stored there, its weight): shared with
         # copies (a value is remembered by identity, and lists in the state are never changed in place)
         self.weighed: dict = {}
@@ -155,6 +158,17 @@ class Memory(Budget):
             zone.append(card)
             self.where[card.id] = zone.slot
         self.dirty.add(zone.key)
+
+    # --------------------------------------------------------- shared candidates
+    def give(self, key: int, candidates: list) -> list:
+        """Keep the candidates of a move for the other moves asked with it whose candidates are the same code
+        (naipes.language.moves: Moves.share_candidates); `given(key)` returns them while the options of this
+        decision are made."""
+        self.given_now[key] = candidates
+        return candidates
+
+    def given(self, key: int) -> list | None:
+        return self.given_now.get(key)
 
     # ----------------------------------------------------------------- writes
     def set_var(self, name: str, value: Any) -> None:
@@ -603,7 +617,7 @@ class Memory(Budget):
         new.program, new._rng, new._rng_origin, new._rng_own, new.steps = self.program, None, None, True, MAX_STEPS
         new.over, new.winners, new.events, new.trackers, new.shuffler = self.over, self.winners, [], (), None
         new.on_step, new.trail, new.indexes = None, None, {}  # (indexes are changed in place: made anew when used)
-        new.made, new.weighed = self.made, self.weighed
+        new.made, new.weighed, new.given_now = self.made, self.weighed, {}
         new.dirty = set()
         new.where = where = {} if covered else self.where.copy()
         players = []
