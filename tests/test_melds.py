@@ -786,3 +786,35 @@ def test_rule_file_errors(tmp_path):
     bad = RULES.replace("jokers='joker')\n  let figures", "jokers='__class__')\n  let figures")
     with pytest.raises(GameError, match="'_'"):
         Game(_load(tmp_path, bad), 0).start()
+
+
+@dataclass(eq=False)
+class Coloured:
+    suit: str
+    rank: int
+    colour: str
+
+
+def test_meldable_remembers_where_each_card_goes_by_order_and_names_read(monkeypatch):
+    # a card's place in the bit rows is remembered by the card (a hashable card keeps its attributes), for one
+    # order and the names it is read by: the same cards read with another order, or by other names, are placed
+    # afresh; and what is remembered is let go past _MAX_CARDS cards, the answers unchanged
+    from types import SimpleNamespace
+
+    from naipes.library import melds
+    run = [Coloured("a", 8, "red"), Coloured("a", 9, "red"), Coloured("a", 10, "red"), Coloured("a", 11, "red")]
+    assert meldable(run, ORDER_48) == run
+    assert meldable(run, ORDER_40) == []  # 8 and 9 are not in the order: 10 11 alone
+    assert meldable(run, ORDER_48) == run
+    mixed = [Coloured("a", 1, "red"), Coloured("a", 2, "red"), Coloured("b", 3, "red")]
+    assert meldable(mixed, ORDER_40) == []
+    assert meldable(mixed, ORDER_40, suit="colour") == mixed
+    assert meldable(mixed, ORDER_40) == []
+    monkeypatch.setattr(melds, "_MAX_CARDS", 3)
+    rng = random.Random(4)
+    deck = [Coloured(s, r, "red") for s in "abcd" for r in ORDER_40]
+    for _ in range(200):
+        cards = rng.sample(deck, 8)
+        unkept = [SimpleNamespace(suit=c.suit, rank=c.rank) for c in cards]  # (cannot be keys: read afresh)
+        assert [id(c) for c in meldable(unkept, ORDER_40)] == \
+            [id(u) for c, u in zip(cards, unkept) if c in meldable(cards, ORDER_40)]

@@ -19,6 +19,10 @@ truthy, and an unmelded joker is worth ``joker_value``.
 Results that hold several things are dicts, because the rule language indexes
 dicts by key (``best_melds(hand, order)['deadwood']``) but cannot unpack tuples.
 
+What is read from a hashable card is remembered by the card itself (as the
+engine's cards are, a hashable card is taken to keep its attributes):
+``best_melds`` of a hand already seen, and where ``meldable`` puts a card.
+
 >>> from types import SimpleNamespace as C
 >>> order = [1, 2, 3, 4, 5, 6, 7, 10, 11, 12]
 >>> hand = [C(suit='a', rank=r) for r in (5, 6, 7, 10)] + [C(suit=s, rank=2) for s in 'bcd']
@@ -405,7 +409,8 @@ def meldable(cards: Iterable, order: Iterable, suit: Any = "suit", rank: Any = "
     """
     if not isinstance(cards, (list, tuple)):  # (a list or a tuple is only read)
         cards = list(cards)
-    positions = _positions(order if type(order) is tuple else tuple(order))
+    order = order if type(order) is tuple else tuple(order)
+    positions = _positions(order)
     get_suit, get_rank = _reader(suit, "suit"), _reader(rank, "rank")
     is_joker = _reader(jokers, "jokers") if jokers is not None else None
     if is_joker is not None and any(map(is_joker, cards)):
@@ -416,25 +421,14 @@ def meldable(cards: Iterable, order: Iterable, suit: Any = "suit", rank: Any = "
         return [c for i, c in enumerate(cards) if union >> i & 1]
     # without jokers: a card of a rank held min_set times is in a set, and a card inside
     # min_run held positions in a row of its suit is in a run.
-    # Every (suit, position) held is a bit of one number, `held`: each suit a block of its own,
-    # with an empty bit above its top position so that no row of bits runs into the next suit.
-    stride = len(positions) + 1
-    blocks: dict = {}
-    counts: dict = {}  # rank -> cards of that rank
-    bits, ranks, held = [], [], 0
-    for card in cards:
-        suit, rank = get_suit(card), get_rank(card)
-        ranks.append(rank)
-        counts[rank] = counts.get(rank, 0) + 1
-        p = positions.get(rank)  # (None: a rank outside the order, in no run)
-        if p is None:
-            bits.append(0)
-            continue
-        at = blocks.get(suit)
-        if at is None:
-            at = blocks[suit] = len(blocks) * stride
-        bit = 1 << (at + p)
-        bits.append(bit)
+    # Every (suit, position) held is a bit of one number, `held` (see _code).
+    try:
+        codes = _codes(order, suit, rank) if type(suit) is str and type(rank) is str else ({}, {})
+        bits, ranks, counts = _places(cards, codes, positions, get_suit, get_rank)
+    except TypeError:  # a card that cannot be a key
+        bits, ranks, counts = _places_afresh(cards, positions, get_suit, get_rank)
+    held = 0
+    for bit in bits:
         held |= bit
     # the bits that begin min_run held bits in a row, then every bit of those rows
     if min_run == 3:
@@ -452,6 +446,63 @@ def meldable(cards: Iterable, order: Iterable, suit: Any = "suit", rank: Any = "
     if not in_set:
         return [c for c, b in zip(cards, bits) if b & cover] if cover else []
     return [c for c, r, b in zip(cards, ranks, bits) if b & cover or r in in_set]
+
+
+_MAX_CARDS = 20_000  # cards remembered in one table of codes (the cards of finished games are let go)
+
+
+@lru_cache(maxsize=64)
+def _codes(order: tuple, suit: str, rank: str) -> tuple[dict, dict]:
+    """Where meldable puts each card it has met, for one order and one way of reading suits and ranks:
+    (card -> (bit, rank), suit -> its block of bits); see _code."""
+    return {}, {}
+
+
+def _places(cards: list, codes: tuple[dict, dict], positions: dict, get_suit: Callable,
+            get_rank: Callable) -> tuple[list, list, dict]:
+    """(each card's bit in the rows of its suit, 0 outside the order; each card's rank; cards of each rank),
+    each card's (bit, rank) remembered in `codes` (see _codes)."""
+    known = codes[0]
+    if len(known) > _MAX_CARDS:
+        known.clear()
+        codes[1].clear()
+    get = known.get
+    counts: dict = {}  # rank -> cards of that rank
+    bits, ranks = [], []
+    for card in cards:
+        code = get(card)
+        if code is None:
+            code = known[card] = _code(card, codes[1], positions, get_suit, get_rank)
+        bit, rank = code
+        bits.append(bit)
+        ranks.append(rank)
+        counts[rank] = counts.get(rank, 0) + 1
+    return bits, ranks, counts
+
+
+def _places_afresh(cards: list, positions: dict, get_suit: Callable, get_rank: Callable) -> tuple[list, list, dict]:
+    """_places for cards that cannot be keys (nothing is remembered of them)."""
+    blocks: dict = {}
+    codes = [_code(card, blocks, positions, get_suit, get_rank) for card in cards]
+    ranks = [rank for _, rank in codes]
+    counts: dict = {}
+    for rank in ranks:
+        counts[rank] = counts.get(rank, 0) + 1
+    return [bit for bit, _ in codes], ranks, counts
+
+
+def _code(card: Any, blocks: dict, positions: dict, get_suit: Callable, get_rank: Callable) -> tuple[int, Any]:
+    """(the card's bit: its position in the order within its suit's block of bits, 0 for a rank outside the
+    order, which is in no run; its rank). Each suit has a block of its own, with an empty bit above its top
+    position so that no row of bits runs into the next suit."""
+    suit, rank = get_suit(card), get_rank(card)
+    p = positions.get(rank)
+    if p is None:
+        return 0, rank
+    at = blocks.get(suit)
+    if at is None:
+        at = blocks[suit] = len(blocks) * (len(positions) + 1)
+    return 1 << (at + p), rank
 
 
 def is_meld(cards: Iterable, order: Iterable, suit: Any = "suit", rank: Any = "rank", jokers: Any = None,
