@@ -458,7 +458,7 @@ def _codes(order: tuple, suit: str, rank: str) -> tuple[dict, dict]:
     return {}, {}
 
 
-def _places(cards: list, codes: tuple[dict, dict], positions: dict, get_suit: Callable,
+def _places(cards: list | tuple, codes: tuple[dict, dict], positions: dict, get_suit: Callable,
             get_rank: Callable) -> tuple[list, list, dict]:
     """(each card's bit in the rows of its suit, 0 outside the order; each card's rank; cards of each rank),
     each card's (bit, rank) remembered in `codes` (see _codes)."""
@@ -480,7 +480,8 @@ def _places(cards: list, codes: tuple[dict, dict], positions: dict, get_suit: Ca
     return bits, ranks, counts
 
 
-def _places_afresh(cards: list, positions: dict, get_suit: Callable, get_rank: Callable) -> tuple[list, list, dict]:
+def _places_afresh(cards: list | tuple, positions: dict, get_suit: Callable,
+                   get_rank: Callable) -> tuple[list, list, dict]:
     """_places for cards that cannot be keys (nothing is remembered of them)."""
     blocks: dict = {}
     codes = [_code(card, blocks, positions, get_suit, get_rank) for card in cards]
