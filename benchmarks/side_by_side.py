@@ -12,7 +12,10 @@ checkout's rule and strategy files.
     .venv/bin/python benchmarks/side_by_side.py /tmp/before wizard strong    # strategy seats (any game, level)
 
 Random seats suit a game whose random games end (Pocha, Tute, Wizard, the chip
-game; random Chinchón players seldom close: give them a level).
+game; random Chinchón players seldom close: give them a level). With
+`--own-rules` the other engine plays the rule files of its own checkout (to
+measure a change to a rule file; the strategy files are this checkout's either
+way).
 """
 from __future__ import annotations
 
@@ -41,10 +44,10 @@ def engine(package: str, root: Path) -> ModuleType:
 class Workload:
     """Games of one rule file, played by one engine: `run(seed)` gives its time per decision (us)."""
 
-    def __init__(self, naipes: ModuleType, game: str, level: str | None):
+    def __init__(self, naipes: ModuleType, game: str, level: str | None, root: Path = ROOT):
         self.naipes, self.level = naipes, level
         params = {"cards_each": "10", "rounds": "20"} if game == "pocha" and level is None else {}
-        path = ROOT / "rulesets" / ("pocha_static.yaml" if params else f"{game}.yaml")
+        path = root / "rulesets" / ("pocha_static.yaml" if params else f"{game}.yaml")
         self.program = naipes.load_program(path, params)
         self.players = self.program.players[2]
         registry = sys.modules[f"{naipes.__name__}.agents.registry"]
@@ -70,9 +73,13 @@ def main() -> None:
     parser.add_argument("game", help="a shipped rule file: pocha (random seats: 10-card hands), wizard, ...")
     parser.add_argument("level", nargs="?", help="a strategy level for every seat (default: random seats)")
     parser.add_argument("--rounds", type=int, default=12)
+    parser.add_argument("--own-rules", action="store_true",
+                        help="the other engine plays the rule files of its own checkout")
     args = parser.parse_args()
+    other_root = args.other.resolve()
     this = Workload(engine("naipes", ROOT), args.game, args.level)
-    other = Workload(engine("naipes_other", args.other.resolve()), args.game, args.level)
+    other = Workload(engine("naipes_other", other_root), args.game, args.level,
+                     other_root if args.own_rules else ROOT)
     for workload in (this, other):  # (warm: compiled code, caches)
         workload.run(1)
     times: dict[str, list[float]] = {"this": [], "other": []}
