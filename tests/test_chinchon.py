@@ -154,6 +154,19 @@ def test_draw_from_the_stock_then_discard_passes_the_turn():
     assert game.to_move.name == "P2" and labels(game) == ["draw stock", "take 12o"]
 
 
+def test_a_copy_labels_its_options_from_its_own_game():
+    # the draw's label names the discard pile's top card when first read: a copy's options read the copy
+    game = position({"P1": "1o 4c 7e 10b 12o 5c 3e", "P2": "2o 2c 2e 6b 6o 11c 11e"}, "5o",
+                    stage="draw", stock="1b 3b")
+    assert labels(game) == ["draw stock", "take 5o"]
+    copy = game.clone()
+    choose(copy, "draw stock")
+    choose(copy, "discard 12o")
+    choose(copy, "take 12o")
+    choose(copy, "discard 2o")  # P1 draws again in the copy: the top is 2o there, still 5o in the game
+    assert labels(copy) == ["draw stock", "take 2o"] and labels(game) == ["draw stock", "take 5o"]
+
+
 def test_taking_the_discard_top():
     game = position({"P1": "1o 4c 7e 10b 12o 5c 3e", "P2": "2o 2c 2e 6b 6o 11c 11e"}, "1c 5o", stage="draw")
     choose(game, "take 5o")

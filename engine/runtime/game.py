@@ -41,7 +41,10 @@ class Option:
     __slots__ = ("move", "arg", "_label", "_labeller", "_key")
 
     def __init__(self, move: str, arg: Any, label: str | None = None, labeller: Callable | None = None):
-        self.move, self.arg, self._label, self._labeller = move, arg, label, labeller
+        self.move = move
+        self.arg = arg
+        self._label = label
+        self._labeller = labeller
         self._key: tuple | None = None
 
     @property
@@ -212,6 +215,7 @@ class Game:
         self._watched_phase: Any = UNSEEN
         self.paused = False
         self._options: list[Option] | None = None
+        self._labellers: dict[tuple[str, int], Callable[[Option], str]] = {}  # (move, seat) -> see _labeller
         self._recent: list[str] = []  # rules fired near the firing limit (to name a runaway cycle)
 
     def pause_after(self, names: frozenset) -> None:
@@ -489,11 +493,24 @@ class Game:
                 found.append(option)
             return found
 
+        labeller = self._labellers.get((move.name, player.index))
+        if labeller is None:
+            labeller = self._labellers[move.name, player.index] = self._labeller(move, player)
+        name, found = move.name, []
+        for arg in args:  # (a loop: fewer steps than a comprehension for the few options of such moves)
+            found.append(Option(name, arg, None, labeller))
+        return found
+
+    def _labeller(self, move: MoveSpec, player: PlayerBase) -> Callable[[Option], str]:
+        """What labels `player`'s options of `move` when they are first read, from the game as it is then
+        (made once per game, move and seat)."""
+        memory = self.memory
+
         def labeller(option: Option) -> str:
             memory.refuel()
             with self.program.located():
                 return self._label(move, player, option.arg, memory)
-        return [Option(move.name, c, None, labeller) for c in args]
+        return labeller
 
     def _label(self, move: MoveSpec, player: PlayerBase, arg: Any, memory: Memory | None = None) -> str:
         if move.label is not None:
@@ -681,6 +698,7 @@ class Game:
         new.memory, new.agenda = self.memory.clone(), self.agenda.clone()
         new.memory.events = None  # (nobody hears a copy until someone listens: see _reporting)
         new.listeners, new.observers, new.firings, new.decisions, new._options = [], [], 0, self.decisions, None
+        new._labellers = {}
         new.before_move, new.after_move = [], []
         new.history, new._recent, new.cut_off = None, [], self.cut_off
         new.watched, new._watched_phase, new.paused = None, UNSEEN, False
