@@ -497,7 +497,7 @@ class Game:
         if labeller is None:
             labeller = self._labellers[move.name, player.index] = self._labeller(move, player)
         name, found = move.name, []
-        for arg in args:  # (a loop: fewer steps than a comprehension for the few options of such moves)
+        for arg in args:  # (a loop: cheaper than a comprehension for the few options of such moves)
             found.append(Option(name, arg, None, labeller))
         return found
 
