@@ -1191,9 +1191,10 @@ def test_a_playout_in_one_loop_plays_as_apply_does_and_stops_where_the_search_lo
     for _ in range(5):
         if not (stepped.paused or stepped.watched_written):
             stepped.apply(stepped.options()[0])
-    assert looped.play_out(lambda options: options[0], 5) == made
+    first = lambda offered: (offered[0][0], offered[0][1][0])  # noqa: E731  (the first option, as options()[0])
+    assert looped.play_out(first, 5) == made
     assert (repr(looped.memory.vars), looped.memory.players[0].pts, looped.paused, looped.decisions,
             looped.firings) == (repr(stepped.memory.vars), stepped.memory.players[0].pts, stepped.paused,
                                 stepped.decisions, stepped.firings)
     assert looped.paused == (watched in ("points", "pts"))
-    assert short.play_out(lambda options: options[0], 1) == 1 and short.memory.vars["moves_made"] == 1
+    assert short.play_out(first, 1) == 1 and short.memory.vars["moves_made"] == 1

@@ -166,6 +166,30 @@ def test_ismcts_plays_legal_reproducible_games_in_every_game():
         assert run(Game(program, 3), agents(), limit=40) == run(Game(program, 3), agents(), limit=40)
 
 
+@pytest.mark.parametrize("offered", [
+    [("play", [10, 11, 12])],
+    [("play", [10, 11, 12]), ("sing", ["oros"])],
+    [("sing", ["oros", "copas"]), ("close", [7]), ("play", [1, 2])],
+    [("play", [1, 2]), ("play", [3])],  # a move asked twice: one kind
+    [("play", [1, 2]), ("sing", ["oros"]), ("play", [3])],
+])
+def test_a_playout_draws_a_kind_of_move_then_one_of_its_arguments(offered):
+    """The searcher's random playout (Game.play_out gives it each move's arguments, not options) first draws
+    one of the kinds of move offered, by name, then one of that kind's arguments, as its option-by-option
+    draw does, so a rare move (a song) is not drowned by a common one."""
+    from naipes.agents.ismcts import _random_move, _random_option
+    from naipes.runtime.game import Option
+    options = [Option(move, arg, str(arg)) for move, args in offered for arg in args]
+    for seed in range(40):
+        rng = random.Random(seed)
+        kinds = sorted({move for move, _ in offered})
+        kind = rng.choice(kinds) if len(kinds) > 1 else kinds[0]
+        expected = (kind, rng.choice([arg for move, args in offered if move == kind for arg in args]))
+        assert _random_move(offered, random.Random(seed)) == expected
+        option = _random_option(options, random.Random(seed))
+        assert (option.move, option.arg) == expected
+
+
 def test_ismcts_finds_the_winning_move_of_a_chip_game():
     game = new_game(str(ROOT / "rulesets/fichas.yaml"), {"chips": "R1 R2 B1 B3 G3"})
     winning = {option_key(o) for o in Solver().best(game.clone())}

@@ -166,7 +166,7 @@ class ISMCTSAgent:
         left = self.depth
         while left > 0 and not (world.over or world.paused or _moved(world, start, watching)):
             if policy is None:  # (moves in one loop, up to the first that writes what the evaluation reads)
-                made = world.play_out(lambda options: _random_option(options, rng), left)
+                made = world.play_out(lambda offered: _random_move(offered, rng), left)
                 if not made:  # (a world that others hear: one move at a time)
                     world.apply(_random_option(world.options(), rng))
                 left -= made or 1
@@ -186,14 +186,24 @@ def _moved(world: Game, start: tuple, watching: bool) -> bool:
     return (world.watched_written or not watching) and _standing(world) != start
 
 
+def _random_move(offered: list[tuple[str, list]], rng: random.Random) -> tuple[str, Any]:
+    """A random move kind, then a random one of its arguments: a rare kind of move (closing a hand, singing)
+    is not drowned by the many options of a common one (which card to discard). `offered`: (move, its
+    arguments) for each move asked (Game.play_out)."""
+    move, args = offered[0]
+    if len(offered) > 1:
+        kinds: dict[str, list] = {}
+        for name, more in offered:  # (a move asked twice offers its arguments twice)
+            kinds[name] = kinds.get(name, []) + more
+        if len(kinds) > 1:
+            move = rng.choice(sorted(kinds))
+        args = kinds[move]
+    return move, rng.choice(args)
+
+
 def _random_option(options: list[Option], rng: random.Random) -> Option:
-    """A random move kind, then a random option of it: a rare kind of move (closing a hand,
-    singing) is not drowned by the many options of a common one (which card to discard)."""
-    if options[0].move != options[-1].move:  # (the options come move by move: else they are of one kind)
-        kinds = sorted({o.move for o in options})
-        move = rng.choice(kinds)
-        options = [o for o in options if o.move == move]
-    return rng.choice(options)
+    """`_random_move` among options (a world that others hear plays one `apply` at a time)."""
+    return _random_move([(option.move, [option]) for option in options], rng)[1]
 
 
 def _estimate(world: Game) -> tuple:

@@ -445,9 +445,34 @@ class Game:
                 raise
             raise located from None
         if not found:
-            raise GameError(f"{player} is asked to {' or '.join(moves)} but has no legal option; "
-                            f"state: {self.describe_state()}")
+            raise self._no_option(player, moves)
         return found
+
+    def _offered_arguments(self, player: PlayerBase, moves: tuple[str, ...]) -> list[tuple[str, list]]:
+        """`_offer` without its options, for a search's playout: (move, its legal arguments) for each of `moves`
+        that has some, in the order asked."""
+        memory = self.memory
+        memory.steps = MAX_STEPS
+        if memory.given_now:
+            memory.given_now.clear()
+        V, specs, found = memory.vars, self.program.moves, []
+        try:
+            for name in moves:
+                args = specs[name].choices(memory, V, player)
+                if args:
+                    found.append((name, args))
+        except Exception as exc:
+            located = self.program.located_error(exc)
+            if located is exc:
+                raise
+            raise located from None
+        if not found:
+            raise self._no_option(player, moves)
+        return found
+
+    def _no_option(self, player: PlayerBase, moves: tuple[str, ...]) -> GameError:
+        return GameError(f"{player} is asked to {' or '.join(moves)} but has no legal option; "
+                         f"state: {self.describe_state()}")
 
     def _candidates(self, move: MoveSpec, player: PlayerBase) -> list:
         memory = self.memory
@@ -645,25 +670,26 @@ class Game:
             if not memory.over and self.decisions >= max_decisions:
                 self._cut_at_max_decisions()
 
-    def play_out(self, choose: Callable[[list[Option]], Option], most: int) -> int:
-        """A search's playout: play up to `most` moves, each `choose(options)` (one of them), while the game is
-        not over nor paused and nothing hears or hooks its moves, and stop after a move that writes a watched
-        name (see pause_after: the search then looks at where things stand). `apply`'s steps in one loop, as
-        `play_quietly`'s; the moves made."""
+    def play_out(self, choose: Callable[[list[tuple[str, list]]], tuple[str, Any]], most: int) -> int:
+        """A search's playout: play up to `most` moves while the game is not over nor paused and nothing hears
+        or hooks its moves, and stop after a move that writes a watched name (see pause_after: the search then
+        looks at where things stand). Each move is `choose(offered)`: a (move, argument) from `offered`, the
+        legal arguments of each move asked (`_offered_arguments`: no options are made). `apply`'s steps in one
+        loop, as `play_quietly`'s; the moves made."""
         memory, agenda, program = self.memory, self.agenda, self.program
         V, moves, max_decisions = memory.vars, program.moves, program.max_decisions
         watching, made = self.watched is not None, 0
         while made < most and not memory.over and not self.paused and not (
                 self.listeners or self.observers or self.before_move or self.after_move or memory.events is not None):
             player, names = memory.pending  # type: ignore[misc]  # (set: a game not over waits for a decision)
-            options = self._options = self._offer(player, names)
-            choice = choose(options)
+            self._options = None
+            move, arg = choose(self._offered_arguments(player, names))
             memory.pending = None
             self.decisions += 1
             memory.steps = MAX_STEPS
             phase = V.get("phase") if watching else None
             try:
-                moves[choice.move].effect(memory, V, player, choice.arg)
+                moves[move].effect(memory, V, player, arg)
                 if watching:
                     self._note_writes(phase)
                 agenda.update(memory)
