@@ -458,7 +458,9 @@ class Game:
         V, specs, found = memory.vars, self.program.moves, []
         try:
             for name in moves:
-                args = specs[name].choices(memory, V, player)
+                choices = specs[name].choices
+                assert choices is not None  # every move of a built program has its choices
+                args = choices(memory, V, player)
                 if args:
                     found.append((name, args))
         except Exception as exc:
