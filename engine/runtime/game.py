@@ -281,18 +281,23 @@ class Game:
 
     def advance(self) -> None:
         """Fire rules until none is left (or the game is over)."""
-        if self.listeners or self.observers or self.watched is not None or self.memory.events is not None:
+        if self.listeners or self.observers or self.memory.events is not None:
             self._advance_heard()
         else:
             self._fire()
 
     def _fire(self) -> None:
-        """`advance` in a game nobody hears or watches: the loop alone."""
-        program, memory, agenda = self.program, self.memory, self.agenda
+        """`advance` in a game nobody hears (a search's world may be watched: see pause_after): the loop alone."""
+        program, memory, agenda, watched = self.program, self.memory, self.agenda, self.watched
         V, watch_from, count = memory.vars, program.watch_from, 0  # (watch_from: see _watch_cycle)
         memory.on_step = None
         try:
             while agenda.live and not memory.over:  # (a game's agenda has an activation when `live` is not 0)
+                if watched is not None:
+                    phase = V.get("phase")
+                    if self._watched_phase is not UNSEEN and phase != self._watched_phase:
+                        self.paused = True
+                        break
                 act = agenda.pop()
                 assert act is not None  # (the agenda is live)
                 rule = act.rule
@@ -301,6 +306,8 @@ class Game:
                 else:
                     rule.action(memory, V)
                 if memory.dirty:
+                    if watched is not None:
+                        self._note_writes(phase)
                     agenda.update(memory)
                 count += 1
                 if count > watch_from:
