@@ -175,19 +175,32 @@ def test_ismcts_plays_legal_reproducible_games_in_every_game():
 ])
 def test_a_playout_draws_a_kind_of_move_then_one_of_its_arguments(offered):
     """The searcher's random playout (Game.play_out gives it each move's arguments, not options) first draws
-    one of the kinds of move offered, by name, then one of that kind's arguments, as its option-by-option
-    draw does, so a rare move (a song) is not drowned by a common one."""
-    from naipes.agents.ismcts import _random_move, _random_option
-    from naipes.runtime.game import Option
-    options = [Option(move, arg, str(arg)) for move, args in offered for arg in args]
+    one of the kinds of move offered, by name, then one of that kind's arguments, so that a rare move (a song)
+    is not drowned by a common one."""
+    from naipes.agents.ismcts import _random_move
     for seed in range(40):
         rng = random.Random(seed)
         kinds = sorted({move for move, _ in offered})
         kind = rng.choice(kinds) if len(kinds) > 1 else kinds[0]
         expected = (kind, rng.choice([arg for move, args in offered if move == kind for arg in args]))
         assert _random_move(offered, random.Random(seed)) == expected
-        option = _random_option(options, random.Random(seed))
-        assert (option.move, option.arg) == expected
+
+
+def test_a_searchers_move_in_a_world_that_others_hear_is_the_move_in_a_quiet_one():
+    """The searcher moves in its worlds through Game.play_out, which makes no options; in a world someone hears,
+    play_out makes no move, and the move is made through the options and `apply`: the same move."""
+    from naipes.agents.ismcts import _step
+    game = Game(program_for("tute_cabrero"), 4)
+    game.start()
+    quiet, heard = game.clone(), game.clone()
+    heard.observers.append(lambda record: None)
+    last = lambda offered: (offered[-1][0], offered[-1][1][-1])  # noqa: E731  (the last move's last argument)
+    for _ in range(30):
+        for world in (quiet, heard):
+            _step(world, last)
+    assert quiet.decisions == heard.decisions == game.decisions + 30
+    assert repr(quiet.memory.vars) == repr(heard.memory.vars)
+    assert [list(zone) for zone in quiet.memory.zones] == [list(zone) for zone in heard.memory.zones]
 
 
 def test_ismcts_finds_the_winning_move_of_a_chip_game():

@@ -35,7 +35,7 @@ from typing import Any
 
 from ..errors import ParamError
 from ..program import Program
-from ..runtime.game import Decision, Game, Option
+from ..runtime.game import Decision, Game, Option, arg_key
 from .knowledge import Knowledge
 
 # The most search one decision may ask for: a strategy or a seat cannot stall a game for longer.
@@ -117,11 +117,14 @@ class ISMCTSAgent:
         start = _standing(world)
         if world.program.estimate is not None:
             self._start_estimate = _estimate(world)
-        node, path = root, []
-        while not world.over and not world.paused:
-            options = world.options()
-            mover = world.mover.index
-            keys = [o.key for o in options]  # an option's identity across worlds
+        path: list[_Node] = []
+        node, grown = root, False
+
+        def descend(offered: list[tuple[str, list]]) -> tuple[str, Any]:
+            """The tree's move in this world: an option never tried here (the tree grows by it), else UCB1's."""
+            nonlocal node, grown
+            moves = [(move, arg) for move, args in offered for arg in args]
+            keys = [(move, arg_key(arg)) for move, arg in moves]  # an option's identity across worlds
             children = node.children
             untried = []
             for i, key in enumerate(keys):
@@ -133,15 +136,18 @@ class ISMCTSAgent:
             if untried:
                 i = self.rng.choice(untried)
                 child = children[keys[i]] = _Node(mover)
-                child.available = 1
-                world.apply(options[i])
-                path.append(child)
-                break
-            i = self._select(children, keys)
-            node = children[keys[i]]
-            world.apply(options[i])
-            path.append(node)
-            if _moved(world, start, watching):
+                child.available, grown = 1, True
+            else:
+                i = self._select(children, keys)
+                child = children[keys[i]]
+            node = child
+            path.append(child)
+            return moves[i]
+
+        while not world.over and not world.paused:
+            mover = world.mover.index
+            _step(world, descend)
+            if grown or _moved(world, start, watching):
                 break
         rewards = self._playout(world, start, watching)
         scale = self._scale = max(self._scale, max(map(abs, rewards)))
@@ -168,7 +174,7 @@ class ISMCTSAgent:
             if policy is None:  # (moves in one loop, up to the first that writes what the evaluation reads)
                 made = world.play_out(lambda offered: _random_move(offered, rng), left)
                 if not made:  # (a world that others hear: one move at a time)
-                    world.apply(_random_option(world.options(), rng))
+                    _step(world, lambda offered: _random_move(offered, rng))
                 left -= made or 1
             else:
                 world.apply(policy.choose(world.decision()))
@@ -201,9 +207,18 @@ def _random_move(offered: list[tuple[str, list]], rng: random.Random) -> tuple[s
     return move, rng.choice(args)
 
 
-def _random_option(options: list[Option], rng: random.Random) -> Option:
-    """`_random_move` among options (a world that others hear plays one `apply` at a time)."""
-    return _random_move([(option.move, [option]) for option in options], rng)[1]
+def _step(world: Game, choose: Callable[[list[tuple[str, list]]], tuple[str, Any]]) -> None:
+    """One move of `world`, `choose(offered)` as in Game.play_out (a world that others hear: through `apply`)."""
+    if not world.play_out(choose, 1):
+        options = world.options()
+        offered: list[tuple[str, list]] = []
+        for option in options:  # (the options come move by move, in the order asked)
+            if offered and offered[-1][0] == option.move:
+                offered[-1][1].append(option.arg)
+            else:
+                offered.append((option.move, [option.arg]))
+        move, arg = choose(offered)
+        world.apply(next(o for o in options if o.move == move and o.arg is arg))
 
 
 def _estimate(world: Game) -> tuple:
