@@ -145,14 +145,11 @@ class Knowledge:
 def _deal_respecting(pool: list, places: list, excluded: dict[int, set[int]], rng: random.Random) -> list:
     """The pool's cards in an order for `places`, none in a zone that excludes it (tries a few shuffles,
     then places the most constrained cards first; if nothing fits, ignores the exclusions)."""
-    if not any(excluded.get(zone.slot) for zone, _ in places):
+    bans = [(k, excluded[zone.slot]) for k, (zone, _) in enumerate(places) if excluded.get(zone.slot)]
+    for _ in range(20 if bans else 1):
         cards = list(pool)
         rng.shuffle(cards)
-        return cards
-    for _ in range(20):
-        cards = list(pool)
-        rng.shuffle(cards)
-        if all(card.id not in excluded.get(zone.slot, ()) for (zone, _), card in zip(places, cards)):
+        if all(cards[k].id not in ban for k, ban in bans):
             return cards
     return _constrained_deal(pool, places, excluded, rng)
 
