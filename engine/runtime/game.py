@@ -323,7 +323,7 @@ class Game:
             raise self._stuck()
 
     def _advance_heard(self) -> None:
-        """`advance` with listeners (each firing is a record), observers (announcements) or a search's watch."""
+        """`advance` with listeners (each firing is a record) or observers (announcements), a search's watch kept."""
         program, memory, agenda = self.program, self.memory, self.agenda
         listening, watching = bool(self.listeners), self.watched is not None
         reporting = self._reporting()
