@@ -129,7 +129,11 @@ class Agenda:
     __slots__ = ("program", "plan", "live", "fired", "closed", "bindings", "matches", "tick", "stamps",
                  "guard_seen", "unbound", "ungrown", "unevaluated")
 
-    def __init__(self, program: Any):
+    def __init__(self, program: Any = None):
+        """`program` None: a blank agenda, which `clone` fills in (a compiled class makes its objects through
+        `__init__`)."""
+        if program is None:
+            return
         self.program = program
         self.plan = program.matching
         self.live = self.fired = self.closed = 0
@@ -144,7 +148,7 @@ class Agenda:
         self.unevaluated = 0  # after a lazy start: the rules not evaluated yet (see start)
 
     def clone(self) -> Agenda:
-        new = Agenda.__new__(Agenda)
+        new = Agenda()
         new.program, new.plan = self.program, self.plan
         new.live, new.fired, new.closed = self.live, self.fired, self.closed
         new.bindings = self.bindings.copy()

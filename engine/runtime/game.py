@@ -194,8 +194,12 @@ class Game:
     (False, 'P2')
     """
 
-    def __init__(self, program: Program, seed: int | None = None, *, players: int | None = None,
+    def __init__(self, program: Program | None = None, seed: int | None = None, *, players: int | None = None,
                  names: list[str] | None = None):
+        """`program` None: a blank game, which `clone` fills in (a compiled class makes its objects through
+        `__init__`)."""
+        if program is None:
+            return
         self.program = program
         self.seed = seed
         self.memory: Memory = new_memory(program, seed, names, players)
@@ -728,7 +732,7 @@ class Game:
     # ------------------------------------------------------------------ copies
     def clone(self) -> Game:
         """An independent copy for search (no listeners)."""
-        new = Game.__new__(Game)
+        new = Game()
         new.program, new.seed = self.program, self.seed
         new.memory, new.agenda = self.memory.clone(), self.agenda.clone()
         new.memory.events = None  # (nobody hears a copy until someone listens: see _reporting)

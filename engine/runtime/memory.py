@@ -25,27 +25,8 @@ from typing import Any
 from ..errors import GameError, ParamError
 from ..library.builtins import DECK
 from ..library.limits import LEAVES, MAX_ITEMS, MAX_STEPS, Budget, plus, weigh
-from ..program import CardBase, CardSpec, FactBase, PlayerBase, Program, ZoneSpec
-
-
-class Zone(list):
-    """A pile of cards: a list whose last item is the top."""
-
-    __slots__ = ("name", "owner", "key", "slot", "spec")
-    name: str
-    owner: PlayerBase | None
-    key: str | tuple[str, int]  # the name, with the owner's seat for a per-player zone
-    slot: int
-    spec: ZoneSpec
-
-    def __repr__(self) -> str:
-        owner = f"{self.owner.name}." if self.owner is not None else ""
-        return f"<{owner}{self.name}: {len(self)} cards>"
-
-    __hash__ = object.__hash__  # type: ignore[assignment]  # a zone is hashed by identity (a list is not hashable)
-
-    def __eq__(self, other: object) -> bool:
-        return self is other
+from ..program import CardBase, CardSpec, FactBase, PlayerBase, Program
+from .zones import Zone
 
 
 def sees(zone: Zone, seat: int | None) -> bool:
@@ -61,7 +42,11 @@ class Memory(Budget):
                  "on_step", "winners", "events", "program", "trackers", "shuffler", "trail", "indexes", "made",
                  "given_now", "weighed")
 
-    def __init__(self, program: Any, rng: random.Random):
+    def __init__(self, program: Any = None, rng: random.Random | None = None):
+        """`program` None: a blank memory, which `_copy` fills in (a compiled class makes its objects through
+        `__init__`)."""
+        if program is None:
+            return
         self.program = program
         self.vars: dict[str, Any] = {}
         self.players: list[PlayerBase] = []
@@ -613,7 +598,7 @@ class Memory(Budget):
     def _copy(self, seat: int | None, covered: bool = False, reads: AbstractSet[str] | None = None) -> Memory:
         """A copy without a generator (a clone sets its origin); `covered`: the cards hidden from `seat` are
         placeholders, and only the cards it sees are in `where`; `reads`: see seen_by."""
-        new = Memory.__new__(Memory)
+        new = Memory()
         new.program, new._rng, new._rng_origin, new._rng_own, new.steps = self.program, None, None, True, MAX_STEPS
         new.over, new.winners, new.events, new.trackers, new.shuffler = self.over, self.winners, [], (), None
         new.on_step, new.trail, new.indexes = None, None, {}  # (indexes are changed in place: made anew when used)
@@ -653,19 +638,19 @@ class Memory(Budget):
         remap = _Remapper(players, zones)
         atoms, player_class, plain = ATOMS, program.player_class, plan.plain
         for p, q in zip(self.players, players) if plan.player_state or plan.player_zones else ():
-            for slot in plan.player_state:
-                value = getattr(p, slot)
+            for name in plan.player_state:
+                value = getattr(p, name)
                 kind = value.__class__
-                if kind in atoms or plain.get((slot, p.index)) is value:
-                    setattr(q, slot, value)
+                if kind in atoms or plain.get((name, p.index)) is value:
+                    setattr(q, name, value)
                 elif kind is player_class:
-                    setattr(q, slot, players[value.index])
+                    setattr(q, name, players[value.index])
                 else:
-                    setattr(q, slot, mapped := remap(value))
+                    setattr(q, name, mapped := remap(value))
                     if mapped is value:
-                        plain[slot, p.index] = value
-            for slot in plan.player_zones:
-                setattr(q, slot, zones[getattr(p, slot).slot])
+                        plain[name, p.index] = value
+            for name in plan.player_zones:
+                setattr(q, name, zones[getattr(p, name).slot])
         V = self.vars
         if plan.left_out:  # (a few names: made from them, not copied whole and cut down)
             kept = plan.kept_keys
