@@ -8,6 +8,7 @@ without running its .pth files (so the checkout's editable install stays out).
 """
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 import sys
@@ -19,12 +20,17 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-SOURCES = ["pyproject.toml", "README.md", "engine", "rulesets", "strategies"]
+SOURCES = ["pyproject.toml", "setup.py", "README.md", "engine", "rulesets", "strategies"]
 IGNORED = shutil.ignore_patterns("__pycache__", "*.pyc", "*.egg-info", "build")
 
 
-def run(*command: str | Path, cwd: Path, timeout: int = 120) -> subprocess.CompletedProcess:
-    done = subprocess.run([str(c) for c in command], cwd=cwd, capture_output=True, text=True, timeout=timeout)
+def run(*command: str | Path, cwd: Path, timeout: int = 120, env: dict[str, str] | None = None
+        ) -> subprocess.CompletedProcess:
+    """`command` in `cwd`, with this run's environment and `env`, less PYTHONPATH (which could lead to another
+    naipes: .ci/native)."""
+    environment = {key: value for key, value in os.environ.items() if key != "PYTHONPATH"} | (env or {})
+    done = subprocess.run([str(c) for c in command], cwd=cwd, capture_output=True, text=True, timeout=timeout,
+                          env=environment)
     assert done.returncode == 0, f"{' '.join(map(str, command))} failed:\n{done.stdout}\n{done.stderr}"
     return done
 
@@ -39,7 +45,9 @@ def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
         else:
             shutil.copy2(item, source / name)
     out = tmp_path_factory.mktemp("dist")
-    run(sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "--wheel-dir", out, source, cwd=source)
+    # a plain Python wheel: its contents are the point here (.ci/run tests the wheel with the compiled runtime)
+    run(sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "--wheel-dir", out, source, cwd=source,
+        env={"NAIPES_NATIVE": "0"})
     (found,) = out.glob("naipes-*.whl")
     return found
 
