@@ -39,23 +39,22 @@ from ..runtime.memory import CardBase, PlayerBase, Zone, sees
 class Knowledge:
     """One seat's knowledge of the card positions of one game; attach it before the game starts."""
 
-    def __init__(self, game: Game, seat: int):
+    def __init__(self, game: Game, seat: int, like: Knowledge | None = None):
+        """`like`: what another Knowledge of the seat knows, for a copy of its game (see follow)."""
         self.game, self.seat = game, seat
-        self.known: dict[int, int] = {}  # card id -> zone slot where the seat knows it is
-        self.excluded: dict[int, set[int]] = {}  # zone slot -> ids of cards it cannot hold
+        # card id -> zone slot where the seat knows it is; zone slot -> ids of cards it cannot hold
+        self.known: dict[int, int] = {} if like is None else dict(like.known)
+        self.excluded: dict[int, set[int]] = {} if like is None else {
+            slot: set(ids) for slot, ids in like.excluded.items()}
         memory = game.memory
         memory.trackers = memory.trackers + (self,)
         game.before_move.append(self.deduce)
-        self.look()
+        if like is None:
+            self.look()
 
     def follow(self, game: Game) -> Knowledge:
         """The same knowledge, following `game` (a clone of this one's game, or a world of it)."""
-        copy = Knowledge.__new__(Knowledge)
-        copy.game, copy.seat = game, self.seat
-        copy.known, copy.excluded = dict(self.known), {slot: set(ids) for slot, ids in self.excluded.items()}
-        game.memory.trackers = game.memory.trackers + (copy,)
-        game.before_move.append(copy.deduce)
-        return copy
+        return Knowledge(game, self.seat, self)
 
     # ------------------------------------------------------------- following
     def look(self) -> None:
