@@ -89,3 +89,22 @@ def test_worlds_differ_in_the_hidden_hands():
     assert len(hands) > 1
     mine = {tuple(sorted(c.id for c in knowledge.world(rng).memory.players[0].hand)) for _ in range(10)}
     assert len(mine) == 1
+
+
+def test_a_world_follows_cards_moved_outside_a_decision():
+    """Worlds drawn at one position share the work of finding the hidden cards; a card that moves (here by the
+    memory directly, as a scenario or a bridge may move one) is where the next world puts it."""
+    program = load_program("rulesets/tute_cabrero.yaml")
+    game = Game(program, 2)
+    knowledge = Knowledge(game, 0)
+    game.start()
+    rng = random.Random(1)
+    knowledge.world(rng)
+    memory = game.memory
+    card = memory.players[1].hand[0]
+    memory.move(card, memory.vars["trick"])  # public now: the seat sees it on the table
+    for _ in range(5):
+        world = knowledge.world(rng).memory
+        assert [c.id for c in world.vars["trick"]] == [card.id]
+        assert len(world.players[1].hand) == len(memory.players[1].hand)
+        assert card.id not in {c.id for p in world.players for c in p.hand}

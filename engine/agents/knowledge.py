@@ -46,6 +46,8 @@ class Knowledge:
         self.known: dict[int, int] = {} if like is None else dict(like.known)
         self.excluded: dict[int, set[int]] = {} if like is None else {
             slot: set(ids) for slot, ids in like.excluded.items()}
+        self.changes = 0  # how many times what it knows changed (see _hidden)
+        self._hidden_at: tuple[tuple[int, int, int], _Hidden] | None = None  # (position, what _hidden found there)
         memory = game.memory
         memory.trackers = memory.trackers + (self,)
         game.before_move.append(self.deduce)
@@ -67,6 +69,7 @@ class Knowledge:
                 self.known[zone[-1].id] = zone.slot
 
     def moved(self, cards: list, dest: Zone) -> None:
+        self.changes += 1
         known, slot = self.known, dest.slot
         visible = sees(dest, self.seat)
         unplaced = False
@@ -81,6 +84,7 @@ class Knowledge:
             self.excluded.pop(slot, None)  # cards it cannot place came in: old deductions no longer hold
 
     def shuffled(self, zone: Zone) -> None:
+        self.changes += 1
         if not sees(zone, self.seat):
             known = self.known
             for card in zone:
@@ -105,58 +109,83 @@ class Knowledge:
                     return  # the step that decided: the ones before it found nothing in his hand
                 ruled_out = allowed_of(memory, V, player, unknown)
                 if ruled_out:
+                    self.changes += 1
                     self.excluded.setdefault(hand, set()).update(c.id for c in ruled_out)
 
     # ----------------------------------------------------------------- worlds
     def world(self, rng: random.Random) -> Game:
         """A clone of the game with every card the seat cannot place dealt again at random."""
-        self.look()
+        hidden = self._hidden()
         world = self.game.clone()
         memory = world.memory
-        places: list[tuple[Zone, int]] = []  # (hidden zone, index) of each card to redeal
-        pool: list[CardBase] = []
-        for zone in memory.zones:
+        zones, where = memory.zones, memory.where
+        for (slot, i), card in zip(hidden.places, _deal_respecting(hidden, self.excluded, rng)):
+            zones[slot][i] = card
+            where[card.id] = slot
+        for slot in hidden.piles:
+            rng.shuffle(zones[slot])  # the order of a face-down pile is unknown too
+        memory.seed_later(rng.random())  # not the real game's future shuffles
+        memory.dirty.update(hidden.keys)
+        with world.program.located():
+            world.agenda.update(memory)
+        return world
+
+    def _hidden(self) -> _Hidden:
+        """Where the cards the seat cannot place are, worked out once per position of the game (a search draws
+        many worlds from one position)."""
+        game = self.game
+        position = (game.decisions, game.firings, self.changes)
+        if self._hidden_at is not None and self._hidden_at[0] == position:
+            return self._hidden_at[1]
+        self.look()
+        hidden = _Hidden()
+        zones = game.memory.zones
+        for zone in zones:
             if sees(zone, self.seat):
                 continue
             covered = len(zone) - (1 if zone.spec.visibility == "top" and zone else 0)
             for i in range(covered):
                 card = zone[i]
                 if self.known.get(card.id) != zone.slot:
-                    places.append((zone, i))
-                    pool.append(card)
-        pool.sort(key=lambda c: c.id)  # the world depends on what the seat knows, not on where hidden cards are
-        cards = _deal_respecting(pool, places, self.excluded, rng)
-        touched = set()
-        for (zone, i), card in zip(places, cards):
-            zone[i] = card
-            memory.where[card.id] = zone.slot
-            touched.add(zone.slot)
-        for zone in memory.zones:
-            if zone.spec.visibility == "hidden" and zone.spec.ordered and len(zone) > 1 and zone.slot in touched:
-                rng.shuffle(zone)  # the order of a face-down pile is unknown too
-        memory.seed_later(rng.random())  # not the real game's future shuffles
-        memory.dirty.update(memory.zones[slot].key for slot in touched)
-        with world.program.located():
-            world.agenda.update(memory)
-        return world
+                    hidden.places.append((zone.slot, i))
+                    hidden.pool.append(card)
+        hidden.pool.sort(key=lambda c: c.id)  # a world depends on what the seat knows, not on where hidden cards are
+        touched = {slot for slot, _ in hidden.places}
+        hidden.keys = [zones[slot].key for slot in sorted(touched)]
+        hidden.piles = [slot for slot in sorted(touched) if zones[slot].spec.visibility == "hidden"
+                        and zones[slot].spec.ordered and len(zones[slot]) > 1]
+        hidden.bans = [(k, self.excluded[slot]) for k, (slot, _) in enumerate(hidden.places) if self.excluded.get(slot)]
+        self._hidden_at = (position, hidden)
+        return hidden
 
 
-def _deal_respecting(pool: list, places: list, excluded: dict[int, set[int]], rng: random.Random) -> list:
-    """The pool's cards in an order for `places`, none in a zone that excludes it (tries a few shuffles,
+class _Hidden:
+    """The cards a seat cannot place, as a world redeals them (see Knowledge.world)."""
+
+    def __init__(self) -> None:
+        self.places: list[tuple[int, int]] = []  # (zone slot, index) of each card to redeal
+        self.pool: list[CardBase] = []  # those cards, by id
+        self.bans: list[tuple[int, set[int]]] = []  # (index into places, ids of the cards its zone excludes)
+        self.keys: list = []  # the keys of the zones the cards are redealt in (dirty in a world)
+        self.piles: list[int] = []  # the slots of face-down ordered piles among them, shuffled in a world
+
+
+def _deal_respecting(hidden: _Hidden, excluded: dict[int, set[int]], rng: random.Random) -> list:
+    """The pool's cards in an order for the places, none in a zone that excludes it (tries a few shuffles,
     then places the most constrained cards first; if nothing fits, ignores the exclusions)."""
-    bans = [(k, excluded[zone.slot]) for k, (zone, _) in enumerate(places) if excluded.get(zone.slot)]
+    pool, bans = hidden.pool, hidden.bans
     for _ in range(20 if bans else 1):
         cards = list(pool)
         rng.shuffle(cards)
         if all(cards[k].id not in ban for k, ban in bans):
             return cards
-    return _constrained_deal(pool, places, excluded, rng)
+    return _constrained_deal(pool, hidden.places, excluded, rng)
 
 
 def _constrained_deal(pool: list, places: list, excluded: dict[int, set[int]], rng: random.Random) -> list:
     free: dict[int, list[int]] = {}  # zone slot -> indexes into places still empty
-    for k, (zone, _) in enumerate(places):
-        free.setdefault(zone.slot, []).append(k)
+    for k, (slot, _) in enumerate(places):
+        free.setdefault(slot, []).append(k)
     allowed = {card.id: [s for s in free if card.id not in excluded.get(s, ())] for card in pool}
     order = sorted(pool, key=lambda c: (len(allowed[c.id]), rng.random()))
     out: list[Any] = [None] * len(places)
