@@ -238,3 +238,65 @@ def test_extends_by_name_prefers_the_file_beside_the_variant(tmp_path):
     (tmp_path / "pocha.yaml").write_text("game: my_base\nplayers: 2\nrules:\n  - name: r\n    then: end game\n")
     program = load_program(write(tmp_path, "extends: pocha\ngame: mine\n", "mine.yaml"))
     assert [r.name for r in program.rules] == ["r"]
+
+
+HALTING = """
+game: halting
+players: 2
+state:
+  log: "[]"
+  rnd: 0
+player_state:
+  score: {init: 0}
+evaluation: "player.score"
+phases:
+  deal:
+    enter:
+      - next_round: |
+          if rnd >= 2:
+              end game
+          rnd += 1
+      - to_the_scoring: goto score  # (nothing watched is written yet: the entry runs on)
+  score:
+    enter:
+      - score_the_round: |
+          for p in players:
+              p.score += 1
+      - bonus:
+          when: "rnd == 1"
+          then: |
+            for p in players:
+                p.score += 10
+      - tidy_up: "TIDY"
+      - next: goto deal
+"""
+
+
+def watched_run(path, halting: bool) -> Game:
+    """A game watched for its evaluation's names, as a search's world is (halting: as it is; else with the
+    memory's early stop turned off, so the entry runs to its end)."""
+    game = Game(load_program(path), 0)
+    game.pause_after(game.program.evaluation_reads)
+    if not halting:
+        game.memory.halt = None
+    game.start()
+    return game
+
+
+def test_a_watched_entry_stops_after_the_last_step_that_can_change_what_is_watched(tmp_path):
+    path = write(tmp_path, HALTING.replace("TIDY", "log = log + ['tidy']"))
+    halted, whole = watched_run(path, True), watched_run(path, False)
+    assert halted.paused and whole.paused
+    scores = [[p.score for p in game.memory.players] for game in (halted, whole)]
+    assert scores == [[11, 11], [11, 11]]  # the bonus step, which writes the score again, ran in both
+    assert halted.memory.vars["log"] == [] and halted.memory.vars["phase"] == "score"  # tidy_up was skipped
+    assert whole.memory.vars["log"] == ["tidy"] and whole.memory.vars["phase"] == "deal"
+
+
+@pytest.mark.parametrize("tidy", ["log = log + ['tidy']\nif rnd > 5:\n    end game",  # may end the game
+                                  "log = log + ['tidy']\nfor p in players:\n    p.score += 0"])  # writes the score
+def test_a_watched_entry_runs_on_through_a_step_that_may_change_the_result(tmp_path, tidy):
+    text = HALTING.replace('"TIDY"', "|\n          " + tidy.replace("\n", "\n          "))
+    game = watched_run(write(tmp_path, text), True)
+    assert game.paused and game.memory.vars["log"] == ["tidy"]  # tidy_up ran (the stop comes after it)
+    assert game.memory.halted and game.memory.vars["phase"] == "score"

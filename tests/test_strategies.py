@@ -203,6 +203,31 @@ def test_a_searchers_move_in_a_world_that_others_hear_is_the_move_in_a_quiet_one
     assert [list(zone) for zone in quiet.memory.zones] == [list(zone) for zone in heard.memory.zones]
 
 
+@pytest.mark.parametrize("game_name", ["tute_cabrero", "pocha"])
+def test_a_playout_that_stops_early_in_the_scoring_sees_the_score_a_whole_scoring_gives(game_name):
+    """A searcher's world stops once the scoring wrote what the evaluation reads and the steps left cannot write
+    it again (gathering the cards, the next dealer: Memory.in_phase); the evaluation there is the one the
+    whole scoring gives."""
+    from naipes.agents.ismcts import _random_move, _standing
+    program = program_for(game_name)
+    halted_some = 0
+    for seed in range(6):
+        game = Game(program, seed)
+        game.start()
+        standings = []
+        for halting in (True, False):
+            world, rng = game.clone(), random.Random(seed)
+            world.pause_after(program.evaluation_reads)
+            if not halting:
+                world.memory.halt = None
+            while not (world.paused or world.over):
+                world.play_out(lambda offered, rng=rng: _random_move(offered, rng), 1000)
+            halted_some += world.memory.halted
+            standings.append((_standing(world), world.decisions))
+        assert standings[0] == standings[1]
+    assert halted_some >= 5  # (a seed whose hand ends the match runs every step)
+
+
 def test_ismcts_finds_the_winning_move_of_a_chip_game():
     game = new_game(str(ROOT / "rulesets/fichas.yaml"), {"chips": "R1 R2 B1 B3 G3"})
     winning = {option_key(o) for o in Solver().best(game.clone())}

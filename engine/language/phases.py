@@ -17,9 +17,16 @@ The steps run in order, as one firing, as soon as the phase is entered and
 before any rule of it; a step may have ``when:`` (it runs only if that holds
 when its turn comes); a ``goto`` or ``end game`` in a step ends the entry.
 A variant overrides or removes a step by name, like a rule.
+
+Before each step after the first, the entry also names what that step and
+the ones after it may change (:func:`step_writes`): a search's world that
+stops where its evaluation changed (``Game.pause_after``) then skips the
+steps that could not change the evaluation again (gathering the cards, the
+next dealer), as the memory decides in ``Memory.in_phase``.
 """
 from __future__ import annotations
 
+import ast
 import re
 from typing import Any
 
@@ -95,13 +102,17 @@ class Phases(SectionReader):
         rules: list[RuleSpec] = []
         seen: set[str] = set()
         for phase, (steps, where) in self.phase_steps.items():
-            source: list[tuple[int, str, Any]] = []
+            calls: list[tuple[list[tuple[int, str, Any]], frozenset[str] | None, Any]] = []
             for i, step in enumerate(steps):
-                call = self.step(phase, step, steps.loc(i), seen)
-                if call is None:
-                    continue
+                made = self.step(phase, step, steps.loc(i), seen)
+                if made is not None:
+                    calls.append((*made, steps.loc(i)))
+            source: list[tuple[int, str, Any]] = []
+            for i, (call, _, where_step) in enumerate(calls):
                 if source:  # a goto or the end of the game in a step ends the entry
-                    source.append((0, f"if not M.in_phase({literal(phase)}): return", steps.loc(i)))
+                    later = _union(writes for _, writes, _ in calls[i:])
+                    names = "" if later is None else ", " + literal(tuple(sorted(later)))
+                    source.append((0, f"if not M.in_phase({literal(phase)}{names}): return", where_step))
                 source += call
             if not source:
                 continue
@@ -118,8 +129,10 @@ class Phases(SectionReader):
             rules.append(rule)
         return rules
 
-    def step(self, phase: str, step: Any, where: Any, seen: set[str]) -> list[tuple[int, str, Any]] | None:
-        """The generated lines that run one step (a call of its actions, under its `when`)."""
+    def step(self, phase: str, step: Any, where: Any, seen: set[str]
+             ) -> tuple[list[tuple[int, str, Any]], frozenset[str] | None] | None:
+        """The generated lines that run one step (a call of its actions, under its `when`), and what it may
+        change (step_writes)."""
         if not isinstance(step, Map) or len(step) != 1:
             self.error(f"a step of phase '{phase}' is '- name: actions' (or '- name: {{when:, then:, doc:}}')", where)
             return None
@@ -139,13 +152,73 @@ class Phases(SectionReader):
         unit = self.compiler.block(self.texts(then, then_loc, what), {}, what=what)
         call = self.define("phase_step", (), unit, True, what)
         announce = f"M.entering_step({literal(phase)}, {literal(str(name))})"
+        if unit is None:
+            return None
+        writes = step_writes(unit, self.sym.zones)
         if when is None:
-            return [(0, announce, step.key_loc(name)), (0, f"{call}(M, V)", step.key_loc(name))] \
-                if unit is not None else None
+            return [(0, announce, step.key_loc(name)), (0, f"{call}(M, V)", step.key_loc(name))], writes
         text = self.expr_text(when, body.loc("when"), f"the condition of {what}")
         cond = None if not text else self.compiler.expression(text, {}, what=f"the condition of {what}")
         test = self.define("phase_test", (), cond, False, f"the condition of {what}")
-        if unit is None or cond is None:
+        if cond is None:
             return None
         return [(0, f"if {test}(M, V):", body.loc("when")), (1, announce, step.key_loc(name)),
-                (1, f"{call}(M, V)", step.key_loc(name))]
+                (1, f"{call}(M, V)", step.key_loc(name))], writes
+
+
+# the memory's methods that change nothing a game's state holds (a record for the log, the budget, a read)
+CHANGE_NOTHING = frozenset({"announce", "entering_step", "charge", "spend", "in_phase", "refresh", "give", "given",
+                            "has_fact", "unpack"})
+
+
+def step_writes(unit: Unit, zones: set[str]) -> frozenset[str] | None:
+    """The variables, player variables and zones (by name) a step's code may change; None when it may do what
+    cannot be named so (end the game, ask a player, change facts, move cards from wherever they are)."""
+    tree = ast.parse("\n".join("    " * indent + text for indent, text, _ in unit.source))
+    names: set[str] = set()
+    for node in ast.walk(tree):
+        if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+                and isinstance(node.func.value, ast.Name) and node.func.value.id == "M"):
+            continue
+        method, args = node.func.attr, node.args
+        if method in CHANGE_NOTHING:
+            continue
+        if method in ("set_var", "set_attr") and isinstance(named := args[0 if method == "set_var" else 1],
+                                                           ast.Constant) and isinstance(named.value, str):
+            changed: list[str | None] = [named.value]
+        elif method == "move":  # the cards' zone (the source named, or a zone moved whole) and the destination
+            cards, dest, source = args[:3]
+            changed = [_zone(dest, zones), _zone(cards, zones) or _zone(source, zones)]
+        elif method == "shuffle":
+            changed = [_zone(args[0], zones)]
+        elif method == "deal":
+            dests = args[2]
+            parts = dests.elts if isinstance(dests, (ast.List, ast.Tuple)) else \
+                [dests.elt] if isinstance(dests, ast.ListComp) else [dests]
+            changed = [_zone(args[1], zones), *(_zone(part, zones) for part in parts)]
+        else:
+            return None
+        if None in changed:
+            return None
+        names.update(changed)  # type: ignore[arg-type]  # (no None)
+    return frozenset(names)
+
+
+def _zone(node: ast.expr, zones: set[str]) -> str | None:
+    """The name of the zone `node` is in the generated code (V['stock'], p.hand), else None."""
+    if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name) and node.value.id == "V" and \
+            isinstance(node.slice, ast.Constant) and node.slice.value in zones:
+        return node.slice.value
+    if isinstance(node, ast.Attribute) and node.attr in zones:
+        return node.attr
+    return None
+
+
+def _union(sets: Any) -> frozenset[str] | None:
+    """The union of `sets`, None if one is None (unknown)."""
+    found: set[str] = set()
+    for names in sets:
+        if names is None:
+            return None
+        found |= names
+    return frozenset(found)

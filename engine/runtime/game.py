@@ -226,9 +226,11 @@ class Game:
         """Fire no rule of another phase once a move or a rule in some phase has written one of `names`
         (variables, a player's by name): a search that scores positions by what they hold (the evaluation's
         names) plays no further than the end of the phase in which they changed (a playout to the end of a
-        hand stops before the next deal). The game is then `paused`: a position to score, not to play on."""
+        hand stops before the next deal), nor than the step of the phase's entry after which no step can
+        write them again (Memory.in_phase). The game is then `paused`: a position to score, not to play on."""
         # as the memory's dirty keys: a name, or (a name, a seat) for players' variables and zones
         self.watched = frozenset(names) | {(name, p.index) for name in names for p in self.memory.players}
+        self.memory.halt = (frozenset(names), self.watched)
 
     @property
     def watched_written(self) -> bool:
@@ -240,6 +242,8 @@ class Game:
         watched = self.watched
         if self._watched_phase is UNSEEN and watched is not None and not watched.isdisjoint(self.memory.dirty):
             self._watched_phase = phase
+        if self.memory.halted:  # (a phase's entry stopped after the steps that could write them)
+            self.paused = True
 
     def keep_history(self) -> None:
         """Record every move and announcement as text (for players who ask for the history)."""
@@ -299,7 +303,7 @@ class Game:
             while agenda.live and not memory.over:  # (a game's agenda has an activation when `live` is not 0)
                 if watched is not None:
                     phase = V.get("phase")
-                    if self._watched_phase is not UNSEEN and phase != self._watched_phase:
+                    if self._watched_phase is not UNSEEN and (phase != self._watched_phase or self.paused):
                         self.paused = True
                         break
                 act = agenda.pop()
@@ -336,7 +340,7 @@ class Game:
         try:
             while agenda.live and not memory.over:
                 if watching:
-                    if self._watched_phase is not UNSEEN and V.get("phase") != self._watched_phase:
+                    if self._watched_phase is not UNSEEN and (V.get("phase") != self._watched_phase or self.paused):
                         self.paused = True
                         break
                     phase = V.get("phase")

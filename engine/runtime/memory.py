@@ -40,7 +40,7 @@ class Memory(Budget):
 
     __slots__ = ("vars", "players", "zones", "where", "dirty", "_rng", "_rng_origin", "_rng_own", "pending", "over",
                  "on_step", "winners", "events", "program", "trackers", "shuffler", "trail", "indexes", "made",
-                 "given_now", "weighed")
+                 "given_now", "weighed", "halt", "halted")
 
     def __init__(self, program: Any = None, rng: random.Random | None = None):
         """`program` None: a blank memory, which `_copy` fills in (a compiled class makes its objects through
@@ -79,6 +79,10 @@ class Memory(Budget):
         # name, or (name, seat) -> (the last list grow_var or grow_attr stored there, its weight): shared with
         # copies (a value is remembered by identity, and lists in the state are never changed in place)
         self.weighed: dict = {}
+        # A search's world that stops where its evaluation changed (Game.pause_after): (the names watched, the
+        # dirty keys they make), and whether a phase's entry stopped early for it (see in_phase)
+        self.halt: tuple[frozenset, frozenset] | None = None
+        self.halted = False
 
     @property
     def rng(self) -> random.Random:
@@ -124,9 +128,17 @@ class Memory(Budget):
         """Let the activations of `rule` fire again though nothing they read changed (CLIPS's refresh)."""
         self.dirty.add(REFRESH + rule)
 
-    def in_phase(self, phase: str) -> bool:
-        """Whether the game goes on in `phase` (a phase's enter steps stop at a goto or the end of the game)."""
-        return not self.over and self.vars.get("phase") == phase
+    def in_phase(self, phase: str, later: tuple[str, ...] | None = None) -> bool:
+        """Whether the game goes on in `phase` (a phase's enter steps stop at a goto or the end of the game).
+        `later`: what the steps left may change (naipes.language.phases); a world watched for its evaluation
+        stops here, `halted`, once a step wrote a name watched, if those steps cannot write one again."""
+        if self.over or self.vars.get("phase") != phase:
+            return False
+        halt = self.halt
+        if halt is not None and later is not None and not halt[1].isdisjoint(self.dirty) and halt[0].isdisjoint(later):
+            self.halted = True
+            return False
+        return True
 
     # ------------------------------------------------------------------ zones
     def new_zone(self, name: str, owner: PlayerBase | None, spec: Any) -> Zone:
@@ -602,6 +614,7 @@ class Memory(Budget):
         new.program, new._rng, new._rng_origin, new._rng_own, new.steps = self.program, None, None, True, MAX_STEPS
         new.over, new.winners, new.events, new.trackers, new.shuffler = self.over, self.winners, [], (), None
         new.on_step, new.trail, new.indexes = None, None, {}  # (indexes are changed in place: made anew when used)
+        new.halt, new.halted = None, False  # (a search watches a world of its own: Game.pause_after)
         new.made, new.weighed, new.given_now = self.made, self.weighed, {}
         new.dirty = set()
         new.where = where = {} if covered else self.where.copy()
