@@ -551,3 +551,62 @@ def test_moves_asked_together_with_the_same_candidates_make_them_once_per_decisi
     game.apply(next(o for o in game.options() if (o.move, o.arg) == ("drop", 2)))  # the pile is 1 3 13
     assert [(o.move, o.arg) for o in game.options() if o.move == "drop"] == [("drop", 1), ("drop", 3), ("drop", 13)]
     assert [o.arg for o in game.options() if o.move == "keep"] == [1, 3, 13]
+
+
+def test_a_statements_filter_is_a_loop_that_keeps_the_same_items(tmp_path, monkeypatch):
+    # `x = [c for c in items if test]` becomes a loop appending to x (no call of a comprehension's own
+    # function); a copy is list(items); a filter whose item name the action also uses as a local stays
+    text = """\
+        game: t
+        state:
+          kept: "[]"
+          copied: "[]"
+          mapped: "[]"
+          after: 0
+        rules:
+          - name: filter
+            when: "len(kept) == 0"
+            then: |
+              let items = [4, 1, 7, 2, 9]
+              let big = [x for x in items if x > 3 and x != 7]
+              let keyed = [x for x in items if max([x, 5], key=lambda k: -k) == 5]
+              let c = 100
+              let small = [c for c in items if c < 3]
+              let copy = [d for d in items]
+              let doubled = [d * 2 for d in items]
+              kept = big + keyed + small
+              copied = copy
+              mapped = doubled
+              after = c
+              end game
+    """
+    game, source = optimised_source(tmp_path, monkeypatch, text, finish="")
+    V = game.memory.vars
+    assert V["kept"] == [4, 9] + [7, 9] + [1, 2] and V["after"] == 100
+    assert V["copied"] == [4, 1, 7, 2, 9] and V["mapped"] == [8, 2, 14, 4, 18]
+    rule = source[source.index("def rule_then"):]
+    rule = rule[:rule.index("\ndef ")]
+    assert rule.count("B_append(") == 2 and "v_big = []" in rule and "v_keyed = []" in rule, rule
+    assert "v_small = [v_c for v_c in" in rule, rule  # c is a local of the action: its filter stays
+    assert "v_copy = list(" in rule and "[B_times(M, v_d, 2) for v_d in" in rule, rule
+
+
+def test_a_fault_in_a_filter_made_a_loop_is_located_in_its_rule(tmp_path):
+    text = """\
+        game: t
+        state:
+          v: "[]"
+        rules:
+          - name: divide
+            when: "len(v) == 0"
+            then: |
+              let xs = [3, 0]
+              let kept = [x for x in xs if 6 // x > 1]
+              v = kept
+    """
+    game = Game(load_program(write_rules(tmp_path, text, "g.yaml", "")), 0)
+    with pytest.raises(GameError) as caught:
+        game.start()
+    error = caught.value
+    assert "divide" in error.message and "ZeroDivisionError" in error.message, error.message
+    assert error.location is not None and error.location.line == 9, error.location

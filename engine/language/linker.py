@@ -64,7 +64,8 @@ def compile_module(defs: list[Definition], sym: Symbols, path: str, base: dict |
                                  "B_product": product}
     namespace.update({f"B_{n}": b.func for n, b in BUILTINS.items()})
     namespace.update({f"B_{n}_keyed": b.keyed for n, b in BUILTINS.items() if b.keyed is not None})
-    namespace.update(B_UNSET=object(), B_times=times, B_plus=plus, B_minus=minus, B_lookup=lookup, B_replaced=replaced)
+    namespace.update(B_UNSET=object(), B_times=times, B_plus=plus, B_minus=minus, B_lookup=lookup, B_replaced=replaced,
+                     B_append=list.append)
     namespace.update({f"R_{name}": fact_class(name, fields) if name in sym.facts else namedtuple(name, fields)
                       for name, fields in sym.records.items()})
     namespace.update({name: value for name, value in (base or {}).items() if name[:2] in ("F_", "R_")})

@@ -3,7 +3,7 @@
 The compiler writes every condition, action and function as Python; the
 linker parses that source into a syntax tree, and this module rewrites the
 tree, as an optimising compiler's middle end does, before it becomes one code
-object.  Six passes:
+object.  Seven passes:
 
 * **growing lists**: ``x = x + [...]`` and ``p.x = p.x + [...]`` call the
   memory's ``grow_var`` and ``grow_attr``, which weigh only what the list gains
@@ -40,13 +40,17 @@ object.  Six passes:
   (none recursive) is not charged a step of its own; so the work between two
   charged steps stays bounded by the size of the rule file (see
   :mod:`naipes.library.limits`; tests/test_limits.py keeps an exponential tree
-  of small functions, and a loop of inlined calls, located errors).
+  of small functions, and a loop of inlined calls, located errors);
+* **loops**: a statement's filter, ``x = [c for c in items if test]``, is a
+  loop that appends to ``x`` (CPython 3.11 runs a comprehension as a function
+  of its own: a call per filter, where a loop costs none), and the copy
+  ``x = [c for c in items]`` is ``list(items)``.
 
 Every rule-file function keeps its own definition (strategies and tools call
 them).  Inlined code keeps its line numbers, so a fault inside it is reported
 in the function it came from.  Nothing here adds a name, an attribute or a
 constant the compiler did not write, except the engine's own temporaries
-(``_h0``, ``v__1_c``) and ``B_UNSET``; :mod:`naipes.language.codecheck`
+(``_h0``, ``v__1_c``), ``B_UNSET`` and ``B_append``; :mod:`naipes.language.codecheck`
 checks the result again.
 """
 from __future__ import annotations
@@ -104,6 +108,9 @@ def optimise(module: ast.Module) -> ast.Module:
     for node in module.body:
         if isinstance(node, ast.FunctionDef):
             hoister.function(node)
+    for node in module.body:
+        if isinstance(node, ast.FunctionDef):
+            _filters_as_loops(node)
     return module
 
 
@@ -887,6 +894,77 @@ def _free(node: ast.AST) -> set[str]:
 
 def _has_call(node: ast.AST) -> bool:
     return any(isinstance(n, ast.Call) for n in ast.walk(node))
+
+
+# ------------------------------------------------------------------- filters as loops
+APPEND = "B_append"  # list.append (the linker binds it): generated code names no method of a list
+
+
+def _filters_as_loops(node: ast.FunctionDef) -> None:
+    """Each statement `x = [e for c in items if test ...]` of the function becomes `x = []` and a loop over
+    `items` appending `e` where the tests hold, and `x = [c for c in items]` becomes `x = list(items)`, where
+    `c` is a name the function reads nowhere else but in comprehensions and lambdas that bind it themselves
+    (the loop binds it in the function) and `x` is not read by the comprehension."""
+    free = _read_outside_own_scopes(node)
+    params = {a.arg for a in node.args.args}
+
+    def statements(body: list[ast.stmt]) -> list[ast.stmt]:
+        out: list[ast.stmt] = []
+        for statement in body:
+            for field in ("body", "orelse"):
+                inner = getattr(statement, field, None)
+                if isinstance(inner, list) and inner and isinstance(inner[0], ast.stmt):
+                    setattr(statement, field, statements(inner))
+            out += _as_loop(statement, free | params) or [statement]
+        return out
+    node.body = statements(node.body)
+
+
+def _as_loop(statement: ast.stmt, taken: set[str]) -> list[ast.stmt] | None:
+    if not (isinstance(statement, ast.Assign) and len(statement.targets) == 1
+            and isinstance(target := statement.targets[0], ast.Name) and isinstance(value := statement.value,
+                                                                                   ast.ListComp)
+            and len(value.generators) == 1):
+        return None
+    generator = value.generators[0]
+    item = generator.target
+    if generator.is_async or not isinstance(item, ast.Name) or item.id in taken or \
+            any(isinstance(n, ast.Name) and n.id == target.id for n in ast.walk(value)):
+        return None
+    if not generator.ifs:
+        if not (isinstance(value.elt, ast.Name) and value.elt.id == item.id):
+            return None  # (a comprehension that only maps costs about what its loop would)
+        copied = ast.Call(ast.Name("list", ast.Load()), [generator.iter], [])
+        return [ast.fix_missing_locations(ast.copy_location(ast.Assign([target], copied), statement))]
+    test = generator.ifs[0] if len(generator.ifs) == 1 else ast.BoolOp(ast.And(), generator.ifs)
+    append = ast.Expr(ast.Call(ast.Name(APPEND, ast.Load()), [ast.Name(target.id, ast.Load()), value.elt], []))
+    loop = ast.For(ast.Name(item.id, ast.Store()), generator.iter, [ast.If(test, [append], [])], [])
+    made = [ast.Assign([ast.Name(target.id, ast.Store())], ast.List([], ast.Load())), loop]
+    return [ast.fix_missing_locations(ast.copy_location(s, statement)) for s in made]
+
+
+def _read_outside_own_scopes(node: ast.AST, bound: frozenset = frozenset()) -> set[str]:
+    """The names `node` reads or sets other than inside a comprehension or lambda that binds them."""
+    if isinstance(node, ast.Name):
+        return set() if node.id in bound else {node.id}
+    if isinstance(node, ast.Lambda):
+        bound = bound | {a.arg for a in node.args.args}
+    elif isinstance(node, COMPREHENSIONS):
+        found: set[str] = set()
+        inner = bound
+        for i, generator in enumerate(node.generators):
+            found |= _read_outside_own_scopes(generator.iter, bound if i == 0 else inner)
+            inner = inner | {t.id for t in ast.walk(generator.target) if isinstance(t, ast.Name)}
+            for test in generator.ifs:
+                found |= _read_outside_own_scopes(test, inner)
+        parts = [node.key, node.value] if isinstance(node, ast.DictComp) else [node.elt]
+        for part in parts:
+            found |= _read_outside_own_scopes(part, inner)
+        return found
+    found = set()
+    for child in ast.iter_child_nodes(node):
+        found |= _read_outside_own_scopes(child, bound)
+    return found
 
 
 # -------------------------------------------------------------------- constant folding
