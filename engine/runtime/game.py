@@ -228,15 +228,9 @@ class Game:
         names) plays no further than the end of the phase in which they changed (a playout to the end of a
         hand stops before the next deal), nor than the step of the phase's entry after which no step can
         write them again (Memory.in_phase). The game is then `paused`: a position to score, not to play on."""
-        # as the memory's dirty keys: a name, or (a name, a seat) for players' variables and zones (made once
-        # per program, names and number of players: a search watches each of its many worlds)
-        key = ("pause after", frozenset(names), len(self.memory.players))
-        halt = self.program.caches.get(key)
-        if halt is None:
-            halt = self.program.caches[key] = (key[1], key[1] | {(name, p.index) for name in names
-                                                                  for p in self.memory.players})
-        self.memory.halt = halt
-        self.watched = halt[1]
+        # as the memory's dirty keys: a name, or (a name, a seat) for players' variables and zones
+        self.watched = frozenset(names) | {(name, p.index) for name in names for p in self.memory.players}
+        self.memory.halt = (frozenset(names), self.watched)
 
     @property
     def watched_written(self) -> bool:
