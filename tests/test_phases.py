@@ -300,3 +300,22 @@ def test_a_watched_entry_runs_on_through_a_step_that_may_change_the_result(tmp_p
     game = watched_run(write(tmp_path, text), True)
     assert game.paused and game.memory.vars["log"] == ["tidy"]  # tidy_up ran (the stop comes after it)
     assert game.memory.halted and game.memory.vars["phase"] == "score"
+
+
+@pytest.mark.parametrize("rule", ['phase: score\n    when: "len(log) > 0"',  # a rule of the phase
+                                  'when: "phase == \'score\' and len(log) > 0"'])  # a rule of every phase
+def test_a_watched_entry_runs_on_when_a_rule_of_its_phase_may_change_the_result(tmp_path, rule):
+    # without the entry's goto, the phase goes on after it: a rule may still write the score
+    text = HALTING.replace("      - next: goto deal\n", "").replace('"TIDY"', "\"log = log + ['tidy']\"") + f"""
+rules:
+  - name: late_bonus
+    {rule}
+    then: |
+      for p in players:
+          p.score += 100
+      log = []
+      goto deal
+"""
+    halted, whole = watched_run(write(tmp_path, text), True), watched_run(write(tmp_path, text), False)
+    assert [p.score for p in halted.memory.players] == [p.score for p in whole.memory.players] == [111, 111]
+    assert not halted.memory.halted

@@ -18,15 +18,15 @@ before any rule of it; a step may have ``when:`` (it runs only if that holds
 when its turn comes); a ``goto`` or ``end game`` in a step ends the entry.
 A variant overrides or removes a step by name, like a rule.
 
-Before each step after the first, the entry also names what that step and
-the ones after it may change (:func:`step_writes`): a search's world that
+Before each step after the first, the entry also names what may still change
+in the phase: what that step, the steps after it and the rules that may fire
+in the phase may write (:mod:`naipes.language.writes`). A search's world that
 stops where its evaluation changed (``Game.pause_after``) then skips the
 steps that could not change the evaluation again (gathering the cards, the
 next dealer), as the memory decides in ``Memory.in_phase``.
 """
 from __future__ import annotations
 
-import ast
 import re
 from typing import Any
 
@@ -35,6 +35,7 @@ from .compiler import Unit, identifier_problem, literal
 from .loader import Map, Seq
 from .sections import SectionReader, located_text
 from .vocabulary import PHASE_KEYS, STEP_KEYS
+from .writes import union, unit_writes
 
 NAME = re.compile(r"[A-Za-z]\w*\Z", re.ASCII)
 ENTRY_PRIORITY = float("inf")  # entering a phase comes before every rule of it
@@ -108,9 +109,10 @@ class Phases(SectionReader):
                 if made is not None:
                     calls.append((*made, steps.loc(i)))
             source: list[tuple[int, str, Any]] = []
+            rules_may_write = union(writes for of_phase, writes in self.rule_writes if of_phase in (None, phase))
             for i, (call, _, where_step) in enumerate(calls):
                 if source:  # a goto or the end of the game in a step ends the entry
-                    later = _union(writes for _, writes, _ in calls[i:])
+                    later = union([rules_may_write, *(writes for _, writes, _ in calls[i:])])
                     names = "" if later is None else ", " + literal(tuple(sorted(later)))
                     source.append((0, f"if not M.in_phase({literal(phase)}{names}): return", where_step))
                 source += call
@@ -132,7 +134,7 @@ class Phases(SectionReader):
     def step(self, phase: str, step: Any, where: Any, seen: set[str]
              ) -> tuple[list[tuple[int, str, Any]], frozenset[str] | None] | None:
         """The generated lines that run one step (a call of its actions, under its `when`), and what it may
-        change (step_writes)."""
+        change (naipes.language.writes)."""
         if not isinstance(step, Map) or len(step) != 1:
             self.error(f"a step of phase '{phase}' is '- name: actions' (or '- name: {{when:, then:, doc:}}')", where)
             return None
@@ -154,7 +156,7 @@ class Phases(SectionReader):
         announce = f"M.entering_step({literal(phase)}, {literal(str(name))})"
         if unit is None:
             return None
-        writes = step_writes(unit, self.sym.zones)
+        writes = unit_writes(unit, self.sym.zones)
         if when is None:
             return [(0, announce, step.key_loc(name)), (0, f"{call}(M, V)", step.key_loc(name))], writes
         text = self.expr_text(when, body.loc("when"), f"the condition of {what}")
@@ -165,60 +167,3 @@ class Phases(SectionReader):
         return [(0, f"if {test}(M, V):", body.loc("when")), (1, announce, step.key_loc(name)),
                 (1, f"{call}(M, V)", step.key_loc(name))], writes
 
-
-# the memory's methods that change nothing a game's state holds (a record for the log, the budget, a read)
-CHANGE_NOTHING = frozenset({"announce", "entering_step", "charge", "spend", "in_phase", "refresh", "give", "given",
-                            "has_fact", "unpack"})
-
-
-def step_writes(unit: Unit, zones: set[str]) -> frozenset[str] | None:
-    """The variables, player variables and zones (by name) a step's code may change; None when it may do what
-    cannot be named so (end the game, ask a player, change facts, move cards from wherever they are)."""
-    tree = ast.parse("\n".join("    " * indent + text for indent, text, _ in unit.source))
-    names: set[str] = set()
-    for node in ast.walk(tree):
-        if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
-                and isinstance(node.func.value, ast.Name) and node.func.value.id == "M"):
-            continue
-        method, args = node.func.attr, node.args
-        if method in CHANGE_NOTHING:
-            continue
-        if method in ("set_var", "set_attr") and isinstance(named := args[0 if method == "set_var" else 1],
-                                                           ast.Constant) and isinstance(named.value, str):
-            changed: list[str | None] = [named.value]
-        elif method == "move":  # the cards' zone (the source named, or a zone moved whole) and the destination
-            cards, dest, source = args[:3]
-            changed = [_zone(dest, zones), _zone(cards, zones) or _zone(source, zones)]
-        elif method == "shuffle":
-            changed = [_zone(args[0], zones)]
-        elif method == "deal":
-            dests = args[2]
-            parts = dests.elts if isinstance(dests, (ast.List, ast.Tuple)) else \
-                [dests.elt] if isinstance(dests, ast.ListComp) else [dests]
-            changed = [_zone(args[1], zones), *(_zone(part, zones) for part in parts)]
-        else:
-            return None
-        if None in changed:
-            return None
-        names.update(changed)  # type: ignore[arg-type]  # (no None)
-    return frozenset(names)
-
-
-def _zone(node: ast.expr, zones: set[str]) -> str | None:
-    """The name of the zone `node` is in the generated code (V['stock'], p.hand), else None."""
-    if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name) and node.value.id == "V" and \
-            isinstance(node.slice, ast.Constant) and node.slice.value in zones:
-        return node.slice.value
-    if isinstance(node, ast.Attribute) and node.attr in zones:
-        return node.attr
-    return None
-
-
-def _union(sets: Any) -> frozenset[str] | None:
-    """The union of `sets`, None if one is None (unknown)."""
-    found: set[str] = set()
-    for names in sets:
-        if names is None:
-            return None
-        found |= names
-    return frozenset(found)

@@ -10,6 +10,7 @@ from .linker import reads_through_calls
 from .loader import Map, Seq, location_of, subtext
 from .sections import BINDING, SectionReader
 from .vocabulary import RULE_KEYS
+from .writes import unit_writes
 
 
 def with_given(given: tuple, unit: Unit, returns: bool = True) -> Unit:
@@ -206,6 +207,7 @@ class Rules(SectionReader):
         if variables and not given:
             rule.fact_levels = tuple(text if text in self.sym.facts else None for text in collections)
         self.rule_units[index] = (cond_unit, domain_units)  # read sets, for the linker's indexes
+        self.rule_writes.append((rule.phase, unit_writes(act_unit, self.sym.zones)))  # (see phases.entry_rules)
         return rule
 
     def join_plan(self, name: str, when: str, variables: list[str], domains: list[Unit]) -> tuple:

@@ -34,6 +34,8 @@ class SectionReader:
         self.compiler = Compiler(self.sym)
         self.defs: list[Definition] = []
         self.rule_units: dict[int, tuple] = {}  # rule index -> (condition unit, domain units), for the linker
+        # (a rule's phase, what its actions may write): what may still change in a phase after its entry
+        self.rule_writes: list[tuple[str | None, frozenset[str] | None]] = []
         self.symmetric: tuple[str, ...] = ()
         self.seats_alike = False  # players: symmetric: true (naipes.language.settings)
         self.inherited: dict[str, float] = {}  # rule name -> the priority it takes by before/after (rules.py)
