@@ -905,8 +905,8 @@ def _filters_as_loops(node: ast.FunctionDef) -> None:
     `items` appending `e` where the tests hold, and `x = [c for c in items]` becomes `x = list(items)`, where
     `c` is a name the function reads nowhere else but in comprehensions and lambdas that bind it themselves
     (the loop binds it in the function) and `x` is not read by the comprehension."""
-    free = _read_outside_own_scopes(node)
-    params = {a.arg for a in node.args.args}
+    taken = _free(node) | {n.id for statement in node.body for n in _statement_targets(statement)} | \
+        {a.arg for a in node.args.args}  # (the function's own names: read, assigned, its parameters)
 
     def statements(body: list[ast.stmt]) -> list[ast.stmt]:
         out: list[ast.stmt] = []
@@ -915,7 +915,7 @@ def _filters_as_loops(node: ast.FunctionDef) -> None:
                 inner = getattr(statement, field, None)
                 if isinstance(inner, list) and inner and isinstance(inner[0], ast.stmt):
                     setattr(statement, field, statements(inner))
-            out += _as_loop(statement, free | params) or [statement]
+            out += _as_loop(statement, taken) or [statement]
         return out
     node.body = statements(node.body)
 
@@ -941,30 +941,6 @@ def _as_loop(statement: ast.stmt, taken: set[str]) -> list[ast.stmt] | None:
     loop = ast.For(ast.Name(item.id, ast.Store()), generator.iter, [ast.If(test, [append], [])], [])
     made = [ast.Assign([ast.Name(target.id, ast.Store())], ast.List([], ast.Load())), loop]
     return [ast.fix_missing_locations(ast.copy_location(s, statement)) for s in made]
-
-
-def _read_outside_own_scopes(node: ast.AST, bound: frozenset = frozenset()) -> set[str]:
-    """The names `node` reads or sets other than inside a comprehension or lambda that binds them."""
-    if isinstance(node, ast.Name):
-        return set() if node.id in bound else {node.id}
-    if isinstance(node, ast.Lambda):
-        bound = bound | {a.arg for a in node.args.args}
-    elif isinstance(node, COMPREHENSIONS):
-        found: set[str] = set()
-        inner = bound
-        for i, generator in enumerate(node.generators):
-            found |= _read_outside_own_scopes(generator.iter, bound if i == 0 else inner)
-            inner = inner | {t.id for t in ast.walk(generator.target) if isinstance(t, ast.Name)}
-            for test in generator.ifs:
-                found |= _read_outside_own_scopes(test, inner)
-        parts = [node.key, node.value] if isinstance(node, ast.DictComp) else [node.elt]
-        for part in parts:
-            found |= _read_outside_own_scopes(part, inner)
-        return found
-    found = set()
-    for child in ast.iter_child_nodes(node):
-        found |= _read_outside_own_scopes(child, bound)
-    return found
 
 
 # -------------------------------------------------------------------- constant folding

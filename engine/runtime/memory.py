@@ -130,8 +130,9 @@ class Memory(Budget):
 
     def in_phase(self, phase: str, later: tuple[str, ...] | None = None) -> bool:
         """Whether the game goes on in `phase` (a phase's enter steps stop at a goto or the end of the game).
-        `later`: what the steps left may change (naipes.language.phases); a world watched for its evaluation
-        stops here, `halted`, once a step wrote a name watched, if those steps cannot write one again."""
+        `later`: what may still change in the phase, by the steps left or its rules (naipes.language.phases);
+        a world watched for its evaluation stops here, `halted`, once a step wrote a name watched, if nothing
+        left can write one again."""
         if self.over or self.vars.get("phase") != phase:
             return False
         halt = self.halt
