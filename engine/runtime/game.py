@@ -511,12 +511,17 @@ class Game:
             if cards is None:
                 cards = memory.made[move.name] = {}
             if cards:  # (a move offered cards before)
+                found = []
                 try:
-                    found = list(map(cards.get, args))  # (cards alone are kept there, by identity)
+                    for arg in args:  # (cards alone are kept there, by identity)
+                        option = cards.get(arg)
+                        if option is None:
+                            break
+                        found.append(option)
+                    else:
+                        return found
                 except TypeError:  # an argument that cannot be a key (a list of cards, say)
-                    found = [None]
-                if all(found):  # (options are true; `None in found` would compare each with None)
-                    return found
+                    pass
             values = self.program.caches["options"].get(move.name)
             if values is None:
                 values = self.program.caches["options"][move.name] = {}
