@@ -82,10 +82,10 @@ def natural_order(value: Any) -> Any:
     """How min, max and sorted without a key order cards (by id) and players (by seat), alone or inside tuples
     and lists: by the attribute their class names as `_order_by` (no record field or card attribute starts
     with _)."""
-    if value.__class__ is tuple or value.__class__ is list:
+    if type(value) is tuple or type(value) is list:
         return tuple(map(natural_order, value))
     by = getattr(value.__class__, "_order_by", None)
-    if by.__class__ is str:
+    if type(by) is str:
         return by, getattr(value, by)
     return value
 

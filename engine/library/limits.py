@@ -115,10 +115,10 @@ def times(budget: Budget, a: Any, b: Any) -> Any:
 
 def plus(budget: Budget, a: Any, b: Any) -> Any:
     """`a + b`, refusing a sequence too long or a number of too many bits."""
-    kind = a.__class__
-    if kind is int and b.__class__ is int and -BOUND < a < BOUND and -BOUND < b < BOUND:
+    kind = type(a)
+    if kind is int and type(b) is int and -BOUND < a < BOUND and -BOUND < b < BOUND:
         return a + b  # the common cases first: numbers of at most MAX_BITS bits, lists of lists
-    if kind is list and b.__class__ is list:
+    if kind is list and type(b) is list:
         size = len(a) + len(b)
         budget.steps -= size
         if size > MAX_ITEMS or budget.steps < 0:
@@ -134,7 +134,7 @@ def plus(budget: Budget, a: Any, b: Any) -> Any:
 
 def minus(budget: Budget, a: Any, b: Any) -> Any:
     """`a - b`, refusing a number of too many bits (`x - (0 - x)` doubles as `x + x` does)."""
-    if a.__class__ is int and b.__class__ is int and -BOUND < a < BOUND and -BOUND < b < BOUND:
+    if type(a) is int and type(b) is int and -BOUND < a < BOUND and -BOUND < b < BOUND:
         return a - b
     if isinstance(a, int) and isinstance(b, int):
         _check_bits(max(a.bit_length(), b.bit_length()))
@@ -175,16 +175,16 @@ def bounded_str(budget: Budget, value: Any = "") -> str:
 def weigh(value: Any) -> int:
     """How many items `value` holds through every nesting (a shared part counts each time), within the limit."""
     leaves = LEAVES
-    if value.__class__ in leaves:
+    if type(value) in leaves:
         return 1
-    if value.__class__ in _FLAT:  # the common shape first: a collection of leaves and tuples of leaves
+    if type(value) in _FLAT:  # the common shape first: a collection of leaves and tuples of leaves
         total = 1 + len(value)
         for item in value:
-            if item.__class__ not in leaves:
-                if item.__class__ is not tuple:
+            if type(item) not in leaves:
+                if type(item) is not tuple:
                     break
                 for inner in item:
-                    if inner.__class__ not in leaves:
+                    if type(inner) not in leaves:
                         break
                 else:
                     total += len(item)
@@ -197,7 +197,7 @@ def weigh(value: Any) -> int:
     total, stack = 0, [value]
     while stack:
         item = stack.pop()
-        kind = item.__class__
+        kind = type(item)
         if kind in leaves:
             total += 1
             continue
@@ -210,7 +210,7 @@ def weigh(value: Any) -> int:
         if total > MAX_ITEMS:
             raise GameError(f"a value of more than {MAX_ITEMS:,} items (counted through its nesting) is too large")
         for inner in items:
-            if inner.__class__ not in leaves:
+            if type(inner) not in leaves:
                 total -= 1
                 stack.append(inner)
     if total > MAX_ITEMS:

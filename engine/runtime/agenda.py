@@ -422,7 +422,7 @@ class Agenda:
             if readers is not None:
                 stale |= readers
                 continue
-            if key.__class__ is str:
+            if type(key) is str:
                 reaction = globals_.get(key)
                 if reaction is None:
                     readers_of[key] = 0  # no rule reads it (the keys are the program's names)
@@ -653,10 +653,10 @@ def _identity(value: Any) -> Any:
         return value.index
     if isinstance(value, Zone):
         return ("zone", value.slot)
-    kind = value.__class__
+    kind = type(value)
     if kind is list or kind is tuple:  # (a strategy's rules bind the options offered: a list of cards, say)
         for item in value:
-            if item.__class__ not in SHARED:
+            if type(item) not in SHARED:
                 return kind.__name__, *map(_identity, value)
         return kind.__name__, *value
     return _hashable(value)
@@ -672,4 +672,4 @@ def _hashable(value: Any) -> Any:
 
 def memory_local(memory: Any, binding: tuple) -> tuple:
     """A binding's values as objects of `memory` (players and zones belong to one memory)."""
-    return tuple([v if v.__class__ in SHARED else memory.localize(v) for v in binding])
+    return tuple([v if type(v) in SHARED else memory.localize(v) for v in binding])

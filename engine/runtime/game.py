@@ -531,9 +531,9 @@ class Game:
                     return found
             found = []
             for arg in args:
-                made = cards if isinstance(arg, CardBase) else values if arg.__class__ in SHAREABLE else None
+                made = cards if isinstance(arg, CardBase) else values if type(arg) in SHAREABLE else None
                 option = made.get(arg) if made is not None else None
-                if option is None or option.arg.__class__ is not arg.__class__:  # (1 and True are equal keys)
+                if option is None or type(option.arg) is not type(arg):  # (1 and True are equal keys)
                     option = Option(move.name, arg, self._label(move, player, arg))
                     if made is not None:
                         made[arg] = option

@@ -171,8 +171,8 @@ class Memory(Budget):
     # ----------------------------------------------------------------- writes
     def set_var(self, name: str, value: Any) -> None:
         old = self.vars[name]
-        if old is not value and (old.__class__ is not value.__class__ or old != value):
-            if value.__class__ not in LEAVES:
+        if old is not value and (type(old) is not type(value) or old != value):
+            if type(value) not in LEAVES:
                 weigh(value)
             if self.trail is not None:
                 self.trail.append((VAR, name, old))
@@ -183,8 +183,8 @@ class Memory(Budget):
         if not isinstance(obj, PlayerBase):
             raise GameError(f"cannot set '{attr}' on {obj!r}: only players have variables")
         old = getattr(obj, attr)
-        if old is not value and (old.__class__ is not value.__class__ or old != value):
-            if value.__class__ not in LEAVES:
+        if old is not value and (type(old) is not type(value) or old != value):
+            if type(value) not in LEAVES:
                 weigh(value)
             if self.trail is not None:
                 self.trail.append((ATTR, obj, attr, old))
@@ -223,7 +223,7 @@ class Memory(Budget):
         """Whether `value` is the list `old` with the items of the list `added` after them, and is within the size
         limit: its weight is that of `old`, when `old` is the list last grown at `key`, and of `added` (a trick's
         plays, a strategy's cards seen: their items are not weighed again at each card)."""
-        if old.__class__ is not list or added.__class__ is not list or not added:
+        if type(old) is not list or type(added) is not list or not added:
             return False  # (set_var then writes it, if it differs from the old value)
         known = self.weighed.get(key)
         if known is not None and known[0] is old:
@@ -237,7 +237,7 @@ class Memory(Budget):
 
     def move(self, cards: Any, dest: Zone, source: Zone | None = None, bottom: bool = False) -> None:
         """Move a card or a collection of cards to `dest` (on top, or at the bottom)."""
-        if dest.__class__ is not Zone:
+        if type(dest) is not Zone:
             raise GameError(f"'move' needs a zone to move to, got {dest!r}")
         if isinstance(cards, CardBase):
             where, card_id = self.where, cards.id
@@ -258,7 +258,7 @@ class Memory(Budget):
             if not self.trackers:
                 return
             batch = [cards]
-        elif cards.__class__ is Zone and cards is not dest and (source is None or source is cards):
+        elif type(cards) is Zone and cards is not dest and (source is None or source is cards):
             batch = list(cards)  # a whole zone: every card leaves it
             if not batch:
                 return
@@ -506,7 +506,7 @@ class Memory(Budget):
         if isinstance(value, PlayerBase):
             return self.players[value.index]
         if isinstance(value, (CardBase, FactBase)):
-            SHARED.add(value.__class__)  # (no game's own: see memory_local)
+            SHARED.add(type(value))  # (no game's own: see memory_local)
             return value
         if isinstance(value, Zone):
             return self.zones[value.slot]
@@ -621,7 +621,7 @@ class Memory(Budget):
         new.where = where = {} if covered else self.where.copy()
         players = []
         for p in self.players:
-            q = p.__class__.__new__(p.__class__)
+            q = type(p).__new__(type(p))
             q.index, q.name = p.index, p.name
             players.append(q)
         program = self.program
@@ -654,7 +654,7 @@ class Memory(Budget):
         for p, q in zip(self.players, players) if plan.player_state or plan.player_zones else ():
             for name in plan.player_state:
                 value = getattr(p, name)
-                kind = value.__class__
+                kind = type(value)
                 if kind in atoms or plain.get((name, p.index)) is value:
                     setattr(q, name, value)
                 elif kind is player_class:
@@ -678,7 +678,7 @@ class Memory(Budget):
         W["players"] = players
         for name in plan.state:
             value = V[name]
-            kind = value.__class__
+            kind = type(value)
             if kind not in atoms and plain.get(name) is not value:
                 if kind is player_class:
                     W[name] = players[value.index]
@@ -718,14 +718,14 @@ class Memory(Budget):
         parts = [V.get("phase"), V.get("stage")]  # one flat tuple: each variable's place says what it is
         for name in (program.state_names if program.key_state is None else program.key_state):
             value = V[name]
-            kind = value.__class__
+            kind = type(value)
             parts.append(value if kind in atoms else seats[value.index] if kind is player_class else norm(value))
         slots = program.key_player_state
         if slots is None or slots:
             for p in self.players[turn:] + self.players[:turn] if turn else self.players:
                 for slot in (p.state_slots if slots is None else slots):
                     value = getattr(p, slot)
-                    kind = value.__class__
+                    kind = type(value)
                     parts.append(value if kind in atoms else seats[value.index] if kind is player_class else
                                  norm(value))
         zones = self.zones
@@ -846,7 +846,7 @@ def symmetric_zones_key(zones: list[Zone], symmetric: tuple[str, ...], attribute
 
 def _plain(value: Any) -> bool:
     """A value a fact may hold: belonging to no game in particular (a clone shares the fact)."""
-    if value.__class__ in ATOMS or isinstance(value, CardBase):
+    if type(value) in ATOMS or isinstance(value, CardBase):
         return True
     return isinstance(value, tuple) and not isinstance(value, FactBase) and all(map(_plain, value))
 
@@ -883,7 +883,7 @@ class _Remapper:
         self.players, self.zones = players, zones
 
     def __call__(self, value: Any) -> Any:
-        kind = value.__class__
+        kind = type(value)
         if kind in SHARED:
             return value
         if isinstance(value, PlayerBase):
@@ -896,7 +896,7 @@ class _Remapper:
         if isinstance(value, (tuple, list, set, frozenset)):
             shared = SHARED
             for item in value:
-                if item.__class__ not in shared:
+                if type(item) not in shared:
                     break
             else:
                 return value
