@@ -28,7 +28,8 @@ from __future__ import annotations
 from heapq import heappop, heappush
 from typing import Any
 
-from .memory import SHARED, PlayerBase, Zone
+from ..program import Matching
+from .memory import SHARED, Memory, PlayerBase, Zone
 
 STRATEGIES = {
     "declaration": "rules earlier in the file first (CLIPS: none; the final tie-break of every strategy)",
@@ -135,7 +136,7 @@ class Agenda:
         if program is None:
             return
         self.program = program
-        self.plan = program.matching
+        self.plan: Matching = program.matching
         self.live = self.fired = self.closed = 0
         self.bindings: list[Bindings] = [NO_BINDINGS] * len(program.rules)  # by rule index
         self.matches: list[Matches] = [NO_MATCHES] * len(program.rules)
@@ -177,7 +178,7 @@ class Agenda:
         return self.fired, tuple(frozenset(m.flags.items()) for m in self.matches if m.flags)
 
     # ---------------------------------------------------------------- matching
-    def start(self, memory: Any, lazy: bool = False) -> None:
+    def start(self, memory: Memory, lazy: bool = False) -> None:
         """Bind and evaluate every rule (at the start of a game).
 
         `lazy`, under a static conflict order: a rule is bound and evaluated only when every rule before it
@@ -200,7 +201,7 @@ class Agenda:
                 self.bind(rule, memory)
             self.evaluate_rules(rule.bit, memory)
 
-    def bind(self, rule: Any, memory: Any) -> list[tuple]:
+    def bind(self, rule: Any, memory: Memory) -> list[tuple]:
         """(Re)compute a rule's bindings; returns the positions whose activations are new.
 
         An activation is its rule and the values it binds: while they are all still bound it keeps its
@@ -235,7 +236,7 @@ class Agenda:
             self.live &= ~rule.bit
         return fresh
 
-    def extend(self, rule: Any, memory: Any) -> list[tuple] | None:
+    def extend(self, rule: Any, memory: Memory) -> list[tuple] | None:
         """Re-match only what the facts asserted and retracted since the rule was bound change: the activations
         of the facts gone go, the others move to their facts' new places (keeping their state), and only the
         combinations with a new fact are bound (semi-naive: for each variable over a kind of fact, the new
@@ -298,7 +299,7 @@ class Agenda:
             self.live &= ~rule.bit
         return fresh
 
-    def evaluate_rules(self, mask: int, memory: Any) -> None:
+    def evaluate_rules(self, mask: int, memory: Memory) -> None:
         """Re-evaluate every activation of the rules in `mask` (retracting those whose guard does not hold)."""
         plan = self.plan
         closed = mask & self.closed
@@ -361,7 +362,7 @@ class Agenda:
             found.append(slots[bit.bit_length() - 1])
         return found
 
-    def evaluate_bound(self, rule: Any, positions: list[tuple] | None, memory: Any) -> None:
+    def evaluate_bound(self, rule: Any, positions: list[tuple] | None, memory: Memory) -> None:
         """Re-evaluate the activations of a rule with variables at `positions` (None: all of them)."""
         rid = rule.index
         acts = self.bindings[rid].acts
@@ -392,7 +393,7 @@ class Agenda:
             if matches.flags:
                 self.matches[rule.index] = Matches(dict.fromkeys(matches.flags, 0), [])
 
-    def update(self, memory: Any) -> None:
+    def update(self, memory: Memory) -> None:
         """Re-evaluate what the memory's dirty keys may have changed: most keys only make their readers stale
         (one lookup in `plan.readers`, which remembers such keys as they are met); the others switch guards,
         rebind, refresh, or re-evaluate the activations bound to what was written."""
@@ -438,11 +439,11 @@ class Agenda:
                     whole |= domain & ~incremental
                 refresh |= refreshed
             else:
-                reaction = attrs.get(key[0])
-                if reaction is None:
+                of_attr = attrs.get(key[0])
+                if of_attr is None:
                     readers_of[key] = 0
                     continue
-                readers, domain, bound, by_seat = reaction
+                readers, domain, bound, by_seat = of_attr
                 readers |= by_seat.get(key[1], 0)
                 stale |= readers
                 if not (domain or bound):
@@ -471,7 +472,7 @@ class Agenda:
                 if positions and not rule.bit & (stale | closed | self.unevaluated):
                     self.evaluate_bound(rule, positions, memory)
 
-    def _rebind(self, rebind: int, stale: int, memory: Any, factual: int = 0) -> None:
+    def _rebind(self, rebind: int, stale: int, memory: Memory, factual: int = 0) -> None:
         """Rebind the rules in `rebind` (what their `for:` reads was written) and evaluate their new activations;
         a rule whose guard does not hold is bound again only when it does (its activations wait retracted)."""
         closed = rebind & self.closed
@@ -487,7 +488,7 @@ class Agenda:
             if fresh and not bit & (stale | self.closed):
                 self.evaluate_bound(rule, fresh, memory)
 
-    def _refresh(self, mask: int, memory: Any) -> None:
+    def _refresh(self, mask: int, memory: Memory) -> None:
         """CLIPS's refresh: the activations that fired come back; the pending ones keep their place (recency)."""
         for rule in self._rules_of(mask):
             if rule.variables:
@@ -558,7 +559,7 @@ class Agenda:
         winner = self._winner()
         return None if winner is None else self._activation(*winner)
 
-    def pop_from(self, memory: Any) -> Activation | None:
+    def pop_from(self, memory: Memory) -> Activation | None:
         """`pop`, after a lazy start: the rules before the first pending one are evaluated first."""
         slots = self.plan.slots
         while self.unevaluated:
@@ -592,12 +593,13 @@ class Agenda:
         matches = self.matches[rule.index]
         if position is None:
             position = matches.first()
+            assert position is not None  # (the rule is live)
         matches.flags[position] = FIRED
         if matches.first() is None:
             self.live ^= bit
         return self.bindings[rule.index].acts[position]
 
-    def idle_reasons(self, memory: Any) -> list[tuple[Any, str]]:
+    def idle_reasons(self, memory: Memory) -> list[tuple[Any, str]]:
         """Why each rule is not pending, for a game that is stuck: (rule, reason), the rules of the phase first."""
         V = memory.vars
         found = []
@@ -670,6 +672,6 @@ def _hashable(value: Any) -> Any:
     return value
 
 
-def memory_local(memory: Any, binding: tuple) -> tuple:
+def memory_local(memory: Memory, binding: tuple) -> tuple:
     """A binding's values as objects of `memory` (players and zones belong to one memory)."""
     return tuple([v if type(v) in SHARED else memory.localize(v) for v in binding])
