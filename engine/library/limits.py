@@ -26,17 +26,17 @@ Each limit ends the evaluation with a located error naming it (see :class:`Budge
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 from ..errors import GameError
 
-MAX_STEPS = 1_000_000  # loop items, function calls and items made, per engine operation
-MAX_ITEMS = 1_000_000  # items of a list or set, characters of a text
-MAX_BITS = 4_096  # bits of a product of whole numbers
+MAX_STEPS: Final = 1_000_000  # loop items, function calls and items made, per engine operation
+MAX_ITEMS: Final = 1_000_000  # items of a list or set, characters of a text
+MAX_BITS: Final = 4_096  # bits of a product of whole numbers
 MAX_FIRINGS = 1_000_000  # the largest max_firings a rule file may ask for
 MAX_DECISIONS = 10_000_000  # the largest max_decisions a rule file may ask for
 SEQUENCES = (list, tuple, str)
-BOUND = 1 << MAX_BITS  # a whole number of at most MAX_BITS bits is within (-BOUND, BOUND)
+BOUND: Final = 1 << MAX_BITS  # a whole number of at most MAX_BITS bits is within (-BOUND, BOUND)
 
 
 class Budget:

@@ -26,7 +26,7 @@ read has changed.
 from __future__ import annotations
 
 from heapq import heappop, heappush
-from typing import Any
+from typing import Any, Final
 
 from ..program import Matching
 from .memory import SHARED, Memory, PlayerBase, Zone
@@ -112,7 +112,8 @@ class Matches:
         return sorted(position for position, flag in self.flags.items() if flag & LIVE)
 
 
-LIVE, FIRED = 1, 2
+LIVE: Final = 1
+FIRED: Final = 2
 NO_BINDINGS = Bindings({}, None, {})
 NO_MATCHES = Matches({}, [])
 

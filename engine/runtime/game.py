@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any, Final, Protocol
 
 from ..errors import GameError, Location, NaipesError
 from ..library.limits import MAX_STEPS
@@ -26,7 +26,7 @@ from .agenda import Agenda, memory_local
 from .memory import CardBase, Memory, PlayerBase, Zone, new_memory, sees
 
 Listener = Callable[[dict], None]
-SHAREABLE = frozenset({int, str, type(None)})  # argument kinds whose options games may share (besides cards)
+SHAREABLE: Final = frozenset({int, str, type(None)})  # argument kinds whose options games may share (besides cards)
 UNSEEN = object()  # no watched name written yet (see Game.pause_after)
 STUCK_RULES_SHOWN = 8  # rules a "the game is stuck" error lists, with why each is idle
 

@@ -20,7 +20,7 @@ from collections.abc import Set as AbstractSet
 from functools import partial
 from operator import attrgetter
 from types import CodeType, FunctionType
-from typing import Any
+from typing import Any, Final
 
 from ..errors import GameError, ParamError
 from ..library.builtins import DECK
@@ -246,11 +246,13 @@ class Memory(Budget):
                 raise GameError(f"card {cards} is in {zone!r}, not in {source!r}")
             if self.trail is not None:
                 self.trail += [(ZONE, zone, zone[:]), self._kept(dest, bottom), (WHERE, zone.slot, (card_id,))]
-            zone.remove(cards)
+            pile: list = zone  # (typed as lists, a zone's methods are list operations for mypyc)
+            onto: list = dest
+            pile.remove(cards)
             if bottom:
-                dest.insert(0, cards)
+                onto.insert(0, cards)
             else:
-                dest.append(cards)
+                onto.append(cards)
             where[card_id] = dest.slot
             dirty = self.dirty
             dirty.add(zone.key)
@@ -789,7 +791,11 @@ ATOMS = {int, float, str, bool, type(None)}
 SHARED = set(ATOMS)  # classes of values that belong to no game in particular: atoms, and the cards and facts met
 # The kinds of entry of a memory's trail (see restore): a variable's or a player's old value, a zone's old cards,
 # a zone's old length (cards went on top), where some cards were (their ids).
-VAR, ATTR, ZONE, GREW, WHERE = "var", "attr", "zone", "grew", "where"
+VAR: Final = "var"
+ATTR: Final = "attr"
+ZONE: Final = "zone"
+GREW: Final = "grew"
+WHERE: Final = "where"
 KEPT_DECKS = 16  # sets of player names whose deck a program keeps (see build_deck)
 REFRESH = "refresh "  # a dirty key REFRESH + rule name re-evaluates that rule (no declared name has a space)
 
