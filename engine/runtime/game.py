@@ -499,19 +499,21 @@ class Game:
 
     def _move_options(self, move: MoveSpec, player: PlayerBase) -> list[Option]:
         memory = self.memory
-        assert move.choices is not None  # every move of a built program has its choices
-        args = move.choices(memory, memory.vars, player)
+        choices = move.choices
+        assert choices is not None  # every move of a built program has its choices
+        args = choices(memory, memory.vars, player)
         if not args:  # (a move not offered now: one asked beside another, as a close beside a discard)
             return []
         if move.fixed_label:
             # options whose label depends on the argument alone are made once and shared: a number or a text by
             # every game of the program, a card by a game and its copies (a new game has new cards); never a
             # player or a zone, which belong to one game
-            cards = memory.made.get(move.name)
+            name, made = move.name, memory.made
+            cards: dict | None = made.get(name)
             if cards is None:
-                cards = memory.made[move.name] = {}
+                cards = made[name] = {}
+            found: list[Option] = []
             if cards:  # (a move offered cards before)
-                found = []
                 try:
                     for arg in args:  # (cards alone are kept there, by identity)
                         option = cards.get(arg)
@@ -522,21 +524,26 @@ class Game:
                         return found
                 except TypeError:  # an argument that cannot be a key (a list of cards, say)
                     pass
-            values = self.program.caches["options"].get(move.name)
+            caches: dict = self.program.caches["options"]
+            values: dict | None = caches.get(name)
             if values is None:
-                values = self.program.caches["options"][move.name] = {}
-            if SHAREABLE.issuperset(map(type, args)):  # numbers and texts alone: no True to find a 1's option
-                found = list(map(values.get, args))
-                if all(found):
-                    return found
+                values = caches[name] = {}
+            found = []
+            for arg in args:  # numbers and texts alone (no True to find a 1's option)
+                option = values.get(arg) if type(arg) in SHAREABLE else None
+                if option is None:
+                    break
+                found.append(option)
+            else:
+                return found
             found = []
             for arg in args:
-                made = cards if isinstance(arg, CardBase) else values if type(arg) in SHAREABLE else None
-                option = made.get(arg) if made is not None else None
+                kept = cards if isinstance(arg, CardBase) else values if type(arg) in SHAREABLE else None
+                option = kept.get(arg) if kept is not None else None
                 if option is None or type(option.arg) is not type(arg):  # (1 and True are equal keys)
-                    option = Option(move.name, arg, self._label(move, player, arg))
-                    if made is not None:
-                        made[arg] = option
+                    option = Option(name, arg, self._label(move, player, arg))
+                    if kept is not None:
+                        kept[arg] = option
                 found.append(option)
             return found
 
