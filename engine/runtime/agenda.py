@@ -25,6 +25,7 @@ read has changed.
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from heapq import heappop, heappush
 from typing import Any, Final
 
@@ -129,7 +130,7 @@ class Agenda:
     """
 
     __slots__ = ("program", "plan", "live", "fired", "closed", "bindings", "matches", "tick", "stamps",
-                 "guard_seen", "unbound", "ungrown", "unevaluated")
+                 "guard_seen", "unbound", "ungrown", "unevaluated", "readers_of", "evaluator", "variable_rules")
 
     def __init__(self, program: Any = None):
         """`program` None: a blank agenda, which `clone` fills in (a compiled class makes its objects through
@@ -138,6 +139,7 @@ class Agenda:
             return
         self.program = program
         self.plan: Matching = program.matching
+        self._read_plan()
         self.live = self.fired = self.closed = 0
         self.bindings: list[Bindings] = [NO_BINDINGS] * len(program.rules)  # by rule index
         self.matches: list[Matches] = [NO_MATCHES] * len(program.rules)
@@ -149,12 +151,20 @@ class Agenda:
         self.unbound = self.ungrown = 0
         self.unevaluated = 0  # after a lazy start: the rules not evaluated yet (see start)
 
+    def _read_plan(self) -> None:
+        """Keep what every update reads of the plan (a compiled agenda reads its own fields directly)."""
+        plan = self.plan
+        self.readers_of: dict[Any, int] = plan.readers
+        self.evaluator: Callable | None = plan.evaluate
+        self.variable_rules: int = plan.bound
+
     def clone(self) -> Agenda:
         new = Agenda()
         new.program, new.plan = self.program, self.plan
+        new.readers_of, new.evaluator, new.variable_rules = self.readers_of, self.evaluator, self.variable_rules
         new.live, new.fired, new.closed = self.live, self.fired, self.closed
         new.bindings = self.bindings.copy()
-        new.matches = [m.copy() if m.flags else m for m in self.matches] if self.plan.bound else self.matches
+        new.matches = [m.copy() if m.flags else m for m in self.matches] if self.variable_rules else self.matches
         new.tick, new.guard_seen = self.tick, self.guard_seen.copy()
         new.stamps = self.stamps.copy() if self.stamps is not None else None
         new.unbound, new.ungrown, new.unevaluated = self.unbound, self.ungrown, self.unevaluated
@@ -162,7 +172,7 @@ class Agenda:
 
     def save_point(self) -> tuple:
         """What to come back to after trying a move (the memory records its own writes)."""
-        bound = self.plan.bound
+        bound = self.variable_rules
         return (self.live, self.fired, self.closed, self.tick, self.guard_seen.copy(),
                 None if self.stamps is None else self.stamps.copy(),
                 self.bindings.copy() if bound else None, [m.copy() for m in self.matches] if bound else None,
@@ -302,11 +312,10 @@ class Agenda:
 
     def evaluate_rules(self, mask: int, memory: Memory) -> None:
         """Re-evaluate every activation of the rules in `mask` (retracting those whose guard does not hold)."""
-        plan = self.plan
         closed = mask & self.closed
         if closed:
             mask ^= closed
-            if closed & (self.live | self.fired | plan.bound):
+            if closed & (self.live | self.fired | self.variable_rules):
                 self.retract(closed)
         if mask & (self.unbound | self.ungrown):  # `for:` changed while their guard did not hold: bound now
             for rule in self._rules_of(mask & self.unbound):
@@ -316,13 +325,14 @@ class Agenda:
                     self.bind(rule, memory)
             self.unbound &= ~mask
             self.ungrown &= ~mask
-        if plan.evaluate is not None:  # the program's own evaluation of its rules without variables
-            bound = mask & plan.bound
+        evaluator = self.evaluator
+        if evaluator is not None:  # the program's own evaluation of its rules without variables
+            bound = mask & self.variable_rules
             unbound = mask ^ bound
             if unbound & (unbound - 1):
-                self.live, self.fired = plan.evaluate(memory, memory.vars, unbound, self.live, self.fired)
+                self.live, self.fired = evaluator(memory, memory.vars, unbound, self.live, self.fired)
             elif unbound:  # one rule: its condition, without going down the evaluation's tests
-                rule = plan.slots[unbound.bit_length() - 1]
+                rule = self.plan.slots[unbound.bit_length() - 1]
                 self.fired &= ~unbound
                 if rule.guard_only or rule.condition(memory, memory.vars):
                     self.live |= unbound
@@ -389,7 +399,7 @@ class Agenda:
         """The rules in `mask` have nothing pending and nothing refracted (their guard does not hold)."""
         self.live &= ~mask
         self.fired &= ~mask
-        for rule in self._rules_of(mask & self.plan.bound):
+        for rule in self._rules_of(mask & self.variable_rules):
             matches = self.matches[rule.index]
             if matches.flags:
                 self.matches[rule.index] = Matches(dict.fromkeys(matches.flags, 0), [])
@@ -403,8 +413,7 @@ class Agenda:
             return
         memory.dirty = set()
         self.tick += 1
-        plan = self.plan
-        readers_of, stale = plan.readers, 0
+        readers_of, stale = self.readers_of, 0
         for key in dirty:  # the common case first: every key only makes its readers stale
             readers = readers_of.get(key)
             if readers is None:
@@ -416,6 +425,7 @@ class Agenda:
             if stale:
                 self.evaluate_rules(stale, memory)
             return
+        plan = self.plan
         globals_, attrs = plan.globals, plan.attrs
         stale = rebind = refresh = factual = whole = 0
         touched: list | None = None  # (rule, variable position, identity): activations bound to what was written
@@ -506,7 +516,7 @@ class Agenda:
         if old is not value and old != value:
             stale = _get(by_value, old)
             if stale:
-                if stale & (self.live | self.fired | self.plan.bound):
+                if stale & (self.live | self.fired | self.variable_rules):
                     self.retract(stale)
                 self.closed |= stale  # (every other rule guarded by `name` expected another value: closed)
             if woken:
