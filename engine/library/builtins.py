@@ -84,7 +84,7 @@ def natural_order(value: Any) -> Any:
     with _)."""
     if type(value) is tuple or type(value) is list:
         return tuple(map(natural_order, value))
-    by = getattr(value.__class__, "_order_by", None)
+    by = getattr(type(value), "_order_by", None)
     if type(by) is str:
         return by, getattr(value, by)
     return value

@@ -139,7 +139,11 @@ class Agenda:
             return
         self.program = program
         self.plan: Matching = program.matching
-        self._read_plan()
+        # what every update reads of the plan, as fields of its own (compiled, the agenda reads its fields
+        # directly and the plan's through attribute lookups)
+        self.readers_of: dict[Any, int] = self.plan.readers
+        self.evaluator: Callable | None = self.plan.evaluate
+        self.variable_rules: int = self.plan.bound
         self.live = self.fired = self.closed = 0
         self.bindings: list[Bindings] = [NO_BINDINGS] * len(program.rules)  # by rule index
         self.matches: list[Matches] = [NO_MATCHES] * len(program.rules)
@@ -150,13 +154,6 @@ class Agenda:
         # whole, or (only facts came and went) re-matched for those facts
         self.unbound = self.ungrown = 0
         self.unevaluated = 0  # after a lazy start: the rules not evaluated yet (see start)
-
-    def _read_plan(self) -> None:
-        """Keep what every update reads of the plan (a compiled agenda reads its own fields directly)."""
-        plan = self.plan
-        self.readers_of: dict[Any, int] = plan.readers
-        self.evaluator: Callable | None = plan.evaluate
-        self.variable_rules: int = plan.bound
 
     def clone(self) -> Agenda:
         new = Agenda()
