@@ -610,3 +610,82 @@ def test_a_fault_in_a_filter_made_a_loop_is_located_in_its_rule(tmp_path):
     error = caught.value
     assert "divide" in error.message and "ZeroDivisionError" in error.message, error.message
     assert error.location is not None and error.location.line == 9, error.location
+
+
+def test_an_if_on_all_or_any_is_a_loop_that_stops_at_the_item_that_settles_it(tmp_path, monkeypatch):
+    # `if all(...)`, `if any(...)` and `if A and all(...)` are decided by a loop in the function (no generator);
+    # as Python's all and any, it stops at the first item that settles the answer (here, before a division by
+    # zero) and does not go over the items at all when a test before it is false
+    text = """\
+        game: t
+        state:
+          seen: "[]"
+          ready: false
+        rules:
+          - name: ready
+            when: "not ready and all(x > 0 for x in [3, 6])"
+            then: "ready = True"
+          - name: decide
+            when: "ready and len(seen) == 0"
+            then: |
+              let xs = [3, 6, 0]
+              let found = []
+              if all(6 // x > 1 for x in xs):
+                  found = found + ['all']
+              if any(6 // x == 2 for x in xs):
+                  found = found + ['any']
+              if len(xs) == 0 and all(6 // x > 0 for x in xs):
+                  found = found + ['empty']
+              if any(6 // x == 1 for x in xs if x > 3):
+                  found = found + ['filtered']
+              if len(xs) == 3 and any(x == 9 for x in [1, 2]):
+                  found = found + ['none']
+              seen = found + ['end']
+              end game
+    """
+    game, source = optimised_source(tmp_path, monkeypatch, text, finish="")
+    assert game.memory.vars["seen"] == ["any", "filtered", "end"]
+    rule = next(f for f in source.split("\ndef ") if "v_found" in f)
+    assert "B_all(" not in rule and "B_any(" not in rule and rule.count("break") == 5, rule
+    evaluation = source[source.index("def agenda_evaluate"):]
+    assert "B_all(" not in evaluation and "break" in evaluation, evaluation
+
+
+def test_an_all_whose_item_name_the_function_also_uses_stays_a_generator(tmp_path, monkeypatch):
+    text = """\
+        game: t
+        state:
+          v: 0
+        rules:
+          - name: count
+            when: "v == 0"
+            then: |
+              let x = 10
+              if all(x > 0 for x in [1, 2]):
+                  v = x
+              end game
+    """
+    game, source = optimised_source(tmp_path, monkeypatch, text, finish="")
+    assert game.memory.vars["v"] == 10
+    assert "B_all(" in source[source.index("def rule_then"):], source
+
+
+def test_a_fault_in_an_all_made_a_loop_is_located_in_its_rule(tmp_path):
+    text = """\
+        game: t
+        state:
+          v: 0
+        rules:
+          - name: divide
+            when: "v == 0"
+            then: |
+              let xs = [3, 0]
+              if all(6 // x > 1 for x in xs):
+                  v = 1
+    """
+    game = Game(load_program(write_rules(tmp_path, text, "g.yaml", "")), 0)
+    with pytest.raises(GameError) as caught:
+        game.start()
+    error = caught.value
+    assert "divide" in error.message and "ZeroDivisionError" in error.message, error.message
+    assert error.location is not None and error.location.line == 9, error.location

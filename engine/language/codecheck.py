@@ -23,7 +23,8 @@ import re
 
 from ..errors import NaipesError
 
-STATEMENTS = (ast.FunctionDef, ast.Return, ast.Assign, ast.AugAssign, ast.Expr, ast.If, ast.For, ast.Pass)
+# (Break: the optimiser's loop that stops at the item settling an `all` or an `any`)
+STATEMENTS = (ast.FunctionDef, ast.Return, ast.Assign, ast.AugAssign, ast.Expr, ast.If, ast.For, ast.Pass, ast.Break)
 EXPRESSIONS = (ast.BoolOp, ast.BinOp, ast.UnaryOp, ast.Compare, ast.Call, ast.IfExp, ast.Lambda, ast.ListComp,
                ast.SetComp, ast.DictComp, ast.GeneratorExp, ast.List, ast.Tuple, ast.Set, ast.Dict, ast.Subscript,
                ast.Slice, ast.Attribute, ast.Name, ast.Constant, ast.NamedExpr)

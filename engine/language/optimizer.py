@@ -3,7 +3,7 @@
 The compiler writes every condition, action and function as Python; the
 linker parses that source into a syntax tree, and this module rewrites the
 tree, as an optimising compiler's middle end does, before it becomes one code
-object.  Seven passes:
+object.  Eight passes:
 
 * **growing lists**: ``x = x + [...]`` and ``p.x = p.x + [...]`` call the
   memory's ``grow_var`` and ``grow_attr``, which weigh only what the list gains
@@ -44,13 +44,17 @@ object.  Seven passes:
 * **loops**: a statement's filter, ``x = [c for c in items if test]``, is a
   loop that appends to ``x`` (CPython 3.11 runs a comprehension as a function
   of its own: a call per filter, where a loop costs none), and the copy
-  ``x = [c for c in items]`` is ``list(items)``.
+  ``x = [c for c in items]`` is ``list(items)``;
+* **tests**: an ``if`` on ``all(e for c in items)`` or ``any(...)``, alone or
+  last after ``and`` (a condition in the agenda's generated evaluation, say),
+  is decided by a loop that stops at the first item settling it, in a flag
+  (``_t`` and a number), not by a generator the built-in resumes per item.
 
 Every rule-file function keeps its own definition (strategies and tools call
 them).  Inlined code keeps its line numbers, so a fault inside it is reported
 in the function it came from.  Nothing here adds a name, an attribute or a
 constant the compiler did not write, except the engine's own temporaries
-(``_h0``, ``v__1_c``), ``B_UNSET`` and ``B_append``; :mod:`naipes.language.codecheck`
+(``_h0``, ``_t1``, ``v__1_c``), ``B_UNSET`` and ``B_append``; :mod:`naipes.language.codecheck`
 checks the result again.
 """
 from __future__ import annotations
@@ -74,7 +78,7 @@ COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
 
 
 def optimise(module: ast.Module) -> ast.Module:
-    """The six passes over a generated module (changed in place and returned)."""
+    """The passes over a generated module (changed in place and returned)."""
     functions = {node.name: node for node in module.body
                  if isinstance(node, ast.FunctionDef) and node.name.startswith("F_")}
     # the conditions of rules are inlined too (into the agenda's generated evaluation: naipes.language.linker)
@@ -110,7 +114,9 @@ def optimise(module: ast.Module) -> ast.Module:
             hoister.function(node)
     for node in module.body:
         if isinstance(node, ast.FunctionDef):
-            _filters_as_loops(node)
+            taken = _own_names(node)
+            _filters_as_loops(node, taken)
+            _tests_as_loops(node, taken)
     return module
 
 
@@ -900,24 +906,31 @@ def _has_call(node: ast.AST) -> bool:
 APPEND = "B_append"  # list.append (the linker binds it): generated code names no method of a list
 
 
-def _filters_as_loops(node: ast.FunctionDef) -> None:
+def _own_names(node: ast.FunctionDef) -> set[str]:
+    """The names a function reads, assigns or takes as parameters, outside the comprehensions and lambdas
+    that bind them (a loop may bind a comprehension's item in the function only if it is none of these)."""
+    return _free(node) | {n.id for statement in node.body for n in _statement_targets(statement)} | \
+        {a.arg for a in node.args.args}
+
+
+def _rewritten(body: list[ast.stmt], rewrite: Callable[[ast.stmt], list[ast.stmt] | None]) -> list[ast.stmt]:
+    """`body` with each statement, those inside it first, replaced by what `rewrite` makes of it (None: kept)."""
+    out: list[ast.stmt] = []
+    for statement in body:
+        for field in ("body", "orelse"):
+            inner = getattr(statement, field, None)
+            if isinstance(inner, list) and inner and isinstance(inner[0], ast.stmt):
+                setattr(statement, field, _rewritten(inner, rewrite))
+        out += rewrite(statement) or [statement]
+    return out
+
+
+def _filters_as_loops(node: ast.FunctionDef, taken: set[str]) -> None:
     """Each statement `x = [e for c in items if test ...]` of the function becomes `x = []` and a loop over
     `items` appending `e` where the tests hold, and `x = [c for c in items]` becomes `x = list(items)`, where
-    `c` is a name the function reads nowhere else but in comprehensions and lambdas that bind it themselves
-    (the loop binds it in the function) and `x` is not read by the comprehension."""
-    taken = _free(node) | {n.id for statement in node.body for n in _statement_targets(statement)} | \
-        {a.arg for a in node.args.args}  # (the function's own names: read, assigned, its parameters)
-
-    def statements(body: list[ast.stmt]) -> list[ast.stmt]:
-        out: list[ast.stmt] = []
-        for statement in body:
-            for field in ("body", "orelse"):
-                inner = getattr(statement, field, None)
-                if isinstance(inner, list) and inner and isinstance(inner[0], ast.stmt):
-                    setattr(statement, field, statements(inner))
-            out += _as_loop(statement, taken) or [statement]
-        return out
-    node.body = statements(node.body)
+    `c` is not one of the function's own names (`taken`: the loop binds it in the function) and `x` is not
+    read by the comprehension."""
+    node.body = _rewritten(node.body, lambda statement: _as_loop(statement, taken))
 
 
 def _as_loop(statement: ast.stmt, taken: set[str]) -> list[ast.stmt] | None:
@@ -940,6 +953,49 @@ def _as_loop(statement: ast.stmt, taken: set[str]) -> list[ast.stmt] | None:
     append = ast.Expr(ast.Call(ast.Name(APPEND, ast.Load()), [ast.Name(target.id, ast.Load()), value.elt], []))
     loop = ast.For(ast.Name(item.id, ast.Store()), generator.iter, [ast.If(test, [append], [])], [])
     made = [ast.Assign([ast.Name(target.id, ast.Store())], ast.List([], ast.Load())), loop]
+    return [ast.fix_missing_locations(ast.copy_location(s, statement)) for s in made]
+
+
+def _tests_as_loops(node: ast.FunctionDef, taken: set[str]) -> None:
+    """Each `if` whose test is `all(e for c in items if f)` or `any(...)`, or ends with one after `and`,
+    decides it with a loop that stops at the first item that settles it, in a flag (`_t` and a number the
+    function does not use), where `c` is not one of the function's own names (`taken`)."""
+    numbers = [int(n.id[2:]) for n in ast.walk(node) if isinstance(n, ast.Name) and n.id[:2] == "_t"
+               and n.id[2:].isdigit()]
+    flags = iter(range(max(numbers, default=0) + 1, 1 << 30))
+    node.body = _rewritten(node.body, lambda statement: _test_as_loop(statement, taken, flags))
+
+
+def _test_as_loop(statement: ast.stmt, taken: set[str], flags: Iterator[int]) -> list[ast.stmt] | None:
+    if not isinstance(statement, ast.If):
+        return None
+    test = statement.test
+    parts = list(test.values) if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.And) else [test]
+    call = parts[-1]
+    if not (isinstance(call, ast.Call) and isinstance(call.func, ast.Name) and call.func.id in ("B_all", "B_any")
+            and len(call.args) == 1 and not call.keywords and isinstance(gen := call.args[0], ast.GeneratorExp)
+            and len(gen.generators) == 1):
+        return None
+    generator = gen.generators[0]
+    item = generator.target
+    if generator.is_async or not isinstance(item, ast.Name) or item.id in taken:
+        return None
+    every = call.func.id == "B_all"  # all: the first item whose value is false settles it; any: true
+
+    def flag(ctx: ast.expr_context) -> ast.Name:
+        return ast.Name(name, ctx)
+    name = f"_t{next(flags)}"
+    settles = gen.elt if not every else ast.UnaryOp(ast.Not(), gen.elt)
+    found: ast.stmt = ast.If(settles, [ast.Assign([flag(ast.Store())], ast.Constant(not every)), ast.Break()], [])
+    if generator.ifs:
+        found = ast.If(generator.ifs[0] if len(generator.ifs) == 1 else ast.BoolOp(ast.And(), generator.ifs),
+                       [found], [])
+    loop: ast.stmt = ast.For(ast.Name(item.id, ast.Store()), generator.iter, [found], [])
+    decide = [ast.Assign([flag(ast.Store())], ast.Constant(every)), loop]
+    if len(parts) > 1:  # the tests before it first: the loop runs only where they hold (all: the flag is true)
+        first = parts[0] if len(parts) == 2 else ast.BoolOp(ast.And(), parts[:-1])
+        decide = [ast.Assign([flag(ast.Store())], first), ast.If(flag(ast.Load()), decide[every:], [])]
+    made = [*decide, ast.If(flag(ast.Load()), statement.body, statement.orelse)]
     return [ast.fix_missing_locations(ast.copy_location(s, statement)) for s in made]
 
 
