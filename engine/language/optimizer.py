@@ -61,6 +61,7 @@ from __future__ import annotations
 
 import ast
 import copy
+import itertools
 import math
 import operator
 from collections.abc import Callable, Iterator
@@ -962,7 +963,7 @@ def _tests_as_loops(node: ast.FunctionDef, taken: set[str]) -> None:
     function does not use), where `c` is not one of the function's own names (`taken`)."""
     numbers = [int(n.id[2:]) for n in ast.walk(node) if isinstance(n, ast.Name) and n.id[:2] == "_t"
                and n.id[2:].isdigit()]
-    flags = iter(range(max(numbers, default=0) + 1, 1 << 30))
+    flags = itertools.count(max(numbers, default=0) + 1)
     node.body = _rewritten(node.body, lambda statement: _test_as_loop(statement, taken, flags))
 
 
@@ -981,10 +982,10 @@ def _test_as_loop(statement: ast.stmt, taken: set[str], flags: Iterator[int]) ->
     if generator.is_async or not isinstance(item, ast.Name) or item.id in taken:
         return None
     every = call.func.id == "B_all"  # all: the first item whose value is false settles it; any: true
-
-    def flag(ctx: ast.expr_context) -> ast.Name:
-        return ast.Name(name, ctx)
     name = f"_t{next(flags)}"
+
+    def flag(ctx: ast.expr_context) -> ast.Name:  # (a node of its own at each place)
+        return ast.Name(name, ctx)
     settles = gen.elt if not every else ast.UnaryOp(ast.Not(), gen.elt)
     found: ast.stmt = ast.If(settles, [ast.Assign([flag(ast.Store())], ast.Constant(not every)), ast.Break()], [])
     if generator.ifs:
