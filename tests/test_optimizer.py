@@ -8,6 +8,8 @@ fault is reported.
 """
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from naipes import load_program
@@ -89,6 +91,31 @@ def test_a_value_moved_out_of_a_comprehension_is_computed_only_when_first_needed
           v: "[r for r in [1, 2, 3] if len(table) == 0 or r > best()]"
     """
     assert run(tmp_path, text).memory.vars["v"] == [1, 2, 3]
+
+
+def test_a_whole_inlined_call_with_its_temporary_is_remembered_and_computed_only_when_needed(tmp_path, monkeypatch):
+    # ranked(x) reads x twice, so its argument highest() is kept in a temporary (`(_t1 := ...) % 2, _t1`): the whole
+    # inlined ranked(highest()) reads nothing the filter varies and is remembered with its temporary; `lowest()`
+    # fails on the empty stock, and the test never reaches it
+    text = """\
+        game: t
+        cards:
+          attributes: {rank: [1, 2, 3]}
+          start: table
+        zones:
+          stock: {visibility: public}
+          table: {visibility: public}
+        functions:
+          highest(): "max(c.rank for c in table)"
+          lowest(): "min(c.rank for c in stock)"
+          ranked(x): "(x % 2, x)"
+        state:
+          beaten: "[r for r in [1, 2, 3, 4, 5] if len(stock) > 0 or (r % 2, r) > ranked(highest())]"
+          lazy: "[r for r in [1, 2] if len(table) > 0 or (r % 2, r) > ranked(lowest())]"
+    """
+    game, source = optimised_source(tmp_path, monkeypatch, text)
+    assert game.memory.vars["beaten"] == [5] and game.memory.vars["lazy"] == [1, 2]
+    assert re.search(r"\(_h\d+ := \(B_max\(.*\) % 2|\(_h\d+ := \(\(_t\d+ := ", source), source
 
 
 def test_a_value_moved_out_of_a_later_loop_of_a_comprehension_compiles_and_is_right(tmp_path):

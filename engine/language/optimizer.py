@@ -26,10 +26,12 @@ object.  Eight passes:
   candidates by it once, and each goes on from what passed it;
 * **hoisting**: inside a comprehension, a call that reads none of the
   comprehension's variables (``best_card()`` while filtering every card of a
-  hand) is computed once, when first needed, and remembered until the
-  statement ends: a test that never reaches it still never computes it; a
-  statement's filter whose test reads no item (``[c for c in hand if
-  len(trick) == 0]``, a cascade's first step) keeps all the items or none,
+  hand), and the largest such part around it (``power(best_card())``, the
+  inlined call with the temporary that keeps its argument), is computed
+  once, when first needed, and remembered until the statement ends: a test
+  that never reaches it still never computes it; a statement's filter
+  whose test reads no item (``[c for c in hand if len(trick) == 0]``, a
+  cascade's first step) keeps all the items or none,
   the test made once (and not at all when there are no items); a value that
   the first test of a statement's filter needs at every item (``c.suit ==
   lead_suit()``) is computed before the filter, when it has items;
@@ -64,6 +66,7 @@ import copy
 import itertools
 import math
 import operator
+from collections import Counter
 from collections.abc import Callable, Iterator
 
 INLINE_SIZE = 250  # the largest function expression (in syntax nodes) that is inlined
@@ -615,6 +618,7 @@ class _Hoister:
         # the locals it assigns (a value reading one of them is not remembered). None: per statement.
         self.shared: dict[str, str] | None = None
         self.assigned: set[str] = set()
+        self.temporaries: Counter[str] = Counter()  # how often the expression being visited names each temporary
 
     def function(self, node: ast.FunctionDef) -> None:
         if _changes_nothing(node):
@@ -634,6 +638,7 @@ class _Hoister:
             for field in ("value", "test", "iter"):  # the expression a statement evaluates first
                 value = getattr(statement, field, None)
                 if isinstance(value, ast.expr):
+                    self.temporaries = _temporary_names(value)
                     setattr(statement, field, self.visit(value, frozenset(), hoisted, False))
             if isinstance(statement, (ast.Assign, ast.Return)) and _invariant_filter(statement.value):
                 statement.value = self.all_or_none(statement.value)  # type: ignore[arg-type]  # (a ListComp)
@@ -654,7 +659,7 @@ class _Hoister:
         if isinstance(node, (ast.Name, ast.Constant, ast.Lambda)):
             return node
         if varying and not (_free(node) & (varying | self.assigned if self.shared is not None else varying)) \
-                and _pure(node) and _has_call(node) and not self.may_be_iterator(node) and not _temporaries(node):
+                and _pure(node) and _has_call(node) and not self.may_be_iterator(node) and self.owns_temporaries(node):
             return self.remembered(node, hoisted)
         if isinstance(node, ast.GeneratorExp) and not consumed:
             return node
@@ -681,6 +686,14 @@ class _Hoister:
                 setattr(node, field, [self.visit(v, varying, hoisted, False) if isinstance(v, ast.expr) else v
                                       for v in value])
         return node
+
+    def owns_temporaries(self, node: ast.expr) -> bool:
+        """Whether each temporary of an inlined call that `node` names is set inside it and named nowhere else in
+        its expression: a whole inlined call (`(_t2 := best()).suit, _t2.rank`), which computes the same value
+        each time, and not a part of one."""
+        inside = _temporary_names(node)
+        set_inside = {n.target.id for n in ast.walk(node) if isinstance(n, ast.NamedExpr)}
+        return all(name in set_inside and count == self.temporaries[name] for name, count in inside.items())
 
     def may_be_iterator(self, node: ast.expr, seen: frozenset = frozenset()) -> bool:
         """Whether `node`'s value could be a generator (built-ins return lists; a function may not)."""
@@ -872,6 +885,11 @@ def _unset(name: str) -> ast.Assign:
 def _temporaries(node: ast.AST) -> bool:
     """Whether `node` sets or reads a temporary of an inlined call (its value changes from one use to the next)."""
     return any(isinstance(n, ast.Name) and n.id.startswith("_t") for n in ast.walk(node))
+
+
+def _temporary_names(node: ast.AST) -> Counter[str]:
+    """How often `node` names each temporary of an inlined call."""
+    return Counter(n.id for n in ast.walk(node) if isinstance(n, ast.Name) and n.id.startswith("_t"))
 
 
 def _free(node: ast.AST) -> set[str]:
