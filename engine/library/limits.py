@@ -35,7 +35,7 @@ MAX_ITEMS: Final = 1_000_000  # items of a list or set, characters of a text
 MAX_BITS: Final = 4_096  # bits of a product of whole numbers
 MAX_FIRINGS = 1_000_000  # the largest max_firings a rule file may ask for
 MAX_DECISIONS = 10_000_000  # the largest max_decisions a rule file may ask for
-SEQUENCES = (list, tuple, str)
+SEQUENCES: Final = (list, tuple, str)
 BOUND: Final = 1 << MAX_BITS  # a whole number of at most MAX_BITS bits is within (-BOUND, BOUND)
 
 
@@ -218,6 +218,6 @@ def weigh(value: Any) -> int:
     return total
 
 
-_COLLECTIONS = (list, tuple, set, frozenset, dict)
-_FLAT = {list, tuple, set, frozenset}
-LEAVES = {int, float, str, bool, type(None)}  # classes of values that hold nothing (grows as others are met)
+_COLLECTIONS: Final = (list, tuple, set, frozenset, dict)
+_FLAT: Final = {list, tuple, set, frozenset}
+LEAVES: Final = {int, float, str, bool, type(None)}  # classes of values that hold nothing (grows as others are met)

@@ -30,7 +30,7 @@ from heapq import heappop, heappush
 from typing import Any, Final
 
 from ..program import Matching
-from .memory import SHARED, Memory, PlayerBase, Zone
+from .memory import PLAYER_CLASS, SHARED, ZONE_CLASS, Memory
 
 STRATEGIES = {
     "declaration": "rules earlier in the file first (CLIPS: none; the final tie-break of every strategy)",
@@ -659,9 +659,9 @@ def _get(by_value: dict, value: Any) -> int:
 
 def _identity(value: Any) -> Any:
     """How an activation's binding is keyed: players by seat, zones by slot."""
-    if isinstance(value, PlayerBase):
+    if isinstance(value, PLAYER_CLASS):
         return value.index
-    if isinstance(value, Zone):
+    if isinstance(value, ZONE_CLASS):
         return ("zone", value.slot)
     kind = type(value)
     if kind is list or kind is tuple:  # (a strategy's rules bind the options offered: a list of cards, say)

@@ -21,13 +21,24 @@ from typing import Any, Final, Protocol
 
 from ..errors import GameError, Location, NaipesError
 from ..library.limits import MAX_STEPS
-from ..program import FactBase, MoveSpec, Program
+from ..program import MoveSpec, Program
 from .agenda import Agenda, memory_local
-from .memory import CardBase, Memory, PlayerBase, Zone, new_memory, sees
+from .memory import (
+    CARD_CLASS,
+    FACT_CLASS,
+    PLAYER_CLASS,
+    ZONE_CLASS,
+    CardBase,
+    Memory,
+    PlayerBase,
+    Zone,
+    new_memory,
+    sees,
+)
 
 Listener = Callable[[dict], None]
 SHAREABLE: Final = frozenset({int, str, type(None)})  # argument kinds whose options games may share (besides cards)
-UNSEEN = object()  # no watched name written yet (see Game.pause_after)
+UNSEEN: Final = object()  # no watched name written yet (see Game.pause_after)
 STUCK_RULES_SHOWN = 8  # rules a "the game is stuck" error lists, with why each is idle
 
 
@@ -77,11 +88,11 @@ class Option:
 
 def arg_key(arg: Any) -> Any:
     """A move argument's identity across copies of a game (a bid of 1 is not True)."""
-    if isinstance(arg, CardBase):
+    if isinstance(arg, CARD_CLASS):
         return "card", arg.id
-    if isinstance(arg, PlayerBase):
+    if isinstance(arg, PLAYER_CLASS):
         return "player", arg.index
-    if isinstance(arg, Zone):
+    if isinstance(arg, ZONE_CLASS):
         return "zone", arg.slot
     return arg.__class__.__name__, repr(arg)
 
@@ -158,11 +169,11 @@ class GameResult:
 
 def jsonable(value: Any) -> Any:
     """A value as JSON data: cards and players by name, zones as lists, facts as their fields."""
-    if isinstance(value, (CardBase, PlayerBase)):
+    if isinstance(value, (CARD_CLASS, PLAYER_CLASS)):
         return value.name
-    if isinstance(value, FactBase):
+    if isinstance(value, FACT_CLASS):
         return {field: jsonable(v) for field, v in zip(value.fields(), value)}
-    if isinstance(value, Zone):
+    if isinstance(value, ZONE_CLASS):
         return [c.name for c in value]
     if isinstance(value, (list, tuple)):
         return [jsonable(v) for v in value]
@@ -538,7 +549,7 @@ class Game:
                 return found
             found = []
             for arg in args:
-                kept = cards if isinstance(arg, CardBase) else values if type(arg) in SHAREABLE else None
+                kept = cards if isinstance(arg, CARD_CLASS) else values if type(arg) in SHAREABLE else None
                 option = kept.get(arg) if kept is not None else None
                 if option is None or type(option.arg) is not type(arg):  # (1 and True are equal keys)
                     option = Option(name, arg, self._label(move, player, arg))

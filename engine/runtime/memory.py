@@ -28,6 +28,13 @@ from ..library.limits import LEAVES, MAX_ITEMS, MAX_STEPS, Budget, plus, weigh
 from ..program import CardBase, CardSpec, FactBase, PlayerBase, Program
 from .zones import Zone
 
+# The classes of the modules mypyc does not compile, for the checks of compiled code: mypyc looks a name imported
+# from such a module up in this module's globals at each use, and keeps a Final one in a C static
+ZONE_CLASS: Final = Zone
+CARD_CLASS: Final = CardBase
+PLAYER_CLASS: Final = PlayerBase
+FACT_CLASS: Final = FactBase
+
 
 def sees(zone: Zone, seat: int | None) -> bool:
     """Whether the player at `seat` sees every card of the zone (a ``top`` zone shows only its top)."""
@@ -180,7 +187,7 @@ class Memory(Budget):
             self.dirty.add(name)
 
     def set_attr(self, obj: PlayerBase, attr: str, value: Any) -> None:
-        if not isinstance(obj, PlayerBase):
+        if not isinstance(obj, PLAYER_CLASS):
             raise GameError(f"cannot set '{attr}' on {obj!r}: only players have variables")
         old = getattr(obj, attr)
         if old is not value and (type(old) is not type(value) or old != value):
@@ -206,7 +213,7 @@ class Memory(Budget):
 
     def grow_attr(self, obj: PlayerBase, attr: str, added: Any) -> None:
         """`obj.attr = obj.attr + added`: set_attr as grow_var is set_var."""
-        if not isinstance(obj, PlayerBase):
+        if not isinstance(obj, PLAYER_CLASS):
             raise GameError(f"cannot set '{attr}' on {obj!r}: only players have variables")
         old = getattr(obj, attr)
         value = plus(self, old, added)
@@ -237,9 +244,9 @@ class Memory(Budget):
 
     def move(self, cards: Any, dest: Zone, source: Zone | None = None, bottom: bool = False) -> None:
         """Move a card or a collection of cards to `dest` (on top, or at the bottom)."""
-        if type(dest) is not Zone:
+        if type(dest) is not ZONE_CLASS:
             raise GameError(f"'move' needs a zone to move to, got {dest!r}")
-        if isinstance(cards, CardBase):
+        if isinstance(cards, CARD_CLASS):
             where, card_id = self.where, cards.id
             zone = self.zones[where[card_id]]
             if source is not None and zone is not source:
@@ -260,7 +267,7 @@ class Memory(Budget):
             if not self.trackers:
                 return
             batch = [cards]
-        elif type(cards) is Zone and cards is not dest and (source is None or source is cards):
+        elif type(cards) is ZONE_CLASS and cards is not dest and (source is None or source is cards):
             batch = list(cards)  # a whole zone: every card leaves it
             if not batch:
                 return
@@ -289,7 +296,7 @@ class Memory(Budget):
         """Move the cards of `batch` in turn (each leaves its zone, then lands on `dest`)."""
         zones, where, dirty = self.zones, self.where, self.dirty
         try:  # the common case first: distinct cards out of one zone
-            ids = {card.id for card in batch if isinstance(card, CardBase)}
+            ids = {card.id for card in batch if isinstance(card, CARD_CLASS)}
             slots = {where[i] for i in ids}
         except KeyError:  # a card the memory does not hold: said below
             slots = set()
@@ -318,7 +325,7 @@ class Memory(Budget):
                 return
         taken: dict[int, set] = {}  # zone slot -> the ids of the cards leaving it
         for card in batch:
-            if not isinstance(card, CardBase):
+            if not isinstance(card, CARD_CLASS):
                 raise GameError(f"'move' moves cards, got {card!r}")
             zone = zones[where[card.id]]
             if source is not None and zone is not source:
@@ -353,7 +360,7 @@ class Memory(Budget):
         dirty.add(dest.key)
 
     def shuffle(self, zone: Zone) -> None:
-        if not isinstance(zone, Zone):
+        if not isinstance(zone, ZONE_CLASS):
             raise GameError(f"'shuffle' needs a zone, got {zone!r}")
         if self.trail is not None:
             self.trail.append((ZONE, zone, zone[:]))
@@ -371,7 +378,7 @@ class Memory(Budget):
     def deal(self, count: int, source: Zone, dests: Iterable[Zone]) -> None:
         """Deal `count` cards to each zone in `dests`, one at a time, round robin."""
         dests = list(dests)
-        if not all(isinstance(d, Zone) for d in dests) or not isinstance(source, Zone):
+        if not all(isinstance(d, ZONE_CLASS) for d in dests) or not isinstance(source, ZONE_CLASS):
             raise GameError("'deal N from ZONE to ZONES' needs a zone and a list of zones")
         if count * len(dests) > len(source):
             raise GameError(f"cannot deal {count} cards to {len(dests)} zones: {source!r} has only {len(source)}")
@@ -420,7 +427,7 @@ class Memory(Budget):
 
     def retract_fact(self, fact: Any) -> None:
         """Take a fact away from its collection."""
-        if not isinstance(fact, FactBase):
+        if not isinstance(fact, FACT_CLASS):
             raise GameError(f"'retract' takes a fact, got {fact!r}")
         kind = fact.kind
         facts, weight, counts = self._book(kind)
@@ -475,7 +482,7 @@ class Memory(Budget):
         self.assert_fact(fact.changed(changes))
 
     def ask(self, player: PlayerBase, moves: tuple[str, ...]) -> None:
-        if not isinstance(player, PlayerBase):
+        if not isinstance(player, PLAYER_CLASS):
             raise GameError(f"'ask' needs a player, got {player!r}")
         if self.pending is not None:
             raise GameError(f"asked {player} to {', '.join(moves)} while {self.pending[0]} "
@@ -485,7 +492,7 @@ class Memory(Budget):
     def end_game(self, winners: Any = None) -> None:
         if winners is None:
             winners = ()
-        elif isinstance(winners, PlayerBase):
+        elif isinstance(winners, PLAYER_CLASS):
             winners = (winners,)
         self.over = True
         self.winners = tuple(sorted(p.index for p in winners))
@@ -505,12 +512,12 @@ class Memory(Budget):
 
     def localize(self, value: Any) -> Any:
         """`value` with the players and zones it holds replaced by this memory's own."""
-        if isinstance(value, PlayerBase):
+        if isinstance(value, PLAYER_CLASS):
             return self.players[value.index]
-        if isinstance(value, (CardBase, FactBase)):
+        if isinstance(value, (CARD_CLASS, FACT_CLASS)):
             SHARED.add(type(value))  # (no game's own: see memory_local)
             return value
-        if isinstance(value, Zone):
+        if isinstance(value, ZONE_CLASS):
             return self.zones[value.slot]
         return _Remapper(self.players, self.zones)(value)
 
@@ -787,8 +794,8 @@ def _key_slots(memory: Memory, turn: int) -> list[int]:
     return found
 
 
-ATOMS = {int, float, str, bool, type(None)}
-SHARED = set(ATOMS)  # classes of values that belong to no game in particular: atoms, and the cards and facts met
+ATOMS: Final = {int, float, str, bool, type(None)}
+SHARED: Final = set(ATOMS)  # classes of values that belong to no game in particular: atoms, and the cards and facts met
 # The kinds of entry of a memory's trail (see restore): a variable's or a player's old value, a zone's old cards,
 # a zone's old length (cards went on top), where some cards were (their ids).
 VAR: Final = "var"
@@ -852,9 +859,9 @@ def symmetric_zones_key(zones: list[Zone], symmetric: tuple[str, ...], attribute
 
 def _plain(value: Any) -> bool:
     """A value a fact may hold: belonging to no game in particular (a clone shares the fact)."""
-    if type(value) in ATOMS or isinstance(value, CardBase):
+    if type(value) in ATOMS or isinstance(value, CARD_CLASS):
         return True
-    return isinstance(value, tuple) and not isinstance(value, FactBase) and all(map(_plain, value))
+    return isinstance(value, tuple) and not isinstance(value, FACT_CLASS) and all(map(_plain, value))
 
 
 class _CopyPlan:
@@ -892,9 +899,9 @@ class _Remapper:
         kind = type(value)
         if kind in SHARED:
             return value
-        if isinstance(value, PlayerBase):
+        if isinstance(value, PLAYER_CLASS):
             return self.players[value.index]
-        if isinstance(value, (CardBase, FactBase)):  # (facts hold plain values)
+        if isinstance(value, (CARD_CLASS, FACT_CLASS)):  # (facts hold plain values)
             SHARED.add(kind)
             return value
         if kind is Zone:
@@ -921,11 +928,11 @@ class _Remapper:
 
 
 def _normalise(value: Any) -> Any:
-    if isinstance(value, PlayerBase):
+    if isinstance(value, PLAYER_CLASS):
         return ("player", value.index)
-    if isinstance(value, CardBase):
+    if isinstance(value, CARD_CLASS):
         return ("card", value.id)
-    if isinstance(value, Zone):
+    if isinstance(value, ZONE_CLASS):
         return ("zone", value.slot)
     if isinstance(value, (list, tuple)):
         return tuple(_normalise(v) for v in value)
@@ -938,9 +945,9 @@ def _normalise(value: Any) -> Any:
 
 def _turned(value: Any, turn: int, count: int) -> Any:
     """_normalise, with seats counted from seat `turn` (a player or a zone of one, by its seat counted so)."""
-    if isinstance(value, PlayerBase):
+    if isinstance(value, PLAYER_CLASS):
         return ("player", (value.index - turn) % count)
-    if isinstance(value, Zone):
+    if isinstance(value, ZONE_CLASS):
         return ("zone", value.name, None if value.owner is None else (value.owner.index - turn) % count)
     if isinstance(value, (list, tuple)):
         return tuple(_turned(v, turn, count) for v in value)
