@@ -33,7 +33,7 @@ import random
 from typing import Any
 
 from ..runtime.game import Game, Option
-from ..runtime.memory import CardBase, PlayerBase, Zone, sees
+from ..runtime.memory import CARD_CLASS, CardBase, PlayerBase, Zone, sees
 
 
 class Knowledge:
@@ -95,7 +95,7 @@ class Knowledge:
         if player.index == self.seat:
             return
         move = game.program.moves[option.move]
-        if move.strict or len(move.cascade) < 2 or not isinstance(option.arg, CardBase):
+        if move.strict or len(move.cascade) < 2 or not isinstance(option.arg, CARD_CLASS):
             return
         memory = game.memory
         V = memory.vars

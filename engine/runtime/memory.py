@@ -28,7 +28,7 @@ from ..library.limits import LEAVES, MAX_ITEMS, MAX_STEPS, Budget, plus, weigh
 from ..program import CardBase, CardSpec, FactBase, PlayerBase, Program
 from .zones import Zone
 
-# The classes of the modules mypyc does not compile, for the checks of compiled code: mypyc looks a name imported
+# The classes of the modules mypyc does not compile, as compiled code checks and makes them: mypyc looks a name imported
 # from such a module up in this module's globals at each use, and keeps a Final one in a C static
 ZONE_CLASS: Final = Zone
 CARD_CLASS: Final = CardBase
@@ -150,7 +150,7 @@ class Memory(Budget):
 
     # ------------------------------------------------------------------ zones
     def new_zone(self, name: str, owner: PlayerBase | None, spec: Any) -> Zone:
-        zone = Zone()
+        zone = ZONE_CLASS()
         zone.name, zone.owner, zone.spec, zone.slot = name, owner, spec, len(self.zones)
         zone.key = name if owner is None else (name, owner.index)
         self.zones.append(zone)
@@ -640,19 +640,19 @@ class Memory(Budget):
         for zone in self.zones if plan.zones is None else map(self.zones.__getitem__, plan.zones):
             if covered:
                 if sees(zone, seat):
-                    copy = Zone(zone)
+                    copy = ZONE_CLASS(zone)
                     shown: list = zone
                 else:  # the same count of placeholders (a `top` zone shows its top card)
                     hidden = len(zone) - (1 if zone.spec.visibility == "top" and zone else 0)
                     shown = zone[hidden:]
-                    copy = Zone(unknown[used:used + hidden])  # type: ignore[index]  # (made when covered)
+                    copy = ZONE_CLASS(unknown[used:used + hidden])  # type: ignore[index]  # (made when covered)
                     copy += shown
                     used += hidden
                 slot = zone.slot
                 for card in shown:
                     where[card.id] = slot
             else:
-                copy = Zone(zone)
+                copy = ZONE_CLASS(zone)
             copy.name, copy.key, copy.slot, copy.spec = zone.name, zone.key, zone.slot, zone.spec
             owner = zone.owner
             copy.owner = None if owner is None else players[owner.index]
@@ -811,7 +811,7 @@ def hidden_cards(program: Any, count: int) -> list[CardBase]:
     """At least `count` face-down placeholder cards of the program's card class (ids -1, -2, ...; every
     attribute None): the program's own list, to slice, never to change."""
     cached = program.caches.setdefault("hidden cards", [])
-    card_class = program.cards.card_class if program.cards is not None else CardBase
+    card_class = program.cards.card_class if program.cards is not None else CARD_CLASS
     while len(cached) < count:
         card = card_class.__new__(card_class)
         card.id, card.name = -1 - len(cached), "?"
@@ -904,7 +904,7 @@ class _Remapper:
         if isinstance(value, (CARD_CLASS, FACT_CLASS)):  # (facts hold plain values)
             SHARED.add(kind)
             return value
-        if kind is Zone:
+        if kind is ZONE_CLASS:
             return self.zones[value.slot]
         if isinstance(value, (tuple, list, set, frozenset)):
             shared = SHARED
