@@ -25,9 +25,9 @@ from common import ROOT, Race, header, rate, table, write_summary
 from plain_pocha import play_random
 
 ROUNDS = 20  # hands per Naipes game (pocha_static: every round is a 10-card hand)
-HANDS = 40  # hands per timed batch
+HANDS = 200  # hands per timed batch
 MATCHES = 3  # whole pocha.yaml matches per timed batch of the per-decision race
-RACE_ROUNDS = 7
+RACE_ROUNDS = 21  # (short batches on a shared machine: the median of many pairs is what stays put)
 
 
 @lru_cache(maxsize=1)
