@@ -577,7 +577,7 @@ def _cascade_tests(statement: ast.stmt) -> list[ast.expr] | None:
 def _shareable(test: ast.expr) -> bool:
     """A test computed once per candidate for several steps: it draws nothing at random, calls only built-ins,
     and names no temporary of an inlined call (which another step's test would name alike)."""
-    return _pure(test) and not _temporaries(test) and all(
+    return _pure(test) and not _temporary_names(test) and all(
         isinstance(n.func, ast.Name) and n.func.id.startswith("B_") for n in ast.walk(test) if isinstance(n, ast.Call))
 
 
@@ -880,11 +880,6 @@ def _code(node: ast.expr) -> str:
 
 def _unset(name: str) -> ast.Assign:
     return ast.Assign([ast.Name(name, ast.Store())], ast.Name(UNSET, ast.Load()))
-
-
-def _temporaries(node: ast.AST) -> bool:
-    """Whether `node` sets or reads a temporary of an inlined call (its value changes from one use to the next)."""
-    return any(isinstance(n, ast.Name) and n.id.startswith("_t") for n in ast.walk(node))
 
 
 def _temporary_names(node: ast.AST) -> Counter[str]:
