@@ -154,7 +154,7 @@ class RuleSpec:
     join: tuple[Join | None, ...] = ()  # per variable, its tests at binding time (empty: the cross product)
     # per variable, the kind of fact its `for:` goes over when that is all it goes over (`for: f in KIND`)
     fact_levels: tuple[str | None, ...] = ()
-    bit: int = 0  # 1 << the rule's place in the static conflict order (set by the linker: see Matching)
+    bit: int = 0  # 1 << the rule's slot in its word of the static conflict order (set by the linker: see Matching)
     activation: Any = None  # a rule without variables: its one activation (naipes.runtime.agenda)
 
     def bindings(self, memory: Any, given: dict[int, Any] | None = None) -> list[tuple[tuple, tuple]]:
@@ -228,17 +228,26 @@ class Join:
 
 
 
+# Rules per word of the conflict order: 1 << 61 is the highest bit a mask of compiled code (mypyc) holds as a
+# machine integer; past it every mask operation is a long integer's, several times slower.
+WORD = 62
+
+
 @dataclass(frozen=True)
 class Matching:
-    """What the agenda does when a key is written, fixed at compile time as bit masks over the rules.
+    """What the agenda does when a key is written, fixed at compile time as bit masks over the rules of one *word*.
 
-    A rule's *slot* is its place in the static conflict order (priority, then the
-    strategy's fixed term, then declaration order; under recency and breadth only
-    priority and declaration); its bit is ``1 << slot``, so that the lowest bit
-    of a mask of rules is the one that fires first.
+    The static conflict order is priority, then the strategy's fixed term, then
+    declaration order (under recency and breadth only priority and declaration).
+    It is cut into words of WORD rules, so that every mask is a machine integer:
+    a rule's *slot* is its place within its word, and its bit is ``1 << slot``,
+    so that the lowest bit of a mask of rules is the one that fires first.  A
+    program with more than WORD rules has one plan, and one agenda, per word
+    (naipes.runtime.agenda.Agendas).
     """
 
-    slots: tuple[RuleSpec, ...]  # the rules by slot
+    slots: tuple[RuleSpec, ...]  # the word's rules by slot
+    rules: tuple[RuleSpec, ...]  # the word's rules in declaration order
     # name -> (value -> the rules guarded by `name == value`, or None; its readers; the rules whose `for:` reads
     # it; the rules a `refresh` of that name brings back), one lookup per written key
     globals: dict[str, tuple[dict | None, int, int, int]]
@@ -312,7 +321,7 @@ class Program:
     symmetric: tuple = ()  # card attributes whose values are interchangeable labels
     seats_alike: bool = False  # positions that differ by turning the seats round play alike (players: symmetric:)
     card_attributes: tuple = ()
-    matching: Matching | None = None  # what the agenda re-evaluates when a key is written (the linker's)
+    matchings: tuple[Matching, ...] = ()  # per word of rules, what the agenda re-evaluates when a key is written
     line_origins: dict = field(default_factory=dict)
     code_name: str = ""
     overrides: dict = field(default_factory=dict)  # the params given at load time (-p name=value), as text

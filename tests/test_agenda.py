@@ -12,7 +12,7 @@ import pytest
 
 from naipes import load_program
 from naipes.errors import GameError
-from naipes.runtime.agenda import Agenda, memory_local
+from naipes.runtime.agenda import memory_local, new_agenda
 from naipes.runtime.game import Game
 
 from helpers import write_rules
@@ -1115,7 +1115,7 @@ rules:
 def _firings(game: Game, lazy: bool) -> list:
     """Fire the rules of a started game's copy by hand with a lazy or an eager start of a new agenda."""
     memory = game.memory.clone()
-    agenda = Agenda(game.program)
+    agenda = new_agenda(game.program)
     agenda.start(memory, lazy=lazy)
     fired_ = []
     while not memory.over and (act := agenda.pop_from(memory)) is not None:

@@ -62,6 +62,22 @@ def test_random_programs_fire_the_same_rules_in_the_same_order_as_clips(strategy
     assert compared > 2000 and by_strategy > 60, (compared, by_strategy)
 
 
+# ------------------------------------------------------------------ an agenda per word of rules
+@pytest.mark.parametrize("strategy", [*STRATEGIES, "declaration"])
+def test_random_programs_fire_the_same_with_an_agenda_per_rule(strategy, monkeypatch):
+    """A program of more than WORD rules has an agenda per word of its conflict order (Agendas), which must fire
+    as one agenda: the same firings, ties and final values with a word per rule. Needs no CLIPS."""
+    from naipes.language import linker
+    rng = random.Random(f"{SEED}-words-{strategy}")
+    programs = [generate(rng, strategy) for _ in range(60)]
+    whole = [run_naipes(program) for program in programs]
+    monkeypatch.setattr(linker, "WORD", 1)
+    for program, one in zip(programs, whole):
+        cut = run_naipes(program)
+        assert (cut.fired, cut.ties, cut.final) == (one.fired, one.ties, one.final), describe(program)
+    assert sum(len(run.fired) for run in whole) > 600  # (not vacuous: the programs fire)
+
+
 # ------------------------------------------------------------------ intended differences (docs/engine.md)
 def test_activations_made_by_one_write_are_ordered_by_declaration_where_clips_leaves_it_to_its_implementation():
     needs_clips()

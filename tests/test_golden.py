@@ -19,6 +19,7 @@ GOLDEN = Path(__file__).parent / "golden"
 sys.path.insert(0, str(GOLDEN))
 import record  # noqa: E402
 
+from naipes.language import linker  # noqa: E402
 from naipes.runtime.game import Game, play_game  # noqa: E402
 
 
@@ -48,6 +49,26 @@ def test_games_replay_as_recorded(name):
         assert actual["result"] == expected["result"], where
         assert (actual["firings"], actual["firing_digest"]) == (expected["firings"], expected["firing_digest"]), \
             f"{where}: the rules fired differently"
+
+
+@pytest.mark.parametrize("name", sorted(record.CONFIGS))
+def test_games_replay_with_the_rules_cut_into_words(name, monkeypatch):
+    """A program of more than WORD rules has an agenda per word of its conflict order (Agendas); they fire as
+    one agenda would: the first recorded games replay with a word per rule."""
+    monkeypatch.setattr(linker, "WORD", 1)
+    record.program_of.cache_clear()
+    record.strategy_of.cache_clear()
+    try:
+        assert len(record.program_of(name).matchings) > 1
+        for expected in recorded(name)[:4]:
+            actual = record.play_recorded(name, expected["seed"])
+            where = f"{name} seed {expected['seed']} ({', '.join(expected['seats'])})"
+            assert actual["events"] == expected["events"], f"{where}: {first_difference(expected['events'], actual['events'])}"
+            assert (actual["result"], actual["firings"], actual["firing_digest"]) == \
+                (expected["result"], expected["firings"], expected["firing_digest"]), where
+    finally:
+        record.program_of.cache_clear()
+        record.strategy_of.cache_clear()
 
 
 class _Enough(Exception):

@@ -32,16 +32,31 @@ def state(game: Game) -> tuple:
     zones = tuple(tuple(c.id for c in zone) for zone in memory.zones)
     pending = (memory.pending[0].index, memory.pending[1]) if memory.pending else None
     rng = memory.rng.getstate()
+    words = tuple((part.live, part.fired, part.closed) for part in getattr(agenda, "parts", [agenda]))
     return (repr(variables), players, zones, tuple(sorted(memory.where.items())), pending, memory.over,
-            memory.winners, agenda.live, agenda.fired, agenda.closed, agenda.refracted(), game.decisions, rng)
+            memory.winners, words, agenda.refracted(), game.decisions, rng)
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("name", sorted(GAMES))
 def test_every_move_made_and_undone_leaves_the_game_as_it_was(name):
+    make_and_undo(name, load_program(ROOT / "rulesets" / f"{name}.yaml", GAMES[name]), range(3))
+
+
+@pytest.mark.parametrize("name", ["pocha", "tute_cabrero"])
+def test_an_agenda_per_word_of_rules_is_taken_back_too(name, monkeypatch):
+    """A program of more than WORD rules has an agenda per word (Agendas): here a word per rule."""
+    from naipes.language import linker
+    monkeypatch.setattr(linker, "WORD", 1)
     program = load_program(ROOT / "rulesets" / f"{name}.yaml", GAMES[name])
+    assert len(program.matchings) > 1
+    make_and_undo(name, program, range(1))
+
+
+def make_and_undo(name: str, program, seeds: range) -> None:
+    """Random games that make and undo every option at each decision, checking the state after each undo."""
     chooser = random.Random(7)
-    for seed in range(3):
+    for seed in seeds:
         game = Game(program, seed)
         game.start()
         for _ in range(150):

@@ -14,7 +14,7 @@ from typing import Any
 from ..errors import GameError, ParamError
 from ..language.strategies import OFFERED, Strategy
 from ..program import CardBase, PlayerBase
-from ..runtime.agenda import Agenda
+from ..runtime.agenda import new_agenda
 from ..runtime.game import Decision, Game, Option, arg_key
 from ..runtime.memory import Zone
 
@@ -78,7 +78,7 @@ class StrategyAgent:
             offered.setdefault(o.move, []).append(o.arg)
         view = self._view(decision.game, offered, self.strategy.decision_reads)  # (what the strategy reads)
         V = view.vars
-        agenda = Agenda(program)
+        agenda = new_agenda(program)
         fired = 0
         with program.located():
             agenda.start(view, lazy=True)  # (the first rule that chooses ends it: the rules after it are not matched)

@@ -13,17 +13,26 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable
-from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 from ..errors import RuleError, RuleErrors, did_you_mean
 from ..library.limits import MAX_DECISIONS, MAX_FIRINGS
-from ..program import Program, VarSpec, ViewSpec
+from ..program import Matching, Program, RuleSpec, VarSpec, ViewSpec
 from .cards import Cards
 from .compiler import Compiler, Unit, identifier_problem
 from .declarations import Declarations
 from .display import read_display
-from .linker import compile_module, evaluator, function_reads, names_read, player_class, read_indexes, resolve_specs
+from .linker import (
+    compile_module,
+    evaluator,
+    function_reads,
+    linked_plans,
+    names_read,
+    player_class,
+    read_indexes,
+    resolve_specs,
+)
 from .loader import Map, Text, load_tree
 from .moves import Moves
 from .phases import Phases
@@ -76,9 +85,7 @@ class Builder(Settings, Phases, Declarations, Cards, Moves, Rules):
         max_decisions = self.limit("max_decisions", 100_000, MAX_DECISIONS)
         self.raise_errors()
         reads = function_reads(self.defs)
-        matching = read_indexes(rules, self.rule_units, reads)
-        evaluate = self.define("agenda_evaluate", ("__stale", "__live", "__fired"), evaluator(matching), True,
-                               "the agenda") if not matching.dynamic else None
+        plans = self.agenda_plans(rules, reads)
         module = compile_module(self.defs, self.sym, self.path)
         resolve_specs(module, moves, state + player_state, views, cards, rules)
         read = self.names_read(reads)
@@ -94,13 +101,19 @@ class Builder(Settings, Phases, Declarations, Cards, Moves, Rules):
             global_zone_names=tuple(z.name for z in zones if not z.per_player),
             symmetric=self.symmetric if cards else (), card_attributes=cards.card_class.attributes if cards else (),
             seats_alike=self.seats_alike,
-            matching=replace(matching, evaluate=module.resolve(evaluate)), function_reads=reads,
+            matchings=linked_plans(module, plans), function_reads=reads,
             line_origins=module.line_origins, code_name=module.code_name, overrides=dict(self.overrides),
             symbols=self.sym, namespace=module.namespace, first_stages=dict(self.sym.first_stages),
             key_state=tuple(v.name for v in state if v.name in read),
             key_player_state=tuple(v.name for v in player_state if v.name in read),
             key_zones=frozenset(z.name for z in zones if z.name in read),
             evaluation_reads=names_read([unit for name, _, unit, _, _ in self.defs if name == evaluation], reads))
+
+    def agenda_plans(self, rules: list[RuleSpec], reads: dict[str, set]) -> list[tuple[Matching, Any]]:
+        """Per word of rules, its plan and the name of its generated evaluation (None under recency or breadth)."""
+        return [(plan, None if plan.dynamic else self.define("agenda_evaluate", ("__stale", "__live", "__fired"),
+                                                             evaluator(plan), True, "the agenda"))
+                for plan in read_indexes(rules, self.rule_units, reads)]
 
     def fact_collections(self) -> list[VarSpec]:
         """For each kind of fact, the variable holding those asserted (empty at the start)."""

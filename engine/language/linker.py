@@ -10,13 +10,25 @@ from __future__ import annotations
 import ast
 import warnings
 from collections import namedtuple
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from itertools import product
 from typing import Any
 
 from ..library.builtins import BUILTINS
 from ..library.limits import minus, plus, times
-from ..program import CardSpec, FactBase, Join, Matching, MoveSpec, PlayerBase, RuleSpec, VarSpec, ViewSpec, ZoneSpec
+from ..program import (
+    WORD,
+    CardSpec,
+    FactBase,
+    Join,
+    Matching,
+    MoveSpec,
+    PlayerBase,
+    RuleSpec,
+    VarSpec,
+    ViewSpec,
+    ZoneSpec,
+)
 from ..runtime.agenda import DYNAMIC_STRATEGIES, Activation, static_term
 from ..runtime.memory import REFRESH
 from .codecheck import check_generated
@@ -100,6 +112,11 @@ def resolve_specs(module: Module, moves: dict[str, MoveSpec], variables: list[Va
                                                        resolve(j.probe)) for j in rule.join)
 
 
+def linked_plans(module: Module, plans: list[tuple[Matching, Any]]) -> tuple[Matching, ...]:
+    """The agenda's plans, each with its generated evaluation (named by `plans`) resolved in `module`."""
+    return tuple(replace(plan, evaluate=module.resolve(name)) for plan, name in plans)
+
+
 def player_class(player_state: list[VarSpec], zones: list[ZoneSpec]) -> type:
     """The class of the program's players: a slot per player variable and per-player zone."""
     player_slots = tuple(v.name for v in player_state)
@@ -147,11 +164,19 @@ def names_read(units: list[Unit], functions: dict[str, set]) -> frozenset[str]:
 
 
 def read_indexes(rules: list[RuleSpec], units: dict[int, tuple[Unit, list[Unit]]],
-                 functions: dict[str, set]) -> Matching:
-    """What the agenda reacts with: which rules read which names, as bit masks (see Matching)."""
+                 functions: dict[str, set]) -> tuple[Matching, ...]:
+    """What the agenda reacts with: which rules read which names, as bit masks (see Matching), one plan per
+    word of WORD rules of the static conflict order."""
     dynamic = any(rule.strategy in DYNAMIC_STRATEGIES for rule in rules)
-    slots = tuple(sorted(rules, key=lambda r: (-r.priority, 0 if dynamic else static_term(r.strategy, r.tests),
-                                               r.index)))
+    order = sorted(rules, key=lambda r: (-r.priority, 0 if dynamic else static_term(r.strategy, r.tests), r.index))
+    return tuple(_word_plan(tuple(order[start:start + WORD]), units, functions, dynamic)
+                 for start in range(0, max(len(order), 1), WORD))
+
+
+def _word_plan(slots: tuple[RuleSpec, ...], units: dict[int, tuple[Unit, list[Unit]]], functions: dict[str, set],
+               dynamic: bool) -> Matching:
+    """The plan of one word of rules (`slots`: its rules in conflict order)."""
+    rules = sorted(slots, key=lambda r: r.index)
     for slot, rule in enumerate(slots):
         rule.bit = 1 << slot
         rule.activation = None if rule.variables else Activation(rule, (), (), ())
@@ -176,8 +201,8 @@ def read_indexes(rules: list[RuleSpec], units: dict[int, tuple[Unit, list[Unit]]
                       if kind in {r if isinstance(r, str) else r[0] for r in _with_calls(unit, functions)}]
             if all(rule.fact_levels[i] == kind for i in levels):
                 _add(incremental, kind, rule.bit)
-    return Matching(slots, reactions, attrs, guards, guarded, sum(rule.bit for rule in rules if rule.variables), bands,
-                    dynamic, simple, incremental)
+    return Matching(slots, tuple(rules), reactions, attrs, guards, guarded,
+                    sum(rule.bit for rule in rules if rule.variables), bands, dynamic, simple, incremental)
 
 
 def _with_calls(unit: Unit, functions: dict[str, set]) -> set:

@@ -42,7 +42,7 @@ from ..errors import Location, RuleError, RuleErrors, did_you_mean
 from ..program import Program, RuleSpec
 from .builder import Builder
 from .compiler import Compiler, Unit, identifier_problem
-from .linker import Module, compile_module, evaluator, function_reads, names_read, read_indexes, resolve_specs
+from .linker import Module, compile_module, function_reads, linked_plans, names_read, resolve_specs
 from .loader import Map, Seq, load_tree
 from .rules import with_given
 from .shipped import STRATEGIES, strategy_folders
@@ -240,9 +240,7 @@ class _StrategyBuilder(Builder):
                                if move is not None}
         self.decision_reads = names_read([unit for name, _, unit, _, _ in self.defs
                                           if not name.startswith("observe_")], reads)
-        matching = read_indexes(rules, self.rule_units, reads)
-        evaluate = self.define("agenda_evaluate", ("__stale", "__live", "__fired"), evaluator(matching), True,
-                               "the agenda") if not matching.dynamic else None
+        plans = self.agenda_plans(rules, reads)
         module = compile_module(self.defs, self.sym, self.path, base=game.namespace)
         resolve_specs(module, {}, memory + per_player, [], None, rules)
         for var in per_player:
@@ -250,7 +248,7 @@ class _StrategyBuilder(Builder):
         memory += per_player
         self.resolve_more(module)
         return replace(game, name=f"{game.name} strategy", path=self.path, state=memory, rules=rules,
-                       strategy=strategy, matching=replace(matching, evaluate=module.resolve(evaluate)),
+                       strategy=strategy, matchings=linked_plans(module, plans),
                        function_reads=reads,
                        line_origins=module.line_origins, code_name=module.code_name, symbols=self.sym,
                        namespace=module.namespace, caches={}, base=game)

@@ -132,13 +132,13 @@ class Agenda:
     __slots__ = ("program", "plan", "live", "fired", "closed", "bindings", "matches", "tick", "stamps",
                  "guard_seen", "unbound", "ungrown", "unevaluated", "readers_of", "evaluator", "variable_rules")
 
-    def __init__(self, program: Any = None):
-        """`program` None: a blank agenda, which `clone` fills in (a compiled class makes its objects through
-        `__init__`)."""
-        if program is None:
+    def __init__(self, program: Any = None, plan: Matching | None = None):
+        """The agenda of `plan`, one word of `program`'s rules (see `new_agenda`). `program` None: a blank agenda,
+        which `clone` fills in (a compiled class makes its objects through `__init__`)."""
+        if program is None or plan is None:
             return
         self.program = program
-        self.plan: Matching = program.matching
+        self.plan: Matching = plan
         # what every update reads of the plan, as fields of its own (compiled, the agenda reads its fields
         # directly and the plan's through attribute lookups)
         self.readers_of: dict[Any, int] = self.plan.readers
@@ -204,7 +204,7 @@ class Agenda:
         if lazy and self.stamps is None:
             self.unevaluated = (1 << len(plan.slots)) - 1
             return
-        for rule in self.program.rules:
+        for rule in plan.rules:
             if rule.variables:
                 self.bind(rule, memory)
             self.evaluate_rules(rule.bit, memory)
@@ -406,10 +406,13 @@ class Agenda:
         (one lookup in `plan.readers`, which remembers such keys as they are met); the others switch guards,
         rebind, refresh, or re-evaluate the activations bound to what was written."""
         dirty = memory.dirty
-        if not dirty:
-            return
-        memory.dirty = set()
-        self.tick += 1
+        if dirty:
+            memory.dirty = set()
+            self.tick += 1
+            self.react(dirty, memory)
+
+    def react(self, dirty: set, memory: Memory) -> None:
+        """`update`, for the keys written `dirty` (the caller counted the update in `tick`)."""
         readers_of, stale = self.readers_of, 0
         for key in dirty:  # the common case first: every key only makes its readers stale
             readers = readers_of.get(key)
@@ -609,12 +612,19 @@ class Agenda:
 
     def idle_reasons(self, memory: Memory) -> list[tuple[Any, str]]:
         """Why each rule is not pending, for a game that is stuck: (rule, reason), the rules of the phase first."""
+        found = self.idle_entries(memory)
+        found.sort(key=lambda entry: (not entry[0], entry[1].index))  # declaration order within each group
+        return [(rule, reason) for _, rule, reason in found]
+
+    def idle_entries(self, memory: Memory) -> list[tuple[bool, Any, str]]:
+        """(whether its guard holds, rule, why it is not pending) for each rule."""
         V = memory.vars
         found = []
-        for rule in self.program.rules:
-            waiting = rule.guard is not None and V[rule.guard[0]] != rule.guard[1]
-            if waiting:
-                reason = f"waits for {rule.guard[0]} == {rule.guard[1]!r}"
+        for rule in self.plan.rules:
+            guard = rule.guard
+            waiting = guard is not None and V[guard[0]] != guard[1]
+            if guard is not None and waiting:
+                reason = f"waits for {guard[0]} == {guard[1]!r}"
             elif rule.variables and not self.bindings[rule.index].acts:
                 reason = "its 'for:' has nothing to go over"
             elif (all(flag & FIRED for flag in self.matches[rule.index].flags.values()) if rule.variables
@@ -623,8 +633,7 @@ class Agenda:
             else:
                 reason = "its condition is false"
             found.append((not waiting, rule, reason))
-        found.sort(key=lambda entry: not entry[0])  # stable: declaration order within each group
-        return [(rule, reason) for _, rule, reason in found]
+        return found
 
     def conflict_set(self) -> list[tuple[tuple, Activation]]:
         """Every pending activation with its place in the conflict order (smallest first), in firing order."""
@@ -637,6 +646,161 @@ class Agenda:
     def pending(self) -> list[Activation]:
         """Every live activation in firing order (for tracing)."""
         return [act for _, act in self.conflict_set()]
+
+
+class Agendas(Agenda):
+    """The agenda of a program with more than WORD rules: one agenda per word of its conflict order, so that each
+    word's masks stay machine integers. A word's pending activation fires before any of the words after it
+    (under recency and breadth: the best of every word's). `live` says whether any word has one.
+
+    A written key wakes only the words that react to it: those whose rules read it, and for a guard's name
+    those with rules guarded by its old or its new value (a word that sleeps through a guard's changes has
+    all its rules of that guard closed, and its last value seen is one it has no rule for)."""
+
+    __slots__ = ("parts", "routes")
+
+    def __init__(self, program: Any = None, parts: list[Agenda] | None = None):
+        if program is None:
+            return
+        self.program = program
+        self.parts: list[Agenda] = parts if parts is not None else [Agenda(program, plan)
+                                                                    for plan in program.matchings]
+        self.routes: tuple[dict, dict, dict] = _word_routes(program)
+        self.variable_rules = 1 if any(part.variable_rules for part in self.parts) else 0
+        self.tick = 0
+        self.guard_seen = {}
+        self._sync()
+
+    def _sync(self) -> None:
+        self.live = 1 if any(part.live for part in self.parts) else 0
+
+    def clone(self) -> Agenda:
+        new = Agendas(self.program, [part.clone() for part in self.parts])
+        new.tick, new.guard_seen = self.tick, self.guard_seen.copy()
+        return new
+
+    def save_point(self) -> tuple:
+        return tuple([part.save_point() for part in self.parts]), self.tick, self.guard_seen.copy()
+
+    def restore(self, point: tuple) -> None:
+        points, self.tick, self.guard_seen = point
+        for part, part_point in zip(self.parts, points):
+            part.restore(part_point)
+        self._sync()
+
+    def refracted(self) -> tuple:
+        return tuple([part.refracted() for part in self.parts])
+
+    def start(self, memory: Memory, lazy: bool = False) -> None:
+        for part in self.parts:
+            part.start(memory, lazy)
+        self.tick = self.parts[0].tick
+        V = memory.vars
+        self.guard_seen = {name: V[name] for name in self.routes[2]}
+        self._sync()
+
+    def update(self, memory: Memory) -> None:
+        dirty = memory.dirty
+        if not dirty:
+            return
+        memory.dirty = set()
+        self.tick += 1
+        names, attrs, guards = self.routes
+        V, seen = memory.vars, self.guard_seen
+        words = 0
+        for key in dirty:
+            if type(key) is str:
+                words |= names.get(key, 0)
+                by_value = guards.get(key)
+                if by_value is not None:
+                    value = V[key]
+                    words |= _get(by_value, value) | _get(by_value, seen.get(key))
+                    seen[key] = value
+            else:
+                words |= attrs.get(key[0], 0)
+        tick = self.tick
+        for word, part in enumerate(self.parts):
+            if words >> word & 1:
+                part.tick = tick  # (one clock for every word: recency and breadth compare their stamps)
+                part.react(dirty, memory)
+        self._sync()
+
+    def _part_to_fire(self) -> Agenda | None:
+        """The word whose winning activation fires next (None: nothing is pending)."""
+        best, best_key = None, None
+        for part in self.parts:
+            if not part.live:
+                continue
+            stamps = part.stamps
+            if stamps is None:
+                return part
+            rule, position = part._winner_by_stamp()
+            key = sort_key(rule, stamps[rule.index, position], position)
+            if best_key is None or key < best_key:
+                best, best_key = part, key
+        return best
+
+    def next(self) -> Activation | None:
+        part = self._part_to_fire()
+        return None if part is None else part.next()
+
+    def pop(self) -> Activation | None:
+        part = self._part_to_fire()
+        if part is None:
+            return None
+        act = part.pop()
+        self._sync()
+        return act
+
+    def pop_from(self, memory: Memory) -> Activation | None:
+        """After a lazy start (a static order only), a word's rules are evaluated once every word before it is
+        idle."""
+        if self.parts[0].stamps is not None:
+            return self.pop()
+        for part in self.parts:
+            act = part.pop_from(memory)
+            if act is not None:
+                self._sync()
+                return act
+        self._sync()
+        return None
+
+    def idle_entries(self, memory: Memory) -> list[tuple[bool, Any, str]]:
+        return [entry for part in self.parts for entry in part.idle_entries(memory)]
+
+    def conflict_set(self) -> list[tuple[tuple, Activation]]:
+        entries = [entry for part in self.parts for entry in part.conflict_set()]
+        entries.sort(key=lambda entry: entry[0])
+        return entries
+
+
+def _word_routes(program: Any) -> tuple[dict, dict, dict]:
+    """Which words react to a written key, as masks of words (bit w: word w), once per program: name -> the words
+    reading it; attribute -> the words reading it of some object; guard's name -> value -> the words with rules
+    guarded by that value."""
+    routes = program.caches.get("word routes")
+    if routes is None:
+        names: dict[str, int] = {}
+        attrs: dict[str, int] = {}
+        guards: dict[str, dict[Any, int]] = {}
+        for word, plan in enumerate(program.matchings):
+            bit = 1 << word
+            for name, (by_value, readers, domain, refreshed) in plan.globals.items():
+                if readers or domain or refreshed:
+                    names[name] = names.get(name, 0) | bit
+                for value in by_value or ():
+                    of_name = guards.setdefault(name, {})
+                    of_name[value] = of_name.get(value, 0) | bit
+            for attr in plan.attrs:
+                attrs[attr] = attrs.get(attr, 0) | bit
+        routes = program.caches["word routes"] = (names, attrs, guards)
+    return routes
+
+
+def new_agenda(program: Any) -> Agenda:
+    """The agenda of a program: one word of rules, or an agenda per word (see Matching)."""
+    plans = program.matchings
+    return Agenda(program, plans[0]) if len(plans) == 1 else Agendas(program)
 
 
 def _bound_read_index(rule: Any, acts: Any) -> list[dict] | None:

@@ -22,7 +22,7 @@ from typing import Any, Final, Protocol
 from ..errors import GameError, Location, NaipesError
 from ..library.limits import MAX_STEPS
 from ..program import MoveSpec, Program
-from .agenda import Agenda, memory_local
+from .agenda import Agenda, memory_local, new_agenda
 from .memory import (
     CARD_CLASS,
     FACT_CLASS,
@@ -214,7 +214,7 @@ class Game:
         self.program = program
         self.seed = seed
         self.memory: Memory = new_memory(program, seed, names, players)
-        self.agenda = Agenda(program)
+        self.agenda: Agenda = new_agenda(program)
         self.listeners: list[Listener] = []  # receive every record, rule firings included (logs, traces)
         # receive the public records only: moves (as the other players see them), announcements, faults, the end
         self.observers: list[Listener] = []
@@ -788,7 +788,7 @@ class Game:
     def key(self, symmetric: bool = True, turn: int = 0) -> tuple:
         """Canonical state key: equal keys play out identically (`symmetric`, `turn`: see Memory.key; seats are
         counted from `turn` only in a rule file whose seats are alike and whose rules bind no variables)."""
-        if turn and (not self.program.seats_alike or self.agenda.plan.bound):
+        if turn and (not self.program.seats_alike or self.agenda.variable_rules):
             turn = 0
         return (self.memory.key(symmetric, turn), self.agenda.refracted())
 
