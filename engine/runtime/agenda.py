@@ -651,7 +651,8 @@ class Agenda:
 class Agendas(Agenda):
     """The agenda of a program with more than WORD rules: one agenda per word of its conflict order, so that each
     word's masks stay machine integers. A word's pending activation fires before any of the words after it
-    (under recency and breadth: the best of every word's). `live` says whether any word has one.
+    (under recency and breadth: the best of every word's). `live` has the bit of every word with a pending
+    activation (bit w: word w).
 
     A written key wakes only the words that react to it: those whose rules read it, and for a guard's name
     those with rules guarded by its old or its new value (a word that sleeps through a guard's changes has
@@ -672,7 +673,11 @@ class Agendas(Agenda):
         self._sync()
 
     def _sync(self) -> None:
-        self.live = 1 if any(part.live for part in self.parts) else 0
+        live = 0
+        for word, part in enumerate(self.parts):
+            if part.live:
+                live |= 1 << word
+        self.live = live
 
     def clone(self) -> Agenda:
         new = Agendas(self.program, [part.clone() for part in self.parts])
@@ -718,38 +723,46 @@ class Agendas(Agenda):
                     seen[key] = value
             else:
                 words |= attrs.get(key[0], 0)
-        tick = self.tick
-        for word, part in enumerate(self.parts):
-            if words >> word & 1:
-                part.tick = tick  # (one clock for every word: recency and breadth compare their stamps)
-                part.react(dirty, memory)
-        self._sync()
+        tick, parts, live = self.tick, self.parts, self.live
+        while words:
+            bit = words & -words
+            words ^= bit
+            part = parts[bit.bit_length() - 1]
+            part.tick = tick  # (one clock for every word: recency and breadth compare their stamps)
+            part.react(dirty, memory)
+            live = live | bit if part.live else live & ~bit
+        self.live = live
 
-    def _part_to_fire(self) -> Agenda | None:
-        """The word whose winning activation fires next (None: nothing is pending)."""
-        best, best_key = None, None
-        for part in self.parts:
-            if not part.live:
-                continue
+    def _word_to_fire(self) -> int:
+        """The bit of the word whose winning activation fires next (0: nothing is pending)."""
+        live = self.live
+        if not live or self.parts[0].stamps is None:
+            return live & -live
+        best, best_key = 0, None
+        while live:
+            bit = live & -live
+            live ^= bit
+            part = self.parts[bit.bit_length() - 1]
             stamps = part.stamps
-            if stamps is None:
-                return part
+            assert stamps is not None  # (every word has stamps under recency and breadth)
             rule, position = part._winner_by_stamp()
             key = sort_key(rule, stamps[rule.index, position], position)
             if best_key is None or key < best_key:
-                best, best_key = part, key
+                best, best_key = bit, key
         return best
 
     def next(self) -> Activation | None:
-        part = self._part_to_fire()
-        return None if part is None else part.next()
+        bit = self._word_to_fire()
+        return self.parts[bit.bit_length() - 1].next() if bit else None
 
     def pop(self) -> Activation | None:
-        part = self._part_to_fire()
-        if part is None:
+        bit = self._word_to_fire()
+        if not bit:
             return None
+        part = self.parts[bit.bit_length() - 1]
         act = part.pop()
-        self._sync()
+        if not part.live:
+            self.live ^= bit
         return act
 
     def pop_from(self, memory: Memory) -> Activation | None:
