@@ -153,7 +153,12 @@ def test_max_decisions_is_bounded_and_defaults(tmp_path):
     assert load_program(path).max_decisions == 100_000
 
 
-def test_a_stuck_game_names_each_rule_and_why_it_is_idle(tmp_path):
+@pytest.mark.parametrize("word", [None, 1])
+def test_a_stuck_game_names_each_rule_and_why_it_is_idle(tmp_path, monkeypatch, word):
+    """`word` 1: an agenda per rule (naipes.runtime.agenda.Agendas) names them alike, in the same order."""
+    if word is not None:
+        from naipes.language import linker
+        monkeypatch.setattr(linker, "WORD", word)
     path = tmp_path / "stuck.yaml"
     path.write_text("""\
 game: stuck
@@ -180,6 +185,7 @@ rules:
     assert f"counted_once ({path}:6:5): fired already" in error.hint
     assert f"never ({path}:9:5): its condition is false" in error.hint
     assert f"later ({path}:12:5): waits for phase == 'play'" in error.hint
+    assert error.hint.index("counted_once") < error.hint.index("never") < error.hint.index("later")
 
 
 @pytest.mark.parametrize("option", ["seconds=1000000", "iterations=1000000000", "depth=100000000", "exploration=inf"])
