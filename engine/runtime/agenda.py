@@ -16,7 +16,9 @@ The linker fixes at compile time what each written key touches, as bit masks
 over the rules (:class:`~naipes.program.Matching`): a rule's bit is its place
 in the static conflict order, so the conflict set is one integer whose lowest
 bit is the next rule to fire.  A rule with ``for:`` variables has, besides its
-bit, an integer over its bindings' positions.
+bit, an integer over its bindings' positions.  The order is cut into words of
+WORD rules, so that a mask is a machine integer: a program with more rules has
+an agenda per word (:class:`Agendas`).
 
 Conflict resolution, as in CLIPS: higher ``priority`` (salience) first; then
 the rule file's ``strategy``; then declaration order; then binding order.
