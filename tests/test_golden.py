@@ -63,7 +63,8 @@ def test_games_replay_with_the_rules_cut_into_words(name, monkeypatch):
         for expected in recorded(name)[:4]:
             actual = record.play_recorded(name, expected["seed"])
             where = f"{name} seed {expected['seed']} ({', '.join(expected['seats'])})"
-            assert actual["events"] == expected["events"], f"{where}: {first_difference(expected['events'], actual['events'])}"
+            difference = first_difference(expected["events"], actual["events"])
+            assert actual["events"] == expected["events"], f"{where}: {difference}"
             assert (actual["result"], actual["firings"], actual["firing_digest"]) == \
                 (expected["result"], expected["firings"], expected["firing_digest"]), where
     finally:
