@@ -6,6 +6,7 @@ records) or through a state variable ``log`` that the rules append to.
 """
 from __future__ import annotations
 
+import random
 from pathlib import Path
 
 import pytest
@@ -131,6 +132,40 @@ rules:
     when: "b == 0"
     then: "b = 1"
 """ + FIN
+
+
+def test_a_program_of_more_than_62_rules_fires_as_one_agenda_would(tmp_path):
+    """Past 62 rules the agenda has one agenda per word of 62 (Agendas): 150 rules pending at once fire by
+    priority then declaration across the words, and a 130-rule chain declared out of order fires in step order
+    (each write of `step` wakes the words with rules guarded by its old or new value)."""
+    rng = random.Random(11)
+    priorities = [rng.choice((-2, 0, 0, 1, 5)) for _ in range(150)]
+    rules = "".join(f"""
+          - name: r{i}
+            priority: {priorities[i]}
+            when: "True"
+            then: "log = log + ({i},)"
+""" for i in range(150))
+    game, _ = run(tmp_path, f"""
+        game: many
+        state:
+          log: "()"
+        rules:{rules}""" + FIN)
+    assert type(game.agenda).__name__ == "Agendas" and len(game.program.matchings) == 3
+    assert list(game.memory.vars["log"]) == sorted(range(150), key=lambda i: (-priorities[i], i))
+    order = list(range(130))
+    rng.shuffle(order)
+    chain = "".join(f"""
+          - name: c{i}
+            when: "step == {i}"
+            then: "step = {i + 1}"
+""" for i in order)
+    _, records = run(tmp_path, f"""
+        game: chain
+        state:
+          step: 0
+        rules:{chain}""" + FIN)
+    assert fired(records) == [f"c{i}" for i in range(130)] + ["fin"]
 
 
 @pytest.mark.parametrize("strategy, order", [
