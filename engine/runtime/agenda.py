@@ -624,17 +624,17 @@ class Agenda:
         found = []
         for rule in self.plan.rules:
             guard = rule.guard
-            waiting = guard is not None and V[guard[0]] != guard[1]
-            if guard is not None and waiting:
-                reason = f"waits for {guard[0]} == {guard[1]!r}"
-            elif rule.variables and not self.bindings[rule.index].acts:
+            if guard is not None and V[guard[0]] != guard[1]:
+                found.append((False, rule, f"waits for {guard[0]} == {guard[1]!r}"))
+                continue
+            if rule.variables and not self.bindings[rule.index].acts:
                 reason = "its 'for:' has nothing to go over"
             elif (all(flag & FIRED for flag in self.matches[rule.index].flags.values()) if rule.variables
                   else self.fired & rule.bit):
                 reason = "fired already, and nothing its condition reads has changed since"
             else:
                 reason = "its condition is false"
-            found.append((not waiting, rule, reason))
+            found.append((True, rule, reason))
         return found
 
     def conflict_set(self) -> list[tuple[tuple, Activation]]:
