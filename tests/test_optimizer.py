@@ -678,7 +678,7 @@ def test_an_if_on_all_or_any_is_a_loop_that_stops_at_the_item_that_settles_it(tm
     assert "B_all(" not in evaluation and "break" in evaluation, evaluation
 
 
-def test_an_all_whose_item_name_the_function_also_uses_stays_a_generator(tmp_path, monkeypatch):
+def test_an_all_whose_item_name_the_function_also_uses_loops_in_a_function_of_its_own(tmp_path, monkeypatch):
     text = """\
         game: t
         state:
@@ -694,7 +694,9 @@ def test_an_all_whose_item_name_the_function_also_uses_stays_a_generator(tmp_pat
     """
     game, source = optimised_source(tmp_path, monkeypatch, text, finish="")
     assert game.memory.vars["v"] == 10
-    assert "B_all(" in source[source.index("def rule_then"):], source
+    rule = source[source.index("def rule_then"):source.index("def agenda_evaluate")]
+    assert "for v_x" not in rule and "reduction_1(M, V, M.charge([1, 2]))" in rule, source  # (x stays 10 there)
+    assert "for v_x in v___items" in source[source.index("def reduction_1"):], source
 
 
 def test_a_fault_in_an_all_made_a_loop_is_located_in_its_rule(tmp_path):
@@ -716,3 +718,52 @@ def test_a_fault_in_an_all_made_a_loop_is_located_in_its_rule(tmp_path):
     error = caught.value
     assert "divide" in error.message and "ZeroDivisionError" in error.message, error.message
     assert error.location is not None and error.location.line == 9, error.location
+
+
+def test_reductions_in_expressions_loop_in_functions_of_their_own_and_agree_with_python(tmp_path, monkeypatch):
+    # max and min keep the first item of the best key, as Python's do; any and all with a test and a pair as
+    # the item; names of the rule (n) and of an enclosing comprehension (k) are read by the key
+    text = """\
+        game: t
+        state:
+          v: "[]"
+        rules:
+          - name: reduce
+            when: "v == []"
+            then: |
+              let pairs = [[1, 'a'], [3, 'b'], [3, 'c'], [1, 'd']]
+              let n = 2
+              v = [max(pairs, key=lambda p: p[0])[1], min(pairs, key=lambda p: p[0])[1],
+                   max(pairs, key=lambda p: -abs(p[0] - n))[1],
+                   [max(pairs, key=lambda p: p[0] * k + n)[1] for k in [1, -1]],
+                   any(x > n for x, y in pairs if y != 'b'), all(x > n for x, y in pairs if x != 1),
+                   any(x > 5 for x, y in pairs), all(x > 0 for x, y in pairs),
+                   max(pairs, key=lambda p: max([p[0], n], key=lambda q: -q))[1]]
+              end game
+    """
+    game, source = optimised_source(tmp_path, monkeypatch, text, finish="")
+    assert game.memory.vars["v"] == ["b", "a", "a", ["b", "a"], True, True, False, True, "b"]
+    rule = source[source.index("def rule_then"):source.index("def agenda_evaluate")]
+    assert "lambda" not in rule and "B_max_keyed" not in rule and "B_any" not in rule and "B_all" not in rule, rule
+    assert re.search(r"def reduction_\d+\(M, V, v___items, v_k, v_n\):", source), source  # (its names: parameters)
+
+
+def test_an_empty_max_and_a_fault_in_a_key_made_a_loop_are_located_in_their_rule(tmp_path):
+    for key, said in [("lambda x: x", "max() arg is an empty sequence"), ("lambda x: 6 // x", "ZeroDivisionError")]:
+        text = f"""\
+            game: t
+            state:
+              v: 0
+            rules:
+              - name: pick
+                when: "v == 0"
+                then: |
+                  let xs = [] if '{said}'[0] == 'm' else [3, 0]
+                  v = max(xs, key={key}) + 1
+        """
+        game = Game(load_program(write_rules(tmp_path, text, "g.yaml", "")), 0)
+        with pytest.raises(GameError) as caught:
+            game.start()
+        error = caught.value
+        assert "pick" in error.message and said in error.message, error.message
+        assert error.location is not None and error.location.line == 9, error.location

@@ -3,7 +3,7 @@
 The compiler writes every condition, action and function as Python; the
 linker parses that source into a syntax tree, and this module rewrites the
 tree, as an optimising compiler's middle end does, before it becomes one code
-object.  Eight passes:
+object.  Nine passes:
 
 * **growing lists**: ``x = x + [...]`` and ``p.x = p.x + [...]`` call the
   memory's ``grow_var`` and ``grow_attr``, which weigh only what the list gains
@@ -51,12 +51,20 @@ object.  Eight passes:
   last after ``and`` (a condition in the agenda's generated evaluation, say),
   is decided by a loop that stops at the first item settling it, in a flag
   (``_t`` and a number), not by a generator the built-in resumes per item.
+* **reductions**: where an expression needs the value of ``max(items,
+  key=lambda c: ...)``, ``min(...)``, ``any(... for c in items)`` or
+  ``all(...)`` (a trick's best card inside a legality test, its winner), a
+  function of the module (``reduction_`` and a number) loops over the items
+  with the key or the test written in its body, taking the names it reads as
+  parameters: no lambda or generator is made, called or resumed per item, and
+  the function that needs the value keeps its names out of a closure.
 
 Every rule-file function keeps its own definition (strategies and tools call
 them).  Inlined code keeps its line numbers, so a fault inside it is reported
 in the function it came from.  Nothing here adds a name, an attribute or a
 constant the compiler did not write, except the engine's own temporaries
-(``_h0``, ``_t1``, ``v__1_c``), ``B_UNSET`` and ``B_append``; :mod:`naipes.language.codecheck`
+(``_h0``, ``_t1``, ``v__1_c``, ``v___items``), ``B_UNSET``, ``B_append`` and
+the reductions' functions; :mod:`naipes.language.codecheck`
 checks the result again.
 """
 from __future__ import annotations
@@ -121,6 +129,7 @@ def optimise(module: ast.Module) -> ast.Module:
             taken = _own_names(node)
             _filters_as_loops(node, taken)
             _tests_as_loops(node, taken)
+    _reductions_as_functions(module)
     return module
 
 
@@ -1011,6 +1020,104 @@ def _test_as_loop(statement: ast.stmt, taken: set[str], flags: Iterator[int]) ->
         decide = [ast.Assign([flag(ast.Store())], first), ast.If(flag(ast.Load()), decide[every:], [])]
     made = [*decide, ast.If(flag(ast.Load()), statement.body, statement.orelse)]
     return [ast.fix_missing_locations(ast.copy_location(s, statement)) for s in made]
+
+
+# ------------------------------------------------------------ reductions as functions
+REDUCTION = "reduction_"  # a generated function that loops over the items of one reduction (+ a number)
+KEYED_ORDER = {"B_max_keyed": ast.Gt, "B_min_keyed": ast.Lt}  # max keeps an item whose key is greater, min less
+MODULE_NAMES = frozenset({"list", "dict", "zip", "range"})  # the namespace's own (naipes.language.linker)
+
+
+def _reductions_as_functions(module: ast.Module) -> None:
+    """Where an expression needs the value of `max(items, key=lambda c: e)`, `min(...)`, `any(e for c in items
+    if f)` or `all(...)`, call a function of the module (`reduction_` and a number) that loops over the items
+    with `e` and `f` written in its body, and takes the other names they read as parameters: no lambda or
+    generator is made, nor called or resumed per item, and the names read are not a closure's. (An `if` on
+    `all` or `any` is already a loop: see _tests_as_loops.)"""
+    defined = {node.name for node in module.body if isinstance(node, ast.FunctionDef)}
+    outliner = _Outliner(lambda name: name in defined or name in MODULE_NAMES or name[:2] in ("B_", "F_", "R_"))
+    for node in list(module.body):
+        if isinstance(node, ast.FunctionDef):
+            outliner.visit(node)
+    module.body += outliner.made
+
+
+class _Outliner(ast.NodeTransformer):
+    def __init__(self, is_global: Callable[[str], bool]) -> None:
+        self.is_global = is_global
+        self.made: list[ast.FunctionDef] = []
+
+    def visit_Call(self, node: ast.Call) -> ast.expr:
+        self.generic_visit(node)  # (the reductions inside its items or its body first)
+        parts = _reduction(node)
+        if parts is None:
+            return node
+        kind, item, items, tests, value = parts
+        bound = {n.id for n in ast.walk(item) if isinstance(n, ast.Name)}
+        params = sorted(set().union(*map(_free, [value, *tests])) - bound - {"M", "V"})
+        params = [name for name in params if not self.is_global(name)]
+        name = f"{REDUCTION}{len(self.made) + 1}"
+        signature = ast.arguments([], [ast.arg(n) for n in ("M", "V", ITEMS, *params)], None, [], [], None, [])
+        function = ast.FunctionDef(name, signature, _reduction_body(kind, item, tests, value), [])
+        self.made.append(ast.fix_missing_locations(ast.copy_location(function, value)))
+        call = ast.Call(ast.Name(name, ast.Load()), [ast.Name(n, ast.Load()) for n in ("M", "V")] + [items] +
+                        [ast.Name(n, ast.Load()) for n in params], [])
+        return ast.fix_missing_locations(ast.copy_location(call, node))
+
+
+ITEMS, BEST, TOP, KEY = "v___items", "v___best", "v___top", "v___key"  # a reduction's own variables
+
+
+def _reduction(call: ast.Call) -> tuple[str, ast.expr, ast.expr, list[ast.expr], ast.expr] | None:
+    """(kind, item, items, tests, value) of a reduction that can be its own function, or None: `max` or `min` of one
+    collection with a lambda of one parameter as its only keyword, or `any` or `all` of a generator over one
+    collection. Not one whose value or tests set a name (`:=`): a generator's would be its function's."""
+    if not (isinstance(call.func, ast.Name) and len(call.args) == 1 and not isinstance(call.args[0], ast.Starred)):
+        return None
+    kind = call.func.id
+    item: ast.expr
+    if kind in KEYED_ORDER:
+        key = call.keywords[0].value if len(call.keywords) == 1 and call.keywords[0].arg == "key" else None
+        if not isinstance(key, ast.Lambda) or len(key.args.args) != 1 or key.args.posonlyargs or \
+                key.args.kwonlyargs or key.args.vararg or key.args.kwarg or key.args.defaults:
+            return None
+        item, items, tests, value = ast.Name(key.args.args[0].arg, ast.Store()), call.args[0], [], key.body
+    elif kind in ("B_any", "B_all") and not call.keywords and isinstance(call.args[0], ast.GeneratorExp):
+        generator = call.args[0]
+        if len(generator.generators) != 1 or generator.generators[0].is_async:
+            return None
+        loop = generator.generators[0]
+        item, items, tests, value = loop.target, loop.iter, loop.ifs, generator.elt
+    else:
+        return None
+    if any(isinstance(n, ast.NamedExpr) for part in (value, *tests) for n in ast.walk(part)):
+        return None
+    return kind, item, items, tests, value
+
+
+def _reduction_body(kind: str, item: ast.expr, tests: list[ast.expr], value: ast.expr) -> list[ast.stmt]:
+    """The statements of a reduction's function: a loop over ITEMS that keeps the first item whose key no
+    later key beats (max, min: as the built-in compares them) or returns at the first value that settles it
+    (any, all); an empty collection's max or min is the built-in's, which says why it has none."""
+    def name(n: str, ctx: ast.expr_context | None = None) -> ast.Name:
+        return ast.Name(n, ctx or ast.Load())
+    if kind in KEYED_ORDER:
+        unset = ast.Compare(name(BEST), [ast.Is()], [name(UNSET)])
+        better = ast.Compare(name(KEY), [KEYED_ORDER[kind]()], [name(TOP)])
+        assert isinstance(item, ast.Name)  # (a lambda's parameter: _reduction)
+        keep: list[ast.stmt] = [ast.Assign([name(BEST, ast.Store())], name(item.id)),
+                                ast.Assign([name(TOP, ast.Store())], name(KEY))]
+        loop: list[ast.stmt] = [ast.Assign([name(KEY, ast.Store())], value),
+                                ast.If(ast.BoolOp(ast.Or(), [unset, better]), keep, [])]
+        empty = ast.Call(name(kind), [name(ITEMS)], [])
+        return [ast.Assign([name(BEST, ast.Store())], name(UNSET)), ast.For(item, name(ITEMS), loop, []),
+                ast.If(copy.deepcopy(unset), [ast.Return(empty)], []), ast.Return(name(BEST))]
+    every = kind == "B_all"  # all: the first false value settles it; any: the first true one
+    settled: ast.stmt = ast.If(ast.UnaryOp(ast.Not(), value) if every else value,
+                               [ast.Return(ast.Constant(not every))], [])
+    if tests:
+        settled = ast.If(tests[0] if len(tests) == 1 else ast.BoolOp(ast.And(), tests), [settled], [])
+    return [ast.For(item, name(ITEMS), [settled], []), ast.Return(ast.Constant(every))]
 
 
 # -------------------------------------------------------------------- constant folding
