@@ -1043,6 +1043,9 @@ def _reductions_as_functions(module: ast.Module) -> None:
 
 
 class _Outliner(ast.NodeTransformer):
+    """Replaces each reduction it visits by a call of a function it makes (`made`), passing the names the
+    reduction reads that are not the module's (`is_global`): innermost first."""
+
     def __init__(self, is_global: Callable[[str], bool]) -> None:
         self.is_global = is_global
         self.made: list[ast.FunctionDef] = []
