@@ -768,3 +768,24 @@ def test_an_empty_max_and_a_fault_in_a_key_made_a_loop_are_located_in_their_rule
     error = caught.value
     assert "pick" in error.message and said in error.message, error.message
     assert error.location is not None and error.location.line == 9, error.location
+
+
+def test_a_card_tables_values_are_one_dict_made_once_and_equal_tables_share_it(tmp_path, monkeypatch):
+    text = """\
+        game: t
+        cards:
+          attributes: {rank: [1, 2, 3]}
+          tables:
+            points: {of: rank, values: {1: 11, 3: 10}, default: 0}
+            worth: {of: rank, values: {1: 11, 3: 10}, default: 0}
+            order: {of: rank, values: {1: 3, 2: 1, 3: 2}}
+          start: deck
+        zones:
+          deck: {}
+        state:
+          v: "[[c.points, c.worth, c.order, points(c.rank) + worth(2) + order(3)] for c in deck]"
+    """
+    game, source = optimised_source(tmp_path, monkeypatch, text)
+    assert game.memory.vars["v"] == [[11, 11, 3, 13], [0, 0, 1, 2], [10, 10, 2, 12]]
+    assert source.count("table_1 = {1: 11, 3: 10}") == 1 and source.count("table_2 = {1: 3, 2: 1, 3: 2}") == 1
+    assert source.count("B_lookup(table_1, v_rank, 0)") == 2 and "B_lookup({" not in source, source
