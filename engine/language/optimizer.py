@@ -558,7 +558,7 @@ def _share_first_tests(node: ast.FunctionDef) -> None:
                 continue
             generator = step.value.generators[0]  # type: ignore[attr-defined]  # (a step)
             generator.iter = ast.copy_location(ast.Name(shared, ast.Load()), generator.iter)
-            generator.ifs = [rest[0] if len(rest) == 1 else ast.copy_location(ast.BoolOp(ast.And(), rest), rest[0])]
+            generator.ifs = [ast.copy_location(_all_of(rest), rest[0])]
     if inserts:
         body: list[ast.stmt] = []
         for at, statement in enumerate(node.body):
@@ -733,7 +733,7 @@ class _Hoister:
         TEST else [])`, the test made once (and, as before, not at all when there are no items); a move's
         candidates, a list, are copied only when kept: `(list(ITEMS) if ITEMS and TEST else [])`."""
         generator = node.generators[0]
-        test = generator.ifs[0] if len(generator.ifs) == 1 else ast.BoolOp(ast.And(), generator.ifs)
+        test = _all_of(generator.ifs)
         if isinstance(generator.iter, ast.Name) and generator.iter.id.startswith((CANDIDATES, SHARED)):  # (lists)
             kept = ast.BoolOp(ast.And(), [generator.iter, test])
             items: ast.expr = ast.Call(ast.Name("list", ast.Load()), [ast.Name(generator.iter.id, ast.Load())], [])
@@ -925,6 +925,11 @@ def _free(node: ast.AST) -> set[str]:
     return found
 
 
+def _all_of(tests: list[ast.expr]) -> ast.expr:
+    """One test, or the `and` of several."""
+    return tests[0] if len(tests) == 1 else ast.BoolOp(ast.And(), tests)
+
+
 def _has_call(node: ast.AST) -> bool:
     return any(isinstance(n, ast.Call) for n in ast.walk(node))
 
@@ -976,7 +981,7 @@ def _as_loop(statement: ast.stmt, taken: set[str]) -> list[ast.stmt] | None:
             return None  # (a comprehension that only maps costs about what its loop would)
         copied = ast.Call(ast.Name("list", ast.Load()), [generator.iter], [])
         return [ast.fix_missing_locations(ast.copy_location(ast.Assign([target], copied), statement))]
-    test = generator.ifs[0] if len(generator.ifs) == 1 else ast.BoolOp(ast.And(), generator.ifs)
+    test = _all_of(generator.ifs)
     append = ast.Expr(ast.Call(ast.Name(APPEND, ast.Load()), [ast.Name(target.id, ast.Load()), value.elt], []))
     loop = ast.For(ast.Name(item.id, ast.Store()), generator.iter, [ast.If(test, [append], [])], [])
     made = [ast.Assign([ast.Name(target.id, ast.Store())], ast.List([], ast.Load())), loop]
@@ -1015,12 +1020,11 @@ def _test_as_loop(statement: ast.stmt, taken: set[str], flags: Iterator[int]) ->
     settles = gen.elt if not every else ast.UnaryOp(ast.Not(), gen.elt)
     found: ast.stmt = ast.If(settles, [ast.Assign([flag(ast.Store())], ast.Constant(not every)), ast.Break()], [])
     if generator.ifs:
-        found = ast.If(generator.ifs[0] if len(generator.ifs) == 1 else ast.BoolOp(ast.And(), generator.ifs),
-                       [found], [])
+        found = ast.If(_all_of(generator.ifs), [found], [])
     loop: ast.stmt = ast.For(ast.Name(item.id, ast.Store()), generator.iter, [found], [])
     decide = [ast.Assign([flag(ast.Store())], ast.Constant(every)), loop]
     if len(parts) > 1:  # the tests before it first: the loop runs only where they hold (all: the flag is true)
-        first = parts[0] if len(parts) == 2 else ast.BoolOp(ast.And(), parts[:-1])
+        first = _all_of(parts[:-1])
         decide = [ast.Assign([flag(ast.Store())], first), ast.If(flag(ast.Load()), decide[every:], [])]
     made = [*decide, ast.If(flag(ast.Load()), statement.body, statement.orelse)]
     return [ast.fix_missing_locations(ast.copy_location(s, statement)) for s in made]
@@ -1123,7 +1127,7 @@ def _reduction_body(kind: str, item: ast.expr, tests: list[ast.expr], value: ast
     settled: ast.stmt = ast.If(ast.UnaryOp(ast.Not(), value) if every else value,
                                [ast.Return(ast.Constant(not every))], [])
     if tests:
-        settled = ast.If(tests[0] if len(tests) == 1 else ast.BoolOp(ast.And(), tests), [settled], [])
+        settled = ast.If(_all_of(tests), [settled], [])
     return [ast.For(item, name(ITEMS), [settled], []), ast.Return(ast.Constant(every))]
 
 
