@@ -328,8 +328,8 @@ class Program:
     symbols: Any = None  # the compiler's symbol table, kept to compile expressions later
     namespace: dict = field(default_factory=dict)
     first_stages: dict = field(default_factory=dict)  # phase -> the stage its turns start in (phases with stages)
-    # run-time values computed once per program (placeholder cards, options, the zones keys hold)
-    caches: dict = field(default_factory=lambda: {"options": {}})
+    # run-time values computed once per program (placeholder cards, the moves as games read them, the zones keys hold)
+    caches: dict = field(default_factory=dict)
     function_reads: dict = field(default_factory=dict)  # function -> what it reads, through every call it makes
     base: Program | None = None  # a strategy's program: the game whose compiled functions it calls
     # What a search's memo key holds (naipes.runtime.memory): the variables and zones the play reads

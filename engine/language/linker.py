@@ -107,6 +107,8 @@ def resolve_specs(module: Module, moves: dict[str, MoveSpec], variables: list[Va
         move.cascade = [(n, resolve(f)) for n, f in move.cascade]
     for rule in rules:
         rule.condition, rule.action = resolve(rule.condition), resolve(rule.action)
+        if rule.activation is not None:  # (made with the plans, before the functions were compiled)
+            rule.activation.action = rule.action
         rule.domains = [resolve(d) for d in rule.domains]
         rule.join = tuple(None if j is None else Join(resolve(j.domain), tuple(map(resolve, j.tests)), resolve(j.key),
                                                        resolve(j.probe)) for j in rule.join)

@@ -70,10 +70,11 @@ class Activation:
     variables has one activation, at position ().
     """
 
-    __slots__ = ("rule", "binding", "position", "key")
+    __slots__ = ("rule", "binding", "position", "key", "action")
 
     def __init__(self, rule: Any, binding: tuple, position: tuple, bkey: tuple):
         self.rule, self.binding, self.position, self.key = rule, binding, position, bkey
+        self.action: Any = rule.action  # (a field of its own, which compiled code reads directly; see resolve_specs)
 
     def __repr__(self) -> str:
         return f"<{self.rule.name} {self.binding}>"
@@ -132,7 +133,8 @@ class Agenda:
     """
 
     __slots__ = ("program", "plan", "live", "fired", "closed", "bindings", "matches", "tick", "stamps",
-                 "guard_seen", "unbound", "ungrown", "unevaluated", "readers_of", "evaluator", "variable_rules")
+                 "guard_seen", "unbound", "ungrown", "unevaluated", "readers_of", "evaluator", "variable_rules",
+                 "slots", "fixed")
 
     def __init__(self, program: Any = None, plan: Matching | None = None):
         """The agenda of `plan`, one word of `program`'s rules (see `new_agenda`). `program` None: a blank agenda,
@@ -146,6 +148,9 @@ class Agenda:
         self.readers_of: dict[Any, int] = self.plan.readers
         self.evaluator: Callable | None = self.plan.evaluate
         self.variable_rules: int = self.plan.bound
+        self.slots: list[Any] = list(plan.slots)
+        # slot -> the one activation of a rule without variables (None: the rule has variables)
+        self.fixed: list[Activation | None] = [rule.activation for rule in plan.slots]
         self.live = self.fired = self.closed = 0
         self.bindings: list[Bindings] = [NO_BINDINGS] * len(program.rules)  # by rule index
         self.matches: list[Matches] = [NO_MATCHES] * len(program.rules)
@@ -161,6 +166,7 @@ class Agenda:
         new = Agenda()
         new.program, new.plan = self.program, self.plan
         new.readers_of, new.evaluator, new.variable_rules = self.readers_of, self.evaluator, self.variable_rules
+        new.slots, new.fixed = self.slots, self.fixed
         new.live, new.fired, new.closed = self.live, self.fired, self.closed
         new.bindings = self.bindings.copy()
         new.matches = [m.copy() if m.flags else m for m in self.matches] if self.variable_rules else self.matches
@@ -331,7 +337,7 @@ class Agenda:
             if unbound & (unbound - 1):
                 self.live, self.fired = evaluator(memory, memory.vars, unbound, self.live, self.fired)
             elif unbound:  # one rule: its condition, without going down the evaluation's tests
-                rule = self.plan.slots[unbound.bit_length() - 1]
+                rule = self.slots[unbound.bit_length() - 1]
                 self.fired &= ~unbound
                 if rule.guard_only or rule.condition(memory, memory.vars):
                     self.live |= unbound
@@ -342,7 +348,7 @@ class Agenda:
                     self.evaluate_bound(rule, None, memory)
             return
         V = memory.vars
-        slots = self.plan.slots
+        slots = self.slots
         live, fired = self.live, self.fired
         stamps, tick = self.stamps, self.tick
         while mask:
@@ -365,7 +371,7 @@ class Agenda:
 
     def _rules_of(self, mask: int) -> list[Any]:
         """The rules whose bits are in `mask`, in slot order."""
-        slots, found = self.plan.slots, []
+        slots, found = self.slots, []
         while mask:
             bit = mask & -mask
             mask ^= bit
@@ -535,7 +541,7 @@ class Agenda:
         if self.stamps is not None:
             return self._winner_by_stamp()
         bit = live & -live
-        rule = self.plan.slots[bit.bit_length() - 1]
+        rule = self.slots[bit.bit_length() - 1]
         if rule.variables:
             position = self.matches[rule.index].first()
             assert position is not None  # the bit of a rule with variables is live when one of them is
@@ -574,7 +580,7 @@ class Agenda:
 
     def pop_from(self, memory: Memory) -> Activation | None:
         """`pop`, after a lazy start: the rules before the first pending one are evaluated first."""
-        slots = self.plan.slots
+        slots = self.slots
         while self.unevaluated:
             pending = self.live | self.unevaluated
             bit = pending & -pending
@@ -595,7 +601,13 @@ class Agenda:
             return None
         if self.stamps is None:
             bit = live & -live
-            rule, position = self.plan.slots[bit.bit_length() - 1], None
+            slot = bit.bit_length() - 1
+            fixed = self.fixed[slot]
+            if fixed is not None:  # (a rule without variables: the common case)
+                self.live = live ^ bit
+                self.fired |= bit
+                return fixed
+            rule, position = self.slots[slot], None
         else:
             rule, position = self._winner_by_stamp()
             bit = rule.bit

@@ -42,6 +42,29 @@ UNSEEN: Final = object()  # no watched name written yet (see Game.pause_after)
 STUCK_RULES_SHOWN = 8  # rules a "the game is stuck" error lists, with why each is idle
 
 
+class MoveRun:
+    """What a game reads of a move at each decision, as fields of its own (compiled, a game reads them
+    directly, and a MoveSpec's through attribute lookups). Made once per program (see `move_runs`)."""
+
+    __slots__ = ("spec", "name", "choices", "effect", "fixed_label", "shared")
+
+    def __init__(self, spec: MoveSpec):
+        self.spec = spec
+        self.name: str = spec.name
+        self.choices: Callable = spec.choices  # type: ignore[assignment]  # (every move of a built program has them)
+        self.effect: Callable = spec.effect
+        self.fixed_label: bool = spec.fixed_label
+        self.shared: dict = {}  # a number's or a text's option, shared by every game of the program (_move_options)
+
+
+def move_runs(program: Program) -> dict[str, MoveRun]:
+    """The program's moves by name, as a game reads them at each decision (kept in the program's caches)."""
+    runs: dict[str, MoveRun] | None = program.caches.get("move runs")
+    if runs is None:
+        runs = program.caches["move runs"] = {spec.name: MoveRun(spec) for spec in program.moves.values()}
+    return runs
+
+
 class Option:
     """One legal choice: a move kind and its argument, with a readable label.
 
@@ -215,6 +238,7 @@ class Game:
         self.seed = seed
         self.memory: Memory = new_memory(program, seed, names, players)
         self.agenda: Agenda = new_agenda(program)
+        self.runs: dict[str, MoveRun] = move_runs(program)
         self.listeners: list[Listener] = []  # receive every record, rule firings included (logs, traces)
         # receive the public records only: moves (as the other players see them), announcements, faults, the end
         self.observers: list[Listener] = []
@@ -319,18 +343,17 @@ class Game:
                         break
                 act = agenda.pop()
                 assert act is not None  # (the agenda is live)
-                rule = act.rule
                 if act.binding:
-                    rule.action(memory, V, *memory_local(memory, act.binding))
+                    act.action(memory, V, *memory_local(memory, act.binding))
                 else:
-                    rule.action(memory, V)
+                    act.action(memory, V)
                 if memory.dirty:
                     if watched is not None:
                         self._note_writes(phase)
                     agenda.update(memory)
                 count += 1
                 if count > watch_from:
-                    self._watch_cycle(rule, count, count == watch_from + 1)
+                    self._watch_cycle(act.rule, count, count == watch_from + 1)
         except Exception as exc:
             located = program.located_error(exc)
             if located is exc:
@@ -359,18 +382,17 @@ class Game:
                     self.emit(self._firing_record(agenda.next()))
                 act = agenda.pop()
                 assert act is not None  # (the agenda is live)
-                rule = act.rule
                 if act.binding:
-                    rule.action(memory, V, *memory_local(memory, act.binding))
+                    act.action(memory, V, *memory_local(memory, act.binding))
                 else:
-                    rule.action(memory, V)
+                    act.action(memory, V)
                 if memory.dirty:
                     if watching:
                         self._note_writes(phase)
                     agenda.update(memory)
                 count += 1
                 if count > watch_from:
-                    self._watch_cycle(rule, count, count == watch_from + 1)
+                    self._watch_cycle(act.rule, count, count == watch_from + 1)
                 if reporting and memory.events:
                     self._flush_events()
         except Exception as exc:
@@ -461,10 +483,11 @@ class Game:
         if memory.given_now:  # (moves asked together may share their candidates, for this decision: Memory.give)
             memory.given_now.clear()
         try:
-            found = self._move_options(self.program.moves[moves[0]], player)
+            runs = self.runs
+            found = self._move_options(runs[moves[0]], player)
             if len(moves) > 1:
                 for name in moves[1:]:
-                    found = found + self._move_options(self.program.moves[name], player)
+                    found = found + self._move_options(runs[name], player)
         except Exception as exc:
             located = self.program.located_error(exc)
             if located is exc:
@@ -508,11 +531,9 @@ class Game:
             return []
         return move.options(memory, memory.vars, player) if move.options else [None]
 
-    def _move_options(self, move: MoveSpec, player: PlayerBase) -> list[Option]:
+    def _move_options(self, move: MoveRun, player: PlayerBase) -> list[Option]:
         memory = self.memory
-        choices = move.choices
-        assert choices is not None  # every move of a built program has its choices
-        args = choices(memory, memory.vars, player)
+        args = move.choices(memory, memory.vars, player)
         if not args:  # (a move not offered now: one asked beside another, as a close beside a discard)
             return []
         if move.fixed_label:
@@ -535,10 +556,7 @@ class Game:
                         return found
                 except TypeError:  # an argument that cannot be a key (a list of cards, say)
                     pass
-            caches: dict = self.program.caches["options"]
-            values: dict | None = caches.get(name)
-            if values is None:
-                values = caches[name] = {}
+            values = move.shared
             found = []
             for arg in args:  # numbers and texts alone (no True to find a 1's option)
                 option = values.get(arg) if type(arg) in SHAREABLE else None
@@ -552,7 +570,7 @@ class Game:
                 kept = cards if isinstance(arg, CARD_CLASS) else values if type(arg) in SHAREABLE else None
                 option = kept.get(arg) if kept is not None else None
                 if option is None or type(option.arg) is not type(arg):  # (1 and True are equal keys)
-                    option = Option(name, arg, self._label(move, player, arg))
+                    option = Option(name, arg, self._label(move.spec, player, arg))
                     if kept is not None:
                         kept[arg] = option
                 found.append(option)
@@ -560,7 +578,7 @@ class Game:
 
         labeller = self._labellers.get((move.name, player.index))
         if labeller is None:
-            labeller = self._labellers[move.name, player.index] = self._labeller(move, player)
+            labeller = self._labellers[move.name, player.index] = self._labeller(move.spec, player)
         name, found = move.name, []
         for arg in args:  # (a loop: cheaper than a comprehension for the few options of such moves)
             found.append(Option(name, arg, None, labeller))
@@ -657,12 +675,12 @@ class Game:
         memory.pending = None
         self.decisions += 1
         memory.steps = MAX_STEPS
-        move = self.program.moves[option.move]
+        effect = self.runs[option.move].effect
         phase = memory.vars.get("phase") if self.watched is not None else None
         try:
             for watch in self.before_move:
                 watch(self, player, option)
-            move.effect(memory, memory.vars, player, option.arg)
+            effect(memory, memory.vars, player, option.arg)
             for watch in self.after_move:
                 watch(self, player, option)
             if self.watched is not None:
@@ -687,7 +705,7 @@ class Game:
         """Play on while the game is `quiet` and not over, each seat's agent choosing: `decision`, the choice
         and `apply` in one loop, taking their steps without their calls and their checks for what listens."""
         memory, agenda, program = self.memory, self.agenda, self.program
-        V, moves, max_decisions = memory.vars, program.moves, program.max_decisions
+        V, runs, max_decisions = memory.vars, self.runs, program.max_decisions
         while not memory.over and self.quiet:
             player, names = memory.pending  # type: ignore[misc]  # (set: a game not over waits for a decision)
             options = self._options = self._offer(player, names)
@@ -699,7 +717,7 @@ class Game:
             self.decisions += 1
             memory.steps = MAX_STEPS
             try:
-                moves[choice.move].effect(memory, V, player, choice.arg)
+                runs[choice.move].effect(memory, V, player, choice.arg)
                 agenda.update(memory)
             except Exception as exc:
                 located = program.located_error(exc)
@@ -717,7 +735,7 @@ class Game:
         legal arguments of each move asked (`_offered_arguments`: no options are made). `apply`'s steps in one
         loop, as `play_quietly`'s; the moves made."""
         memory, agenda, program = self.memory, self.agenda, self.program
-        V, moves, max_decisions = memory.vars, program.moves, program.max_decisions
+        V, runs, max_decisions = memory.vars, self.runs, program.max_decisions
         watching, made = self.watched is not None, 0
         while made < most and not memory.over and not self.paused and not (
                 self.listeners or self.observers or self.before_move or self.after_move or memory.events is not None):
@@ -729,7 +747,7 @@ class Game:
             memory.steps = MAX_STEPS
             phase = V.get("phase") if watching else None
             try:
-                moves[move].effect(memory, V, player, arg)
+                runs[move].effect(memory, V, player, arg)
                 if watching:
                     self._note_writes(phase)
                 agenda.update(memory)
@@ -760,7 +778,7 @@ class Game:
     def clone(self) -> Game:
         """An independent copy for search (no listeners)."""
         new = Game()
-        new.program, new.seed = self.program, self.seed
+        new.program, new.seed, new.runs = self.program, self.seed, self.runs
         new.memory, new.agenda = self.memory.clone(), self.agenda.clone()
         new.memory.events = None  # (nobody hears a copy until someone listens: see _reporting)
         new.listeners, new.observers, new.firings, new.decisions, new._options = [], [], 0, self.decisions, None
