@@ -6,6 +6,7 @@ built: games, searches and strategies share one.
 """
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Literal
@@ -14,6 +15,13 @@ from .errors import GameError, Location, NaipesError
 
 DEFAULT_STRATEGY = "declaration"
 CYCLE_WATCH = 64  # the firings before the limit whose rules a "runaway cycle" error names (see Program.watch_from)
+
+
+def interned(name: Any) -> str:
+    """`name` as the one str of its text that Python keeps (sys.intern): the generated code's names are
+    interned (Python interns the names and name-like constants of the code it compiles), so the memory's dicts
+    and the agenda's, keyed by interned names, find them by identity without comparing their text."""
+    return sys.intern(str(name))
 
 
 class PlayerBase:
@@ -85,6 +93,9 @@ class ZoneSpec:
     visibility: str
     ordered: bool
 
+    def __post_init__(self) -> None:
+        self.name = interned(self.name)
+
 
 @dataclass
 class VarSpec:
@@ -93,6 +104,9 @@ class VarSpec:
     visibility: str
     type: str | None = None
     show: bool = True  # shown to a human at the table (bookkeeping can be hidden; views still carry it)
+
+    def __post_init__(self) -> None:
+        self.name = interned(self.name)
 
 
 @dataclass
@@ -127,6 +141,9 @@ class MoveSpec:
     space: Callable | None = None
     fixed_label: bool = False  # its label depends on the argument alone (options are made once: naipes.runtime.game)
     choices: Callable | None = None  # f(memory, vars, player) -> the legal arguments: `when`, candidates, cascade
+
+    def __post_init__(self) -> None:
+        self.name = interned(self.name)
 
 
 @dataclass

@@ -13,10 +13,10 @@ import pytest
 
 from naipes import load_program
 from naipes.errors import GameError
-from naipes.runtime.agenda import memory_local, new_agenda
+from naipes.runtime.agenda import Agendas, memory_local, new_agenda
 from naipes.runtime.game import Game
 
-from helpers import write_rules
+from helpers import RULESETS, write_rules
 
 FICHAS = str(Path(__file__).resolve().parent.parent / "rulesets" / "fichas.yaml")
 
@@ -1233,3 +1233,16 @@ def test_a_playout_in_one_loop_plays_as_apply_does_and_stops_where_the_search_lo
                                 stepped.decisions, stepped.firings)
     assert looped.paused == (watched in ("points", "pts"))
     assert short.play_out(first, 1) == 1 and short.memory.vars["moves_made"] == 1
+
+
+@pytest.mark.parametrize("rule_file", ["pocha.yaml", "tute_cabrero.yaml", "chinchon.yaml"])
+def test_the_names_a_game_looks_up_are_interned_as_the_generated_code_names_are(rule_file):
+    """The memory's variables, its zones' keys, the agenda's reactions and a game's moves are keyed by the one
+    str of each name that Python keeps, as the generated code's constants are: a lookup is found by identity."""
+    import sys
+    game = Game(load_program(RULESETS / rule_file), seed=1)
+    game.start()
+    plan = (game.agenda.parts[0] if isinstance(game.agenda, Agendas) else game.agenda).plan
+    names = [*game.memory.vars, *(zone.key if isinstance(zone.key, str) else zone.key[0] for zone in game.memory.zones),
+             *(key for key in plan.readers if isinstance(key, str)), *plan.globals, *plan.attrs, *game.runs]
+    assert names and all(sys.intern(name) is name for name in names)

@@ -28,6 +28,7 @@ from ..program import (
     VarSpec,
     ViewSpec,
     ZoneSpec,
+    interned,
 )
 from ..runtime.agenda import DYNAMIC_STRATEGIES, Activation, static_term
 from ..runtime.memory import REFRESH
@@ -203,8 +204,15 @@ def _word_plan(slots: tuple[RuleSpec, ...], units: dict[int, tuple[Unit, list[Un
                       if kind in {r if isinstance(r, str) else r[0] for r in _with_calls(unit, functions)}]
             if all(rule.fact_levels[i] == kind for i in levels):
                 _add(incremental, kind, rule.bit)
-    return Matching(slots, tuple(rules), reactions, attrs, guards, guarded,
-                    sum(rule.bit for rule in rules if rule.variables), bands, dynamic, simple, incremental)
+    return Matching(slots, tuple(rules), _interned_keys(reactions), _interned_keys(attrs), _interned_keys(guards),
+                    _interned_keys(guarded), sum(rule.bit for rule in rules if rule.variables), bands, dynamic,
+                    _interned_keys(simple), _interned_keys(incremental))
+
+
+def _interned_keys(by_key: dict) -> dict:
+    """`by_key` with its names interned (a written key, a name the generated code interns, is then found by
+    identity), and its (attr, seat) keys as they are."""
+    return {interned(key) if isinstance(key, str) else key: value for key, value in by_key.items()}
 
 
 def _with_calls(unit: Unit, functions: dict[str, set]) -> set:
