@@ -709,8 +709,9 @@ class Game:
         while not memory.over and self.quiet:
             player, names = memory.pending  # type: ignore[misc]  # (set: a game not over waits for a decision)
             options = self._options = self._offer(player, names)
-            agent = agents[player.index]
-            choice = agent.choose(Decision(player.index, player.name, names, options, self))
+            seat = player.index
+            agent = agents[seat]
+            choice = agent.choose(Decision(seat, player.name, names, options, self))
             if not offered(choice, options):
                 raise refused(agent, player, choice)
             memory.pending = None

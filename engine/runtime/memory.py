@@ -47,7 +47,7 @@ class Memory(Budget):
 
     __slots__ = ("vars", "players", "zones", "where", "dirty", "_rng", "_rng_origin", "_rng_own", "pending", "over",
                  "on_step", "winners", "events", "program", "trackers", "shuffler", "trail", "indexes", "made",
-                 "given_now", "weighed", "halt", "halted")
+                 "given_now", "weighed", "halt", "halted", "keys")
 
     def __init__(self, program: Any = None, rng: random.Random | None = None):
         """`program` None: a blank memory, which `_copy` fills in (a compiled class makes its objects through
@@ -58,6 +58,8 @@ class Memory(Budget):
         self.vars: dict[str, Any] = {}
         self.players: list[PlayerBase] = []
         self.zones: list[Zone] = []
+        # slot -> the zone's key (the same in every copy: compiled, a move reads it here, not from the zone)
+        self.keys: list[Any] = []
         self.where: dict[int, int] = {}
         self.dirty: set = set()
         self._rng: random.Random | None = rng  # None in a clone until it draws (see rng)
@@ -154,6 +156,7 @@ class Memory(Budget):
         zone.name, zone.owner, zone.spec, zone.slot = name, owner, spec, len(self.zones)
         zone.key = name if owner is None else (name, owner.index)
         self.zones.append(zone)
+        self.keys.append(zone.key)
         return zone
 
     def place(self, cards: Iterable[CardBase], zone: Zone) -> None:
@@ -248,11 +251,12 @@ class Memory(Budget):
             raise GameError(f"'move' needs a zone to move to, got {dest!r}")
         if isinstance(cards, CARD_CLASS):
             where, card_id = self.where, cards.id
-            zone = self.zones[where[card_id]]
+            slot = where[card_id]
+            zone = self.zones[slot]
             if source is not None and zone is not source:
                 raise GameError(f"card {cards} is in {zone!r}, not in {source!r}")
             if self.trail is not None:
-                self.trail += [(ZONE, zone, zone[:]), self._kept(dest, bottom), (WHERE, zone.slot, (card_id,))]
+                self.trail += [(ZONE, zone, zone[:]), self._kept(dest, bottom), (WHERE, slot, (card_id,))]
             pile: list = zone  # (typed as lists, a zone's methods are list operations for mypyc)
             onto: list = dest
             pile.remove(cards)
@@ -260,10 +264,10 @@ class Memory(Budget):
                 onto.insert(0, cards)
             else:
                 onto.append(cards)
-            where[card_id] = dest.slot
-            dirty = self.dirty
-            dirty.add(zone.key)
-            dirty.add(dest.key)
+            where[card_id] = to = dest.slot
+            keys, dirty = self.keys, self.dirty
+            dirty.add(keys[slot])
+            dirty.add(keys[to])
             if not self.trackers:
                 return
             batch = [cards]
@@ -625,7 +629,7 @@ class Memory(Budget):
         new.over, new.winners, new.events, new.trackers, new.shuffler = self.over, self.winners, [], (), None
         new.on_step, new.trail, new.indexes = None, None, {}  # (indexes are changed in place: made anew when used)
         new.halt, new.halted = None, False  # (a search watches a world of its own: Game.pause_after)
-        new.made, new.weighed, new.given_now = self.made, self.weighed, {}
+        new.made, new.weighed, new.given_now, new.keys = self.made, self.weighed, {}, self.keys
         new.dirty = set()
         new.where = where = {} if covered else self.where.copy()
         players = []
