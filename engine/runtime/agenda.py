@@ -134,7 +134,7 @@ class Agenda:
 
     __slots__ = ("program", "plan", "live", "fired", "closed", "bindings", "matches", "tick", "stamps",
                  "guard_seen", "unbound", "ungrown", "unevaluated", "readers_of", "evaluator", "variable_rules",
-                 "slots", "fixed")
+                 "slots", "fixed", "spare")
 
     def __init__(self, program: Any = None, plan: Matching | None = None):
         """The agenda of `plan`, one word of `program`'s rules (see `new_agenda`). `program` None: a blank agenda,
@@ -151,6 +151,7 @@ class Agenda:
         self.slots: list[Any] = list(plan.slots)
         # slot -> the one activation of a rule without variables (None: the rule has variables)
         self.fixed: list[Activation | None] = [rule.activation for rule in plan.slots]
+        self.spare: set = set()  # the memory's next set of dirty keys (see update)
         self.live = self.fired = self.closed = 0
         self.bindings: list[Bindings] = [NO_BINDINGS] * len(program.rules)  # by rule index
         self.matches: list[Matches] = [NO_MATCHES] * len(program.rules)
@@ -166,7 +167,7 @@ class Agenda:
         new = Agenda()
         new.program, new.plan = self.program, self.plan
         new.readers_of, new.evaluator, new.variable_rules = self.readers_of, self.evaluator, self.variable_rules
-        new.slots, new.fixed = self.slots, self.fixed
+        new.slots, new.fixed, new.spare = self.slots, self.fixed, set()
         new.live, new.fired, new.closed = self.live, self.fired, self.closed
         new.bindings = self.bindings.copy()
         new.matches = [m.copy() if m.flags else m for m in self.matches] if self.variable_rules else self.matches
@@ -415,9 +416,11 @@ class Agenda:
         rebind, refresh, or re-evaluate the activations bound to what was written."""
         dirty = memory.dirty
         if dirty:
-            memory.dirty = set()
+            memory.dirty = self.spare
             self.tick += 1
             self.react(dirty, memory)
+            dirty.clear()  # (the keys were read: the set is the next one, rather than a new set at each update)
+            self.spare = dirty
 
     def react(self, dirty: set, memory: Memory) -> None:
         """`update`, for the keys written `dirty` (the caller counted the update in `tick`)."""
