@@ -687,6 +687,7 @@ class Agendas(Agenda):
         self.variable_rules = 1 if any(part.variable_rules for part in self.parts) else 0
         self.tick = 0
         self.guard_seen = {}
+        self.spare = set()
         self._sync()
 
     def _sync(self) -> None:
@@ -725,7 +726,7 @@ class Agendas(Agenda):
         dirty = memory.dirty
         if not dirty:
             return
-        memory.dirty = set()
+        memory.dirty = self.spare
         self.tick += 1
         names, attrs, guards = self.routes
         V, seen = memory.vars, self.guard_seen
@@ -749,6 +750,8 @@ class Agendas(Agenda):
             part.react(dirty, memory)
             live = live | bit if part.live else live & ~bit
         self.live = live
+        dirty.clear()
+        self.spare = dirty
 
     def _word_to_fire(self) -> int:
         """The bit of the word whose winning activation fires next (0: nothing is pending)."""
