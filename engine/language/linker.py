@@ -182,7 +182,7 @@ def _word_plan(slots: tuple[RuleSpec, ...], units: dict[int, tuple[Unit, list[Un
     rules = sorted(slots, key=lambda r: r.index)
     for slot, rule in enumerate(slots):
         rule.bit = 1 << slot
-        rule.activation = None if rule.variables else Activation(rule, (), (), ())
+        rule.activation = None if rule.variables else Activation(rule, (), (), (), None)  # (its action: resolve_specs)
     readers: dict[str, dict] = {k: {} for k in ("global", "attr", "bound", "seat", "domain", "guards")}
     for rule in rules:
         cond_unit, domain_units = units[rule.index]

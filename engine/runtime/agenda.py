@@ -72,9 +72,9 @@ class Activation:
 
     __slots__ = ("rule", "binding", "position", "key", "action")
 
-    def __init__(self, rule: Any, binding: tuple, position: tuple, bkey: tuple):
+    def __init__(self, rule: Any, binding: tuple, position: tuple, bkey: tuple, action: Any):
         self.rule, self.binding, self.position, self.key = rule, binding, position, bkey
-        self.action: Any = rule.action  # (a field of its own, which compiled code reads directly; see resolve_specs)
+        self.action = action  # the rule's (a field of its own, which compiled code reads directly)
 
     def __repr__(self) -> str:
         return f"<{self.rule.name} {self.binding}>"
@@ -232,16 +232,17 @@ class Agenda:
         acts: dict[tuple, Activation] = {}
         fresh: list[tuple] = []
         flags: dict[tuple, int] = {}
+        action = rule.action
         for position, binding in rule.bindings(memory):
             bkey = tuple([_identity(v) for v in binding])
             places = before.get(bkey)
             if places:
                 was = places.pop(0)
                 act = old_acts[was]
-                acts[position] = act if was == position else Activation(rule, binding, position, bkey)
+                acts[position] = act if was == position else Activation(rule, binding, position, bkey, action)
                 flags[position] = old_flags[was]
             else:  # a new binding: a new activation
-                acts[position] = Activation(rule, binding, position, bkey)
+                acts[position] = Activation(rule, binding, position, bkey, action)
                 flags[position] = 0
                 fresh.append(position)
         self.bindings[rid] = Bindings(acts, _bound_read_index(rule, acts.values()),
@@ -288,7 +289,7 @@ class Agenda:
                 if -1 in moved:
                     continue
                 at = tuple(moved)
-                acts[at] = act if at == position else Activation(rule, act.binding, at, act.key)
+                acts[at] = act if at == position else Activation(rule, act.binding, at, act.key, act.action)
                 flags[at] = matches.flags[position]
             matches = self.matches[rid] = Matches(flags, sorted(p for p, flag in flags.items() if flag & LIVE))
         found: list[tuple[tuple, tuple]] = []
@@ -303,9 +304,9 @@ class Agenda:
                 given.update({i: list(enumerate(kept)) for i in range(level) if levels[i] == kind})
                 given[level] = [(len(kept) + i, fact) for i, fact in enumerate(added)]
                 found += rule.bindings(memory, given)
-        fresh = []
+        fresh, action = [], rule.action
         for position, binding in found:
-            acts[position] = Activation(rule, binding, position, tuple([_identity(v) for v in binding]))
+            acts[position] = Activation(rule, binding, position, tuple([_identity(v) for v in binding]), action)
             matches.flags[position] = 0
             fresh.append(position)
         self.bindings[rid] = Bindings(acts, _bound_read_index(rule, acts.values()),
