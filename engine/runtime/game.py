@@ -296,9 +296,10 @@ class Game:
     # ------------------------------------------------------------- lifecycle
     def start(self) -> None:
         """Run setup and fire rules up to the first decision."""
-        self.emit({"type": "start", "game": self.program.name, "seed": self.seed,
-                   "params": self.program.param_values, "players": [p.name for p in self.memory.players],
-                   "position": self.view(None)})
+        if self.listeners or self.observers:  # (the position's view costs a game of few moves dearly)
+            self.emit({"type": "start", "game": self.program.name, "seed": self.seed,
+                       "params": self.program.param_values, "players": [p.name for p in self.memory.players],
+                       "position": self.view(None)})
         program, memory = self.program, self.memory
         memory.refuel()
         self._reporting()
