@@ -748,6 +748,38 @@ def test_reductions_in_expressions_loop_in_functions_of_their_own_and_agree_with
     assert re.search(r"def reduction_\d+\(M, V, v___items, v_k, v_n\):", source), source  # (its names: parameters)
 
 
+def test_a_call_in_a_key_that_does_not_read_the_item_is_computed_once_per_reduction_when_first_needed(
+        tmp_path, monkeypatch):
+    # highest() reads no item: computed once per max, not once per item; lowest() fails on the empty stock, and
+    # no key reaches it; a call that reads the item (ranked(r)) is computed for each
+    text = """\
+        game: t
+        cards:
+          attributes: {rank: [1, 2, 3]}
+          start: table
+        zones:
+          stock: {visibility: public}
+          table: {visibility: public}
+        functions:
+          highest(): "max(c.rank for c in table)"
+          lowest(): "min(c.rank for c in stock)"
+          ranked(x): "-abs(x - 2)"
+        state:
+          best: "max([1, 2, 3, 4], key=lambda r: (r == highest(), -r))"
+          lazy: "max([1, 2], key=lambda r: r if r > 0 else lowest())"
+          near: "max([4, 1, 2, 3], key=lambda r: ranked(r))"
+    """
+    game, source = optimised_source(tmp_path, monkeypatch, text)
+    assert [game.memory.vars[v] for v in ("best", "lazy", "near")] == [3, 2, 2]
+    reductions = [part for part in source.split("\ndef ") if part.startswith("reduction_")]
+    assert len(reductions) == 3, source
+    best, lazy, near = reductions
+    assert re.search(r"_h(\d+) = B_UNSET\n.*\n\s+for .*\(_h\1 if _h\1 is not B_UNSET else \(_h\1 := B_max\(", best,
+                     re.S), best
+    assert ":= B_min(" in lazy and "B_UNSET\n" in lazy, lazy
+    assert "_h" not in near, near
+
+
 @pytest.mark.parametrize("items, key, said", [("[]", "lambda x: x", "max() arg is an empty sequence"),
                                               ("[3, 0]", "lambda x: 6 // x", "ZeroDivisionError")])
 def test_an_empty_max_and_a_fault_in_a_key_made_a_loop_are_located_in_their_rule(tmp_path, items, key, said):

@@ -1042,8 +1042,9 @@ def _reductions_as_functions(module: ast.Module) -> None:
     with `e` and `f` written in its body, and takes the other names they read as parameters: no lambda or
     generator is made, nor called or resumed per item, and the names read are not a closure's. (An `if` on
     `all` or `any` is already a loop: see _tests_as_loops.)"""
-    defined = {node.name for node in module.body if isinstance(node, ast.FunctionDef)}
-    outliner = _Outliner(lambda name: name in defined or name in MODULE_NAMES or name[:2] in ("B_", "F_", "R_"))
+    functions = {node.name: node for node in module.body if isinstance(node, ast.FunctionDef)}
+    outliner = _Outliner(lambda name: name in functions or name in MODULE_NAMES or name[:2] in ("B_", "F_", "R_"),
+                         functions)
     for node in list(module.body):
         if isinstance(node, ast.FunctionDef):
             outliner.visit(node)
@@ -1054,8 +1055,9 @@ class _Outliner(ast.NodeTransformer):
     """Replaces each reduction it visits by a call of a function it makes (`made`), passing the names the
     reduction reads that are not the module's (`is_global`): innermost first."""
 
-    def __init__(self, is_global: Callable[[str], bool]) -> None:
+    def __init__(self, is_global: Callable[[str], bool], functions: dict[str, ast.FunctionDef]) -> None:
         self.is_global = is_global
+        self.functions = functions  # (the module's, and the reductions made: see invariants)
         self.made: list[ast.FunctionDef] = []
 
     def visit_Call(self, node: ast.Call) -> ast.expr:
@@ -1069,11 +1071,26 @@ class _Outliner(ast.NodeTransformer):
         params = [name for name in params if not self.is_global(name)]
         name = f"{REDUCTION}{len(self.made) + 1}"
         signature = ast.arguments([], [ast.arg(n) for n in ("M", "V", ITEMS, *params)], None, [], [], None, [])
-        function = ast.FunctionDef(name, signature, _reduction_body(kind, item, tests, value), [])
+        unset, value, tests = self.invariants(frozenset(bound), value, tests)
+        function = ast.FunctionDef(name, signature, unset + _reduction_body(kind, item, tests, value), [])
         self.made.append(ast.fix_missing_locations(ast.copy_location(function, value)))
+        self.functions[name] = function
         call = ast.Call(ast.Name(name, ast.Load()), [ast.Name(n, ast.Load()) for n in ("M", "V")] + [items] +
                         [ast.Name(n, ast.Load()) for n in params], [])
         return ast.fix_missing_locations(ast.copy_location(call, node))
+
+    def invariants(self, item: frozenset, value: ast.expr, tests: list[ast.expr]) -> tuple[list, ast.expr, list]:
+        """The calls in a reduction's value and tests that do not read its item (a trick's lead suit in the
+        key of each of its cards), computed at most once per call of its function, when first needed: as a
+        function that changes nothing remembers them (_Hoister.function); the statements that start them
+        unset, and the value and tests that read them."""
+        hoister = _Hoister(self.functions)
+        hoister.shared = {}
+        parts = []
+        for part in (value, *tests):
+            hoister.temporaries = _temporary_names(part)
+            parts.append(hoister.visit(part, item, [], False))
+        return [_unset(name) for name in hoister.shared.values()], parts[0], parts[1:]
 
 
 ITEMS, BEST, TOP, KEY = "v___items", "v___best", "v___top", "v___key"  # a reduction's own variables
