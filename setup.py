@@ -7,6 +7,7 @@ the same sources run as plain Python everywhere else. An editable install
 (`pip install -e .`, the development set-up) is never compiled, so that an
 edit of the source always takes effect; NAIPES_NATIVE=0 builds a plain wheel.
 If mypyc cannot build (no C compiler, say), the wheel is plain Python.
+NAIPES_PGO builds it guided by a profile (GCC; see pgo_flags and .ci/native).
 
 mypyc names a module by its folder, and the package's folder is engine/
 (imported as naipes): the sources are compiled from a copy under
@@ -33,6 +34,18 @@ NATIVE = ["library/limits.py", "runtime/memory.py", "runtime/agenda.py", "runtim
 LINUX_FLAGS = ["-fno-plt", "-fno-semantic-interposition"]
 
 
+def pgo_flags() -> list[str]:
+    """NAIPES_PGO=generate:DIR builds the runtime to count, into DIR, which branches and calls its code takes
+    as it runs; NAIPES_PGO=use:DIR builds it laid out by those counts (GCC's profile-guided optimisation:
+    .ci/native does both, with games between). Code the counts never reached is optimised as it would be
+    without them. (The two builds must compile the same sources from the same paths.)"""
+    mode, _, folder = os.environ.get("NAIPES_PGO", "").partition(":")
+    if mode not in ("generate", "use") or not folder:
+        return []
+    flags = [f"-fprofile-{mode}={os.path.abspath(folder)}"]
+    return flags + ["-fprofile-partial-training", "-Wno-missing-profile"] if mode == "use" else flags
+
+
 def native_extensions() -> list:
     if os.environ.get("NAIPES_NATIVE", "1") == "0" or "editable_wheel" in sys.argv:
         return []
@@ -55,7 +68,8 @@ def native_extensions() -> list:
     for extension in extensions:
         extension.optional = True  # (a failed C build leaves the module in Python)
         if sys.platform.startswith("linux"):  # (GCC and Clang: see LINUX_FLAGS)
-            extension.extra_compile_args = [*(extension.extra_compile_args or []), *LINUX_FLAGS]
+            extension.extra_compile_args = [*(extension.extra_compile_args or []), *LINUX_FLAGS, *pgo_flags()]
+            extension.extra_link_args = [*(extension.extra_link_args or []), *pgo_flags()]
     return extensions
 
 
