@@ -232,3 +232,34 @@ rules:
     with pytest.raises(GameError, match=message) as caught:
         Game(load_program(path), 1).start()
     assert caught.value.location.line == 9
+
+
+class _Token:
+    """A value of a class the game makes (a card, a player): one item."""
+
+
+def _counted(value: object) -> int:
+    """What weigh counts, written plainly: a collection is one item and holds its items (a dict, its keys and
+    values), counted through every nesting; anything else is one item."""
+    if isinstance(value, dict):
+        return 1 + sum(map(_counted, [*value.keys(), *value.values()]))
+    if isinstance(value, (list, tuple, set, frozenset)):
+        return 1 + sum(map(_counted, value))
+    return 1
+
+
+@pytest.mark.parametrize("value", [
+    [], [1, "a", None, 2.5, True], [(1, 2), 3, ("x",)], [(_Token(), _Token())], [(1, [2, 3])], [[1, 2], (3,)],
+    [(1, (2, 3))], ((1, 2), [3]), {1, 2, (3, 4)}, {"a": [1, (2, 3)], (1, 2): "b"}, [{"k": 1}], [_Token(), [_Token()]],
+    7, "text"])
+def test_weigh_counts_every_item_through_every_nesting(value):
+    from naipes.library.limits import weigh
+    assert weigh(value) == _counted(value)
+
+
+def test_a_list_of_pairs_past_the_item_limit_is_too_large():
+    from naipes.library.limits import weigh
+    pairs = [(1, 2)] * (MAX_ITEMS // 3 + 1)  # (1 + 3 items a pair)
+    with pytest.raises(GameError, match="is too large"):
+        weigh(pairs)
+    assert weigh(pairs[:MAX_ITEMS // 3 - 1]) == 1 + 3 * (MAX_ITEMS // 3 - 1)

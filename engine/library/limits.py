@@ -177,7 +177,13 @@ def weigh(value: Any) -> int:
     leaves = LEAVES
     if type(value) in leaves:
         return 1
-    if type(value) in _FLAT:  # the common shape first: a collection of leaves and tuples of leaves
+    if type(value) is list:  # the commonest shape first: a list of leaves and tuples of leaves (a trick's plays)
+        total = _flat_list_weight(value)
+        if total > MAX_ITEMS:
+            raise _too_large()
+        if total >= 0:
+            return total
+    elif type(value) in _FLAT:  # a collection of leaves and tuples of leaves
         total = 1 + len(value)
         for item in value:
             if type(item) not in leaves:
@@ -192,7 +198,7 @@ def weigh(value: Any) -> int:
                 break
         else:
             if total > MAX_ITEMS:
-                raise GameError(f"a value of more than {MAX_ITEMS:,} items (counted through its nesting) is too large")
+                raise _too_large()
             return total
     total, stack = 0, [value]
     while stack:
@@ -208,13 +214,34 @@ def weigh(value: Any) -> int:
         items = (*item.keys(), *item.values()) if isinstance(item, dict) else item
         total += 1 + len(items)  # the collection and its items (those that hold more are counted when taken)
         if total > MAX_ITEMS:
-            raise GameError(f"a value of more than {MAX_ITEMS:,} items (counted through its nesting) is too large")
+            raise _too_large()
         for inner in items:
             if type(inner) not in leaves:
                 total -= 1
                 stack.append(inner)
     if total > MAX_ITEMS:
-        raise GameError(f"a value of more than {MAX_ITEMS:,} items (counted through its nesting) is too large")
+        raise _too_large()
+    return total
+
+
+def _too_large() -> GameError:
+    return GameError(f"a value of more than {MAX_ITEMS:,} items (counted through its nesting) is too large")
+
+
+def _flat_list_weight(items: list) -> int:
+    """weigh(items) for a list of leaves and tuples of leaves, or -1 for one holding anything else (typed as a
+    list and a tuple, compiled code goes over them by index rather than through iterators)."""
+    leaves = LEAVES
+    total = 1 + len(items)
+    for item in items:
+        if type(item) not in leaves:
+            if type(item) is not tuple:
+                return -1
+            pair: tuple = item
+            for inner in pair:
+                if type(inner) not in leaves:
+                    return -1
+            total += len(pair)
     return total
 
 

@@ -239,6 +239,7 @@ class Game:
         self.memory: Memory = new_memory(program, seed, names, players)
         self.agenda: Agenda = new_agenda(program)
         self.runs: dict[str, MoveRun] = move_runs(program)
+        self.watch_from = program.watch_from  # (read at each advance: a field of a compiled Game is one load)
         self.listeners: list[Listener] = []  # receive every record, rule firings included (logs, traces)
         # receive the public records only: moves (as the other players see them), announcements, faults, the end
         self.observers: list[Listener] = []
@@ -333,7 +334,7 @@ class Game:
     def _fire(self) -> None:
         """`advance` in a game nobody hears (a search's world may be watched: see pause_after): the loop alone."""
         program, memory, agenda, watched = self.program, self.memory, self.agenda, self.watched
-        V, watch_from, count = memory.vars, program.watch_from, 0  # (watch_from: see _watch_cycle)
+        V, watch_from, count = memory.vars, self.watch_from, 0  # (watch_from: see _watch_cycle)
         memory.on_step = None
         try:
             while agenda.live and not memory.over:  # (a game's agenda has an activation when `live` is not 0)
@@ -371,7 +372,7 @@ class Game:
         listening, watching = bool(self.listeners), self.watched is not None
         reporting = self._reporting()
         memory.on_step = self._report_step if listening else None
-        V, watch_from, count = memory.vars, program.watch_from, 0
+        V, watch_from, count = memory.vars, self.watch_from, 0
         try:
             while agenda.live and not memory.over:
                 if watching:
@@ -780,7 +781,7 @@ class Game:
     def clone(self) -> Game:
         """An independent copy for search (no listeners)."""
         new = Game()
-        new.program, new.seed, new.runs = self.program, self.seed, self.runs
+        new.program, new.seed, new.runs, new.watch_from = self.program, self.seed, self.runs, self.watch_from
         new.memory, new.agenda = self.memory.clone(), self.agenda.clone()
         new.memory.events = None  # (nobody hears a copy until someone listens: see _reporting)
         new.listeners, new.observers, new.firings, new.decisions, new._options = [], [], 0, self.decisions, None
