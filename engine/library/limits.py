@@ -177,28 +177,11 @@ def weigh(value: Any) -> int:
     leaves = LEAVES
     if type(value) in leaves:
         return 1
-    if type(value) is list:  # the commonest shape first: a list of leaves and tuples of leaves (a trick's plays)
-        total = _flat_list_weight(value)
+    if type(value) in _FLAT:  # the common shape first: a collection of leaves and tuples of leaves (a trick's plays)
+        total = _flat_list_weight(value if type(value) is list else list(value))
         if total > MAX_ITEMS:
             raise _too_large()
         if total >= 0:
-            return total
-    elif type(value) in _FLAT:  # a collection of leaves and tuples of leaves
-        total = 1 + len(value)
-        for item in value:
-            if type(item) not in leaves:
-                if type(item) is not tuple:
-                    break
-                for inner in item:
-                    if type(inner) not in leaves:
-                        break
-                else:
-                    total += len(item)
-                    continue
-                break
-        else:
-            if total > MAX_ITEMS:
-                raise _too_large()
             return total
     total, stack = 0, [value]
     while stack:
