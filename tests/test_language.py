@@ -7,12 +7,14 @@ rules written in the test, never from running the engine first.
 """
 from __future__ import annotations
 
+import random
 import textwrap
 
 import pytest
 
 from naipes import load_program
 from naipes.errors import GameError, NaipesError, RuleError, RuleErrors
+from naipes.library.builtins import shuffle_in_place
 from naipes.runtime.game import Game
 
 from helpers import write_rules
@@ -567,6 +569,27 @@ setup: |
     assert [c.n for c in run(tmp_path, text, seed=3).memory.vars["deck"]] == orders[3]
     # six seeds do not all give one order (each equal pair has chance 1/10!)
     assert len({tuple(o) for o in orders.values()}) > 1
+
+
+def test_a_shuffle_draws_as_the_standard_library_shuffle_does():
+    """The engine shuffles a random.Random's items itself: the same orders, and the generator left in the same
+    state, as random.Random.shuffle; a generator of another class (which may draw otherwise) shuffles its way."""
+    for seed in range(40):
+        for size in (0, 1, 2, 3, 7, 40, 48, 100):
+            ours, theirs = random.Random(seed), random.Random(seed)
+            mine, library = list(range(size)), list(range(size))
+            shuffle_in_place(ours, mine)
+            theirs.shuffle(library)
+            assert mine == library
+            assert ours.getstate() == theirs.getstate()
+
+    class Reversing(random.Random):
+        def shuffle(self, x):
+            x.reverse()
+
+    items = list(range(5))
+    shuffle_in_place(Reversing(1), items)
+    assert items == [4, 3, 2, 1, 0]
 
 
 PICK = """

@@ -32,6 +32,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from ..library.builtins import shuffle_in_place
 from ..runtime.game import Game, Option
 from ..runtime.memory import CARD_CLASS, CardBase, PlayerBase, Zone, sees
 
@@ -123,7 +124,7 @@ class Knowledge:
             zones[slot][i] = card
             where[card.id] = slot
         for slot in hidden.piles:
-            rng.shuffle(zones[slot])  # the order of a face-down pile is unknown too
+            shuffle_in_place(rng, zones[slot])  # the order of a face-down pile is unknown too
         memory.seed_later(rng.random())  # not the real game's future shuffles
         memory.dirty.update(hidden.keys)
         with world.program.located():
@@ -176,7 +177,7 @@ def _deal_respecting(hidden: _Hidden, excluded: dict[int, set[int]], rng: random
     pool, bans = hidden.pool, hidden.bans
     for _ in range(20 if bans else 1):
         cards = list(pool)
-        rng.shuffle(cards)
+        shuffle_in_place(rng, cards)
         if all(cards[k].id not in ban for k, ban in bans):
             return cards
     return _constrained_deal(pool, hidden.places, excluded, rng)

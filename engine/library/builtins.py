@@ -8,6 +8,7 @@ passes the working memory's variables first), and whether it is random
 from __future__ import annotations
 
 import builtins
+import random
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from operator import indexOf
@@ -112,8 +113,25 @@ REUSABLE = (list, tuple, set, frozenset, dict, str)  # (zones are lists)
 def shuffled(rng: Any, items: Any) -> list:
     """A new list of the items in random order (the game's seeded generator)."""
     result = list(items)
-    rng.shuffle(result)
+    shuffle_in_place(rng, result)
     return result
+
+
+def shuffle_in_place(rng: random.Random, items: list) -> None:
+    """`rng.shuffle(items)`. For a `random.Random` itself, its own draws and swaps (the same order from the same
+    state, and the same state after) made here, compiled, where the library's shuffle is Python code that costs
+    as much as a trick of a game; a subclass, which may draw otherwise, shuffles as it does."""
+    if type(rng) is not random.Random:
+        rng.shuffle(items)
+        return
+    draw = rng.getrandbits
+    for i in range(len(items) - 1, 0, -1):  # (random.Random.shuffle with _randbelow_with_getrandbits)
+        below = i + 1
+        size = below.bit_length()
+        j: int = draw(size)
+        while j >= below:
+            j = draw(size)
+        items[i], items[j] = items[j], items[i]
 
 
 def randint(rng: Any, low: int, high: int) -> int:

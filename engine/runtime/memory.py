@@ -23,7 +23,7 @@ from types import CodeType, FunctionType
 from typing import Any, Final
 
 from ..errors import GameError, ParamError
-from ..library.builtins import DECK
+from ..library.builtins import DECK, shuffle_in_place
 from ..library.limits import LEAVES, MAX_ITEMS, MAX_STEPS, Budget, plus, weigh
 from ..program import CardBase, CardSpec, FactBase, PlayerBase, Program
 from .zones import Zone
@@ -369,7 +369,7 @@ class Memory(Budget):
         if self.trail is not None:
             self.trail.append((ZONE, zone, zone[:]))
         if self.shuffler is None:
-            self.rng.shuffle(zone)
+            shuffle_in_place(self.rng, zone)
         else:
             order = list(self.shuffler(zone))
             if sorted(c.id for c in order) != sorted(c.id for c in zone):
