@@ -1,10 +1,11 @@
 """Pocha: random hands per second, side by side with OpenSpiel's oh_hell and a plain Python Pocha.
 
-A "hand" is one round of 4 players and 10 tricks: the deal, the turned-up
-trump, four bids and forty cards played, all choices uniformly random. Naipes
-plays rulesets/pocha_static.yaml (cards_each=10) with RandomAgent seats;
-OpenSpiel plays oh_hell (players=4, num_tricks_fixed=10) driven from Python:
-random chance outcomes and random legal actions, one apply_action per step.
+A "hand" is one round of 4 players and 10 tricks: a new shuffle, the deal, the
+turned-up trump, four bids and forty cards played, all choices uniformly
+random. Naipes plays benchmarks/pocha_hands.yaml (pocha.yaml with rounds of 10
+cards) with RandomAgent seats; OpenSpiel plays oh_hell (players=4,
+num_tricks_fixed=10) driven from Python: random chance outcomes and random
+legal actions, one apply_action per step.
 OpenSpiel is an optional benchmark dependency (pip install open_spiel).
 The plain column is benchmarks/plain_pocha.py (Pocha hand-written with lists
 and ints, tests/test_plain_pocha.py checks that its legal sets are the rule
@@ -24,22 +25,22 @@ from functools import lru_cache
 from common import ROOT, Race, header, rate, table, write_summary
 from plain_pocha import play_random
 
-ROUNDS = 20  # hands per Naipes game (pocha_static: every round is a 10-card hand)
+ROUNDS = 20  # hands per Naipes game (pocha_hands: every round is a new 10-card hand)
 HANDS = 200  # hands per timed batch
 MATCHES = 3  # whole pocha.yaml matches per timed batch of the per-decision race
 RACE_ROUNDS = 21  # (short batches on a shared machine: the median of many pairs is what stays put)
 
 
 @lru_cache(maxsize=1)
-def pocha_static() -> object:
+def pocha_hands() -> object:
     from naipes import load_program
-    return load_program(ROOT / "rulesets" / "pocha_static.yaml", {"cards_each": "10", "rounds": str(ROUNDS)})
+    return load_program(ROOT / "benchmarks" / "pocha_hands.yaml", {"cards_each": "10", "rounds": str(ROUNDS)})
 
 
 def naipes_hands(count: int, seed: int) -> tuple[int, int]:
     """Play `count` random 10-card hands; returns (hands, decisions). The rule file is loaded beforehand."""
     from naipes import RandomAgent, play_game
-    program = pocha_static()
+    program = pocha_hands()
     hands = decisions = 0
     while hands < count:
         result = play_game(program, [RandomAgent(seed + hands + i) for i in range(4)], seed + hands)
@@ -111,7 +112,7 @@ def openspiel_hands(count: int, seed: int) -> tuple[int, int]:
 def main() -> None:
     header("bench_pocha", "random Pocha hands per second, Naipes vs OpenSpiel oh_hell vs plain Python",
            RACE_ROUNDS)
-    pocha_static()
+    pocha_hands()
     contenders = {"naipes": lambda: naipes_hands(HANDS, 1), "plain python": lambda: plain_hands(HANDS, 1)}
     try:
         oh_hell()
