@@ -25,17 +25,20 @@ def card_int(card) -> int:
     return SUITS.index(card.suit) * 16 + card.rank
 
 
-def play_both(players: int, seed: int, peak: int) -> int:
-    """One match of both, checked decision by decision; returns the number of decisions."""
-    game = Game(program(str(RULESETS / "pocha.yaml"), (("peak", str(peak)),)), seed, players=players)
+def play_both(players: int, seed: int, peak: int, rule_file: str = str(RULESETS / "pocha.yaml"),
+              params: tuple = ()) -> tuple[int, list]:
+    """One match of both, checked decision by decision; returns the number of decisions and each round's deal
+    (the hands, a set of sets of cards)."""
+    game = Game(program(rule_file, params or (("peak", str(peak)),)), seed, players=players)
     game.start()
     V = game.memory.vars
     plain = PlainPocha(players, [p.index for p in V["seats"]], list(V["schedule"]))
     rng = random.Random(seed)
-    decisions = 0
+    decisions, deals = 0, []
     while not game.over:
         if plain.phase == DEAL:
             hands = [[card_int(c) for c in p.hand] for p in game.memory.players]
+            deals.append(frozenset(frozenset(hand) for hand in hands))
             assert plain.dealer == V["dealer"].index
             plain.deal(hands, SUITS.index(V["trump"]))
             assert plain.hand_size == V["hand_size"]
@@ -52,10 +55,20 @@ def play_both(players: int, seed: int, peak: int) -> int:
     assert plain.over
     assert plain.score == [p.score for p in game.memory.players]
     assert sorted(plain.winners) == sorted(game.winners)
-    return decisions
+    return decisions, deals
 
 
 @pytest.mark.parametrize("players, seeds, peak", [(4, range(6), 0), (3, range(3), 5), (5, range(3), 0),
                                                   (6, range(3), 4), (7, range(2), 0)])
 def test_plain_pocha_legal_sets_equal_the_rule_files(players, seeds, peak):
-    assert sum(play_both(players, seed, peak) for seed in seeds) > 0
+    assert sum(play_both(players, seed, peak)[0] for seed in seeds) > 0
+
+
+def test_the_benchmarks_random_hands_are_pocha_with_a_new_deal_every_round():
+    """bench_pocha.py races the plain Pocha's 10-card hands, each dealt from a new shuffle, against
+    benchmarks/pocha_hands.yaml: the same game, and a new deal every round too."""
+    for seed in range(3):
+        decisions, deals = play_both(4, seed, 0, str(ROOT / "benchmarks" / "pocha_hands.yaml"),
+                                     (("cards_each", "10"), ("rounds", "4")))
+        assert decisions == 4 * (4 + 40)
+        assert len(deals) == len(set(deals)) == 4
