@@ -714,13 +714,14 @@ class Game:
             seat = player.index
             agent = agents[seat]
             choice = agent.choose(Decision(seat, player.name, names, options, self))
-            if not offered(choice, options):
+            chosen = offered(choice, options)
+            if chosen is None:
                 raise refused(agent, player, choice)
             memory.pending = None
             self.decisions += 1
             memory.steps = MAX_STEPS
             try:
-                runs[choice.move].effect(memory, V, player, choice.arg)
+                runs[chosen.move].effect(memory, V, player, chosen.arg)
                 agenda.update(memory)
             except Exception as exc:
                 located = program.located_error(exc)
@@ -922,12 +923,16 @@ class Game:
         return f"{label}: same rule, later binding"
 
 
-def offered(choice: Any, options: list[Option]) -> bool:
-    """Whether `choice` is one of `options` (the very object, as agents mostly return; else an equal one)."""
+def offered(choice: Any, options: list[Option]) -> Option | None:
+    """The option of `options` that `choice` is (the very object, as agents mostly return; else an equal one), or
+    None (typed, what the game then reads of it is a field of the compiled Option, not a lookup by name)."""
     for option in options:
         if option is choice:
-            return True
-    return choice in options
+            return option
+    for option in options:
+        if option == choice:
+            return option
+    return None
 
 
 def play_game(program: Program, agents: list[Agent], seed: int | None = None,
@@ -966,9 +971,10 @@ def play_game(program: Program, agents: list[Agent], seed: int | None = None,
             on_decision(decision)
         agent = agents[decision.player]
         choice = agent.choose(decision)
-        if not offered(choice, decision.options):
+        chosen = offered(choice, decision.options)
+        if chosen is None:
             raise refused(agent, game.mover, choice)
-        game.apply(choice)
+        game.apply(chosen)
     return game.finish()
 
 
