@@ -7,6 +7,7 @@ rules written in the test, never from running the engine first.
 """
 from __future__ import annotations
 
+import operator
 import random
 import textwrap
 
@@ -14,7 +15,7 @@ import pytest
 
 from naipes import load_program
 from naipes.errors import GameError, NaipesError, RuleError, RuleErrors
-from naipes.library.builtins import shuffle_in_place
+from naipes.library.builtins import index_of, shuffle_in_place
 from naipes.runtime.game import Game
 
 from helpers import write_rules
@@ -590,6 +591,19 @@ def test_a_shuffle_draws_as_the_standard_library_shuffle_does():
     items = list(range(5))
     shuffle_in_place(Reversing(1), items)
     assert items == [4, 3, 2, 1, 0]
+
+
+def test_index_of_finds_what_operator_index_of_finds(tmp_path):
+    """index_of looks a player or a card up by identity (their equality) and anything else as operator.indexOf:
+    the same index, the first of equals, and the same error when the item is not there."""
+    game = Game(load_program(write_rules(tmp_path, PICK)), seed=1)
+    p1, p2 = game.memory.players
+    for items, item in [([p1, p2], p2), ([p2, p1, p2], p2), ((p1, p2), p2), ([True, 1], 1), ([1.0, 1], 1),
+                        ([0, "1", 1], 1), ("abc", "c")]:
+        assert index_of(items, item) == operator.indexOf(items, item)
+    for items, item in [([p1], p2), ([], p1), ([1, 2], 3)]:
+        with pytest.raises(ValueError):
+            index_of(items, item)
 
 
 PICK = """

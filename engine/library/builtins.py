@@ -12,9 +12,10 @@ import random
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from operator import indexOf
-from typing import Any
+from typing import Any, Final
 
 from ..errors import GameError
+from ..program import CardBase, PlayerBase
 from .limits import bounded_join, bounded_range, bounded_str, bounded_sum
 from .melds import best_melds, can_lay_off, is_meld, lay_off_all, longest_run, meld_and_lay_off, meldable
 
@@ -134,6 +135,22 @@ def shuffle_in_place(rng: random.Random, items: list) -> None:
         items[i], items[j] = items[j], items[i]
 
 
+# Values equal only to themselves (their classes keep object's equality): found among items by identity
+IDENTICAL: Final = (PlayerBase, CardBase)
+
+
+def index_of(items: Any, item: Any) -> int:
+    """Where `item` first is among `items` (from 0), as `operator.indexOf` says: a player or a card in a list
+    by identity, compiled, which makes no comparison calls and no iterator (a next seat's index among the seats,
+    once a move)."""
+    if isinstance(item, IDENTICAL) and isinstance(items, list):
+        found: list = items
+        for i in range(len(found)):
+            if found[i] is item:
+                return i
+    return indexOf(items, item)  # (also says that it is not there)
+
+
 def randint(rng: Any, low: int, high: int) -> int:
     return rng.randint(low, high)
 
@@ -189,7 +206,7 @@ BUILTINS: dict[str, Builtin] = {
     "enumerate": Builtin(lambda xs, start=0: list(enumerate(xs, start)), 1, 2, returns="list"),
     "zip": Builtin(lambda *xs: list(zip(*xs)), 1, None, returns="list"),
     "count": Builtin(count, 1, 1, returns="int", doc="how many items are true"),
-    "index_of": Builtin(indexOf, 2, 2, returns="int", doc="where an item first is among items (from 0)"),
+    "index_of": Builtin(index_of, 2, 2, returns="int", doc="where an item first is among items (from 0)"),
     "split": Builtin(split, 1, 2, returns="list"),
     "join": Builtin(bounded_join, 1, 2, costly=True, returns="str"),
     "first": Builtin(first, 1, 2),

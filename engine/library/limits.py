@@ -174,15 +174,18 @@ def bounded_str(budget: Budget, value: Any = "") -> str:
 
 def weigh(value: Any) -> int:
     """How many items `value` holds through every nesting (a shared part counts each time), within the limit."""
-    leaves = LEAVES
-    if type(value) in leaves:
+    leaves, kind = LEAVES, type(value)
+    # the common shape first: a list of leaves and tuples of leaves (a trick's plays), found without a lookup
+    if kind is list:
+        total = _flat_list_weight(value)
+    elif kind in leaves:
         return 1
-    if type(value) in _FLAT:  # the common shape first: a collection of leaves and tuples of leaves (a trick's plays)
-        total = _flat_list_weight(value if type(value) is list else list(value))
+    else:
+        total = _flat_list_weight(list(value)) if kind in _FLAT else -1
+    if total >= 0:
         if total > MAX_ITEMS:
             raise _too_large()
-        if total >= 0:
-            return total
+        return total
     total, stack = 0, [value]
     while stack:
         item = stack.pop()
@@ -217,14 +220,15 @@ def _flat_list_weight(items: list) -> int:
     leaves = LEAVES
     total = 1 + len(items)
     for item in items:
-        if type(item) not in leaves:
-            if type(item) is not tuple:
-                return -1
+        kind = type(item)
+        if kind is tuple:  # (a tuple is no leaf: tested first, it costs no lookup)
             pair: tuple = item
             for inner in pair:
                 if type(inner) not in leaves:
                     return -1
             total += len(pair)
+        elif kind not in leaves:
+            return -1
     return total
 
 
