@@ -772,7 +772,7 @@ def check_position(game: Game, deck_size: int) -> None:
     memory = game.memory
     ids = [c.id for z in memory.zones for c in z]
     assert sorted(ids) == list(range(deck_size)), "every card in exactly one zone"
-    assert all(memory.where[c.id] == z.slot for z in memory.zones for c in z)
+    assert all(memory.where[c] == z.slot for z in memory.zones for c in z)
     if game.over:
         return
     assert game.options(), "a legal option is always offered"

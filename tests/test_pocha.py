@@ -490,7 +490,7 @@ class Checker:
         # every card is in exactly one zone, and `where` says which
         held = [(c.id, z.slot) for z in memory.zones for c in z]
         assert sorted(i for i, _ in held) == self.ids
-        assert all(memory.where[i] == slot for i, slot in held)
+        assert all(memory.where[c] == z.slot for z in memory.zones for c in z)
         # views show no card the seat cannot see
         visible_to_all = {c.name for c in zone(game, "trick")} | {c.name for c in zone(game, "turnup")}
         if V(game)["trump_card"] is not None:

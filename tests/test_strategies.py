@@ -92,7 +92,7 @@ def _hide_differently(game: Game, seat: int, knowledge: Knowledge, rng: random.R
     rng.shuffle(cards)
     for (z, i), card in zip(places, cards):
         z[i] = card
-        memory.where[card.id] = z.slot
+        memory.where[card] = z.slot
     return twin
 
 

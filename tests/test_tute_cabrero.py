@@ -695,7 +695,7 @@ class Checker:
         game, memory = self.game, self.game.memory
         held = [(c.id, z.slot) for z in memory.zones for c in z]
         assert sorted(i for i, _ in held) == self.ids          # every card exactly once
-        assert all(memory.where[i] == slot for i, slot in held)
+        assert all(memory.where[c] == z.slot for z in memory.zones for c in z)
         if V(game)["phase"] == "play":
             seats = V(game)["seats"]
             in_hands = sum(len(p.hand) for p in seats) + len(zone(game, "trick")) + \

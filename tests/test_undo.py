@@ -33,8 +33,9 @@ def state(game: Game) -> tuple:
     pending = (memory.pending[0].index, memory.pending[1]) if memory.pending else None
     rng = memory.rng.getstate()
     words = tuple((part.live, part.fired, part.closed) for part in getattr(agenda, "parts", [agenda]))
-    return (repr(variables), players, zones, tuple(sorted(memory.where.items())), pending, memory.over,
-            memory.winners, words, agenda.refracted(), game.decisions, rng)
+    where = tuple(sorted((card.id, slot) for card, slot in memory.where.items()))
+    return (repr(variables), players, zones, where, pending, memory.over, memory.winners, words, agenda.refracted(),
+            game.decisions, rng)
 
 
 @pytest.mark.slow

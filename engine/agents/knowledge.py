@@ -100,7 +100,7 @@ class Knowledge:
             return
         memory = game.memory
         V = memory.vars
-        hand = memory.where.get(option.arg.id)
+        hand = memory.where.get(option.arg)
         if hand is None:
             return
         unknown = [c for z in memory.zones if not sees(z, self.seat) for c in z if c.id not in self.known]
@@ -122,7 +122,7 @@ class Knowledge:
         zones, where = memory.zones, memory.where
         for (slot, i), card in zip(hidden.places, _deal_respecting(hidden, self.excluded, rng)):
             zones[slot][i] = card
-            where[card.id] = slot
+            where[card] = slot
         for slot in hidden.piles:
             shuffle_in_place(rng, zones[slot])  # the order of a face-down pile is unknown too
         memory.seed_later(rng.random())  # not the real game's future shuffles

@@ -146,7 +146,7 @@ class ChanceGame:
 
         def revealed(game: Game, player: PlayerBase, option: Option) -> None:
             if isinstance(option.arg, CardBase):
-                zone = game.memory.zones[game.memory.where[option.arg.id]]
+                zone = game.memory.zones[game.memory.where[option.arg]]
                 on_top = zone.spec.visibility == "top" and zone and zone[-1] is option.arg
                 seen.append(frozenset(s for s in range(len(game.memory.players)) if on_top or sees(zone, s)))
 

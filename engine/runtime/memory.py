@@ -2,8 +2,8 @@
 
 Global variables (state vars, global zones, ``players``, ``phase``) live in one
 dict ``vars``; each player is an object with a slot per player variable and
-per-player zone; each card is in exactly one zone (``where`` maps card id to
-zone slot), which :meth:`Memory.move` keeps true by construction.
+per-player zone; each card is in exactly one zone (``where`` maps each card to
+its zone's slot), which :meth:`Memory.move` keeps true by construction.
 
 Every write records a *key* in ``dirty`` (a global name, or ``(attr,
 player_index)``), which is what the agenda uses to re-evaluate only the rules
@@ -60,7 +60,7 @@ class Memory(Budget):
         self.zones: list[Zone] = []
         # slot -> the zone's key (the same in every copy: compiled, a move reads it here, not from the zone)
         self.keys: list[Any] = []
-        self.where: dict[int, int] = {}
+        self.where: dict[CardBase, int] = {}  # (a card is its own key: hashed by identity, its id not read)
         self.dirty: set = set()
         self._rng: random.Random | None = rng  # None in a clone until it draws (see rng)
         self._rng_origin: tuple | float | None = None  # a state to make it from, or a seed
@@ -164,7 +164,7 @@ class Memory(Budget):
         assert self.trail is None  # the deck is built before any search tries moves
         for card in cards:
             zone.append(card)
-            self.where[card.id] = zone.slot
+            self.where[card] = zone.slot
         self.dirty.add(zone.key)
 
     # --------------------------------------------------------- shared candidates
@@ -250,13 +250,13 @@ class Memory(Budget):
         if type(dest) is not ZONE_CLASS:
             raise GameError(f"'move' needs a zone to move to, got {dest!r}")
         if isinstance(cards, CARD_CLASS):
-            where, card_id = self.where, cards.id
-            slot = where[card_id]
+            where = self.where
+            slot = where[cards]
             zone = self.zones[slot]
             if source is not None and zone is not source:
                 raise GameError(f"card {cards} is in {zone!r}, not in {source!r}")
             if self.trail is not None:
-                self.trail += [(ZONE, zone, zone[:]), self._kept(dest, bottom), (WHERE, slot, (card_id,))]
+                self.trail += [(ZONE, zone, zone[:]), self._kept(dest, bottom), (WHERE, slot, (cards,))]
             pile: list = zone  # (typed as lists, a zone's methods are list operations for mypyc)
             onto: list = dest
             pile.remove(cards)
@@ -264,7 +264,7 @@ class Memory(Budget):
                 onto.insert(0, cards)
             else:
                 onto.append(cards)
-            where[card_id] = to = dest.slot
+            where[cards] = to = dest.slot
             keys, dirty = self.keys, self.dirty
             dirty.add(keys[slot])
             dirty.add(keys[to])
@@ -272,20 +272,22 @@ class Memory(Budget):
                 return
             batch = [cards]
         elif type(cards) is ZONE_CLASS and cards is not dest and (source is None or source is cards):
-            batch = list(cards)  # a whole zone: every card leaves it
+            pile = cards  # (typed as lists, as above)
+            onto = dest
+            batch = pile.copy()  # a whole zone: every card leaves it
             if not batch:
                 return
             if self.trail is not None:
                 self.trail += [(ZONE, cards, batch), self._kept(dest, bottom),
-                               (WHERE, cards.slot, [card.id for card in batch])]
-            cards.clear()
+                               (WHERE, cards.slot, batch)]
+            pile.clear()
             where, slot = self.where, dest.slot
             for card in batch:
-                where[card.id] = slot
+                where[card] = slot
             if bottom:
                 dest[:0] = batch[::-1]  # each card in turn goes to the bottom
             else:
-                dest.extend(batch)
+                onto.extend(batch)
             self.dirty.add(cards.key)
             self.dirty.add(dest.key)
         else:
@@ -300,26 +302,26 @@ class Memory(Budget):
         """Move the cards of `batch` in turn (each leaves its zone, then lands on `dest`)."""
         zones, where, dirty = self.zones, self.where, self.dirty
         try:  # the common case first: distinct cards out of one zone
-            ids = {card.id for card in batch if isinstance(card, CARD_CLASS)}
-            slots = {where[i] for i in ids}
+            leaving = {card for card in batch if isinstance(card, CARD_CLASS)}
+            slots = {where[card] for card in leaving}
         except KeyError:  # a card the memory does not hold: said below
             slots = set()
-        if len(slots) == 1 and len(ids) == len(batch):
+        if len(slots) == 1 and len(leaving) == len(batch):
             zone = zones[slots.pop()]
             if zone is dest and (source is None or zone is source):  # the cards change places within their zone
                 if self.trail is not None:
                     self.trail.append((ZONE, zone, zone[:]))
-                rest = [card for card in zone if card.id not in ids] if len(ids) < len(zone) else []
+                rest = [card for card in zone if card not in leaving] if len(leaving) < len(zone) else []
                 zone[:] = batch[::-1] + rest if bottom else rest + batch  # (each card in turn goes to the bottom)
                 dirty.add(zone.key)
                 return
             if source is None or zone is source:
                 if self.trail is not None:
-                    self.trail += [(ZONE, zone, zone[:]), (WHERE, zone.slot, ids), self._kept(dest, bottom)]
-                zone[:] = [card for card in zone if card.id not in ids]
+                    self.trail += [(ZONE, zone, zone[:]), (WHERE, zone.slot, leaving), self._kept(dest, bottom)]
+                zone[:] = [card for card in zone if card not in leaving]
                 slot = dest.slot
-                for i in ids:
-                    where[i] = slot
+                for card in leaving:
+                    where[card] = slot
                 if bottom:
                     dest[:0] = batch[::-1]  # each card in turn goes to the bottom
                 else:
@@ -327,36 +329,36 @@ class Memory(Budget):
                 dirty.add(zone.key)
                 dirty.add(dest.key)
                 return
-        taken: dict[int, set] = {}  # zone slot -> the ids of the cards leaving it
+        taken: dict[int, set] = {}  # zone slot -> the cards leaving it
         for card in batch:
             if not isinstance(card, CARD_CLASS):
                 raise GameError(f"'move' moves cards, got {card!r}")
-            zone = zones[where[card.id]]
+            zone = zones[where[card]]
             if source is not None and zone is not source:
                 raise GameError(f"card {card} is in {zone!r}, not in {source!r}")
-            taken.setdefault(zone.slot, set()).add(card.id)
+            taken.setdefault(zone.slot, set()).add(card)
         if self.trail is not None:
-            self.trail += [entry for slot, ids in taken.items() for entry in ((ZONE, zones[slot], zones[slot][:]),
-                                                                               (WHERE, slot, ids))]
+            self.trail += [entry for slot, left in taken.items() for entry in ((ZONE, zones[slot], zones[slot][:]),
+                                                                                (WHERE, slot, left))]
             self.trail.append(self._kept(dest, bottom or dest.slot in taken))
         if sum(map(len, taken.values())) < len(batch):  # a card named twice moves twice, one after the other
             for card in batch:
-                zone = zones[where[card.id]]
+                zone = zones[where[card]]
                 zone.remove(card)
                 dirty.add(zone.key)
                 if bottom:
                     dest.insert(0, card)
                 else:
                     dest.append(card)
-                where[card.id] = dest.slot
+                where[card] = dest.slot
         else:  # each zone left is filtered once (removing the cards one by one costs a scan each)
-            for slot, ids in taken.items():
+            for slot, left in taken.items():
                 zone = zones[slot]
-                zone[:] = [card for card in zone if card.id not in ids]
+                zone[:] = [card for card in zone if card not in left]
                 dirty.add(zone.key)
             slot = dest.slot
             for card in batch:
-                where[card.id] = slot
+                where[card] = slot
             if bottom:
                 dest[:0] = batch[::-1]  # each card in turn goes to the bottom
             else:
@@ -387,26 +389,28 @@ class Memory(Budget):
         if count * len(dests) > len(source):
             raise GameError(f"cannot deal {count} cards to {len(dests)} zones: {source!r} has only {len(source)}")
         if self.trail is not None:
-            self.trail += [(ZONE, source, source[:]), (WHERE, source.slot, [card.id for card in source]),
+            self.trail += [(ZONE, source, source[:]), (WHERE, source.slot, source[:]),
                            *(self._kept(dest, False) for dest in dests)]
         many = len(dests)
         if len({*map(id, dests), id(source)}) == many + 1:  # distinct zones, none the source: dealt all at once
-            dealt = source[len(source) - count * many:]
-            del source[len(source) - count * many:]
+            stock: list = source  # (typed as lists, a zone's methods are list operations for mypyc)
+            dealt = stock[len(stock) - count * many:]
+            del stock[len(stock) - count * many:]
             dealt.reverse()  # (in the order the cards leave the top)
             where = self.where
             for first, dest in enumerate(dests):
                 cards = dealt[first::many]
-                dest.extend(cards)
+                hand: list = dest
+                hand.extend(cards)
                 slot = dest.slot
                 for card in cards:
-                    where[card.id] = slot
+                    where[card] = slot
         else:
             for _ in range(count):
                 for dest in dests:
                     card = source.pop()
                     dest.append(card)
-                    self.where[card.id] = dest.slot
+                    self.where[card] = dest.slot
         self.dirty.add(source.key)
         self.dirty.update(d.key for d in dests)
         for tracker in self.trackers:
@@ -654,7 +658,7 @@ class Memory(Budget):
                     used += hidden
                 slot = zone.slot
                 for card in shown:
-                    where[card.id] = slot
+                    where[card] = slot
             else:
                 copy = ZONE_CLASS(zone)
             copy.name, copy.key, copy.slot, copy.spec = zone.name, zone.key, zone.slot, zone.spec
@@ -707,7 +711,7 @@ class Memory(Budget):
 
     def shows(self, card: CardBase, seat: int | None) -> bool:
         """Whether the player at `seat` sees `card` where it is (in a zone it sees, or on top of a ``top`` one)."""
-        zone = self.zones[self.where[card.id]]
+        zone = self.zones[self.where[card]]
         return sees(zone, seat) or (zone.spec.visibility == "top" and zone[-1] is card)
 
     def key(self, symmetric: bool = True, turn: int = 0) -> tuple:
@@ -801,7 +805,7 @@ def _key_slots(memory: Memory, turn: int) -> list[int]:
 ATOMS: Final = {int, float, str, bool, type(None)}
 SHARED: Final = set(ATOMS)  # classes of values that belong to no game in particular: atoms, and the cards and facts met
 # The kinds of entry of a memory's trail (see restore): a variable's or a player's old value, a zone's old cards,
-# a zone's old length (cards went on top), where some cards were (their ids).
+# a zone's old length (cards went on top), where some cards were.
 VAR: Final = "var"
 ATTR: Final = "attr"
 ZONE: Final = "zone"
