@@ -111,7 +111,7 @@ class Builder(Settings, Phases, Declarations, Cards, Moves, Rules):
 
     def agenda_plans(self, rules: list[RuleSpec], reads: dict[str, set]) -> list[tuple[Matching, Any]]:
         """Per word of rules, its plan and the name of its generated evaluation (None under recency or breadth)."""
-        return [(plan, None if plan.dynamic else self.define("agenda_evaluate", ("__stale", "__live", "__fired"),
+        return [(plan, None if plan.dynamic else self.define("agenda_evaluate", ("__stale", "__live"),
                                                              evaluator(plan), True, "the agenda"))
                 for plan in read_indexes(rules, self.rule_units, reads)]
 

@@ -225,10 +225,10 @@ def _with_calls(unit: Unit, functions: dict[str, set]) -> set:
 
 def evaluator(matching: Matching) -> Unit | None:
     """The agenda's evaluation of the rules without variables as one generated function (the optimiser then
-    inlines their conditions): f(M, V, stale, live, fired) -> (live, fired) with every rule of `stale`
-    re-evaluated. The rules are found by halving: a test of the bits of each half of the rules, then of
-    each quarter, and so on, so a few stale rules among hundreds cost a few tests. None under recency or
-    breadth (the agenda stamps each activation there)."""
+    inlines their conditions): f(M, V, stale, live) -> live with every rule of `stale` re-evaluated (the
+    agenda clears their refraction). The rules are found by halving: a test of the bits of each half of the
+    rules, then of each quarter, and so on, so a few stale rules among hundreds cost a few tests. None under
+    recency or breadth (the agenda stamps each activation there)."""
     if matching.dynamic:
         return None
     rules = [rule for rule in matching.slots if not rule.variables]
@@ -250,7 +250,7 @@ def evaluator(matching: Matching) -> Unit | None:
                 lines.append((indent + 1, f"if {rule.condition}(M, V): v___live |= {bit}", rule.location))
                 lines.append((indent + 1, f"else: v___live &= {~bit}", rule.location))
     tests(rules, 0)
-    lines.append((0, "return v___live, v___fired & ~v___stale", None))
+    lines.append((0, "return v___live", None))
     return Unit(lines)
 
 

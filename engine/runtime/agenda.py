@@ -337,7 +337,8 @@ class Agenda:
             bound = mask & self.variable_rules
             unbound = mask ^ bound
             if unbound & (unbound - 1):
-                self.live, self.fired = evaluator(memory, memory.vars, unbound, self.live, self.fired)
+                self.live = evaluator(memory, memory.vars, unbound, self.live)
+                self.fired &= ~unbound
             elif unbound:  # one rule: its condition, without going down the evaluation's tests
                 rule = self.slots[unbound.bit_length() - 1]
                 self.fired &= ~unbound
