@@ -249,7 +249,7 @@ class Memory(Budget):
         """Move a card or a collection of cards to `dest` (on top, or at the bottom)."""
         if type(dest) is not ZONE_CLASS:
             raise GameError(f"'move' needs a zone to move to, got {dest!r}")
-        if isinstance(cards, CARD_CLASS):
+        if type(cards) is not ZONE_CLASS and isinstance(cards, CARD_CLASS):  # (a zone fails isinstance slowly)
             where = self.where
             slot = where[cards]
             zone = self.zones[slot]
