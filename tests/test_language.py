@@ -595,8 +595,8 @@ def test_a_shuffle_draws_as_the_standard_library_shuffle_does():
 
 
 def test_index_of_finds_what_operator_index_of_finds(tmp_path):
-    """index_of looks a player or a card up by identity (their equality) and anything else as operator.indexOf:
-    the same index, the first of equals, and the same error when the item is not there."""
+    """index_of searches a list itself, anything else through operator.indexOf: the same index, the first of
+    equals, and the same error when the item is not there."""
     game = Game(load_program(write_rules(tmp_path, PICK)), seed=1)
     p1, p2 = game.memory.players
     for items, item in [([p1, p2], p2), ([p2, p1, p2], p2), ((p1, p2), p2), ([True, 1], 1), ([1.0, 1], 1),

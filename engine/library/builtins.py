@@ -12,10 +12,9 @@ import random
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from operator import indexOf
-from typing import Any, Final
+from typing import Any
 
 from ..errors import GameError
-from ..program import CardBase, PlayerBase
 from .limits import bounded_join, bounded_range, bounded_str, bounded_sum
 from .melds import best_melds, can_lay_off, is_meld, lay_off_all, longest_run, meld_and_lay_off, meldable
 
@@ -135,19 +134,15 @@ def shuffle_in_place(rng: random.Random, items: list) -> None:
         items[i], items[j] = items[j], items[i]
 
 
-# Values equal only to themselves (their classes keep object's equality): found among items by identity
-IDENTICAL: Final = (PlayerBase, CardBase)
-
-
 def index_of(items: Any, item: Any) -> int:
-    """Where `item` first is among `items` (from 0), as `operator.indexOf` says: a player or a card in a list
-    by identity, compiled, which makes no comparison calls and no iterator (a next seat's index among the seats,
-    once a move)."""
-    if isinstance(item, IDENTICAL) and isinstance(items, list):
+    """Where `item` first is among `items` (from 0), as `operator.indexOf` says: in a list by the list's own
+    search, compiled (indexOf makes an iterator and goes through it: a next seat's index, once a move)."""
+    if isinstance(items, list):
         found: list = items
-        for i in range(len(found)):
-            if found[i] is item:
-                return i
+        try:
+            return found.index(item)
+        except ValueError:
+            pass
     return indexOf(items, item)  # (also says that it is not there)
 
 
