@@ -54,10 +54,13 @@ class CardBase:
 class FactBase(tuple):
     """A fact: a record (fields by name) that is itself, not its value: two facts asserted alike are two
     facts (equal only to themselves), so a rule's activations follow each one (naipes.runtime.agenda). A
-    rule file's kinds of fact are classes of it (`facts:`)."""
+    rule file's kinds of fact are classes of it (`facts:`).
 
-    __slots__ = ()
+    Its time tag, `_time`, is set when it is asserted (naipes.runtime.memory): an attribute of its own (a fact
+    has an instance dict for it; a field's name cannot begin with `_`), which copies and views share with it."""
+
     kind: str = ""  # the kind of fact (the collection it belongs to)
+    _time: int  # when it was asserted (its time tag; only asserted facts have one)
     __eq__ = object.__eq__
     __ne__ = object.__ne__
     __hash__ = object.__hash__
@@ -171,6 +174,12 @@ class RuleSpec:
     join: tuple[Join | None, ...] = ()  # per variable, its tests at binding time (empty: the cross product)
     # per variable, the kind of fact its `for:` goes over when that is all it goes over (`for: f in KIND`)
     fact_levels: tuple[str | None, ...] = ()
+    # the kinds of fact its condition reads (`exists`; itself or through functions): a change of their facts
+    # leaves an activation that still holds the same one (naipes.runtime.agenda)
+    cond_kinds: tuple[str, ...] = ()
+    # LEX and MEA: the rest of what its condition reads, whose times count: a name, (attr, seat), (attr, (the
+    # position of the variable bound to the player,)) or (attr, None): of any player
+    data_reads: tuple = ()
     bit: int = 0  # 1 << the rule's slot in its word of the static conflict order (set by the linker: see Matching)
     activation: Any = None  # a rule without variables: its one activation (naipes.runtime.agenda)
 
@@ -266,8 +275,9 @@ class Matching:
     slots: tuple[RuleSpec, ...]  # the word's rules by slot
     rules: tuple[RuleSpec, ...]  # the word's rules in declaration order
     # name -> (value -> the rules guarded by `name == value`, or None; its readers; the rules whose `for:` reads
-    # it; the rules a `refresh` of that name brings back), one lookup per written key
-    globals: dict[str, tuple[dict | None, int, int, int]]
+    # it; the rules a `refresh` of that name brings back; for a kind of fact, the rules whose condition looks its
+    # facts up), one lookup per written key
+    globals: dict[str, tuple[dict | None, int, int, int, int]]
     # attr -> (readers of any player's; rules whose `for:` reads it; ((rule, variable position), ...) reading it on a
     # bound variable; seat -> readers of that seat's)
     attrs: dict[str, tuple[int, int, tuple, dict[int, int]]]

@@ -6,7 +6,7 @@ from typing import Any
 from ..errors import Location, did_you_mean
 from ..program import Join, RuleSpec
 from .compiler import Unit, element_type, identifier_problem
-from .linker import reads_through_calls
+from .linker import condition_data, reads_through_calls
 from .loader import Map, Seq, location_of, subtext
 from .sections import BINDING, SectionReader
 from .vocabulary import RULE_KEYS
@@ -206,6 +206,7 @@ class Rules(SectionReader):
             rule.join = self.join_plan(name, when, variables, domain_units)
         if variables and not given:
             rule.fact_levels = tuple(text if text in self.sym.facts else None for text in collections)
+        rule.cond_kinds, rule.data_reads = condition_data(cond_unit, self.defs, variables, set(self.sym.facts))
         self.rule_units[index] = (cond_unit, domain_units)  # read sets, for the linker's indexes
         self.rule_writes.append((rule.phase, unit_writes(act_unit, self.sym.zones)))  # (see phases.entry_rules)
         return rule

@@ -21,45 +21,68 @@ WORD rules, so that a mask is a machine integer: a program with more rules has
 an agenda per word (:class:`Agendas`).
 
 Conflict resolution, as in CLIPS: higher ``priority`` (salience) first; then
-the rule file's ``strategy``; then declaration order; then binding order.
-Refraction: an activation that fired does not fire again until something it
-read has changed.
+the rule file's ``strategy``, as CLIPS 6.4 defines each (see STRATEGIES and
+docs/engine.md); then the order CLIPS leaves to its implementation, which
+Naipes fixes: the newest facts first under depth (the oldest otherwise), then
+declaration order, then binding order. Refraction: an activation that fired
+does not fire again until something it read has changed.
+
+**Time.** Every strategy but ``declaration`` orders activations by when they
+were made, CLIPS's way: each fact has the time tag of its assertion (the
+memory's clock, which each assertion and retraction moves on), each update one
+more tick after the facts its firing asserted. An activation is as old as the
+newest fact it binds when that fact made it (it was asserted in the update that
+bound it), and as the update that made it otherwise (what its condition reads
+changed). A change to facts that its condition reads without binding them
+(``exists``, CLIPS's ``not`` and ``exists`` CEs) leaves it the same activation
+while its condition stays true. Its stamp (its time, and under ``random`` its
+draw) is kept with its pending and refracted flags, and a heap orders the
+pending ones (``queue``).
 """
 from __future__ import annotations
 
 from collections.abc import Callable
-from heapq import heappop, heappush
+from heapq import heapify, heappop, heappush
 from typing import Any, Final
 
 from ..program import Matching
-from .memory import PLAYER_CLASS, SHARED, ZONE_CLASS, Memory
+from .memory import FACT_CLASS, PLAYER_CLASS, SHARED, ZONE_CLASS, Memory
 
 STRATEGIES = {
-    "declaration": "rules earlier in the file first (CLIPS: none; the final tie-break of every strategy)",
-    "specificity": "rules whose condition makes more tests first (CLIPS: complexity; OPS5/Drools: specificity)",
-    "simplicity": "rules whose condition makes fewer tests first (CLIPS: simplicity)",
-    "recency": "the activation whose data changed most recently first (CLIPS: depth; OPS5: recency)",
-    "depth": "alias of recency (CLIPS's name)",
-    "breadth": "the activation whose data changed least recently first (CLIPS: breadth)",
+    "declaration": "rules earlier in the file first (CLIPS: none; the last tie-break of every strategy)",
+    "depth": "the newest activation first (CLIPS's default; OPS5: recency)",
+    "recency": "alias of depth",
+    "breadth": "the oldest activation first",
+    "simplicity": "rules whose condition makes fewer tests first; then the older activation",
+    "complexity": "rules whose condition makes more tests first; then the older activation",
+    "specificity": "alias of complexity",
+    "lex": "OPS5's LEX: the activation whose data is newest (the time tags of what it matched, newest first) first; "
+           "then more tests, then the older",
+    "mea": "OPS5's MEA: the activation whose phase was entered last first (rules without a phase after); then LEX",
+    "random": "a random order, drawn once for each activation from the game's generator; then the older",
 }
-DYNAMIC_STRATEGIES = {"recency", "depth", "breadth"}  # the order depends on when activations were made
+DYNAMIC_STRATEGIES = set(STRATEGIES) - {"declaration"}  # the order depends on when activations were made
 
+# How a strategy orders (Agenda.code)
+DECLARATION: Final = 0
+DEPTH: Final = 1
+BREADTH: Final = 2
+SIMPLICITY: Final = 3
+COMPLEXITY: Final = 4
+LEX: Final = 5
+MEA: Final = 6
+RANDOM: Final = 7
+CODES: Final = {"declaration": DECLARATION, "depth": DEPTH, "recency": DEPTH, "breadth": BREADTH,
+                "simplicity": SIMPLICITY, "complexity": COMPLEXITY, "specificity": COMPLEXITY, "lex": LEX, "mea": MEA,
+                "random": RANDOM}
 
-def static_term(strategy: str, tests: int) -> int:
-    """The part of a rule's fixed place in the conflict order that a strategy contributes."""
-    if strategy == "specificity":
-        return -tests
-    if strategy == "simplicity":
-        return tests
-    return 0
-
-
-def sort_key(rule: Any, stamp: int, position: tuple) -> tuple:
-    """Where an activation of `rule` made at update `stamp` stands in the conflict set (smallest first)."""
-    strategy = rule.strategy
-    term = -stamp if strategy in ("recency", "depth") else stamp if strategy == "breadth" else \
-        static_term(strategy, rule.tests)
-    return (-rule.priority, term, rule.index, position)
+# How an activation's state is (re)computed (Agenda.evaluate_bound)
+AGAIN: Final = 0  # something its condition reads changed: a new activation if it holds (made at the update's tick)
+FRESH: Final = 1  # a new binding: made when the newest fact it binds was asserted, if it was in this update
+KEPT: Final = 2  # only facts its condition looks up changed: the same activation while it holds
+MOMENT: Final = (1 << 40) - 1  # the part of a stamp that is its time (above it: the random strategy's draw)
+QUEUE_ROOM: Final = 256
+START: Final = 1  # the clock at the start of a game: what was there before any fact counts as made then
 
 
 class Activation:
@@ -129,12 +152,15 @@ class Agenda:
     that of every rule without variables that fired and whose condition was not
     re-evaluated since (refraction); a rule with variables keeps both per
     binding in its :class:`Matches`.  ``closed`` has the bits of the guarded
-    rules whose guard does not hold.
+    rules whose guard does not hold.  Under every strategy but declaration, a
+    flag holds its activation's stamp too (``stamp << 2 | flags``), and so does
+    ``times`` for a rule without variables; ``queue`` is a heap of the pending
+    activations in firing order (an entry no longer pending is dropped when met).
     """
 
-    __slots__ = ("program", "plan", "live", "fired", "closed", "bindings", "matches", "tick", "stamps",
-                 "guard_seen", "unbound", "ungrown", "unevaluated", "readers_of", "evaluator", "variable_rules",
-                 "slots", "fixed", "spare")
+    __slots__ = ("program", "plan", "live", "fired", "closed", "bindings", "matches", "tick", "before", "times",
+                 "queue", "serial", "room", "code", "written", "guard_seen", "unbound", "ungrown", "unevaluated",
+                 "readers_of", "evaluator", "variable_rules", "slots", "fixed", "spare")
 
     def __init__(self, program: Any = None, plan: Matching | None = None):
         """The agenda of `plan`, one word of `program`'s rules (see `new_agenda`). `program` None: a blank agenda,
@@ -155,8 +181,15 @@ class Agenda:
         self.live = self.fired = self.closed = 0
         self.bindings: list[Bindings] = [NO_BINDINGS] * len(program.rules)  # by rule index
         self.matches: list[Matches] = [NO_MATCHES] * len(program.rules)
-        self.tick = 0  # counts updates: activations made by one write share a tick (recency)
-        self.stamps: dict | None = {} if self.plan.dynamic else None  # (rule, position) -> tick it became live
+        self.tick = self.before = 0  # the clock at this update and at the one before (see update)
+        self.code = CODES[plan.slots[0].strategy] if plan.slots else DECLARATION
+        dynamic = self.code != DECLARATION
+        self.times: list[int] = [0] * len(plan.slots)  # slot -> the stamp of the rule's one activation (dynamic)
+        self.queue: list | None = [] if dynamic else None  # heap of (key, serial, activation, stamp) (dynamic)
+        self.serial = 0  # entries pushed on the queue (equal keys do not compare activations)
+        self.room = QUEUE_ROOM  # the queue's length past which the entries that no longer count are dropped
+        # LEX and MEA: a written key (a name, (attr, seat)) -> when it was last written (START before)
+        self.written: dict | None = {} if self.code in (LEX, MEA) else None
         self.guard_seen: dict = {}
         # rules with variables whose `for:` changed while their guard did not hold, bound again when it holds:
         # whole, or (only facts came and went) re-matched for those facts
@@ -165,30 +198,35 @@ class Agenda:
 
     def clone(self) -> Agenda:
         new = Agenda()
-        new.program, new.plan = self.program, self.plan
+        new.program, new.plan, new.code = self.program, self.plan, self.code
         new.readers_of, new.evaluator, new.variable_rules = self.readers_of, self.evaluator, self.variable_rules
         new.slots, new.fixed, new.spare = self.slots, self.fixed, set()
         new.live, new.fired, new.closed = self.live, self.fired, self.closed
         new.bindings = self.bindings.copy()
         new.matches = [m.copy() if m.flags else m for m in self.matches] if self.variable_rules else self.matches
-        new.tick, new.guard_seen = self.tick, self.guard_seen.copy()
-        new.stamps = self.stamps.copy() if self.stamps is not None else None
+        new.tick, new.before, new.guard_seen = self.tick, self.before, self.guard_seen.copy()
+        new.times, new.serial, new.room = self.times.copy(), self.serial, self.room
+        new.queue = None if self.queue is None else self.queue.copy()
+        new.written = None if self.written is None else self.written.copy()
         new.unbound, new.ungrown, new.unevaluated = self.unbound, self.ungrown, self.unevaluated
         return new
 
     def save_point(self) -> tuple:
         """What to come back to after trying a move (the memory records its own writes)."""
         bound = self.variable_rules
-        return (self.live, self.fired, self.closed, self.tick, self.guard_seen.copy(),
-                None if self.stamps is None else self.stamps.copy(),
+        return (self.live, self.fired, self.closed, self.tick, self.before, self.guard_seen.copy(),
                 self.bindings.copy() if bound else None, [m.copy() for m in self.matches] if bound else None,
-                self.unbound, self.ungrown, self.unevaluated)
+                self.unbound, self.ungrown, self.unevaluated,
+                None if self.queue is None else (self.times.copy(), self.queue.copy(), self.serial,
+                                                 None if self.written is None else self.written.copy()))
 
     def restore(self, point: tuple) -> None:
-        self.live, self.fired, self.closed, self.tick, self.guard_seen, self.stamps, bindings, matches, \
-            self.unbound, self.ungrown, self.unevaluated = point
+        self.live, self.fired, self.closed, self.tick, self.before, self.guard_seen, bindings, matches, \
+            self.unbound, self.ungrown, self.unevaluated, timed = point
         if bindings is not None:
             self.bindings, self.matches = bindings, matches
+        if timed is not None:
+            self.times, self.queue, self.serial, self.written = timed
 
     def refracted(self) -> tuple:
         """The refracted activations, hashable (part of a game's memo key)."""
@@ -196,13 +234,15 @@ class Agenda:
 
     # ---------------------------------------------------------------- matching
     def start(self, memory: Memory, lazy: bool = False) -> None:
-        """Bind and evaluate every rule (at the start of a game).
+        """Bind and evaluate every rule (at the start of a game: an update of its own, after the setup's facts,
+        which bound activations take their times from).
 
-        `lazy`, under a static conflict order: a rule is bound and evaluated only when every rule before it
-        is idle (`pop_from` does it), for an agenda that fires a rule or two and is dropped, as a strategy's
+        `lazy`, under a static conflict order: a rule is bound and evaluated only when every rule before it is
+        idle (`pop_from` does it), for an agenda that fires a rule or two and is dropped, as a strategy's
         decision; what it fires is the same."""
         memory.dirty.clear()
-        self.tick += 1
+        self._tick(memory)
+        self.before = 0  # (every fact there is new to the agenda)
         V = memory.vars
         plan = self.plan
         closed = 0
@@ -210,19 +250,31 @@ class Agenda:
             value = self.guard_seen[name] = V[name]
             closed |= plan.guarded[name] & ~_get(by_value, value)
         self.closed = closed
-        if lazy and self.stamps is None:
+        if lazy and self.queue is None:
             self.unevaluated = (1 << len(plan.slots)) - 1
             return
         for rule in plan.rules:
             if rule.variables:
                 self.bind(rule, memory)
-            self.evaluate_rules(rule.bit, memory)
+                if not rule.bit & closed:
+                    self.evaluate_bound(rule, None, memory, FRESH)
+            else:
+                self.evaluate_rules(rule.bit, memory)
+
+    def _tick(self, memory: Memory) -> None:
+        """An update begins: one more tick of the clock (under a static order, of the agenda's own count)."""
+        if self.queue is None:
+            self.tick += 1
+        else:
+            self.before = self.tick
+            memory.clock += 1
+            self.tick = memory.clock
 
     def bind(self, rule: Any, memory: Memory) -> list[tuple]:
         """(Re)compute a rule's bindings; returns the positions whose activations are new.
 
         An activation is its rule and the values it binds: while they are all still bound it keeps its
-        state (pending, refracted), wherever they now stand in their collections (which orders it)."""
+        state (pending, refracted, its stamp), wherever they now stand in their collections (which orders it)."""
         rid = rule.index
         old, old_flags = self.bindings[rid], self.matches[rid].flags
         old_acts = old.acts
@@ -232,6 +284,7 @@ class Agenda:
         acts: dict[tuple, Activation] = {}
         fresh: list[tuple] = []
         flags: dict[tuple, int] = {}
+        moved: list[Activation] = []
         action = rule.action
         for position, binding in rule.bindings(memory):
             bkey = tuple([_identity(v) for v in binding])
@@ -239,7 +292,10 @@ class Agenda:
             if places:
                 was = places.pop(0)
                 act = old_acts[was]
-                acts[position] = act if was == position else Activation(rule, binding, position, bkey, action)
+                if was != position:
+                    act = Activation(rule, binding, position, bkey, action)
+                    moved.append(act)
+                acts[position] = act
                 flags[position] = old_flags[was]
             else:  # a new binding: a new activation
                 acts[position] = Activation(rule, binding, position, bkey, action)
@@ -252,6 +308,8 @@ class Agenda:
             self.live |= rule.bit
         else:
             self.live &= ~rule.bit
+        if moved and self.queue is not None:
+            self._requeue(rule, moved, flags)
         return fresh
 
     def extend(self, rule: Any, memory: Memory) -> list[tuple] | None:
@@ -270,6 +328,12 @@ class Agenda:
             now = V[kind]
             if now is before:
                 continue
+            count = len(before)
+            if count <= len(now) and (not count or now[count - 1] is before[count - 1]):
+                # only facts asserted: facts keep their order and new ones come last, so the last old fact still
+                # at its place has every old one before it
+                changed[kind] = (before, now[count:])
+                continue
             present = {id(f): i for i, f in enumerate(now)}
             kept = tuple(f for f in before if id(f) in present)
             if now[:len(kept)] != kept:
@@ -281,17 +345,23 @@ class Agenda:
         acts = dict(old.acts)
         if places:  # facts went: their activations go, the others move to their facts' new places
             acts, flags = {}, {}
+            moved: list[Activation] = []
             for position, act in old.acts.items():
-                moved = list(position)
+                new_place = list(position)
                 for level, kind in enumerate(levels):
                     if kind in places:
-                        moved[level] = places[kind].get(id(act.binding[level]), -1)
-                if -1 in moved:
+                        new_place[level] = places[kind].get(id(act.binding[level]), -1)
+                if -1 in new_place:
                     continue
-                at = tuple(moved)
-                acts[at] = act if at == position else Activation(rule, act.binding, at, act.key, act.action)
+                at = tuple(new_place)
+                if at != position:
+                    act = Activation(rule, act.binding, at, act.key, act.action)
+                    moved.append(act)
+                acts[at] = act
                 flags[at] = matches.flags[position]
             matches = self.matches[rid] = Matches(flags, sorted(p for p, flag in flags.items() if flag & LIVE))
+            if moved and self.queue is not None:
+                self._requeue(rule, moved, flags)
         found: list[tuple[tuple, tuple]] = []
         kinds = sorted(k for k in changed if changed[k][1])
         for done, kind in enumerate(kinds):
@@ -317,8 +387,17 @@ class Agenda:
             self.live &= ~rule.bit
         return fresh
 
+    def _requeue(self, rule: Any, moved: list[Activation], flags: dict[tuple, int]) -> None:
+        """Activations that moved to other places stay pending under the stamps they had (their queue entries,
+        made for their old places, no longer count)."""
+        for act in moved:
+            flag = flags[act.position]
+            if flag & LIVE:
+                self._push(rule, act, flag >> 2)
+
     def evaluate_rules(self, mask: int, memory: Memory) -> None:
-        """Re-evaluate every activation of the rules in `mask` (retracting those whose guard does not hold)."""
+        """Re-evaluate every activation of the rules in `mask` (retracting those whose guard does not hold): what
+        their conditions read changed, so those that hold are new activations."""
         closed = mask & self.closed
         if closed:
             mask ^= closed
@@ -348,29 +427,72 @@ class Agenda:
                     self.live &= ~unbound
             if bound:
                 for rule in self._rules_of(bound):
-                    self.evaluate_bound(rule, None, memory)
+                    self.evaluate_bound(rule, None, memory, AGAIN)
             return
         V = memory.vars
         slots = self.slots
         live, fired = self.live, self.fired
-        stamps, tick = self.stamps, self.tick
+        made = 0  # (the rules without variables made pending: stamped once `live` says so)
         while mask:
             bit = mask & -mask
             mask ^= bit
             rule = slots[bit.bit_length() - 1]
             if rule.variables:
                 self.live = live
-                self.evaluate_bound(rule, None, memory)
+                self.evaluate_bound(rule, None, memory, AGAIN)
                 live = self.live
                 continue
             fired &= ~bit
             if rule.guard_only or rule.condition(memory, V):
                 live |= bit
-                if stamps is not None:
-                    stamps[rule.index, ()] = tick
+                made |= bit
             else:
                 live &= ~bit
         self.live, self.fired = live, fired
+        if made and self.queue is not None:
+            for rule in self._rules_of(made):
+                self._made(rule, self.tick, memory)
+
+    def evaluate_kept(self, mask: int, memory: Memory, dirty: set) -> None:
+        """Re-evaluate the rules in `mask`, whose conditions look up facts that came or went (nothing else they read
+        changed): an activation that still holds is the same one (pending, or refracted, with its stamp), one that
+        holds anew is made when those facts last changed, and the others go."""
+        mask &= ~(self.closed | self.unevaluated)
+        if not mask:
+            return
+        bound = mask & self.variable_rules
+        unbound = mask ^ bound
+        timed = self.queue is not None
+        if unbound:
+            held = self.live | self.fired
+            if self.evaluator is not None:
+                was_fired = self.fired & unbound
+                result = self.evaluator(memory, memory.vars, unbound, self.live)
+                holds = result & unbound
+                self.fired = (self.fired & ~unbound) | (was_fired & holds)
+                self.live = result & ~(was_fired & holds)
+            else:
+                V = memory.vars
+                for rule in self._rules_of(unbound):
+                    bit = rule.bit
+                    if rule.guard_only or rule.condition(memory, V):
+                        if not held & bit:
+                            self.live |= bit
+                            if timed:
+                                self._made(rule, self._kept_moment(rule, memory, dirty), memory)
+                    else:
+                        self.live &= ~bit
+                        self.fired &= ~bit
+        for rule in self._rules_of(bound):
+            self.evaluate_bound(rule, None, memory, KEPT, self._kept_moment(rule, memory, dirty) if timed else 0)
+
+    def _kept_moment(self, rule: Any, memory: Memory, dirty: set) -> int:
+        """When the facts that `rule`'s condition looks up last changed in this update."""
+        moment = 0
+        for kind in rule.cond_kinds:
+            if kind in dirty:
+                moment = max(moment, memory.fact_moment(kind))
+        return moment or self.tick
 
     def _rules_of(self, mask: int) -> list[Any]:
         """The rules whose bits are in `mask`, in slot order."""
@@ -381,27 +503,46 @@ class Agenda:
             found.append(slots[bit.bit_length() - 1])
         return found
 
-    def evaluate_bound(self, rule: Any, positions: list[tuple] | None, memory: Memory) -> None:
-        """Re-evaluate the activations of a rule with variables at `positions` (None: all of them)."""
+    def evaluate_bound(self, rule: Any, positions: list[tuple] | None, memory: Memory, how: int = AGAIN,
+                       moment: int = 0) -> None:
+        """Re-evaluate the activations of a rule with variables at `positions` (None: all of them). `how`: AGAIN,
+        FRESH or KEPT (see their definitions); `moment`: when KEPT activations that hold anew were made."""
         rid = rule.index
         acts = self.bindings[rid].acts
         matches = self.matches[rid]
         flags, heap = matches.flags, matches.heap
-        V, condition, stamps, tick = memory.vars, rule.condition, self.stamps, self.tick
+        V, condition = memory.vars, rule.condition
+        timed = self.queue is not None
         for position in (acts if positions is None else positions):
             was = flags[position]
-            if condition(memory, V, *memory_local(memory, acts[position].binding)):
-                flags[position] = LIVE
+            act = acts[position]
+            if condition(memory, V, *memory_local(memory, act.binding)):
+                if how == KEPT and was & (LIVE | FIRED):
+                    continue
                 if not was & LIVE:
                     heappush(heap, position)
-                if stamps is not None:
-                    stamps[rid, position] = tick
+                if timed:
+                    made = moment if how == KEPT else self.tick if how == AGAIN else self._fresh_moment(act)
+                    stamp = self._stamp(made, memory)
+                    flags[position] = stamp << 2 | LIVE
+                    self._push(rule, act, stamp)
+                else:
+                    flags[position] = LIVE
             else:
                 flags[position] = 0
         if matches.first() is not None:
             self.live |= rule.bit
         else:
             self.live &= ~rule.bit
+
+    def _fresh_moment(self, act: Activation) -> int:
+        """When a new binding's activation was made: when the newest fact it binds was asserted, if that was in
+        this update (or before the start); when the update began otherwise."""
+        newest = 0
+        for value in act.binding:
+            if isinstance(value, FACT_CLASS):
+                newest = max(newest, value._time)
+        return newest if newest > self.before else self.tick
 
     def retract(self, mask: int) -> None:
         """The rules in `mask` have nothing pending and nothing refracted (their guard does not hold)."""
@@ -419,13 +560,18 @@ class Agenda:
         dirty = memory.dirty
         if dirty:
             memory.dirty = self.spare
-            self.tick += 1
+            if self.queue is None:
+                self.tick += 1
+            else:
+                self._tick(memory)
+                if self.written is not None:
+                    _note_writes(self.written, dirty, self.tick)
             self.react(dirty, memory)
             dirty.clear()  # (the keys were read: the set is the next one, rather than a new set at each update)
             self.spare = dirty
 
     def react(self, dirty: set, memory: Memory) -> None:
-        """`update`, for the keys written `dirty` (the caller counted the update in `tick`)."""
+        """`update`, for the keys written `dirty` (the caller ticked the clock)."""
         readers_of, stale = self.readers_of, 0
         for key in dirty:  # the common case first: every key only makes its readers stale
             readers = readers_of.get(key)
@@ -440,7 +586,7 @@ class Agenda:
             return
         plan = self.plan
         globals_, attrs = plan.globals, plan.attrs
-        stale = rebind = refresh = factual = whole = 0
+        stale = rebind = refresh = factual = whole = kept = 0
         touched: list | None = None  # (rule, variable position, identity): activations bound to what was written
         for key in dirty:
             readers = readers_of.get(key)
@@ -452,10 +598,11 @@ class Agenda:
                 if reaction is None:
                     readers_of[key] = 0  # no rule reads it (the keys are the program's names)
                     continue
-                guards, readers, domain, refreshed = reaction
+                guards, readers, domain, refreshed, looked_up = reaction
                 if guards is not None:
                     stale |= self._switch_guard(key, guards, memory.vars[key])
                 stale |= readers
+                kept |= looked_up
                 if domain:  # rules over kinds of fact alone re-match only the facts that came and went (extend)
                     rebind |= domain
                     incremental = plan.incremental.get(key, 0)
@@ -488,6 +635,10 @@ class Agenda:
             self._refresh(refresh & ~stale & ~self.closed, memory)
         if stale:
             self.evaluate_rules(stale, memory)
+        if kept:
+            kept &= ~stale
+            if kept:
+                self.evaluate_kept(kept, memory, dirty)
         if touched:  # looked up after any rebinding, in the bindings as they are now
             closed = self.closed
             for rule, pos, ident in touched:
@@ -510,7 +661,7 @@ class Agenda:
             if fresh is None:
                 fresh = self.bind(rule, memory)
             if fresh and not bit & (stale | self.closed):
-                self.evaluate_bound(rule, fresh, memory)
+                self.evaluate_bound(rule, fresh, memory, FRESH)
 
     def _refresh(self, mask: int, memory: Memory) -> None:
         """CLIPS's refresh: the activations that fired come back; the pending ones keep their place (recency)."""
@@ -537,14 +688,119 @@ class Agenda:
             self.guard_seen[name] = value
         return woken  # a write that sets the old value back wakes its rules too, as for any read
 
+    # -------------------------------------------------------------- stamps
+    def _stamp(self, moment: int, memory: Memory) -> int:
+        """An activation's stamp: when it was made, and under the random strategy a draw of its own above."""
+        if self.code == RANDOM:
+            return memory.rng.getrandbits(30) << 40 | moment
+        return moment
+
+    def _made(self, rule: Any, moment: int, memory: Memory) -> None:
+        """The one activation of a rule without variables was made (it is pending) at `moment`."""
+        stamp = self._stamp(moment, memory)
+        self.times[rule.bit.bit_length() - 1] = stamp
+        self._push(rule, rule.activation, stamp)
+
+    def _push(self, rule: Any, act: Activation, stamp: int) -> None:
+        queue = self.queue
+        assert queue is not None  # (only a dynamic order keeps stamps)
+        self.serial += 1
+        heappush(queue, (self.key(rule, act, stamp), self.serial, act, stamp))
+        if len(queue) > self.room:
+            self._compact()
+
+    def _compact(self) -> None:
+        """Drop the queue's entries that no longer count (most of them, after many re-evaluations), in place; the
+        next time when it has grown four times as long."""
+        queue = self.queue
+        assert queue is not None
+        queue[:] = [entry for entry in queue if self._counts(entry[2], entry[3])]
+        heapify(queue)
+        self.room = max(QUEUE_ROOM, 4 * len(queue))
+
+    def _counts(self, act: Activation, stamp: int) -> bool:
+        """Whether a queue entry (an activation with the stamp it was pushed with) is still pending."""
+        rule = act.rule
+        if rule.variables:
+            position = act.position
+            return self.bindings[rule.index].acts.get(position) is act and \
+                self.matches[rule.index].flags.get(position) == stamp << 2 | LIVE
+        bit = rule.bit
+        return bool(self.live & bit) and self.times[bit.bit_length() - 1] == stamp
+
+    def key(self, rule: Any, act: Activation, stamp: int) -> tuple:
+        """Where an activation stands in the conflict order (smallest first): (-priority, what the strategy
+        looks at as CLIPS defines it, what breaks the ties CLIPS leaves to its implementation). Activations with
+        equal first two parts are a tie in CLIPS: made by one assertion or retraction (or one update)."""
+        code = self.code
+        order = (rule.index, act.position)
+        if code == DECLARATION:
+            return (-rule.priority, (), order)
+        moment = stamp & MOMENT
+        if code == DEPTH:
+            return (-rule.priority, (-moment,), (tuple([-t for t in _tags(act.binding)]), *order))
+        if code == BREADTH:
+            return (-rule.priority, (moment,), (_tags(act.binding), *order))
+        if code == SIMPLICITY:
+            return (-rule.priority, (rule.tests, moment), (_tags(act.binding), *order))
+        if code == COMPLEXITY:
+            return (-rule.priority, (-rule.tests, moment), (_tags(act.binding), *order))
+        if code == RANDOM:
+            return (-rule.priority, (stamp >> 40, moment), order)
+        data = self._data(rule, act)
+        recency = tuple([-t for t in sorted(data, reverse=True)]) + (1,)  # (1: more time tags first on a tie)
+        if code == LEX:
+            return (-rule.priority, (recency, -rule.tests, moment), order)
+        first = self._time_of("phase") if rule.phase is not None else -1
+        return (-rule.priority, (-first, recency, -rule.tests, moment), order)
+
+    def _data(self, rule: Any, act: Activation) -> list[int]:
+        """LEX and MEA: the time tags of what an activation matched: the facts it binds, the rule's phase (when it
+        was entered), the variables its condition reads (when last written) and a 0 for each kind of fact it looks
+        up (CLIPS's not and exists CEs); values bound that are not facts count from the start."""
+        data = [value._time if isinstance(value, FACT_CLASS) else START for value in act.binding]
+        if rule.phase is not None:
+            data.append(self._time_of("phase"))
+        for read in rule.data_reads:
+            if type(read) is str:
+                data.append(self._time_of(read))
+            else:
+                attr, of = read
+                if type(of) is int:
+                    data.append(self._time_of((attr, of)))
+                elif type(of) is tuple:  # (of a variable bound: its seat)
+                    value = act.binding[of[0]]
+                    data.append(self._time_of((attr, value.index)) if isinstance(value, PLAYER_CLASS) else START)
+                else:  # (of any player: when one of them last changed it)
+                    data.append(self._time_of((attr, None)))
+        data += [0] * len(rule.cond_kinds)
+        return data
+
+    def _time_of(self, key: Any) -> int:
+        written = self.written
+        return START if written is None else written.get(key, START)
+
     # -------------------------------------------------------------- resolving
+    def _top(self) -> tuple | None:
+        """Under a dynamic order, the queue's first entry still pending (the entries before it dropped)."""
+        queue = self.queue
+        assert queue is not None
+        while queue:
+            entry = queue[0]
+            if self._counts(entry[2], entry[3]):
+                return entry
+            heappop(queue)
+        return None
+
     def _winner(self) -> tuple[Any, tuple] | None:
         """The rule whose activation fires next, and its binding position (() for a rule without variables)."""
         live = self.live
         if not live:
             return None
-        if self.stamps is not None:
-            return self._winner_by_stamp()
+        if self.queue is not None:
+            entry = self._top()
+            assert entry is not None  # (a live rule has a pending activation on the queue)
+            return entry[2].rule, entry[2].position
         bit = live & -live
         rule = self.slots[bit.bit_length() - 1]
         if rule.variables:
@@ -552,16 +808,6 @@ class Agenda:
             assert position is not None  # the bit of a rule with variables is live when one of them is
             return rule, position
         return rule, ()
-
-    def _winner_by_stamp(self) -> tuple[Any, tuple]:
-        """Recency or breadth: among the pending activations of the highest priority, the newest (or oldest)."""
-        best, best_key = None, None
-        for rule, position in self._pending_pairs(self.plan.band(self.live)):
-            key = sort_key(rule, self.stamps[rule.index, position], position)  # type: ignore[index]  # (stamps set)
-            if best_key is None or key < best_key:
-                best, best_key = (rule, position), key
-        assert best is not None  # the band of a live rule has a pending activation
-        return best
 
     def _pending_pairs(self, mask: int) -> list[tuple[Any, tuple]]:
         """(rule, position) of every pending activation of the rules in `mask`, in slot then binding order."""
@@ -604,26 +850,32 @@ class Agenda:
         live = self.live
         if not live:
             return None
-        if self.stamps is None:
-            bit = live & -live
-            slot = bit.bit_length() - 1
-            fixed = self.fixed[slot]
-            if fixed is not None:  # (a rule without variables: the common case)
-                self.live = live ^ bit
-                self.fired |= bit
-                return fixed
-            rule, position = self.slots[slot], None
-        else:
-            rule, position = self._winner_by_stamp()
-            bit = rule.bit
-        if not rule.variables:
+        if self.queue is not None:
+            entry = self._top()
+            assert entry is not None  # (a live rule has a pending activation on the queue)
+            heappop(self.queue)
+            act, stamp = entry[2], entry[3]
+            rule = act.rule
+            if not rule.variables:
+                self.live = live ^ rule.bit
+                self.fired |= rule.bit
+                return act
+            matches = self.matches[rule.index]
+            matches.flags[act.position] = stamp << 2 | FIRED
+            if matches.first() is None:
+                self.live ^= rule.bit
+            return act
+        bit = live & -live
+        slot = bit.bit_length() - 1
+        fixed = self.fixed[slot]
+        if fixed is not None:  # (a rule without variables: the common case)
             self.live = live ^ bit
             self.fired |= bit
-            return rule.activation
+            return fixed
+        rule = self.slots[slot]
         matches = self.matches[rule.index]
-        if position is None:
-            position = matches.first()
-            assert position is not None  # (the rule is live)
+        position = matches.first()
+        assert position is not None  # (the rule is live)
         matches.flags[position] = FIRED
         if matches.first() is None:
             self.live ^= bit
@@ -655,10 +907,17 @@ class Agenda:
         return found
 
     def conflict_set(self) -> list[tuple[tuple, Activation]]:
-        """Every pending activation with its place in the conflict order (smallest first), in firing order."""
-        stamps = self.stamps
-        entries = [(sort_key(rule, stamps[rule.index, position] if stamps is not None else 0, position),
-                    self._activation(rule, position)) for rule, position in self._pending_pairs(self.live)]
+        """Every pending activation with its place in the conflict order (see `key`), in firing order."""
+        entries = []
+        for rule, position in self._pending_pairs(self.live):
+            act = self._activation(rule, position)
+            if self.queue is None:
+                stamp = 0
+            elif rule.variables:
+                stamp = self.matches[rule.index].flags[position] >> 2
+            else:
+                stamp = self.times[rule.bit.bit_length() - 1]
+            entries.append((self.key(rule, act, stamp), act))
         entries.sort(key=lambda entry: entry[0])
         return entries
 
@@ -670,8 +929,8 @@ class Agenda:
 class Agendas(Agenda):
     """The agenda of a program with more than WORD rules: one agenda per word of its conflict order, so that each
     word's masks stay machine integers. A word's pending activation fires before any of the words after it
-    (under recency and breadth: the best of every word's). `live` has the bit of every word with a pending
-    activation (bit w: word w).
+    (under a dynamic order: the best of every word's, on one clock). `live` has the bit of every word with a
+    pending activation (bit w: word w).
 
     A written key wakes only the words that react to it: those whose rules read it, and for a guard's name
     those with rules guarded by its old or its new value (a word that sleeps through a guard's changes has
@@ -687,9 +946,13 @@ class Agendas(Agenda):
                                                                     for plan in program.matchings]
         self.routes: tuple[dict, dict, dict] = _word_routes(program)
         self.variable_rules = 1 if any(part.variable_rules for part in self.parts) else 0
-        self.tick = 0
+        self.tick = self.before = 0
         self.guard_seen = {}
         self.spare = set()
+        first = self.parts[0]
+        self.queue, self.written = first.queue, first.written
+        for part in self.parts:  # (one record of writes for every word)
+            part.written = self.written
         self._sync()
 
     def _sync(self) -> None:
@@ -701,23 +964,28 @@ class Agendas(Agenda):
 
     def clone(self) -> Agenda:
         new = Agendas(self.program, [part.clone() for part in self.parts])
-        new.tick, new.guard_seen = self.tick, self.guard_seen.copy()
+        new.tick, new.before, new.guard_seen = self.tick, self.before, self.guard_seen.copy()
         return new
 
     def save_point(self) -> tuple:
-        return tuple([part.save_point() for part in self.parts]), self.tick, self.guard_seen.copy()
+        return tuple([part.save_point() for part in self.parts]), self.tick, self.before, self.guard_seen.copy()
 
     def restore(self, point: tuple) -> None:
-        points, self.tick, self.guard_seen = point
+        points, self.tick, self.before, self.guard_seen = point
         for part, part_point in zip(self.parts, points):
             part.restore(part_point)
+        self.written = self.parts[0].written
+        for part in self.parts:
+            part.written = self.written
         self._sync()
 
     def refracted(self) -> tuple:
         return tuple([part.refracted() for part in self.parts])
 
     def start(self, memory: Memory, lazy: bool = False) -> None:
+        tick = memory.clock + 1
         for part in self.parts:
+            memory.clock = tick - 1  # (one start for every word)
             part.start(memory, lazy)
         self.tick = self.parts[0].tick
         V = memory.vars
@@ -729,7 +997,9 @@ class Agendas(Agenda):
         if not dirty:
             return
         memory.dirty = self.spare
-        self.tick += 1
+        self._tick(memory)
+        if self.written is not None:
+            _note_writes(self.written, dirty, self.tick)
         names, attrs, guards = self.routes
         V, seen = memory.vars, self.guard_seen
         words = 0
@@ -743,12 +1013,12 @@ class Agendas(Agenda):
                     seen[key] = value
             else:
                 words |= attrs.get(key[0], 0)
-        tick, parts, live = self.tick, self.parts, self.live
+        tick, before, parts, live = self.tick, self.before, self.parts, self.live
         while words:
             bit = words & -words
             words ^= bit
             part = parts[bit.bit_length() - 1]
-            part.tick = tick  # (one clock for every word: recency and breadth compare their stamps)
+            part.tick, part.before = tick, before  # (one clock for every word)
             part.react(dirty, memory)
             live = live | bit if part.live else live & ~bit
         self.live = live
@@ -758,19 +1028,16 @@ class Agendas(Agenda):
     def _word_to_fire(self) -> int:
         """The bit of the word whose winning activation fires next (0: nothing is pending)."""
         live = self.live
-        if not live or self.parts[0].stamps is None:
+        if not live or self.queue is None:
             return live & -live
         best, best_key = 0, None
         while live:
             bit = live & -live
             live ^= bit
-            part = self.parts[bit.bit_length() - 1]
-            stamps = part.stamps
-            assert stamps is not None  # (every word has stamps under recency and breadth)
-            rule, position = part._winner_by_stamp()
-            key = sort_key(rule, stamps[rule.index, position], position)
-            if best_key is None or key < best_key:
-                best, best_key = bit, key
+            entry = self.parts[bit.bit_length() - 1]._top()
+            assert entry is not None  # (a live word has a pending activation on its queue)
+            if best_key is None or entry[0] < best_key:
+                best, best_key = bit, entry[0]
         return best
 
     def next(self) -> Activation | None:
@@ -790,7 +1057,7 @@ class Agendas(Agenda):
     def pop_from(self, memory: Memory) -> Activation | None:
         """After a lazy start (a static order only), a word's rules are evaluated once every word before it is
         idle."""
-        if self.parts[0].stamps is not None:
+        if self.queue is not None:
             return self.pop()
         for part in self.parts:
             act = part.pop_from(memory)
@@ -820,8 +1087,8 @@ def _word_routes(program: Any) -> tuple[dict, dict, dict]:
         guards: dict[str, dict[Any, int]] = {}
         for word, plan in enumerate(program.matchings):
             bit = 1 << word
-            for name, (by_value, readers, domain, refreshed) in plan.globals.items():
-                if readers or domain or refreshed:
+            for name, (by_value, readers, domain, refreshed, looked_up) in plan.globals.items():
+                if readers or domain or refreshed or looked_up:
                     names[name] = names.get(name, 0) | bit
                 for value in by_value or ():
                     of_name = guards.setdefault(name, {})
@@ -836,6 +1103,20 @@ def new_agenda(program: Any) -> Agenda:
     """The agenda of a program: one word of rules, or an agenda per word (see Matching)."""
     plans = program.matchings
     return Agenda(program, plans[0]) if len(plans) == 1 else Agendas(program)
+
+
+def _note_writes(written: dict, dirty: set, tick: int) -> None:
+    """LEX and MEA: the keys of `dirty` were written at `tick` (a player's variable also as (attr, None): of some
+    player)."""
+    for key in dirty:
+        written[key] = tick
+        if type(key) is tuple:
+            written[key[0], None] = tick
+
+
+def _tags(binding: tuple) -> tuple:
+    """The time tags of the facts a binding holds, in its order."""
+    return tuple([value._time for value in binding if isinstance(value, FACT_CLASS)])
 
 
 def _bound_read_index(rule: Any, acts: Any) -> list[dict] | None:
