@@ -177,6 +177,7 @@ class RuleSpec:
     # the kinds of fact its condition reads (`exists`; itself or through functions): a change of their facts
     # leaves an activation that still holds the same one (naipes.runtime.agenda)
     cond_kinds: tuple[str, ...] = ()
+    probed: bool = False  # its condition reads them only by looking facts up, itself (the agenda follows its lookups)
     # LEX and MEA: the rest of what its condition reads, whose times count: a name, (attr, seat), (attr, (the
     # position of the variable bound to the player,)) or (attr, None): of any player
     data_reads: tuple = ()

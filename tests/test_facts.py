@@ -190,6 +190,33 @@ def test_binding_only_the_facts_asserted_fires_as_binding_everything_again(tmp_p
     assert firings() == extended and len(extended) > 40
 
 
+@pytest.mark.parametrize("strategy", ["declaration", "depth"])
+def test_what_a_rule_keeps_asleep_and_looks_up_changes_nothing_it_fires(tmp_path, monkeypatch, strategy):
+    """A rule whose guard stops holding keeps whether each activation's condition held, and re-evaluates, as
+    facts come and go, only the activations whose lookups they may answer otherwise (Agenda.retract, Lookups):
+    Miss Manners fires the same without either (every activation evaluated again on waking and at every change)."""
+    from pathlib import Path
+
+    from naipes.runtime.agenda import Agenda
+    path = Path(__file__).resolve().parent.parent / "examples" / "manners" / "manners.yaml"
+    text = path.read_text().replace("strategy: depth", f"strategy: {strategy}")
+    if strategy == "declaration":  # (the depth-first search by declaration: the newest seating bound first)
+        text = text.replace('"s in seated"', '"s in reversed(seated)"')
+    compiled = load_program(write_rules(tmp_path, text, "manners.yaml"), {"guests": "12"})
+
+    def firings() -> list:
+        game = Game(compiled, 0)
+        records: list[dict] = []
+        game.listeners.append(records.append)
+        game.start()
+        return [(r["rule"], r["binding"]) for r in records if r["type"] == "fire"]
+    kept = firings()
+    retract = Agenda.retract
+    monkeypatch.setattr(Agenda, "retract", lambda self, mask, asleep=False: retract(self, mask))
+    monkeypatch.setattr(Agenda, "_touched", lambda self, rule, changes: None)
+    assert firings() == kept and len(kept) > 100
+
+
 # ---------------------------------------------------------------- issue 36: D1-D4, each with CLIPS 6.4's answer
 TWO_A = """
 game: modified

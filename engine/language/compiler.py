@@ -172,6 +172,7 @@ class Unit:
     tests: int = 0  # atomic tests in a condition (specificity)
     guard: tuple | None = None  # (global name, literal) when the condition is `name == literal and ...`
     uses: set = field(default_factory=set)  # the locals in scope it reads (an expression's: `player`, ...)
+    lookups: set = field(default_factory=set)  # kinds of fact it reads only through exists(...) (also in reads)
 
 
 def element_type(collection: str | None) -> str | None:
@@ -222,8 +223,8 @@ class Compiler:
             job = _Job(self, text, scope, bound, allow_random, what)
             job.wrapped = True
             src, typ = job.expr(tree)
-            return Unit([(0, src, job.origin(tree))], job.reads, job.calls, typ, _count_tests(tree),
-                        _equality_guard(tree, self.sym, scope), job.uses & set(scope))
+            return Unit([(0, src, job.origin(tree))], job.reads | job.lookups, job.calls, typ, _count_tests(tree),
+                        _equality_guard(tree, self.sym, scope), job.uses & set(scope), job.lookups - job.reads)
         except RuleError as exc:
             self.errors.append(exc)
             return None
@@ -234,7 +235,8 @@ class Compiler:
         (its own compilation reports why)."""
         def unit(job: _Job, node: Tree) -> Unit:
             src, typ = job.expr(node)
-            return Unit([(0, src, job.origin(node))], job.reads, job.calls, typ, uses=job.uses & set(scope))
+            return Unit([(0, src, job.origin(node))], job.reads | job.lookups, job.calls, typ,
+                        uses=job.uses & set(scope))
 
         def part(node: Tree) -> Unit:
             job = _Job(Compiler(self.sym), text, scope, frozenset(), False, what)
@@ -266,7 +268,7 @@ class Compiler:
             if not trees or not _always_returns(trees):
                 job.fail(trees[-1] if trees else Token("NAME", "", line=1, column=1),
                          f"{what} can end without a value: every way through it ends in 'return EXPR'")
-            return Unit(lines, job.reads, job.calls)
+            return Unit(lines, job.reads | job.lookups, job.calls)
         except RuleError as exc:
             self.errors.append(exc)
             return None
@@ -283,7 +285,7 @@ class Compiler:
                 job = _Job(self, text, locals_, bound, True, what)
                 for tree in trees:
                     job.stmt(tree, 0, lines)
-                reads |= job.reads
+                reads |= job.reads | job.lookups
                 calls |= job.calls
                 locals_ = job.scope
             except RuleError as exc:
@@ -361,6 +363,7 @@ class _Job:
         self.allow_random = allow_random
         self.what = what
         self.reads: set = set()
+        self.lookups: set = set()  # kinds of fact looked up by exists(...) (Unit.lookups)
         self.calls: set = set()
         self.tmp = 0
         self.wrapped = False  # expressions are parsed inside parentheses
@@ -646,7 +649,7 @@ class _Job:
             if name in wanted:
                 self.fail(arg, f"field '{name}' given twice")
             wanted[name] = self.expr(arg.children[1])[0]
-        self.reads.add(kind)
+        self.lookups.add(kind)
         by = tuple(f for f in fields if f in wanted)  # (in the kind's order: one index serves every writing)
         values = "".join(f"{wanted[f]}, " for f in by)
         return f"M.has_fact({literal(kind)}, {literal(by)}, ({values}))"

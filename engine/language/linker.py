@@ -160,11 +160,15 @@ def reads_through_calls(unit: Unit, defs: list[Definition]) -> set[str]:
     return {r if isinstance(r, str) else r[0] for r in reads}
 
 
-def condition_data(unit: Unit, defs: list[Definition], variables: list[str], kinds: set[str]) -> tuple[tuple, tuple]:
-    """What a rule's condition reads, for the agenda: (the kinds of fact it reads, the other names and players'
-    variables it reads as RuleSpec.data_reads holds them), both in a fixed order."""
-    reads = _with_calls(unit, function_reads(defs) if unit.calls else {})
+def condition_data(unit: Unit, defs: list[Definition], variables: list[str], kinds: set[str]) -> tuple[tuple, tuple,
+                                                                                                       bool]:
+    """What a rule's condition reads, for the agenda: the kinds of fact it reads, the other names and players'
+    variables it reads (as RuleSpec.data_reads holds them), both in a fixed order, and whether it reads those
+    kinds only by looking their facts up (`exists`, itself: RuleSpec.probed)."""
+    functions = function_reads(defs) if unit.calls else {}
+    reads = _with_calls(unit, functions)
     looked_up = sorted(read for read in reads if isinstance(read, str) and read in kinds)
+    through_calls = {read for name in unit.calls for read in functions.get(name, ()) if read in kinds}
     data: set = set()
     for read in reads:
         if isinstance(read, str):
@@ -176,7 +180,8 @@ def condition_data(unit: Unit, defs: list[Definition], variables: list[str], kin
             data.add((read[0], (variables.index(read[1]),)))
         else:
             data.add((read[0], None))
-    return tuple(looked_up), tuple(sorted(data, key=repr))
+    probed = bool(looked_up) and set(looked_up) <= unit.lookups and not through_calls
+    return tuple(looked_up), tuple(sorted(data, key=repr)), probed
 
 
 def names_read(units: list[Unit], functions: dict[str, set]) -> frozenset[str]:

@@ -21,7 +21,7 @@ def with_given(given: tuple, unit: Unit, returns: bool = True) -> Unit:
     where = unit.source[0][2] if unit.source else None
     lines = [(0, f"v_{value} = {code}", where) for value, _, code in given]
     body = [(0, f"return {unit.source[0][1]}", unit.source[0][2])] if returns else unit.source
-    return Unit(lines + body, unit.reads, unit.calls, unit.type, unit.tests, unit.guard, unit.uses)
+    return Unit(lines + body, unit.reads, unit.calls, unit.type, unit.tests, unit.guard, unit.uses, unit.lookups)
 
 
 def all_of(units: list[Unit]) -> Unit:
@@ -29,9 +29,10 @@ def all_of(units: list[Unit]) -> Unit:
     if len(units) == 1:
         return units[0]
     first, last = units[0], units[-1]
+    looked_up = set().union(*(u.lookups for u in units)) - set().union(*(u.reads - u.lookups for u in units))
     return Unit([(0, " and ".join(f"({u.source[0][1]})" for u in units), last.source[0][2])],
                 set().union(*(u.reads for u in units)), set().union(*(u.calls for u in units)), "bool",
-                sum(u.tests for u in units), first.guard)
+                sum(u.tests for u in units), first.guard, lookups=looked_up)
 
 
 ORDER_KEYS = ("before", "after")
@@ -191,7 +192,8 @@ class Rules(SectionReader):
         if given:  # (the rule applies while every given value is there)
             present = " and ".join(f"v_{value} is not None" for value, _, _ in given)
             test = Unit([(0, f"{present} and ({cond_unit.source[0][1]})", cond_unit.source[0][2])],
-                        cond_unit.reads, cond_unit.calls, "bool", cond_unit.tests, cond_unit.guard)
+                        cond_unit.reads, cond_unit.calls, "bool", cond_unit.tests, cond_unit.guard,
+                        lookups=cond_unit.lookups)
         condition = self.define("rule_when", tuple(variables), with_given(given, test), bool(given),
                                 f"condition of rule '{name}'")
         action = self.define("rule_then", tuple(variables), with_given(given, act_unit, returns=False), True,
@@ -206,7 +208,8 @@ class Rules(SectionReader):
             rule.join = self.join_plan(name, when, variables, domain_units)
         if variables and not given:
             rule.fact_levels = tuple(text if text in self.sym.facts else None for text in collections)
-        rule.cond_kinds, rule.data_reads = condition_data(cond_unit, self.defs, variables, set(self.sym.facts))
+        rule.cond_kinds, rule.data_reads, rule.probed = condition_data(cond_unit, self.defs, variables,
+                                                                       set(self.sym.facts))
         self.rule_units[index] = (cond_unit, domain_units)  # read sets, for the linker's indexes
         self.rule_writes.append((rule.phase, unit_writes(act_unit, self.sym.zones)))  # (see phases.entry_rules)
         return rule

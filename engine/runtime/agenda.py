@@ -106,25 +106,86 @@ class Activation:
 class Bindings:
     """The activations of a rule with variables, by position (made by a rebinding; never changed after)."""
 
-    __slots__ = ("acts", "index", "facts")
+    __slots__ = ("acts", "index", "facts", "places")
 
     def __init__(self, acts: dict[tuple, Activation], index: list[dict] | None, facts: dict[str, tuple]):
         self.acts = acts
         self.index = index  # per variable: identity -> the positions bound to it (for bound reads)
         self.facts = facts  # kind of fact -> the facts of that kind when these were bound (see Agenda.extend)
+        self.places: dict[tuple, tuple] | None = None  # the values bound -> their position (see place)
+
+    def place(self, bkey: tuple) -> tuple | None:
+        """The position of the activation that binds the values `bkey` (None: none does)."""
+        places = self.places
+        if places is None:
+            places = self.places = {act.key: position for position, act in self.acts.items()}
+        return places.get(bkey)
+
+
+class Lookups:
+    """What the activations of a rule whose condition looks facts up (RuleSpec.probed) looked up when last
+    evaluated: a change of facts can change only the activations that looked up the values it changed (the
+    negated and existential joins of a Rete network, kept as an index of the lookups)."""
+
+    __slots__ = ("of", "by", "fields")
+
+    def __init__(self) -> None:
+        self.of: dict[tuple, tuple] = {}  # the values an activation binds -> its lookups: (kind, fields, values)
+        self.by: dict[tuple, set] = {}  # a lookup -> the activations (their values bound) that made it
+        self.fields: dict[str, set] = {}  # kind -> the fields its facts were looked up by
+
+    def copy(self) -> Lookups:
+        new = Lookups()
+        new.of = self.of.copy()
+        new.by = {key: bkeys.copy() for key, bkeys in self.by.items()}
+        new.fields = {kind: fields.copy() for kind, fields in self.fields.items()}
+        return new
+
+    def note(self, bkey: tuple, probes: list) -> None:
+        """The activation binding `bkey` made the lookups `probes` (memory.probes) when evaluated."""
+        self.forget(bkey)
+        keys = tuple([probe[:3] for probe in probes])
+        self.of[bkey] = keys
+        for key in keys:
+            found = self.by.get(key)
+            if found is None:
+                found = self.by[key] = set()
+                of_kind = self.fields.get(key[0])
+                if of_kind is None:
+                    of_kind = self.fields[key[0]] = set()
+                of_kind.add(key[1])
+            found.add(bkey)
+
+    def forget(self, bkey: tuple) -> None:
+        for key in self.of.pop(bkey, ()):
+            found = self.by.get(key)
+            if found is not None:
+                found.discard(bkey)
+
+    def touched(self, kind: str, facts: list) -> set:
+        """The activations (their values bound) whose lookups the coming or going of `facts` may answer otherwise."""
+        found: set = set()
+        for fields in self.fields.get(kind, ()):
+            for fact in facts:
+                bkeys = self.by.get((kind, fields, tuple([getattr(fact, name) for name in fields])))
+                if bkeys:
+                    found |= bkeys
+        return found
 
 
 class Matches:
     """The state of a rule with variables in one agenda: per binding position, pending and refracted flags,
-    and a heap of positions holding every pending one (the smallest pending position fires first)."""
+    and a heap of positions holding every pending one (the smallest pending position fires first). While the
+    rule's guard does not hold, `asleep` may keep whether each activation's condition held (see Agenda.retract)."""
 
-    __slots__ = ("flags", "heap")
+    __slots__ = ("flags", "heap", "asleep")
 
-    def __init__(self, flags: dict[tuple, int], heap: list[tuple]):
+    def __init__(self, flags: dict[tuple, int], heap: list[tuple], asleep: dict[tuple, bool] | None = None):
         self.flags, self.heap = flags, heap
+        self.asleep = asleep  # the values an activation binds -> whether its condition held
 
     def copy(self) -> Matches:
-        return Matches(self.flags.copy(), self.heap[:])
+        return Matches(self.flags.copy(), self.heap[:], None if self.asleep is None else self.asleep.copy())
 
     def first(self) -> tuple | None:
         """The smallest pending position (None: none), after dropping the positions no longer pending."""
@@ -159,8 +220,9 @@ class Agenda:
     """
 
     __slots__ = ("program", "plan", "live", "fired", "closed", "bindings", "matches", "tick", "before", "times",
-                 "queue", "serial", "room", "code", "written", "guard_seen", "unbound", "ungrown", "unevaluated",
-                 "readers_of", "evaluator", "variable_rules", "slots", "fixed", "spare")
+                 "queue", "serial", "room", "code", "written", "lookups", "seen", "probed_kinds", "guard_seen",
+                 "unbound", "ungrown", "unevaluated", "readers_of", "evaluator", "variable_rules", "slots", "fixed",
+                 "spare")
 
     def __init__(self, program: Any = None, plan: Matching | None = None):
         """The agenda of `plan`, one word of `program`'s rules (see `new_agenda`). `program` None: a blank agenda,
@@ -190,6 +252,13 @@ class Agenda:
         self.room = QUEUE_ROOM  # the queue's length past which the entries that no longer count are dropped
         # LEX and MEA: a written key (a name, (attr, seat)) -> when it was last written (START before)
         self.written: dict | None = {} if self.code in (LEX, MEA) else None
+        # rule index -> what its activations looked up (rules with variables whose conditions look facts up)
+        self.lookups: list[Lookups | None] = [Lookups() if rule.probed and rule.variables else None
+                                              for rule in program.rules]
+        # the kinds of fact those rules look up -> their facts when the agenda last looked (see _changes)
+        self.probed_kinds = frozenset(kind for rule in plan.rules if rule.probed and rule.variables
+                                      for kind in rule.cond_kinds)
+        self.seen: dict[str, tuple] = {}
         self.guard_seen: dict = {}
         # rules with variables whose `for:` changed while their guard did not hold, bound again when it holds:
         # whole, or (only facts came and went) re-matched for those facts
@@ -208,6 +277,9 @@ class Agenda:
         new.times, new.serial, new.room = self.times.copy(), self.serial, self.room
         new.queue = None if self.queue is None else self.queue.copy()
         new.written = None if self.written is None else self.written.copy()
+        new.probed_kinds, new.seen = self.probed_kinds, self.seen.copy()
+        new.lookups = [None if of is None else of.copy() for of in self.lookups] if self.probed_kinds else \
+            self.lookups
         new.unbound, new.ungrown, new.unevaluated = self.unbound, self.ungrown, self.unevaluated
         return new
 
@@ -218,15 +290,19 @@ class Agenda:
                 self.bindings.copy() if bound else None, [m.copy() for m in self.matches] if bound else None,
                 self.unbound, self.ungrown, self.unevaluated,
                 None if self.queue is None else (self.times.copy(), self.queue.copy(), self.serial,
-                                                 None if self.written is None else self.written.copy()))
+                                                 None if self.written is None else self.written.copy()),
+                None if not self.probed_kinds else (self.seen.copy(), [None if of is None else of.copy()
+                                                                        for of in self.lookups]))
 
     def restore(self, point: tuple) -> None:
         self.live, self.fired, self.closed, self.tick, self.before, self.guard_seen, bindings, matches, \
-            self.unbound, self.ungrown, self.unevaluated, timed = point
+            self.unbound, self.ungrown, self.unevaluated, timed, looked_up = point
         if bindings is not None:
             self.bindings, self.matches = bindings, matches
         if timed is not None:
             self.times, self.queue, self.serial, self.written = timed
+        if looked_up is not None:
+            self.seen, self.lookups = looked_up
 
     def refracted(self) -> tuple:
         """The refracted activations, hashable (part of a game's memo key)."""
@@ -242,7 +318,8 @@ class Agenda:
         decision; what it fires is the same."""
         memory.dirty.clear()
         self._tick(memory)
-        self.before = 0  # (every fact there is new to the agenda)
+        self.before = 0  # (every fact there is new to the agenda; under a static order, until it is started)
+        self.seen = {kind: memory.vars[kind] for kind in self.probed_kinds}
         V = memory.vars
         plan = self.plan
         closed = 0
@@ -252,23 +329,23 @@ class Agenda:
         self.closed = closed
         if lazy and self.queue is None:
             self.unevaluated = (1 << len(plan.slots)) - 1
-            return
-        for rule in plan.rules:
-            if rule.variables:
-                self.bind(rule, memory)
-                if not rule.bit & closed:
-                    self.evaluate_bound(rule, None, memory, FRESH)
-            else:
-                self.evaluate_rules(rule.bit, memory)
+        else:
+            for rule in plan.rules:
+                if rule.variables:
+                    self.bind(rule, memory)
+                    if not rule.bit & closed:
+                        self.evaluate_bound(rule, None, memory, FRESH)
+                else:
+                    self.evaluate_rules(rule.bit, memory)
+        if self.queue is None:
+            self.before = memory.clock
 
     def _tick(self, memory: Memory) -> None:
-        """An update begins: one more tick of the clock (under a static order, of the agenda's own count)."""
-        if self.queue is None:
-            self.tick += 1
-        else:
-            self.before = self.tick
-            memory.clock += 1
-            self.tick = memory.clock
+        """An update begins, under a dynamic order: one more tick of the memory's clock, after the facts its firing
+        asserted and retracted (`before`: the clock when the previous update began, before them)."""
+        self.before = self.tick
+        memory.clock += 1
+        self.tick = memory.clock
 
     def bind(self, rule: Any, memory: Memory) -> list[tuple]:
         """(Re)compute a rule's bindings; returns the positions whose activations are new.
@@ -303,7 +380,13 @@ class Agenda:
                 fresh.append(position)
         self.bindings[rid] = Bindings(acts, _bound_read_index(rule, acts.values()),
                                       {kind: memory.vars[kind] for kind in rule.fact_levels if kind})
-        matches = self.matches[rid] = Matches(flags, sorted(p for p, flag in flags.items() if flag & LIVE))
+        looked_up = self.lookups[rid]
+        if looked_up is not None:
+            for places in before.values():
+                for was in places:  # (the bindings gone)
+                    looked_up.forget(old_acts[was].key)
+        matches = self.matches[rid] = Matches(flags, sorted(p for p, flag in flags.items() if flag & LIVE),
+                                              self.matches[rid].asleep)
         if matches.heap:  # (a kept activation keeps its place, so its stamp under recency stays right)
             self.live |= rule.bit
         else:
@@ -345,6 +428,7 @@ class Agenda:
         acts = dict(old.acts)
         if places:  # facts went: their activations go, the others move to their facts' new places
             acts, flags = {}, {}
+            looked_up = self.lookups[rid]
             moved: list[Activation] = []
             for position, act in old.acts.items():
                 new_place = list(position)
@@ -352,6 +436,8 @@ class Agenda:
                     if kind in places:
                         new_place[level] = places[kind].get(id(act.binding[level]), -1)
                 if -1 in new_place:
+                    if looked_up is not None:
+                        looked_up.forget(act.key)
                     continue
                 at = tuple(new_place)
                 if at != position:
@@ -359,7 +445,8 @@ class Agenda:
                     moved.append(act)
                 acts[at] = act
                 flags[at] = matches.flags[position]
-            matches = self.matches[rid] = Matches(flags, sorted(p for p, flag in flags.items() if flag & LIVE))
+            matches = self.matches[rid] = Matches(flags, sorted(p for p, flag in flags.items() if flag & LIVE),
+                                                  matches.asleep)
             if moved and self.queue is not None:
                 self._requeue(rule, moved, flags)
         found: list[tuple[tuple, tuple]] = []
@@ -402,7 +489,7 @@ class Agenda:
         if closed:
             mask ^= closed
             if closed & (self.live | self.fired | self.variable_rules):
-                self.retract(closed)
+                self.retract(closed)  # (and what they kept asleep: something their conditions read was written)
         if mask & (self.unbound | self.ungrown):  # `for:` changed while their guard did not hold: bound now
             for rule in self._rules_of(mask & self.unbound):
                 self.bind(rule, memory)
@@ -453,46 +540,66 @@ class Agenda:
             for rule in self._rules_of(made):
                 self._made(rule, self.tick, memory)
 
-    def evaluate_kept(self, mask: int, memory: Memory, dirty: set) -> None:
+    def evaluate_kept(self, mask: int, memory: Memory, changes: dict[str, list | None]) -> None:
         """Re-evaluate the rules in `mask`, whose conditions look up facts that came or went (nothing else they read
-        changed): an activation that still holds is the same one (pending, or refracted, with its stamp), one that
-        holds anew is made when those facts last changed, and the others go."""
+        changed): an activation that still holds, and whose lookups' answers did not change in this update, is the
+        same one (pending, or refracted, with its stamp); one that holds anew, or whose lookups changed and changed
+        back (a modify's retraction and assertion), is made when the last of them changed; the others go."""
         mask &= ~(self.closed | self.unevaluated)
         if not mask:
             return
         bound = mask & self.variable_rules
-        unbound = mask ^ bound
-        timed = self.queue is not None
-        if unbound:
-            held = self.live | self.fired
-            if self.evaluator is not None:
-                was_fired = self.fired & unbound
-                result = self.evaluator(memory, memory.vars, unbound, self.live)
-                holds = result & unbound
-                self.fired = (self.fired & ~unbound) | (was_fired & holds)
-                self.live = result & ~(was_fired & holds)
+        V = memory.vars
+        for rule in self._rules_of(mask ^ bound):
+            bit = rule.bit
+            memory.probes = []
+            holds = rule.guard_only or rule.condition(memory, V)
+            probes, memory.probes = memory.probes, None
+            if holds:
+                changed = _latest(probes)
+                if changed > self.before or not (self.live | self.fired) & bit:
+                    self.live |= bit
+                    self.fired &= ~bit
+                    if self.queue is not None:
+                        self._made(rule, changed if changed > self.before else self.tick, memory)
             else:
-                V = memory.vars
-                for rule in self._rules_of(unbound):
-                    bit = rule.bit
-                    if rule.guard_only or rule.condition(memory, V):
-                        if not held & bit:
-                            self.live |= bit
-                            if timed:
-                                self._made(rule, self._kept_moment(rule, memory, dirty), memory)
-                    else:
-                        self.live &= ~bit
-                        self.fired &= ~bit
+                self.live &= ~bit
+                self.fired &= ~bit
         for rule in self._rules_of(bound):
-            self.evaluate_bound(rule, None, memory, KEPT, self._kept_moment(rule, memory, dirty) if timed else 0)
+            self.evaluate_bound(rule, self._touched(rule, changes), memory, KEPT)
 
-    def _kept_moment(self, rule: Any, memory: Memory, dirty: set) -> int:
-        """When the facts that `rule`'s condition looks up last changed in this update."""
-        moment = 0
+    def _touched(self, rule: Any, changes: dict[str, list | None]) -> list[tuple] | None:
+        """The positions of the activations of `rule` whose lookups the facts that came and went (`changes`) may
+        answer otherwise (None: every one, as for a rule that reads its kinds of fact otherwise)."""
+        looked_up = self.lookups[rule.index]
+        if looked_up is None:
+            return None
+        bkeys: set = set()
         for kind in rule.cond_kinds:
-            if kind in dirty:
-                moment = max(moment, memory.fact_moment(kind))
-        return moment or self.tick
+            facts = changes.get(kind, ())
+            if facts is None:
+                return None
+            if facts:
+                bkeys |= looked_up.touched(kind, facts)
+        bindings = self.bindings[rule.index]
+        return sorted(place for place in map(bindings.place, bkeys) if place is not None)
+
+    def _changes(self, kind: str, memory: Memory) -> list | None:
+        """The facts of `kind` that came or went since the agenda last looked (None: not known, as after a copy
+        of the game whose agenda has not looked yet)."""
+        now = memory.vars[kind]
+        before = self.seen.get(kind)
+        self.seen[kind] = now
+        if before is None:
+            return None
+        if now is before:
+            return []
+        count = len(before)
+        if count <= len(now) and (not count or now[count - 1] is before[count - 1]):
+            return list(now[count:])  # (only asserted: see extend)
+        were = set(map(id, before))
+        present = set(map(id, now))
+        return [fact for fact in before if id(fact) not in present] + [fact for fact in now if id(fact) not in were]
 
     def _rules_of(self, mask: int) -> list[Any]:
         """The rules whose bits are in `mask`, in slot order."""
@@ -503,26 +610,45 @@ class Agenda:
             found.append(slots[bit.bit_length() - 1])
         return found
 
-    def evaluate_bound(self, rule: Any, positions: list[tuple] | None, memory: Memory, how: int = AGAIN,
-                       moment: int = 0) -> None:
+    def evaluate_bound(self, rule: Any, positions: list[tuple] | None, memory: Memory, how: int = AGAIN) -> None:
         """Re-evaluate the activations of a rule with variables at `positions` (None: all of them). `how`: AGAIN,
-        FRESH or KEPT (see their definitions); `moment`: when KEPT activations that hold anew were made."""
+        FRESH or KEPT (see their definitions)."""
         rid = rule.index
         acts = self.bindings[rid].acts
         matches = self.matches[rid]
         flags, heap = matches.flags, matches.heap
         V, condition = memory.vars, rule.condition
         timed = self.queue is not None
+        looked_up = self.lookups[rid]
+        probing = looked_up is not None or how == KEPT or (timed and how == FRESH)
+        before = self.before
+        asleep = matches.asleep
+        if asleep is not None:  # (woken: what held when it went to sleep and no write could change holds still)
+            matches.asleep = None
         for position in (acts if positions is None else positions):
             was = flags[position]
             act = acts[position]
-            if condition(memory, V, *memory_local(memory, act.binding)):
-                if how == KEPT and was & (LIVE | FIRED):
-                    continue
+            held = None if asleep is None else asleep.get(act.key)
+            if held is not None:
+                holds, probes = held, None
+            else:
+                if probing:
+                    memory.probes = []
+                holds = condition(memory, V, *memory_local(memory, act.binding))
+                probes, memory.probes = memory.probes, None
+                if looked_up is not None:
+                    looked_up.note(act.key, probes)
+            if holds:
+                made = self.tick
+                if probes is not None and how != AGAIN:  # (when the last of its lookups changed, or its newest
+                    changed = max(_latest(probes), _newest(act.binding))  # fact came)
+                    if how == KEPT and was & (LIVE | FIRED) and changed <= before:
+                        continue  # (the same activation)
+                    if changed > before:
+                        made = changed
                 if not was & LIVE:
                     heappush(heap, position)
                 if timed:
-                    made = moment if how == KEPT else self.tick if how == AGAIN else self._fresh_moment(act)
                     stamp = self._stamp(made, memory)
                     flags[position] = stamp << 2 | LIVE
                     self._push(rule, act, stamp)
@@ -535,23 +661,23 @@ class Agenda:
         else:
             self.live &= ~rule.bit
 
-    def _fresh_moment(self, act: Activation) -> int:
-        """When a new binding's activation was made: when the newest fact it binds was asserted, if that was in
-        this update (or before the start); when the update began otherwise."""
-        newest = 0
-        for value in act.binding:
-            if isinstance(value, FACT_CLASS):
-                newest = max(newest, value._time)
-        return newest if newest > self.before else self.tick
-
-    def retract(self, mask: int) -> None:
-        """The rules in `mask` have nothing pending and nothing refracted (their guard does not hold)."""
+    def retract(self, mask: int, asleep: bool = False) -> None:
+        """The rules in `mask` have nothing pending and nothing refracted (their guard does not hold). `asleep`:
+        their guard just stopped holding; a rule with variables whose condition reads nothing but the values it
+        binds, variables and facts it looks up keeps whether each activation's condition held, until something
+        it reads is written or a lookup may answer otherwise (its guard holding again, they are made anew without
+        evaluating their conditions again: see evaluate_bound). Otherwise, what it kept is dropped."""
         self.live &= ~mask
         self.fired &= ~mask
         for rule in self._rules_of(mask & self.variable_rules):
             matches = self.matches[rule.index]
-            if matches.flags:
-                self.matches[rule.index] = Matches(dict.fromkeys(matches.flags, 0), [])
+            if not matches.flags and matches.asleep is None:
+                continue
+            kept = None
+            if asleep and (rule.probed or not rule.cond_kinds):
+                acts = self.bindings[rule.index].acts
+                kept = {acts[position].key: bool(flag & (LIVE | FIRED)) for position, flag in matches.flags.items()}
+            self.matches[rule.index] = Matches(dict.fromkeys(matches.flags, 0), [], kept)
 
     def update(self, memory: Memory) -> None:
         """Re-evaluate what the memory's dirty keys may have changed: most keys only make their readers stale
@@ -561,12 +687,13 @@ class Agenda:
         if dirty:
             memory.dirty = self.spare
             if self.queue is None:
-                self.tick += 1
+                self.react(dirty, memory)
+                self.before = memory.clock  # (facts asserted and retracted after it are this update's)
             else:
                 self._tick(memory)
                 if self.written is not None:
                     _note_writes(self.written, dirty, self.tick)
-            self.react(dirty, memory)
+                self.react(dirty, memory)
             dirty.clear()  # (the keys were read: the set is the next one, rather than a new set at each update)
             self.spare = dirty
 
@@ -586,7 +713,7 @@ class Agenda:
             return
         plan = self.plan
         globals_, attrs = plan.globals, plan.attrs
-        stale = rebind = refresh = factual = whole = kept = 0
+        stale = rebind = refresh = factual = whole = kept = woken = 0
         touched: list | None = None  # (rule, variable position, identity): activations bound to what was written
         for key in dirty:
             readers = readers_of.get(key)
@@ -600,7 +727,7 @@ class Agenda:
                     continue
                 guards, readers, domain, refreshed, looked_up = reaction
                 if guards is not None:
-                    stale |= self._switch_guard(key, guards, memory.vars[key])
+                    woken |= self._switch_guard(key, guards, memory.vars[key])
                 stale |= readers
                 kept |= looked_up
                 if domain:  # rules over kinds of fact alone re-match only the facts that came and went (extend)
@@ -625,6 +752,12 @@ class Agenda:
                     if touched is None:
                         touched = []
                     touched += [(rule, pos, key[1]) for rule, pos in bound]
+        if woken:  # (a rule woken whose condition reads something written keeps nothing of its sleep)
+            if woken & stale & self.variable_rules:
+                self._forget_sleep(woken & stale)
+            stale |= woken
+        if touched:
+            self._forget_sleep(sum({rule.bit for rule, _, _ in touched}) & self.closed)
         if self.unevaluated:  # (a lazy start: evaluated when reached)
             stale &= ~self.unevaluated
             rebind &= ~self.unevaluated
@@ -635,10 +768,16 @@ class Agenda:
             self._refresh(refresh & ~stale & ~self.closed, memory)
         if stale:
             self.evaluate_rules(stale, memory)
+        if self.probed_kinds:
+            changes = {kind: self._changes(kind, memory) for kind in self.probed_kinds if kind in dirty}
+        else:
+            changes = {}
         if kept:
             kept &= ~stale
+            if kept & self.closed:
+                self._wake_less(kept & self.closed, changes)
             if kept:
-                self.evaluate_kept(kept, memory, dirty)
+                self.evaluate_kept(kept, memory, changes)
         if touched:  # looked up after any rebinding, in the bindings as they are now
             closed = self.closed
             for rule, pos, ident in touched:
@@ -646,6 +785,33 @@ class Agenda:
                 positions = index[pos].get(ident) if index else None
                 if positions and not rule.bit & (stale | closed | self.unevaluated):
                     self.evaluate_bound(rule, positions, memory)
+
+    def _forget_sleep(self, mask: int) -> None:
+        """What the rules in `mask` kept asleep no longer holds (something their conditions read was written)."""
+        for rule in self._rules_of(mask & self.variable_rules):
+            matches = self.matches[rule.index]
+            if matches.asleep is not None:
+                matches.asleep = None
+
+    def _wake_less(self, mask: int, changes: dict[str, list | None]) -> None:
+        """Asleep rules whose lookups' facts came or went: the activations they may answer otherwise are evaluated
+        again when they wake."""
+        for rule in self._rules_of(mask & self.variable_rules):
+            matches = self.matches[rule.index]
+            asleep = matches.asleep
+            if asleep is None:
+                continue
+            looked_up = self.lookups[rule.index]
+            if looked_up is None:
+                matches.asleep = None
+                continue
+            for kind in rule.cond_kinds:
+                facts = changes.get(kind, ())
+                if facts is None:
+                    matches.asleep = None
+                    break
+                for bkey in looked_up.touched(kind, facts) if facts else ():
+                    asleep.pop(bkey, None)
 
     def _rebind(self, rebind: int, stale: int, memory: Memory, factual: int = 0) -> None:
         """Rebind the rules in `rebind` (what their `for:` reads was written) and evaluate their new activations;
@@ -681,7 +847,7 @@ class Agenda:
             stale = _get(by_value, old)
             if stale:
                 if stale & (self.live | self.fired | self.variable_rules):
-                    self.retract(stale)
+                    self.retract(stale, asleep=True)
                 self.closed |= stale  # (every other rule guarded by `name` expected another value: closed)
             if woken:
                 self.closed &= ~woken
@@ -881,6 +1047,23 @@ class Agenda:
             self.live ^= bit
         return self.bindings[rule.index].acts[position]
 
+    def take(self, act: Activation) -> None:
+        """Remove a pending activation and refract it, as `pop` does the winner's: for a caller that chooses which
+        one fires (the differential tests follow CLIPS's choice where CLIPS and Naipes leave a tie to their
+        implementations)."""
+        rule = act.rule
+        if rule.variables:
+            matches = self.matches[rule.index]
+            flag = matches.flags[act.position]
+            assert flag & LIVE, f"{act} is not pending"
+            matches.flags[act.position] = flag ^ LIVE | FIRED
+            if matches.first() is None:
+                self.live &= ~rule.bit
+        else:
+            assert self.live & rule.bit, f"{act} is not pending"
+            self.live ^= rule.bit
+            self.fired |= rule.bit
+
     def idle_reasons(self, memory: Memory) -> list[tuple[Any, str]]:
         """Why each rule is not pending, for a game that is stuck: (rule, reason), the rules of the phase first."""
         found = self.idle_entries(memory)
@@ -987,7 +1170,7 @@ class Agendas(Agenda):
         for part in self.parts:
             memory.clock = tick - 1  # (one start for every word)
             part.start(memory, lazy)
-        self.tick = self.parts[0].tick
+        self.tick, self.before = self.parts[0].tick, self.parts[0].before
         V = memory.vars
         self.guard_seen = {name: V[name] for name in self.routes[2]}
         self._sync()
@@ -997,9 +1180,10 @@ class Agendas(Agenda):
         if not dirty:
             return
         memory.dirty = self.spare
-        self._tick(memory)
-        if self.written is not None:
-            _note_writes(self.written, dirty, self.tick)
+        if self.queue is not None:
+            self._tick(memory)
+            if self.written is not None:
+                _note_writes(self.written, dirty, self.tick)
         names, attrs, guards = self.routes
         V, seen = memory.vars, self.guard_seen
         words = 0
@@ -1022,6 +1206,8 @@ class Agendas(Agenda):
             part.react(dirty, memory)
             live = live | bit if part.live else live & ~bit
         self.live = live
+        if self.queue is None:
+            self.before = memory.clock
         dirty.clear()
         self.spare = dirty
 
@@ -1066,6 +1252,15 @@ class Agendas(Agenda):
                 return act
         self._sync()
         return None
+
+    def take(self, act: Activation) -> None:
+        for word, part in enumerate(self.parts):
+            if any(rule is act.rule for rule in part.slots):
+                part.take(act)
+                if not part.live:
+                    self.live &= ~(1 << word)
+                return
+        raise ValueError(f"{act} is no activation of this agenda")
 
     def idle_entries(self, memory: Memory) -> list[tuple[bool, Any, str]]:
         return [entry for part in self.parts for entry in part.idle_entries(memory)]
@@ -1112,6 +1307,25 @@ def _note_writes(written: dict, dirty: set, tick: int) -> None:
         written[key] = tick
         if type(key) is tuple:
             written[key[0], None] = tick
+
+
+def _latest(probes: list) -> int:
+    """When the last of a condition's lookups (kind, fields, values, when its answer last changed) changed its
+    answer (0: none since the facts were indexed)."""
+    latest = 0
+    for probe in probes:
+        if probe[3] > latest:
+            latest = probe[3]
+    return latest
+
+
+def _newest(binding: tuple) -> int:
+    """The time tag of the newest fact a binding holds (0: none)."""
+    newest = 0
+    for value in binding:
+        if isinstance(value, FACT_CLASS) and value._time > newest:
+            newest = value._time
+    return newest
 
 
 def _tags(binding: tuple) -> tuple:

@@ -431,26 +431,26 @@ class Memory(Budget):
             if not _plain(value):
                 raise GameError(f"a fact holds plain values (numbers, texts, true/false, None), cards and tuples "
                                 f"of them: {kind}.{field} is {value!r}")
-        facts, weight, counts, _ = self._book(kind)
-        if tuple(fact) in self._counts(kind, fact.fields()):
+        facts, weight, indexes = self._book(kind)
+        if tuple(fact) in self._index(kind, fact.fields())[0]:
             return
         weight += weigh(fact)
         if weight > MAX_ITEMS:
             raise GameError(f"the facts '{kind}' hold more than {MAX_ITEMS:,} items: too many")
         self.clock += 1
         fact._time = self.clock
-        self._keep(kind, facts + (fact,), weight, counts, fact, 1)
+        self._keep(kind, facts + (fact,), weight, indexes, fact, 1)
 
     def retract_fact(self, fact: Any) -> None:
         """Take a fact away from its collection (a moment of its own: see clock)."""
         if not isinstance(fact, FACT_CLASS):
             raise GameError(f"'retract' takes a fact, got {fact!r}")
         kind = fact.kind
-        facts, weight, counts, _ = self._book(kind)
+        facts, weight, indexes = self._book(kind)
         for i, other in enumerate(facts):
             if other is fact:
                 self.clock += 1
-                self._keep(kind, facts[:i] + facts[i + 1:], weight - weigh(fact), counts, fact, -1)
+                self._keep(kind, facts[:i] + facts[i + 1:], weight - weigh(fact), indexes, fact, -1)
                 return
         raise GameError(f"cannot retract {fact!r}: it is not asserted (retracted already?)")
 
@@ -471,47 +471,54 @@ class Memory(Budget):
     def has_fact(self, kind: str, fields: tuple[str, ...], values: tuple) -> bool:
         """Whether a fact of `kind` holds `values` in `fields` (exists(KIND, field=value, ...)), looked up in
         an index of the facts kept up as they come and go. While the agenda evaluates a condition, the lookup is
-        noted in `probes` (the facts whose coming and going may change its value)."""
-        if self.probes is not None:
-            self.probes.append((kind, fields, values))
+        noted in `probes` with when its answer last changed (the clock when the first such fact came or the last
+        one went)."""
         try:
-            return values in self._counts(kind, fields)
+            counter, since = self._index(kind, fields)
+            found = values in counter
+            if self.probes is not None:
+                self.probes.append((kind, fields, values, since.get(values, 0)))
         except TypeError:  # a value that no fact can hold (facts hold plain, hashable values)
             return False
+        return found
 
-    def fact_moment(self, kind: str) -> int:
-        """When the facts of `kind` last changed (the clock of its last assertion or retraction; 0: not since
-        the memory was made or copied)."""
-        book = self.indexes.get(kind)
-        return book[3] if book is not None and book[0] is self.vars[kind] else 0
-
-    def _book(self, kind: str) -> tuple[tuple, int, dict, int]:
-        """(the facts of `kind`, how much they weigh, fields -> Counter of their values in those fields, when they
-        last changed), made again from the facts when they are not those it was kept for (a copy, a move taken
-        back)."""
+    def _book(self, kind: str) -> tuple[tuple, int, dict]:
+        """(the facts of `kind`, how much they weigh, fields -> its index: (Counter of the facts' values in those
+        fields, values -> when a fact with them last came or went)), made again from the facts when they are
+        not those it was kept for (a copy, a move taken back)."""
         facts = self.vars[kind]
         book = self.indexes.get(kind)
         if book is None or book[0] is not facts:
-            book = self.indexes[kind] = (facts, 1 + sum(map(weigh, facts)), {}, 0)
+            book = self.indexes[kind] = (facts, 1 + sum(map(weigh, facts)), {})
         return book
 
-    def _counts(self, kind: str, fields: tuple[str, ...]) -> Counter:
-        counts = self._book(kind)[2]
-        found = counts.get(fields)
+    def _index(self, kind: str, fields: tuple[str, ...]) -> tuple[Counter, dict]:
+        indexes = self._book(kind)[2]
+        found = indexes.get(fields)
         if found is None:
             read = attrgetter(*fields) if len(fields) > 1 else (lambda fact, one=attrgetter(fields[0]): (one(fact),)) \
                 if fields else (lambda fact: ())
-            found = counts[fields] = Counter(map(read, self.vars[kind]))
+            facts = self.vars[kind]
+            since: dict = {}
+            for fact in reversed(facts):  # (the oldest fact with the values: since when they are there)
+                since[read(fact)] = fact._time
+            found = indexes[fields] = (Counter(map(read, facts)), since)
         return found
 
-    def _keep(self, kind: str, facts: tuple, weight: int, counts: dict, fact: Any, change: int) -> None:
+    def _keep(self, kind: str, facts: tuple, weight: int, indexes: dict, fact: Any, change: int) -> None:
         """Write the new collection (weighed already: it is not walked again), its indexes kept up."""
-        for fields, counter in counts.items():
+        clock = self.clock
+        for fields, (counter, since) in indexes.items():
             values = tuple(getattr(fact, f) for f in fields)
-            counter[values] += change
-            if counter[values] <= 0:
+            count = counter[values] + change
+            if count > 0:
+                counter[values] = count
+                if count == 1 and change > 0:
+                    since[values] = clock
+            else:
                 del counter[values]
-        self.indexes[kind] = (facts, weight, counts, self.clock)
+                since[values] = clock
+        self.indexes[kind] = (facts, weight, indexes)
         old = self.vars[kind]
         if self.trail is not None:
             self.trail.append((VAR, kind, old))
