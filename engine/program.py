@@ -184,21 +184,34 @@ class RuleSpec:
     bit: int = 0  # 1 << the rule's slot in its word of the static conflict order (set by the linker: see Matching)
     activation: Any = None  # a rule without variables: its one activation (naipes.runtime.agenda)
 
-    def bindings(self, memory: Any, given: dict[int, Any] | None = None) -> list[tuple[tuple, tuple]]:
+    def bindings(self, memory: Any, given: dict[int, Any] | None = None,
+                 index_of: Callable[[Any, int], dict | None] | None = None) -> list[tuple[tuple, tuple]]:
         """Every binding of the rule's variables that its tests at binding time let through (one activation
-        each), with its position: where each value stands in its collection (see Join). `given`: for some
-        variables, the (place, value) pairs to go over instead of their collections (the agenda binds the
-        facts just asserted this way: naipes.runtime.agenda)."""
+        each), with its position: where each value stands in its collection (see Join), and for a variable over a
+        kind of fact (`fact_levels`) its fact's time tag, which orders the facts as their collection does and stays
+        as facts come and go. `given`: for some variables, the (place, value) pairs to go over instead of their
+        collections, or a number: only the values placed before it (the agenda binds the facts just asserted this
+        way, with the facts there before: naipes.runtime.agenda). `index_of(join, level)`: the values of a
+        variable over a kind of fact by their keys, kept by the caller (else made here)."""
         V = memory.vars
         found: list[tuple[tuple, tuple]] = [((), ())]
+        levels = self.fact_levels
         for level, domain in enumerate(self.domains):
             join = self.join[level] if self.join else None
+            tagged = bool(levels) and levels[level] is not None
+            limit = None
             if given is not None and level in given:
-                found = [(position + (i,), binding + (value,)) for position, binding in found
-                         for i, value in given[level]
-                         if join is None or not join.tests or join.passes(memory, binding + (value,))]
-                continue
-            index = join.index(memory) if join is not None and join.key is not None else None
+                chosen = given[level]
+                if type(chosen) is int:
+                    limit = chosen
+                else:
+                    found = [(position + (i,), binding + (value,)) for position, binding in found
+                             for i, value in chosen
+                             if join is None or not join.tests or join.passes(memory, binding + (value,))]
+                    continue
+            index = None
+            if join is not None and join.key is not None:
+                index = index_of(join, level) if index_of is not None and tagged else join.index(memory, tagged)
             found_next = []
             for position, binding in found:
                 candidates = None
@@ -208,8 +221,11 @@ class RuleSpec:
                     except TypeError:  # a key that cannot be looked up: go over them all
                         candidates = None
                 if candidates is None:
-                    candidates = enumerate(domain(memory, V, *binding))
+                    values = domain(memory, V, *binding)
+                    candidates = [(value._time, value) for value in values] if tagged else enumerate(values)
                 for i, value in candidates:
+                    if limit is not None and i >= limit:
+                        continue
                     bound = binding + (value,)
                     if join is None or not join.tests or join.passes(memory, bound):
                         found_next.append((position + (i,), bound))
@@ -241,14 +257,16 @@ class Join:
                 continue
         return True
 
-    def index(self, memory: Any) -> dict | None:
-        """The values of the collection by key, with their places in it (None: a key cannot be looked up)."""
+    def index(self, memory: Any, tagged: bool = False) -> dict | None:
+        """The values of the collection by key, with their places in it (`tagged`: facts, placed by their time
+        tags) (None: a key cannot be looked up)."""
         found: dict = {}
         V = memory.vars
         assert self.domain is not None  # a join with a key has its collection
         try:
             for i, value in enumerate(self.domain(memory, V)):
-                found.setdefault(self.key(memory, V, value), []).append((i, value))  # type: ignore[misc]
+                found.setdefault(self.key(memory, V, value), []).append(  # type: ignore[misc]
+                    (value._time if tagged else i, value))
         except TypeError:  # an unhashable key
             return None
         return found

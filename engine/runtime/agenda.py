@@ -82,6 +82,7 @@ FRESH: Final = 1  # a new binding: made when the newest fact it binds was assert
 KEPT: Final = 2  # only facts its condition looks up changed: the same activation while it holds
 MOMENT: Final = (1 << 40) - 1  # the part of a stamp that is its time (above it: the random strategy's draw)
 QUEUE_ROOM: Final = 256
+BATCH: Final = 16  # an evaluation of a rule's activations that makes more of them pending queues them as a batch
 START: Final = 1  # the clock at the start of a game: what was there before any fact counts as made then
 
 
@@ -93,11 +94,19 @@ class Activation:
     variables has one activation, at position ().
     """
 
-    __slots__ = ("rule", "binding", "position", "key", "action")
+    __slots__ = ("rule", "binding", "position", "key", "action", "tags")
 
     def __init__(self, rule: Any, binding: tuple, position: tuple, bkey: tuple, action: Any):
         self.rule, self.binding, self.position, self.key = rule, binding, position, bkey
         self.action = action  # the rule's (a field of its own, which compiled code reads directly)
+        self.tags: tuple | None = None  # the time tags of the facts it binds, in its order (see time_tags)
+
+    def time_tags(self) -> tuple:
+        """The time tags of the facts it binds, in binding order (kept: facts do not change)."""
+        tags = self.tags
+        if tags is None:
+            tags = self.tags = tuple([value._time for value in self.binding if isinstance(value, FACT_CLASS)])
+        return tags
 
     def __repr__(self) -> str:
         return f"<{self.rule.name} {self.binding}>"
@@ -178,14 +187,20 @@ class Matches:
     and a heap of positions holding every pending one (the smallest pending position fires first). While the
     rule's guard does not hold, `asleep` may keep whether each activation's condition held (see Agenda.retract)."""
 
-    __slots__ = ("flags", "heap", "asleep")
+    __slots__ = ("flags", "heap", "asleep", "count")
 
-    def __init__(self, flags: dict[tuple, int], heap: list[tuple], asleep: dict[tuple, bool] | None = None):
+    def __init__(self, flags: dict[tuple, int], heap: list[tuple], asleep: dict[tuple, bool] | None = None,
+                 count: int = 0):
         self.flags, self.heap = flags, heap
         self.asleep = asleep  # the values an activation binds -> whether its condition held
+        self.count = count  # under a dynamic order (which keeps no heap here): how many are pending
 
     def copy(self) -> Matches:
-        return Matches(self.flags.copy(), self.heap[:], None if self.asleep is None else self.asleep.copy())
+        return Matches(self.flags.copy(), self.heap[:], None if self.asleep is None else self.asleep.copy(),
+                       self.count)
+
+    def pending_any(self, dynamic: bool) -> bool:
+        return self.count > 0 if dynamic else self.first() is not None
 
     def first(self) -> tuple | None:
         """The smallest pending position (None: none), after dropping the positions no longer pending."""
@@ -220,9 +235,9 @@ class Agenda:
     """
 
     __slots__ = ("program", "plan", "live", "fired", "closed", "bindings", "matches", "tick", "before", "times",
-                 "queue", "serial", "room", "code", "written", "lookups", "seen", "probed_kinds", "guard_seen",
-                 "unbound", "ungrown", "unevaluated", "readers_of", "evaluator", "variable_rules", "slots", "fixed",
-                 "spare")
+                 "queue", "serial", "room", "batches", "join_indexes", "diffs", "code", "written", "lookups", "seen",
+                 "probed_kinds", "guard_seen", "unbound", "ungrown", "unevaluated", "readers_of", "evaluator",
+                 "variable_rules", "slots", "fixed", "spare")
 
     def __init__(self, program: Any = None, plan: Matching | None = None):
         """The agenda of `plan`, one word of `program`'s rules (see `new_agenda`). `program` None: a blank agenda,
@@ -250,6 +265,9 @@ class Agenda:
         self.queue: list | None = [] if dynamic else None  # heap of (key, serial, activation, stamp) (dynamic)
         self.serial = 0  # entries pushed on the queue (equal keys do not compare activations)
         self.room = QUEUE_ROOM  # the queue's length past which the entries that no longer count are dropped
+        self.batches: dict[int, tuple[int, list]] = {}  # rule index -> (batch, entries): see _enqueue
+        self.join_indexes: dict[int, tuple] = {}  # id of a Join -> (the facts it indexed, the index): _fact_index
+        self.diffs: dict[str, tuple] = {}  # kind -> the last difference worked out between its facts (see _diff)
         # LEX and MEA: a written key (a name, (attr, seat)) -> when it was last written (START before)
         self.written: dict | None = {} if self.code in (LEX, MEA) else None
         # rule index -> what its activations looked up (rules with variables whose conditions look facts up)
@@ -275,6 +293,8 @@ class Agenda:
         new.matches = [m.copy() if m.flags else m for m in self.matches] if self.variable_rules else self.matches
         new.tick, new.before, new.guard_seen = self.tick, self.before, self.guard_seen.copy()
         new.times, new.serial, new.room = self.times.copy(), self.serial, self.room
+        new.batches = {rid: (batch, entries.copy()) for rid, (batch, entries) in self.batches.items()}
+        new.join_indexes, new.diffs = {}, {}  # (changed in place: made anew as asked for)
         new.queue = None if self.queue is None else self.queue.copy()
         new.written = None if self.written is None else self.written.copy()
         new.probed_kinds, new.seen = self.probed_kinds, self.seen.copy()
@@ -290,7 +310,9 @@ class Agenda:
                 self.bindings.copy() if bound else None, [m.copy() for m in self.matches] if bound else None,
                 self.unbound, self.ungrown, self.unevaluated,
                 None if self.queue is None else (self.times.copy(), self.queue.copy(), self.serial,
-                                                 None if self.written is None else self.written.copy()),
+                                                 None if self.written is None else self.written.copy(),
+                                                 {rid: (batch, entries.copy())
+                                                  for rid, (batch, entries) in self.batches.items()}),
                 None if not self.probed_kinds else (self.seen.copy(), [None if of is None else of.copy()
                                                                         for of in self.lookups]))
 
@@ -300,7 +322,7 @@ class Agenda:
         if bindings is not None:
             self.bindings, self.matches = bindings, matches
         if timed is not None:
-            self.times, self.queue, self.serial, self.written = timed
+            self.times, self.queue, self.serial, self.written, self.batches = timed
         if looked_up is not None:
             self.seen, self.lookups = looked_up
 
@@ -363,7 +385,7 @@ class Agenda:
         flags: dict[tuple, int] = {}
         moved: list[Activation] = []
         action = rule.action
-        for position, binding in rule.bindings(memory):
+        for position, binding in rule.bindings(memory, None, self._index_of(rule, memory)):
             bkey = tuple([_identity(v) for v in binding])
             places = before.get(bkey)
             if places:
@@ -385,9 +407,8 @@ class Agenda:
             for places in before.values():
                 for was in places:  # (the bindings gone)
                     looked_up.forget(old_acts[was].key)
-        matches = self.matches[rid] = Matches(flags, sorted(p for p, flag in flags.items() if flag & LIVE),
-                                              self.matches[rid].asleep)
-        if matches.heap:  # (a kept activation keeps its place, so its stamp under recency stays right)
+        matches = self.matches[rid] = self._matches(flags, self.matches[rid].asleep)
+        if matches.pending_any(self.queue is not None):
             self.live |= rule.bit
         else:
             self.live &= ~rule.bit
@@ -397,70 +418,52 @@ class Agenda:
 
     def extend(self, rule: Any, memory: Memory) -> list[tuple] | None:
         """Re-match only what the facts asserted and retracted since the rule was bound change: the activations
-        of the facts gone go, the others move to their facts' new places (keeping their state), and only the
+        of the facts gone go, the others stay as they are (a fact's place is its time tag), and only the
         combinations with a new fact are bound (semi-naive: for each variable over a kind of fact, the new
         facts there, the old ones at the variables over that kind before it). Returns the positions of the
-        new activations; None when a collection was reordered (bind the rule again, whole)."""
+        new activations (a caller given None binds the rule whole: see tests/test_facts.py)."""
         rid = rule.index
         old = self.bindings[rid]
         V = memory.vars
         levels = rule.fact_levels
-        changed: dict[str, tuple[tuple, tuple]] = {}  # kind -> (the old facts still there, the new ones)
-        places: dict[str, dict[int, int]] = {}  # kind with facts gone -> id of a fact -> its new place
+        added: dict[str, tuple] = {}  # kind -> its facts asserted since (after every one there before)
+        gone: set[int] = set()  # the ids of the facts retracted since
         for kind, before in old.facts.items():
             now = V[kind]
             if now is before:
                 continue
-            count = len(before)
-            if count <= len(now) and (not count or now[count - 1] is before[count - 1]):
-                # only facts asserted: facts keep their order and new ones come last, so the last old fact still
-                # at its place has every old one before it
-                changed[kind] = (before, now[count:])
-                continue
-            present = {id(f): i for i, f in enumerate(now)}
-            kept = tuple(f for f in before if id(f) in present)
-            if now[:len(kept)] != kept:
-                return None
-            changed[kind] = (kept, now[len(kept):])
-            if len(kept) < len(before):
-                places[kind] = present
+            went, added[kind] = self._diff(kind, before, now)
+            gone.update(map(id, went))
         matches = self.matches[rid]
-        acts = dict(old.acts)
-        if places:  # facts went: their activations go, the others move to their facts' new places
-            acts, flags = {}, {}
+        if gone:  # facts went: their activations go
             looked_up = self.lookups[rid]
-            moved: list[Activation] = []
+            acts: dict[tuple, Activation] = {}
             for position, act in old.acts.items():
-                new_place = list(position)
-                for level, kind in enumerate(levels):
-                    if kind in places:
-                        new_place[level] = places[kind].get(id(act.binding[level]), -1)
-                if -1 in new_place:
-                    if looked_up is not None:
-                        looked_up.forget(act.key)
-                    continue
-                at = tuple(new_place)
-                if at != position:
-                    act = Activation(rule, act.binding, at, act.key, act.action)
-                    moved.append(act)
-                acts[at] = act
-                flags[at] = matches.flags[position]
-            matches = self.matches[rid] = Matches(flags, sorted(p for p, flag in flags.items() if flag & LIVE),
-                                                  matches.asleep)
-            if moved and self.queue is not None:
-                self._requeue(rule, moved, flags)
+                for value in act.binding:
+                    if id(value) in gone:
+                        if looked_up is not None:
+                            looked_up.forget(act.key)
+                        break
+                else:
+                    acts[position] = act
+            matches = self.matches[rid] = self._matches({position: matches.flags[position] for position in acts},
+                                                        matches.asleep)
+        else:
+            acts = dict(old.acts)
         found: list[tuple[tuple, tuple]] = []
-        kinds = sorted(k for k in changed if changed[k][1])
+        kinds = sorted(kind for kind in added if added[kind])
+        index_of = self._index_of(rule, memory)
         for done, kind in enumerate(kinds):
-            kept, added = changed[kind]
-            later = {k: list(enumerate(changed[k][0])) for k in kinds[done + 1:]}  # (their new facts: later)
+            new = added[kind]
+            first = new[0]._time  # (every fact of the kind there before has an earlier time tag)
+            later = {other: added[other][0]._time for other in kinds[done + 1:]}  # (their new facts: later)
             for level, of in enumerate(levels):
                 if of != kind:
                     continue
                 given: dict[int, Any] = {i: later[k] for i, k in enumerate(levels) if k in later}
-                given.update({i: list(enumerate(kept)) for i in range(level) if levels[i] == kind})
-                given[level] = [(len(kept) + i, fact) for i, fact in enumerate(added)]
-                found += rule.bindings(memory, given)
+                given.update({i: first for i in range(level) if levels[i] == kind})  # (the facts before)
+                given[level] = [(fact._time, fact) for fact in new]
+                found += rule.bindings(memory, given, index_of)
         fresh, action = [], rule.action
         for position, binding in found:
             acts[position] = Activation(rule, binding, position, tuple([_identity(v) for v in binding]), action)
@@ -468,11 +471,53 @@ class Agenda:
             fresh.append(position)
         self.bindings[rid] = Bindings(acts, _bound_read_index(rule, acts.values()),
                                       {kind: V[kind] for kind in old.facts})
-        if matches.first() is not None:
+        if matches.pending_any(self.queue is not None):
             self.live |= rule.bit
         else:
             self.live &= ~rule.bit
         return fresh
+
+    def _matches(self, flags: dict[tuple, int], asleep: dict | None) -> Matches:
+        """A rule's Matches with these flags: its heap of the pending positions, or under a dynamic order their
+        count."""
+        if self.queue is None:
+            return Matches(flags, sorted([p for p, flag in flags.items() if flag & LIVE]), asleep)
+        count = 0
+        for flag in flags.values():
+            if flag & LIVE:
+                count += 1
+        return Matches(flags, [], asleep, count)
+
+    def _index_of(self, rule: Any, memory: Memory) -> Callable[[Any, int], dict | None]:
+        """How `rule.bindings` finds the facts of a variable's kind by their keys: in indexes the agenda keeps."""
+        return lambda join, level: self._fact_index(join, rule.fact_levels[level], memory)
+
+    def _fact_index(self, join: Any, kind: str, memory: Memory) -> dict | None:
+        """The facts of `kind` by `join`'s key, with their time tags (None: a key cannot be looked up), kept up
+        from the facts that came and went since it was last asked for."""
+        now = memory.vars[kind]
+        cached = self.join_indexes.get(id(join))
+        if cached is not None and cached[0] is now:
+            return cached[1]
+        V, key = memory.vars, join.key
+        index: dict | None
+        try:
+            if cached is None or cached[1] is None:
+                index = {}
+                for fact in now:
+                    index.setdefault(key(memory, V, fact), []).append((fact._time, fact))
+            else:
+                before, index = cached
+                went, new = self._diff(kind, before, now)
+                for fact in went:
+                    bucket = index[key(memory, V, fact)]
+                    bucket[:] = [entry for entry in bucket if entry[1] is not fact]
+                for fact in new:
+                    index.setdefault(key(memory, V, fact), []).append((fact._time, fact))
+        except TypeError:  # an unhashable key
+            index = None
+        self.join_indexes[id(join)] = (now, index)
+        return index
 
     def _requeue(self, rule: Any, moved: list[Activation], flags: dict[tuple, int]) -> None:
         """Activations that moved to other places stay pending under the stamps they had (their queue entries,
@@ -592,14 +637,28 @@ class Agenda:
         self.seen[kind] = now
         if before is None:
             return None
-        if now is before:
-            return []
+        went, new = self._diff(kind, before, now)
+        return list(went) + list(new)
+
+    def _diff(self, kind: str, before: tuple, now: tuple) -> tuple[tuple, tuple]:
+        """(the facts of `before` not in `now`, the facts of `now` not in `before`), facts of one kind at two
+        times; the last asked for of each kind is kept (the rules over a kind ask for the same one)."""
+        last = self.diffs.get(kind)
+        if last is not None and last[0] is before and last[1] is now:
+            return last[2], last[3]
         count = len(before)
-        if count <= len(now) and (not count or now[count - 1] is before[count - 1]):
-            return list(now[count:])  # (only asserted: see extend)
-        were = set(map(id, before))
-        present = set(map(id, now))
-        return [fact for fact in before if id(fact) not in present] + [fact for fact in now if id(fact) not in were]
+        if now is before:
+            went, new = (), ()
+        elif count <= len(now) and (not count or now[count - 1] is before[count - 1]):
+            # only facts asserted: facts keep their order and new ones come last, so the last old fact still at its
+            # place has every old one before it
+            went, new = (), now[count:]
+        else:
+            were, present = set(map(id, before)), set(map(id, now))
+            went = tuple([fact for fact in before if id(fact) not in present])
+            new = tuple([fact for fact in now if id(fact) not in were])
+        self.diffs[kind] = (before, now, went, new)
+        return went, new
 
     def _rules_of(self, mask: int) -> list[Any]:
         """The rules whose bits are in `mask`, in slot order."""
@@ -625,6 +684,7 @@ class Agenda:
         asleep = matches.asleep
         if asleep is not None:  # (woken: what held when it went to sleep and no write could change holds still)
             matches.asleep = None
+        made: list | None = [] if timed else None  # (queue entries, pushed at once: see _batch)
         for position in (acts if positions is None else positions):
             was = flags[position]
             act = acts[position]
@@ -639,24 +699,31 @@ class Agenda:
                 if looked_up is not None:
                     looked_up.note(act.key, probes)
             if holds:
-                made = self.tick
+                moment = self.tick
                 if probes is not None and how != AGAIN:  # (when the last of its lookups changed, or its newest
                     changed = max(_latest(probes), _newest(act.binding))  # fact came)
                     if how == KEPT and was & (LIVE | FIRED) and changed <= before:
                         continue  # (the same activation)
                     if changed > before:
-                        made = changed
-                if not was & LIVE:
-                    heappush(heap, position)
-                if timed:
-                    stamp = self._stamp(made, memory)
+                        moment = changed
+                if made is not None:
+                    if not was & LIVE:
+                        matches.count += 1
+                    stamp = self._stamp(moment, memory)
                     flags[position] = stamp << 2 | LIVE
-                    self._push(rule, act, stamp)
+                    self.serial += 1
+                    made.append((self.key(rule, act, stamp), self.serial, act, stamp, -1, 0))
                 else:
+                    if not was & LIVE:
+                        heappush(heap, position)
                     flags[position] = LIVE
             else:
+                if was & LIVE and made is not None:
+                    matches.count -= 1
                 flags[position] = 0
-        if matches.first() is not None:
+        if made:  # (a batch only where every activation pending was made again: see _enqueue)
+            self._enqueue(rid, made, positions is None and how != KEPT)
+        if matches.pending_any(timed):
             self.live |= rule.bit
         else:
             self.live &= ~rule.bit
@@ -678,6 +745,7 @@ class Agenda:
                 acts = self.bindings[rule.index].acts
                 kept = {acts[position].key: bool(flag & (LIVE | FIRED)) for position, flag in matches.flags.items()}
             self.matches[rule.index] = Matches(dict.fromkeys(matches.flags, 0), [], kept)
+            self.batches.pop(rule.index, None)
 
     def update(self, memory: Memory) -> None:
         """Re-evaluate what the memory's dirty keys may have changed: most keys only make their readers stale
@@ -868,19 +936,52 @@ class Agenda:
         self._push(rule, rule.activation, stamp)
 
     def _push(self, rule: Any, act: Activation, stamp: int) -> None:
+        """Queue an activation made pending with `stamp`: an entry (key, serial, activation, stamp, batch's rule or
+        -1, batch)."""
         queue = self.queue
         assert queue is not None  # (only a dynamic order keeps stamps)
         self.serial += 1
-        heappush(queue, (self.key(rule, act, stamp), self.serial, act, stamp))
+        heappush(queue, (self.key(rule, act, stamp), self.serial, act, stamp, -1, 0))
         if len(queue) > self.room:
             self._compact()
 
-    def _compact(self) -> None:
-        """Drop the queue's entries that no longer count (most of them, after many re-evaluations), in place; the
-        next time when it has grown four times as long."""
+    def _enqueue(self, rid: int, made: list, whole: bool) -> None:
+        """Queue the entries of activations a rule's evaluation made. Many, from an evaluation of all its
+        activations (its guard holding again, what its condition reads written), are a batch: ordered in a heap
+        of their own, which puts one entry at a time on the queue (the next when that one leaves it), so that
+        the activations made at once and dropped at once (its guard failing again) cost no place in the queue."""
         queue = self.queue
         assert queue is not None
-        queue[:] = [entry for entry in queue if self._counts(entry[2], entry[3])]
+        if whole and len(made) > BATCH:
+            heapify(made)
+            self.serial += 1
+            batch = self.serial
+            self.batches[rid] = (batch, made)
+            self._promote(rid, batch)
+            return
+        for entry in made:
+            heappush(queue, entry)
+        if len(queue) > self.room:
+            self._compact()
+
+    def _promote(self, rid: int, batch: int) -> None:
+        """The next entry of the rule's batch goes on the queue (if that batch is still the rule's)."""
+        found = self.batches.get(rid)
+        if found is None or found[0] != batch:
+            return
+        entries = found[1]
+        if not entries:
+            del self.batches[rid]
+            return
+        entry = heappop(entries)
+        heappush(self.queue, (entry[0], entry[1], entry[2], entry[3], rid, batch))  # type: ignore[arg-type]
+
+    def _compact(self) -> None:
+        """Drop the queue's entries that no longer count (most of them, after many re-evaluations), in place, but a
+        batch's (see _enqueue); the next time when it has grown four times as long."""
+        queue = self.queue
+        assert queue is not None
+        queue[:] = [entry for entry in queue if entry[4] >= 0 or self._counts(entry[2], entry[3])]
         heapify(queue)
         self.room = max(QUEUE_ROOM, 4 * len(queue))
 
@@ -904,13 +1005,13 @@ class Agenda:
             return (-rule.priority, (), order)
         moment = stamp & MOMENT
         if code == DEPTH:
-            return (-rule.priority, (-moment,), (tuple([-t for t in _tags(act.binding)]), *order))
+            return (-rule.priority, (-moment,), (tuple([-t for t in act.time_tags()]), *order))
         if code == BREADTH:
-            return (-rule.priority, (moment,), (_tags(act.binding), *order))
+            return (-rule.priority, (moment,), (act.time_tags(), *order))
         if code == SIMPLICITY:
-            return (-rule.priority, (rule.tests, moment), (_tags(act.binding), *order))
+            return (-rule.priority, (rule.tests, moment), (act.time_tags(), *order))
         if code == COMPLEXITY:
-            return (-rule.priority, (-rule.tests, moment), (_tags(act.binding), *order))
+            return (-rule.priority, (-rule.tests, moment), (act.time_tags(), *order))
         if code == RANDOM:
             return (-rule.priority, (stamp >> 40, moment), order)
         data = self._data(rule, act)
@@ -956,6 +1057,8 @@ class Agenda:
             if self._counts(entry[2], entry[3]):
                 return entry
             heappop(queue)
+            if entry[4] >= 0:
+                self._promote(entry[4], entry[5])
         return None
 
     def _winner(self) -> tuple[Any, tuple] | None:
@@ -1020,6 +1123,8 @@ class Agenda:
             entry = self._top()
             assert entry is not None  # (a live rule has a pending activation on the queue)
             heappop(self.queue)
+            if entry[4] >= 0:
+                self._promote(entry[4], entry[5])
             act, stamp = entry[2], entry[3]
             rule = act.rule
             if not rule.variables:
@@ -1028,7 +1133,8 @@ class Agenda:
                 return act
             matches = self.matches[rule.index]
             matches.flags[act.position] = stamp << 2 | FIRED
-            if matches.first() is None:
+            matches.count -= 1
+            if not matches.count:
                 self.live ^= rule.bit
             return act
         bit = live & -live
@@ -1057,7 +1163,8 @@ class Agenda:
             flag = matches.flags[act.position]
             assert flag & LIVE, f"{act} is not pending"
             matches.flags[act.position] = flag ^ LIVE | FIRED
-            if matches.first() is None:
+            matches.count -= 1
+            if not matches.pending_any(self.queue is not None):
                 self.live &= ~rule.bit
         else:
             assert self.live & rule.bit, f"{act} is not pending"
@@ -1326,11 +1433,6 @@ def _newest(binding: tuple) -> int:
         if isinstance(value, FACT_CLASS) and value._time > newest:
             newest = value._time
     return newest
-
-
-def _tags(binding: tuple) -> tuple:
-    """The time tags of the facts a binding holds, in its order."""
-    return tuple([value._time for value in binding if isinstance(value, FACT_CLASS)])
 
 
 def _bound_read_index(rule: Any, acts: Any) -> list[dict] | None:
