@@ -4,7 +4,9 @@
 
 (a) the chain of bench_engine.py: N rules `step == i -> step = i + 1`, looped L laps, then the end;
 (b) its join: for: [p in players, q in players] with `q.index == p.index + 1 and p.level > q.level`;
-(c) Miss Manners, examples/manners/ (the rule file and the CLIPS original), 16, 32, 64 and 128 guests.
+(c) Miss Manners, examples/manners/ (the rule file and the CLIPS original), 16, 32, 64 and 128 guests;
+(d) Waltz, examples/waltz/ (the rule file and the CLIPS 6.4 distribution's rules), 12 and 25 regions (the
+    benchmark's waltz12 and waltz25: 908 and 1,896 lines), Naipes and CLIPS.
 Contenders run in turns (Race of common.py), timed in CPU time (time.process_time: the machine's other work
 does not lengthen it); ratios are medians of the paired rounds' ratios, and every contender must fire as many
 rules as Naipes, or the benchmark stops (durable-rules' versions are in durable_programs.py). Without
@@ -29,6 +31,7 @@ from naipes import load_program
 from naipes.runtime.game import Game
 
 MANNERS = ROOT / "examples" / "manners"
+WALTZ = ROOT / "examples" / "waltz"
 
 
 def missing(engine: str, module: str) -> str | None:
@@ -89,7 +92,20 @@ def clips_manners(guests: list[tuple[int, str, tuple[int, ...]]]) -> Callable[[]
     facts = [f"(guest (name {name}) (sex {sex}) (hobby {hobby}))" for name, sex, hobbies in guests
              for hobby in hobbies]
     facts += [f"(last_seat (seat {len(guests)}))", "(count (c 1))", "(context (state start_up))"]
+    return clips_run(env, facts)
 
+
+def clips_waltz(lines: list[tuple[int, int]]) -> Callable[[], int]:
+    import clips
+    env = clips.Environment()
+    env.load(str(WALTZ / "waltz.clp"))
+    env.eval("(set-strategy depth)")
+    facts = [f"(line (p1 {p1}) (p2 {p2}))" for p1, p2 in lines] + ["(stage (value duplicate))"]
+    return clips_run(env, facts)
+
+
+def clips_run(env: Any, facts: list[str]) -> Callable[[], int]:
+    """A run of CLIPS's loaded rules from `facts` (asserted in order after a reset): its firings."""
     def run() -> int:
         env.reset()
         for fact in facts:
@@ -98,11 +114,17 @@ def clips_manners(guests: list[tuple[int, str, tuple[int, ...]]]) -> Callable[[]
     return run
 
 
-# ---------------------------------------------------------------- Naipes Manners
+# ---------------------------------------------------------------- Naipes Manners and Waltz
 def naipes_manners(guests: int) -> tuple[Callable[[], int], list]:
     """The runner and the guest list (the rule file's `guest_list`, which the other engines are given)."""
     program = load_program(MANNERS / "manners.yaml", {"guests": str(guests)})
     return engine_runner(program), list(Game(program, 0).memory.vars["guest_list"])
+
+
+def naipes_waltz(regions: int) -> tuple[Callable[[], int], list]:
+    """The runner and the drawing (the rule file's `lines`, which CLIPS is given)."""
+    program = load_program(WALTZ / "waltz.yaml", {"regions": str(regions)})
+    return engine_runner(program), list(Game(program, 0).memory.vars["lines"])
 
 
 def main(argv: list[str]) -> dict:
@@ -142,6 +164,12 @@ def main(argv: list[str]) -> dict:
             if durable:
                 manners["durable-rules"] = durable.manners(guest_list, repeat)
             workloads.append((f"(c) Miss Manners, {guests} guests", manners, repeat))
+        for regions, repeat in ((12, 3), (25, 1)):
+            runner, lines = naipes_waltz(regions)
+            waltz = {"Naipes": runner}
+            if not absent["CLIPS"]:
+                waltz["CLIPS"] = clips_waltz(lines)
+            workloads.append((f"(d) Waltz, {regions} regions", waltz, repeat))
         for label, fns, repeat in workloads:
             race = Race(fns, repeat, clock=time.process_time)
             counts = {name: race.outs[name] for name in fns}

@@ -184,54 +184,6 @@ class RuleSpec:
     bit: int = 0  # 1 << the rule's slot in its word of the static conflict order (set by the linker: see Matching)
     activation: Any = None  # a rule without variables: its one activation (naipes.runtime.agenda)
 
-    def bindings(self, memory: Any, given: dict[int, Any] | None = None,
-                 index_of: Callable[[Any, int], dict | None] | None = None) -> list[tuple[tuple, tuple]]:
-        """Every binding of the rule's variables that its tests at binding time let through (one activation
-        each), with its position: where each value stands in its collection (see Join), and for a variable over a
-        kind of fact (`fact_levels`) its fact's time tag, which orders the facts as their collection does and stays
-        as facts come and go. `given`: for some variables, the (place, value) pairs to go over instead of their
-        collections, or a number: only the values placed before it (the agenda binds the facts just asserted this
-        way, with the facts there before: naipes.runtime.agenda). `index_of(join, level)`: the values of a
-        variable over a kind of fact by their keys, kept by the caller (else made here)."""
-        V = memory.vars
-        found: list[tuple[tuple, tuple]] = [((), ())]
-        levels = self.fact_levels
-        for level, domain in enumerate(self.domains):
-            join = self.join[level] if self.join else None
-            tagged = bool(levels) and levels[level] is not None
-            limit = None
-            if given is not None and level in given:
-                chosen = given[level]
-                if type(chosen) is int:
-                    limit = chosen
-                else:
-                    found = [(position + (i,), binding + (value,)) for position, binding in found
-                             for i, value in chosen
-                             if join is None or not join.tests or join.passes(memory, binding + (value,))]
-                    continue
-            index = None
-            if join is not None and join.key is not None:
-                index = index_of(join, level) if index_of is not None and tagged else join.index(memory, tagged)
-            found_next = []
-            for position, binding in found:
-                candidates = None
-                if index is not None:
-                    try:
-                        candidates = index.get(join.probe(memory, V, *binding), ())  # type: ignore[union-attr,misc]
-                    except TypeError:  # a key that cannot be looked up: go over them all
-                        candidates = None
-                if candidates is None:
-                    values = domain(memory, V, *binding)
-                    candidates = [(value._time, value) for value in values] if tagged else enumerate(values)
-                for i, value in candidates:
-                    if limit is not None and i >= limit:
-                        continue
-                    bound = binding + (value,)
-                    if join is None or not join.tests or join.passes(memory, bound):
-                        found_next.append((position + (i,), bound))
-            found = found_next
-        return found
-
 
 @dataclass
 class Join:

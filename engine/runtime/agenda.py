@@ -94,12 +94,13 @@ class Activation:
     variables has one activation, at position ().
     """
 
-    __slots__ = ("rule", "binding", "position", "key", "action", "tags")
+    __slots__ = ("rule", "binding", "position", "key", "action", "tags", "order")
 
     def __init__(self, rule: Any, binding: tuple, position: tuple, bkey: tuple, action: Any):
         self.rule, self.binding, self.position, self.key = rule, binding, position, bkey
         self.action = action  # the rule's (a field of its own, which compiled code reads directly)
         self.tags: tuple | None = None  # the time tags of the facts it binds, in its order (see time_tags)
+        self.order: tuple | None = None  # where it stands among activations equal for the strategy (Agenda.key)
 
     def time_tags(self) -> tuple:
         """The time tags of the facts it binds, in binding order (kept: facts do not change)."""
@@ -185,18 +186,21 @@ class Lookups:
 class Matches:
     """The state of a rule with variables in one agenda: per binding position, pending and refracted flags,
     and a heap of positions holding every pending one (the smallest pending position fires first). While the
-    rule's guard does not hold, `asleep` may keep whether each activation's condition held (see Agenda.retract)."""
+    rule's guard does not hold, its flags may stay as they were, `asleep` saying so (see Agenda.retract)."""
 
     __slots__ = ("flags", "heap", "asleep", "count")
 
-    def __init__(self, flags: dict[tuple, int], heap: list[tuple], asleep: dict[tuple, bool] | None = None,
+    def __init__(self, flags: dict[tuple, int], heap: list[tuple], asleep: tuple[dict, set] | None = None,
                  count: int = 0):
         self.flags, self.heap = flags, heap
-        self.asleep = asleep  # the values an activation binds -> whether its condition held
+        # asleep: (the activations when the rule's guard stopped holding, the values bound of those whose lookups
+        # may answer otherwise since): their flags tell whether their conditions held
+        self.asleep = asleep
         self.count = count  # under a dynamic order (which keeps no heap here): how many are pending
 
     def copy(self) -> Matches:
-        return Matches(self.flags.copy(), self.heap[:], None if self.asleep is None else self.asleep.copy(),
+        asleep = self.asleep
+        return Matches(self.flags.copy(), self.heap[:], None if asleep is None else (asleep[0], asleep[1].copy()),
                        self.count)
 
     def pending_any(self, dynamic: bool) -> bool:
@@ -323,6 +327,7 @@ class Agenda:
             self.bindings, self.matches = bindings, matches
         if timed is not None:
             self.times, self.queue, self.serial, self.written, self.batches = timed
+        self.join_indexes, self.diffs = {}, {}  # (kept up from facts that came after: made anew)
         if looked_up is not None:
             self.seen, self.lookups = looked_up
 
@@ -385,7 +390,7 @@ class Agenda:
         flags: dict[tuple, int] = {}
         moved: list[Activation] = []
         action = rule.action
-        for position, binding in rule.bindings(memory, None, self._index_of(rule, memory)):
+        for position, binding in self._bindings(rule, memory):
             bkey = tuple([_identity(v) for v in binding])
             places = before.get(bkey)
             if places:
@@ -452,7 +457,6 @@ class Agenda:
             acts = dict(old.acts)
         found: list[tuple[tuple, tuple]] = []
         kinds = sorted(kind for kind in added if added[kind])
-        index_of = self._index_of(rule, memory)
         for done, kind in enumerate(kinds):
             new = added[kind]
             first = new[0]._time  # (every fact of the kind there before has an earlier time tag)
@@ -463,7 +467,7 @@ class Agenda:
                 given: dict[int, Any] = {i: later[k] for i, k in enumerate(levels) if k in later}
                 given.update({i: first for i in range(level) if levels[i] == kind})  # (the facts before)
                 given[level] = [(fact._time, fact) for fact in new]
-                found += rule.bindings(memory, given, index_of)
+                found += self._bindings(rule, memory, given)
         fresh, action = [], rule.action
         for position, binding in found:
             acts[position] = Activation(rule, binding, position, tuple([_identity(v) for v in binding]), action)
@@ -477,7 +481,7 @@ class Agenda:
             self.live &= ~rule.bit
         return fresh
 
-    def _matches(self, flags: dict[tuple, int], asleep: dict | None) -> Matches:
+    def _matches(self, flags: dict[tuple, int], asleep: tuple[dict, set] | None) -> Matches:
         """A rule's Matches with these flags: its heap of the pending positions, or under a dynamic order their
         count."""
         if self.queue is None:
@@ -488,9 +492,54 @@ class Agenda:
                 count += 1
         return Matches(flags, [], asleep, count)
 
-    def _index_of(self, rule: Any, memory: Memory) -> Callable[[Any, int], dict | None]:
-        """How `rule.bindings` finds the facts of a variable's kind by their keys: in indexes the agenda keeps."""
-        return lambda join, level: self._fact_index(join, rule.fact_levels[level], memory)
+    def _bindings(self, rule: Any, memory: Memory, given: dict[int, Any] | None = None) -> list[tuple[tuple, tuple]]:
+        """Every binding of the rule's variables that its tests at binding time let through (one activation
+        each), with its position: where each value stands in its collection (see Join), and for a variable over a
+        kind of fact (`fact_levels`) its fact's time tag, which orders the facts as their collection does and stays
+        as facts come and go. `given`: for some variables, the (place, value) pairs to go over instead of their
+        collections, or a number: only the values placed before it (extend binds the facts just asserted so, with
+        the facts there before). A variable over a kind of fact with a key finds its facts in an index kept up
+        (_fact_index)."""
+        V = memory.vars
+        found: list[tuple[tuple, tuple]] = [((), ())]
+        levels = rule.fact_levels
+        joins = rule.join
+        for level, domain in enumerate(rule.domains):
+            join = joins[level] if joins else None
+            kind = levels[level] if levels else None
+            limit = -1
+            if given is not None and level in given:
+                chosen = given[level]
+                if type(chosen) is int:
+                    limit = chosen
+                else:
+                    found = [(position + (i,), binding + (value,)) for position, binding in found
+                             for i, value in chosen
+                             if join is None or not join.tests or join.passes(memory, binding + (value,))]
+                    continue
+            index: dict | None = None
+            if join is not None and join.key is not None:
+                index = self._fact_index(join, kind, memory) if kind is not None else join.index(memory)
+            found_next = []
+            for position, binding in found:
+                candidates: Any = None
+                if index is not None:
+                    try:
+                        candidates = index.get(join.probe(memory, V, *binding), ())  # type: ignore[union-attr]
+                    except TypeError:  # a key that cannot be looked up: go over them all
+                        candidates = None
+                if candidates is None:
+                    values = domain(memory, V, *binding)
+                    candidates = [(value._time, value) for value in values] if kind is not None else \
+                        enumerate(values)
+                for i, value in candidates:
+                    if limit >= 0 and i >= limit:
+                        continue
+                    bound = binding + (value,)
+                    if join is None or not join.tests or join.passes(memory, bound):
+                        found_next.append((position + (i,), bound))
+            found = found_next
+        return found
 
     def _fact_index(self, join: Any, kind: str, memory: Memory) -> dict | None:
         """The facts of `kind` by `join`'s key, with their time tags (None: a key cannot be looked up), kept up
@@ -598,7 +647,7 @@ class Agenda:
         for rule in self._rules_of(mask ^ bound):
             bit = rule.bit
             memory.probes = []
-            holds = rule.guard_only or rule.condition(memory, V)
+            holds: Any = rule.guard_only or rule.condition(memory, V)
             probes, memory.probes = memory.probes, None
             if holds:
                 changed = _latest(probes)
@@ -642,23 +691,26 @@ class Agenda:
 
     def _diff(self, kind: str, before: tuple, now: tuple) -> tuple[tuple, tuple]:
         """(the facts of `before` not in `now`, the facts of `now` not in `before`), facts of one kind at two
-        times; the last asked for of each kind is kept (the rules over a kind ask for the same one)."""
+        times, found by their time tags (a kind's facts stand in the order of their tags; the new ones last); the
+        last asked for of each kind is kept (the rules over a kind ask for the same one)."""
         last = self.diffs.get(kind)
         if last is not None and last[0] is before and last[1] is now:
             return last[2], last[3]
-        count = len(before)
-        if now is before:
-            went, new = (), ()
-        elif count <= len(now) and (not count or now[count - 1] is before[count - 1]):
-            # only facts asserted: facts keep their order and new ones come last, so the last old fact still at its
-            # place has every old one before it
-            went, new = (), now[count:]
-        else:
-            were, present = set(map(id, before)), set(map(id, now))
-            went = tuple([fact for fact in before if id(fact) not in present])
-            new = tuple([fact for fact in now if id(fact) not in were])
-        self.diffs[kind] = (before, now, went, new)
-        return went, new
+        newest = before[len(before) - 1]._time if before else 0
+        kept = len(now)
+        while kept and now[kept - 1]._time > newest:
+            kept -= 1
+        went: list = []
+        if kept < len(before):  # (some went: the old ones still there are in the same order)
+            j = 0
+            for fact in before:
+                if j < kept and now[j] is fact:
+                    j += 1
+                else:
+                    went.append(fact)
+        found = (before, now, tuple(went), now[kept:])
+        self.diffs[kind] = found
+        return found[2], found[3]
 
     def _rules_of(self, mask: int) -> list[Any]:
         """The rules whose bits are in `mask`, in slot order."""
@@ -682,15 +734,20 @@ class Agenda:
         probing = looked_up is not None or how == KEPT or (timed and how == FRESH)
         before = self.before
         asleep = matches.asleep
+        slept: dict = {}
+        touched: set = set()
         if asleep is not None:  # (woken: what held when it went to sleep and no write could change holds still)
             matches.asleep = None
-        made: list | None = [] if timed else None  # (queue entries, pushed at once: see _batch)
+            slept, touched = asleep
+        made: list | None = [] if timed else None  # (queue entries, pushed at once: see _enqueue)
+        holds: Any
+        probes: list | None
         for position in (acts if positions is None else positions):
-            was = flags[position]
             act = acts[position]
-            held = None if asleep is None else asleep.get(act.key)
-            if held is not None:
-                holds, probes = held, None
+            # (asleep: its flags are as they were when the rule went to sleep, and nothing is pending)
+            was = flags[position] if asleep is None else 0
+            if asleep is not None and act.key not in touched and slept.get(position) is act:
+                holds, probes = flags[position] & (LIVE | FIRED), None
             else:
                 if probing:
                     memory.probes = []
@@ -712,7 +769,7 @@ class Agenda:
                     stamp = self._stamp(moment, memory)
                     flags[position] = stamp << 2 | LIVE
                     self.serial += 1
-                    made.append((self.key(rule, act, stamp), self.serial, act, stamp, -1, 0))
+                    made.append((self._order(rule, act, stamp), self.serial, act, stamp, -1, 0))
                 else:
                     if not was & LIVE:
                         heappush(heap, position)
@@ -731,21 +788,24 @@ class Agenda:
     def retract(self, mask: int, asleep: bool = False) -> None:
         """The rules in `mask` have nothing pending and nothing refracted (their guard does not hold). `asleep`:
         their guard just stopped holding; a rule with variables whose condition reads nothing but the values it
-        binds, variables and facts it looks up keeps whether each activation's condition held, until something
-        it reads is written or a lookup may answer otherwise (its guard holding again, they are made anew without
-        evaluating their conditions again: see evaluate_bound). Otherwise, what it kept is dropped."""
+        binds, variables and facts it looks up keeps its flags as they are, telling whether each activation's
+        condition held, until something it reads is written or a lookup may answer otherwise (its guard holding
+        again, they are made anew without evaluating their conditions again: see evaluate_bound). Otherwise, its
+        flags are cleared."""
         self.live &= ~mask
         self.fired &= ~mask
         for rule in self._rules_of(mask & self.variable_rules):
-            matches = self.matches[rule.index]
-            if not matches.flags and matches.asleep is None:
+            rid = rule.index
+            matches = self.matches[rid]
+            self.batches.pop(rid, None)
+            if not matches.flags:
                 continue
-            kept = None
             if asleep and (rule.probed or not rule.cond_kinds):
-                acts = self.bindings[rule.index].acts
-                kept = {acts[position].key: bool(flag & (LIVE | FIRED)) for position, flag in matches.flags.items()}
-            self.matches[rule.index] = Matches(dict.fromkeys(matches.flags, 0), [], kept)
-            self.batches.pop(rule.index, None)
+                if matches.asleep is None:
+                    matches.asleep = (self.bindings[rid].acts, set())
+                    matches.count, matches.heap = 0, []
+            else:
+                self.matches[rid] = Matches(dict.fromkeys(matches.flags, 0), [])
 
     def update(self, memory: Memory) -> None:
         """Re-evaluate what the memory's dirty keys may have changed: most keys only make their readers stale
@@ -830,22 +890,21 @@ class Agenda:
             stale &= ~self.unevaluated
             rebind &= ~self.unevaluated
             refresh &= ~self.unevaluated
+        if self.probed_kinds:
+            changes = {kind: self._changes(kind, memory) for kind in self.probed_kinds if kind in dirty}
+        else:
+            changes = {}
+        if kept & (self.closed | woken):  # (before a woken rule is evaluated: what it kept may hold no longer)
+            self._wake_less(kept & (self.closed | woken), changes)
         if rebind:
             self._rebind(rebind, stale, memory, factual & ~whole)
         if refresh:
             self._refresh(refresh & ~stale & ~self.closed, memory)
         if stale:
             self.evaluate_rules(stale, memory)
-        if self.probed_kinds:
-            changes = {kind: self._changes(kind, memory) for kind in self.probed_kinds if kind in dirty}
-        else:
-            changes = {}
+        kept &= ~stale
         if kept:
-            kept &= ~stale
-            if kept & self.closed:
-                self._wake_less(kept & self.closed, changes)
-            if kept:
-                self.evaluate_kept(kept, memory, changes)
+            self.evaluate_kept(kept, memory, changes)
         if touched:  # looked up after any rebinding, in the bindings as they are now
             closed = self.closed
             for rule, pos, ident in touched:
@@ -859,27 +918,26 @@ class Agenda:
         for rule in self._rules_of(mask & self.variable_rules):
             matches = self.matches[rule.index]
             if matches.asleep is not None:
-                matches.asleep = None
+                self.matches[rule.index] = Matches(dict.fromkeys(matches.flags, 0), [])
 
     def _wake_less(self, mask: int, changes: dict[str, list | None]) -> None:
         """Asleep rules whose lookups' facts came or went: the activations they may answer otherwise are evaluated
         again when they wake."""
         for rule in self._rules_of(mask & self.variable_rules):
-            matches = self.matches[rule.index]
-            asleep = matches.asleep
+            asleep = self.matches[rule.index].asleep
             if asleep is None:
                 continue
             looked_up = self.lookups[rule.index]
             if looked_up is None:
-                matches.asleep = None
+                self._forget_sleep(rule.bit)
                 continue
             for kind in rule.cond_kinds:
                 facts = changes.get(kind, ())
                 if facts is None:
-                    matches.asleep = None
+                    self._forget_sleep(rule.bit)
                     break
-                for bkey in looked_up.touched(kind, facts) if facts else ():
-                    asleep.pop(bkey, None)
+                if facts:
+                    asleep[1].update(looked_up.touched(kind, facts))
 
     def _rebind(self, rebind: int, stale: int, memory: Memory, factual: int = 0) -> None:
         """Rebind the rules in `rebind` (what their `for:` reads was written) and evaluate their new activations;
@@ -941,7 +999,7 @@ class Agenda:
         queue = self.queue
         assert queue is not None  # (only a dynamic order keeps stamps)
         self.serial += 1
-        heappush(queue, (self.key(rule, act, stamp), self.serial, act, stamp, -1, 0))
+        heappush(queue, (self._order(rule, act, stamp), self.serial, act, stamp, -1, 0))
         if len(queue) > self.room:
             self._compact()
 
@@ -990,7 +1048,7 @@ class Agenda:
         rule = act.rule
         if rule.variables:
             position = act.position
-            return self.bindings[rule.index].acts.get(position) is act and \
+            return self.bindings[rule.index].acts.get(position) is act and not self.closed & rule.bit and \
                 self.matches[rule.index].flags.get(position) == stamp << 2 | LIVE
         bit = rule.bit
         return bool(self.live & bit) and self.times[bit.bit_length() - 1] == stamp
@@ -999,27 +1057,45 @@ class Agenda:
         """Where an activation stands in the conflict order (smallest first): (-priority, what the strategy
         looks at as CLIPS defines it, what breaks the ties CLIPS leaves to its implementation). Activations with
         equal first two parts are a tie in CLIPS: made by one assertion or retraction (or one update)."""
+        if self.code == DECLARATION:
+            return (-rule.priority, (), (rule.index, act.position))
+        order = self._order(rule, act, stamp)
+        return (order[0], order[1:-1], order[-1])
+
+    def _order(self, rule: Any, act: Activation, stamp: int) -> tuple:
+        """`key`, flat (the priority, each thing the strategy looks at, the tie-breaks as one): the queue's keys."""
         code = self.code
-        order = (rule.index, act.position)
-        if code == DECLARATION:
-            return (-rule.priority, (), order)
         moment = stamp & MOMENT
+        tiebreak = act.order
+        if tiebreak is None:
+            tiebreak = act.order = self._tiebreak(rule, act)
         if code == DEPTH:
-            return (-rule.priority, (-moment,), (tuple([-t for t in act.time_tags()]), *order))
+            return (-rule.priority, -moment, tiebreak)
         if code == BREADTH:
-            return (-rule.priority, (moment,), (act.time_tags(), *order))
+            return (-rule.priority, moment, tiebreak)
         if code == SIMPLICITY:
-            return (-rule.priority, (rule.tests, moment), (act.time_tags(), *order))
+            return (-rule.priority, rule.tests, moment, tiebreak)
         if code == COMPLEXITY:
-            return (-rule.priority, (-rule.tests, moment), (act.time_tags(), *order))
+            return (-rule.priority, -rule.tests, moment, tiebreak)
         if code == RANDOM:
-            return (-rule.priority, (stamp >> 40, moment), order)
+            return (-rule.priority, stamp >> 40, moment, tiebreak)
         data = self._data(rule, act)
         recency = tuple([-t for t in sorted(data, reverse=True)]) + (1,)  # (1: more time tags first on a tie)
         if code == LEX:
-            return (-rule.priority, (recency, -rule.tests, moment), order)
+            return (-rule.priority, recency, -rule.tests, moment, tiebreak)
         first = self._time_of("phase") if rule.phase is not None else -1
-        return (-rule.priority, (-first, recency, -rule.tests, moment), order)
+        return (-rule.priority, -first, recency, -rule.tests, moment, tiebreak)
+
+    def _tiebreak(self, rule: Any, act: Activation) -> tuple:
+        """What orders activations equal for the strategy: the time tags of their facts (under depth the newest
+        first, else the oldest), then declaration, then binding order; the tags only under the strategies that
+        look at no data themselves."""
+        code = self.code
+        if code == DEPTH:
+            return (tuple([-t for t in act.time_tags()]), rule.index, act.position)
+        if code in (BREADTH, SIMPLICITY, COMPLEXITY):
+            return (act.time_tags(), rule.index, act.position)
+        return (rule.index, act.position)
 
     def _data(self, rule: Any, act: Activation) -> list[int]:
         """LEX and MEA: the time tags of what an activation matched: the facts it binds, the rule's phase (when it

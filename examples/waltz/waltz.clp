@@ -1,7 +1,7 @@
 ;;; Waltz line labelling: the OPS5 benchmark (Satoshi Nishiyama, University of Texas at Austin, 1991), as the
 ;;; CLIPS 6.4 distribution has it (examples/waltz/waltz.clp: depth strategy, the junction geometry in
 ;;; deffunctions, saliences that give the firing counts of other engines), written again beside waltz.yaml,
-;;; with one rule added at the end, `done`, which halts (the rule file's `end game`). Its facts are the lines of
+;;; with one rule added at the end, `done` (the rule file's ends the game there). Its facts are the lines of
 ;;; the drawing, given by tests/test_waltz.py and benchmarks/bench_rule_engines.py (waltz.yaml's `lines`, as the
 ;;; benchmark's waltzN.fct files have them) with (stage (value duplicate)).
 ;;;
@@ -371,5 +371,4 @@
 
 (defrule done
    (stage (value done))
-   =>
-   (halt))
+   =>)
