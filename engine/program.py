@@ -7,8 +7,9 @@ built: games, searches and strategies share one.
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from operator import attrgetter
 from typing import Any, Literal
 
 from .errors import GameError, Location, NaipesError
@@ -47,17 +48,15 @@ def get(value: Any, name: str) -> Any:
     return getattr(value, attribute(name))
 
 
-def declared_attribute(self: Any, name: str) -> Any:
-    """`card.rank` in Python: the declared attribute read by its declared name, for Python callers (tests,
-    tools, notebooks) when no attribute of that name exists. Generated code never reads a bare name (it reads
-    `card.a_rank`), so this opens nothing to a file; private names and names behind the prefix are not
-    looked up again."""
-    if not name.startswith(("_", ATTRIBUTE_PREFIX)):
-        try:
-            return object.__getattribute__(self, ATTRIBUTE_PREFIX + name)
-        except AttributeError:
-            pass
-    raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+def readable_by_name(cls: type, names: Iterable[str]) -> type:
+    """`cls` with each declared name of `names` readable by Python callers as itself (`card.rank`, in tests,
+    tools, notebooks: a property reading `card.a_rank`), where `cls` has no attribute of that name already
+    (a player's `state_slots`, a record's `count`: those read with `get`). Generated code never reads a
+    bare name, so this opens nothing to a file; and the class's other attributes are read as fast as ever."""
+    for name in names:
+        if not hasattr(cls, name):
+            setattr(cls, name, property(attrgetter(attribute(name)), doc=f"the declared '{name}'"))
+    return cls
 
 
 def expose(cls: type, *names: str) -> None:
@@ -78,7 +77,7 @@ class PlayerBase:
     zone_slots: tuple = ()  # per-player zones (set per program)
 
     get = get  # player.get("hand"): the variable or zone the rule file declares under that name
-    __getattr__ = declared_attribute  # player.hand, in Python
+
 
     def __repr__(self) -> str:
         return self.name
@@ -93,7 +92,7 @@ class CardBase:
     _order_by = "id"  # how min, max and sorted order cards (naipes.library.builtins.natural_order)
     attributes: tuple = ()  # the attributes and tables the rule file declares, by their names
     get = get  # card.get("rank"): the attribute (or table) the rule file declares under that name
-    __getattr__ = declared_attribute  # card.rank, in Python
+
 
     def __repr__(self) -> str:
         return self.name
@@ -123,7 +122,7 @@ class FactBase(tuple):
         return tuple.__eq__(self, other)
 
     get = get  # fact.get("x"): its field of that name
-    __getattr__ = declared_attribute  # fact.x, in Python
+
 
     def fields(self) -> tuple[str, ...]:
         """The attributes holding its fields, in order (naipes.program.attribute; `declared` gives the names)."""

@@ -41,7 +41,7 @@ from .phases import Phases
 from .rules import Rules
 from .sections import located_text
 from .settings import Settings
-from .shapes import shape_errors
+from .shapes import shapes_checked
 from .vocabulary import RULE_FILE, SECTIONS, VAR_KEYS, VIEW_KEYS
 
 
@@ -50,9 +50,6 @@ class Builder(Settings, Phases, Declarations, Cards, Moves, Rules):
 
     def build(self) -> Program:
         tree = self.tree
-        misshapen = shape_errors(tree, RULE_FILE)
-        if misshapen:  # (the section readers meet only the shapes they expect)
-            raise RuleErrors(misshapen)
         for key in tree:
             if key not in SECTIONS:
                 self.error(f"unknown section '{key}'", tree.key_loc(key),
@@ -235,7 +232,8 @@ def error_order(error: RuleError) -> tuple:
 def load_program(path: str | Path, params: dict[str, str] | None = None) -> Program:
     """Load, check and compile a rule file (raises RuleError(s) or ParamError)."""
     tree = load_tree(path)
-    return Builder(tree, str(path), dict(params or {})).build()
+    with shapes_checked(tree, RULE_FILE):
+        return Builder(tree, str(path), dict(params or {})).build()
 
 
 

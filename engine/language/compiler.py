@@ -36,6 +36,7 @@ NUMERIC = {"int", "float", "bool"}
 # Attributes every object of a kind has, beyond those the rule file declares.
 PLAYER_BUILTIN_ATTRS, CARD_BUILTIN_ATTRS, ZONE_ATTRS = PLAYER_ATTRIBUTES, CARD_ATTRIBUTES, ZONE_ATTRIBUTES
 ANY = "*"  # a read of an attribute of any object
+GENERATOR = "generator"  # the type of a generator expression, which only a built-in going over it ever receives
 
 
 def identifier_problem(name: Any, kind: str) -> str | None:
@@ -535,7 +536,7 @@ class _Job:
             else:
                 if kwargs:
                     self.fail(arg, "a positional argument cannot follow a keyword argument")
-                src, typ = (self._generator(arg.children[0], arg.children[1:]), None) if lazy else self.expr(arg)
+                src, typ = (self._generator(arg.children[0], arg.children[1:]), GENERATOR) if lazy else self.expr(arg)
                 args.append(src)
                 types.append(typ)
         return args, kwargs, types
@@ -546,14 +547,14 @@ class _Job:
             return self._values_of(node), "list"
         if function.data == "name" and function.children[0].value == "exists" and "exists" not in self.scope:
             return self._exists(node), "bool"
-        args, kwargs, _ = self._arguments(node.children[1], lazy=self._iterates(node))
-        return self._call(node, args, kwargs)
+        args, kwargs, types = self._arguments(node.children[1], lazy=self._iterates(node))
+        return self._call(node, args, kwargs, types)
 
     def e_call_gen(self, node: Tree) -> tuple[str, str | None]:
         element, fors = node.children[1], node.children[2:]
-        gen = self._generator(element, fors) if self._iterates(node) else \
-            self._comprehension(element, fors, "[", "]")[0]
-        return self._call(node, [gen], {})
+        lazy = self._iterates(node)
+        gen = self._generator(element, fors) if lazy else self._comprehension(element, fors, "[", "]")[0]
+        return self._call(node, [gen], {}, [GENERATOR if lazy else "list"])
 
     def _iterates(self, call: Tree) -> bool:
         """Whether `call` is of a built-in that goes over its one argument, keeping only items (Builtin.iterates):
@@ -570,7 +571,8 @@ class _Job:
     def _generator(self, element: Tree, fors: list[Tree]) -> str:
         return self._comprehension(element, fors, "(", ")")[0]
 
-    def _call(self, node: Tree, args: list[str], kwargs: dict[str, str]) -> tuple[str, str | None]:
+    def _call(self, node: Tree, args: list[str], kwargs: dict[str, str],
+              types: list[str | None] | None = None) -> tuple[str, str | None]:
         func_node = node.children[0]
         if func_node.data != "name":
             self.fail(node, "only named functions can be called")
@@ -602,11 +604,24 @@ class _Job:
             if b.random and not self.allow_random:
                 self.fail(token, f"'{name}' is random and cannot be used in {self.what}",
                           "conditions and functions must be pure; draw random numbers in actions")
+            if b.iterates:
+                args = self._charged(name, args, types or [None] * len(args))
+                allargs = ", ".join(args + [f"{k}={v}" for k, v in kwargs.items()])
             lead = "M.rng" if b.random else "V" if b.state else "M" if b.costly else ""
             joined = ", ".join(x for x in (lead, allargs) if x)
             return f"B_{name}{'_keyed' if b.keyed is not None and 'key' in kwargs else ''}({joined})", b.returns
         self.e_name(func_node)  # raises the right "unknown name" error
         self.fail(node, f"'{name}' cannot be called")
+
+    @staticmethod
+    def _charged(name: str, args: list[str], types: list[str | None]) -> list[str]:
+        """The arguments of a built-in that goes over a collection, each collection it goes over charged a step
+        per item (Budget.charge): copying, sorting or searching a list is work as a loop over it is. A
+        generator expression charges its own items as it runs; `min(a, b)` goes over no collection."""
+        if name in ("min", "max") and len(args) != 1:
+            return args
+        over = len(args) if name == "zip" else 1
+        return [f"M.charge({arg})" if i < over and types[i] != GENERATOR else arg for i, arg in enumerate(args)]
 
     def _values_of(self, node: Tree) -> str:
         """`values_of(ATTRIBUTE)`: the values the cards section lists for a card attribute, in its order."""

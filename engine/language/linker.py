@@ -32,9 +32,9 @@ from ..program import (
     ViewSpec,
     ZoneSpec,
     attribute,
-    declared_attribute,
     get,
     interned,
+    readable_by_name,
 )
 from ..runtime.agenda import DYNAMIC_STRATEGIES, Activation, static_term
 from ..runtime.memory import REFRESH
@@ -149,8 +149,9 @@ def player_class(player_state: list[VarSpec], zones: list[ZoneSpec]) -> type:
     """The class of the program's players: a slot per player variable and per-player zone."""
     player_slots = tuple(attribute(v.name) for v in player_state)
     zone_slots = tuple(attribute(z.name) for z in zones if z.per_player)
-    return type("Player", (PlayerBase,), {"__slots__": player_slots + zone_slots,
-                                         "state_slots": player_slots, "zone_slots": zone_slots})
+    return readable_by_name(type("Player", (PlayerBase,), {"__slots__": player_slots + zone_slots,
+                                                          "state_slots": player_slots, "zone_slots": zone_slots}),
+                            [v.name for v in player_state] + [z.name for z in zones if z.per_player])
 
 
 def function_reads(defs: list[Definition], known: dict[str, set] | None = None) -> dict[str, set]:
@@ -322,10 +323,10 @@ def record_class(name: str, fields: tuple[str, ...], fact: bool) -> type:
     def __repr__(self: tuple) -> str:
         return f"{name}({', '.join(f'{f}={v!r}' for f, v in zip(fields, self))})"
     if not fact:
-        return type(name, (base,), {"__slots__": (), "__repr__": __repr__, "get": get,
-                                    "__getattr__": declared_attribute})
-    return type(name, (FactBase, base), {"__slots__": (), "__repr__": __repr__, "kind": name, "__eq__": FactBase.__eq__,
-                                         "__hash__": FactBase.__hash__, "__ne__": FactBase.__ne__})
+        return readable_by_name(type(name, (base,), {"__slots__": (), "__repr__": __repr__, "get": get}), fields)
+    return readable_by_name(type(name, (FactBase, base), {
+        "__slots__": (), "__repr__": __repr__, "kind": name, "__eq__": FactBase.__eq__, "__hash__": FactBase.__hash__,
+        "__ne__": FactBase.__ne__}), fields)
 
 
 def lookup(table: dict, key: Any, default: Any) -> Any:

@@ -439,8 +439,12 @@ class _Charger:
                 key = next(k.value for k in child.keywords if k.arg == "key")
                 steps = _steps_outside_loops(key.body)  # type: ignore[attr-defined]  # (a lambda: _keyed_once)
                 if steps:
-                    child.args = [ast.fix_missing_locations(ast.copy_location(
-                        _memory_call("charge", [child.args[0], ast.Constant(steps)]), child.args[0]))]
+                    items = child.args[0]
+                    if _is_charge(items):  # (the collection charged already: a step per item, and the key's)
+                        items.args = [items.args[0], ast.Constant(1 + steps)]  # type: ignore[attr-defined]
+                    else:
+                        child.args = [ast.fix_missing_locations(ast.copy_location(
+                            _memory_call("charge", [items, ast.Constant(steps)]), items))]
                     key._charged = True  # type: ignore[attr-defined]
             elif isinstance(child, COMPREHENSIONS):
                 parts = [*child.generators[-1].ifs, *((child.key, child.value) if isinstance(child, ast.DictComp)

@@ -1,14 +1,15 @@
-"""The shape of a file, checked against the vocabulary before any section is read.
+"""The shape of a file, checked against the vocabulary: no value of the wrong shape ends in a traceback.
 
 Every value a rule file or a strategy file holds has the shape its key's entry in
 :mod:`naipes.language.vocabulary` gives (text, a number, a list of texts, a
 mapping of names to expressions, ...). :func:`shape_errors` walks a loaded file
-against that table and says, with its location, every value of another shape,
-so that the section readers only ever meet values of the shapes they expect: a
-list where a name belongs is a located error, never a traceback. Keys the
-vocabulary does not know are left to the readers (they suggest the key meant),
-and so are the finer checks within a shape (a value among its choices, a name
-that is an identifier).
+against that table and says, with its location, every value of another shape.
+The section readers report the shapes they expect in their own words (which
+know what the value is for); :func:`shapes_checked` stands behind them, so that
+a value of a shape a reader did not foresee (a list where a name belongs) is a
+located error, never a traceback. Keys the vocabulary does not know are left to
+the readers (they suggest the key meant), and so are the finer checks within a
+shape (a value among its choices, a name that is an identifier).
 
 >>> from naipes.language.loader import parse_yaml
 >>> from naipes.language.vocabulary import RULE_FILE
@@ -17,9 +18,11 @@ that is an identifier).
 """
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
-from ..errors import Location, RuleError
+from ..errors import Location, NaipesError, RuleError, RuleErrors
 from .loader import Map, Seq, location_of
 from .vocabulary import Entries, ListOf, Record, Shape, Value
 
@@ -35,6 +38,21 @@ def shape_errors(tree: Map, shape: Record) -> list[RuleError]:
     errors: list[RuleError] = []
     _check_record(tree, shape, (), errors)
     return errors
+
+
+@contextmanager
+def shapes_checked(tree: Map, shape: Record) -> Iterator[None]:
+    """Read `tree` in the block; a fault that is not a located error, where `tree` holds values of the wrong
+    shape, is those values' located errors instead."""
+    try:
+        yield
+    except NaipesError:
+        raise
+    except Exception:
+        misshapen = shape_errors(tree, shape)
+        if not misshapen:
+            raise  # (a bug in Naipes: the file is well shaped)
+        raise RuleErrors(misshapen) from None
 
 
 def describe(shape: Shape) -> str:

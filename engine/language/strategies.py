@@ -45,7 +45,7 @@ from .compiler import Compiler, Unit, identifier_problem
 from .linker import Module, compile_module, function_reads, linked_plans, names_read, resolve_specs
 from .loader import Map, Seq, load_tree
 from .rules import with_given
-from .shapes import shape_errors
+from .shapes import shapes_checked
 from .shipped import STRATEGIES, is_file, strategy_folders
 from .vocabulary import AGENT_NAMES, STRATEGY_FILE, STRATEGY_GROUP_KEYS, STRATEGY_RULE_KEYS, STRATEGY_SECTIONS
 
@@ -99,9 +99,11 @@ def compile_strategy(path: str | Path, game: Program) -> Strategy:
     lead back to this file) is checked by :func:`naipes.agents.strategy.load_strategy`.
     """
     tree = load_tree(path)
-    misshapen = shape_errors(tree, STRATEGY_FILE)
-    if misshapen:  # (the readers meet only the shapes they expect)
-        raise RuleErrors(misshapen)
+    with shapes_checked(tree, STRATEGY_FILE):
+        return _compiled_strategy(tree, path, game)
+
+
+def _compiled_strategy(tree: Map, path: str | Path, game: Program) -> Strategy:
     errors = [RuleError(f"unknown section '{key}' in a strategy file", tree.key_loc(key),
                         did_you_mean(str(key), STRATEGY_SECTIONS)
                         or f"sections: {', '.join(sorted(STRATEGY_SECTIONS))}")

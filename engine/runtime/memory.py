@@ -193,7 +193,7 @@ class Memory(Budget):
         """`obj.name = value`, for `name` a player variable (the key written is `(name, seat)`)."""
         if not isinstance(obj, PLAYER_CLASS):
             raise GameError(f"cannot set '{name}' on {obj!r}: only players have variables")
-        attr = _attribute(name)
+        attr = _ATTRIBUTES.get(name) or _attribute(name)
         old = getattr(obj, attr)
         if old is not value and (type(old) is not type(value) or old != value):
             if type(value) not in LEAVES:
@@ -220,7 +220,7 @@ class Memory(Budget):
         """`obj.name = obj.name + added`: set_attr as grow_var is set_var."""
         if not isinstance(obj, PLAYER_CLASS):
             raise GameError(f"cannot set '{name}' on {obj!r}: only players have variables")
-        attr = _attribute(name)
+        attr = _ATTRIBUTES.get(name) or _attribute(name)
         old = getattr(obj, attr)
         value = plus(self, old, added)
         key = (name, obj.index)
@@ -820,10 +820,8 @@ _ATTRIBUTES: Final[dict[str, str]] = {}  # declared name -> the attribute holdin
 
 
 def _attribute(name: str) -> str:
-    """`attribute(name)`, found in a table once met (a player variable's write looks it up)."""
-    found = _ATTRIBUTES.get(name)
-    if found is None:
-        found = _ATTRIBUTES[name] = attribute(name)
+    """`attribute(name)`, kept in a table (a player variable's write looks it up there first)."""
+    found = _ATTRIBUTES[name] = attribute(name)
     return found
 
 
