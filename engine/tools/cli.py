@@ -503,7 +503,8 @@ def competition(folder: str, rulesets: tuple[str, ...], statics: tuple[str, ...]
                + "".join(f"{n:>16}" for n in names))
     for rank, row in enumerate(summary["table"], 1):
         click.echo(f"{rank:<4}{row['entrant']:<24}{row['games']:>7}{row['mean_points']:>13.2f}{row['wins']:>8.1f}"
-                   f"{row['faults']:>8}" + "".join(f"{row['by_ruleset'][n]:>16.2f}" for n in names))
+                   f"{row['faults']:>8}" + "".join(f"{'-':>16}" if row["by_ruleset"][n] is None else
+                                                   f"{row['by_ruleset'][n]:>16.2f}" for n in names))
     print_faults((row["entrant"], row["faults"], row["fault_reasons"]) for row in summary["table"])
     write_json(summary, json_path)
 
