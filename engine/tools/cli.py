@@ -33,7 +33,8 @@ from rich.console import Console
 
 from ..agents.bot_process import BotLimits
 from ..agents.human import hidden_variables, plural, render_view
-from ..agents.registry import AGENTS, load_strategy
+from ..agents.levels import default_opponent
+from ..agents.registry import AGENTS, checking, load_strategy, python_bots
 from ..agents.search import Solver
 from ..errors import NaipesError, ParamError, RuleErrors
 from ..language.builder import load_program
@@ -630,13 +631,20 @@ def check(rulesets: tuple[str, ...], params: tuple[str, ...]) -> None:
     for name in rulesets:
         try:
             if Path(name).is_file() and is_strategy_file(name):
-                strategy = load_strategy(name, load(str(strategy_game(name)), params))
+                with checking() as bots:  # a Python bot it names is read as text, never run
+                    strategy = load_strategy(name, load(str(strategy_game(name)), params))
                 click.echo(f"{name}: ok (a strategy for {strategy.game.name}: {len(strategy.program.rules)} "
                            f"decision rules, {sum(map(len, strategy.observations.values()))} observation rules)")
+                for bot in bots:
+                    click.echo(f"  note: it names the Python bot {bot} (checked as text, not run); a file cannot "
+                               f"start one: a game refuses it (seat it with --seat {bot})")
                 continue
             program = load(name, params)
             Game(program, 0).start()  # the setup and first rules must run too
             click.echo(f"{name}: ok ({len(program.rules)} rules, {len(program.moves)} moves)")
+            for bot in python_bots(program.default_ai):
+                click.echo(f"  note: players.ai names the Python bot {bot}, which a file cannot start: its seats "
+                           f"get {default_opponent(program)} (seat the bot with --seat {bot})")
         except RuleErrors as errors:
             failed = True
             click.echo(str(errors), err=True)
