@@ -101,7 +101,7 @@ def test_every_command_has_help(command):
 
 
 @pytest.mark.parametrize("command, options", [
-    ("play", ["--seat", "-p", "--seed", "--log", "--trace"]),
+    ("play", ["--seat", "-p", "--seed", "--log", "--log-seat", "--trace"]),
     ("simulate", ["-n", "--seat", "-p", "--seed"]),
     ("solve", ["-p", "--seed", "--json"]),
     ("check", ["RULESETS"]),

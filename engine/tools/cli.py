@@ -1,7 +1,8 @@
 """The ``naipes`` command: a thin layer over the public API.
 
     naipes play RULESET [--seat AGENT]... [--players N] [--opponents LEVEL] [-p k=v]... [--seed N] [--log FILE]
-    naipes play --resume LOG [--seat AGENT]... [--log FILE]
+                [--log-seat SEAT FILE]...
+    naipes play --resume LOG [--seat AGENT|SEAT=AGENT]... [--log FILE]
     naipes replay LOG [--seat all|watch|N] [--to STEP] [--web]
     naipes simulate RULESET -n N [--seat AGENT]... [--players N] [--opponents LEVEL] [--jobs J] [--json FILE]
     naipes info RULESET [-p k=v]... [--json]
@@ -23,6 +24,7 @@ import functools
 import json
 import os
 import random
+import re
 import sys
 from collections.abc import Callable, Iterable
 from pathlib import Path
@@ -34,15 +36,15 @@ from rich.console import Console
 from ..agents.bot_process import BotLimits
 from ..agents.human import hidden_variables, plural, render_view
 from ..agents.levels import default_opponent
-from ..agents.registry import AGENTS, checking, load_strategy, python_bots
+from ..agents.registry import AGENTS, checking, load_strategy, python_bots, shipped_agent
 from ..agents.search import Solver
-from ..errors import NaipesError, ParamError, RuleErrors
+from ..errors import Location, NaipesError, ParamError, RuleErrors
 from ..language.builder import load_program
 from ..language.shipped import ruleset_path, shipped_rulesets
 from ..language.strategies import is_strategy_file, strategy_game
 from ..program import Program
 from ..runtime.game import Game, GameResult, QuitGame, play_game
-from .gamelog import LogHeader, attach_log, digest
+from .gamelog import LogError, LogHeader, attach_log, attach_seat_log, digest
 from .replay import Replay, browse, ruleset_reference, scripted, show_step
 from .seating import close_agents, seat_agents, seat_list, seat_plan
 
@@ -187,11 +189,11 @@ def seat_options(command: Callable) -> Callable:
 
 
 def seated(program: Program, seats: tuple[str, ...], players: int | None, opponents: str | None, seed: int,
-           limits: BotLimits, person_first: bool) -> tuple[list, str]:
-    """The agents of the table, and the lines saying who sits where."""
+           limits: BotLimits, person_first: bool) -> tuple[list, list[str], str]:
+    """The agents of the table, their names as given (what a log records), and the lines saying who sits where."""
     names = seat_plan(program, seats, players, opponents, person_first)
     agents = seat_agents(program, names, len(seats), seed, limits)
-    return agents, seat_list(program, names, [agent.name for agent in agents], len(seats))
+    return agents, names, seat_list(program, names, [agent.name for agent in agents], len(seats))
 
 
 seed_option = click.option("--seed", type=int, default=None, help="Seed of the game (a run is reproducible from it).")
@@ -218,23 +220,36 @@ def main() -> None:
     """Naipes: card games as declarative rule files, run by one rules engine."""
 
 
+def seat_logs(context: click.Context, parameter: click.Parameter, value: tuple) -> tuple:
+    """--log-seat SEAT FILE (repeatable): each FILE checked as an output file; SEAT is checked against the game."""
+    return tuple((seat, output_file(context, parameter, file)) for seat, file in value)
+
+
 @main.command()
 @click.argument("ruleset", required=False)
 @seat_options
 @params_option
 @seed_option
 @output_option("--log", "log_path", "Write the game as JSON lines (to replay it with 'naipes replay', or resume it "
-                                    "with --resume).")
+                                    "with --resume): every card, the seed, each seat's options, so not for the "
+                                    "players' eyes before the game is over. Each record says who may see it "
+                                    "(visibility: public, a player, or full).")
+@click.option("--log-seat", "seat_logs", type=(str, str), multiple=True, metavar="SEAT FILE", callback=seat_logs,
+              help="Write what SEAT (its name, P2, or its number from 0) saw as JSON lines: the public records, the "
+                   "others' moves as the table heard them, its own options and cards; no seed. Safe to give that "
+                   "player (repeatable, a seat each; it cannot be replayed).")
 @click.option("--trace", is_flag=True, help="Print each rule firing and why it won over the others pending, and which "
                    "strategy rule chose each AI move.")
 @click.option("--resume", "resume_path", type=click.Path(exists=True, dir_okay=False),
               help="Continue the game saved in this log (written by --log): its moves are made again, then the "
-                   "seats (by default the log's) play on. RULESET, if given, replaces the rule file the log names.")
+                   "seats play on: the log's, but a Python bot or a file only if the command line names it (--seat "
+                   "P2=AGENT replaces one seat's agent; --seat AGENT... all of them). RULESET, if given, replaces "
+                   "the rule file the log names (which must be given if the log names one that is not shipped).")
 @bot_limit_options
 @guarded
 def play(ruleset: str | None, seats: tuple[str, ...], players: int | None, opponents: str | None,
-         params: tuple[str, ...], seed: int | None, log_path: str | None, trace: bool, resume_path: str | None,
-         limits: BotLimits) -> None:
+         params: tuple[str, ...], seed: int | None, log_path: str | None, seat_logs: tuple[tuple[str, str], ...],
+         trace: bool, resume_path: str | None, limits: BotLimits) -> None:
     """Play one game of RULESET (by default: you at seat 1 against the rule file's AI, its strongest level),
     or resume a logged one.
 
@@ -244,26 +259,28 @@ def play(ruleset: str | None, seats: tuple[str, ...], players: int | None, oppon
         resumed = resume_from(resume_path, ruleset, params, seed)
         program, seed, rule_file, overrides = resumed.program, resumed.header["seed"], resumed.rule_file, \
             resumed.header["params"]
-        seats = seats or tuple(resumed.header["seats"])  # as many seats as the log's game
+        seats = resumed_names(resumed, seats)  # as many seats as the log's game
     elif ruleset is None:
         raise click.UsageError("name a RULESET to play, or a log to continue with --resume LOG")
     else:
         resumed, rule_file, overrides = None, find_ruleset(ruleset), parse_params(params)
         program, seed = load_program(rule_file, overrides), pick_seed(seed)
-    agents, seating = seated(program, seats, players, opponents, seed, limits, person_first=resumed is None)
+    agents, names, seating = seated(program, seats, players, opponents, seed, limits, person_first=resumed is None)
     count = len(agents)
     if resumed is not None:
         agents = resumed_seats(resumed, agents)
-    click.echo(f"{program.title} — seed {seed}\n{seating}")
     game = Game(program, seed, players=count)
     with contextlib.ExitStack() as cleanup:
         cleanup.callback(close_agents, agents)
+        header = LogHeader(ruleset_reference(rule_file), digest(rule_file), overrides, seed, names)
+        for seat, path in seat_logs:
+            attach_seat_log(game, cleanup.enter_context(open(path, "w", encoding="utf-8")), header,
+                            seat_number(game, seat))
+        click.echo(f"{program.title} — seed {seed}\n{seating}")
         if trace:
             game.listeners.append(trace_printer)
         if log_path:
-            attach_log(game, cleanup.enter_context(open(log_path, "w", encoding="utf-8")),
-                       LogHeader(ruleset_reference(rule_file), digest(rule_file), overrides, seed,
-                                 [a.name for a in agents]))
+            attach_log(game, cleanup.enter_context(open(log_path, "w", encoding="utf-8")), header)
         game.observers.append(table_printer)
         try:
             result = play_game(program, agents, seed, game=game)
@@ -276,6 +293,18 @@ def play(ruleset: str | None, seats: tuple[str, ...], players: int | None, oppon
                 click.echo(f"Continue it with: naipes play --resume {log_path}")
 
 
+def seat_number(game: Game, seat: str) -> int:
+    """A seat named on the command line: a player's name (any case) or a number from 0."""
+    names = [p.name for p in game.memory.players]
+    if seat.isdigit() and int(seat) < len(names):
+        return int(seat)
+    folded = [name.lower() for name in names]
+    if seat.lower() in folded:
+        return folded.index(seat.lower())
+    raise click.BadParameter(f"no seat '{seat}': choose a player ({', '.join(names)}) or a number 0..{len(names) - 1}",
+                             param_hint="--log-seat")
+
+
 def resume_from(log: str, ruleset: str | None, params: tuple[str, ...], seed: int | None) -> Replay:
     """The logged game to continue, run again and checked; its rule file, params and seed are the log's."""
     if params or seed is not None:
@@ -285,6 +314,42 @@ def resume_from(log: str, ruleset: str | None, params: tuple[str, ...], seed: in
         raise NaipesError(f"the game in {log} is over: nothing to resume (naipes replay {log} shows it)")
     click.echo(f"Resuming {log}: {resumed.steps} moves made again, then {resumed.game.mover.name} to move.")
     return resumed
+
+
+def resumed_names(resumed: Replay, seats: tuple[str, ...]) -> tuple[str, ...]:
+    """The agents of a resumed game: the command line's (--seat AGENT... for every seat, or --seat SEAT=AGENT for
+    some), else the log's. A seat the log gives a Python bot or a file by its path (a log chooses nothing that
+    runs) must be named on the command line; the error says how."""
+    replaced = [seat for seat in seats if SEAT_AGENT.fullmatch(seat)]
+    if replaced and len(replaced) < len(seats):
+        raise click.BadParameter("give every seat's agent (--seat AGENT, in seat order) or replace some "
+                                 "(--seat SEAT=AGENT), not both", param_hint="--seat")
+    if seats and not replaced:
+        return seats
+    names = list(resumed.header["seats"])
+    players = [p.name for p in resumed.game.memory.players]
+    if len(names) != len(players):
+        raise LogError(f"the log names {len(names)} seats for a game of {len(players)} players",
+                       Location(str(resumed.path), 1, 1))
+    named = set()
+    for text in replaced:
+        seat, _, agent = text.partition("=")
+        number = resumed.seat(seat)
+        if not isinstance(number, int):
+            raise click.BadParameter(f"'{text}': name a seat (P1, or a number from 0) before '='", param_hint="--seat")
+        names[number] = agent
+        named.add(number)
+    refused = [(player, name) for number, (player, name) in enumerate(zip(players, names))
+               if number not in named and not shipped_agent(name)]
+    if refused:
+        lines = [f"the log names {'the bot' if name.startswith('python:') else 'the agent'} {name} for {player}; "
+                 f"pass --seat {player}={name} to use it" for player, name in refused]
+        raise NaipesError("a log does not choose what runs: " + "; ".join(lines)
+                          + " (or another agent: --seat SEAT=AGENT)")
+    return tuple(names)
+
+
+SEAT_AGENT = re.compile(r"[A-Za-z]*[0-9]+=.+")  # --seat P2=AGENT, or 1=AGENT: one seat's agent replaced
 
 
 def resumed_seats(resumed: Replay, agents: list) -> list:
