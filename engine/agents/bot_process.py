@@ -73,10 +73,11 @@ class BotProcess:
     """One worker process and its two pipes (see the module's docstring)."""
 
     def __init__(self, process: subprocess.Popen, requests: int, replies: int, output: Output, limits: BotLimits,
-                 helpers: int):
+                 helpers: int = 0):
         self.process, self.limits, self.output = process, limits, output
         self._requests, self._replies = requests, replies
-        self._helpers = helpers  # the processes of ours below `process` (the sandbox's first one, and the worker's)
+        self._helpers = helpers  # the processes above the worker's own (in a sandbox: bubblewrap's two)
+        self._watched = process.pid  # the worker's own process, once it said hello (see _check_processes)
         self._buffer = self._pending = b""
         self._sent = 0  # the number of the last request sent (0: the hello)
         self.ended = False
@@ -120,6 +121,8 @@ class BotProcess:
         try:
             hello = worker._receive(0, time.monotonic() + limits.startup, f"did not start within {limits.startup:g} s",
                                     "loading")
+            for _ in range(worker._helpers):  # down to the process that said hello
+                worker._watched = next(iter(_children(worker._watched)), worker._watched)
             worker._check_processes("loading")
             return worker, hello
         except WorkerEnded as ended:
@@ -225,8 +228,8 @@ class BotProcess:
 
     def _check_processes(self, call: str) -> None:
         """A bot may start no process: one still there after its call (even in a session of its own) is a fault,
-        and ends with the worker. (The worker adopts the orphans of what its bot started, so they are seen.)"""
-        started = len(_descendants(self.process.pid)) - self._helpers
+        and ends with the worker. (The worker adopts the orphans of what its bot started: all are its children.)"""
+        started = len(_children(self._watched))
         if started > 0:
             self._fail(f"{call} started a process that outlived its call" if started == 1 else
                        f"{call} started {started} processes that outlived its call")
@@ -320,8 +323,8 @@ def _pipe(opened: list[int]) -> tuple[int, int]:
     return read, write
 
 
-def _descendants(pid: int) -> list[int]:
-    """The processes below `pid` (Linux: /proc's lists of children; elsewhere none are known)."""
+def _children(pid: int) -> list[int]:
+    """The children of process `pid`, of every thread (Linux: /proc's lists; elsewhere none are known)."""
     found = []
     try:
         for task in os.listdir(f"/proc/{pid}/task"):
@@ -329,6 +332,12 @@ def _descendants(pid: int) -> list[int]:
                 found += [int(child) for child in children.read().split()]
     except OSError:
         return []
+    return found
+
+
+def _descendants(pid: int) -> list[int]:
+    """The processes below `pid`."""
+    found = _children(pid)
     return found + [grandchild for child in found for grandchild in _descendants(child)]
 
 
