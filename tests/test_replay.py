@@ -368,3 +368,18 @@ def test_a_seat_log_names_a_seat_of_the_game(tmp_path: Path) -> None:
     assert result.exit_code == 2 and "no seat 'P3': choose a player (P1, P2) or a number 0..1" in result.output
     folder = naipes("play", "fichas", "--seat", "random", "--seat", "random", "--log-seat", "P1", tmp_path)
     assert folder.exit_code == 2 and "is a folder" in folder.output
+
+
+def test_a_log_of_format_1_still_replays(tute_log: Path, tmp_path: Path) -> None:
+    """Format 1 marked the visibility of the header, shuffles and card movements only."""
+    old = []
+    for number, line in enumerate(tute_log.read_text().splitlines()):
+        record = json.loads(line)
+        if number == 0:
+            record["format"] = 1
+        elif record["type"] not in ("move", "shuffle"):
+            del record["visibility"]
+        old.append(json.dumps(record, ensure_ascii=False))
+    log = tmp_path / "old.jsonl"
+    log.write_text("\n".join(old) + "\n")
+    assert Replay.load(log).steps == Replay.load(tute_log).steps

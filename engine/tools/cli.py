@@ -220,8 +220,8 @@ def main() -> None:
     """Naipes: card games as declarative rule files, run by one rules engine."""
 
 
-def seat_logs(context: click.Context, parameter: click.Parameter, value: tuple) -> tuple:
-    """--log-seat SEAT FILE (repeatable): each FILE checked as an output file; SEAT is checked against the game."""
+def seat_log_files(context: click.Context, parameter: click.Parameter, value: tuple) -> tuple:
+    """--log-seat SEAT FILE (repeatable): each FILE checked as an output file (SEAT, against the game, later)."""
     return tuple((seat, output_file(context, parameter, file)) for seat, file in value)
 
 
@@ -234,7 +234,7 @@ def seat_logs(context: click.Context, parameter: click.Parameter, value: tuple) 
                                     "with --resume): every card, the seed, each seat's options, so not for the "
                                     "players' eyes before the game is over. Each record says who may see it "
                                     "(visibility: public, a player, or full).")
-@click.option("--log-seat", "seat_logs", type=(str, str), multiple=True, metavar="SEAT FILE", callback=seat_logs,
+@click.option("--log-seat", "seat_logs", type=(str, str), multiple=True, metavar="SEAT FILE", callback=seat_log_files,
               help="Write what SEAT (its name, P2, or its number from 0) saw as JSON lines: the public records, the "
                    "others' moves as the table heard them, its own options and cards; no seed. Safe to give that "
                    "player (repeatable, a seat each; it cannot be replayed).")
