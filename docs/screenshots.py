@@ -101,7 +101,7 @@ def main() -> None:
             seats, params, seed, wanted = SHOTS[game]
             table = new_table(app, game, params, seats, seed)
             advance(table, seed, wanted)
-            shoot(driver, f"{url}table/{table.id}?seat=0", args.out / f"{game}.png")
+            shoot(driver, f"{url}{table.link(0)}", args.out / f"{game}.png")
             table.close()
 
 

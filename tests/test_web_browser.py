@@ -22,6 +22,9 @@ if missing():
 
 from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.support.ui import Select, WebDriverWait  # noqa: E402
+from starlette.applications import Starlette  # noqa: E402
+from starlette.responses import HTMLResponse  # noqa: E402
+from starlette.routing import Route  # noqa: E402
 
 from naipes import load_program  # noqa: E402
 from naipes.web.app import create_app, new_table  # noqa: E402
@@ -33,6 +36,7 @@ RULESETS = Path(__file__).resolve().parent.parent / "rulesets"
 GAMES = {name: RULESETS / f"{name}.yaml" for name in ("fichas", "pocha")}
 POCHA = {"peak": "2", "random_seats": "false"}  # rounds of 1, 2 and 1 cards
 WAIT = 20
+EVIL = "evil.test"  # another site, whose name the browser resolves to this machine (DNS rebinding)
 
 
 @pytest.fixture(scope="module")
@@ -44,7 +48,7 @@ def server():
 
 @pytest.fixture(scope="module")
 def driver():
-    with chromium(1300, 900) as driver:
+    with chromium(1300, 900, flags=[f"--host-resolver-rules=MAP {EVIL} 127.0.0.1"]) as driver:
         yield driver
 
 
@@ -101,6 +105,9 @@ def test_a_whole_chip_game_from_the_choose_game_screen(server, driver):
     wait(driver, lambda d: "/table/" in d.current_url)
     table = app.state.tables.get(driver.current_url.split("/table/")[1].split("?")[0])
     assert table.seed == 12 and table.seat_specs == ["human", "minimax"] and table.program.param_values["count"] == 9
+    assert f"token={table.tokens[0]}" in driver.current_url
+    wait(driver, lambda d: d.find_element(By.ID, "title").text)
+    assert "seed" not in driver.find_element(By.ID, "title").text  # a chosen deal is said to be, not told
 
     moves = 0
     while True:
@@ -125,6 +132,7 @@ def test_a_whole_chip_game_from_the_choose_game_screen(server, driver):
                 else None)
     winner = table.outcome["winners"][0]
     assert f"{winner} wins" in over.text
+    assert "seed 12" in driver.find_element(By.ID, "title").text
     history = driver.find_element(By.ID, "history").text
     assert history.count("You:") == moves and "Game over. Winner: " + winner in history
 
@@ -152,10 +160,10 @@ def test_two_people_play_pocha_in_two_tabs_and_illegal_clicks_are_refused(server
     app, url = server
     seed = first_policy_game_with_a_refused_card()
     table = new_table(app, "pocha", POCHA, ["human", "human", "random", "random"], seed)
-    driver.get(f"{url}table/{table.id}?seat=0")
+    driver.get(f"{url}{table.link(0)}")
     tabs = {0: driver.current_window_handle}
     driver.switch_to.new_window("tab")
-    driver.get(f"{url}table/{table.id}?seat=1")
+    driver.get(f"{url}{table.link(1)}")
     tabs[1] = driver.current_window_handle
     refused_card = out_of_turn = False
     try:
@@ -244,3 +252,45 @@ def test_a_logged_game_replays_step_by_step_in_any_seats_view(driver, tmp_path):
         driver.find_element(By.CSS_SELECTOR, "[data-go=last]").click()
         at_step(replay.steps)
         assert "Game over" in driver.find_element(By.ID, "status").text
+
+
+ATTACK = """
+const [target, socket, done] = arguments;
+const results = {};
+try {  // a "simple" request, which a browser sends across sites without asking first
+  const answer = await fetch(target + "api/tables", {method: "POST", mode: "no-cors",
+    headers: {"Content-Type": "text/plain"}, body: JSON.stringify({game: "fichas"})});
+  results.simple = answer.type;
+} catch (error) { results.simple = "failed"; }
+try {
+  await fetch(target + "api/tables", {method: "POST", headers: {"Content-Type": "application/json"},
+                                      body: JSON.stringify({game: "fichas"})});
+  results.json = "sent";
+} catch (error) { results.json = "failed"; }
+results.socket = await new Promise((resolve) => {
+  const ws = new WebSocket(socket);
+  ws.onmessage = (event) => resolve("open: " + event.data.slice(0, 40));
+  ws.onerror = () => resolve("refused");
+});
+done(results);
+"""
+
+
+def test_a_page_of_another_site_can_neither_make_tables_nor_sit(server, driver):
+    """A page of another site, in the player's own browser: its requests to the table are refused (its
+    WebSocket even with a seat's key), and a name of its own pointed at the server is not answered."""
+    app, url = server
+    table = new_table(app, "fichas", {}, ["human", "human"], None)
+    before = [t.id for t in app.state.tables.all()]
+    port = url.rsplit(":", 1)[1].strip("/")
+    page = Starlette(routes=[Route("/", lambda request: HTMLResponse("<title>evil</title>"))])
+    with serving(page) as evil_url:
+        driver.get(evil_url.replace("127.0.0.1", EVIL))
+        driver.set_script_timeout(WAIT)
+        results = driver.execute_async_script(ATTACK, url, f"ws://127.0.0.1:{port}/ws/{table.id}?seat=0&token="
+                                                           f"{table.tokens[0]}")
+    assert results == {"simple": "failed", "json": "failed", "socket": "refused"}
+    assert [t.id for t in app.state.tables.all()] == before and not table.seats()[0]["taken"]
+    driver.get(f"http://{EVIL}:{port}/")  # DNS rebinding: the other site's name, this server's address
+    assert "does not answer to the name" in driver.find_element(By.TAG_NAME, "body").text
+    table.close()

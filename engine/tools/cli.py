@@ -516,7 +516,8 @@ def competition(folder: str, rulesets: tuple[str, ...], statics: tuple[str, ...]
 @click.option("--port", type=click.IntRange(0, 65535), default=8000, show_default=True,
               help="Port to listen on (0: any free port).")
 @click.option("--host", default="127.0.0.1", show_default=True,
-              help="Address to listen on; the default lets only this machine in.")
+              help="Address to listen on; the default lets only this machine in. Pages are served to this "
+                   "name and this machine's local names only (0.0.0.0: also its host name and addresses).")
 @click.option("--pause", type=click.FloatRange(min=0), default=0.6, show_default=True,
               help="Seconds an AI waits before moving, so that people can follow the play.")
 @guarded
@@ -530,7 +531,7 @@ def serve(ruleset: str | None, seats: tuple[str, ...], players: int | None, oppo
     """
     try:
         from ..web.app import create_app, new_table
-        from ..web.server import address, listen, run
+        from ..web.server import address, host_names, listen, run
     except ImportError as error:
         raise NaipesError(f"'naipes serve' needs the web extra ({error.name} is missing): "
                           f"pip install 'naipes[web]'") from None
@@ -542,7 +543,7 @@ def serve(ruleset: str | None, seats: tuple[str, ...], players: int | None, oppo
         rulesets[name] = path
     elif seats or params or players or opponents:
         raise click.UsageError("--seat, --players, --opponents and -p need a RULESET")
-    app = create_app(rulesets, pause=pause, hosts=[host])
+    app = create_app(rulesets, pause=pause, hosts=host_names(host))
     table = None
     if name is not None:
         program = load_program(rulesets[name], parse_params(params))
@@ -552,11 +553,12 @@ def serve(ruleset: str | None, seats: tuple[str, ...], players: int | None, oppo
     url = address(sock)
     click.echo(f"Naipes is serving at {url} (Ctrl-C to stop)")
     if table is not None:
-        click.echo(f"{table.program.title}, seed {table.seed}")
+        click.echo(f"{table.program.title}" + (f", seed {table.seed}" if seed is not None else
+                                                 " (its seed is shown when the game is over)"))
         click.echo(seat_list(table.program, table.seat_specs, table.seat_specs, len(seats)))
         for seat in table.humans:
-            who = "you" if seat == table.humans[0] else "another person, in another tab"
-            click.echo(f"  {table.names[seat]} ({who}): {url}table/{table.id}?seat={seat}")
+            who = "you" if seat == table.host else "another person: send them this link"
+            click.echo(f"  {table.names[seat]} ({who}): {url}{table.link(seat)}")
         if not table.humans:
             click.echo(f"  watch: {url}table/{table.id}?seat=watch")
     run(app, sock)

@@ -142,10 +142,11 @@ class Table:
     """
 
     def __init__(self, program: Program, seats: list[str], seed: int, *, pause: float = 0.0,
-                 spec: dict | None = None):
+                 spec: dict | None = None, seed_chosen: bool = True):
         self.id = secrets.token_urlsafe(6)
         self.program, self.seed, self.pause = program, seed, pause
         self.spec = spec or {}  # how it was made: game, params, seats (to start another like it)
+        self.seed_chosen = seed_chosen  # by whoever made the table (else drawn at random): the others are told
         self.seat_specs = list(seats)
         strategies: dict = {}  # (a strategy file seated twice is compiled once)
         self.agents: list[Agent] = [WebSeat(self, i) if name == HUMAN
@@ -161,7 +162,10 @@ class Table:
         self.over = False
         self.outcome: dict | None = None  # winners and payoffs, or the error that stopped the game
         self.watchers: list[Callable[[], None]] = []
-        self.claims: dict[int, str] = {}  # seat -> the token of the tab that sits there
+        self.tokens = {seat: secrets.token_urlsafe(18) for seat in self.human_seats}  # a seat's key (its link's)
+        self.host = self.humans[0] if self.humans else None  # the seat of whoever made the table: it invites
+        self.tabs: dict[int | None, int] = {}  # seat (None: onlookers) -> how many tabs are open there
+        self.last_seen = time.time()  # when a tab was last open here (a table nobody looks at may be let go)
         self._states: dict[int | None, dict] = {}
         self._lock = threading.Lock()
         self._closed = threading.Event()
@@ -174,19 +178,36 @@ class Table:
         return list(self.human_seats)
 
     def info(self, seat: int | None) -> dict[str, Any]:
-        """What a tab needs once: the game, the seats, how cards look, every card's attributes."""
-        return {"type": "table", "id": self.id, "seat": seat, "seed": self.seed, "spec": self.spec,
-                "seats": self.seats(), **game_facts(self.game)}
+        """What a tab needs once: the game, the seats, how cards look, every card's attributes; the seat that
+        made the table also gets the other human seats' links, to invite people to them.
+
+        The seed is not in it (it predicts every hand) until the game is over; nor in anything else a tab gets.
+        """
+        info = {"type": "table", "id": self.id, "seat": seat, "seed": self.seed if self.over else None,
+                "seed_chosen": self.seed_chosen, "spec": self.spec, "seats": self.seats(), **game_facts(self.game)}
+        if seat is not None and seat == self.host:
+            info["invites"] = {str(s): self.link(s) for s in self.humans if s != seat}
+        return info
+
+    def link(self, seat: int) -> str:
+        """The path of a human seat's link, with its key (whoever has it may sit there)."""
+        return f"table/{self.id}?seat={seat}&token={self.tokens[seat]}"
 
     def seats(self) -> list[dict[str, Any]]:
         with self._lock:
             return [{"seat": i, "name": self.names[i], "agent": self.seat_specs[i], "human": i in self.humans,
-                     "taken": i in self.claims} for i in range(len(self.agents))]
+                     "taken": self.tabs.get(i, 0) > 0} for i in range(len(self.agents))]
 
     def summary(self) -> dict[str, Any]:
-        """A line of the list of tables."""
-        return {"id": self.id, "title": self.program.title, "seed": self.seed, "seats": self.seats(),
-                "over": self.over, "to_move": None if self.turn is None else self.names[self.turn]}
+        """A line of the list of tables (the seed only once the game is over)."""
+        return {"id": self.id, "title": self.program.title, "seed": self.seed if self.over else None,
+                "seed_chosen": self.seed_chosen, "seats": self.seats(), "over": self.over,
+                "to_move": None if self.turn is None else self.names[self.turn]}
+
+    def idle(self, now: float, after: float) -> bool:
+        """Whether no tab is open at the table and none has been for `after` seconds."""
+        with self._lock:
+            return not any(self.tabs.values()) and now - self.last_seen > after
 
     # --------------------------------------------------------- lifecycle
     def start(self) -> None:
@@ -217,6 +238,7 @@ class Table:
         except Exception as error:  # a bug: the players are told, the server log gets the traceback
             traceback.print_exc()
             outcome = {"error": f"internal error: {type(error).__name__}: {error}"}
+        outcome["seed"] = self.seed  # told now that every hand has been played
         with self._lock:
             self.over, self.turn, self.outcome = True, None, outcome
             self._publish_views(None)
@@ -295,22 +317,31 @@ class Table:
             records = self.records[start:]
         return [{k: v for k, v in r.items() if k != "own"} if r.get("seat") != seat else r for r in records]
 
-    def claim(self, seat: int, token: str) -> str | None:
-        """Sit a tab at a human seat; why not, if it cannot (an AI's seat, or another tab's)."""
-        if not 0 <= seat < len(self.agents):
-            return f"there is no seat {seat + 1}: this table has {len(self.agents)}"
-        if seat not in self.humans:
-            return f"{self.names[seat]} is played by {self.seat_specs[seat]}: choose a human seat"
+    def sit(self, seat: int | None, token: str | None) -> str | None:
+        """Open a tab at a human seat, given the seat's key (None: to watch); why not, if it cannot.
+
+        Any number of tabs with the key may be open at the seat (a reload, a second window); without it,
+        none, whether or not another tab is there."""
+        if seat is not None:
+            if not 0 <= seat < len(self.agents):
+                return f"there is no seat {seat + 1}: this table has {len(self.agents)}"
+            if seat not in self.humans:
+                return f"{self.names[seat]} is played by {self.seat_specs[seat]}: choose a human seat"
+            if token is None or not secrets.compare_digest(token.encode(), self.tokens[seat].encode()):
+                return (f"{self.names[seat]}'s seat opens only with its own link (its key is missing or wrong): "
+                        f"ask whoever made the table for it, or watch")
         with self._lock:
-            if self.claims.get(seat, token) != token:
-                return f"{self.names[seat]} is taken by another tab"
-            self.claims[seat] = token
+            self.tabs[seat] = self.tabs.get(seat, 0) + 1
+            self.last_seen = time.time()
+        self._notify()
         return None
 
-    def release(self, seat: int, token: str) -> None:
+    def leave(self, seat: int | None) -> None:
+        """A tab that sat (or watched) is closed."""
         with self._lock:
-            if self.claims.get(seat) == token:
-                del self.claims[seat]
+            self.tabs[seat] -= 1
+            self.last_seen = time.time()
+        self._notify()
 
     def submit(self, seat: int | None, request: Any) -> Future:
         """A move requested from `seat`'s tab; the future gives None (accepted) or why it is refused.
@@ -342,18 +373,32 @@ class Table:
         return None
 
 
-class Tables:
-    """The tables a server holds, by id; the oldest finished ones go when there are too many."""
+class TablesFull(NaipesError):
+    """No room for another table: every table is in play."""
 
-    def __init__(self, limit: int = 32):
-        self.limit = limit
+
+class Tables:
+    """The tables a server holds, by id, at most `limit`.
+
+    To make room, a finished table goes first (the oldest), then one that nobody has looked at for `idle`
+    seconds; a game with a tab open, or left for less than that, is never ended to make room for another:
+    the new table is refused instead (so that requests making tables cannot close a game in play).
+    """
+
+    def __init__(self, limit: int = 32, idle: float = 600.0):
+        self.limit, self.idle = limit, idle
         self._tables: dict[str, Table] = {}
         self._lock = threading.Lock()
 
     def add(self, table: Table) -> Table:
         with self._lock:
             while len(self._tables) >= self.limit:
-                oldest = min(self._tables.values(), key=lambda t: (not t.over, t.created))
+                now = time.time()
+                spare = [t for t in self._tables.values() if t.over or t.idle(now, self.idle)]
+                if not spare:
+                    raise TablesFull(f"this server already holds {self.limit} games in play: finish or leave one, "
+                                     f"or try again later")
+                oldest = min(spare, key=lambda t: (not t.over, t.created))
                 oldest.close()
                 del self._tables[oldest.id]
             self._tables[table.id] = table

@@ -237,13 +237,23 @@ async function api(path, options) {
   return body;
 }
 
-function tabToken() {
-  let token = sessionStorage.getItem("naipes-token");
-  if (!token) {
-    token = Array.from(crypto.getRandomValues(new Uint8Array(9)), (b) => b.toString(16).padStart(2, "0")).join("");
-    sessionStorage.setItem("naipes-token", token);
-  }
-  return token;
+// A human seat opens only with its key, the token its link carries. The keys this browser was given are kept
+// (localStorage, this server's pages only) so that the choose-game screen leads back to a seat left.
+const Keys = {
+  name: (tableId, seat) => `naipes-key:${tableId}:${seat}`,
+  get(tableId, seat) { return localStorage.getItem(this.name(tableId, seat)); },
+  set(tableId, seat, token) { localStorage.setItem(this.name(tableId, seat), token); },
+};
+
+function seatUrl(tableId, seat, token) {
+  if (seat === null || seat === undefined || seat === "watch") return `/table/${tableId}?seat=watch`;
+  return `/table/${tableId}?seat=${seat}&token=${encodeURIComponent(token)}`;
+}
+
+// a table just made: sit at the seat its answer gives the key of (or watch, if every seat is an AI's)
+function goToTable(made) {
+  if (made.seat !== null) Keys.set(made.id, made.seat, made.token);
+  location.href = seatUrl(made.id, made.seat, made.token);
 }
 
 function show(section) {
@@ -301,11 +311,12 @@ const Lobby = {
     const list = el("ul", "table-list");
     for (const t of tables) {
       const item = el("li");
-      item.append(el("strong", null, t.title), ` seed ${t.seed}${t.over ? " — over" : ""}: `);
+      item.append(el("strong", null, t.title), t.over ? ` — over (seed ${t.seed}): ` : ": ");
       for (const s of t.seats) {
-        if (s.human && !s.taken && !t.over) {
-          const a = el("a", "seat-link", `sit as ${s.name}`);
-          a.href = `/table/${t.id}?seat=${s.seat}`;
+        const key = s.human && !t.over ? Keys.get(t.id, s.seat) : null;
+        if (key) {
+          const a = el("a", "seat-link", `back to ${s.name}`);
+          a.href = seatUrl(t.id, s.seat, key);
           item.append(a, " ");
         } else {
           item.append(el("span", "seat-note", `${s.name} ${s.human ? (s.taken ? "(taken)" : "(free)") : `(${s.agent})`}`), " ");
@@ -397,7 +408,7 @@ const Lobby = {
       try {
         const made = await api("/api/tables", {method: "POST", headers: {"Content-Type": "application/json"},
                                                 body: JSON.stringify(body)});
-        location.href = `/table/${made.id}?seat=${made.seat === null ? "watch" : made.seat}`;
+        goToTable(made);
       } catch (error) {
         note.textContent = error.message;
       }
@@ -448,11 +459,13 @@ async function pickSeat(tableId) {
   $("title").textContent = table.title;
   box.replaceChildren(el("h2", null, `${table.title}: choose your seat`));
   for (const s of table.seats) {
-    const b = el("a", "seat-choice", `${s.name} — ${s.human ? (s.taken ? "taken" : "free") : s.agent}`);
-    if (s.human && !s.taken) b.href = `/table/${tableId}?seat=${s.seat}`;
+    const key = s.human ? Keys.get(tableId, s.seat) : null;
+    const b = el("a", "seat-choice", `${s.name} — ${key ? "your seat" : s.human ? (s.taken ? "taken" : "free") : s.agent}`);
+    if (key) b.href = seatUrl(tableId, s.seat, key);
     else b.classList.add("disabled");
     box.append(b);
   }
+  box.append(el("p", "about", "A person's seat opens with its own link: ask whoever made the table for yours."));
   const watch = el("a", "seat-choice", "watch the game");
   watch.href = `/table/${tableId}?seat=watch`;
   box.append(watch);
@@ -465,8 +478,10 @@ const Table = {
   open(tableId, seat) {
     show("table");
     this.tableId = tableId;
+    const token = new URLSearchParams(location.search).get("token") || Keys.get(tableId, seat);
+    if (token && seat !== "watch") Keys.set(tableId, seat, token);
     const url = `${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws/${tableId}` +
-                `?seat=${seat}&token=${tabToken()}`;
+                `?seat=${encodeURIComponent(seat)}&token=${encodeURIComponent(token || "")}`;
     this.socket = new WebSocket(url);
     this.socket.onmessage = (event) => this.receive(JSON.parse(event.data));
     this.socket.onclose = () => {
@@ -495,8 +510,15 @@ const Table = {
       this.history(message.records);
     } else if (message.type === "state") {
       this.state = message;
+      if (message.outcome && message.outcome.seed !== undefined) {  // told once every hand is played
+        this.info.seed = message.outcome.seed;
+        this.title();
+      }
       this.say("");
       this.draw();
+    } else if (message.type === "seats") {  // a tab came or went
+      this.info.seats = message.seats;
+      if (this.state) this.draw();
     } else if (message.type === "refused") {
       this.say(message.reason, "refused");
     }
@@ -516,7 +538,8 @@ const Table = {
   title() {
     const info = this.info;
     const me = this.seat === null ? "watching" : `you are ${info.seats[this.seat].name}`;
-    $("title").textContent = `${info.title} · seed ${info.seed} · ${me}`;
+    const seed = info.seed !== null ? ` · seed ${info.seed}` : info.seed_chosen ? " · a chosen deal" : "";
+    $("title").textContent = `${info.title}${seed} · ${me}`;
     document.title = `${info.title} — Naipes`;
     $("legend-button").hidden = !Object.keys(info.display.values || {}).length;
   },
@@ -917,7 +940,7 @@ const Table = {
       try {
         const made = await api("/api/tables", {method: "POST", headers: {"Content-Type": "application/json"},
                                                 body: JSON.stringify({...this.info.spec, seed: null})});
-        location.href = `/table/${made.id}?seat=${made.seat === null ? "watch" : made.seat}`;
+        goToTable(made);
       } catch (error) { fail(error.message); }
     };
     const choose = el("a", "button", "Choose a game");
