@@ -20,6 +20,7 @@ websockets = pytest.importorskip("starlette.websockets")
 from click.testing import CliRunner  # noqa: E402
 
 from naipes import load_program  # noqa: E402
+from naipes.tools import catalogue  # noqa: E402
 from naipes.tools.cli import main  # noqa: E402
 from naipes.web.app import create_app  # noqa: E402
 from naipes.web.table import Table, Tables  # noqa: E402
@@ -175,16 +176,39 @@ def receive(ws, kind):
     raise AssertionError(f"no {kind} message")
 
 
-def test_the_games_list_their_params_and_ai_levels(client):
+def test_the_games_list_at_once_and_a_chosen_game_gives_its_params_and_ai_levels(client, monkeypatch):
+    compiled = []
+    monkeypatch.setattr(catalogue, "load_program", lambda path, *a: compiled.append(path) or load_program(path, *a))
+    catalogue.describe_file.cache_clear()
     games = {g["name"]: g for g in client.get("/api/games").json()}
-    assert set(games) == {"fichas", "pocha"}
-    fichas = games["fichas"]
+    assert set(games) == {"fichas", "pocha"} and compiled == []  # the list compiles nothing
+    assert games["fichas"] == {"name": "fichas", "title": "The chip game (fichas)",
+                               "players": {"min": 2, "max": 2, "default": 2}}
+    assert games["pocha"]["players"] == {"min": 3, "max": 8, "default": 4}  # Pocha's own, over its base's
+    fichas = client.get("/api/games/fichas").json()
+    assert compiled == [str(GAMES["fichas"])]
     assert fichas["title"] == "The chip game (fichas)" and fichas["players"]["ai"] == "exact"
     count = next(p for p in fichas["params"] if p["name"] == "count")
     assert (count["type"], count["default"], count["min"]) == ("int", 12, 1) and count["doc"]
     levels = [level["name"] for level in fichas["levels"]]
     assert levels[:2] == ["exact", "greedy"] and "minimax" in levels
-    assert "minimax" not in [level["name"] for level in games["pocha"]["levels"]]  # pocha hides cards
+    pocha = client.get("/api/games/pocha").json()
+    assert "minimax" not in [level["name"] for level in pocha["levels"]]  # pocha hides cards
+    assert client.get("/api/games/chess").status_code == 404
+
+
+def test_a_rule_file_that_does_not_compile_is_listed_and_says_why_when_chosen(tmp_path):
+    broken = tmp_path / "broken.yaml"
+    broken.write_text((RULESETS / "fichas.yaml").read_text().replace("title: The chip game (fichas)",
+                                                                     "title: Broken chips\nrules: 3"))
+    unreadable = tmp_path / "unreadable.yaml"
+    unreadable.write_text("title: [unclosed\n")
+    app = create_app({"broken": broken, "unreadable": unreadable}, hosts=["testserver"])
+    with testclient.TestClient(app) as client:
+        listed = {g["name"]: g for g in client.get("/api/games").json()}
+        assert listed["broken"]["title"] == "Broken chips" and "error" in listed["unreadable"]
+        chosen = client.get("/api/games/broken")
+        assert chosen.status_code == 400 and "broken.yaml:" in chosen.json()["error"]
 
 
 @pytest.mark.parametrize("body, message", [

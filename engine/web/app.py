@@ -2,7 +2,8 @@
 
     GET  /                    the page (choose a game, open tables); its assets under /static
     GET  /table/ID            the same page, at a table (?seat=N to sit, ?seat=watch to watch)
-    GET  /api/games           the rule files: title, players, params, AI levels
+    GET  /api/games           the rule files: title, players (read at once: naipes.web.games)
+    GET  /api/games/NAME      a rule file compiled: its params and AI levels
     GET  /api/tables          the open tables and their seats
     POST /api/tables          {"game", "params", "seats", "seed"} -> a new table {"id", "seat", "token"}
     GET  /replay              a logged game, step by step (naipes replay LOG --web; its API: naipes.web.replay)
@@ -42,8 +43,8 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from ..agents.levels import ai_levels, default_opponent
 from ..errors import NaipesError
 from ..language.builder import load_program
-from ..tools.catalogue import describe_file
 from ..tools.replay import Replay
+from .games import game, games
 from .guard import LOCAL_HOSTS, Guard, RequestError, parse_json, read_json
 from .replay import replay_info, replay_step
 from .table import HUMAN, Table, Tables, TablesFull
@@ -73,7 +74,8 @@ def create_app(rulesets: dict[str, Path], *, pause: float = 0.6, tables: Tables 
     allowed = list(dict.fromkeys([*LOCAL_HOSTS, *(hosts or [])]))
     app = Starlette(routes=[
         Route("/", page), Route("/table/{table_id}", page),
-        Route("/api/games", games), Route("/api/tables", list_tables, methods=["GET"]),
+        Route("/api/games", games), Route("/api/games/{name}", game),
+        Route("/api/tables", list_tables, methods=["GET"]),
         Route("/api/tables", create_table, methods=["POST"]),
         WebSocketRoute("/ws/{table_id}", table_socket),
         Route("/replay", page), Route("/api/replay", replay_info), Route("/api/replay/{step:int}", replay_step),
@@ -113,16 +115,6 @@ def new_table(app: Starlette, game: str, params: dict[str, str], seats: list[str
 # ---------------------------------------------------------------- HTTP
 async def page(request: Request) -> FileResponse:
     return FileResponse(STATIC / "index.html")
-
-
-async def games(request: Request) -> JSONResponse:
-    found = []
-    for name, path in request.app.state.rulesets.items():
-        try:
-            found.append({**await run_in_threadpool(describe_file, str(path)), "name": name})
-        except NaipesError as error:
-            found.append({"name": name, "title": name, "error": str(error)})
-    return JSONResponse(found)
 
 
 async def list_tables(request: Request) -> JSONResponse:

@@ -293,8 +293,7 @@ const Lobby = {
       } else {
         const p = game.players;
         tile.append(el("span", "about", p.min === p.max ? `${p.min} players` : `${p.min}–${p.max} players`));
-        tile.append(el("span", "about", `AI: ${game.levels.map((l) => l.name).join(", ")}`));
-        tile.onclick = () => this.setup(game);
+        tile.onclick = () => this.choose(game);
       }
       grid.append(tile);
     }
@@ -328,6 +327,19 @@ const Lobby = {
       list.append(item);
     }
     box.append(list);
+  },
+
+  // a game chosen: its params and AI levels (the server compiles it now, once), then the form
+  async choose(game) {
+    const box = $("setup");
+    box.hidden = false;
+    box.replaceChildren(el("h2", null, game.title), el("p", "loading", "Reading the rules…"));
+    box.scrollIntoView({behavior: "smooth"});
+    try {
+      this.setup(await api(`/api/games/${encodeURIComponent(game.name)}`));
+    } catch (error) {
+      box.replaceChildren(el("h2", null, game.title), el("p", "error-text", error.message));
+    }
   },
 
   setup(game) {
@@ -414,7 +426,6 @@ const Lobby = {
       }
     };
     box.append(form);
-    box.scrollIntoView({behavior: "smooth"});
   },
 
   paramField(p) {
