@@ -71,10 +71,23 @@ def test_a_whole_chip_game_with_a_human_seat_against_minimax():
         moves += 1
     table.join(TIMEOUT)
     assert moves >= 1 and state["outcome"]["winners"] in (["P1"], ["P2"])
+    assert state["outcome"]["sheet"] is None  # the chip game declares no score
     assert state["view"]["zones"]["table"] == [] and state["options"] == []
     decisions = [r for r in table.records_for(0) if r["type"] == "decision"]
     assert [r["own"] for r in decisions if r["seat"] == 0] == [r["text"] for r in decisions if r["seat"] == 0]
     assert table.records[-1]["type"] == "end"
+
+
+def test_the_end_carries_the_games_score_sheet():
+    """Pocha with peak 2 deals three hands: three rows, then the totals the game ended with."""
+    table = started(load_program(GAMES["pocha"], {"peak": "2", "random_seats": "false"}),
+                    ["human", "random", "random", "random"], seed=9)
+    while not (state := wait_for(table, 0, my_turn_or_over))["over"]:
+        assert play(table, 0, state["options"][0]["label"]) is None
+    sheet = state["outcome"]["sheet"]
+    assert sheet["columns"] == ["score"] and sheet["players"] == ["P1", "P2", "P3", "P4"]
+    assert len(sheet["rows"]) == 3 and sheet["rows"][-1] == sheet["total"]
+    assert sheet["total"] == [[p["score"]] for p in state["view"]["players"]]
 
 
 def first_refused_card(table: Table, seats: int):

@@ -208,6 +208,11 @@ def test_two_people_play_pocha_in_two_tabs_and_illegal_clicks_are_refused(server
             rows = driver.find_elements(By.CSS_SELECTOR, "#scores tr[data-player]")
             scores = {p["name"]: str(p["score"]) for p in final["view"]["players"]}
             assert {r.get_attribute("data-player"): r.find_elements(By.TAG_NAME, "td")[-1].text for r in rows} == scores
+            sheet = [[cell.text for cell in row.find_elements(By.CSS_SELECTOR, "th, td")]
+                     for row in over.find_elements(By.CSS_SELECTOR, ".sheet tr")]
+            assert sheet[0] == ["hand", "P1", "P2", "P3", "P4"]
+            assert [row[0] for row in sheet[1:]] == ["1", "2", "3", "total"]
+            assert sheet[-1][1:] == [scores[name] for name in ("P1", "P2", "P3", "P4")]
             assert "Round 3 - 1 card each" in driver.find_element(By.ID, "history").text
     finally:
         driver.switch_to.window(tabs[1])

@@ -43,6 +43,7 @@ from ..program import Program
 from ..runtime.game import Game, GameResult, QuitGame, play_game
 from .gamelog import LogHeader, attach_log, digest
 from .replay import Replay, browse, ruleset_reference, scripted, show_step
+from .scoresheet import ScoreSheet, score_columns
 from .seating import close_agents, seat_agents, seat_list, seat_plan
 
 
@@ -264,9 +265,11 @@ def play(ruleset: str | None, seats: tuple[str, ...], players: int | None, oppon
                        LogHeader(ruleset_reference(rule_file), digest(rule_file), overrides, seed,
                                  [a.name for a in agents]))
         game.observers.append(table_printer)
+        sheet = ScoreSheet(score_columns(program))
         try:
-            result = play_game(program, agents, seed, game=game)
-            report(result)
+            result = play_game(program, agents, seed, game=game, on_decision=lambda _: sheet.note(game.view(None)))
+            sheet.note(game.view(None))
+            report(result, sheet)
             print_faults(seat_faults(agents))
         except QuitGame:
             click.echo("You quit before the end. The game so far:")
@@ -351,9 +354,12 @@ def seat_faults(agents: list) -> list[tuple[str, int, list[str]]]:
     return [(f"P{i + 1} {agent.name}", len(f), f) for i, (agent, f) in enumerate(zip(agents, faults))]
 
 
-def report(result: GameResult) -> None:
-    for name, payoff in zip(result.names, result.payoffs):
-        click.echo(f"  {name}: {payoff}")
+def report(result: GameResult, sheet: ScoreSheet) -> None:
+    """The game's score sheet (its scores after each hand, and the totals), or each player's payoff if it
+    declares no scores."""
+    lines = sheet.lines([result.names[i] for i in result.winners])
+    for line in lines or [f"{name}: {payoff}" for name, payoff in zip(result.names, result.payoffs)]:
+        click.echo(f"  {line}")
 
 
 @main.command()

@@ -14,6 +14,7 @@ from starlette.responses import JSONResponse
 
 from ..errors import NaipesError
 from ..tools.replay import EVERYTHING, Replay
+from ..tools.scoresheet import sheet_of
 from .table import game_facts, result_outcome
 
 
@@ -45,7 +46,7 @@ async def replay_step(request: Request) -> JSONResponse:
     view = replay.view(number, seat)
     state = {"type": "state", "serial": number, "view": view, "to_move": view["to_move"], "your_turn": False,
              "moves": [], "options": [], "refused": [], "over": game.over,
-             "outcome": result_outcome(game.result()) if game.over else None}
+             "outcome": result_outcome(game.result(), _sheet(replay, number)) if game.over else None}
     return JSONResponse({"step": number, "steps": replay.steps,
                          "records": {"type": "records", "start": 0, "records": replay.records_for(number, seat)},
                          "state": state})
@@ -60,6 +61,11 @@ def _replay_and_seat(request: Request) -> tuple[Replay, int | str | None] | JSON
         return replay, replay.seat(request.query_params.get("seat", EVERYTHING))
     except NaipesError as error:
         return JSONResponse({"error": str(error)}, status_code=400)
+
+
+def _sheet(replay: Replay, number: int) -> dict | None:
+    """The score sheet of the game up to step `number` (noted from an onlooker's view of each step)."""
+    return sheet_of(replay.program, (replay.step(step).game.view(None) for step in range(number + 1)))
 
 
 def _seat_name(seat: int | str | None) -> str:

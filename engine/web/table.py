@@ -36,6 +36,7 @@ from ..library.builtins import all_cards
 from ..program import Program
 from ..runtime.game import Agent, Decision, Game, GameResult, Option, QuitGame, jsonable, play_game
 from ..runtime.memory import CardBase
+from ..tools.scoresheet import ScoreSheet, score_columns
 
 HUMAN = "human"
 Request = dict  # {"serial": int, "label": str, "move": str} or {"serial": int, "card": str}
@@ -120,9 +121,11 @@ def game_facts(game: Game) -> dict[str, Any]:
     }
 
 
-def result_outcome(result: GameResult) -> dict[str, Any]:
-    """How a finished game ends, for the tabs: winners and payoffs (and why it was cut off, if it was)."""
-    outcome = {"winners": [result.names[i] for i in result.winners], "payoffs": dict(zip(result.names, result.payoffs))}
+def result_outcome(result: GameResult, sheet: dict | None) -> dict[str, Any]:
+    """How a finished game ends, for the tabs: winners and payoffs, the game's score sheet
+    (:mod:`naipes.tools.scoresheet`), and why it was cut off, if it was."""
+    outcome: dict[str, Any] = {"winners": [result.names[i] for i in result.winners],
+                               "payoffs": dict(zip(result.names, result.payoffs)), "sheet": sheet}
     if result.cut_off:  # stopped by the rule file's max_decisions
         outcome["cut_off"] = result.cut_off
     return outcome
@@ -161,6 +164,7 @@ class Table:
         self.turn: int | None = None  # the seat to move
         self.over = False
         self.outcome: dict | None = None  # winners and payoffs, or the error that stopped the game
+        self.sheet = ScoreSheet(score_columns(program))  # the scores after each hand, noted from onlookers' views
         self.watchers: list[Callable[[], None]] = []
         self.tokens = {seat: secrets.token_urlsafe(18) for seat in self.human_seats}  # a seat's key (its link's)
         self.host = self.humans[0] if self.humans else None  # the seat of whoever made the table: it invites
@@ -230,7 +234,8 @@ class Table:
         outcome: dict[str, Any]
         try:
             result = play_game(self.program, self.agents, self.seed, game=self.game, on_decision=self._decision)
-            outcome = result_outcome(result)
+            self.sheet.note(self.game.view(None))
+            outcome = result_outcome(result, self.sheet.data())
         except QuitGame:
             outcome = {"stopped": "the table was closed"}
         except NaipesError as error:  # a rule file's fault while playing: shown at the table, located
@@ -269,7 +274,8 @@ class Table:
 
     def _publish_views(self, decision: Decision | None) -> None:
         for seat in [*self.humans, None]:
-            state = {"type": "state", "serial": self.serial, "view": self.game.view(seat),
+            view = self.game.view(seat)
+            state = {"type": "state", "serial": self.serial, "view": view,
                      "to_move": None if self.turn is None else self.names[self.turn],
                      "your_turn": seat is not None and seat == self.turn, "moves": [], "options": [],
                      "refused": [], "over": self.over, "outcome": self.outcome}
@@ -279,6 +285,7 @@ class Table:
                 state["refused"] = [{**option_data(o), "reason": decision.explain_illegal(o.move, o.arg)}
                                     for o in display_order(self.game.candidates()) if o not in decision.options]
             self._states[seat] = state
+        self.sheet.note(view)  # (the last view built is an onlooker's)
 
     def _record(self, record: dict) -> None:
         """A public record (a move as the others see it, an announcement, the end), kept for every seat."""

@@ -935,14 +935,7 @@ const Table = {
     else if (o.stopped) card.append(el("h2", null, "The table was closed"));
     else {
       card.append(el("h2", null, o.winners.length ? `${o.winners.join(", ")} ${o.winners.length > 1 ? "win" : "wins"}` : "Nobody wins"));
-      const table = el("table", "score-table");
-      for (const [name, payoff] of Object.entries(o.payoffs)) {
-        const row = el("tr");
-        row.append(el("td", null, name), el("td", null, payoff));
-        if (o.winners.includes(name)) row.classList.add("winner");
-        table.append(row);
-      }
-      card.append(table);
+      if (o.sheet) card.append(this.sheetEl(o.sheet, o.winners));
       if (o.cut_off) card.append(el("p", "about", o.cut_off));
     }
     const again = el("button", "primary", "Play again");
@@ -963,6 +956,45 @@ const Table = {
     card.lastChild.append(again, choose, look);
     box.append(card);
     box.hidden = false;
+  },
+
+  // the game's score sheet: the scores after each hand, then the totals (the winners' in gold)
+  sheetEl(sheet, winners) {
+    const box = el("div", "sheet");
+    const table = el("table", "score-table");
+    table.append(el("caption", null, "Score sheet"));
+    const many = sheet.columns.length > 1;
+    const head = el("tr");
+    head.append(el("th", null, "hand"));
+    for (const name of sheet.players) {
+      const th = el("th", winners.includes(name) ? "winner" : null, name);
+      th.colSpan = sheet.columns.length;
+      th.scope = "colgroup";
+      head.append(th);
+    }
+    table.append(head);
+    if (many) {
+      const names = el("tr");
+      names.append(el("th"));
+      for (const _ of sheet.players) for (const c of sheet.columns) names.append(el("th", "column", words(c)));
+      table.append(names);
+    }
+    const row = (label, values, kind) => {
+      const tr = el("tr", kind);
+      tr.append(el("th", null, label));
+      values.forEach((player, i) => {
+        for (const value of player) {
+          const td = el("td", winners.includes(sheet.players[i]) && kind === "total" ? "winner" : null);
+          td.append(valueEl(this.deck, value));
+          tr.append(td);
+        }
+      });
+      return tr;
+    };
+    sheet.rows.forEach((values, i) => table.append(row(String(i + 1), values, "hand")));
+    table.append(row("total", sheet.total, "total"));
+    box.append(table);
+    return box;
   },
 
   legend() {
