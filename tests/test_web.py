@@ -22,6 +22,7 @@ from click.testing import CliRunner  # noqa: E402
 from naipes import load_program  # noqa: E402
 from naipes.tools import catalogue  # noqa: E402
 from naipes.tools.cli import main  # noqa: E402
+from naipes.tools.replay import Replay  # noqa: E402
 from naipes.web.app import create_app  # noqa: E402
 from naipes.web.table import Table, Tables  # noqa: E402
 
@@ -476,3 +477,106 @@ def test_serve_says_so_when_the_port_is_taken():
 def test_serve_refuses_a_table_it_cannot_seat(args, message):
     result = CliRunner().invoke(main, ["serve", *args, "--port", "0"])
     assert result.exit_code in (1, 2) and message in result.output and "Traceback" not in result.output
+
+
+# ------------------------------------------------------------ saved games
+def logging_client(folder):
+    return testclient.TestClient(create_app(GAMES, pause=0, hosts=["testserver"], logs=folder))
+
+
+def play_out(ws, until=lambda state: state["over"], moves=None):
+    """Play a tab's first option at every turn until `until` holds for its state (that state)."""
+    while True:
+        message = ws.receive_json()
+        if message["type"] != "state":
+            continue
+        if until(message):
+            return message
+        if message["your_turn"]:
+            ws.send_json({"serial": message["serial"], "label": message["options"][0]["label"]})
+
+
+POCHA = {"peak": "2", "random_seats": "false"}
+
+
+def test_a_finished_games_log_is_downloaded_and_replayed(tmp_path):
+    with logging_client(tmp_path) as client:
+        made = client.post("/api/tables", json={"game": "fichas", "seats": ["human", "random"],
+                                                "params": {"count": "5"}}).json()
+        with client.websocket_connect(f"/ws/{made['id']}?seat=0&token={made['token']}") as tab:
+            final = play_out(tab)
+        name = final["outcome"]["log"]
+        assert [(g["name"], g["finished"], g["ruleset"]) for g in client.get("/api/logs").json()] == \
+            [(name, True, "fichas")]
+        download = client.get(f"/api/logs/{name}")
+        assert download.status_code == 200 and "attachment" in download.headers["content-disposition"]
+        assert download.content == (tmp_path / name).read_bytes()
+        replay = Replay.load(tmp_path / name)
+        assert replay.game.over and replay.header["seats"] == ["human", "random"]
+        assert replay.header["seed"] == final["outcome"]["seed"]
+        info = client.get(f"/api/replay?log={name}&seat=0").json()
+        assert info["replay"]["steps"] == replay.steps and info["seed"] == replay.header["seed"]
+        last = client.get(f"/api/replay/{replay.steps}?log={name}&seat=watch").json()
+        assert last["state"]["over"] and last["state"]["outcome"]["winners"] == final["outcome"]["winners"]
+        assert client.get(f"/api/replay?log={name}&seat=²").status_code == 400
+
+
+def test_a_game_in_play_gives_out_no_log(tmp_path):
+    with logging_client(tmp_path) as client:
+        made = client.post("/api/tables", json={"game": "fichas", "seats": ["human", "random"]}).json()
+        [saved] = client.get("/api/logs").json()
+        assert not saved["finished"] and saved["in_play"]
+        for path in (f"/api/logs/{saved['name']}", f"/api/replay?log={saved['name']}"):
+            answer = client.get(path)
+            assert answer.status_code == 403 and "shows every hand" in answer.json()["error"]
+        assert client.post("/api/tables", json={"resume": saved["name"]}).status_code == 409
+        for name in ("../fichas.yaml", "nosuch.jsonl", "%2e%2e%2fx.jsonl", "a/b.jsonl"):
+            assert client.get(f"/api/logs/{name}").status_code == 404
+            assert client.post("/api/tables", json={"resume": name}).status_code == 404
+        assert made["id"]
+
+
+def test_a_stopped_game_is_resumed_after_a_restart_and_its_log_goes_on(tmp_path):
+    with logging_client(tmp_path) as client:
+        made = client.post("/api/tables", json={"game": "pocha", "params": POCHA,
+                                                "seats": ["human", "random", "random", "random"]}).json()
+        with client.websocket_connect(f"/ws/{made['id']}?seat=0&token={made['token']}") as tab:
+            before = play_out(tab, lambda s: s["your_turn"] and len(s["view"]["players"][0]["hand"]) == 2)
+    with logging_client(tmp_path) as client:  # a new server, the same folder
+        [saved] = client.get("/api/logs").json()
+        assert not saved["finished"] and not saved["in_play"] and saved["seats"][0] == "human"
+        resumed = client.post("/api/tables", json={"resume": saved["name"]}).json()
+        table = client.app.state.tables.get(resumed["id"])
+        with client.websocket_connect(f"/ws/{resumed['id']}?seat=0&token={resumed['token']}") as tab:
+            info = receive(tab, "table")
+            assert info["seed"] is None and info["spec"]["params"] == POCHA
+            records = receive(tab, "records")["records"]
+            state = receive(tab, "state")
+            assert state["view"] == before["view"] and state["options"] == before["options"]
+            mine = [r for r in records if r["type"] == "decision" and r["seat"] == 0]
+            assert mine and all(r["own"] for r in mine)  # the logged moves, in the mover's own words
+            tab.send_json({"serial": state["serial"], "label": state["options"][0]["label"]})
+            final = play_out(tab)
+        assert final["outcome"]["log"] == saved["name"] and not list(tmp_path.glob("*.part"))
+        replay = Replay.load(tmp_path / saved["name"])  # the whole game, before and after the restart
+        assert replay.game.over and replay.steps == table.game.decisions
+        assert client.post("/api/tables", json={"resume": saved["name"]}).json()["error"].startswith(
+            "this game is over")
+
+
+@pytest.mark.parametrize("change, message", [
+    (lambda h: {**h, "seats": ["human", "python:evil.py:Bot"]}, "unknown player 'python:evil.py:Bot'"),
+    (lambda h: {**h, "ruleset": "/tmp/evil.yaml"}, "a rule file this server does not serve"),
+])
+def test_a_saved_game_resumes_only_with_the_servers_rule_files_and_players(tmp_path, change, message):
+    with logging_client(tmp_path) as client:
+        made = client.post("/api/tables", json={"game": "fichas", "seats": ["human", "random"]}).json()
+        assert made["id"]
+    [log] = tmp_path.glob("*.jsonl")
+    lines = log.read_text().splitlines()
+    lines[0] = json.dumps(change(json.loads(lines[0])))
+    log.write_text("\n".join(lines) + "\n")
+    with logging_client(tmp_path) as client:
+        answer = client.post("/api/tables", json={"resume": log.name})
+        assert answer.status_code == 400 and message in answer.json()["error"]
+        assert client.app.state.tables.all() == []

@@ -135,6 +135,15 @@ def test_a_whole_chip_game_from_the_choose_game_screen(server, driver):
     assert "seed 12" in driver.find_element(By.ID, "title").text
     history = driver.find_element(By.ID, "history").text
     assert history.count("You:") == moves and "Game over. Winner: " + winner in history
+    driver.set_script_timeout(WAIT)  # the log, downloaded as the dialog's link gets it, is the game's
+    link = over.find_element(By.LINK_TEXT, "Download the log").get_attribute("href")
+    logged = driver.execute_async_script("fetch(arguments[0]).then((r) => r.text()).then(arguments[1])", link)
+    assert logged == table.log.read_text(encoding="utf-8") and '"type": "end"' in logged.splitlines()[-1]
+    over.find_element(By.LINK_TEXT, "Replay").click()
+    wait(driver, lambda d: d.find_element(By.TAG_NAME, "body").get_attribute("data-step") == "0")
+    driver.find_element(By.CSS_SELECTOR, "[data-go=last]").click()
+    wait(driver, lambda d: d.find_element(By.TAG_NAME, "body").get_attribute("data-step") == str(table.game.decisions))
+    assert f"{winner}" in driver.find_element(By.ID, "history").text
 
 
 def first_policy_game_with_a_refused_card() -> int:
@@ -299,3 +308,23 @@ def test_a_page_of_another_site_can_neither_make_tables_nor_sit(server, driver):
     driver.get(f"http://{EVIL}:{port}/")  # DNS rebinding: the other site's name, this server's address
     assert "does not answer to the name" in driver.find_element(By.TAG_NAME, "body").text
     table.close()
+
+
+def test_a_stopped_game_resumes_from_the_choose_game_screen(server, driver):
+    app, url = server
+    table = new_table(app, "pocha", POCHA, ["human", "random", "random", "random"], 5)
+    while len((state := table.state(a_person_to_move(table)))["view"]["players"][0]["hand"]) != 2:
+        play_first_option(table, 0)
+        until(table, lambda state=state: table.serial > state["serial"])
+    table.close()  # (as when the server stops)
+    table.join(WAIT)
+    driver.get(url)
+    resume = wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, f'#saved li[data-log="{table.log.name}"] button'))
+    resume[0].click()
+    wait(driver, lambda d: "/table/" in d.current_url and table.id not in d.current_url)
+    resumed = app.state.tables.get(driver.current_url.split("/table/")[1].split("?")[0])
+    again = shown(driver, resumed, 0)
+    assert again["view"] == state["view"] and resumed.log == table.log
+    hand = driver.find_elements(By.CSS_SELECTOR, '#my-zones [data-zone="hand"] .card[data-card]')
+    assert sorted(c.get_attribute("data-card") for c in hand) == sorted(state["view"]["players"][0]["hand"])
+    resumed.close()

@@ -526,9 +526,13 @@ def competition(folder: str, rulesets: tuple[str, ...], statics: tuple[str, ...]
                    "name and this machine's local names only (0.0.0.0: also its host name and addresses).")
 @click.option("--pause", type=click.FloatRange(min=0), default=0.6, show_default=True,
               help="Seconds an AI waits before moving, so that people can follow the play.")
+@click.option("--log", "log_folder", type=click.Path(file_okay=False), default=None,
+              help="Keep every table's game in this folder (a log per table, as 'play --log' writes): finished "
+                   "games can be replayed and downloaded, stopped ones resumed from the page, after a restart too.")
 @guarded
 def serve(ruleset: str | None, seats: tuple[str, ...], players: int | None, opponents: str | None,
-          params: tuple[str, ...], seed: int | None, port: int, host: str, pause: float) -> None:
+          params: tuple[str, ...], seed: int | None, port: int, host: str, pause: float,
+          log_folder: str | None) -> None:
     """Play in the browser: a local web table of RULESET (or a choose-game screen), for one or more people.
 
     Seats as in 'play' (default: you, then the rule file's AI, its strongest level); a 'human' seat
@@ -549,25 +553,27 @@ def serve(ruleset: str | None, seats: tuple[str, ...], players: int | None, oppo
         rulesets[name] = path
     elif seats or params or players or opponents:
         raise click.UsageError("--seat, --players, --opponents and -p need a RULESET")
-    app = create_app(rulesets, pause=pause, hosts=host_names(host))
-    table = None
-    if name is not None:
-        program = load_program(rulesets[name], parse_params(params))
-        names = seat_plan(program, seats, players, opponents, person_first=True)
-        table = new_table(app, name, parse_params(params), names, seed, checked=False)
-    sock = listen(host, port)
-    url = address(sock)
-    click.echo(f"Naipes is serving at {url} (Ctrl-C to stop)")
-    if table is not None:
-        click.echo(f"{table.program.title}" + (f", seed {table.seed}" if seed is not None else
-                                                 " (its seed is shown when the game is over)"))
-        click.echo(seat_list(table.program, table.seat_specs, table.seat_specs, len(seats)))
-        for seat in table.humans:
-            who = "you" if seat == table.host else "another person: send them this link"
-            click.echo(f"  {table.names[seat]} ({who}): {url}{table.link(seat)}")
-        if not table.humans:
-            click.echo(f"  watch: {url}table/{table.id}?seat=watch")
-    run(app, sock)
+    app = create_app(rulesets, pause=pause, hosts=host_names(host), logs=Path(log_folder) if log_folder else None)
+    names = None
+    if name is not None:  # (the seats are checked before the port is taken)
+        names = seat_plan(load_program(rulesets[name], parse_params(params)), seats, players, opponents,
+                          person_first=True)
+    with contextlib.closing(listen(host, port)) as sock:
+        url = address(sock)
+        table = None if name is None else new_table(app, name, parse_params(params), names, seed, checked=False)
+        click.echo(f"Naipes is serving at {url} (Ctrl-C to stop)")
+        if log_folder:
+            click.echo(f"Games are kept in {log_folder}")
+        if table is not None:
+            click.echo(f"{table.program.title}" + (f", seed {table.seed}" if seed is not None else
+                                                     " (its seed is shown when the game is over)"))
+            click.echo(seat_list(table.program, table.seat_specs, table.seat_specs, len(seats)))
+            for seat in table.humans:
+                who = "you" if seat == table.host else "another person: send them this link"
+                click.echo(f"  {table.names[seat]} ({who}): {url}{table.link(seat)}")
+            if not table.humans:
+                click.echo(f"  watch: {url}table/{table.id}?seat=watch")
+        run(app, sock)
 
 
 @main.command()

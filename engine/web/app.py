@@ -5,8 +5,11 @@
     GET  /api/games           the rule files: title, players (read at once: naipes.web.games)
     GET  /api/games/NAME      a rule file compiled: its params and AI levels
     GET  /api/tables          the open tables and their seats
-    POST /api/tables          {"game", "params", "seats", "seed"} -> a new table {"id", "seat", "token"}
-    GET  /replay              a logged game, step by step (naipes replay LOG --web; its API: naipes.web.replay)
+    POST /api/tables          {"game", "params", "seats", "seed"} -> a new table {"id", "seat", "token"};
+                              {"resume": LOG} -> a table going on with a saved game
+    GET  /api/logs[/NAME]     the saved games; a finished game's log (naipes.web.logs)
+    GET  /replay[?log=NAME]   a logged game, step by step (naipes replay LOG --web, or a finished game of
+                              this server's; its API: naipes.web.replay)
     WS   /ws/ID?seat=N&token=T  one tab at one seat (T: the seat's key), or ?seat=watch: the table
                               once, then states and public records as they change; it sends
                               moves ({"serial", "label"} or {"serial", "card"}) and gets
@@ -43,9 +46,11 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from ..agents.levels import ai_levels, default_opponent
 from ..errors import NaipesError
 from ..language.builder import load_program
+from ..program import Program
 from ..tools.replay import Replay
 from .games import game, games
 from .guard import LOCAL_HOSTS, Guard, RequestError, parse_json, read_json
+from .logs import Logs, download_log, finished, list_logs, served_rule_file
 from .replay import replay_info, replay_step
 from .table import HUMAN, Table, Tables, TablesFull
 
@@ -60,16 +65,20 @@ class TableError(RequestError):
 
 
 def create_app(rulesets: dict[str, Path], *, pause: float = 0.6, tables: Tables | None = None,
-               hosts: list[str] | None = None, replay: Replay | None = None) -> Starlette:
+               hosts: list[str] | None = None, replay: Replay | None = None, logs: Path | None = None) -> Starlette:
     """The application serving `rulesets` (name -> rule file); AI seats wait `pause` seconds before moving.
 
-    With `replay`, it also shows that logged game at /replay."""
+    Each table's game is logged in the folder `logs` (else in a folder removed when the app stops). With
+    `replay`, it also shows that logged game at /replay."""
     tables = tables or Tables()
 
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         yield
         tables.close()
+        for table in tables.all():  # (each closes its log)
+            table.join(5)
+        app.state.logs.close()
 
     allowed = list(dict.fromkeys([*LOCAL_HOSTS, *(hosts or [])]))
     app = Starlette(routes=[
@@ -79,10 +88,11 @@ def create_app(rulesets: dict[str, Path], *, pause: float = 0.6, tables: Tables 
         Route("/api/tables", create_table, methods=["POST"]),
         WebSocketRoute("/ws/{table_id}", table_socket),
         Route("/replay", page), Route("/api/replay", replay_info), Route("/api/replay/{step:int}", replay_step),
+        Route("/api/logs", list_logs), Route("/api/logs/{name}", download_log),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ], middleware=[Middleware(Guard, hosts=allowed)], lifespan=lifespan)
     app.state.rulesets, app.state.tables, app.state.pause = dict(rulesets), tables, pause
-    app.state.replay = replay
+    app.state.replay, app.state.logs = replay, Logs(logs)
     return app
 
 
@@ -102,14 +112,42 @@ def new_table(app: Starlette, game: str, params: dict[str, str], seats: list[str
     if not low <= len(seats) <= high:
         raise TableError(f"{program.title} seats {low} to {high} players, not {len(seats)}")
     if checked:
-        levels = {level["name"] for level in ai_levels(program)} | {HUMAN}
-        for name in seats:
-            if name not in levels:
-                raise TableError(f"unknown player '{name}': choose {', '.join(sorted(levels))}")
+        _check_seats(program, seats)
     chosen = seed is not None
     seed = seed if seed is not None else secrets.randbits(SEED_BITS)
     spec = {"game": game, "params": dict(params), "seats": seats}
-    return app.state.tables.add(Table(program, seats, seed, pause=app.state.pause, spec=spec, seed_chosen=chosen))
+    table = Table(program, seats, seed, pause=app.state.pause, spec=spec, seed_chosen=chosen)
+    table.log = app.state.logs.new(game, table.id)
+    return app.state.tables.add(table)
+
+
+def _check_seats(program: Program, seats: list[str]) -> None:
+    """Every seat a person or an AI level the game lists (never a bot or file a request names)."""
+    levels = {level["name"] for level in ai_levels(program)} | {HUMAN}
+    for name in seats:
+        if name not in levels:
+            raise TableError(f"unknown player '{str(name)[:60]}': choose {', '.join(sorted(levels))}")
+
+
+def resume_table(app: Starlette, name: str) -> Table:
+    """A table going on with a saved game that stopped before its end: its logged decisions are made again, then
+    its seats (people, or the AI levels it had) play on; its log goes on in the same file."""
+    logs, tables = app.state.logs, app.state.tables
+    path = logs.find(name)
+    if name in tables.logs_in_play():
+        raise TableError("this game is being played at a table: open it from the list of tables", 409)
+    if finished(path):
+        raise TableError("this game is over: replay it instead")
+    rule_file = served_rule_file(path, app.state.rulesets)
+    replay = Replay.load(path, rule_file)
+    seats = list(replay.header["seats"])
+    _check_seats(replay.program, seats)
+    game = next(game for game, served in app.state.rulesets.items() if served == rule_file)
+    spec = {"game": game, "params": dict(replay.header["params"]), "seats": seats}
+    table = Table(replay.program, seats, replay.header["seed"], pause=app.state.pause, spec=spec, seed_chosen=False,
+                  script=replay.decisions)
+    table.log = path
+    return tables.add(table)
 
 
 # ---------------------------------------------------------------- HTTP
@@ -124,8 +162,12 @@ async def list_tables(request: Request) -> JSONResponse:
 async def create_table(request: Request) -> JSONResponse:
     """A new table; the answer has the key of its first human seat (whoever asked sits there)."""
     try:
-        game, params, seats, seed = _table_request(await read_json(request))
-        table = await run_in_threadpool(new_table, request.app, game, params, seats, seed)
+        body = await read_json(request)
+        if isinstance(body, dict) and isinstance(body.get("resume"), str):
+            table = await run_in_threadpool(resume_table, request.app, body["resume"])
+        else:
+            game, params, seats, seed = _table_request(body)
+            table = await run_in_threadpool(new_table, request.app, game, params, seats, seed)
     except RequestError as error:
         return JSONResponse({"error": str(error)}, status_code=error.status)
     except TablesFull as error:

@@ -1,7 +1,11 @@
-"""The web table replaying a game log (``naipes replay LOG --web``): the page at /replay, step by step.
+"""The web table replaying a game log: the page at /replay, step by step.
 
-    GET /api/replay?seat=S        what the page needs once (as a table's first message), and the number of steps
-    GET /api/replay/N?seat=S      step N as seat S saw it: the records so far and the position
+The log is the one ``naipes replay LOG --web`` names, or, with ``log=NAME``, a finished game of the
+server's own (:mod:`naipes.web.logs`).
+
+    GET /api/replay?seat=S[&log=NAME]     what the page needs once (as a table's first message), and the
+                                          number of steps
+    GET /api/replay/N?seat=S[&log=NAME]   step N as seat S saw it: the records so far and the position
 
 S is ``all`` (every card face up, the shuffles and card movements in the history; the default), ``watch``
 (an onlooker), or a seat's number from 0. The page draws a step as it draws a table's state, with buttons to
@@ -15,11 +19,13 @@ from starlette.responses import JSONResponse
 from ..errors import NaipesError
 from ..tools.replay import EVERYTHING, Replay
 from ..tools.scoresheet import sheet_of
+from .guard import RequestError
+from .logs import replay_of
 from .table import game_facts, result_outcome
 
 
 async def replay_info(request: Request) -> JSONResponse:
-    found = _replay_and_seat(request)
+    found = await _replay_and_seat(request)
     if isinstance(found, JSONResponse):
         return found
     replay, seat = found
@@ -33,7 +39,7 @@ async def replay_info(request: Request) -> JSONResponse:
 
 
 async def replay_step(request: Request) -> JSONResponse:
-    found = _replay_and_seat(request)
+    found = await _replay_and_seat(request)
     if isinstance(found, JSONResponse):
         return found
     replay, seat = found
@@ -52,13 +58,20 @@ async def replay_step(request: Request) -> JSONResponse:
                          "state": state})
 
 
-def _replay_and_seat(request: Request) -> tuple[Replay, int | str | None] | JSONResponse:
-    """The server's replay and the seat asked for, or the error to answer with."""
-    replay = request.app.state.replay
+async def _replay_and_seat(request: Request) -> tuple[Replay, int | str | None] | JSONResponse:
+    """The replay asked for (a saved game's, or the server's) and the seat, or the error to answer with."""
+    name = request.query_params.get("log")
+    try:
+        replay = request.app.state.replay if name is None else await replay_of(request, name)
+    except RequestError as error:
+        return JSONResponse({"error": str(error)}, status_code=error.status)
     if replay is None:
         return JSONResponse({"error": "this server replays no log (naipes replay LOG --web)"}, status_code=404)
+    text = request.query_params.get("seat", EVERYTHING)
     try:
-        return replay, replay.seat(request.query_params.get("seat", EVERYTHING))
+        if text.isdigit() and not text.isascii():  # (a digit of another script: ² is not a seat)
+            raise NaipesError(f"no seat '{text[:20]}': a seat's number is written 0-9")
+        return replay, replay.seat(int(text) if text.isdigit() else text)
     except NaipesError as error:
         return JSONResponse({"error": str(error)}, status_code=400)
 

@@ -20,6 +20,7 @@ messages over WebSockets.
 """
 from __future__ import annotations
 
+import os
 import queue
 import secrets
 import threading
@@ -27,7 +28,8 @@ import time
 import traceback
 from collections.abc import Callable
 from concurrent.futures import Future
-from typing import Any
+from pathlib import Path
+from typing import Any, TextIO
 
 from ..agents.human import display_order, hidden_variables
 from ..agents.registry import make_agent
@@ -36,6 +38,8 @@ from ..library.builtins import all_cards
 from ..program import Program
 from ..runtime.game import Agent, Decision, Game, GameResult, Option, QuitGame, jsonable, play_game
 from ..runtime.memory import CardBase
+from ..tools.gamelog import LogHeader, attach_log, digest
+from ..tools.replay import ruleset_reference, scripted
 from ..tools.scoresheet import ScoreSheet, score_columns
 
 HUMAN = "human"
@@ -145,7 +149,7 @@ class Table:
     """
 
     def __init__(self, program: Program, seats: list[str], seed: int, *, pause: float = 0.0,
-                 spec: dict | None = None, seed_chosen: bool = True):
+                 spec: dict | None = None, seed_chosen: bool = True, script: list[dict] | None = None):
         self.id = secrets.token_urlsafe(6)
         self.program, self.seed, self.pause = program, seed, pause
         self.spec = spec or {}  # how it was made: game, params, seats (to start another like it)
@@ -156,10 +160,15 @@ class Table:
                                     else make_agent(name, seed=seed * 1009 + i, program=program, strategies=strategies)
                                     for i, name in enumerate(seats)]
         self.human_seats = {i: agent for i, agent in enumerate(self.agents) if isinstance(agent, WebSeat)}  # the humans
+        self.script = list(script or [])  # a resumed game's logged decisions, made again first (quickly, unshown)
+        if self.script:
+            self.agents = list(scripted(self.agents, self.script))
+        self.log: Path | None = None  # where the game is logged (set before it starts)
         self.game = Game(program, seed, players=len(seats))
         self.names = [p.name for p in self.game.memory.players]
         self.game.observers.append(self._record)
         self.records: list[dict] = []
+        self._decided = 0  # decisions recorded
         self.serial = 0  # the number of the decision being made (a request names it)
         self.turn: int | None = None  # the seat to move
         self.over = False
@@ -230,8 +239,19 @@ class Table:
     def join(self, timeout: float | None = None) -> None:
         self._thread.join(timeout)
 
+    @property
+    def finished(self) -> bool:
+        """Whether the game was played to its end (not stopped, nor broken by an error)."""
+        return self.outcome is not None and "winners" in self.outcome
+
+    @property
+    def catching_up(self) -> bool:
+        """Whether a resumed game is still making its logged decisions again."""
+        return self.game.decisions < len(self.script)
+
     def _play(self) -> None:
         outcome: dict[str, Any]
+        log = self._open_log()
         try:
             result = play_game(self.program, self.agents, self.seed, game=self.game, on_decision=self._decision)
             self.sheet.note(self.game.view(None))
@@ -244,12 +264,44 @@ class Table:
             traceback.print_exc()
             outcome = {"error": f"internal error: {type(error).__name__}: {error}"}
         outcome["seed"] = self.seed  # told now that every hand has been played
+        self._close_log(log)
+        if self.log is not None and "winners" in outcome:
+            outcome["log"] = self.log.name  # to download and replay
         with self._lock:
             self.over, self.turn, self.outcome = True, None, outcome
             self._publish_views(None)
         for seat in self.human_seats.values():  # requests that came in as the game ended are answered too
             self._drain(seat.inbox)
         self._notify()
+
+    def _open_log(self) -> TextIO | None:
+        """Start the game's log: the header, then every record as it comes. A resumed game writes its log
+        beside the old one until its logged decisions are made again, then takes its place (so that a
+        failure meanwhile loses nothing)."""
+        if self.log is None:
+            return None
+        stream = self._writing().open("w", encoding="utf-8")
+        rule_file = Path(self.program.path)
+        attach_log(self.game, stream, LogHeader(ruleset_reference(rule_file), digest(rule_file),
+                                                dict(self.spec.get("params", {})), self.seed, list(self.seat_specs)))
+        return stream
+
+    def _writing(self) -> Path:
+        """The file the log is written to now."""
+        assert self.log is not None
+        return self.log.with_name(self.log.name + ".part") if self.script else self.log
+
+    def _caught_up(self) -> None:
+        if self.log is not None and self._writing().exists():
+            os.replace(self._writing(), self.log)
+        self.script = []
+
+    def _close_log(self, stream: TextIO | None) -> None:
+        if stream is None:
+            return
+        stream.close()
+        if self.script:  # stopped before the logged decisions were all made again: the old log stays
+            self._writing().unlink(missing_ok=True)
 
     @staticmethod
     def _drain(inbox: queue.Queue) -> None:
@@ -264,12 +316,16 @@ class Table:
         (players or onlookers) can follow."""
         if self._closed.is_set():
             raise QuitGame()
+        if self.script:
+            if self.catching_up:
+                return
+            self._caught_up()
         with self._lock:
             self.serial += 1
             self.turn = decision.player
             self._publish_views(decision)
         self._notify()
-        if not isinstance(self.agents[decision.player], WebSeat) and self.pause:
+        if decision.player not in self.human_seats and self.pause:
             self._closed.wait(self.pause)
 
     def _publish_views(self, decision: Decision | None) -> None:
@@ -296,9 +352,10 @@ class Table:
             seat = self.names.index(record["player"])
             entry.update(player=record["player"], seat=seat, move=record["move"],
                          text=str(record.get("public", record.get("choice"))))
-            agent = self.agents[seat]
-            if isinstance(agent, WebSeat):
-                entry["own"] = agent.last_label  # the mover's own wording, for the mover only
+            agent = self.human_seats.get(seat)
+            if agent is not None:  # the mover's own wording, for the mover only (a logged one's, made again)
+                entry["own"] = self.script[self._decided]["choice"] if self.catching_up else agent.last_label
+            self._decided += 1
         elif record["type"] == "announce":
             entry["text"] = str(record["text"])
         elif record["type"] == "end":
@@ -415,6 +472,10 @@ class Tables:
     def get(self, table_id: str) -> Table | None:
         with self._lock:
             return self._tables.get(table_id)
+
+    def logs_in_play(self) -> set[str]:
+        """The names of the logs that tables still playing write."""
+        return {t.log.name for t in self.all() if t.log is not None and not t.over}
 
     def all(self) -> list[Table]:
         with self._lock:

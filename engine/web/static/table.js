@@ -251,6 +251,18 @@ function seatUrl(tableId, seat, token) {
 }
 
 // a table just made: sit at the seat its answer gives the key of (or watch, if every seat is an AI's)
+// a finished game's log: its replay, and the file to download
+function logLinks(name) {
+  const box = el("span", "log-links");
+  const replay = el("a", "button", "Replay");
+  replay.href = `/replay?log=${encodeURIComponent(name)}&seat=all`;
+  const download = el("a", "button", "Download the log");
+  download.href = `/api/logs/${encodeURIComponent(name)}`;
+  download.setAttribute("download", `naipes-${name}`);
+  box.append(replay, download);
+  return box;
+}
+
 function goToTable(made) {
   if (made.seat !== null) Keys.set(made.id, made.seat, made.token);
   location.href = seatUrl(made.id, made.seat, made.token);
@@ -275,6 +287,7 @@ const Lobby = {
     $("title").textContent = "Choose a game";
     $("games").replaceChildren(el("p", "loading", "Loading the games…"));
     this.showTables();
+    this.showSaved();
     try {
       this.games = await api("/api/games");
     } catch (error) {
@@ -300,15 +313,46 @@ const Lobby = {
     $("games").replaceChildren(el("h2", null, "Games"), grid);
   },
 
-  async showTables() {
-    let tables = [];
-    try { tables = await api("/api/tables"); } catch (error) { return; }
-    const box = $("open-tables");
+  // a list of the lobby's (the saved games, the open tables): a heading and an item for each, if there are any
+  async showList(id, heading, path, itemFor) {
+    let entries = [];
+    try { entries = await api(path); } catch (error) { return; }
+    const box = $(id);
     box.replaceChildren();
-    if (!tables.length) return;
-    box.append(el("h2", null, "Open tables"));
+    if (!entries.length) return;
     const list = el("ul", "table-list");
-    for (const t of tables) {
+    for (const entry of entries) list.append(itemFor(entry));
+    box.append(el("h2", null, heading), list);
+  },
+
+  // the server's saved games: a finished one to replay or download, a stopped one to resume
+  showSaved() {
+    this.showList("saved", "Saved games", "/api/logs", (g) => {
+      const item = el("li");
+      item.dataset.log = g.name;
+      const when = new Date(g.when * 1000).toLocaleString();
+      item.append(el("strong", null, g.ruleset), ` ${when} · ${(g.seats || []).join(", ")} — `);
+      if (g.finished) {
+        item.append(logLinks(g.name));
+      } else if (g.in_play) {
+        item.append(el("span", "seat-note", "being played"));
+      } else {
+        const resume = el("button", "primary", "Resume");
+        resume.type = "button";
+        resume.onclick = async () => {
+          try {
+            goToTable(await api("/api/tables", {method: "POST", headers: {"Content-Type": "application/json"},
+                                                body: JSON.stringify({resume: g.name})}));
+          } catch (error) { fail(error.message); }
+        };
+        item.append(el("span", "seat-note", "stopped before the end"), resume);
+      }
+      return item;
+    });
+  },
+
+  showTables() {
+    this.showList("open-tables", "Open tables", "/api/tables", (t) => {
       const item = el("li");
       item.append(el("strong", null, t.title), t.over ? ` — over (seed ${t.seed}): ` : ": ");
       for (const s of t.seats) {
@@ -324,9 +368,8 @@ const Lobby = {
       const watch = el("a", "seat-link", "watch");
       watch.href = `/table/${t.id}?seat=watch`;
       item.append(watch);
-      list.append(item);
-    }
-    box.append(list);
+      return item;
+    });
   },
 
   // a game chosen: its params and AI levels (the server compiles it now, once), then the form
@@ -954,6 +997,7 @@ const Table = {
     look.onclick = () => { box.hidden = true; };
     card.append(el("div", "over-buttons"));
     card.lastChild.append(again, choose, look);
+    if (o.log) card.append(logLinks(o.log));
     box.append(card);
     box.hidden = false;
   },
@@ -1030,8 +1074,9 @@ const Replay = {
     show("table");
     const query = new URLSearchParams(location.search);
     this.seat = query.get("seat") || "all";
+    this.log = query.get("log");  // a saved game of this server's (else the log 'naipes replay --web' names)
     try {
-      const info = await api(`/api/replay?seat=${encodeURIComponent(this.seat)}`);
+      const info = await api(`/api/replay?${this.query()}`);
       this.steps = info.replay.steps;
       Table.receive(info);
       Table.overShown = true;  // the end is in the history: no dialog over the table
@@ -1062,7 +1107,7 @@ const Replay = {
       option.selected = value === this.seat;
       seat.append(option);
     }
-    seat.onchange = () => { location.href = `/replay?seat=${seat.value}&step=${this.step}`; };
+    seat.onchange = () => { location.href = `/replay?${this.query(seat.value)}&step=${this.step}`; };
     const label = el("label", null, "seen by ");
     label.append(seat);
     $("replay-bar").replaceChildren(button("«", "first", () => 0), button("◀", "back", () => this.step - 1),
@@ -1076,10 +1121,15 @@ const Replay = {
     });
   },
 
+  // the query naming the log and the seat (whose view)
+  query(seat = this.seat) {
+    return `seat=${encodeURIComponent(seat)}` + (this.log ? `&log=${encodeURIComponent(this.log)}` : "");
+  },
+
   async go(step) {
     step = Math.max(0, Math.min(this.steps, step));
     try {
-      const data = await api(`/api/replay/${step}?seat=${encodeURIComponent(this.seat)}`);
+      const data = await api(`/api/replay/${step}?${this.query()}`);
       this.step = step;
       Table.records = [];
       $("history").replaceChildren();
@@ -1087,7 +1137,7 @@ const Replay = {
       Table.receive(data.state);
       this.label.textContent = `step ${step} of ${this.steps}`;
       document.body.dataset.step = String(step);
-      history.replaceState(null, "", `/replay?seat=${encodeURIComponent(this.seat)}&step=${step}`);
+      history.replaceState(null, "", `/replay?${this.query()}&step=${step}`);
     } catch (error) { fail(error.message); }
   },
 };
