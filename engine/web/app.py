@@ -105,7 +105,7 @@ def new_table(app: Starlette, game: str, params: dict[str, str], seats: list[str
     """
     path = app.state.rulesets.get(game)
     if path is None:
-        raise TableError(f"no game '{game}' here: choose one of {', '.join(app.state.rulesets)}")
+        raise TableError(f"no game '{game[:60]}' here: choose one of {', '.join(app.state.rulesets)}")
     program = load_program(path, params)
     low, high, default = program.players
     seats = list(seats or [HUMAN] + [default_opponent(program)] * (default - 1))

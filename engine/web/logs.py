@@ -19,8 +19,10 @@ import json
 import re
 import shutil
 import tempfile
+import threading
 import time
 from collections import OrderedDict
+from contextlib import suppress
 from pathlib import Path
 from typing import Any
 
@@ -51,6 +53,7 @@ class Logs:
             except OSError as error:
                 raise NaipesError(f"cannot keep games in {folder}: {error.strerror or error}") from None
         self._replays: OrderedDict[tuple[str, float], Replay] = OrderedDict()
+        self._lock = threading.Lock()  # (replays are loaded in the server's threads)
 
     @property
     def folder(self) -> Path:
@@ -59,8 +62,10 @@ class Logs:
         return self._folder
 
     def new(self, game: str, table_id: str) -> Path:
-        """The path of a new table's log."""
-        return self.folder / f"{time.strftime('%Y%m%d-%H%M%S')}-{game}-{table_id}.jsonl"
+        """The path of a new table's log (the game's name made safe for a file's: a rule file given by path on
+        the command line is served as 'name (path)')."""
+        safe = re.sub(r"[^A-Za-z0-9_-]", "_", game)[:40]
+        return self.folder / f"{time.strftime('%Y%m%d-%H%M%S')}-{safe}-{table_id}.jsonl"
 
     def find(self, name: str) -> Path:
         """The log of this name in the folder (a RequestError if there is none: the name is never a path)."""
@@ -72,15 +77,12 @@ class Logs:
     def listing(self, in_play: set[str]) -> list[dict[str, Any]]:
         """The saved games, newest first: each log's header and whether its game ended."""
         found = []
-        paths = sorted((p for p in self.folder.glob("*.jsonl") if NAME.fullmatch(p.name)),
-                       key=lambda p: p.stat().st_mtime, reverse=True)
-        for path in paths[:LISTED]:
+        for when, path in sorted(_dated(self.folder), reverse=True)[:LISTED]:
             header = first_record(path)
-            if header is None:
-                continue
-            found.append({"name": path.name, "ruleset": Path(str(header.get("ruleset"))).stem,
-                          "seats": header.get("seats"), "when": path.stat().st_mtime,
-                          "finished": finished(path), "in_play": path.name in in_play})
+            if header is not None:
+                found.append({"name": path.name, "ruleset": Path(str(header.get("ruleset"))).stem,
+                              "seats": header.get("seats"), "when": when, "finished": finished(path),
+                              "in_play": path.name in in_play})
         return found
 
     def replay(self, name: str, rule_files: dict[str, Path]) -> Replay:
@@ -89,18 +91,32 @@ class Logs:
         if not finished(path):
             raise RequestError(NOT_OVER, 403)
         key = (name, path.stat().st_mtime)
-        if key not in self._replays:
-            self._replays[key] = Replay.load(path, served_rule_file(path, rule_files))
+        with self._lock:
+            replay = self._replays.get(key)
+        if replay is None:
+            replay = Replay.load(path, served_rule_file(path, rule_files))
+        with self._lock:
+            self._replays[key] = replay
+            self._replays.move_to_end(key)
             while len(self._replays) > REPLAYS:
                 self._replays.popitem(last=False)
-        self._replays.move_to_end(key)
-        return self._replays[key]
+        return replay
 
     def close(self) -> None:
         """The end of the server: a folder of our own is removed."""
         if not self.kept and self._folder is not None:
             shutil.rmtree(self._folder, ignore_errors=True)
             self._folder = None
+
+
+def _dated(folder: Path) -> list[tuple[float, Path]]:
+    """The logs of a folder with the time each was last written (one removed meanwhile is left out)."""
+    dated = []
+    for path in folder.glob("*.jsonl"):
+        if NAME.fullmatch(path.name):
+            with suppress(OSError):
+                dated.append((path.stat().st_mtime, path))
+    return dated
 
 
 def first_record(path: Path) -> dict | None:
