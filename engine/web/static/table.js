@@ -586,21 +586,23 @@ const Table = {
     document.body.classList.add("at-table");
     $("legend-button").onclick = () => { $("legend").hidden = !$("legend").hidden; };
     const side = $("side-button");
-    side.hidden = false;
-    side.onclick = () => {
-      const open = $("side").classList.toggle("open");
+    const drawer = (open) => {
+      $("side").classList.toggle("open", open);
       side.setAttribute("aria-expanded", String(open));
       if (open) $("side").focus();
     };
+    side.hidden = false;
+    side.onclick = (event) => { event.stopPropagation(); drawer(!$("side").classList.contains("open")); };
+    $("side-close").onclick = () => { drawer(false); side.focus(); };
     $("side").tabIndex = -1;
     document.addEventListener("click", (event) => {
       if (!$("menu").contains(event.target)) $("menu").hidden = true;
+      if (!$("side").contains(event.target)) drawer(false);
     });
     document.addEventListener("keydown", (event) => {
       if (event.key !== "Escape") return;
       for (const id of ["menu", "legend"]) $(id).hidden = true;
-      $("side").classList.remove("open");
-      side.setAttribute("aria-expanded", "false");
+      drawer(false);
     });
     window.addEventListener("resize", () => this.fitHands());
   },
