@@ -46,6 +46,7 @@ from ..program import Program
 from ..runtime.game import Game, GameResult, QuitGame, play_game
 from .gamelog import LogError, LogHeader, attach_log, attach_seat_log, digest
 from .replay import Replay, browse, ruleset_reference, scripted, show_step
+from .scoresheet import ScoreSheet, score_columns
 from .seating import close_agents, seat_agents, seat_list, seat_plan
 
 
@@ -282,9 +283,11 @@ def play(ruleset: str | None, seats: tuple[str, ...], players: int | None, oppon
         if log_path:
             attach_log(game, cleanup.enter_context(open(log_path, "w", encoding="utf-8")), header)
         game.observers.append(table_printer)
+        sheet = ScoreSheet(score_columns(program))
         try:
-            result = play_game(program, agents, seed, game=game)
-            report(result)
+            result = play_game(program, agents, seed, game=game, on_decision=lambda _: sheet.note(game.view(None)))
+            sheet.note(game.view(None))
+            report(result, sheet)
             print_faults(seat_faults(agents))
         except QuitGame:
             click.echo("You quit before the end. The game so far:")
@@ -417,9 +420,12 @@ def seat_faults(agents: list) -> list[tuple[str, int, list[str]]]:
     return [(f"P{i + 1} {agent.name}", len(f), f) for i, (agent, f) in enumerate(zip(agents, faults))]
 
 
-def report(result: GameResult) -> None:
-    for name, payoff in zip(result.names, result.payoffs):
-        click.echo(f"  {name}: {payoff}")
+def report(result: GameResult, sheet: ScoreSheet) -> None:
+    """The game's score sheet (its scores after each hand, and the totals), or each player's payoff if it
+    declares no scores."""
+    lines = sheet.lines([result.names[i] for i in result.winners])
+    for line in lines or [f"{name}: {payoff}" for name, payoff in zip(result.names, result.payoffs)]:
+        click.echo(f"  {line}")
 
 
 @main.command()
@@ -583,12 +589,17 @@ def competition(folder: str, rulesets: tuple[str, ...], statics: tuple[str, ...]
 @click.option("--port", type=click.IntRange(0, 65535), default=8000, show_default=True,
               help="Port to listen on (0: any free port).")
 @click.option("--host", default="127.0.0.1", show_default=True,
-              help="Address to listen on; the default lets only this machine in.")
+              help="Address to listen on; the default lets only this machine in. Pages are served to this "
+                   "name and this machine's local names only (0.0.0.0: also its host name and addresses).")
 @click.option("--pause", type=click.FloatRange(min=0), default=0.6, show_default=True,
               help="Seconds an AI waits before moving, so that people can follow the play.")
+@click.option("--log", "log_folder", type=click.Path(file_okay=False), default=None,
+              help="Keep every table's game in this folder (a log per table, as 'play --log' writes): finished "
+                   "games can be replayed and downloaded, stopped ones resumed from the page, after a restart too.")
 @guarded
 def serve(ruleset: str | None, seats: tuple[str, ...], players: int | None, opponents: str | None,
-          params: tuple[str, ...], seed: int | None, port: int, host: str, pause: float) -> None:
+          params: tuple[str, ...], seed: int | None, port: int, host: str, pause: float,
+          log_folder: str | None) -> None:
     """Play in the browser: a local web table of RULESET (or a choose-game screen), for one or more people.
 
     Seats as in 'play' (default: you, then the rule file's AI, its strongest level); a 'human' seat
@@ -597,7 +608,7 @@ def serve(ruleset: str | None, seats: tuple[str, ...], players: int | None, oppo
     """
     try:
         from ..web.app import create_app, new_table
-        from ..web.server import address, listen, run
+        from ..web.server import address, host_names, listen, run
     except ImportError as error:
         raise NaipesError(f"'naipes serve' needs the web extra ({error.name} is missing): "
                           f"pip install 'naipes[web]'") from None
@@ -609,24 +620,27 @@ def serve(ruleset: str | None, seats: tuple[str, ...], players: int | None, oppo
         rulesets[name] = path
     elif seats or params or players or opponents:
         raise click.UsageError("--seat, --players, --opponents and -p need a RULESET")
-    app = create_app(rulesets, pause=pause, hosts=[host])
-    table = None
-    if name is not None:
-        program = load_program(rulesets[name], parse_params(params))
-        names = seat_plan(program, seats, players, opponents, person_first=True)
-        table = new_table(app, name, parse_params(params), names, seed, checked=False)
-    sock = listen(host, port)
-    url = address(sock)
-    click.echo(f"Naipes is serving at {url} (Ctrl-C to stop)")
-    if table is not None:
-        click.echo(f"{table.program.title}, seed {table.seed}")
-        click.echo(seat_list(table.program, table.seat_specs, table.seat_specs, len(seats)))
-        for seat in table.humans:
-            who = "you" if seat == table.humans[0] else "another person, in another tab"
-            click.echo(f"  {table.names[seat]} ({who}): {url}table/{table.id}?seat={seat}")
-        if not table.humans:
-            click.echo(f"  watch: {url}table/{table.id}?seat=watch")
-    run(app, sock)
+    app = create_app(rulesets, pause=pause, hosts=host_names(host), logs=Path(log_folder) if log_folder else None)
+    names = None
+    if name is not None:  # (the seats are checked before the port is taken)
+        names = seat_plan(load_program(rulesets[name], parse_params(params)), seats, players, opponents,
+                          person_first=True)
+    with contextlib.closing(listen(host, port)) as sock:
+        url = address(sock)
+        table = None if name is None else new_table(app, name, parse_params(params), names, seed, checked=False)
+        click.echo(f"Naipes is serving at {url} (Ctrl-C to stop)")
+        if log_folder:
+            click.echo(f"Games are kept in {log_folder}")
+        if table is not None:
+            click.echo(f"{table.program.title}" + (f", seed {table.seed}" if seed is not None else
+                                                     " (its seed is shown when the game is over)"))
+            click.echo(seat_list(table.program, table.seat_specs, table.seat_specs, len(seats)))
+            for seat in table.humans:
+                who = "you" if seat == table.host else "another person: send them this link"
+                click.echo(f"  {table.names[seat]} ({who}): {url}{table.link(seat)}")
+            if not table.humans:
+                click.echo(f"  watch: {url}table/{table.id}?seat=watch")
+        run(app, sock)
 
 
 @main.command()
