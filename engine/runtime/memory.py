@@ -619,10 +619,13 @@ class Memory(Budget):
         self.events, self.indexes, self.steps = [], {}, MAX_STEPS
 
     def _copy_plan(self, reads: AbstractSet[str] | None) -> _CopyPlan:
-        """The program's plan for copies holding what `reads` names (None: all), made when first asked for."""
-        plan = self.program.caches.get(reads)  # (the plans are kept by what they hold: None, or a set of names)
+        """The program's plan for copies holding what `reads` names (None: all), made when first asked for: one
+        per number of players (a plan lists zones by slot, and the players' zones take more slots at a larger
+        table)."""
+        key = (reads, len(self.players))  # (what the plans hold: None, or a set of names)
+        plan = self.program.caches.get(key)
         if plan is None:
-            plan = self.program.caches[reads] = _CopyPlan(self, reads)
+            plan = self.program.caches[key] = _CopyPlan(self, reads)
         return plan
 
     def _copy(self, seat: int | None, covered: bool = False, reads: AbstractSet[str] | None = None) -> Memory:
