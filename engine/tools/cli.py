@@ -266,11 +266,11 @@ def play(ruleset: str | None, seats: tuple[str, ...], players: int | None, oppon
         game.observers.append(table_printer)
         try:
             result = play_game(program, agents, seed, game=game)
-            report(result)
+            report(game, result)
             print_faults(seat_faults(agents))
         except QuitGame:
             click.echo("You quit before the end. The game so far:")
-            Console(highlight=False).print(render_view(game.view(None), hidden_variables(program)))
+            print_table(game)
             if log_path:
                 click.echo(f"Continue it with: naipes play --resume {log_path}")
 
@@ -351,9 +351,23 @@ def seat_faults(agents: list) -> list[tuple[str, int, list[str]]]:
     return [(f"P{i + 1} {agent.name}", len(f), f) for i, (agent, f) in enumerate(zip(agents, faults))]
 
 
-def report(result: GameResult) -> None:
+def report(game: Game, result: GameResult) -> None:
+    """Each seat's payoff. A game cut off before its end (max_decisions) shows the table as it stood, with the
+    running totals; its payoffs are the rule file's `result:` as things stood, and without one (the winners
+    score 1) nobody won and they say nothing: they are left out."""
+    if result.cut_off:
+        click.echo("The table as it stood:")
+        print_table(game)
+        if game.program.result is None:
+            return
+        click.echo("Payoffs as things stood (the rule file's result):")
     for name, payoff in zip(result.names, result.payoffs):
         click.echo(f"  {name}: {payoff}")
+
+
+def print_table(game: Game) -> None:
+    """The table as an onlooker sees it (the variables marked `show: false` left out)."""
+    Console(highlight=False).print(render_view(game.view(None), hidden_variables(game.program)))
 
 
 @main.command()
