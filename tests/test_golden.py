@@ -51,6 +51,7 @@ def test_games_replay_as_recorded(name):
             f"{where}: the rules fired differently"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", sorted(record.CONFIGS))
 def test_games_replay_with_the_rules_cut_into_words(name, monkeypatch):
     """A program of more than WORD rules has an agenda per word of its conflict order (Agendas); they fire as

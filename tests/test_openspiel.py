@@ -51,6 +51,7 @@ def play(game, bots: list, rng: np.random.RandomState) -> tuple[list[float], int
     return state.returns(), moves
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name, params", [("naipes_tute_cabrero", {"porotos_to_retire": 1}),
                                           ("naipes_pocha", {"peak": 2, "players": 3})])
 def test_openspiel_ismcts_plays_whole_games(name: str, params: dict) -> None:

@@ -301,6 +301,7 @@ def test_an_if_on_a_constant_keeps_the_branch_it_takes(tmp_path, monkeypatch):
     assert "if False" not in source and "2 > 1" not in source and "3)" not in source, source
 
 
+@pytest.mark.slow
 def test_folding_computes_what_python_computes():
     # random expressions of literals and names, as a generated function returns them and as a test: the
     # optimised module gives the same value (of the same type), or fails the same way

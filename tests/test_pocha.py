@@ -342,6 +342,7 @@ def test_the_match_goes_on_until_the_schedule_is_done():
 
 
 # ============================================================== random seats
+@pytest.mark.slow
 def test_random_seats_are_a_permutation_drawn_once():
     orders = set()
     for seed in range(10):
@@ -457,12 +458,12 @@ def reference_winner(played, trump):
 
 
 @pytest.mark.parametrize("players, params, seeds", [
-    (4, {}, range(3)),                       # the full 19-round match
+    pytest.param(4, {}, range(3), marks=pytest.mark.slow),  # the full 19-round match
     (3, {"peak": "5"}, range(3)),
-    (5, {"peak": "8"}, range(2)),
-    (6, {}, range(2)),                       # 36 cards, 1..6..1
+    pytest.param(5, {"peak": "8"}, range(2), marks=pytest.mark.slow),
+    pytest.param(6, {}, range(2), marks=pytest.mark.slow),  # 36 cards, 1..6..1
     (7, {"peak": "5"}, range(2)),
-    (8, {"peak": "3"}, range(2)),
+    pytest.param(8, {"peak": "3"}, range(2), marks=pytest.mark.slow),
     (4, {"last_bidder_restriction": "false", "peak": "4"}, range(2)),
 ])
 def test_random_games_keep_every_invariant(players, params, seeds):
@@ -478,12 +479,14 @@ def test_random_games_keep_every_invariant(players, params, seeds):
         assert game.payoffs() == [p.score for p in game.memory.players]
 
 
+@pytest.mark.slow
 def test_random_games_of_the_static_variant_keep_every_invariant():
     for seed in range(2):
         game = Checker(program(STATIC, (("rounds", "8"),)), 4, seed).run()
         assert all(len(p.scores) == 8 for p in game.memory.players)
 
 
+@pytest.mark.slow
 def test_in_every_round_the_tricks_taken_add_up_to_the_hand_size():
     for seed in range(3):
         checker = Checker(program(POCHA, (("peak", "6"),)), 4, seed)

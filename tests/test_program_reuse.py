@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from naipes import load_program
 from naipes.agents.registry import make_agent
 from naipes.runtime.game import Game
@@ -28,6 +30,7 @@ def test_a_view_of_a_larger_table_holds_every_players_zones_after_a_smaller_one(
         assert [len(p.hand) for p in view.players] == [len(p.hand) for p in game.memory.players]
 
 
+@pytest.mark.slow
 def test_the_seed_strategy_plays_at_three_then_five_players_with_one_program():
     # the case that found it: `closes_with` met a player's hand as None at the second table
     program = load_program(CHINCHON)

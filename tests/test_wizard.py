@@ -536,11 +536,11 @@ def reference_winner(played, trump):
 
 @pytest.mark.parametrize("file, players, seeds", [
     ("wizard.yaml", 3, [0]),                 # 20 rounds
-    ("wizard.yaml", 4, [0, 1]),              # 15 rounds
+    pytest.param("wizard.yaml", 4, [0, 1], marks=pytest.mark.slow),  # 15 rounds
     ("wizard.yaml", 5, [0]),                 # 12 rounds
     ("wizard.yaml", 6, [0]),                 # 10 rounds
     ("wizard_official.yaml", 4, [2]),
-    ("wizard_last_bidder.yaml", 5, [3]),
+    pytest.param("wizard_last_bidder.yaml", 5, [3], marks=pytest.mark.slow),
 ])
 def test_random_games_keep_every_invariant(file, players, seeds):
     path = str(RULESETS / file)
@@ -555,6 +555,7 @@ def test_random_games_keep_every_invariant(file, players, seeds):
         assert game.payoffs() == [p.score for p in game.memory.players]
 
 
+@pytest.mark.slow
 def test_random_games_meet_the_dealers_trump_choice():
     # about one round in fifteen turns up a wizard
     choices = 0
