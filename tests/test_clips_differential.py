@@ -15,7 +15,7 @@ from clips_programs import STRATEGIES, Program, Rule, compare, describe, generat
 
 SEED = 14
 # Programs per strategy: a sample in the quick set (`-m "not slow"`), 1,000 programs in all in the whole suite.
-PROGRAMS = [pytest.param(25, id="25"), pytest.param(250, id="250", marks=pytest.mark.slow)]
+PROGRAMS = [pytest.param(10, id="10"), pytest.param(250, id="250", marks=pytest.mark.slow)]
 
 
 def needs_clips():
@@ -65,7 +65,7 @@ def test_random_programs_fire_the_same_rules_in_the_same_order_as_clips(strategy
 
 
 # ------------------------------------------------------------------ an agenda per word of rules
-@pytest.mark.parametrize("programs", [pytest.param(15, id="15"), pytest.param(60, id="60", marks=pytest.mark.slow)])
+@pytest.mark.parametrize("programs", [pytest.param(6, id="6"), pytest.param(60, id="60", marks=pytest.mark.slow)])
 @pytest.mark.parametrize("strategy", [*STRATEGIES, "declaration"])
 def test_random_programs_fire_the_same_with_an_agenda_per_rule(strategy, programs, monkeypatch):
     """A program of more than WORD rules has an agenda per word of its conflict order (Agendas), which must fire

@@ -108,6 +108,7 @@ def _play_logged(name, seed, listening):
     return log, ended, game.decisions, game.firings, game.memory.key(False)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", sorted(record.CONFIGS))
 def test_a_game_nobody_listens_to_is_the_same_game(name):
     """play_game's quiet loop (no listener, observer or hook) takes the steps decision() and apply() take:

@@ -63,6 +63,7 @@ def test_list_names_every_shipped_game_and_its_strategies():
 
 
 # ==================================================================== legend
+@pytest.mark.slow
 def test_card_names_in_words_follow_the_display_section():
     program = load_program("rulesets/tute_cabrero.yaml")
     cards = {card.name: card for card in deck(program)}

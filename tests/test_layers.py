@@ -107,6 +107,7 @@ def own_private_names(tree: ast.Module) -> set[str]:
     return {n for n in names if n.startswith("_")}
 
 
+@pytest.mark.slow
 def test_no_module_reaches_into_another_modules_private_attributes():
     reaching = []
     for path in SOURCES:

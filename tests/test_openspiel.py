@@ -133,6 +133,7 @@ def test_bad_input_gets_clear_errors() -> None:
         state.apply_action(0)
 
 
+@pytest.mark.slow
 def test_an_openspiel_bot_plays_in_a_naipes_seat() -> None:
     from naipes import make_agent, play_game
     from naipes.bridges.openspiel import SpielBotAgent

@@ -62,6 +62,7 @@ def test_the_log_has_the_deal_and_every_card_movement_marked_full(tute_log: Path
     assert where and all(placed[card] == zone for card, zone in where.items())
 
 
+@pytest.mark.slow
 def test_replay_reruns_every_decision_and_shows_each_seat_only_its_own_cards(tute_log: Path) -> None:
     replay = Replay.load(tute_log)
     decisions = [r for r in records(tute_log) if r["type"] == "decision"]
@@ -94,6 +95,7 @@ def test_replay_to_a_step_prints_it_as_a_seat_saw_it(tute_log: Path) -> None:
     assert bad_seat.exit_code == 1 and "no seat 'P7'" in bad_seat.output
 
 
+@pytest.mark.slow
 def test_replay_steps_forward_and_back_at_the_prompt(tute_log: Path) -> None:
     result = naipes("replay", tute_log, input="n\nn\nb\nseat p3\n12\nwhat\nq\n")
     assert result.exit_code == 0, result.output

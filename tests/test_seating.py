@@ -123,6 +123,7 @@ def test_serve_seats_the_rule_files_ai(monkeypatch):
     assert "seats: P1 human (you), P2 expert, P3 expert, P4 expert" in result.output
 
 
+@pytest.mark.slow
 def test_a_variant_of_another_name_falls_back_to_random_when_the_bases_strategies_do_not_play_it(tmp_path):
     # strategies/pocha/* play games named pocha*: my_pocha inherits `ai: strong` but cannot seat it
     mine = tmp_path / "mine.yaml"

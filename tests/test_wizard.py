@@ -535,11 +535,11 @@ def reference_winner(played, trump):
 
 
 @pytest.mark.parametrize("file, players, seeds", [
-    ("wizard.yaml", 3, [0]),                 # 20 rounds
+    pytest.param("wizard.yaml", 3, [0], marks=pytest.mark.slow),  # 20 rounds
     pytest.param("wizard.yaml", 4, [0, 1], marks=pytest.mark.slow),  # 15 rounds
-    ("wizard.yaml", 5, [0]),                 # 12 rounds
+    pytest.param("wizard.yaml", 5, [0], marks=pytest.mark.slow),  # 12 rounds
     ("wizard.yaml", 6, [0]),                 # 10 rounds
-    ("wizard_official.yaml", 4, [2]),
+    pytest.param("wizard_official.yaml", 4, [2], marks=pytest.mark.slow),
     pytest.param("wizard_last_bidder.yaml", 5, [3], marks=pytest.mark.slow),
 ])
 def test_random_games_keep_every_invariant(file, players, seeds):
@@ -566,6 +566,7 @@ def test_random_games_meet_the_dealers_trump_choice():
     assert choices > 0
 
 
+@pytest.mark.slow
 def test_in_every_round_the_tricks_taken_add_up_to_the_hand_size():
     checker = Checker(program(WIZARD), 4, 7)
     texts = []
