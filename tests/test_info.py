@@ -78,6 +78,7 @@ def test_card_names_in_words_follow_the_display_section():
     assert named["W1"] == "wizard" and named["J4"] == "jester" and named["13s"] == "13 of spades"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("path", shipped_rulesets(), ids=lambda p: p.stem)
 def test_every_legend_example_is_a_card_of_the_game(path):
     program = load_program(path)

@@ -25,6 +25,7 @@ def clean(result) -> None:
 STRONGEST = {"chinchon": "strong", "pocha": "strong", "tute_cabrero": "strong", "wizard": "strong", "fichas": "exact"}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("path", shipped_rulesets(), ids=lambda p: p.stem)
 def test_every_game_seats_a_strategy_of_its_own_by_default(path):
     program = load_program(path)
