@@ -74,6 +74,7 @@ def test_openspiel_mcts_plays_a_perfect_information_game() -> None:
     assert sorted(returns) == [0.0, 1.0] and moves >= 2
 
 
+@pytest.mark.slow
 def test_deals_are_chance_nodes_one_card_at_a_time() -> None:
     game = pyspiel.load_game("naipes_tute_cabrero")
     state = game.new_initial_state()

@@ -196,6 +196,7 @@ starlette = pytest.importorskip("starlette", reason="the web replay needs the we
 testclient = pytest.importorskip("starlette.testclient", reason="Starlette's TestClient needs httpx2")
 
 
+@pytest.mark.slow
 def test_the_web_table_replays_a_log_step_by_step(tute_log: Path) -> None:
     from naipes.web.app import create_app
     replay = Replay.load(tute_log)

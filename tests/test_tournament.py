@@ -85,6 +85,7 @@ def test_wrong_number_of_agents_is_an_error():
         run_tournament("rulesets/fichas.yaml", ["random", "random", "random"], deals=1, seed=1)
 
 
+@pytest.mark.slow
 def test_cli_writes_json_and_a_png(tmp_path):
     out_json, out_png = tmp_path / "r.json", tmp_path / "r.png"
     result = CliRunner().invoke(main, ["tournament", "fichas", "-n", "5", "--seed", "2", "--jobs", "1",
