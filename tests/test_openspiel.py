@@ -51,6 +51,7 @@ def play(game, bots: list, rng: np.random.RandomState) -> tuple[list[float], int
     return state.returns(), moves
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name, params", [("naipes_tute_cabrero", {"porotos_to_retire": 1}),
                                           ("naipes_pocha", {"peak": 2, "players": 3})])
 def test_openspiel_ismcts_plays_whole_games(name: str, params: dict) -> None:
@@ -73,6 +74,7 @@ def test_openspiel_mcts_plays_a_perfect_information_game() -> None:
     assert sorted(returns) == [0.0, 1.0] and moves >= 2
 
 
+@pytest.mark.slow
 def test_deals_are_chance_nodes_one_card_at_a_time() -> None:
     game = pyspiel.load_game("naipes_tute_cabrero")
     state = game.new_initial_state()
@@ -132,6 +134,7 @@ def test_bad_input_gets_clear_errors() -> None:
         state.apply_action(0)
 
 
+@pytest.mark.slow
 def test_an_openspiel_bot_plays_in_a_naipes_seat() -> None:
     from naipes import make_agent, play_game
     from naipes.bridges.openspiel import SpielBotAgent

@@ -19,11 +19,13 @@ QUICK = {"tute_cabrero": {"porotos_to_retire": "1"}, "pocha": {"peak": "2"}, "po
 
 
 @pytest.mark.filterwarnings("ignore:Observation")  # a dict of observation and mask, as PettingZoo's card games have
-@pytest.mark.parametrize("path", RULE_FILES, ids=lambda p: p.stem)
+@pytest.mark.parametrize("path", [pytest.param(p, marks=pytest.mark.slow) if p.stem.startswith(("chinchon", "wizard",
+                                  "tute")) else p for p in RULE_FILES], ids=lambda p: p.stem)  # (slow: seconds each)
 def test_pettingzoo_api_test(path: Path) -> None:
     api_test(NaipesEnv(str(path), QUICK.get(path.stem)), num_cycles=200, verbose_progress=False)
 
 
+@pytest.mark.slow
 def test_the_same_seed_plays_the_same_game() -> None:
     def moves(seed: int) -> list:
         env = NaipesEnv("pocha", {"peak": "2"})
@@ -57,6 +59,7 @@ def test_rewards_are_the_payoffs_and_bad_actions_are_refused() -> None:
         NaipesEnv("fichas", {"chip": "R1"})
 
 
+@pytest.mark.slow
 def test_the_example_trains_an_agent_in_seconds() -> None:
     spec = importlib.util.spec_from_file_location("pettingzoo_agent", ROOT / "examples" / "pettingzoo_agent.py")
     example = importlib.util.module_from_spec(spec)
