@@ -41,6 +41,7 @@ from ..library.builtins import DECK
 from ..program import Program, VarSpec
 from ..runtime.game import Game
 from ..runtime.memory import CardBase, PlayerBase, Zone, new_memory
+from .declared import declared
 
 NUMERIC = {"int", "float", "bool"}
 
@@ -53,7 +54,7 @@ class ObservationEncoder:
         self.players = players or program.players[2]
         memory = new_memory(program, 0, None, self.players)
         self.cards = len(memory.vars.get(DECK, ()))
-        labels = {getattr(c, a) for c in memory.vars.get(DECK, ()) for a in program.card_attributes}
+        labels = {declared(c, a) for c in memory.vars.get(DECK, ()) for a in program.card_attributes}
         self.labels = {label: i for i, label in enumerate(sorted(label for label in labels if isinstance(label, str)))}
         P, N = self.players, self.cards
         self.block = 1 + P + N + len(self.labels)  # a variable that is not declared numeric
@@ -96,14 +97,14 @@ class ObservationEncoder:
         for spec in self.program.zones:
             if spec.per_player:
                 for p in view.players:
-                    self._zone(out, offsets[f"zone {spec.name} of P{p.index + 1}"], getattr(p, spec.name))
+                    self._zone(out, offsets[f"zone {spec.name} of P{p.index + 1}"], declared(p, spec.name))
             else:
                 self._zone(out, offsets[f"zone {spec.name}"], V[spec.name])
         for var in self.globals:
             self._value(out, offsets[f"state {var.name}"], var, V[var.name])
         for var in self.per_player:
             for p in view.players:
-                self._value(out, offsets[f"player {var.name} of P{p.index + 1}"], var, getattr(p, var.name))
+                self._value(out, offsets[f"player {var.name} of P{p.index + 1}"], var, declared(p, var.name))
         if self.recall:
             for player, card in played:
                 out[offsets[f"played by P{player + 1}"] + card] = 1
