@@ -37,6 +37,7 @@ parameters are the rule file's params plus ``players``, ``seed`` and ``explore``
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 from functools import cached_property, lru_cache
 from pathlib import Path
 from types import CodeType, FunctionType
@@ -62,6 +63,7 @@ PREFIX = "naipes_"
 
 BRIDGE_PARAMS = {"players", "seed", "explore"}
 WIDE = 1e6  # the payoff bound of a rule file with a result whose bounds were not found
+MEMO = 200_000  # the most states a game played out whole keeps (its tree's lines, which algorithms walk again)
 _registered: dict[str, Path] = {}
 
 
@@ -162,6 +164,33 @@ def _outcomes(path: str, overrides: tuple, seed: int, players: int, limit: int) 
     return explore(ChanceGame(program, seed, players), limit) if limit > 0 else None
 
 
+@dataclass(frozen=True)
+class _Facts:
+    """What OpenSpiel is told about a game: its chance mode and utility, the amount taken from each payoff (a
+    share of a constant sum), the least and greatest return and the longest game."""
+
+    chance: bool
+    utility: Any
+    shift: float
+    low: float
+    high: float
+    longest: int
+
+
+def _facts(program: Program, found: Outcomes | None, players: int) -> _Facts:
+    """The facts of every line played out (`found`), else those the rule file states."""
+    if found is None:
+        low, high = (0.0, 1.0) if program.result is None else (-WIDE, WIDE)
+        return _Facts(shuffles(program), pyspiel.GameType.Utility.GENERAL_SUM, 0.0, low, high, program.max_decisions)
+    # payoffs that always add up to the same total are shown less each player's share of it: zero-sum
+    shift = found.total / players if found.total is not None else 0.0
+    utility = pyspiel.GameType.Utility.GENERAL_SUM if found.total is None else pyspiel.GameType.Utility.ZERO_SUM
+    low, high = float(found.low - shift), float(found.high - shift)
+    if low == high:  # (OpenSpiel wants low < high)
+        low, high = low - 1.0, high + 1.0
+    return _Facts(found.chance, utility, shift, low, high, found.longest)
+
+
 class NaipesGame(pyspiel.Game):
     """A rule file with its params, as an OpenSpiel game."""
 
@@ -183,29 +212,19 @@ class NaipesGame(pyspiel.Game):
         self.card_names = told_apart([card.name for card in deck])
         found = _outcomes(str(self.path), tuple(sorted(rule_params.items())), self.seed, players,
                           int(params.get("explore", LIMIT)))
-        chance = found.chance if found is not None else shuffles(self.program)
-        # payoffs that always add up to the same total are shown less each player's share of it: zero-sum
-        self.shift = found.total / players if found is not None and found.total is not None else 0.0
-        utility = pyspiel.GameType.Utility.ZERO_SUM if self.shift or found is not None and found.total == 0 \
-            else pyspiel.GameType.Utility.GENERAL_SUM
-        low, high = self._bounds(found)
-        info = pyspiel.GameInfo(num_distinct_actions=self.actions.size, max_chance_outcomes=len(deck) if chance else 0,
-                                num_players=players, min_utility=low, max_utility=high,
-                                utility_sum=0.0 if utility == pyspiel.GameType.Utility.ZERO_SUM else None,
-                                max_game_length=found.longest if found is not None else self.program.max_decisions)
+        facts = _facts(self.program, found, players)
+        self.shift = facts.shift
+        info = pyspiel.GameInfo(num_distinct_actions=self.actions.size,
+                                max_chance_outcomes=len(deck) if facts.chance else 0, num_players=players,
+                                min_utility=facts.low, max_utility=facts.high,
+                                utility_sum=0.0 if facts.utility == pyspiel.GameType.Utility.ZERO_SUM else None,
+                                max_game_length=facts.longest)
         game_type = _game_type(self.registered_type.short_name, self.program,
-                               self.registered_type.parameter_specification, chance, utility)
+                               self.registered_type.parameter_specification, facts.chance, facts.utility)
         super().__init__(game_type, info, params)
         # a game small enough to play out whole keeps every state it reaches, by the actions that lead there:
         # algorithms that walk the tree again and again (CFR) then run each step of it once
         self.memo: dict[tuple, ChanceGame] | None = {} if found is not None else None
-
-    def _bounds(self, found: Outcomes | None) -> tuple[float, float]:
-        """The least and greatest return: found by playing every line, else those of the rule file's result."""
-        if found is None:
-            return (0.0, 1.0) if self.program.result is None else (-WIDE, WIDE)
-        low, high = found.low - self.shift, found.high - self.shift
-        return (float(low), float(high)) if low < high else (low - 1.0, high + 1.0)  # (OpenSpiel wants low < high)
 
     def __reduce__(self) -> tuple:
         """Pickled as its rule file and params (loading registers the rule file)."""
@@ -265,7 +284,7 @@ class NaipesState(pyspiel.State):
             table.deal(action)
         else:
             table.apply(game.actions.option(table.game, action))
-        if game.memo is not None and key is not None:
+        if game.memo is not None and key is not None and len(game.memo) < MEMO:
             game.memo[key] = table.clone()
 
     def _action_to_string(self, player: int, action: int) -> str:
