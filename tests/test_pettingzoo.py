@@ -84,6 +84,7 @@ def test_an_illegal_action_ends_the_game_as_in_the_classic_environments() -> Non
         wrapped.step(10**6)
 
 
+@pytest.mark.slow  # (6,000 games)
 def test_the_example_agent_learns_kuhn_poker() -> None:
     spec = importlib.util.spec_from_file_location("pettingzoo_agent", ROOT / "examples" / "pettingzoo_agent.py")
     example = importlib.util.module_from_spec(spec)
