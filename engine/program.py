@@ -104,6 +104,7 @@ class VarSpec:
     visibility: str
     type: str | None = None
     show: bool = True  # shown to a human at the table (bookkeeping can be hidden; views still carry it)
+    score: bool = False  # a column of the score sheet at the end (naipes.tools.scoresheet)
 
     def __post_init__(self) -> None:
         self.name = interned(self.name)

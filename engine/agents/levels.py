@@ -34,9 +34,11 @@ def strategy_levels(program: Program) -> list[dict[str, str]]:
 
 def default_opponent(program: Program) -> str:
     """The agent a seat gets unless told otherwise: the rule file's `players: ai:`, if it plays this game
-    (a variant of another name inherits its base's level, but the base's strategy files do not play it), else
-    random."""
+    (a variant of another name inherits its base's level, but the base's strategy files do not play it) and
+    names no Python bot (only the command line starts one), else random."""
     name = program.default_ai
+    if "python:" in name:
+        return "random"
     if name.partition(":")[0] in BUILT_IN or name == "human" or strategy_path(name, program) is not None:
         return name
     return "random"

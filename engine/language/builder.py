@@ -187,7 +187,12 @@ class Builder(Settings, Phases, Declarations, Cards, Moves, Rules):
             show = spec.get("show", True) if isinstance(spec, Map) else True
             if not isinstance(show, bool):
                 self.error(f"{section} '{name}': 'show' is true or false", spec.loc("show"))
-            out.append(VarSpec(str(name), func, str(visibility), unit.type if unit else None, show is not False))
+            score = spec.get("score", False) if isinstance(spec, Map) else False
+            if score is not False and (score is not True or not per_player or visibility != "public"):
+                self.error(f"{section} '{name}': 'score' is true or false, on a public per-player variable (the "
+                           f"score sheet is shown to everyone)", spec.loc("score"))
+            out.append(VarSpec(str(name), func, str(visibility), unit.type if unit else None, show is not False,
+                               score is True))
         return out
 
     def views(self) -> list[ViewSpec]:
