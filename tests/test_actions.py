@@ -13,7 +13,8 @@ ROOT = Path(__file__).resolve().parent.parent
 RULE_FILES = sorted((ROOT / "rulesets").glob("*.yaml"))
 
 
-@pytest.mark.parametrize("path", RULE_FILES, ids=lambda p: p.stem)
+@pytest.mark.parametrize("path", [pytest.param(p, marks=pytest.mark.slow) if p.stem.startswith(("chinchon", "wizard",
+                                  "tute")) else p for p in RULE_FILES], ids=lambda p: p.stem)  # (slow: seconds each)
 def test_every_offered_option_maps_to_an_id_and_back(path: Path) -> None:
     program = load_program(path)
     space = ActionSpace(program)

@@ -191,6 +191,7 @@ def test_the_cli_seats_a_bot(bot_file):
     assert int(row.split()[-1]) >= 5  # its faults are counted
 
 
+@pytest.mark.slow
 def test_a_bot_that_always_crashes_does_not_stop_a_1000_game_tournament(bot_file):
     from naipes.tools.tournament import run_tournament
     summary = run_tournament("rulesets/fichas.yaml", [f"python:{bot_file}:Raises", "random"], deals=500, seed=1,
@@ -201,6 +202,7 @@ def test_a_bot_that_always_crashes_does_not_stop_a_1000_game_tournament(bot_file
     assert 0.0 <= crasher["win_rate"] <= 1.0
 
 
+@pytest.mark.slow
 def test_example_bots_play_without_faults():
     from naipes import load_program
     for spec, ruleset, seats in [

@@ -413,6 +413,45 @@ def test_play_end_of_input_ends_like_quit():
     assert "You quit" in result.output
 
 
+ENDLESS = """
+    game: endless
+    players: 2
+    max_decisions: 5
+    state:
+      n: 0
+    player_state:
+      score: 0
+    moves:
+      tick:
+        then: |
+          n = n + 1
+          player.score = player.score + 10 * n
+    rules:
+      - name: ask_again
+        when: n >= 0
+        then: ask players[n % 2] to tick
+    """
+
+
+@pytest.mark.parametrize("result_section, payoffs", [
+    ("", None),                                        # no result: nobody won, so the payoffs say nothing
+    ("result: player.score\n", ["P1: 90", "P2: 60"]),  # the result as things stood
+])
+def test_a_game_cut_off_shows_the_standings_as_they_were(tmp_path, result_section, payoffs):
+    # five ticks: P1 scores 10 + 30 + 50, P2 20 + 40
+    path = write(tmp_path, ENDLESS + result_section)
+    result = naipes("play", path, "--seat", "random", "--seat", "random", "--seed", "1")
+    clean(result)
+    out = result.output
+    assert "cut off after 5 decisions" in out and "nobody wins" in out
+    table = out[out.index("The table as it stood"):]
+    assert re.search(r"P1\s+90\b", table) and re.search(r"P2\s+60\b", table), table
+    if payoffs is None:
+        assert "P1: 0" not in out and "P2: 0" not in out
+    else:
+        assert all(line in out for line in payoffs), out
+
+
 def test_play_without_seed_prints_one_that_reproduces_the_game():
     first = naipes("play", "fichas", "--seat", "random", "--seat", "random")
     clean(first)

@@ -98,6 +98,7 @@ def test_dynamic_environment_changes_the_deal(short_pocha, capsys):
     assert any(len({tuple(h) for h in r["first_hands"]}) > 1 for r in last.values())
 
 
+@pytest.mark.slow
 def test_cli_prints_a_league_table(short_pocha):
     result = CliRunner().invoke(main, ["competition", str(short_pocha / "bots"), "-n", "2", "--seed", "1",
                                        "--ruleset", str(short_pocha / "dyn.yaml"),

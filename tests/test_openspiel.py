@@ -388,6 +388,7 @@ def play(game, bots: list, rng: np.random.RandomState) -> tuple[list[float], int
     return state.returns(), moves
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name, params", [("naipes_tute_cabrero", {"porotos_to_retire": 1}),
                                           ("naipes_pocha", {"peak": 2, "players": 3})])
 def test_openspiel_ismcts_plays_whole_games(name: str, params: dict) -> None:
@@ -452,6 +453,7 @@ def test_bad_input_gets_clear_errors(tmp_path: Path) -> None:
         register(other)
 
 
+@pytest.mark.slow
 def test_an_openspiel_bot_plays_in_a_naipes_seat() -> None:
     from naipes import make_agent, play_game
     from naipes.bridges.openspiel import SpielBotAgent

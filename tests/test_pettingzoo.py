@@ -20,7 +20,8 @@ QUICK = {"tute_cabrero": {"porotos_to_retire": "1"}, "pocha": {"peak": "2"}, "po
 
 
 @pytest.mark.filterwarnings("ignore:Observation")  # a dict of observation and mask, as PettingZoo's card games have
-@pytest.mark.parametrize("path", RULE_FILES, ids=lambda p: p.stem)
+@pytest.mark.parametrize("path", [pytest.param(p, marks=pytest.mark.slow) if p.stem.startswith(("chinchon", "wizard",
+                                  "tute")) else p for p in RULE_FILES], ids=lambda p: p.stem)  # (slow: seconds each)
 def test_pettingzoo_api_test(path: Path) -> None:
     api_test(NaipesEnv(str(path), QUICK.get(path.stem)), num_cycles=200, verbose_progress=False)
     api_test(env(str(path), QUICK.get(path.stem)), num_cycles=50, verbose_progress=False)
@@ -31,6 +32,7 @@ def test_pettingzoo_seed_test(name: str) -> None:
     seed_test(lambda: env(name, QUICK.get(name)), num_cycles=30)
 
 
+@pytest.mark.slow
 def test_the_same_seed_plays_the_same_game() -> None:
     def moves(seed: int) -> list:
         env = NaipesEnv("pocha", {"peak": "2"})

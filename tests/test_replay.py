@@ -43,6 +43,7 @@ def tute_log(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return log
 
 
+@pytest.mark.slow
 def test_the_log_has_the_deal_and_every_card_movement_marked_full(tute_log: Path) -> None:
     logged = records(tute_log)
     assert logged[0]["type"] == "log" and logged[0]["ruleset"] == "tute_cabrero" and logged[0]["seed"] == 5
@@ -68,6 +69,7 @@ def test_the_log_has_the_deal_and_every_card_movement_marked_full(tute_log: Path
     assert where and all(placed[card] == zone for card, zone in where.items())
 
 
+@pytest.mark.slow
 def test_replay_reruns_every_decision_and_shows_each_seat_only_its_own_cards(tute_log: Path) -> None:
     replay = Replay.load(tute_log)
     decisions = [r for r in records(tute_log) if r["type"] == "decision"]
@@ -85,6 +87,7 @@ def test_replay_reruns_every_decision_and_shows_each_seat_only_its_own_cards(tut
     assert [r for r in replay.records_for(3, EVERYTHING) if r["type"] == "shuffle"]
 
 
+@pytest.mark.slow
 def test_replay_to_a_step_prints_it_as_a_seat_saw_it(tute_log: Path) -> None:
     decisions = [r for r in records(tute_log) if r["type"] == "decision"]
     result = naipes("replay", tute_log, "--to", "4", "--seat", "1")
@@ -99,6 +102,7 @@ def test_replay_to_a_step_prints_it_as_a_seat_saw_it(tute_log: Path) -> None:
     assert bad_seat.exit_code == 1 and "no seat 'P7'" in bad_seat.output
 
 
+@pytest.mark.slow
 def test_replay_steps_forward_and_back_at_the_prompt(tute_log: Path) -> None:
     result = naipes("replay", tute_log, input="n\nn\nb\nseat p3\n12\nwhat\nq\n")
     assert result.exit_code == 0, result.output
@@ -175,6 +179,7 @@ def test_resume_continues_a_game_cut_short(tmp_path: Path) -> None:
     assert naipes("play", "--resume", cut, "--seed", "3").exit_code == 2
 
 
+@pytest.mark.slow
 def test_resume_seats_as_many_players_as_the_logged_game(tute_log: Path, tmp_path: Path) -> None:
     lines = tute_log.read_text().splitlines(keepends=True)
     cut = tmp_path / "cut.jsonl"
@@ -198,6 +203,7 @@ starlette = pytest.importorskip("starlette", reason="the web replay needs the we
 testclient = pytest.importorskip("starlette.testclient", reason="Starlette's TestClient needs httpx2")
 
 
+@pytest.mark.slow
 def test_the_web_table_replays_a_log_step_by_step(tute_log: Path) -> None:
     from naipes.web.app import create_app
     replay = Replay.load(tute_log)

@@ -272,8 +272,7 @@ class Memory(Budget):
                 return
             batch = [cards]
         elif type(cards) is ZONE_CLASS and cards is not dest and (source is None or source is cards):
-            pile = cards  # (typed as lists, as above)
-            onto = dest
+            pile = cards  # (typed as a list, as above)
             batch = pile.copy()  # a whole zone: every card leaves it
             if not batch:
                 return
@@ -281,15 +280,8 @@ class Memory(Budget):
                 self.trail += [(ZONE, cards, batch), self._kept(dest, bottom),
                                (WHERE, cards.slot, batch)]
             pile.clear()
-            where, slot = self.where, dest.slot
-            for card in batch:
-                where[card] = slot
-            if bottom:
-                dest[:0] = batch[::-1]  # each card in turn goes to the bottom
-            else:
-                onto.extend(batch)
             self.dirty.add(cards.key)
-            self.dirty.add(dest.key)
+            self._land(batch, dest, bottom)
         else:
             batch = list(cards)
             if not batch:
@@ -319,15 +311,8 @@ class Memory(Budget):
                 if self.trail is not None:
                     self.trail += [(ZONE, zone, zone[:]), (WHERE, zone.slot, leaving), self._kept(dest, bottom)]
                 zone[:] = [card for card in zone if card not in leaving]
-                slot = dest.slot
-                for card in leaving:
-                    where[card] = slot
-                if bottom:
-                    dest[:0] = batch[::-1]  # each card in turn goes to the bottom
-                else:
-                    dest.extend(batch)
                 dirty.add(zone.key)
-                dirty.add(dest.key)
+                self._land(batch, dest, bottom)
                 return
         taken: dict[int, set] = {}  # zone slot -> the cards leaving it
         for card in batch:
@@ -351,19 +336,26 @@ class Memory(Budget):
                 else:
                     dest.append(card)
                 where[card] = dest.slot
-        else:  # each zone left is filtered once (removing the cards one by one costs a scan each)
-            for slot, left in taken.items():
-                zone = zones[slot]
-                zone[:] = [card for card in zone if card not in left]
-                dirty.add(zone.key)
-            slot = dest.slot
-            for card in batch:
-                where[card] = slot
-            if bottom:
-                dest[:0] = batch[::-1]  # each card in turn goes to the bottom
-            else:
-                dest.extend(batch)
-        dirty.add(dest.key)
+            dirty.add(dest.key)
+            return
+        for slot, left in taken.items():  # each zone left is filtered once (removing cards one by one scans each time)
+            zone = zones[slot]
+            zone[:] = [card for card in zone if card not in left]
+            dirty.add(zone.key)
+        self._land(batch, dest, bottom)
+
+    def _land(self, batch: list, dest: Zone, bottom: bool) -> None:
+        """The cards of `batch`, gone from their zones, land on `dest` together: on top, or at the bottom (each
+        card in turn goes to the bottom, so the last one ends lowest)."""
+        where, slot = self.where, dest.slot
+        for card in batch:
+            where[card] = slot
+        onto: list = dest  # (typed as a list, a zone's methods are list operations for mypyc)
+        if bottom:
+            onto[:0] = batch[::-1]
+        else:
+            onto.extend(batch)
+        self.dirty.add(dest.key)
 
     def shuffle(self, zone: Zone) -> None:
         if not isinstance(zone, ZONE_CLASS):
@@ -619,10 +611,13 @@ class Memory(Budget):
         self.events, self.indexes, self.steps = [], {}, MAX_STEPS
 
     def _copy_plan(self, reads: AbstractSet[str] | None) -> _CopyPlan:
-        """The program's plan for copies holding what `reads` names (None: all), made when first asked for."""
-        plan = self.program.caches.get(reads)  # (the plans are kept by what they hold: None, or a set of names)
+        """The program's plan for copies holding what `reads` names (None: all), made when first asked for: one
+        per number of players (a plan lists zones by slot, and the players' zones take more slots at a larger
+        table)."""
+        key = (reads, len(self.players))  # (what the plans hold: None, or a set of names)
+        plan = self.program.caches.get(key)
         if plan is None:
-            plan = self.program.caches[reads] = _CopyPlan(self, reads)
+            plan = self.program.caches[key] = _CopyPlan(self, reads)
         return plan
 
     def _copy(self, seat: int | None, covered: bool = False, reads: AbstractSet[str] | None = None) -> Memory:

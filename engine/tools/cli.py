@@ -287,11 +287,11 @@ def play(ruleset: str | None, seats: tuple[str, ...], players: int | None, oppon
         try:
             result = play_game(program, agents, seed, game=game, on_decision=lambda _: sheet.note(game.view(None)))
             sheet.note(game.view(None))
-            report(result, sheet)
+            report(game, result, sheet)
             print_faults(seat_faults(agents))
         except QuitGame:
             click.echo("You quit before the end. The game so far:")
-            Console(highlight=False).print(render_view(game.view(None), hidden_variables(program)))
+            print_table(game)
             if log_path:
                 click.echo(f"Continue it with: naipes play --resume {log_path}")
 
@@ -420,12 +420,25 @@ def seat_faults(agents: list) -> list[tuple[str, int, list[str]]]:
     return [(f"P{i + 1} {agent.name}", len(f), f) for i, (agent, f) in enumerate(zip(agents, faults))]
 
 
-def report(result: GameResult, sheet: ScoreSheet) -> None:
+def report(game: Game, result: GameResult, sheet: ScoreSheet) -> None:
     """The game's score sheet (its scores after each hand, and the totals), or each player's payoff if it
-    declares no scores."""
+    declares no scores. A game cut off before its end (max_decisions) without a score sheet shows the table as
+    it stood, with its running totals; its payoffs are then the rule file's `result:` as things stood, and
+    without one (the winners score 1) nobody won and they say nothing: they are left out."""
     lines = sheet.lines([result.names[i] for i in result.winners])
+    if not lines and result.cut_off:
+        click.echo("The table as it stood:")
+        print_table(game)
+        if game.program.result is None:
+            return
+        click.echo("Payoffs as things stood (the rule file's result):")
     for line in lines or [f"{name}: {payoff}" for name, payoff in zip(result.names, result.payoffs)]:
         click.echo(f"  {line}")
+
+
+def print_table(game: Game) -> None:
+    """The table as an onlooker sees it (the variables marked `show: false` left out)."""
+    Console(highlight=False).print(render_view(game.view(None), hidden_variables(game.program)))
 
 
 @main.command()
