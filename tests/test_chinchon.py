@@ -102,6 +102,7 @@ def test_the_deck_is_the_40_card_spanish_deck_worth_its_numbers():
     assert not any(c.joker for c in deck)
 
 
+@pytest.mark.slow
 def test_48_cards_jokers_figures_and_two_decks():
     deck48 = [c.name for z in start(deck=48).memory.zones for c in z]
     assert len(deck48) == 48 and {"8o", "9b"} <= set(deck48)
@@ -800,9 +801,9 @@ CONFIGS = [
     # (players, params, seats: 'g' greedy, 'c' closer, 'r' random)
     (2, {}, "gg"),
     (2, {}, "gc"),
-    (3, {"jokers": 2, "lay_off": "any"}, "ggc"),
-    (4, {"deck": 48, "allow_minus_twenty": True, "chinchon_wins": False}, "gggg"),
-    (5, {"reenganche": 1, "target": 70, "close_limit": 5}, "ggggc"),
+    pytest.param(3, {"jokers": 2, "lay_off": "any"}, "ggc", marks=pytest.mark.slow),
+    pytest.param(4, {"deck": 48, "allow_minus_twenty": True, "chinchon_wins": False}, "gggg", marks=pytest.mark.slow),
+    pytest.param(5, {"reenganche": 1, "target": 70, "close_limit": 5}, "ggggc", marks=pytest.mark.slow),
     (2, {"allow_bad_close": True, "figures_ten": True, "strict": False}, "gr"),
     (3, {"lay_off": "none", "decks": 2}, "grc"),
 ]

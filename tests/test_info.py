@@ -52,6 +52,7 @@ def test_info_of_an_unknown_game_is_a_clean_error():
     assert result.exit_code == 1 and "no rule file 'nosuchgame'" in result.output and "Traceback" not in result.output
 
 
+@pytest.mark.slow
 def test_list_names_every_shipped_game_and_its_strategies():
     out = naipes("list").output
     for path in shipped_rulesets():
@@ -62,6 +63,7 @@ def test_list_names_every_shipped_game_and_its_strategies():
 
 
 # ==================================================================== legend
+@pytest.mark.slow
 def test_card_names_in_words_follow_the_display_section():
     program = load_program("rulesets/tute_cabrero.yaml")
     cards = {card.name: card for card in deck(program)}
@@ -76,6 +78,7 @@ def test_card_names_in_words_follow_the_display_section():
     assert named["W1"] == "wizard" and named["J4"] == "jester" and named["13s"] == "13 of spades"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("path", shipped_rulesets(), ids=lambda p: p.stem)
 def test_every_legend_example_is_a_card_of_the_game(path):
     program = load_program(path)
@@ -143,6 +146,7 @@ def loss_lines(seed: int, hands: int = 6) -> list[tuple[dict[str, int], dict[str
     return found
 
 
+@pytest.mark.slow
 def test_tute_says_why_a_hand_was_lost():
     found = [line for seed in range(1, 7) for line in loss_lines(seed)]
     assert len(found) > 10
@@ -190,6 +194,7 @@ def test_the_table_shown_after_quitting_hides_bookkeeping_too():
         assert bookkeeping not in after
 
 
+@pytest.mark.slow
 def test_help_table_says_what_each_column_means_from_the_rule_file():
     result = naipes("play", "tute_cabrero", "--seed", "2", input="help table\nquit\n")
     answer = result.output.split("> ", 1)[1].split("> You quit")[0]

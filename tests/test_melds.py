@@ -494,6 +494,7 @@ def random_tables(count: int, seed: int):
         made += 1
 
 
+@pytest.mark.slow
 def test_brute_force_agrees_on_meld_and_lay_off():
     checked = rearranged = with_jokers = 0
     for cards, melds, order, per_meld in random_tables(250, seed=15):

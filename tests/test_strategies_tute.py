@@ -21,6 +21,9 @@ from naipes.tools.scenario import arrange, new_game
 
 from helpers import choose, program
 
+# slow: each of the five strategy levels is compiled once (a second or two each), and the positions play on views
+pytestmark = pytest.mark.slow
+
 ROOT = Path(__file__).resolve().parent.parent
 TUTE = str(ROOT / "rulesets" / "tute_cabrero.yaml")
 LEVELS = ROOT / "strategies" / "tute_cabrero"

@@ -163,6 +163,7 @@ def test_pocha_strong_remembers_the_cards_played():
 
 
 # =================================================================== Wizard seed
+@pytest.mark.slow
 def test_wizard_seed_bid_is_reproducible_from_the_seat_seed():
     game = bidding(wizard_table, "W1 J1 7h 13s 9d 2c", trump="hearts")
     bids = [decide("wizard", "seed", game, seed=s)[0] for s in range(20)]

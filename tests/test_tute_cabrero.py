@@ -720,7 +720,9 @@ def strings(value):
             yield from strings(v)
 
 
-@pytest.mark.parametrize("players, seeds", [(3, range(4)), (4, range(2)), (5, range(2)), (6, range(2))])
+@pytest.mark.parametrize("players, seeds", [pytest.param(3, range(4), marks=pytest.mark.slow), (4, range(2)),
+                                            pytest.param(5, range(2), marks=pytest.mark.slow),
+                                            pytest.param(6, range(2), marks=pytest.mark.slow)])
 def test_random_games_keep_every_invariant(players, seeds):
     for seed in seeds:
         checker = Checker(players, seed)

@@ -125,6 +125,8 @@ VARIABLE = _record(
     init=("the initial value, an expression", Either((EXPRESSION, NULL))),
     visibility=("public, hidden, or owner (per-player variables)", Value(("text",), ("public", "hidden", "owner"))),
     show=("shown to a human at the table (false: bookkeeping)", BOOL),
+    score=("a column of the score sheet shown when the game ends: its value after each hand that changes a score, "
+           "and at the end (public per-player variables)", BOOL),
     values=("the only texts it may hold (a text the file writes to or compares with it must be one)", NAMES),
     doc=("what it means", TEXT))
 VARIABLES = Entries(Either((VARIABLE, EXPRESSION, NULL)))  # name: INIT, or name: {init, visibility, ...}

@@ -13,6 +13,7 @@ face up (``all``).
 """
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -27,11 +28,12 @@ from ..language.builder import load_program
 from ..language.shipped import ruleset_path
 from ..program import Program
 from ..runtime.game import Decision, Game, Option, card_order, jsonable
-from .gamelog import FORMAT, FULL, LogError, LoggedRecord, as_line, as_logged, digest, read_log, record_game
+from .gamelog import FORMAT, READABLE, LogError, LoggedRecord, as_line, as_logged, digest, read_log, record_game
 
 AGENT_RECORDS = {"log", "strategy", "fault"}  # what a log has that the game itself does not say (header, AI traces)
 EVERYTHING = "all"  # the seat of a view with every card face up
 SHOWN = 160  # characters of a record quoted in an error
+SHIPPED_RULESET = re.compile(r"[A-Za-z0-9_-]+")  # how a log names a shipped rule file (never a path)
 
 
 def ruleset_reference(path: Path) -> str:
@@ -113,10 +115,12 @@ class Replay:
         return found[0]
 
     def _check(self) -> None:
-        """Compare what the re-run said since the last check with the log."""
+        """Compare what the re-run said since the last check with the log (a log of format 1 marked the
+        visibility of full records only)."""
+        compared = _unmarked if self.header["format"] == 1 else dict
         for produced in self.records[self.checked:len(self.logged)]:  # a log cut short is checked as far as it goes
             entry = self.logged[self.checked]
-            if entry.record != produced:
+            if compared(entry.record) != compared(produced):
                 raise self._differs(entry, _quote(produced))
             self.checked += 1
 
@@ -158,7 +162,7 @@ class Replay:
         if text == EVERYTHING:
             return EVERYTHING
         names = [p.name for p in self.game.memory.players]
-        if isinstance(text, int) or str(text).isdigit():
+        if isinstance(text, int) or (str(text).isascii() and str(text).isdigit()):  # (not '²')
             if 0 <= int(text) < len(names):
                 return int(text)
         elif str(text).lower() in (folded := [name.lower() for name in names]):
@@ -196,31 +200,42 @@ class Replay:
                 shown.append({"type": kind, "text": record["text"]})
             elif kind == "end":
                 shown.append({key: record[key] for key in ("type", "winners", "payoffs", "cut_off") if key in record})
-            elif record.get("visibility") == FULL and seat == EVERYTHING:
+            elif kind in ("move", "shuffle") and seat == EVERYTHING:
                 shown.append({"type": kind, "text": movement_text(record)})
         return shown
 
 
+def _unmarked(record: dict) -> dict:
+    return {key: value for key, value in record.items() if key != "visibility"}
+
+
 def _header(path: Path, record: dict) -> dict:
     """The log's first line, checked: the fields a replay needs, of the right kinds."""
+    where = Location(str(path), 1, 1)
+    if isinstance(record.get("seat"), str):
+        raise LogError(f"this is {record['seat']}'s own log (what that seat saw): it has no seed, so it cannot be "
+                       "replayed", where, hint="replay the game's full log (naipes play --log FILE)")
     fields = {"ruleset": str, "sha256": str, "params": dict, "seed": int, "seats": list, "format": int}
     for name, kind in fields.items():
         if not isinstance(record.get(name), kind):
-            raise LogError(f"the log's first line has no {name} ({kind.__name__})", Location(str(path), 1, 1))
-    if record["format"] != FORMAT:
-        raise LogError(f"a log of format {record['format']}; this naipes reads format {FORMAT}",
-                       Location(str(path), 1, 1))
+            raise LogError(f"the log's first line has no {name} ({kind.__name__})", where)
+    if not all(isinstance(k, str) and isinstance(v, str) for k, v in record["params"].items()):
+        raise LogError("the log's params are not names and texts", where)
+    if not all(isinstance(seat, str) for seat in record["seats"]):
+        raise LogError("the log's seats are not agent names", where)
+    if record["format"] not in READABLE:
+        raise LogError(f"a log of format {record['format']}; this naipes reads format {FORMAT} (and older)", where)
     return record
 
 
 def _rule_file(path: Path, name: str) -> Path:
-    given = Path(name)
-    if given.suffix in (".yaml", ".yml"):
-        return given
-    found = ruleset_path(name)
+    """The rule file a log names: a shipped one, by its name; a log does not choose a file to load by its path."""
+    found = ruleset_path(name) if SHIPPED_RULESET.fullmatch(name) else None
     if found is None:
-        raise LogError(f"the log was played with '{name}', which is not a shipped rule file here",
-                       Location(str(path), 1, 1), hint="name the rule file: --ruleset PATH")
+        raise LogError(f"the log names the rule file '{name}', which is not a shipped one here: a log does not "
+                       "choose a file to load", Location(str(path), 1, 1),
+                       hint=f"to play it, name it yourself: naipes replay {path} --ruleset PATH, or naipes play "
+                            f"--resume {path} PATH")
     return found
 
 
@@ -340,7 +355,7 @@ def _command(replay: Replay, command: str, number: int, seat: int | str | None) 
         return min(number + 1, replay.steps), seat
     if word in ("b", "back"):
         return max(number - 1, 0), seat
-    if word.isdigit():
+    if word.isascii() and word.isdigit():
         replay.step(int(word))  # an error if there is no such step
         return int(word), seat
     if word == "seat" and rest.strip():
