@@ -278,7 +278,7 @@ def test_the_others_are_not_told_the_card_put_face_down():
     [public] = [r for r in seen if r["type"] == "decision"]
     [record] = [r for r in full if r["type"] == "decision"]
     assert public["choice"] == "close" and record["choice"] == "close with 12c (scores 2)"
-    assert "P1: close" in game.history and not any("12c" in line for line in game.history)
+    assert "P1 closes" in game.history and not any("12c" in line for line in game.history)
     assert face_up["P2"] >= set(OTHER.split())
 
 

@@ -44,8 +44,15 @@ def start(players=3, seed=0, listeners=(), **params):
 
 
 def announcements(game):
+    """What the table is told from now on: announcements, and each move in its own words ("P1 sings tute")."""
     texts = []
-    game.listeners.append(lambda r: texts.append(r["text"]) if r["type"] == "announce" else None)
+
+    def told(record):
+        if record["type"] == "announce":
+            texts.append(record["text"])
+        elif record["type"] == "decision":
+            texts.append(game.program.moves[record["move"]].told(record["player"], record["public"]))
+    game.listeners.append(told)
     return texts
 
 

@@ -291,8 +291,8 @@ class Game:
         assert self.history is not None  # observing since keep_history made the list
         if record["type"] == "announce":
             self.history.append(record["text"])
-        elif record["type"] == "decision":
-            self.history.append(f"{record['player']}: {record['choice']}")
+        elif record["type"] == "decision":  # as the table tells it (the move's `verb:`)
+            self.history.append(self.program.moves[record["move"]].told(record["player"], record["choice"]))
 
     # ------------------------------------------------------------- lifecycle
     def start(self) -> None:
