@@ -381,7 +381,7 @@ def _command(replay: Replay, command: str, number: int, seat: int | str | None) 
         return min(number + 1, replay.steps), seat
     if word in ("b", "back"):
         return max(number - 1, 0), seat
-    if word.isdigit():
+    if word.isascii() and word.isdigit():
         replay.step(int(word))  # an error if there is no such step
         return int(word), seat
     if word == "seat" and rest.strip():
