@@ -1,4 +1,4 @@
-"""Chinchón (GAMES.md section 2, seed 000), pinned by scenarios and random games.
+"""Chinchón, pinned by scenarios and random games.
 
 The rules: 40 Spanish cards (48 with the 8s and 9s); 7 cards each, dealt one
 at a time from the player after the dealer; one card turned up starts the

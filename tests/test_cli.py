@@ -519,7 +519,7 @@ def test_trace_prints_each_firing(tmp_path):
 
 
 def test_play_with_the_default_opponent_wins_a_won_position():
-    # default seats: the human at P1, the rule file's AI (exact, the seed's exhaustive search) at P2;
+    # default seats: the human at P1, the rule file's AI (exact, the original's exhaustive search) at P2;
     # with first=2 the AI moves first in a won position and must win.
     result = naipes("play", "fichas", "-p", "chips=R1 R2 B1 G3", "-p", "first=2", "--seed", "4",
                     input="1\n" * 10)

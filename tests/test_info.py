@@ -16,7 +16,7 @@ from naipes.language.shipped import shipped_rulesets
 from naipes.runtime.game import Game
 from naipes.tools.cli import main
 
-# The Spanish deck's card points in Tute, from GAMES.md: as 11, 3 10, rey 4, caballo 3, sota 2, others 0.
+# The Spanish deck's card points in Tute (docs/games/tute_cabrero.md): as 11, 3 10, rey 4, caballo 3, sota 2, others 0.
 TUTE_POINTS = {1: 11, 3: 10, 12: 4, 11: 3, 10: 2}
 
 

@@ -1,6 +1,6 @@
 """The interpreter: runs a compiled program, one game at a time.
 
-The cycle of DESIGN.md: fire rules (match, resolve, act) until no activation
+The cycle (docs/engine.md): fire rules (match, resolve, act) until no activation
 is left; then put the pending decision to the player whose turn it is; apply
 the chosen move; continue.  A game that has neither an activation nor a
 decision before it is over is an error naming the phase, and a runaway cycle
