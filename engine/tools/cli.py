@@ -807,8 +807,8 @@ def schema(kind: str) -> None:
     """Print the JSON Schema of rule files (KIND rules, the default) or strategy files (KIND strategy).
 
     Point an editor at it for completion and checks as you type, e.g. with
-    yaml-language-server: naipes schema > naipes.tools.schema.json, then put
-    '# yaml-language-server: $schema=naipes.tools.schema.json' on a rule file's first line.
+    yaml-language-server: naipes schema > rules.schema.json, then put
+    '# yaml-language-server: $schema=rules.schema.json' on a rule file's first line.
     """
     from .schema import SCHEMAS
     click.echo(json.dumps(SCHEMAS[kind](), indent=2, ensure_ascii=False))
