@@ -53,12 +53,15 @@ class Builder(Settings, Phases, Declarations, Cards, Moves, Rules):
         for key in tree:
             if key not in SECTIONS:
                 self.error(f"unknown section '{key}'", tree.key_loc(key),
-                           did_you_mean(str(key), SECTIONS) or "see the README for the sections of a rule file")
+                           did_you_mean(str(key), SECTIONS) or "docs/language.md lists the sections of a rule file")
         name = tree.get("game")
         if not isinstance(name, str) or not name:
             self.error("the rule file needs 'game: <identifier>'",
                        tree.key_loc("game") if "game" in tree else tree.where)
             name = Path(self.path).stem
+        doc = tree.get("doc", "")
+        if not isinstance(doc, str):
+            self.error("'doc' is a text: how to play, in a few lines", tree.loc("doc"))
         players = self.players()
         params = self.params()
         values = {p.name: p.default for p in params.values()}
@@ -93,7 +96,8 @@ class Builder(Settings, Phases, Declarations, Cards, Moves, Rules):
         resolve_specs(module, moves, state + player_state, views, cards, rules)
         read = self.names_read(reads)
         return Program(
-            name=str(name), title=str(tree.get("title", name)), path=self.path, players=players,
+            name=str(name), title=str(tree.get("title", name)), doc=str(doc).strip() if isinstance(doc, str) else "",
+            path=self.path, players=players,
             default_ai=(str((tree.get("players") or {}).get("ai", "random")) if isinstance(tree.get("players"), Map)
                         else "random"),
             params=params, param_values=values, zones=zones, state=state, player_state=player_state,

@@ -95,7 +95,20 @@ class Moves(SectionReader):
             effect = self.define("move_effect", ("player", arg or "_"), unit, True, f"effect of move '{name}'")
             out[str(name)] = MoveSpec(str(name), arg, options, cascade, when, label, effect, str(spec.get("doc", "")),
                                       strict=not isinstance(legal, list), public=public, space=space,
-                                      fixed_label=fixed_label, choices=choices)
+                                      fixed_label=fixed_label, choices=choices, verb=self.move_verb(str(name), spec))
+
+    def move_verb(self, name: str, spec: Map) -> str | dict[str, str] | None:
+        """How the table tells of a move (`verb:`): a verb put before its public form, or its first words
+        replaced ({bid: bids}); plain text, never code."""
+        verb = spec.get("verb")
+        if verb is None or (isinstance(verb, str) and verb.strip()):
+            return verb.strip() if isinstance(verb, str) else None
+        if isinstance(verb, Map) and verb and all(isinstance(k, str) and isinstance(v, str) and k.strip()
+                                                  and v.strip() for k, v in verb.items()):
+            return {k.strip(): v.strip() for k, v in verb.items()}
+        self.error(f"move '{name}': 'verb' is a text (plays: 'P1 plays 3o') or a mapping from the first word of "
+                   "the move's public form to what replaces it (bid: bids: 'P1 bids 3')", spec.loc("verb"))
+        return None
 
     def share_candidates(self) -> None:
         """Moves whose candidates are the same code (a discard and a close, both `c in choices(player.hand)`)
