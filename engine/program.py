@@ -78,7 +78,6 @@ class PlayerBase:
 
     get = get  # player.get("hand"): the variable or zone the rule file declares under that name
 
-
     def __repr__(self) -> str:
         return self.name
 
@@ -92,7 +91,6 @@ class CardBase:
     _order_by = "id"  # how min, max and sorted order cards (naipes.library.builtins.natural_order)
     attributes: tuple = ()  # the attributes and tables the rule file declares, by their names
     get = get  # card.get("rank"): the attribute (or table) the rule file declares under that name
-
 
     def __repr__(self) -> str:
         return self.name
@@ -122,7 +120,6 @@ class FactBase(tuple):
         return tuple.__eq__(self, other)
 
     get = get  # fact.get("x"): its field of that name
-
 
     def fields(self) -> tuple[str, ...]:
         """The attributes holding its fields, in order (naipes.program.attribute; `declared` gives the names)."""
