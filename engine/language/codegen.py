@@ -322,6 +322,9 @@ class Writer:
     def e_Literal(self, node: n.Literal) -> str:
         return literal(node.value)
 
+    def e_Bits(self, node: n.Bits) -> str:
+        return str(int(node.value))
+
     def e_Generated(self, node: n.Generated) -> str:
         return f"{node.name}(M, V)"
 
@@ -347,7 +350,7 @@ class Writer:
         self.emit(out, indent, self.expr(node.call), node)
 
     def s_MaskUpdate(self, node: n.MaskUpdate, indent: int, out: list[Line]) -> None:
-        self.emit(out, indent, f"v_{node.name} {node.op}= {node.bits}", node)
+        self.emit(out, indent, f"v_{node.name} {node.op}= {int(node.bits)}", node)
 
     def definition(self, node: n.Definition, lines: list[str], origins: dict[int, tuple]) -> None:
         """Append the function `node` is to `lines`, each line's origin (what it is, where in the rule file) to

@@ -258,7 +258,7 @@ def evaluator(matching: Matching) -> Unit | None:
     rules = [rule for rule in matching.slots if not rule.variables]
 
     def stale(bits: int, body: list[n.Stmt], at: Any) -> n.If:
-        return n.If(n.BinOp(n.local("__stale"), "&", n.Literal(bits)), body, [], at=at)
+        return n.If(n.BinOp(n.local("__stale"), "&", n.Bits(bits)), body, [], at=at)
 
     def tests(part: list[RuleSpec]) -> list[n.Stmt]:
         if len(part) > EVALUATED_ONE_BY_ONE:

@@ -534,6 +534,14 @@ class Literal(Expr):
 
 
 @dataclass(eq=False)
+class Bits(Expr):
+    """A bit mask of the engine's (the agenda's rules: up to 62 bits), written as a number: no rule file wrote it,
+    so the sizes a rule file's numbers are held to (codegen.literal) do not apply."""
+
+    value: int
+
+
+@dataclass(eq=False)
 class Generated(Expr):
     """A call of another generated function of the module, `name(M, V)` (a rule's condition, a step's actions)."""
 

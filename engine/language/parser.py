@@ -17,7 +17,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from lark import Lark, Token, Transformer, Tree, v_args
+from lark import Lark, Token, Tree
 from lark.exceptions import LarkError, UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 from lark.indenter import DedentError, Indenter
 
@@ -185,14 +185,21 @@ def _items(children: list) -> list:
     return [child for child in children if child is not None]
 
 
-@v_args(meta=True)
-class _ToNodes(Transformer):
+class _ToNodes:
     """Lark's parse tree of one text as the language's nodes (naipes.language.nodes), each at its place in
-    the text (`wrapped`: an expression, parsed inside parentheses; `what`: the text, in messages)."""
+    the text (`wrapped`: an expression, parsed inside parentheses; `what`: the text, in messages).
+
+    A transformer, as Lark's `Transformer` with `v_args(meta=True)` is: a method per rule, called with the
+    rule's meta and its children already transformed (a rule without a method stays a Tree). Its own
+    dispatch, for a text's first load: Lark's wraps every call (a sixth of the compiler's time)."""
 
     def __init__(self, text: str, wrapped: bool, what: str):
-        super().__init__(visit_tokens=False)
         self.text, self.wrapped, self.what = text, wrapped, what
+
+    def transform(self, tree: Tree) -> Any:
+        children = [self.transform(child) if isinstance(child, Tree) else child for child in tree.children]
+        method = getattr(self, tree.data, None)
+        return Tree(tree.data, children, tree.meta) if method is None else method(tree.meta, children)
 
     def at(self, meta: Any) -> n.Position:
         """Where a rule (its meta) or a token is written."""
