@@ -144,11 +144,12 @@ class Builder(Settings, Phases, Declarations, Cards, Moves, Rules):
         return {r if isinstance(r, str) else r[0] for r in read}
 
     def raise_errors(self) -> None:
-        """Every error found so far (the compiler's too), once each in file order, as one RuleErrors."""
+        """Every error found so far (the compiler's too), once each, as one RuleErrors: the loaded file's first
+        (a variant's wrong value is the cause of what its base then says), each file's in line order."""
         self.errors.extend(self.compiler.errors)
         if self.errors:
             unique = {(str(e.location), e.message): e for e in self.errors}
-            raise RuleErrors(sorted(unique.values(), key=error_order))
+            raise RuleErrors(sorted(unique.values(), key=lambda e: error_order(e, self.path)))
 
     def per_player_expression(self, section: str) -> str | None:
         """`result:` or `evaluation:`, an expression of `player`."""
@@ -232,9 +233,9 @@ class Builder(Settings, Phases, Declarations, Cards, Moves, Rules):
 SHOWING = {"move_label", "move_public", "move_space", "view", "evaluation", "estimate"}
 
 
-def error_order(error: RuleError) -> tuple:
+def error_order(error: RuleError, first_file: str = "") -> tuple:
     loc = error.location
-    return (loc.file, loc.line, loc.col) if loc else ("", 0, 0)
+    return (loc.file != first_file, loc.file, loc.line, loc.col) if loc else (False, "", 0, 0)
 
 
 def load_program(path: str | Path, params: dict[str, str] | None = None) -> Program:

@@ -146,7 +146,8 @@ def strategy_game(path: str | Path) -> str:
 def _declared_game(tree: Map) -> str:
     game = tree.get("game")
     if not isinstance(game, str) or not game:
-        raise RuleError("a strategy file names the game it plays: 'game: <rule file name>'", tree.where)
+        raise RuleError("a strategy file names the game it plays: 'game: <rule file name>'",
+                        tree.loc("game") if "game" in tree else tree.where)
     problem = identifier_problem(game, "game")
     if problem:  # a name, never a path: a strategy cannot make the loader read an arbitrary file
         raise RuleError(f"{problem}; 'game:' is the name of a rule file, such as pocha", tree.loc("game"))
