@@ -19,8 +19,10 @@ from typing import Any
 from ..errors import RuleError, RuleErrors, did_you_mean
 from ..library.limits import MAX_DECISIONS, MAX_FIRINGS
 from ..program import Matching, Program, RuleSpec, VarSpec, ViewSpec, attribute
+from . import nodes as n
 from .cards import Cards
 from .codecheck import check_generated
+from .codegen import write_module
 from .compiler import Compiler, Unit, identifier_problem
 from .declarations import Declarations
 from .display import read_display
@@ -127,7 +129,8 @@ class Builder(Settings, Phases, Declarations, Cards, Moves, Rules):
         found = []
         facts = self.section("facts", Map, Map())
         for name in sorted(self.sym.facts, key=list(facts).index):
-            init = self.define("init_state", (), Unit([(0, "()", facts.key_loc(name))]), False, f"facts '{name}'")
+            init = self.define("init_state", (), Unit(n.TupleExpr([], at=facts.key_loc(name))), False,
+                               f"facts '{name}'")
             found.append(VarSpec(name, init, "public", f"facts {name}"))
         return found
 
@@ -256,8 +259,7 @@ def compile_expression(program: Program, text: str, scope: tuple[str, ...] = ())
     unit = compiler.expression(text, {name: None for name in scope}, allow_random=False)
     if unit is None:
         raise RuleErrors(compiler.errors)
-    args = ", ".join(("M", "V") + tuple(f"v_{n}" for n in scope))
-    source = f"def expression_0({args}):\n    return {unit.source[0][1]}\n"
+    source, _ = write_module([n.Definition("expression_0", scope, unit.expression, "an expression")])
     check_generated(source, readable_attributes(program.symbols))
     code = compile(source, "<naipes expression>", "exec")
     local: dict = {}
