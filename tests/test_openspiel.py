@@ -21,6 +21,7 @@ QUICK = {  # small params (a short match) so that OpenSpiel's checks play whole 
     "naipes_pocha_static": ({"rounds": 2, "cards_each": 3}, 2),
     # one hand of random Chinchón: its discard pile is shuffled into a new stock in the middle of a move
     "naipes_chinchon": ({"target": 5}, 1),
+    "naipes_brisca": ({}, 2), "naipes_brisca_parejas": ({}, 2), "naipes_hearts": ({"target": 30}, 1),
     # (Wizard, tricks: no param shortens their matches, and they add no mechanism the others lack; their
     # options and tensors are checked by tests/test_actions.py and PettingZoo's api_test)
 }
