@@ -169,7 +169,7 @@ class HumanAgent:
             return HELP
         if not answer:
             return "Type the number or the name of an option ('help' for help)."
-        if answer.isdigit():
+        if answer.isascii() and answer.isdigit():
             number = int(answer)
             if 1 <= number <= len(options):
                 return options[number - 1]

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ..language.shipped import STRATEGIES
+from ..language.shipped import STRATEGIES, is_file
 from ..language.strategies import strategy_path
 from ..program import Program
 
@@ -55,7 +55,7 @@ def _extends_depth(path: Path, limit: int = 10) -> int:
     depth = 0
     while limit > 0 and (base := _header_value(path, "extends")):
         path, depth, limit = path.parent / base, depth + 1, limit - 1
-        if not path.is_file():
+        if not is_file(path):
             break
     return depth
 

@@ -18,8 +18,9 @@ from typing import Any
 
 from ..errors import RuleError, RuleErrors, did_you_mean
 from ..library.limits import MAX_DECISIONS, MAX_FIRINGS
-from ..program import Matching, Program, RuleSpec, VarSpec, ViewSpec
+from ..program import Matching, Program, RuleSpec, VarSpec, ViewSpec, attribute
 from .cards import Cards
+from .codecheck import check_generated
 from .compiler import Compiler, Unit, identifier_problem
 from .declarations import Declarations
 from .display import read_display
@@ -31,6 +32,7 @@ from .linker import (
     names_read,
     player_class,
     read_indexes,
+    readable_attributes,
     resolve_specs,
 )
 from .loader import Map, Text, load_tree
@@ -39,7 +41,8 @@ from .phases import Phases
 from .rules import Rules
 from .sections import located_text
 from .settings import Settings
-from .vocabulary import SECTIONS, VAR_KEYS, VIEW_KEYS
+from .shapes import shapes_checked
+from .vocabulary import RULE_FILE, SECTIONS, VAR_KEYS, VIEW_KEYS
 
 
 class Builder(Settings, Phases, Declarations, Cards, Moves, Rules):
@@ -105,7 +108,7 @@ class Builder(Settings, Phases, Declarations, Cards, Moves, Rules):
             line_origins=module.line_origins, code_name=module.code_name, overrides=dict(self.overrides),
             symbols=self.sym, namespace=module.namespace, first_stages=dict(self.sym.first_stages),
             key_state=tuple(v.name for v in state if v.name in read),
-            key_player_state=tuple(v.name for v in player_state if v.name in read),
+            key_player_state=tuple(attribute(v.name) for v in player_state if v.name in read),
             key_zones=frozenset(z.name for z in zones if z.name in read),
             evaluation_reads=names_read([unit for name, _, unit, _, _ in self.defs if name == evaluation], reads))
 
@@ -234,7 +237,8 @@ def error_order(error: RuleError) -> tuple:
 def load_program(path: str | Path, params: dict[str, str] | None = None) -> Program:
     """Load, check and compile a rule file (raises RuleError(s) or ParamError)."""
     tree = load_tree(path)
-    return Builder(tree, str(path), dict(params or {})).build()
+    with shapes_checked(tree, RULE_FILE):
+        return Builder(tree, str(path), dict(params or {})).build()
 
 
 
@@ -248,10 +252,12 @@ def compile_expression(program: Program, text: str, scope: tuple[str, ...] = ())
     if unit is None:
         raise RuleErrors(compiler.errors)
     args = ", ".join(("M", "V") + tuple(f"v_{n}" for n in scope))
-    code = compile(f"def expression({args}):\n    return {unit.source[0][1]}\n", "<naipes expression>", "exec")
+    source = f"def expression_0({args}):\n    return {unit.source[0][1]}\n"
+    check_generated(source, readable_attributes(program.symbols))
+    code = compile(source, "<naipes expression>", "exec")
     local: dict = {}
     exec(code, program.namespace, local)
-    function = local["expression"]
+    function = local["expression_0"]
     return lambda memory, *values: function(memory, memory.vars, *values)
 
 

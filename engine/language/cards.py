@@ -4,7 +4,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..errors import did_you_mean
-from ..program import CardBase, CardSpec, ZoneSpec
+from ..program import CardBase, CardSpec, ZoneSpec, attribute, readable_by_name
 from .compiler import Unit, literal
 from .loader import Map
 from .sections import SectionReader, is_scalar, plain
@@ -115,6 +115,7 @@ class Cards(SectionReader):
             symmetric = []
         self.symmetric = tuple(str(a) for a in symmetric)
         slots = tuple(names) + tuple(tables)
-        card_class = type("Card", (CardBase,), {"__slots__": slots, "attributes": slots})
+        card_class = readable_by_name(type("Card", (CardBase,), {"__slots__": tuple(map(attribute, slots)),
+                                                                 "attributes": slots}), slots)
         declared = {a: tuple(attrs[a]) for a in names if "generate" in spec and isinstance(attrs[a], list)}
         return CardSpec(names, build_name, tables, name_func, str(start), card_class, spec.where, declared)

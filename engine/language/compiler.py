@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import ast
 import keyword
-import sys
 from collections.abc import Callable, Mapping
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
@@ -29,48 +28,24 @@ from lark import Token, Tree
 
 from ..errors import Location, RuleError, did_you_mean
 from ..library.builtins import BUILTINS
-from ..runtime.memory import CardBase, PlayerBase
+from ..program import CARD_ATTRIBUTES, PLAYER_ATTRIBUTES, ZONE_ATTRIBUTES, attribute
 from .loader import MAX_DIGITS, Text, number_problem
 from .parser import node_location, parse_block, parse_expression
 
 NUMERIC = {"int", "float", "bool"}
 # Attributes every object of a kind has, beyond those the rule file declares.
-PLAYER_BUILTIN_ATTRS = {"index": "int", "name": "str"}
-CARD_BUILTIN_ATTRS = {"id": "int", "name": "str"}
-ZONE_ATTRS = {"owner": "player"}
+PLAYER_BUILTIN_ATTRS, CARD_BUILTIN_ATTRS, ZONE_ATTRS = PLAYER_ATTRIBUTES, CARD_ATTRIBUTES, ZONE_ATTRIBUTES
 ANY = "*"  # a read of an attribute of any object
-
-
-def _python_attributes() -> frozenset:
-    """Every attribute of every kind of Python value a rule-file expression can produce.
-
-    Rule files may only name attributes they declare (card attributes, player
-    variables and zones). Declaring one of these names is refused, so an
-    attribute access can succeed only on Naipes' own cards, players and zones:
-    a generator's ``gi_frame``, a string's ``format`` or a list's ``append``
-    can never be reached.
-    """
-    def generator():
-        yield 1
-    samples = [0, 0.5, 1j, "", b"", True, None, [], (), {}, set(), frozenset(), range(1), zip(), enumerate([]),
-               map(len, []), filter(None, []), reversed([]), iter([]), iter(()), iter(""), {}.keys(), {}.values(),
-               {}.items(), generator(), (n for n in range(0)), lambda: 0, len, [].append, slice(1), sys._getframe(),
-               (lambda: 0).__code__, type, object(), NotImplemented, Ellipsis, ValueError()]
-    names: set[str] = set()
-    for sample in samples:
-        names.update(dir(sample))
-    return frozenset(names)
-
-
-PYTHON_ATTRIBUTES = _python_attributes()
+GENERATOR = "generator"  # the type of a generator expression, which only a built-in going over it ever receives
 
 
 def identifier_problem(name: Any, kind: str) -> str | None:
     """Why `name` cannot name something in a rule file (None if it can).
 
-    Names become Python identifiers in generated code (always behind a prefix
-    or as an attribute), so they are plain ASCII identifiers and never
-    reserved words or private ('_') names.
+    Names reach generated code only behind a prefix the engine owns (`v_` a
+    local, `F_` a function, naipes.program.attribute an attribute, ...) or as
+    text, so any plain ASCII identifier will do, but a reserved word or a
+    private ('_') name.
     """
     if not isinstance(name, str) or not name.isascii() or not name.isidentifier():
         return f"'{name}' is not a valid {kind} name (ASCII letters, digits and '_', not starting with a digit)"
@@ -81,8 +56,8 @@ def identifier_problem(name: Any, kind: str) -> str | None:
     return None
 
 
-# Attributes the engine gives its own objects, by the kind of object a declared name becomes an attribute of.
-ENGINE_ATTRIBUTES = {"player": frozenset(dir(PlayerBase)), "card": frozenset(dir(CardBase))}
+# The attributes the language gives every object of the kind a declared name becomes an attribute of.
+LANGUAGE_ATTRIBUTES = {"player": PLAYER_BUILTIN_ATTRS, "card": CARD_BUILTIN_ATTRS}
 
 
 def declared_name_problem(name: Any, kind: str, owner: str) -> str | None:
@@ -90,10 +65,8 @@ def declared_name_problem(name: Any, kind: str, owner: str) -> str | None:
     problem = identifier_problem(name, kind)
     if problem:
         return problem
-    if name in ENGINE_ATTRIBUTES[owner]:
+    if name in LANGUAGE_ATTRIBUTES[owner]:
         return f"'{name}' is reserved (every {owner} has it already) and cannot name a {kind}"
-    if name in PYTHON_ATTRIBUTES and name not in ("index", "count"):
-        return f"'{name}' is reserved (an attribute of built-in values) and cannot name a {kind}"
     return None
 
 
@@ -339,6 +312,8 @@ def _constant(src: str) -> bool:
 
 def _binary(op: str, left: str, left_type: str | None, right: str, right_type: str | None) -> str:
     """Python for `left op right` (see ARITHMETIC_CHECKED)."""
+    if op == "%" and not (_numeric(left_type) or _constant(left)):  # a text's % formats it: of any size
+        return f"B_modulo(M, {left}, {right})"
     if op == "*":  # by a number, a number grows slowly; a text or list multiplied by one can be huge
         safe = (_constant(left) and _numeric(right_type)) or (_constant(right) and _numeric(left_type))
     else:
@@ -500,7 +475,7 @@ class _Job:
             if base_type not in (None, "player"):
                 self.fail(attr_token, f"'{attr}' is kept per player; this is a {base_type}")
             self.reads.add(attr)
-            return f"V[{attr!r}][{base}.index]", None
+            return f"V[{attr!r}][{base}.{attribute('index')}]", None
         tables: dict[str, Mapping[str, str | None]] = {"card": {**sym.card_attrs, **CARD_BUILTIN_ATTRS},
                   "player": {**sym.player_attrs, **PLAYER_BUILTIN_ATTRS}, "zone": ZONE_ATTRS,
                   **{f"record {r}": dict.fromkeys(fields) for r, fields in sym.records.items()}}
@@ -519,7 +494,7 @@ class _Job:
         typ = {**PLAYER_BUILTIN_ATTRS, **sym.player_attrs}.get(attr) if base_type == "player" else \
             {**CARD_BUILTIN_ATTRS, **sym.card_attrs}.get(attr) if base_type == "card" else \
             sym.attribute_type(base_type, attr)
-        return f"{base}.{attr}", typ
+        return f"{base}.{attribute(attr)}", typ
 
     def _whose(self, base: Tree) -> Any:
         """Whose variable a read is: a bound variable's (its name), one seat's (`players[2]`: 2), or any player's."""
@@ -545,11 +520,14 @@ class _Job:
         lo, hi = node.children
         return f"{self.expr(lo)[0] if lo is not None else ''}:{self.expr(hi)[0] if hi is not None else ''}", None
 
-    def _arguments(self, node: Tree | None) -> tuple[list[str], dict[str, str], list[str | None]]:
+    def _arguments(self, node: Tree | None, lazy: bool = False) -> tuple[list[str], dict[str, str], list[str | None]]:
+        """The arguments of a call; `lazy`: a generator expression given as its one positional argument stays a
+        generator (see _iterates)."""
+        given = [arg for arg in (node.children if node is not None else []) if arg is not None]
+        positional = [arg for arg in given if not (isinstance(arg, Tree) and arg.data == "kwarg")]
+        lazy = lazy and len(positional) == 1 and isinstance(positional[0], Tree) and positional[0].data == "gen_comp"
         args, kwargs, types = [], {}, []
-        for arg in (node.children if node is not None else []):
-            if arg is None:
-                continue
+        for arg in given:
             if isinstance(arg, Tree) and arg.data == "kwarg":
                 name = arg.children[0].value
                 if name in kwargs:
@@ -558,7 +536,7 @@ class _Job:
             else:
                 if kwargs:
                     self.fail(arg, "a positional argument cannot follow a keyword argument")
-                src, typ = self.expr(arg)
+                src, typ = (self._generator(arg.children[0], arg.children[1:]), GENERATOR) if lazy else self.expr(arg)
                 args.append(src)
                 types.append(typ)
         return args, kwargs, types
@@ -569,22 +547,40 @@ class _Job:
             return self._values_of(node), "list"
         if function.data == "name" and function.children[0].value == "exists" and "exists" not in self.scope:
             return self._exists(node), "bool"
-        args, kwargs, _ = self._arguments(node.children[1])
-        return self._call(node, args, kwargs)
+        args, kwargs, types = self._arguments(node.children[1], lazy=self._iterates(node))
+        return self._call(node, args, kwargs, types)
 
     def e_call_gen(self, node: Tree) -> tuple[str, str | None]:
-        gen, _ = self._comprehension(node.children[1], node.children[2:], "(", ")")
-        return self._call(node, [gen], {})
+        element, fors = node.children[1], node.children[2:]
+        lazy = self._iterates(node)
+        gen = self._generator(element, fors) if lazy else self._comprehension(element, fors, "[", "]")[0]
+        return self._call(node, [gen], {}, [GENERATOR if lazy else "list"])
 
-    def _call(self, node: Tree, args: list[str], kwargs: dict[str, str]) -> tuple[str, str | None]:
+    def _iterates(self, call: Tree) -> bool:
+        """Whether `call` is of a built-in that goes over its one argument, keeping only items (Builtin.iterates):
+        the only place a generator expression stays a generator. Anywhere else it is a list, so that no value a
+        file holds or passes is ever a generator (whose frame would lead to the engine's)."""
+        function = call.children[0]
+        if function.data != "name":
+            return False
+        name = function.children[0].value
+        if name in self.scope or name in self.sym.records or name in self.sym.functions:
+            return False
+        return name in BUILTINS and BUILTINS[name].iterates
+
+    def _generator(self, element: Tree, fors: list[Tree]) -> str:
+        return self._comprehension(element, fors, "(", ")")[0]
+
+    def _call(self, node: Tree, args: list[str], kwargs: dict[str, str],
+              types: list[str | None] | None = None) -> tuple[str, str | None]:
         func_node = node.children[0]
         if func_node.data != "name":
             self.fail(node, "only named functions can be called")
         token = func_node.children[0]
         name = token.value
         allargs = ", ".join(args + [f"{k}={v}" for k, v in kwargs.items()])
-        if name in self.scope:  # a lambda held in a local
-            return f"v_{name}({allargs})", None
+        if name in self.scope:  # a function held in a local (a lambda, an argument): a step, as every call
+            return f"M.call({', '.join([f'v_{name}', *args, *(f'{k}={v}' for k, v in kwargs.items())])})", None
         if name in self.sym.records:
             return self._record(node, name, args, kwargs), f"record {name}"
         if name in self.sym.functions:
@@ -608,11 +604,24 @@ class _Job:
             if b.random and not self.allow_random:
                 self.fail(token, f"'{name}' is random and cannot be used in {self.what}",
                           "conditions and functions must be pure; draw random numbers in actions")
+            if b.iterates:
+                args = self._charged(name, args, types or [None] * len(args))
+                allargs = ", ".join(args + [f"{k}={v}" for k, v in kwargs.items()])
             lead = "M.rng" if b.random else "V" if b.state else "M" if b.costly else ""
             joined = ", ".join(x for x in (lead, allargs) if x)
             return f"B_{name}{'_keyed' if b.keyed is not None and 'key' in kwargs else ''}({joined})", b.returns
         self.e_name(func_node)  # raises the right "unknown name" error
         self.fail(node, f"'{name}' cannot be called")
+
+    @staticmethod
+    def _charged(name: str, args: list[str], types: list[str | None]) -> list[str]:
+        """The arguments of a built-in that goes over a collection, each collection it goes over charged a step
+        per item (Budget.charge): copying, sorting or searching a list is work as a loop over it is. A
+        generator expression charges its own items as it runs; `min(a, b)` goes over no collection."""
+        if name in ("min", "max") and len(args) != 1:
+            return args
+        over = len(args) if name == "zip" else 1
+        return [f"M.charge({arg})" if i < over and types[i] != GENERATOR else arg for i, arg in enumerate(args)]
 
     def _values_of(self, node: Tree) -> str:
         """`values_of(ATTRIBUTE)`: the values the cards section lists for a card attribute, in its order."""
@@ -649,7 +658,7 @@ class _Job:
         self.reads.add(kind)
         by = tuple(f for f in fields if f in wanted)  # (in the kind's order: one index serves every writing)
         values = "".join(f"{wanted[f]}, " for f in by)
-        return f"M.has_fact({literal(kind)}, {literal(by)}, ({values}))"
+        return f"M.has_fact({literal(kind)}, {literal(tuple(map(attribute, by)))}, ({values}))"
 
     def _record(self, node: Tree, name: str, args: list[str], kwargs: dict[str, str]) -> str:
         """`name(field=value, ...)`: a record with every field given, by name or all in order."""
@@ -792,8 +801,9 @@ class _Job:
     def e_dict_comp(self, node: Tree) -> tuple[str, str]:
         return self._comprehension(node.children[0], node.children[1:], "{", "}")[0], "dict"
 
-    def e_gen_comp(self, node: Tree) -> tuple[str, None]:
-        return self._comprehension(node.children[0], node.children[1:], "(", ")")[0], None
+    def e_gen_comp(self, node: Tree) -> tuple[str, str]:
+        """`(x for x in xs)` anywhere but alone in a call of a built-in that goes over it (see _iterates): a list."""
+        return self._comprehension(node.children[0], node.children[1:], "[", "]")[0], "list"
 
     # ------------------------------------------------------------- statements
     def stmt(self, node: Tree, indent: int, out: list) -> None:
@@ -923,7 +933,7 @@ class _Job:
             self._check_augmented(node, op, self.sym.player_attrs[attr], typ)
         self.tmp += 1
         obj = f"_o{self.tmp}"
-        new = _binary(op, f"{obj}.{attr}", self.sym.player_attrs[attr], src, typ) if op else src
+        new = _binary(op, f"{obj}.{attribute(attr)}", self.sym.player_attrs[attr], src, typ) if op else src
         self.emit(out, indent, f"{obj} = {base}; M.set_attr({obj}, {attr!r}, {new})", node)
 
     def _assign_player_memory(self, node: Tree, target: Tree, op: str | None, src: str, typ: str | None,
@@ -937,9 +947,9 @@ class _Job:
             self.fail(attr_token, f"'{name}' is kept per player; this is a {base_type}")
         self.tmp += 1
         obj = f"_o{self.tmp}"
-        new = _binary(op, f"V[{name!r}][{obj}.index]", None, src, typ) if op else src
-        self.emit(out, indent, f"{obj} = {base}; M.set_var({name!r}, B_replaced(V[{name!r}], {obj}.index, {new}))",
-                  node)
+        index = f"{obj}.{attribute('index')}"
+        new = _binary(op, f"V[{name!r}][{index}]", None, src, typ) if op else src
+        self.emit(out, indent, f"{obj} = {base}; M.set_var({name!r}, B_replaced(V[{name!r}], {index}, {new}))", node)
 
     def _check_writable(self, node: Tree, name: str | None, action: str = "assign") -> None:
         """In a strategy, actions may change only the strategy's own memory, never the game."""
@@ -1098,7 +1108,7 @@ class _Job:
             if kind is not None and field_name not in self.sym.records[kind]:
                 self.fail(arg, f"a fact '{kind}' has no field '{field_name}'",
                           did_you_mean(field_name, self.sym.records[kind]))
-            changes.append(f"{literal(field_name)}: {self.expr(arg.children[1])[0]}")
+            changes.append(f"{literal(attribute(field_name))}: {self.expr(arg.children[1])[0]}")
         self.emit(out, indent, f"M.modify_fact({src}, {{{', '.join(changes)}}})", node)
 
     def _fact_kind(self, node: Tree) -> str | None:

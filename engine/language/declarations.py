@@ -13,7 +13,6 @@ from .loader import Map, Seq
 from .sections import PARAM_TYPES, SIGNATURE, SectionReader, is_scalar, type_name
 from .vocabulary import VISIBILITIES, ZONE_KEYS
 
-FACT_WORDS = {"kind", "same", "fields", "changed"}  # what every fact has (naipes.program.FactBase)
 # A function's body is statements when it starts with one (an expression never does): let, if, for, return.
 STATEMENT_BODY = re.compile(r"^\s*(let|if|for|return)\b")
 
@@ -145,9 +144,6 @@ class Declarations(SectionReader):
             problem = problem or next(filter(None, (identifier_problem(f, f"{kind} field") for f in fields)), None)
             if problem is None and len(set(fields)) != len(fields):
                 problem = f"{kind} '{name}' names a field twice"
-            if problem is None and section == "facts" and set(map(str, fields)) & FACT_WORDS:
-                problem = f"{kind} '{name}': a fact cannot have a field named " \
-                          f"{' or '.join(sorted(set(map(str, fields)) & FACT_WORDS))} (every fact has it already)"
             if problem:
                 self.error(problem, records.key_loc(name) if problem.startswith(f"{kind} '") else records.loc(name))
                 continue

@@ -122,8 +122,9 @@ class Moves(SectionReader):
                 strict: bool) -> Any:
         """One function giving a move's legal arguments: its availability, its candidates and its legality
         cascade in a row (the optimiser then computes what the steps share once)."""
+        legal = spec.get("legal")
         if ("choose" in spec and options is None) or ("when" in spec and when is None) or \
-                len(tests) != len(spec.get("legal") or []) and isinstance(spec.get("legal"), list):
+                (isinstance(legal, list) and len(tests) != len(legal)):
             return None  # an error was reported
         lines: list[tuple[int, str, Any]] = []
         reads, calls = set(), set()

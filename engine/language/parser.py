@@ -114,7 +114,7 @@ def _parse(text: str, start: str, what: str) -> Tree:
     def _where(line: int, col: int) -> Location | None:
         return _where_in(text, line, max(col - 1, 1) if wrapped and line == 1 else col)
     try:
-        return _parsed(source, start)
+        tree = _parsed(source, start)
     except UnexpectedCharacters as exc:
         raise RuleError(f"unexpected character {source[exc.pos_in_stream]!r} in {what}",
                         _where(exc.line, exc.column)) from None
@@ -137,6 +137,30 @@ def _parse(text: str, start: str, what: str) -> Tree:
                         _where(line, col)) from None
     except (UnexpectedInput, LarkError) as exc:
         raise RuleError(f"cannot parse {what}: {exc}", _where(1, 1)) from None
+    deepest = _too_deep(tree)
+    if deepest is not None:
+        raise RuleError(f"{what} nests too deeply (more than {MAX_NESTING} operations or blocks inside one another)",
+                        node_location(text, deepest, wrapped), "split it: name a part with 'let', or write a function")
+    return tree
+
+
+MAX_NESTING = 64  # operations, calls and blocks inside one another in one text (the shipped files: at most 15)
+# Nodes that are a chain of operations (a + b + c, a < b < c, a and b and c): each operation nests one more level in
+# the Python written for it.
+CHAINS = frozenset({"binop", "compare", "and_", "or_"})
+
+
+def _too_deep(tree: Tree) -> Tree | None:
+    """The first node nested more than MAX_NESTING deep in `tree` (None: none is), found without recursion:
+    the compiler, and Python compiling what it writes, recurse as deep as the text nests."""
+    stack: list[tuple[Tree, int]] = [(tree, 0)]
+    while stack:
+        node, depth = stack.pop()
+        depth += max(len(node.children) // 2, 1) if node.data in CHAINS else 1
+        if depth > MAX_NESTING:
+            return node
+        stack.extend((child, depth) for child in node.children if isinstance(child, Tree))
+    return None
 
 
 def parse_expression(text: str, what: str = "expression") -> Tree:

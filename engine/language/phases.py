@@ -96,7 +96,8 @@ class Phases(SectionReader):
                 self.error(f"a stage is a name, once: not {stage!r}", stages.loc(i))
             else:
                 names.append(str(stage))
-        self.phase_stages[phase] = names
+        if names:
+            self.phase_stages[phase] = names
 
     def entry_rules(self, first_index: int, strategy: str) -> list[RuleSpec]:
         """One rule per phase with enter steps: guarded by the phase, first of all, running the steps in order."""

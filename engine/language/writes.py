@@ -10,11 +10,12 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterable
 
+from ..program import declared
 from .compiler import Unit
 
 # the memory's methods that change nothing a game's state holds (a record for the log, the budget, a read)
 CHANGE_NOTHING = frozenset({"announce", "entering_step", "charge", "spend", "in_phase", "refresh", "give", "given",
-                            "has_fact", "unpack"})
+                            "has_fact", "unpack", "call"})  # (call: of a lambda or built-in, which write nothing)
 
 
 def unit_writes(unit: Unit, zones: set[str]) -> frozenset[str] | None:
@@ -55,8 +56,8 @@ def _zone(node: ast.expr, zones: set[str]) -> str | None:
     if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name) and node.value.id == "V" and \
             isinstance(node.slice, ast.Constant) and node.slice.value in zones:
         return node.slice.value
-    if isinstance(node, ast.Attribute) and node.attr in zones:
-        return node.attr
+    if isinstance(node, ast.Attribute) and declared(node.attr) in zones:
+        return declared(node.attr)
     return None
 
 

@@ -21,7 +21,7 @@ from typing import Any, Final, Protocol
 
 from ..errors import GameError, Location, NaipesError
 from ..library.limits import MAX_STEPS
-from ..program import MoveSpec, Program
+from ..program import MoveSpec, Program, attribute, declared
 from .agenda import Agenda, memory_local, new_agenda
 from .memory import (
     CARD_CLASS,
@@ -195,7 +195,7 @@ def jsonable(value: Any) -> Any:
     if isinstance(value, (CARD_CLASS, PLAYER_CLASS)):
         return value.name
     if isinstance(value, FACT_CLASS):
-        return {field: jsonable(v) for field, v in zip(value.fields(), value)}
+        return {declared(field): jsonable(v) for field, v in zip(value.fields(), value)}
     if isinstance(value, ZONE_CLASS):
         return [c.name for c in value]
     if isinstance(value, (list, tuple)):
@@ -210,7 +210,7 @@ def jsonable(value: Any) -> Any:
 def card_order(card: CardBase) -> tuple:
     """Cards of an unordered zone are shown sorted by their attributes, in declared order."""
     return tuple((0, v) if isinstance(v, (int, float)) else (1, str(v)) for v in
-                 (getattr(card, a) for a in card.attributes))
+                 (getattr(card, attribute(a)) for a in card.attributes))
 
 
 class Game:
@@ -845,10 +845,10 @@ class Game:
             entry: dict[str, Any] = {"name": p.name, "seat": p.index}
             for var in program.player_state:
                 if var.visibility == "public" or (var.visibility == "owner" and p.index == seat):
-                    entry[var.name] = jsonable(getattr(p, var.name))
+                    entry[var.name] = jsonable(getattr(p, attribute(var.name)))
             for zone in program.zones:
                 if zone.per_player:
-                    entry[zone.name] = zone_view(getattr(p, zone.name))
+                    entry[zone.name] = zone_view(getattr(p, attribute(zone.name)))
             for view in program.views:
                 if view.per_player and (view.visibility == "public" or p.index == seat):
                     with program.located():

@@ -299,7 +299,7 @@ def play(ruleset: str | None, seats: tuple[str, ...], players: int | None, oppon
 def seat_number(game: Game, seat: str) -> int:
     """A seat named on the command line: a player's name (any case) or a number from 0."""
     names = [p.name for p in game.memory.players]
-    if seat.isdigit() and int(seat) < len(names):
+    if seat.isascii() and seat.isdigit() and int(seat) < len(names):
         return int(seat)
     folded = [name.lower() for name in names]
     if seat.lower() in folded:

@@ -162,7 +162,7 @@ class Replay:
         if text == EVERYTHING:
             return EVERYTHING
         names = [p.name for p in self.game.memory.players]
-        if isinstance(text, int) or str(text).isdigit():
+        if isinstance(text, int) or (str(text).isascii() and str(text).isdigit()):  # (not '²')
             if 0 <= int(text) < len(names):
                 return int(text)
         elif str(text).lower() in (folded := [name.lower() for name in names]):
@@ -355,7 +355,7 @@ def _command(replay: Replay, command: str, number: int, seat: int | str | None) 
         return min(number + 1, replay.steps), seat
     if word in ("b", "back"):
         return max(number - 1, 0), seat
-    if word.isdigit():
+    if word.isascii() and word.isdigit():
         replay.step(int(word))  # an error if there is no such step
         return int(word), seat
     if word == "seat" and rest.strip():

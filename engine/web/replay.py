@@ -69,9 +69,7 @@ async def _replay_and_seat(request: Request) -> tuple[Replay, int | str | None] 
         return JSONResponse({"error": "this server replays no log (naipes replay LOG --web)"}, status_code=404)
     text = request.query_params.get("seat", EVERYTHING)
     try:
-        if text.isdigit() and not text.isascii():  # (a digit of another script: ² is not a seat)
-            raise NaipesError(f"no seat '{text[:20]}': a seat's number is written 0-9")
-        return replay, replay.seat(int(text) if text.isdigit() else text)
+        return replay, replay.seat(text)
     except NaipesError as error:
         return JSONResponse({"error": str(error)}, status_code=400)
 

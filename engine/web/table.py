@@ -118,7 +118,7 @@ def game_facts(game: Game) -> dict[str, Any]:
     return {
         "title": program.title, "game": program.name, "params": jsonable(program.param_values),
         "display": program.display,
-        "cards": {c.name: {a: jsonable(getattr(c, a)) for a in c.attributes} for c in all_cards(game.memory.vars)},
+        "cards": {c.name: {a: jsonable(c.get(a)) for a in c.attributes} for c in all_cards(game.memory.vars)},
         "zones": [{"name": z.name, "per_player": z.per_player, "visibility": z.visibility, "ordered": z.ordered}
                   for z in program.zones],
         "hidden": sorted(hidden_variables(program)),
