@@ -197,9 +197,21 @@ class MoveSpec:
     space: Callable | None = None
     fixed_label: bool = False  # its label depends on the argument alone (options are made once: naipes.runtime.game)
     choices: Callable | None = None  # f(memory, vars, player) -> the legal arguments: `when`, candidates, cascade
+    verb: str | dict[str, str] | None = None  # how the table tells of the move (`verb:`)
 
     def __post_init__(self) -> None:
         self.name = interned(self.name)
+
+    def told(self, player: str, text: str) -> str:
+        """The move as the table tells it, from its public form `text`: 'P1 plays 3o' (`verb: plays`),
+        'P1 bids 3' (`verb: {bid: bids}` and 'bid 3'), else 'P1: bid 3'."""
+        if isinstance(self.verb, dict):
+            for words, replacement in self.verb.items():
+                if text == words or text.startswith(words + " "):
+                    return f"{player} {replacement}{text[len(words):]}"
+        elif self.verb:
+            return f"{player} {self.verb} {text}"
+        return f"{player}: {text}"
 
 
 @dataclass
@@ -383,6 +395,7 @@ class Program:
     cards: CardSpec | None
     max_firings: int
     max_decisions: int
+    doc: str = ""  # how to play, in a few lines (the rule file's `doc:`)
     views: list = field(default_factory=list)  # [ViewSpec]
     evaluation: Callable | None = None  # f(memory, vars, player): standing mid-game, for search playouts
     evaluation_reads: frozenset = frozenset()  # the variables (a player's by name) the evaluation reads

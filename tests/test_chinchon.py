@@ -1,4 +1,4 @@
-"""Chinchón (GAMES.md section 2, seed 000), pinned by scenarios and random games.
+"""Chinchón, pinned by scenarios and random games.
 
 The rules: 40 Spanish cards (48 with the 8s and 9s); 7 cards each, dealt one
 at a time from the player after the dealer; one card turned up starts the
@@ -278,7 +278,7 @@ def test_the_others_are_not_told_the_card_put_face_down():
     [public] = [r for r in seen if r["type"] == "decision"]
     [record] = [r for r in full if r["type"] == "decision"]
     assert public["choice"] == "close" and record["choice"] == "close with 12c (scores 2)"
-    assert "P1: close" in game.history and not any("12c" in line for line in game.history)
+    assert "P1 closes" in game.history and not any("12c" in line for line in game.history)
     assert face_up["P2"] >= set(OTHER.split())
 
 

@@ -382,8 +382,8 @@ def test_play_with_a_human_answers_help_rejects_bad_input_and_finishes():
     assert "'bogus' is not a legal move" in out                           # not an option
     assert "Game over. Winner:" in out
     assert re.search(r"P1: [01]\b", out) and re.search(r"P2: [01]\b", out)
-    # the bad answers did not count as moves: P1's first move is option 1
-    assert "P1 plays " in out
+    # the bad answers did not count as moves: P1's first move is option 1, told in the move's own words, once
+    assert out.count("P1 takes every chip of colour B") == 1 and " plays " not in out
 
 
 def test_play_by_option_name_and_ambiguous_prefix():
@@ -395,7 +395,7 @@ def test_play_by_option_name_and_ambiguous_prefix():
     out = result.output
     assert "'value' could be value 1, value 2, value 3" in out
     assert "'value 9' is not a legal move" in out
-    assert "P1 plays colour R" in out   # case-insensitive name
+    assert "P1 takes every chip of colour R" in out   # case-insensitive name
     assert "Game over." in out
 
 
@@ -519,7 +519,7 @@ def test_trace_prints_each_firing(tmp_path):
 
 
 def test_play_with_the_default_opponent_wins_a_won_position():
-    # default seats: the human at P1, the rule file's AI (exact, the seed's exhaustive search) at P2;
+    # default seats: the human at P1, the rule file's AI (exact, the original's exhaustive search) at P2;
     # with first=2 the AI moves first in a won position and must win.
     result = naipes("play", "fichas", "-p", "chips=R1 R2 B1 G3", "-p", "first=2", "--seed", "4",
                     input="1\n" * 10)

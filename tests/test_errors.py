@@ -401,6 +401,15 @@ LOCATED = [
         game: t
         players: {min: 2, max: 2, ai: bogus}
         """, "unknown agent 'bogus'", 'bogus', hint='random, minimax'),
+    case('a_verb_is_a_text_or_words_to_replace', """
+        game: t
+        moves:
+          take: {then: "pass", verb: [takes]}
+        """, "move 'take': 'verb' is a text", '[takes]'),
+    case('doc_is_a_text', """
+        game: t
+        doc: {aim: win}
+        """, "'doc' is a text", '{aim: win}'),
 ]
 
 

@@ -1,6 +1,6 @@
 """The rummy-family standard library (engine/library/melds.py), checked against the meld rules.
 
-The rules (GAMES.md §2 and the seed): a set is 3-4 cards of one rank, any suits
+The rules (docs/games/chinchon.md): a set is 3-4 cards of one rank, any suits
 (with two decks there can be identical cards); a run is 3 or more cards of one
 suit consecutive in the rank order 1..7, 10, 11, 12 (8 and 9 between 7 and 10
 with 48 cards), the 1 low only, no wrap-around; a card belongs to one meld

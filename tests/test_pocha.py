@@ -1,10 +1,10 @@
-"""Pocha (GAMES.md section 3, seed 002), pinned by scenarios and random games.
+"""Pocha, pinned by scenarios and random games.
 
 Spanish deck (40 cards; without the 2s with 3 or 6 players).  Each round every
 player is dealt the same number of cards (1, 2, ... max, ... 2, 1), the first
 card not dealt is turned up for trump (every card dealt: the dealer's last
 card), players bid from the one after the dealer (the last bidder may not
-make the bids add up to the tricks), then play under the seed's obligations:
+make the bids add up to the tricks), then play under the Spanish obligations:
 follow suit and beat if you can; else follow; void, trump; a trump on the
 table, over-trump if you can; else any card.  Exact bid: 10 + 5 per trick;
 missed: -5 per trick of difference.  The highest total after the schedule
@@ -415,7 +415,7 @@ def test_static_deck_order_is_hidden_from_the_players():
 # ============================================================ random games
 class Checker(trick_games.Checker):
     """Plays random games, checking the rules' invariants after every decision (trick_games.Checker) by the
-    seed's obligations, trick winner and scores, written out below."""
+    Spanish obligations, trick winner and scores, written out below."""
 
     def legal(self, hand, trick):
         return reference_legal(hand, trick, V(self.game)["trump"])
@@ -432,7 +432,7 @@ def strength(card):
 
 
 def reference_legal(hand, trick, trump):
-    """The seed's five obligations, written out."""
+    """The five Spanish obligations (docs/games/pocha.md), written out."""
     if not trick:
         return hand
     lead = trick[0].suit

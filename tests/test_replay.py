@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from naipes.tools.cli import main
+from naipes.tools.cli import GameLog, main
 from naipes.tools.gamelog import read_log
 from naipes.tools.replay import EVERYTHING, Replay
 
@@ -90,7 +90,7 @@ def test_replay_reruns_every_decision_and_shows_each_seat_only_its_own_cards(tut
 @pytest.mark.slow
 def test_replay_to_a_step_prints_it_as_a_seat_saw_it(tute_log: Path) -> None:
     decisions = [r for r in records(tute_log) if r["type"] == "decision"]
-    result = naipes("replay", tute_log, "--to", "4", "--seat", "1")
+    result = naipes("replay", tute_log, "--to", "4", "--seat", "2")  # numbered as the table numbers them
     assert result.exit_code == 0, result.output
     assert f"Step 4 of {len(decisions)} · {decisions[3]['player']} chose {decisions[3]['choice']} · seen by P2" \
         in result.output
@@ -199,6 +199,54 @@ def test_a_human_who_quits_is_told_how_to_resume(tmp_path: Path) -> None:
     assert finished.exit_code == 0 and "Game over" in finished.output
 
 
+def test_a_resumed_game_goes_on_logging_to_its_log(tmp_path: Path) -> None:
+    log = tmp_path / "quit.jsonl"
+    four = "chips=R1 G2 B3 Y4"  # four moves: each takes one chip
+    naipes("play", "fichas", "--seat", "human", "--seat", "human", "-p", four, "--log", log, input="1\nquit\n")
+    stopped = log.read_text()
+    again = naipes("play", "--resume", log, input="1\nquit\n")   # a second sitting, quit again
+    assert again.exit_code == 0 and f"Continue it with: naipes play --resume {log}" in again.output
+    assert again.output.count("takes every chip of") == 1  # the move made again is not told again
+    longer = records(log)
+    assert len([r for r in longer if r["type"] == "decision"]) == 2 and longer[0]["type"] == "log"
+    finished = naipes("play", "--resume", log, "--seat", "random", "--seat", "random")
+    assert finished.exit_code == 0 and "Game over" in finished.output
+    assert Replay.load(log).game.over and not list(tmp_path.glob("*.part"))  # the whole game, in one log
+    # --no-log leaves the log as it was; --log FILE writes the rest elsewhere
+    (tmp_path / "stopped.jsonl").write_text(stopped)
+    kept = naipes("play", "--resume", tmp_path / "stopped.jsonl", "--no-log", "--seat", "random", "--seat", "random")
+    assert kept.exit_code == 0 and (tmp_path / "stopped.jsonl").read_text() == stopped
+    assert naipes("play", "fichas", "--no-log").exit_code == 2  # only with --resume
+
+
+def test_a_resumed_log_is_replaced_only_once_its_moves_are_made_again(tmp_path: Path) -> None:
+    log = fichas_log(tmp_path)
+    lines = log.read_text().splitlines(keepends=True)
+    log.write_text("".join(lines[:[i for i, line in enumerate(lines) if '"decision"' in line][1] + 1]))
+    stopped, resumed = log.read_text(), Replay.load(log)
+    with GameLog(str(log), resumed) as writing:   # stopped before catching up (a crash, Ctrl-C)
+        assert writing.stream is not None
+        writing.stream.write('{"type": "log"}\n')
+    assert log.read_text() == stopped and not list(tmp_path.glob("*.part"))
+    with GameLog(str(log), resumed) as writing:
+        assert writing.stream is not None
+        writing.stream.write('{"type": "log"}\n')
+        writing.caught_up()
+    assert log.read_text() == '{"type": "log"}\n'
+
+
+def test_seats_are_numbered_as_the_table_numbers_them(tmp_path: Path) -> None:
+    log = fichas_log(tmp_path)
+    first = naipes("replay", log, "--to", "1", "--seat", "1")
+    assert first.exit_code == 0 and "seen by P1" in first.output
+    assert "seen by P2" in naipes("replay", log, "--to", "1", "--seat", "p2").output
+    zero = naipes("replay", log, "--to", "1", "--seat", "0")
+    assert zero.exit_code == 1 and "seats count from 1, as the table numbers them" in zero.output
+    own = tmp_path / "p2.jsonl"
+    assert naipes("play", "fichas", "--seat", "random", "--seat", "random", "--log-seat", "2", own).exit_code == 0
+    assert records(own)[0]["seat"] == "P2"
+
+
 starlette = pytest.importorskip("starlette", reason="the web replay needs the web extra")
 testclient = pytest.importorskip("starlette.testclient", reason="Starlette's TestClient needs httpx2")
 
@@ -284,7 +332,8 @@ def test_a_log_that_names_a_bot_or_a_file_for_a_seat_is_shown_not_obeyed(tmp_pat
     assert "loaded the bot's file" not in refused.output
     if named.startswith("python:"):  # named on the command line, it plays
         chosen = subprocess.run([sys.executable, "-m", "naipes.tools.cli", "play", "--resume", str(crafted),
-                                 "--seat", f"P2={named}"], capture_output=True, text=True, timeout=120)
+                                 "--seat", f"P2={named}", "--no-log"],  # (the log stays stopped, to resume again)
+                                capture_output=True, text=True, timeout=120)
         assert chosen.returncode == 0, chosen.stderr
         assert "Game over" in chosen.stdout and "loaded the bot's file" in chosen.stderr
     replaced = naipes("play", "--resume", crafted, "--seat", "P2=random")
@@ -298,7 +347,7 @@ def test_resume_replaces_a_seat_or_every_seat_not_a_mix(tmp_path):
     cut.write_text("".join(lines[:[i for i, line in enumerate(lines) if '"decision"' in line][1] + 1]))
     mixed = naipes("play", "--resume", cut, "--seat", "random", "--seat", "1=random")
     assert mixed.exit_code == 2 and "not both" in mixed.output
-    by_number = naipes("play", "--resume", cut, "--seat", "0=random")
+    by_number = naipes("play", "--resume", cut, "--seat", "1=random", "--no-log")  # P1, as the table numbers it
     assert by_number.exit_code == 0 and "P1 random, P2 fichas/greedy" in by_number.output
     nowhere = naipes("play", "--resume", cut, "--seat", "P9=random")
     assert nowhere.exit_code == 1 and "no seat 'P9'" in nowhere.output
@@ -371,7 +420,7 @@ def test_a_seats_own_log_holds_what_that_seat_saw_and_nothing_else(tute_log: Pat
 def test_a_seat_log_names_a_seat_of_the_game(tmp_path: Path) -> None:
     result = naipes("play", "fichas", "--seat", "random", "--seat", "random", "--seed", "1",
                     "--log-seat", "P3", tmp_path / "p3.jsonl")
-    assert result.exit_code == 2 and "no seat 'P3': choose a player (P1, P2) or a number 0..1" in result.output
+    assert result.exit_code == 2 and "no seat 'P3': choose a player (P1, P2) or its number 1..2" in result.output
     folder = naipes("play", "fichas", "--seat", "random", "--seat", "random", "--log-seat", "P1", tmp_path)
     assert folder.exit_code == 2 and "is a folder" in folder.output
 

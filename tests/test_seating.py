@@ -21,7 +21,7 @@ def clean(result) -> None:
     assert result.exception is None or isinstance(result.exception, SystemExit), repr(result.exception)
 
 
-# README's measured ladders: the strong level of each card game, the seed's exact search for the chips.
+# README's measured ladders: the strong level of each card game, the original exact search for the chips.
 STRONGEST = {"chinchon": "strong", "pocha": "strong", "tute_cabrero": "strong", "wizard": "strong", "fichas": "exact",
              "brisca": "basic", "hearts": "basic"}
 

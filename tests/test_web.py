@@ -196,9 +196,12 @@ def test_the_games_list_at_once_and_a_chosen_game_gives_its_params_and_ai_levels
     catalogue.describe_file.cache_clear()
     games = {g["name"]: g for g in client.get("/api/games").json()}
     assert set(games) == {"fichas", "pocha"} and compiled == []  # the list compiles nothing
-    assert games["fichas"] == {"name": "fichas", "title": "The chip game (fichas)",
+    how_to_play = load_program(GAMES["fichas"]).doc
+    assert how_to_play.startswith("The chip game: two players")
+    assert games["fichas"] == {"name": "fichas", "title": "The chip game (fichas)", "doc": how_to_play,
                                "players": {"min": 2, "max": 2, "default": 2}}
     assert games["pocha"]["players"] == {"min": 3, "max": 8, "default": 4}  # Pocha's own, over its base's
+    assert games["pocha"]["doc"].startswith("Pocha: ")
     fichas = client.get("/api/games/fichas").json()
     assert compiled == [str(GAMES["fichas"])]
     assert fichas["title"] == "The chip game (fichas)" and fichas["players"]["ai"] == "exact"

@@ -99,6 +99,8 @@ def test_a_whole_chip_game_from_the_choose_game_screen(server, driver):
     driver.get(url)
     wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, '.game-tile[data-game="fichas"]'))[0].click()
     form = wait(driver, lambda d: d.find_element(By.CSS_SELECTOR, ".setup-form"))
+    how_to_play = load_program(GAMES["fichas"]).doc
+    assert driver.find_element(By.CSS_SELECTOR, "#setup .rules").text == how_to_play  # the rules, before choosing
     Select(form.find_element(By.NAME, "seat1")).select_by_value("minimax")
     form.find_element(By.NAME, "param-count").clear()
     form.find_element(By.NAME, "param-count").send_keys("9")
@@ -110,6 +112,11 @@ def test_a_whole_chip_game_from_the_choose_game_screen(server, driver):
     assert f"token={table.tokens[0]}" in driver.current_url
     wait(driver, lambda d: d.find_element(By.ID, "title").text)
     assert "seed" not in driver.find_element(By.ID, "title").text  # a chosen deal is said to be, not told
+    driver.find_element(By.ID, "legend-button").click()              # at the table: how to play, and the cards
+    rules = wait(driver, lambda d: d.find_element(By.ID, "legend") if d.find_element(By.ID, "legend").is_displayed()
+                 else None)
+    assert "HOW TO PLAY" in rules.text.upper() and how_to_play.splitlines()[0] in rules.text
+    driver.find_element(By.ID, "legend-button").click()
 
     moves = 0
     while True:

@@ -1,4 +1,4 @@
-"""Wizard (GAMES.md section 5, seed 004), pinned by scenarios and random games.
+"""Wizard, pinned by scenarios and random games.
 
 60 cards: hearts, diamonds, clubs, spades x 1..13, four wizards (W1..W4) and
 four jesters (J1..J4).  Round n deals n cards to each player (20, 15, 12, 10
@@ -443,8 +443,9 @@ def test_the_match_ends_after_its_last_round_only(players):
 
 # ============================================================== random games
 class Checker(trick_games.Checker):
-    """Plays random games, checking the rules' invariants after every decision (trick_games.Checker) by the
-    seed's rules written out below, and Wizard's own: the trump turned up or chosen, the hidden stock."""
+    """Plays random games, checking the rules' invariants after every decision (trick_games.Checker) by
+    Wizard's rules (docs/games/wizard.md) written out below: the trick, the scores, the trump turned up or chosen,
+    the hidden stock."""
 
     def __init__(self, program, players, seed, official=False, restricted=False):
         super().__init__(program, players, seed, restricted)

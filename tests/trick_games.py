@@ -82,8 +82,8 @@ def score(start: Callable[[int], Game], players: int, bids: list[int], tricks: l
 
 
 def announced_tricks(texts: list[str]) -> list[int]:
-    """The tricks each player took, from the round scores announced ("P2 bid 1 took 0 : -5 points")."""
-    return [int(m.group(1)) for m in (re.match(r"P\d+ bid \d+ took (\d+)", t) for t in texts) if m]
+    """The tricks each player took, from the round scores announced ("P2 bid 1 and took 0: -5 points")."""
+    return [int(m.group(1)) for m in (re.match(r"P\d+ bid \d+ and took (\d+)", t) for t in texts) if m]
 
 
 class Checker:
@@ -221,7 +221,7 @@ class Checker:
             assert taken == [expected_winner]
             self.checked["tricks"] += 1
         for text in self.announced:
-            m = re.match(r"P\d+ bid (\d+) took (\d+) : (-?\d+) points", text)
+            m = re.match(r"P\d+ bid (\d+) and took (\d+): (-?\d+) points", text)
             if m:
                 bid, took, points = map(int, m.groups())
                 assert points == self.points(bid, took)

@@ -19,8 +19,10 @@ from typing import Any
 from ..errors import RuleError, RuleErrors, did_you_mean
 from ..library.limits import MAX_DECISIONS, MAX_FIRINGS
 from ..program import Matching, Program, RuleSpec, VarSpec, ViewSpec, attribute
+from . import nodes as n
 from .cards import Cards
 from .codecheck import check_generated
+from .codegen import write_module
 from .compiler import Compiler, Unit, identifier_problem
 from .declarations import Declarations
 from .display import read_display
@@ -53,12 +55,15 @@ class Builder(Settings, Phases, Declarations, Cards, Moves, Rules):
         for key in tree:
             if key not in SECTIONS:
                 self.error(f"unknown section '{key}'", tree.key_loc(key),
-                           did_you_mean(str(key), SECTIONS) or "see the README for the sections of a rule file")
+                           did_you_mean(str(key), SECTIONS) or "docs/language.md lists the sections of a rule file")
         name = tree.get("game")
         if not isinstance(name, str) or not name:
             self.error("the rule file needs 'game: <identifier>'",
                        tree.key_loc("game") if "game" in tree else tree.where)
             name = Path(self.path).stem
+        doc = tree.get("doc", "")
+        if not isinstance(doc, str):
+            self.error("'doc' is a text: how to play, in a few lines", tree.loc("doc"))
         players = self.players()
         params = self.params()
         values = {p.name: p.default for p in params.values()}
@@ -93,7 +98,8 @@ class Builder(Settings, Phases, Declarations, Cards, Moves, Rules):
         resolve_specs(module, moves, state + player_state, views, cards, rules)
         read = self.names_read(reads)
         return Program(
-            name=str(name), title=str(tree.get("title", name)), path=self.path, players=players,
+            name=str(name), title=str(tree.get("title", name)), doc=str(doc).strip() if isinstance(doc, str) else "",
+            path=self.path, players=players,
             default_ai=(str((tree.get("players") or {}).get("ai", "random")) if isinstance(tree.get("players"), Map)
                         else "random"),
             params=params, param_values=values, zones=zones, state=state, player_state=player_state,
@@ -123,7 +129,8 @@ class Builder(Settings, Phases, Declarations, Cards, Moves, Rules):
         found = []
         facts = self.section("facts", Map, Map())
         for name in sorted(self.sym.facts, key=list(facts).index):
-            init = self.define("init_state", (), Unit([(0, "()", facts.key_loc(name))]), False, f"facts '{name}'")
+            init = self.define("init_state", (), Unit(n.TupleExpr([], at=facts.key_loc(name))), False,
+                               f"facts '{name}'")
             found.append(VarSpec(name, init, "public", f"facts {name}"))
         return found
 
@@ -141,11 +148,12 @@ class Builder(Settings, Phases, Declarations, Cards, Moves, Rules):
         return {r if isinstance(r, str) else r[0] for r in read}
 
     def raise_errors(self) -> None:
-        """Every error found so far (the compiler's too), once each in file order, as one RuleErrors."""
+        """Every error found so far (the compiler's too), once each, as one RuleErrors: the loaded file's first
+        (a variant's wrong value is the cause of what its base then says), each file's in line order."""
         self.errors.extend(self.compiler.errors)
         if self.errors:
             unique = {(str(e.location), e.message): e for e in self.errors}
-            raise RuleErrors(sorted(unique.values(), key=error_order))
+            raise RuleErrors(sorted(unique.values(), key=lambda e: error_order(e, self.path)))
 
     def per_player_expression(self, section: str) -> str | None:
         """`result:` or `evaluation:`, an expression of `player`."""
@@ -229,9 +237,9 @@ class Builder(Settings, Phases, Declarations, Cards, Moves, Rules):
 SHOWING = {"move_label", "move_public", "move_space", "view", "evaluation", "estimate"}
 
 
-def error_order(error: RuleError) -> tuple:
+def error_order(error: RuleError, first_file: str = "") -> tuple:
     loc = error.location
-    return (loc.file, loc.line, loc.col) if loc else ("", 0, 0)
+    return (loc.file != first_file, loc.file, loc.line, loc.col) if loc else (False, "", 0, 0)
 
 
 def load_program(path: str | Path, params: dict[str, str] | None = None) -> Program:
@@ -251,8 +259,7 @@ def compile_expression(program: Program, text: str, scope: tuple[str, ...] = ())
     unit = compiler.expression(text, {name: None for name in scope}, allow_random=False)
     if unit is None:
         raise RuleErrors(compiler.errors)
-    args = ", ".join(("M", "V") + tuple(f"v_{n}" for n in scope))
-    source = f"def expression_0({args}):\n    return {unit.source[0][1]}\n"
+    source, _ = write_module([n.Definition("expression_0", scope, unit.expression, "an expression")])
     check_generated(source, readable_attributes(program.symbols))
     code = compile(source, "<naipes expression>", "exec")
     local: dict = {}

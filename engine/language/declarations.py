@@ -8,6 +8,7 @@ from ..errors import Location
 from ..library.builtins import BUILTINS
 from ..program import DEFAULT_STRATEGY, ZoneSpec
 from ..runtime.agenda import STRATEGIES
+from . import nodes as n
 from .compiler import SPECIAL_FORMS, declared_name_problem, identifier_problem
 from .loader import Map, Seq
 from .sections import PARAM_TYPES, SIGNATURE, SectionReader, is_scalar, type_name
@@ -207,14 +208,14 @@ class Declarations(SectionReader):
             if text is None:
                 continue
             scope: dict[str, str | None] = {a: None for a in args}
+            # every call is a step (naipes.library.limits): recursion runs out of steps, not forever
             if STATEMENT_BODY.match(text):
                 unit = self.compiler.function_body(text, scope, f"function '{fname}'")
                 if unit is not None:
-                    unit.source = [(0, "M.step()", unit.source[0][2]), *unit.source]
+                    unit.tree = [n.Do(n.MemoryCall("step", []), at=unit.statements[0].at), *unit.statements]
             else:
                 unit = self.compiler.expression(text, scope, what=f"function '{fname}'")
                 if unit is not None:
-                    _, expr, origin = unit.source[0]
-                    unit.source = [(0, "M.step()", origin), (0, f"return {expr}", origin)]
-            # every call is a step (naipes.library.limits): recursion runs out of steps, not forever
+                    value = unit.expression
+                    unit.tree = [n.Do(n.MemoryCall("step", []), at=value.at), n.Return(value, at=value.at)]
             self.define(f"F_{fname}", args, unit, True, f"function '{fname}'")

@@ -38,7 +38,9 @@ from ..program import (
 )
 from ..runtime.agenda import DYNAMIC_STRATEGIES, Activation, static_term
 from ..runtime.memory import REFRESH
+from . import nodes as n
 from .codecheck import check_generated
+from .codegen import write_module
 from .compiler import ANY, CARD_BUILTIN_ATTRS, PLAYER_BUILTIN_ATTRS, ZONE_ATTRS, Symbols, Unit
 from .optimizer import optimise
 from .sections import Definition
@@ -61,17 +63,7 @@ def compile_module(defs: list[Definition], sym: Symbols, path: str, base: dict |
     """Write every definition into one module, check it, and compile it (`base`: the namespace of a
     module compiled before, whose functions this one calls: a strategy's calls its game's)."""
     code_name = f"<naipes {path}>"
-    lines: list[str] = []
-    origins: dict[int, tuple] = {}
-    for name, params, unit, block, what in defs:
-        args = ", ".join(("M", "V") + tuple(f"v_{p}" if p != "_" else "_" for p in params))
-        lines.append(f"def {name}({args}):")
-        origins[len(lines)] = (what, unit.source[0][2] if unit.source else None)
-        for indent, text, origin in unit.source:
-            body = text if block else f"return {text}"
-            lines.append("    " * (indent + 1) + body)
-            origins[len(lines)] = (what, origin)
-    source = "\n".join(lines) + "\n"
+    source, origins = module_source(defs)
     attributes = readable_attributes(sym)
     with _too_deep_for_python(origins):
         tree = ast.parse(source)
@@ -93,6 +85,12 @@ def compile_module(defs: list[Definition], sym: Symbols, path: str, base: dict |
         code = compile(tree, code_name, "exec")
     exec(code, namespace)
     return Module(code_name, namespace, origins)
+
+
+def module_source(defs: list[Definition]) -> tuple[str, dict[int, tuple]]:
+    """The Python source of the definitions, one function each, and each line's origin: generated line ->
+    (what it is, rule-file location)."""
+    return write_module([n.Definition(name, params, unit.tree, what) for name, params, unit, _, what in defs])
 
 
 def readable_attributes(sym: Symbols) -> set[str]:
@@ -258,26 +256,26 @@ def evaluator(matching: Matching) -> Unit | None:
     if matching.dynamic:
         return None
     rules = [rule for rule in matching.slots if not rule.variables]
-    lines: list[tuple[int, str, Any]] = []
 
-    def tests(part: list[RuleSpec], indent: int) -> None:
+    def stale(bits: int, body: list[n.Stmt], at: Any) -> n.If:
+        return n.If(n.BinOp(n.local("__stale"), "&", n.Bits(bits)), body, [], at=at)
+
+    def tests(part: list[RuleSpec]) -> list[n.Stmt]:
         if len(part) > EVALUATED_ONE_BY_ONE:
             half = len(part) // 2
-            for side in (part[:half], part[half:]):
-                lines.append((indent, f"if v___stale & {sum(rule.bit for rule in side)}:", side[0].location))
-                tests(side, indent + 1)
-            return
+            return [stale(sum(rule.bit for rule in side), tests(side), side[0].location)
+                    for side in (part[:half], part[half:])]
+        found: list[n.Stmt] = []
         for rule in part:
-            bit = rule.bit
-            lines.append((indent, f"if v___stale & {bit}:", rule.location))
+            bit, at = rule.bit, rule.location
             if rule.guard_only:  # the condition is its guard, which holds (the agenda retracts closed rules first)
-                lines.append((indent + 1, f"v___live |= {bit}", rule.location))
+                found.append(stale(bit, [n.MaskUpdate("__live", "|", bit, at=at)], at))
             else:
-                lines.append((indent + 1, f"if {rule.condition}(M, V): v___live |= {bit}", rule.location))
-                lines.append((indent + 1, f"else: v___live &= {~bit}", rule.location))
-    tests(rules, 0)
-    lines.append((0, "return v___live", None))
-    return Unit(lines)
+                live, dead = n.MaskUpdate("__live", "|", bit, at=at), n.MaskUpdate("__live", "&", ~bit, at=at)
+                found.append(stale(bit, [n.If(n.Generated(str(rule.condition)), [live], [n.Branch(None, [dead], at=at)],
+                                              at=at)], at))
+        return found
+    return Unit(tests(rules) + [n.Return(n.local("__live"))])
 
 
 EVALUATED_ONE_BY_ONE = 4  # below this many rules, the generated evaluation tests each rule's bit

@@ -393,6 +393,8 @@ def merge_variant(base: Map, variant: Map) -> Map:
     for key, value in variant.items():
         if key in ("extends", "override", "remove", "rules"):
             continue
+        if key == "params" and isinstance(value, Map) and isinstance(base.get(key), Map):
+            value = _spelled_out(value, base[key])
         if key in MERGED_SECTIONS and isinstance(value, Map) and isinstance(base.get(key), Map):
             value = merge_entries(base[key], value, deep=(key in DEEP_SECTIONS))
         elif key == "phases" and isinstance(value, Seq) and isinstance(base.get(key), Map):
@@ -401,6 +403,19 @@ def merge_variant(base: Map, variant: Map) -> Map:
         merged.key_locs[key], merged.value_locs[key] = variant.key_loc(key), variant.loc(key)
     merged["rules"] = _merge_rules(base.get("rules") or Seq(), variant, merged)
     return merged
+
+
+def _spelled_out(params: Map, base: Map) -> Map:
+    """A variant's `name: value` over a base's param is its new default: the base's type, limits and doc
+    still hold (and check the value)."""
+    out = Map(params)
+    out.where, out.key_locs, out.value_locs = params.where, dict(params.key_locs), dict(params.value_locs)
+    for name, value in params.items():
+        if not isinstance(value, (Map, Seq)) and isinstance(base.get(name), Map):
+            spec = Map({"default": value})
+            spec.where, spec.key_locs, spec.value_locs = params.loc(name), {}, {"default": params.loc(name)}
+            out[name] = spec
+    return out
 
 
 WHOLE_ENTRIES = ("tables",)  # under these keys each entry is one definition: a variant's replaces the base's whole

@@ -40,6 +40,7 @@ from typing import Any
 
 from ..errors import Location, RuleError, RuleErrors, did_you_mean
 from ..program import Program, RuleSpec
+from . import nodes as n
 from .builder import Builder
 from .compiler import Compiler, Unit, identifier_problem
 from .linker import Module, compile_module, function_reads, linked_plans, names_read, resolve_specs
@@ -145,7 +146,8 @@ def strategy_game(path: str | Path) -> str:
 def _declared_game(tree: Map) -> str:
     game = tree.get("game")
     if not isinstance(game, str) or not game:
-        raise RuleError("a strategy file names the game it plays: 'game: <rule file name>'", tree.where)
+        raise RuleError("a strategy file names the game it plays: 'game: <rule file name>'",
+                        tree.loc("game") if "game" in tree else tree.where)
     problem = identifier_problem(game, "game")
     if problem:  # a name, never a path: a strategy cannot make the loader read an arbitrary file
         raise RuleError(f"{problem}; 'game:' is the name of a rule file, such as pocha", tree.loc("game"))
@@ -376,7 +378,10 @@ class _StrategyBuilder(Builder):
                       group: Map | None = None) -> RuleSpec | None:
         move = self.move_named(spec if "move" in spec or group is None else group, "move")
         # `options`: the legal arguments of its move (None when the move is not offered: the rule does not apply)
-        options = (("options", "list", f"V[{OFFERED!r}][{move!r}] if {move!r} in V[{OFFERED!r}] else None"),)
+        offered = n.global_name(OFFERED)
+        options = (("options", "list", n.IfExp(n.Subscript(offered, n.Literal(move)),
+                                               n.Compare(n.Literal(move), [("in", None)], [offered]),
+                                               n.Literal(None))),)
         rule = self.rule(index, name, spec, phases, strategy, given=options,
                          groups=(group,) if group is not None else ())
         if rule is None:

@@ -1,6 +1,6 @@
 """The interpreter: runs a compiled program, one game at a time.
 
-The cycle of DESIGN.md: fire rules (match, resolve, act) until no activation
+The cycle (docs/engine.md): fire rules (match, resolve, act) until no activation
 is left; then put the pending decision to the player whose turn it is; apply
 the chosen move; continue.  A game that has neither an activation nor a
 decision before it is over is an error naming the phase, and a runaway cycle
@@ -291,8 +291,8 @@ class Game:
         assert self.history is not None  # observing since keep_history made the list
         if record["type"] == "announce":
             self.history.append(record["text"])
-        elif record["type"] == "decision":
-            self.history.append(f"{record['player']}: {record['choice']}")
+        elif record["type"] == "decision":  # as the table tells it (the move's `verb:`)
+            self.history.append(self.program.moves[record["move"]].told(record["player"], record["choice"]))
 
     # ------------------------------------------------------------- lifecycle
     def start(self) -> None:

@@ -2,8 +2,8 @@
 
     naipes play RULESET [--seat AGENT]... [--players N] [--opponents LEVEL] [-p k=v]... [--seed N] [--log FILE]
                 [--log-seat SEAT FILE]...
-    naipes play --resume LOG [--seat AGENT|SEAT=AGENT]... [--log FILE]
-    naipes replay LOG [--seat all|watch|N] [--to STEP] [--web]
+    naipes play --resume LOG [--seat AGENT|SEAT=AGENT]... [--log FILE | --no-log]
+    naipes replay LOG [--seat all|watch|P2] [--to STEP] [--web]
     naipes simulate RULESET -n N [--seat AGENT]... [--players N] [--opponents LEVEL] [--jobs J] [--json FILE]
     naipes info RULESET [-p k=v]... [--json]
     naipes list
@@ -26,15 +26,16 @@ import os
 import random
 import re
 import sys
+import textwrap
 from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import Any
+from typing import Any, TextIO
 
 import click
 from rich.console import Console
 
 from ..agents.bot_process import BotLimits
-from ..agents.human import hidden_variables, plural, render_view
+from ..agents.human import plural, render_table
 from ..agents.levels import default_opponent
 from ..agents.registry import AGENTS, checking, load_strategy, python_bots, shipped_agent
 from ..agents.search import Solver
@@ -45,7 +46,7 @@ from ..language.strategies import is_strategy_file, strategy_game
 from ..program import Program
 from ..runtime.game import Game, GameResult, QuitGame, play_game
 from .gamelog import LogError, LogHeader, attach_log, attach_seat_log, digest
-from .replay import Replay, browse, ruleset_reference, scripted, show_step
+from .replay import Replay, browse, ruleset_reference, scripted, seat_named, show_step
 from .scoresheet import ScoreSheet, score_columns
 from .seating import close_agents, seat_agents, seat_list, seat_plan
 
@@ -126,19 +127,25 @@ def trace_printer(record: dict) -> None:
         click.echo(f"[trace]    over {other}", err=True)
 
 
-def table_printer(record: dict) -> None:
-    """What a person at the table is told (a game observer): announcements, moves as others see them, the end."""
-    kind = record["type"]
-    if kind == "announce":
-        click.echo(f"* {record['text']}")
-    elif kind == "decision":
-        click.echo(f"{record['player']} plays {record['choice']}")
-    elif kind == "end":
-        if record.get("cut_off"):
-            click.echo(f"Game {record['cut_off']}: nobody wins.")
+def table_printer(program: Program, quiet: Callable[[], bool] = lambda: False) -> Callable[[dict], None]:
+    """What a person at the table is told (a game observer): announcements, each move once as the others see
+    it, in its own words ('P1 bids 3': the move's `verb:`), the end. Nothing while `quiet()` (a resumed game
+    catching up)."""
+    def tell(record: dict) -> None:
+        kind = record["type"]
+        if quiet():
             return
-        winners = ", ".join(record["winners"]) or "nobody"
-        click.echo(f"Game over. Winner: {winners}.")
+        if kind == "announce":
+            click.echo(f"* {record['text']}")
+        elif kind == "decision":
+            click.echo(program.moves[record["move"]].told(record["player"], record["choice"]))
+        elif kind == "end":
+            if record.get("cut_off"):
+                click.echo(f"Game {record['cut_off']}: nobody wins.")
+                return
+            winners = ", ".join(record["winners"]) or "nobody"
+            click.echo(f"Game over. Winner: {winners}.")
+    return tell
 
 
 def output_file(context: click.Context, parameter: click.Parameter, value: str | None) -> str | None:
@@ -235,8 +242,10 @@ def seat_log_files(context: click.Context, parameter: click.Parameter, value: tu
                                     "with --resume): every card, the seed, each seat's options, so not for the "
                                     "players' eyes before the game is over. Each record says who may see it "
                                     "(visibility: public, a player, or full).")
+@click.option("--no-log", is_flag=True, help="With --resume: do not log the rest of the game (by default it is "
+                                             "logged to the resumed log, or to --log FILE).")
 @click.option("--log-seat", "seat_logs", type=(str, str), multiple=True, metavar="SEAT FILE", callback=seat_log_files,
-              help="Write what SEAT (its name, P2, or its number from 0) saw as JSON lines: the public records, the "
+              help="Write what SEAT (P2, or its number: 2) saw as JSON lines: the public records, the "
                    "others' moves as the table heard them, its own options and cards; no seed. Safe to give that "
                    "player (repeatable, a seat each; it cannot be replayed).")
 @click.option("--trace", is_flag=True, help="Print each rule firing and why it won over the others pending, and which "
@@ -244,23 +253,28 @@ def seat_log_files(context: click.Context, parameter: click.Parameter, value: tu
 @click.option("--resume", "resume_path", type=click.Path(exists=True, dir_okay=False),
               help="Continue the game saved in this log (written by --log): its moves are made again, then the "
                    "seats play on: the log's, but a Python bot or a file only if the command line names it (--seat "
-                   "P2=AGENT replaces one seat's agent; --seat AGENT... all of them). RULESET, if given, replaces "
-                   "the rule file the log names (which must be given if the log names one that is not shipped).")
+                   "P2=AGENT replaces one seat's agent; --seat AGENT... all of them). The whole game is logged "
+                   "again to the same file (--log FILE: to another; --no-log: not at all). RULESET, if given, "
+                   "replaces the rule file the log names (which must be given if the log names one that is not "
+                   "shipped).")
 @bot_limit_options
 @guarded
 def play(ruleset: str | None, seats: tuple[str, ...], players: int | None, opponents: str | None,
-         params: tuple[str, ...], seed: int | None, log_path: str | None, seat_logs: tuple[tuple[str, str], ...],
-         trace: bool, resume_path: str | None, limits: BotLimits) -> None:
+         params: tuple[str, ...], seed: int | None, log_path: str | None, no_log: bool,
+         seat_logs: tuple[tuple[str, str], ...], trace: bool, resume_path: str | None, limits: BotLimits) -> None:
     """Play one game of RULESET (by default: you at seat 1 against the rule file's AI, its strongest level),
     or resume a logged one.
 
     'naipes info RULESET' lists its params, AI levels and what the card names mean.
     """
+    if no_log and (log_path or not resume_path):
+        raise click.UsageError("--no-log is for --resume (without --log): a new game is logged only with --log")
     if resume_path:
         resumed = resume_from(resume_path, ruleset, params, seed)
         program, seed, rule_file, overrides = resumed.program, resumed.header["seed"], resumed.rule_file, \
             resumed.header["params"]
         seats = resumed_names(resumed, seats)  # as many seats as the log's game
+        log_path = None if no_log else log_path or writable_log(resume_path)
     elif ruleset is None:
         raise click.UsageError("name a RULESET to play, or a log to continue with --resume LOG")
     else:
@@ -268,10 +282,11 @@ def play(ruleset: str | None, seats: tuple[str, ...], players: int | None, oppon
         program, seed = load_program(rule_file, overrides), pick_seed(seed)
     agents, names, seating = seated(program, seats, players, opponents, seed, limits, person_first=resumed is None)
     count = len(agents)
-    if resumed is not None:
-        agents = resumed_seats(resumed, agents)
     game = Game(program, seed, players=count)
     with contextlib.ExitStack() as cleanup:
+        log = cleanup.enter_context(GameLog(log_path, resumed))
+        if resumed is not None:
+            agents = resumed_seats(resumed, agents, log.caught_up)
         cleanup.callback(close_agents, agents)
         header = LogHeader(ruleset_reference(rule_file), digest(rule_file), overrides, seed, names)
         for seat, path in seat_logs:
@@ -280,9 +295,9 @@ def play(ruleset: str | None, seats: tuple[str, ...], players: int | None, oppon
         click.echo(f"{program.title} — seed {seed}\n{seating}")
         if trace:
             game.listeners.append(trace_printer)
-        if log_path:
-            attach_log(game, cleanup.enter_context(open(log_path, "w", encoding="utf-8")), header)
-        game.observers.append(table_printer)
+        if log.stream is not None:
+            attach_log(game, log.stream, header)
+        game.observers.append(table_printer(program, quiet=lambda: log.catching_up))
         sheet = ScoreSheet(score_columns(program))
         try:
             result = play_game(program, agents, seed, game=game, on_decision=lambda _: sheet.note(game.view(None)))
@@ -296,16 +311,52 @@ def play(ruleset: str | None, seats: tuple[str, ...], players: int | None, oppon
                 click.echo(f"Continue it with: naipes play --resume {log_path}")
 
 
+class GameLog:
+    """The file `play` logs a game to (None: no log). A resumed game whose log is written to the file it was
+    resumed from is written beside it (FILE.part) until its logged decisions are made again, then takes the old
+    log's place: a failure meanwhile loses nothing."""
+
+    def __init__(self, path: str | None, resumed: Replay | None):
+        self.path = Path(path) if path else None
+        self.catching_up = resumed is not None and resumed.steps > 0
+        same = resumed is not None and self.path is not None and self.path.resolve() == resumed.path.resolve()
+        self.writing = self.path.with_name(self.path.name + ".part") if same and self.path else self.path
+        self.stream: TextIO | None = None
+
+    def __enter__(self) -> GameLog:
+        self.stream = self.writing.open("w", encoding="utf-8") if self.writing else None
+        return self
+
+    def caught_up(self) -> None:
+        """The resumed game's logged decisions are made: its log takes the old one's place."""
+        self.catching_up = False
+        if self.writing != self.path and self.path and self.writing and self.writing.exists():
+            os.replace(self.writing, self.path)
+            self.writing = self.path
+
+    def __exit__(self, *exc: object) -> None:
+        if self.stream is not None:
+            self.stream.close()
+        if self.writing != self.path and self.writing is not None:  # stopped before catching up: the old log stays
+            self.writing.unlink(missing_ok=True)
+
+
+def writable_log(path: str) -> str:
+    """The resumed log, which its continuation is written to (beside it, then in its place): checked first."""
+    folder = Path(path).resolve().parent
+    if not os.access(path, os.W_OK) or not os.access(folder, os.W_OK):
+        raise click.UsageError(f"cannot write '{path}' (the rest of the game is logged to it): name another file "
+                               "with --log FILE, or --no-log")
+    return path
+
+
 def seat_number(game: Game, seat: str) -> int:
-    """A seat named on the command line: a player's name (any case) or a number from 0."""
-    names = [p.name for p in game.memory.players]
-    if seat.isascii() and seat.isdigit() and int(seat) < len(names):
-        return int(seat)
-    folded = [name.lower() for name in names]
-    if seat.lower() in folded:
-        return folded.index(seat.lower())
-    raise click.BadParameter(f"no seat '{seat}': choose a player ({', '.join(names)}) or a number 0..{len(names) - 1}",
-                             param_hint="--log-seat")
+    """A seat named on the command line as the table numbers them: a player's name (P2, any case) or its
+    number from 1."""
+    try:
+        return seat_named(seat, [p.name for p in game.memory.players])
+    except NaipesError as error:
+        raise click.BadParameter(str(error), param_hint="--log-seat") from None
 
 
 def resume_from(log: str, ruleset: str | None, params: tuple[str, ...], seed: int | None) -> Replay:
@@ -339,7 +390,7 @@ def resumed_names(resumed: Replay, seats: tuple[str, ...]) -> tuple[str, ...]:
         seat, _, agent = text.partition("=")
         number = resumed.seat(seat)
         if not isinstance(number, int):
-            raise click.BadParameter(f"'{text}': name a seat (P1, or a number from 0) before '='", param_hint="--seat")
+            raise click.BadParameter(f"'{text}': name a seat (P1, or its number: 1) before '='", param_hint="--seat")
         names[number] = agent
         named.add(number)
     refused = [(player, name) for number, (player, name) in enumerate(zip(players, names))
@@ -355,14 +406,14 @@ def resumed_names(resumed: Replay, seats: tuple[str, ...]) -> tuple[str, ...]:
 SEAT_AGENT = re.compile(r"[A-Za-z]*[0-9]+=.+")  # --seat P2=AGENT, or 1=AGENT: one seat's agent replaced
 
 
-def resumed_seats(resumed: Replay, agents: list) -> list:
-    """The agents, making the log's moves first; the log's game must have as many seats."""
+def resumed_seats(resumed: Replay, agents: list, caught_up: Callable[[], None]) -> list:
+    """The agents, making the log's moves first (then `caught_up()`); the log's game must have as many seats."""
     players = len(resumed.game.memory.players)
     if len(agents) != players:
         close_agents(agents)
         raise click.BadParameter(f"the game in {resumed.path} has {players} players, not {len(agents)}",
                                  param_hint="--seat")
-    return scripted(agents, resumed.decisions)
+    return scripted(agents, resumed.decisions, caught_up)
 
 
 @main.command()
@@ -371,7 +422,7 @@ def resumed_seats(resumed: Replay, agents: list) -> list:
                                               "log names.")
 @click.option("--seat", "seat", default="all", show_default=True,
               help="Whose view: all (every card face up, every shuffle and card movement), watch (an onlooker), or "
-                   "a seat: its number from 0 or its name (P1).")
+                   "a player: P2, or its number as the table numbers them (2).")
 @click.option("--to", "to_step", type=click.IntRange(min=0), default=None,
               help="Print step N (0: the position at the first decision; N: after the N-th) and exit.")
 @click.option("--web", is_flag=True, help="Step through the game in the browser (needs the web extra).")
@@ -438,7 +489,7 @@ def report(game: Game, result: GameResult, sheet: ScoreSheet) -> None:
 
 def print_table(game: Game) -> None:
     """The table as an onlooker sees it (the variables marked `show: false` left out)."""
-    Console(highlight=False).print(render_view(game.view(None), hidden_variables(game.program)))
+    Console(highlight=False).print(render_table(game.program, game.view(None)))
 
 
 @main.command()
@@ -671,6 +722,8 @@ def info(ruleset: str, params: tuple[str, ...], as_json: bool) -> None:
         return
     players = entry["players"]
     click.echo(f"{entry['title']} ({entry['name']})")
+    for line in entry["doc"].splitlines():
+        click.echo(textwrap.fill(line, width=100, initial_indent="  ", subsequent_indent="  "))
     click.echo(f"players: {players['min']} to {players['max']}, {players['default']} by default; "
                f"the AI: {players['ai']}")
     click.echo("params (-p NAME=VALUE):" if entry["params"] else "params: none")
@@ -754,8 +807,8 @@ def schema(kind: str) -> None:
     """Print the JSON Schema of rule files (KIND rules, the default) or strategy files (KIND strategy).
 
     Point an editor at it for completion and checks as you type, e.g. with
-    yaml-language-server: naipes schema > naipes.tools.schema.json, then put
-    '# yaml-language-server: $schema=naipes.tools.schema.json' on a rule file's first line.
+    yaml-language-server: naipes schema > rules.schema.json, then put
+    '# yaml-language-server: $schema=rules.schema.json' on a rule file's first line.
     """
     from .schema import SCHEMAS
     click.echo(json.dumps(SCHEMAS[kind](), indent=2, ensure_ascii=False))
@@ -787,7 +840,7 @@ def solve(ruleset: str, params: tuple[str, ...], seed: int | None, as_json: bool
         click.echo(json.dumps({"outcome": outcome, "winning_moves": winning}))
         return
     click.echo(f"seed {seed}")
-    Console(highlight=False).print(render_view(game.view(None)))
+    Console(highlight=False).print(render_table(program, game.view(None)))
     click.echo(f"{game.mover.name} to move: {outcome.upper()}"
                + (f"; winning moves: {', '.join(winning)}" if winning else " against perfect play"))
     click.echo(f"({solver.nodes} positions searched)", err=True)

@@ -14,7 +14,7 @@ face up (``all``).
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -22,7 +22,7 @@ from typing import Any
 import click
 from rich.console import Console
 
-from ..agents.human import hidden_variables, render_view
+from ..agents.human import render_table
 from ..errors import Location, NaipesError, ParamError
 from ..language.builder import load_program
 from ..language.shipped import ruleset_path
@@ -156,19 +156,18 @@ class Replay:
         return digest(self.rule_file) != self.header["sha256"]
 
     def seat(self, text: str | int | None) -> int | str | None:
-        """A seat as a user names it: 'all' (every card), 'watch' or None (an onlooker), a number from 0, a name."""
+        """A seat: 'all' (every card), 'watch' or None (an onlooker), or a player (its index, the int, from 0);
+        a user names a player as the table does (P2, any case) or by its number from 1 (2: P2)."""
         if text is None or text == "watch":
             return None
         if text == EVERYTHING:
             return EVERYTHING
         names = [p.name for p in self.game.memory.players]
-        if isinstance(text, int) or (str(text).isascii() and str(text).isdigit()):  # (not '²')
-            if 0 <= int(text) < len(names):
-                return int(text)
-        elif str(text).lower() in (folded := [name.lower() for name in names]):
-            return folded.index(str(text).lower())
-        raise NaipesError(f"no seat '{text}': choose all, watch, a seat number 0..{len(names) - 1} or a name "
-                          f"({', '.join(names)})")
+        if isinstance(text, int):
+            if 0 <= text < len(names):
+                return text
+            raise NaipesError(f"no seat {text}: the seats are 0..{len(names) - 1}")
+        return seat_named(text, names, "all, watch, ")
 
     def step(self, number: int) -> Step:
         if not 0 <= number <= self.steps:
@@ -203,6 +202,18 @@ class Replay:
             elif kind in ("move", "shuffle") and seat == EVERYTHING:
                 shown.append({"type": kind, "text": movement_text(record)})
         return shown
+
+
+def seat_named(text: str, names: list[str], others: str = "") -> int:
+    """The index of the player a user names as the table numbers players: P2 (any case), or 2 (from 1)."""
+    folded = [name.lower() for name in names]
+    if text.strip().lower() in folded:
+        return folded.index(text.strip().lower())
+    if text.strip().isdecimal() and text.strip().isascii() and 1 <= int(text) <= len(names):
+        return int(text) - 1
+    hint = " (seats count from 1, as the table numbers them: 1 is P1)" if text.strip() == "0" else ""
+    raise NaipesError(f"no seat '{text}': choose {others}a player ({', '.join(names)}) or its number 1.."
+                      f"{len(names)}{hint}")
 
 
 def _unmarked(record: dict) -> dict:
@@ -274,27 +285,42 @@ class ScriptedSeat:
     they are made, as if it had made them.
     """
 
-    def __init__(self, agent: Any, script: Iterator[dict]):
+    def __init__(self, agent: Any, script: Script):
         self.agent, self.script = agent, script
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self.agent, name)
 
     def choose(self, decision: Decision) -> Option:
-        record = next(self.script, None)
+        record = self.script.next()
         if record is None:
             return self.agent.choose(decision)
         return next(o for o in decision.options if o.move == record["move"] and o.label == record["choice"])
 
 
-def scripted(agents: list, decisions: list[dict]) -> list[ScriptedSeat]:
+class Script:
+    """The logged decisions, in order, shared by every seat; `caught_up()` is called once they are all made
+    and a seat's own agent is to choose."""
+
+    def __init__(self, decisions: list[dict], caught_up: Callable[[], None] | None = None):
+        self.decisions, self.caught_up = iter(decisions), caught_up
+
+    def next(self) -> dict | None:
+        record = next(self.decisions, None)
+        caught_up, self.caught_up = (self.caught_up, None) if record is None else (None, self.caught_up)
+        if caught_up is not None:
+            caught_up()
+        return record
+
+
+def scripted(agents: list, decisions: list[dict], caught_up: Callable[[], None] | None = None) -> list[ScriptedSeat]:
     """The agents with the logged decisions made first (one script shared by every seat, in order)."""
-    script = iter(decisions)
+    script = Script(decisions, caught_up)
     return [ScriptedSeat(agent, script) for agent in agents]
 
 
 # ------------------------------------------------------------ the terminal
-HELP = "Enter or n: next step · b: back · a number: that step · seat all|watch|N: whose view · q: quit"
+HELP = "Enter or n: next step · b: back · a number: that step · seat all|watch|P2: whose view · q: quit"
 
 
 def seat_text(replay: Replay, seat: int | str | None) -> str:
@@ -311,7 +337,7 @@ def step_lines(replay: Replay, number: int, seat: int | str | None) -> list[str]
              f" · seen by {seat_text(replay, seat)}"]
     for record in replay.records_for(number, seat, since=number - 1 if number else None):
         if record["type"] == "decision":
-            lines.append(f"  {record['player']}: {record['text']}")
+            lines.append(f"  {replay.program.moves[record['move']].told(record['player'], record['text'])}")
         elif record["type"] == "end":
             winners = ", ".join(record["winners"]) or "nobody"
             lines.append("  " + (record.get("cut_off") or f"Game over. Winner: {winners}."))
@@ -327,7 +353,7 @@ def show_step(replay: Replay, number: int, seat: int | str | None) -> None:
     view = replay.view(number, seat)
     for line in step_lines(replay, number, seat):
         click.echo(line)
-    Console(highlight=False).print(render_view(view, hidden_variables(replay.program)))
+    Console(highlight=False).print(render_table(replay.program, view))
 
 
 def browse(replay: Replay, seat: int | str | None) -> None:

@@ -6,7 +6,7 @@ its YAML and its bases' (``extends``) without compiling (the twelve: about 30 ms
 of the game a person chooses come from the compiled program (:func:`naipes.tools.catalogue.describe_file`,
 compiled once per server).
 
-    GET /api/games        [{"name", "title", "players": {"min", "max", "default"}}, ...]
+    GET /api/games        [{"name", "title", "doc", "players": {"min", "max", "default"}}, ...]
     GET /api/games/NAME   the game described: params, AI levels, moves, phases (400: why it does not compile)
 """
 from __future__ import annotations
@@ -28,15 +28,18 @@ BASES = 10  # bases followed through `extends` at most
 
 
 def glance(name: str, path: Path) -> dict[str, Any]:
-    """What the list shows of a rule file: its title and seats (a variant's, from its base when it gives none)."""
-    title, players = None, None
+    """What the list shows of a rule file: its title, how to play and its seats (a variant's, from its base when it
+    gives none)."""
+    title, doc, players = None, None, None
     try:
         for tree in _chain(path):
             title = title if title is not None else tree.get("title")
+            doc = doc if doc is not None else tree.get("doc")
             players = players if players is not None else tree.get("players")
     except (OSError, yaml.YAMLError) as error:
         return {"name": name, "title": name, "error": f"{path}: {error}"}
-    return {"name": name, "title": str(title or name), "players": _seats(players)}
+    return {"name": name, "title": str(title or name), "doc": str(doc).strip() if isinstance(doc, str) else "",
+            "players": _seats(players)}
 
 
 def _chain(path: Path) -> list[dict]:

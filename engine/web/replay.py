@@ -68,8 +68,8 @@ async def _replay_and_seat(request: Request) -> tuple[Replay, int | str | None] 
     if replay is None:
         return JSONResponse({"error": "this server replays no log (naipes replay LOG --web)"}, status_code=404)
     text = request.query_params.get("seat", EVERYTHING)
-    try:
-        return replay, replay.seat(text)
+    try:  # the web's seats are numbered from 0, as its tables number them; a person's (P2, 2) are not
+        return replay, replay.seat(int(text) if text.isascii() and text.isdigit() else text)
     except NaipesError as error:
         return JSONResponse({"error": str(error)}, status_code=400)
 

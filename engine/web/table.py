@@ -116,7 +116,7 @@ def game_facts(game: Game) -> dict[str, Any]:
     """How a tab draws a game: its title and params, how cards look, every card's attributes, the zones."""
     program = game.program
     return {
-        "title": program.title, "game": program.name, "params": jsonable(program.param_values),
+        "title": program.title, "game": program.name, "doc": program.doc, "params": jsonable(program.param_values),
         "display": program.display,
         "cards": {c.name: {a: jsonable(c.get(a)) for a in c.attributes} for c in all_cards(game.memory.vars)},
         "zones": [{"name": z.name, "per_player": z.per_player, "visibility": z.visibility, "ordered": z.ordered}

@@ -315,6 +315,13 @@ function fail(message) {
 }
 
 // ------------------------------------------------------------ choose a game
+// a rule file's how-to-play (its doc:), a paragraph per line
+function rulesText(doc) {
+  const box = el("div", "rules");
+  for (const line of doc.split("\n")) if (line.trim()) box.append(el("p", null, line));
+  return box;
+}
+
 const Lobby = {
   games: [],
 
@@ -426,6 +433,7 @@ const Lobby = {
     box.hidden = false;
     box.replaceChildren();
     box.append(el("h2", null, game.title));
+    if (game.doc) box.append(rulesText(game.doc));
     const form = el("form", "setup-form");
     const count = el("select");
     count.name = "players";
@@ -657,7 +665,7 @@ const Table = {
     const seed = info.seed !== null ? ` · seed ${info.seed}` : info.seed_chosen ? " · a chosen deal" : "";
     $("title").textContent = `${info.title}${seed} · ${me}`;
     document.title = `${info.title} — Naipes`;
-    $("legend-button").hidden = !Object.keys(info.display.values || {}).length;
+    $("legend-button").hidden = !info.doc && !Object.keys(info.display.values || {}).length;
   },
 
   draw() {
@@ -1198,9 +1206,11 @@ const Table = {
     return box;
   },
 
-  legend() {
+  legend() {  // how to play (the rule file's doc:) and what the cards are
     const box = $("legend");
-    box.replaceChildren(el("h2", null, "The cards"));
+    box.replaceChildren();
+    if (this.info.doc) box.append(el("h2", null, "How to play"), rulesText(this.info.doc));
+    box.append(el("h2", null, "The cards"));
     const deck = this.deck;
     const list = el("dl");
     for (const [attribute, looks] of Object.entries(this.info.display.values || {})) {
