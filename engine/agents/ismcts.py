@@ -37,6 +37,7 @@ from ..errors import ParamError
 from ..program import Program
 from ..runtime.game import Decision, Game, Option, arg_key
 from .knowledge import Knowledge
+from .options import parse_options
 
 # The most search one decision may ask for: a strategy or a seat cannot stall a game for longer.
 MAX_ITERATIONS, MAX_DEPTH, MAX_SECONDS = 100_000, 10_000, 60
@@ -89,9 +90,8 @@ class ISMCTSAgent:
         self.knowledge = Knowledge(game, seat)
 
     def choose(self, decision: Decision) -> Option:
-        game = decision.game
-        if self.knowledge is None or self.knowledge.game is not game or self.knowledge.seat != decision.player:
-            self.attach(game, decision.player)  # joined late: knows only what it sees from now on
+        if self.knowledge is None or not self.knowledge.follows(decision):
+            self.attach(decision.game, decision.player)  # joined late: knows only what it sees from now on
         if len(decision.options) == 1:
             return decision.options[0]
         root = _Node(decision.player)
@@ -114,9 +114,9 @@ class ISMCTSAgent:
         watching = world.program.evaluation is not None
         if watching:  # the playout ends where the evaluation changes: it cannot before what it reads is written
             world.pause_after(world.program.evaluation_reads)
-        start = _standing(world)
+        start = standing(world)
         if world.program.estimate is not None:
-            self._start_estimate = _estimate(world)
+            self._start_estimate = estimates(world)
         path: list[_Node] = []
         node, grown = root, False
 
@@ -179,9 +179,9 @@ class ISMCTSAgent:
             else:
                 world.apply(policy.choose(world.decision()))
                 left -= 1
-        end = _standing(world)
+        end = standing(world)
         if end == start and not world.over and world.program.estimate is not None:
-            end, start = _estimate(world), self._start_estimate  # cut off: the estimate of where things stand
+            end, start = estimates(world), self._start_estimate  # cut off: the estimate of where things stand
         if world.program.evaluation is not None or world.program.estimate is not None:
             return [b - a for a, b in zip(start, end)]
         return list(end) if world.over else [0.0] * len(world.memory.players)  # cut off: no result
@@ -189,7 +189,7 @@ class ISMCTSAgent:
 
 def _moved(world: Game, start: tuple, watching: bool) -> bool:
     """Whether the world's standing moved from `start` (a watched world: only once what it reads was written)."""
-    return (world.watched_written or not watching) and _standing(world) != start
+    return (world.watched_written or not watching) and standing(world) != start
 
 
 def _random_move(offered: list[tuple[str, list]], rng: random.Random) -> tuple[str, Any]:
@@ -221,7 +221,8 @@ def _step(world: Game, choose: Callable[[list[tuple[str, list]]], tuple[str, Any
         world.apply(next(o for o in options if o.move == move and o.arg is arg))
 
 
-def _estimate(world: Game) -> tuple:
+def estimates(world: Game) -> tuple:
+    """Each player's estimate (how he stands counting the round in progress)."""
     program, memory = world.program, world.memory
     estimate = program.estimate
     assert estimate is not None  # called only for a rule file that declares one
@@ -229,25 +230,18 @@ def _estimate(world: Game) -> tuple:
         return tuple(estimate(memory, memory.vars, p) for p in memory.players)
 
 
-def _standing(world: Game) -> tuple:
-    """Each player's evaluation (the payoffs once the game is over, or without an evaluation)."""
+def standing(world: Game) -> tuple:
+    """Each player's evaluation (the payoffs once the game is over, or without an evaluation; 0s mid-game)."""
     program, memory = world.program, world.memory
     if program.evaluation is not None:
         with program.located():
             return tuple(program.evaluation(memory, memory.vars, p) for p in memory.players)
-    return tuple(world.payoffs()) if world.over else ()
+    return tuple(world.payoffs()) if world.over else (0,) * len(memory.players)
 
 
 def make_ismcts(seed: int | None = None, program: Program | None = None,
                 make_policy: Callable[[str, int], Any] | None = None, **options: str) -> ISMCTSAgent:
     """``ismcts:iterations=N,seconds=S,exploration=C,policy=STRATEGY`` from its command-line options."""
-    kinds = {"iterations": int, "seconds": float, "exploration": float, "policy": str, "depth": int}
-    parsed: dict[str, Any] = {}
-    for key, raw in options.items():
-        if key not in kinds:
-            raise ParamError(f"ismcts has no option '{key}' (options: {', '.join(kinds)})")
-        try:
-            parsed[key] = kinds[key](raw)
-        except ValueError:
-            raise ParamError(f"ismcts option '{key}' needs a {kinds[key].__name__}, not '{raw}'") from None
-    return ISMCTSAgent(seed, program=program, make_policy=make_policy, **parsed)
+    kinds: dict[str, Callable[[str], Any]] = {"iterations": int, "seconds": float, "exploration": float,
+                                               "policy": str, "depth": int}
+    return ISMCTSAgent(seed, program=program, make_policy=make_policy, **parse_options("ismcts", kinds, options))
