@@ -80,6 +80,7 @@ class PIMCAgent:
         self.policies: Policies | None = None
         self.inference: Inference | None = None
         self.worlds_done = self.worlds_exact = 0
+        self._too_long = MAX_NODES  # moves left to the end of a hand whose exact search did not fit the budget
 
     def reseed(self, seed: int) -> None:
         self.rng.seed(seed)
@@ -113,14 +114,19 @@ class PIMCAgent:
         deadline = time.perf_counter() + self.seconds if self.seconds is not None else None
         sums: dict[tuple, float] = {}
         weight_sum = 0.0
-        exact = self.exact
+        exact, left = self.exact, 0
         for done, (world, weight) in enumerate(self._worlds(knowledge)):
             if deadline is not None and done and time.perf_counter() > deadline:
                 break
+            if exact is not None and not done:
+                left = exact.moves_left(world)
+                if left >= self._too_long:
+                    exact = None  # (as long as a hand whose exact search did not fit the budget: skipped)
             solution = exact.try_solve(world, decision.player) if exact is not None else None
             if solution is None:
-                exact = None  # (this decision's worlds are as deep as the first: none will fit)
-                solution = self.cut.solve(world, decision.player)
+                if exact is not None:
+                    self._too_long, exact = left, None  # (this decision's other worlds are as long)
+                solution = self.cut.solve(world, decision.player, line=False)
             else:
                 self.worlds_exact += 1
             for option, value in solution.moves:

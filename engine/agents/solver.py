@@ -54,7 +54,7 @@ MODELS = {
 }
 INFINITE = 1 << 30  # a depth left that never runs out
 HISTORY_PLIES = 24  # a cut-off weighs 2 ** (HISTORY_PLIES - its ply) in the history heuristic
-TABLE_TRIAL, TABLE_HITS = 200, 50  # a kind of position is looked up while found once in 50 lookups (see _key)
+TABLE_TRIAL, TABLE_HITS = 1000, 50  # a kind of position is looked up while found once in 50 lookups (see _key)
 Vector = tuple  # a standing change per player
 
 
@@ -112,17 +112,13 @@ class OpenSolver:
         self._same: tuple[dict, list[dict]] | None = None
 
     # ------------------------------------------------------------ the public calls
-    def solve(self, game: Game, player: int | None = None) -> Solution:
-        """Every option of the pending decision with its value, the best, and the line of best play. `player`
-        (paranoid): whose value (by default the mover's). The game is left as it is."""
-        if game.over or game.memory.pending is None:
-            raise ParamError("the game is over: there is nothing to solve" if game.over else "no decision is pending")
+    def solve(self, game: Game, player: int | None = None, line: bool = True) -> Solution:
+        """Every option of the pending decision with its value, the best, and (`line`) the line of best play.
+        `player` (paranoid): whose value (by default the mover's). The game is left as it is."""
         world = self._prepare(game, player)
-        self.nodes = 0
-        depths = self._depths()
+        self._limit = self.budget if self.budget is not None else INFINITE
         done: tuple | None = None
-        for depth in depths:
-            self._limit = self.nodes + self.budget if self.budget is not None else INFINITE
+        for depth in self._depths():
             try:
                 scored, complete = self._root(world, depth)
             except OutOfNodes:
@@ -136,42 +132,52 @@ class OpenSolver:
                 break
         assert done is not None  # (the first depth is always searched)
         scored, complete, depth = done
-        self._limit = INFINITE  # (the line below is searched whatever the budget)
-        mover = world.mover.index
-        top = max(self._rank(value, mover) for _, value in scored)
-        best = [option for option, value in scored if self._rank(value, mover) == top]
-        value = next(value for option, value in scored if option is best[0])
-        line = self._line(world, depth) if self.model == "maxn" or complete else [best[0].label]
-        return Solution(self.model, self._me if self.model == "paranoid" else mover, value, scored, best, line,
-                        self.nodes, None if complete else depth, complete)
+        return self._solution(world, scored, complete, depth, line)
 
     def try_solve(self, game: Game, player: int | None = None) -> Solution | None:
-        """`solve` to the end of the hand in one search, or None if the node budget runs out first."""
-        if game.over or game.memory.pending is None:
-            raise ParamError("the game is over: there is nothing to solve" if game.over else "no decision is pending")
+        """`solve` to the end of the hand in one search (no line), or None if the node budget runs out first."""
         world = self._prepare(game, player)
-        self.nodes = 0
         self._limit = self.budget if self.budget is not None else INFINITE
         try:
             scored, complete = self._root(world, INFINITE)
         except OutOfNodes:
             return None
+        return self._solution(world, scored, complete, INFINITE, False)
+
+    def _solution(self, world: Game, scored: list[tuple[Option, Vector]], complete: bool, depth: int,
+                  line: bool) -> Solution:
         mover = world.mover.index
         top = max(self._rank(value, mover) for _, value in scored)
         best = [option for option, value in scored if self._rank(value, mover) == top]
         value = next(value for option, value in scored if option is best[0])
-        return Solution(self.model, self._me if self.model == "paranoid" else mover, value, scored, best, [],
-                        self.nodes, None, complete)
+        self._limit = INFINITE  # (the line is searched whatever the budget)
+        shown = self._line(world, depth) if line else []
+        return Solution(self.model, self._me if self.model == "paranoid" else mover, value, scored, best, shown,
+                        self.nodes, None if complete else depth, complete)
+
+    def moves_left(self, game: Game, most: int = 1000) -> int:
+        """How many moves one line from `game` takes to the end of the hand (the first option each time): how
+        deep a search to the end must go."""
+        world = self._prepare(game, None)
+        count = 0
+        while not self._leaf(world) and count < most:
+            world.apply(world.options()[0])
+            count += 1
+        return count
 
     def values(self, game: Game, player: int | None = None) -> dict[tuple, float]:
         """Each option's value for `player` (the mover by default), by option key: what a player who sees every
         card expects of each move (naipes.agents.pimc averages it over worlds)."""
-        solution = self.solve(game, player)
+        solution = self.solve(game, player, line=False)
         seat = solution.player if player is None else player
         return {option.key: value[seat] for option, value in solution.moves}
 
     # ------------------------------------------------------------------ set up
     def _prepare(self, game: Game, player: int | None) -> Game:
+        """The search's own copy of `game`, watched for its evaluation, and what the search measures from."""
+        if game.over or game.memory.pending is None:
+            raise ParamError("the game is over: there is nothing to solve" if game.over else "no decision is pending")
+        self.nodes = 0
         world = game.clone()
         program = world.program
         if program.evaluation is not None:
@@ -309,7 +315,7 @@ class OpenSolver:
                 return vector, searched == INFINITE
         mover = world.mover.index
         best: Vector | None = None
-        best_rank: tuple = ()
+        best_own = 0.0
         best_key = None
         for option in self._distinct_options(world, hint, ply):
             point = world.make(option)
@@ -318,9 +324,10 @@ class OpenSolver:
             finally:
                 world.undo(point)
             complete = complete and whole
-            rank = self._rank(vector, mover)
-            if best is None or rank > best_rank:
-                best, best_rank, best_key = vector, rank, option.key
+            own = vector[mover]
+            if best is None or own > best_own or (own == best_own and
+                                                  self._rank(vector, mover) > self._rank(best, mover)):
+                best, best_own, best_key = vector, own, option.key
         assert best is not None  # a pending decision has options
         if key is not None:
             self.table[key] = (best, INFINITE if complete else depth, best_key)
@@ -356,10 +363,13 @@ class OpenSolver:
         return kept
 
     def _key(self, world: Game) -> tuple | None:
-        """The position's key in the table, or None where the table is not worth its keys: positions are told
-        apart by the lengths of the ordered zones (a trick's cards so far), and a kind that after
-        TABLE_TRIAL searches was found in the table less than once in TABLE_HITS is no longer looked up
-        (a trick-taking game's positions meet again only between tricks)."""
+        """The position's key in the table, or None where the table is not worth its keys: a forced move's
+        position, and kinds of positions that do not meet again (told apart by the lengths of the ordered
+        zones, a trick's cards so far: a kind that after TABLE_TRIAL searches was found in the table less than
+        once in TABLE_HITS is no longer looked up; a trick-taking game's positions meet again only between
+        tricks)."""
+        if len(world.options()) == 1:
+            return None  # (a forced move: nothing to order, and its one child is keyed in its turn)
         zones = world.memory.zones
         shape = tuple([len(zones[slot]) for slot in self._ordered_slots])
         stats = self._stats.get(shape)
@@ -414,8 +424,8 @@ class OpenSolver:
                 line.append(f"{world.mover.name}: {chosen.label}")
                 points.append(world.make(chosen))
         finally:
-            for point in reversed(points):
-                world.undo(point)
+            while points:
+                world.undo(points.pop())
         return line
 
     def _preference(self, world: Game, option: Option, depth: int) -> tuple:
