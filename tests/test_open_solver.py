@@ -9,6 +9,7 @@ solver must give every root option the same value.
 """
 from __future__ import annotations
 
+import json
 import random
 from functools import cache
 from pathlib import Path
@@ -197,3 +198,54 @@ def test_wizards_in_one_hand_are_one_option_and_a_card_a_variable_names_is_not()
     assert len({distinct.of(game, option) for option in others}) == len(others)
     memory.vars["trump_card"] = stock[0]  # a variable names one of them: they are no longer alike
     assert distinct.of(game, wizards[0]) != distinct.of(game, wizards[1])
+
+
+# ------------------------------------------------------------------ the command
+def naipes(*args: str):
+    from click.testing import CliRunner
+
+    from naipes.tools.cli import main
+    return CliRunner().invoke(main, list(args))
+
+
+@pytest.mark.parametrize("model", ["paranoid", "maxn"])
+def test_solve_open_reports_what_the_solver_finds(model):
+    result = naipes("solve", "pocha", "--open", "--seed", "3", "-p", "peak=3", "-p", "random_seats=false",
+                    "--after", "12", "--model", model, "--json")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    game = Game(program("pocha", peak="3", random_seats="false"), 3)
+    from naipes.tools.solving import open_position
+    game, origin = open_position(game.program, 3, after=12)
+    expected = {option.key: value for option, value in OpenSolver(model).solve(game).moves}
+    mover = game.mover.index
+    assert data["position"] == origin == "seed 3, after 12 decisions"
+    assert data["to_move"] == game.mover.name and data["model"] == model
+    assert [entry["move"] for entry in data["moves"]] == [o.label for o in game.options()]
+    for option, entry in zip(game.options(), data["moves"]):
+        value = expected[option.key]
+        assert entry["value"] == (value[mover] if model == "paranoid" else
+                                  dict(zip([p.name for p in game.memory.players], value)))
+    assert data["exact"] and data["line"] and set(data["best"]) <= {o.label for o in game.options()}
+    if model == "paranoid":  # each player's value is his own search's
+        for seat, name in enumerate(p.name for p in game.memory.players):
+            assert data["values"][name] == OpenSolver("paranoid").solve(game, seat).value[seat]
+
+
+def test_solve_open_a_logged_games_step(tmp_path):
+    log = tmp_path / "game.jsonl"
+    played = naipes("play", "tute_cabrero", "-p", "porotos_to_retire=1", "--seat", "random", "--seat", "random",
+                    "--seat", "random", "--seed", "5", "--log", str(log))
+    assert played.exit_code == 0, played.output
+    result = naipes("solve", "tute_cabrero", str(log), "-p", "porotos_to_retire=1", "--open", "--to", "30")
+    assert result.exit_code == 0, result.output
+    assert f"{log}, step 30" in result.output and "model: paranoid" in result.output and "best:" in result.output
+
+
+def test_solve_open_errors_are_clear():
+    result = naipes("solve", "pocha", "--after", "3")
+    assert result.exit_code == 1 and "for --open" in result.output
+    result = naipes("solve", "pocha")
+    assert result.exit_code == 1 and "--open" in result.output and "hides information" in result.output
+    result = naipes("solve", "pocha", "--open", "--model", "best")
+    assert result.exit_code == 2 and "best" in result.output
