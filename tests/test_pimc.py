@@ -45,6 +45,18 @@ def test_pimc_plays_legal_games_reproducibly_from_its_seed(name, params):
     assert any(seat == 0 for seat, _ in first)
 
 
+def test_ismcts_with_inference_plays_legal_games_reproducibly_from_its_seed():
+    program = program_for("pocha", peak="3")
+
+    def agents():
+        return [make_agent("ismcts:iterations=20,infer=strong", seed=5, program=program)] + \
+            [make_agent("strong", seed=i, program=program) for i in range(1, 4)]
+    first = run(Game(program, 3), agents(), limit=40)
+    assert first == run(Game(program, 3), agents(), limit=40)
+    seated = agents()[0]
+    assert seated.infer_spec == "strong" and make_agent("ismcts", program=program).infer_spec is None
+
+
 def test_pimc_finds_the_winning_move_of_a_chip_game():
     """With nothing hidden, every world is the game itself: pimc plays what the exact solver says."""
     program = program_for("fichas", chips="R1 R2 B1 B3 G3")

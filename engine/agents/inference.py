@@ -34,7 +34,7 @@ from .knowledge import Knowledge
 
 EPSILON = 0.2  # the share of a model's probability left to the options it would not choose
 IMPOSSIBLE = 1e-12  # the likelihood of a choice the world's hand could not have made (never quite 0: see weights)
-CANDIDATES = 3  # candidate worlds drawn per world kept
+MOST_CANDIDATES = 4  # candidate worlds drawn at most per world kept (see weighted_worlds)
 
 
 def default_model(program: Program | None) -> str | None:
@@ -120,14 +120,21 @@ class Inference:
 
     # ------------------------------------------------------------------ worlds
     def weighted_worlds(self, rng: random.Random, count: int) -> list[tuple[Game, float]]:
-        """`count` worlds resampled by likelihood from `CANDIDATES` times as many candidates, each with its
-        weight (a world drawn k times is solved once, with weight k)."""
+        """`count` worlds resampled by likelihood from candidates drawn `count` at a time, until they are worth
+        `count` / 2 independent worlds (their effective sample size) or number MOST_CANDIDATES times `count`;
+        each with its weight (a world drawn k times is solved once, with weight k)."""
         if not self.records:
             return [(self.knowledge.world(rng), 1.0) for _ in range(count)]
-        candidates = [self.knowledge.world(rng) for _ in range(count * CANDIDATES)]
-        logs = [self.log_likelihood(world) for world in candidates]
-        top = max(logs)
-        weights = [math.exp(log - top) for log in logs]
+        candidates: list[Game] = []
+        logs: list[float] = []
+        while len(candidates) < MOST_CANDIDATES * count:
+            batch = [self.knowledge.world(rng) for _ in range(count)]
+            candidates += batch
+            logs += [self.log_likelihood(world) for world in batch]
+            top = max(logs)
+            weights = [math.exp(log - top) for log in logs]
+            if sum(weights) ** 2 >= sum(w * w for w in weights) * count / 2:
+                break
         picks = _systematic(weights, count, rng)
         return [(candidates[i], float(n)) for i, n in sorted(picks.items())]
 

@@ -23,10 +23,15 @@ far, so one exploration constant suits every game.
 Named on the command line as ``ismcts`` or with parameters,
 ``ismcts:iterations=200``, ``ismcts:seconds=0.5``, ``ismcts:policy=expert``
 (a strategy file plays the playouts instead of uniform random moves),
-``ismcts:exploration=1.0``, ``ismcts:depth=300`` (moves per playout).
+``ismcts:exploration=1.0``, ``ismcts:depth=300`` (moves per playout),
+``ismcts:infer=strong`` (worlds resampled by how likely that strategy level makes
+the other players' choices so far: :mod:`naipes.agents.inference`; a pool of
+POOL worlds per decision, each iteration plays in a copy of one drawn by weight).
 """
 from __future__ import annotations
 
+import bisect
+import itertools
 import math
 import random
 import time
@@ -36,11 +41,14 @@ from typing import Any
 from ..errors import ParamError
 from ..program import Program
 from ..runtime.game import Decision, Game, Option, arg_key
+from .inference import Inference
 from .knowledge import Knowledge
 from .options import parse_options
+from .rollout import Policies
 
 # The most search one decision may ask for: a strategy or a seat cannot stall a game for longer.
 MAX_ITERATIONS, MAX_DEPTH, MAX_SECONDS = 100_000, 10_000, 60
+POOL = 32  # worlds resampled by inference at each decision, which the iterations draw from by weight
 
 
 class _Node:
@@ -59,8 +67,9 @@ class ISMCTSAgent:
 
     def __init__(self, seed: int | None = None, iterations: int = 100, seconds: float | None = None,
                  exploration: float = 0.7, policy: str | None = None, program: Program | None = None,
-                 depth: int = 300, make_policy: Callable[[str, int], Any] | None = None):
-        """`make_policy(spec, seed)` makes the playout policy agent named by `policy` (the registry gives it)."""
+                 depth: int = 300, make_policy: Callable[[str, int], Any] | None = None, infer: str | None = None):
+        """`make_policy(spec, seed)` makes the playout policy agent named by `policy` and the model of the other
+        players named by `infer` (the registry gives it)."""
         bounds = {"iterations": (iterations, 1, MAX_ITERATIONS), "depth": (depth, 1, MAX_DEPTH),
                   "seconds": (seconds if seconds is not None else 1, 0.001, MAX_SECONDS),
                   "exploration": (exploration, 0, 100)}
@@ -76,8 +85,13 @@ class ISMCTSAgent:
             if program is None or make_policy is None:
                 raise ParamError("an ismcts playout policy needs the game's program (make it with make_agent)")
             self.policy = make_policy(policy, self.rng.randrange(1 << 30))
+        self.infer_spec = None if infer == "none" else infer
+        if self.infer_spec is not None and (program is None or make_policy is None):
+            raise ParamError("ismcts's inference needs the game's program (make it with make_agent)")
+        self.make_policy = make_policy
         self.name = "ismcts" + (f"[{policy}]" if policy else "")
         self.knowledge: Knowledge | None = None
+        self.inference: Any = None
         self.iterations_done = 0
 
     def reseed(self, seed: int) -> None:
@@ -86,8 +100,13 @@ class ISMCTSAgent:
             self.policy.reseed(seed + 1)
 
     def attach(self, game: Game, seat: int) -> None:
-        """Follow the game from the start: what the seat sees and deduces."""
+        """Follow the game from the start: what the seat sees and deduces, and (inference) the others' choices."""
         self.knowledge = Knowledge(game, seat)
+        self.inference = None
+        if self.infer_spec is not None:
+            assert self.make_policy is not None  # checked when made
+            models = Policies(game, self.infer_spec, self.make_policy, self.rng.randrange(1 << 30))
+            self.inference = Inference(game, seat, self.knowledge, models.agents)
 
     def choose(self, decision: Decision) -> Option:
         if self.knowledge is None or not self.knowledge.follows(decision):
@@ -100,8 +119,15 @@ class ISMCTSAgent:
         done = 0
         knowledge = self.knowledge
         assert knowledge is not None  # attached above
+        pool: list[tuple[Game, float]] = self.inference.weighted_worlds(self.rng, POOL) \
+            if self.inference is not None else []
+        totals = list(itertools.accumulate(weight for _, weight in pool))
         while done < self.iterations if deadline is None else time.perf_counter() < deadline:
-            self._iterate(root, knowledge.world(self.rng))
+            if pool:  # a world of the pool, drawn by its weight (each iteration plays in a copy of its own)
+                world = pool[bisect.bisect_right(totals, self.rng.random() * totals[-1])][0].clone()
+            else:
+                world = knowledge.world(self.rng)
+            self._iterate(root, world)
             done += 1
         self.iterations_done += done
         by_key = {o.key: o for o in decision.options}
@@ -241,7 +267,8 @@ def standing(world: Game) -> tuple:
 
 def make_ismcts(seed: int | None = None, program: Program | None = None,
                 make_policy: Callable[[str, int], Any] | None = None, **options: str) -> ISMCTSAgent:
-    """``ismcts:iterations=N,seconds=S,exploration=C,policy=STRATEGY`` from its command-line options."""
+    """``ismcts:iterations=N,seconds=S,exploration=C,policy=STRATEGY,infer=LEVEL`` from its command-line
+    options."""
     kinds: dict[str, Callable[[str], Any]] = {"iterations": int, "seconds": float, "exploration": float,
-                                               "policy": str, "depth": int}
+                                               "policy": str, "depth": int, "infer": str}
     return ISMCTSAgent(seed, program=program, make_policy=make_policy, **parse_options("ismcts", kinds, options))
