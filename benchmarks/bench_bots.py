@@ -5,13 +5,17 @@ rulesets/pocha_static.yaml (cards_each=10, 4 rounds: 176 decisions a game).
 Two contenders play the same games in paired rounds:
 
 * ``seated``: the seats the command line makes (``--seat python:FILE:CLASS``),
-  with the time limits and the isolation of naipes.bots;
+  with the time limits and the isolation of naipes.bots (its sandbox, where
+  bubblewrap is there);
+* ``unsandboxed``: the same seats with their workers started without the
+  sandbox (as where there is no bubblewrap);
 * ``direct``: the same bot classes imported into this process and called
   directly by a minimal adapter (no copies, no limits, no isolation): the
   bots' own cost and the engine's, nothing else.
 
-The ratio seated/direct (median of paired rounds) is the cost of the seat.
-Starting a seat (its process, when bots run in their own) is timed apart.
+The ratios seated/direct and seated/unsandboxed (medians of paired rounds) are
+the cost of the seat and of its sandbox. Starting the seats (their processes)
+is timed apart.
 
     .venv/bin/python benchmarks/bench_bots.py [--json FILE]
 """
@@ -62,9 +66,24 @@ def direct_seats() -> list[DirectSeat]:
     return seats
 
 
-def seated_seats() -> list:
+def seated_seats(sandboxed: bool = True) -> list:
     from naipes import make_agent
-    return [make_agent(f"python:{FOLDER / file}:{name}") for file, name in BOTS]
+    from naipes.agents import bot_process
+    from naipes.agents.sandbox import Sandbox
+    walls = bot_process.sandbox
+    if not sandboxed:
+        bot_process.sandbox = lambda: Sandbox(None, "the benchmark's unsandboxed seats")  # type: ignore[assignment]
+    try:
+        return [make_agent(f"python:{FOLDER / file}:{name}") for file, name in BOTS]
+    finally:
+        bot_process.sandbox = walls
+
+
+def started(make: object) -> tuple[list, float]:
+    """The seats `make()` returns, and the seconds it took."""
+    start = time.perf_counter()
+    seats = make()  # type: ignore[operator]
+    return seats, time.perf_counter() - start
 
 
 def play(program: object, seats: list, games: int) -> int:
@@ -79,25 +98,25 @@ def main() -> None:
     from naipes import load_program
     header("bench_bots", "Pocha games of four Python bots: seated (as the command line seats them) vs direct calls")
     program = load_program(ROOT / "rulesets" / "pocha_static.yaml", {"cards_each": "10", "rounds": "4"})
-    start = time.perf_counter()
-    seated = seated_seats()
-    startup = time.perf_counter() - start
+    seated, startup = started(seated_seats)
+    unsandboxed, startup_unsandboxed = started(lambda: seated_seats(sandboxed=False))
     direct = direct_seats()
-    race = Race({"seated": lambda: play(program, seated, GAMES), "direct": lambda: play(program, direct, GAMES)},
-                repeat=7)
-    for seat in seated:
-        if hasattr(seat, "close"):
-            seat.close()
+    race = Race({"seated": lambda: play(program, seated, GAMES),
+                 "unsandboxed": lambda: play(program, unsandboxed, GAMES),
+                 "direct": lambda: play(program, direct, GAMES)}, repeat=7)
+    for seat in seated + unsandboxed:
+        seat.close()
     rows, summary = [], {}
-    for name in ("seated", "direct"):
+    for name in ("seated", "unsandboxed", "direct"):
         decisions, seconds = race.outs[name], race.best(name)
         rows.append([name, decisions, rate(decisions, seconds), seconds / decisions * 1e6])
         summary[name] = {"decisions_per_s": rate(decisions, seconds)}
     table([f"{GAMES} games, 4 bots", "decisions", "decisions/s", "us/decision"], rows)
-    ratio = 1 + race.cost("seated", "direct")
-    summary["ratio"], summary["startup_s"] = ratio, startup
-    print(f"   seated time / direct time = {ratio:.2f} (median of 7 paired rounds); "
-          f"starting the four seats took {startup:.2f} s\n")
+    ratio, sandbox = 1 + race.cost("seated", "direct"), 1 + race.cost("seated", "unsandboxed")
+    summary["ratio"], summary["sandbox_ratio"] = ratio, sandbox
+    summary["startup_s"], summary["startup_unsandboxed_s"] = startup, startup_unsandboxed
+    print(f"   seated time / direct time = {ratio:.2f}, seated / unsandboxed = {sandbox:.2f} (medians of 7 paired "
+          f"rounds); starting the four seats took {startup:.2f} s ({startup_unsandboxed:.2f} s unsandboxed)\n")
     write_summary(sys.argv, summary)
 
 

@@ -3,7 +3,7 @@
     .venv/bin/python benchmarks/run_all.py
 
 About two minutes on two cores.  Prints each benchmark's tables as it runs,
-then one summary of the headline numbers, the targets of DESIGN.md and
+then one summary of the headline numbers, the speed targets and
 whether they were met.  Nothing here fails on a time: the exit status is
 non-zero only if a benchmark itself failed.
 """

@@ -78,7 +78,7 @@ def shoot(driver, url: str, path: Path) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("games", nargs="*", default=[*SHOTS, "lobby"], help="games to shoot (and 'lobby')")
+    parser.add_argument("games", nargs="*", default=["lobby", *SHOTS], help="games to shoot (and 'lobby')")
     parser.add_argument("--out", type=Path, default=OUT, help="folder of the PNG files")
     args = parser.parse_args()
     problem = missing()
@@ -91,8 +91,10 @@ def main() -> None:
             if game == "lobby":
                 from selenium.webdriver.common.by import By
                 shoot(driver, url, args.out / "lobby.png")
+                from selenium.webdriver.support.ui import WebDriverWait
                 driver.find_element(By.CSS_SELECTOR, '.game-tile[data-game="pocha"]').click()
-                time.sleep(0.5)
+                WebDriverWait(driver, 60).until(lambda d: d.find_elements(By.CSS_SELECTOR, ".setup-form"))
+                time.sleep(0.8)  # (the form scrolls into view)
                 driver.save_screenshot(str(args.out / "lobby_setup.png"))
                 print(f"wrote {args.out / 'lobby_setup.png'}")
                 continue
@@ -101,7 +103,7 @@ def main() -> None:
             seats, params, seed, wanted = SHOTS[game]
             table = new_table(app, game, params, seats, seed)
             advance(table, seed, wanted)
-            shoot(driver, f"{url}table/{table.id}?seat=0", args.out / f"{game}.png")
+            shoot(driver, f"{url}{table.link(0)}", args.out / f"{game}.png")
             table.close()
 
 

@@ -11,7 +11,11 @@ there, never in the game's process, so nothing the bot can reach (``gc``,
 stack frames, patched modules) leads to the game. The game and the worker
 exchange JSON lines over a pipe of their own (:mod:`naipes.agents.bot_process`).
 The same bot object plays every game of the run, so it may learn across
-games. The worker runs with these limits, enforced by the operating system:
+games (in memory: on Linux with bubblewrap, :mod:`naipes.agents.sandbox`, the
+worker sees no other process, a read-only file system with Python and a copy
+of its own file, a private ``/tmp``, no network, and runs as ``nobody``; see
+docs/security.md, "Bots"). The worker runs with these limits, enforced by the
+operating system:
 
 - time: each call of the bot (``start_game``, ``observe``, ``decide``,
   ``end_game``) must return within the decision limit (5 s by default), and
@@ -21,12 +25,12 @@ games. The worker runs with these limits, enforced by the operating system:
 - no new processes or threads (``RLIMIT_NPROC``; root is exempt, so there
   ``os.fork`` is caught instead, and whatever the bot started is killed with
   its process group); its own session, so Ctrl-C reaches the game, which ends
-  the workers; stdin is /dev/null, and what it prints goes to standard error;
-  on Linux it dies with the game's process.
+  the workers; stdin is /dev/null, and what it prints goes, line by line, to
+  the game's standard error; on Linux it dies with the game's process.
 
-What a bot cannot be kept from (it runs as the same user): reading and writing
-that user's files, and signalling that user's processes. Run untrusted bots
-under an account of their own.
+Without bubblewrap (the first bot of a run says so), a bot runs as your user:
+it can read your files and your processes' command lines, and signal them.
+Run untrusted bots only in the sandbox, or under an account of their own.
 
 **Fault policy.** A *fault* is recorded with its reason in ``seat.faults``
 (``seed S, decision N: decide raised ValueError: ...``) and as a ``fault``

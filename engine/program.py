@@ -7,8 +7,9 @@ built: games, searches and strategies share one.
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from operator import attrgetter
 from typing import Any, Literal
 
 from .errors import GameError, Location, NaipesError
@@ -24,8 +25,49 @@ def interned(name: Any) -> str:
     return sys.intern(str(name))
 
 
+# Every name a rule or strategy file gives an attribute (a card attribute or table, a player variable or per-player
+# zone, a record's or a fact's field) is an attribute of the engine's objects only behind this prefix, which no
+# attribute of a Python object has: generated code reads `c.a_rank`, never `c.rank`, so no file can reach
+# `gi_frame`, `format` or `clear` of a value it holds, whatever names it declares (docs/security.md).
+ATTRIBUTE_PREFIX = "a_"
+
+
+def attribute(name: str) -> str:
+    """The attribute through which generated code reaches the declared `name` (interned, as compiled names are)."""
+    return sys.intern(ATTRIBUTE_PREFIX + name)
+
+
+def declared(attribute_name: str) -> str:
+    """The name a file declared, given the attribute that holds it (for messages and views)."""
+    return attribute_name[len(ATTRIBUTE_PREFIX):] if attribute_name.startswith(ATTRIBUTE_PREFIX) else attribute_name
+
+
+def get(value: Any, name: str) -> Any:
+    """The declared attribute `name` of a card, player, record or fact (Python's way to what a file writes
+    `value.name`): `get(card, "rank")`, or `card.get("rank")`."""
+    return getattr(value, attribute(name))
+
+
+def readable_by_name(cls: type, names: Iterable[str]) -> type:
+    """`cls` with each declared name of `names` readable by Python callers as itself (`card.rank`, in tests,
+    tools, notebooks: a property reading `card.a_rank`), where `cls` has no attribute of that name already
+    (a player's `state_slots`, a record's `count`: those read with `get`). Generated code never reads a
+    bare name, so this opens nothing to a file; and the class's other attributes are read as fast as ever."""
+    for name in names:
+        if not hasattr(cls, name):
+            setattr(cls, name, property(attrgetter(attribute(name)), doc=f"the declared '{name}'"))
+    return cls
+
+
+def expose(cls: type, *names: str) -> None:
+    """Let generated code read the engine's own attributes `names` of `cls` (a player's index, a card's id) as
+    declared ones are read, through the prefix: the same slot under a second name."""
+    for name in names:
+        setattr(cls, attribute(name), cls.__dict__[name])
+
+
 class PlayerBase:
-    """A seat. Rule files add one slot per player variable and zone."""
+    """A seat. Rule files add one slot per player variable and zone (behind ATTRIBUTE_PREFIX)."""
 
     __slots__ = ("index", "name")
     index: int
@@ -34,21 +76,32 @@ class PlayerBase:
     state_slots: tuple = ()  # player variables (set per program)
     zone_slots: tuple = ()  # per-player zones (set per program)
 
+    get = get  # player.get("hand"): the variable or zone the rule file declares under that name
+
     def __repr__(self) -> str:
         return self.name
 
 
 class CardBase:
-    """A card (or chip, or any token). Immutable; rule files add attributes."""
+    """A card (or chip, or any token). Immutable; rule files add attributes (behind ATTRIBUTE_PREFIX)."""
 
     __slots__ = ("id", "name")
     id: int
     name: str
     _order_by = "id"  # how min, max and sorted order cards (naipes.library.builtins.natural_order)
-    attributes: tuple = ()
+    attributes: tuple = ()  # the attributes and tables the rule file declares, by their names
+    get = get  # card.get("rank"): the attribute (or table) the rule file declares under that name
 
     def __repr__(self) -> str:
         return self.name
+
+
+# The attributes the language gives every player, card and zone, with their types (p.index, c.name, z.owner)
+PLAYER_ATTRIBUTES = {"index": "int", "name": "str"}
+CARD_ATTRIBUTES = {"id": "int", "name": "str"}
+ZONE_ATTRIBUTES = {"owner": "player"}
+expose(PlayerBase, *PLAYER_ATTRIBUTES)
+expose(CardBase, *CARD_ATTRIBUTES)
 
 
 class FactBase(tuple):
@@ -66,8 +119,10 @@ class FactBase(tuple):
         """Whether `other` holds the same values (a fact asserted again is not added twice, as in CLIPS)."""
         return tuple.__eq__(self, other)
 
+    get = get  # fact.get("x"): its field of that name
+
     def fields(self) -> tuple[str, ...]:
-        """The names of its fields, in order."""
+        """The attributes holding its fields, in order (naipes.program.attribute; `declared` gives the names)."""
         return self._fields  # type: ignore[attr-defined]  # (a kind of fact is also a named tuple)
 
     def changed(self, changes: dict[str, Any]) -> FactBase:
@@ -104,6 +159,7 @@ class VarSpec:
     visibility: str
     type: str | None = None
     show: bool = True  # shown to a human at the table (bookkeeping can be hidden; views still carry it)
+    score: bool = False  # a column of the score sheet at the end (naipes.tools.scoresheet)
 
     def __post_init__(self) -> None:
         self.name = interned(self.name)
@@ -141,9 +197,21 @@ class MoveSpec:
     space: Callable | None = None
     fixed_label: bool = False  # its label depends on the argument alone (options are made once: naipes.runtime.game)
     choices: Callable | None = None  # f(memory, vars, player) -> the legal arguments: `when`, candidates, cascade
+    verb: str | dict[str, str] | None = None  # how the table tells of the move (`verb:`)
 
     def __post_init__(self) -> None:
         self.name = interned(self.name)
+
+    def told(self, player: str, text: str) -> str:
+        """The move as the table tells it, from its public form `text`: 'P1 plays 3o' (`verb: plays`),
+        'P1 bids 3' (`verb: {bid: bids}` and 'bid 3'), else 'P1: bid 3'."""
+        if isinstance(self.verb, dict):
+            for words, replacement in self.verb.items():
+                if text == words or text.startswith(words + " "):
+                    return f"{player} {replacement}{text[len(words):]}"
+        elif self.verb:
+            return f"{player} {self.verb} {text}"
+        return f"{player}: {text}"
 
 
 @dataclass
@@ -327,6 +395,7 @@ class Program:
     cards: CardSpec | None
     max_firings: int
     max_decisions: int
+    doc: str = ""  # how to play, in a few lines (the rule file's `doc:`)
     views: list = field(default_factory=list)  # [ViewSpec]
     evaluation: Callable | None = None  # f(memory, vars, player): standing mid-game, for search playouts
     evaluation_reads: frozenset = frozenset()  # the variables (a player's by name) the evaluation reads
@@ -397,9 +466,25 @@ class Program:
             return GameError(f"in {where}: {exc.message}", exc.location or loc, exc.hint)
         if isinstance(exc, RecursionError):
             detail = "too deep: functions call each other, or values nest, too deeply"
+        elif isinstance(exc, AttributeError) and isinstance(exc.name, str) and exc.name.startswith(ATTRIBUTE_PREFIX):
+            detail = f"{_kind_of(exc.obj)} has no attribute '{declared(exc.name)}'"
         else:
             detail = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
         return GameError(f"in {where}: {detail}", loc)
+
+
+def _kind_of(value: Any) -> str:
+    """What a value is, in the language's words (for a message about an attribute it does not have)."""
+    if isinstance(value, tuple) and hasattr(type(value), "_fields"):  # (records and facts: naipes.language.linker)
+        return f"a {'fact' if isinstance(value, FactBase) else 'record'} '{type(value).__name__}'"
+    for kind, words in ((PlayerBase, "a player"), (CardBase, "a card"), (bool, "true/false"),
+                        (int, "a number"), (float, "a number"), (str, "a text"), (list, "a list"), (dict, "a map"),
+                        (set, "a set"), (frozenset, "a set"), (tuple, "a tuple"), (type(None), "None")):
+        if isinstance(value, kind):
+            return words
+    if callable(value):
+        return "a function"
+    return "this value"
 
 
 class Locator:

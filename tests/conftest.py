@@ -1,6 +1,7 @@
 """Fixtures shared by the test files (plain helper functions are in helpers.py)."""
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from pathlib import Path
 
@@ -15,3 +16,41 @@ def rule_file(tmp_path: Path) -> Callable[..., Path]:
     def write(text: str, name: str = "g.yaml", tail: str = "") -> Path:
         return write_rules(tmp_path, text, name, tail)
     return write
+
+
+def _dump_generated(folder: Path) -> None:
+    """NAIPES_DUMP_GENERATED=DIR: every module the tests' rule files compile to, and every list of errors a rule file
+    gets, written into DIR, each in a file named by its hash (benchmarks/generated_code.py compares two such runs:
+    the compiler's rewrites that must not change what it writes)."""
+    import re
+    import sys
+
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
+    from generated_code import module_text, text_name
+
+    from naipes.language import builder, linker
+
+    folder.mkdir(parents=True, exist_ok=True)
+    source_of, raise_errors = linker.module_source, builder.Builder.raise_errors
+
+    def write(text: str) -> None:  # (temporary folders named alike in every run)
+        text = re.sub(r"/tmp/(pytest-of-[^/]+/pytest-\d+|tmp\w+)/", "/tmp/T/", text)
+        (folder / f"{text_name(text)}.py").write_text(text)
+
+    def capturing(defs: list) -> tuple[str, dict]:
+        source, origins = source_of(defs)
+        write(module_text(source, origins))
+        return source, origins
+
+    def raising(self: builder.Builder) -> None:
+        try:
+            raise_errors(self)
+        except Exception as exc:
+            write(f"# errors\n{exc}\n")
+            raise
+    linker.module_source = capturing  # type: ignore[assignment]
+    builder.Builder.raise_errors = raising  # type: ignore[method-assign]
+
+
+if os.environ.get("NAIPES_DUMP_GENERATED"):
+    _dump_generated(Path(os.environ["NAIPES_DUMP_GENERATED"]))

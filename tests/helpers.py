@@ -5,6 +5,7 @@ Fixtures live in conftest.py; these are plain functions, imported by the tests t
 """
 from __future__ import annotations
 
+import json
 import random
 import textwrap
 from functools import cache
@@ -133,3 +134,18 @@ def blind_check(agent, compared: list, rng: random.Random, most: int = 4):
         assert first.key == second.key
         compared.append(first)
     return check
+
+
+# Python bots in tests tell the test what they saw with note(NAME, VALUE): a line on their standard error, which
+# the game copies to its own (a bot can write nowhere else: its file system is read-only but for its own /tmp).
+NOTE = '''
+def note(name, value):
+    import json, sys
+    print(f"NOTE {name} {json.dumps(value)}", file=sys.stderr, flush=True)
+'''
+
+
+def bot_notes(text: str, name: str) -> list:
+    """What the bots noted under `name` in `text` (the standard error of their game), in order."""
+    marker = f"NOTE {name} "
+    return [json.loads(line.split(marker, 1)[1]) for line in text.splitlines() if marker in line]

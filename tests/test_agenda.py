@@ -1,4 +1,4 @@
-"""The forward-chaining semantics of the agenda (README, "The engine").
+"""The forward-chaining semantics of the agenda (docs/writing.md, "The engine").
 
 Every test writes a small rule file to tmp_path, runs it and observes the
 order of firings, either through a listener on ``game.listeners`` (``fire``

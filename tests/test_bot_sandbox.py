@@ -1,13 +1,15 @@
-"""Hostile bots: each one is a fault with its reason, the game completes, the other seats are unaffected.
+"""Hostile bots: each one is a fault with its reason, the game completes, the other seats are unaffected, and
+nothing of the game but the bot's view reaches it (its sandbox: naipes.agents.sandbox).
 
 Every bot here runs in a worker process of its own (naipes.agents.bot_process); the
 time limits are short (0.3 s a call) so that the suite stays fast.
 """
-import json
 import os
+import secrets
 import signal
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -17,25 +19,18 @@ from click.testing import CliRunner
 from naipes import RandomAgent, load_program, play_game
 from naipes.agents.bot_process import MAX_MESSAGE, BotLimits, BotProcess
 from naipes.agents.bot_seat import make_bot_seat
-from naipes.errors import NaipesError, ParamError
+from naipes.errors import ParamError
 from naipes.tools.cli import main
 from naipes.tools.competition import discover_bots
+
+from helpers import NOTE, bot_notes
 
 ROOT = Path(__file__).resolve().parent.parent
 LIMITS = BotLimits(decision=0.3, game=5.0, memory_mb=256, startup=20.0)
 
-HEADER = r'''
+HEADER = NOTE + r'''
 import gc, json, os, random, re, subprocess, sys, threading, time
-from pathlib import Path
 from naipes.bots import Bot
-
-HERE = Path(__file__).parent
-
-
-def note(name, value):
-    """Leave a note for the test beside this file."""
-    with open(HERE / f"{name}.json", "a") as out:
-        out.write(json.dumps(value) + "\n")
 
 
 def reply_pipe():
@@ -134,20 +129,26 @@ class Exits(Bot):
 
 
 class Forks(Bot):
-    """Forks a copy that lingers (where the process limit lets it: root)."""
+    """Forks a copy that lingers (where the process limit lets it: root without a sandbox)."""
     def decide(self, view, options):
-        pid = os.fork()
-        if pid == 0:
-            time.sleep(60)
-            os._exit(0)
-        note("forked", pid)
+        if os.fork() == 0:
+            os.execv("/bin/sleep", ["sleep", "4242.001"])
         return 0
 
 
 class Spawns(Bot):
-    """Starts a process the fork watch cannot see (where the process limit lets it: root)."""
+    """Starts a process the fork watch cannot see (where the process limit lets it: root without a sandbox)."""
     def decide(self, view, options):
-        note("spawned", subprocess.Popen(["sleep", "60"]).pid)
+        subprocess.Popen(["sleep", "4242.002"])
+        return 0
+
+
+class Detaches(Bot):
+    """Starts a process in a session of its own, and one that its own child leaves behind (a daemon's double
+    fork), so that neither is in its process group; both would hold the game's standard error if they could."""
+    def decide(self, view, options):
+        subprocess.Popen(["sleep", "4242.003"], start_new_session=True)
+        subprocess.Popen(["sh", "-c", "setsid sleep 4242.004 & exit 0"]).wait()
         return 0
 
 
@@ -270,17 +271,10 @@ class StartsSlowly(Bot):
         return 0
 
 
-class ReadsTheGamesMemory(Bot):
-    def decide(self, view, options):
-        with open(f"/proc/{os.getppid()}/mem", "rb"):
-            pass
-        return 0
-
-
 class Signals(Bot):
-    """Writes its pid, then thinks for a long time (the test interrupts the game meanwhile)."""
+    """Says it is thinking, then thinks for a long time (the test interrupts the game meanwhile)."""
     def decide(self, view, options):
-        note("pid", os.getpid())
+        note("thinking", True)
         time.sleep(60)
 '''
 HOSTILE = HEADER + COMMON + OTHERS
@@ -310,25 +304,22 @@ def chips():
     return load_program(ROOT / "rulesets" / "fichas.yaml", {"chips": "R1 R2 R3 B1 B2 G3"})
 
 
-def notes(folder, name):
-    path = folder / f"{name}.json"
-    values = [json.loads(line) for line in path.read_text().splitlines()] if path.exists() else []
-    path.unlink(missing_ok=True)
-    return values
-
-
-def gone(pid, wait=10.0):
-    """Has process `pid` ended (reaped or a zombie), within `wait` seconds?"""
+def running(mark, wait=10.0):
+    """The processes (of this machine, living: not zombies) whose command line has `mark`, once `wait` seconds
+    have passed or there are none."""
     end = time.monotonic() + wait
-    while time.monotonic() < end:
-        try:
-            with open(f"/proc/{pid}/stat") as stat:
-                if stat.read().rsplit(")", 1)[1].split()[0] == "Z":
-                    return True
-        except FileNotFoundError:
-            return True
+    while True:
+        found = []
+        for pid in filter(str.isdigit, os.listdir("/proc")):
+            try:
+                with open(f"/proc/{pid}/cmdline", "rb") as cmdline, open(f"/proc/{pid}/stat") as stat:
+                    if mark.encode() in cmdline.read() and stat.read().rsplit(")", 1)[1].split()[0] != "Z":
+                        found.append(int(pid))
+            except OSError:
+                pass
+        if not found or time.monotonic() > end:
+            return found
         time.sleep(0.05)
-    return False
 
 
 def play_against_random(seat, seed=3, program=None):
@@ -340,12 +331,13 @@ def play_against_random(seat, seed=3, program=None):
 
 
 # -------------------------------------------------------------- no way to the game
-def test_a_snoop_finds_nothing_of_the_game_in_its_process(seated, folder):
+def test_a_snoop_finds_nothing_of_the_game_in_its_process(seated, capsys):
     program = load_program(ROOT / "rulesets" / "pocha_static.yaml", {"rounds": "1", "cards_each": "5"})
     seat = seated("Snoop")
     play_game(program, [seat, RandomAgent(1), RandomAgent(2), RandomAgent(3)], seed=4)
     assert seat.faults == []
-    report = notes(folder, "snoop")[0]
+    seat.close()
+    report = bot_notes(capsys.readouterr().err, "snoop")[0]
     assert report["objects"] == [] and report["frames"] == []   # no Game, Memory, Decision, card... object
     assert report["hidden_cards"] == []                          # no card it was not shown
     assert "naipes.runtime.game" not in report["naipes_modules"]  # the engine is not even loaded there
@@ -356,13 +348,6 @@ def test_patching_modules_and_the_generator_has_no_effect_on_the_game(seated):
     patched, _ = play_against_random(seated("Patcher"), program=program)
     honest, _ = play_against_random(seated("Honest"), program=program)
     assert (patched.winners, patched.payoffs, patched.decisions) == (honest.winners, honest.payoffs, honest.decisions)
-
-
-@pytest.mark.skipif(os.geteuid() == 0, reason="root may read any process's memory")
-def test_a_bot_cannot_read_the_games_memory(seated):
-    seat = seated("ReadsTheGamesMemory")
-    play_against_random(seat)
-    assert seat.faults and all("raised PermissionError" in f for f in seat.faults)
 
 
 # ------------------------------------------------------------ faults and reasons
@@ -426,23 +411,17 @@ def test_a_reason_is_safe_to_print(seated):
     assert len(fault) < 500
 
 
-def test_a_fork_is_a_fault_and_leaves_no_process(seated, folder):
-    seat = seated("Forks")
+@pytest.mark.parametrize("name, mark", [("Forks", "4242.001"), ("Spawns", "4242.002")])
+def test_a_process_a_bot_starts_is_a_fault_and_ends_with_it(seated, name, mark):
+    seat = seated(name)
     result, _ = play_against_random(seat)
     assert result.winners
-    assert seat.faults and ("started a process (os.fork)" in seat.faults[0]        # root: the fork is seen
-                            or "raised BlockingIOError" in seat.faults[0])       # others: no process allowed
-    for pid in notes(folder, "forked"):
-        assert gone(pid)
-
-
-def test_whatever_a_bot_started_ends_with_its_worker(seated, folder):
-    seat = seated("Spawns")
-    play_against_random(seat)
+    assert seat.faults and any(reason in seat.faults[0] for reason in (
+        "raised BlockingIOError",                        # no process allowed (a sandbox, or a user not root)
+        "started a process (os.fork)",                   # root without a sandbox: the fork is seen
+        "decide started a process that outlived its call"))  # ... and what it started is still there
     seat.close()
-    for pid in notes(folder, "spawned"):  # root; otherwise Popen failed: "raised BlockingIOError"
-        assert gone(pid)
-    assert os.geteuid() == 0 or "raised BlockingIOError" in seat.faults[0]
+    assert running(mark) == []
 
 
 def test_the_game_budget_ends_a_bot_slow_at_every_decision(seated):
@@ -533,20 +512,23 @@ def test_a_scan_that_names_other_files_is_refused(tmp_path):
     lie = '{"n": 0, "bots": [["../../x.py", "Bot"]]}'
     (tmp_path / "liar.py").write_text(HEADER
                                       + f"os.write(reply_pipe(), {lie!r}.encode() + b'\\n')\nos._exit(0)\n")
-    with pytest.raises(NaipesError, match="the scan answered something else than bot classes"):
-        discover_bots(tmp_path)
+    found = discover_bots(tmp_path)
+    assert found.specs == [] and "the scan answered something else than bot classes" in found.broken["liar.py"]
 
 
-def test_a_folder_whose_files_hang_or_exit_while_loading_is_a_clear_error(tmp_path):
-    (tmp_path / "hangs.py").write_text("import time\ntime.sleep(60)\n")
-    with pytest.raises(NaipesError, match="did not start within 0.5 s"):
-        discover_bots(tmp_path, BotLimits(startup=0.5))
-    (tmp_path / "hangs.py").write_text("import os\nos._exit(4)\n")
-    with pytest.raises(NaipesError, match="exited with status 4"):
-        discover_bots(tmp_path, BotLimits(startup=5))
-    (tmp_path / "hangs.py").write_text("import sys\nsys.exit(5)\n")
-    with pytest.raises(NaipesError, match=r"failed to load: SystemExit: 5"):
-        discover_bots(tmp_path)
+@pytest.mark.parametrize("text, limits, reason", [
+    ("import time\ntime.sleep(60)\n", BotLimits(startup=0.5), "loading hangs.py: did not start within 0.5 s"),
+    ("import os\nos._exit(4)\n", BotLimits(startup=5), "loading hangs.py: loading exited with status 4"),
+    ("import sys\nsys.exit(5)\n", BotLimits(), "failed to load: SystemExit: 5"),
+])
+def test_a_file_that_hangs_or_exits_while_loading_is_a_clear_fault_and_the_others_enter(tmp_path, text, limits,
+                                                                                          reason):
+    (tmp_path / "hangs.py").write_text(text)
+    (tmp_path / "honest.py").write_text("from naipes.bots import Bot\n" + COMMON)
+    found = discover_bots(tmp_path, limits)
+    assert sorted(spec.rsplit(":", 1)[1] for spec in found.specs) == [
+        "HardExits", "Honest", "Interrupts", "SleepsInObserve"]
+    assert reason in found.broken["hangs.py"]
 
 
 def hears_ctrl_c() -> None:
@@ -557,17 +539,246 @@ def hears_ctrl_c() -> None:
 
 @pytest.mark.parametrize("command", [["simulate", "fichas", "-n", "5"],
                                      ["tournament", "fichas", "-n", "4", "--jobs", "2"]])
-def test_ctrl_c_stops_a_run_at_once_and_leaves_no_worker(folder, command):
-    spec = f"python:{folder / 'hostile.py'}:Signals"
+def test_ctrl_c_stops_a_run_at_once_and_leaves_no_worker(tmp_path, command):
+    (tmp_path / "signals.py").write_text(HOSTILE)  # a file of its own: its workers are the ones naming it
+    spec = f"python:{tmp_path / 'signals.py'}:Signals"
     run = subprocess.Popen([sys.executable, "-m", "naipes.tools.cli", *command, "--seed", "1", "--time-limit", "60",
                             "--seat", spec, "--seat", "random"],
                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, preexec_fn=hears_ctrl_c)
-    end = time.monotonic() + 60
-    while not (folder / "pid.json").exists() and time.monotonic() < end:
-        time.sleep(0.05)
+    err = Lines(run.stderr)
+    assert err.wait_for("NOTE thinking", 60)
+    assert running(str(tmp_path / "signals.py"), wait=0)  # its worker, thinking
     run.send_signal(signal.SIGINT)
-    out, err = run.communicate(timeout=30)
-    assert run.returncode == 130, err
-    assert "interrupted" in err
-    pids = notes(folder, "pid")
-    assert pids and all(gone(pid) for pid in pids)
+    run.wait(timeout=30)
+    assert run.returncode == 130, err.text()
+    assert "interrupted" in err.text()
+    assert running(str(tmp_path / "signals.py")) == []
+
+
+class Lines:
+    """A stream's lines as they come (read by a thread of its own)."""
+
+    def __init__(self, stream):
+        self.lines = []
+        self.thread = threading.Thread(target=self._read, args=(stream,), daemon=True)
+        self.thread.start()
+
+    def _read(self, stream):
+        for line in stream:
+            self.lines.append(line)
+
+    def wait_for(self, text, seconds):
+        end = time.monotonic() + seconds
+        while not any(text in line for line in self.lines) and time.monotonic() < end:
+            time.sleep(0.05)
+        return any(text in line for line in self.lines)
+
+    def text(self):
+        self.thread.join(timeout=10)
+        return "".join(self.lines)
+
+
+# ------------------------------------------------- the operating system's walls
+SPY = r'''  # (a template: NOTE goes before it)
+import ctypes, os, re
+from naipes.bots import Bot
+
+SECRETS = {secrets!r}  # what a bot must not find: the game's seed, its log's path, its environment, a bot's secret
+LOG = {log!r}
+KEEPER_SECRET = {keeper!r}
+
+
+class Keeper(Bot):
+    """Another bot, holding a secret of its own."""
+    def __init__(self):
+        self.secret = "".join(reversed(KEEPER_SECRET))[::-1]  # built here: in memory, not only in the source
+
+    def decide(self, view, options):
+        return 0
+
+
+class Spy(Bot):
+    """Tries every way it knows to the game and to other bots, once: what it found is its note."""
+    def decide(self, view, options):
+        if not getattr(self, "done", False):
+            self.done = True
+            note("spy", spy())
+        return 0
+
+
+def spy():
+    me, libc = os.getpid(), ctypes.CDLL(None, use_errno=True)
+    found = {{"others": [], "cmdline": [], "environ": [], "mem": [], "fd": [], "ptrace": [], "signal": [],
+             "files": [], "inherited": []}}
+    pid_max = min(int(open("/proc/sys/kernel/pid_max").read()), 1 << 17)
+    for pid in range(1, pid_max + 1):  # every process id, whether /proc lists it or not
+        if pid == me or not os.path.exists(f"/proc/{{pid}}"):
+            continue
+        cmdline = read(f"/proc/{{pid}}/cmdline")
+        if cmdline is None or __file__.encode() not in cmdline:  # not of this bot's own sandbox
+            found["others"].append(pid)
+        if cmdline is None or b"naipes" not in cmdline:  # the game's and the bots' processes are what it wants
+            continue
+        for kind in ("cmdline", "environ"):
+            text = read(f"/proc/{{pid}}/{{kind}}") or b""
+            found[kind] += [[pid, s] for s in SECRETS if s.encode() in text]
+        found["mem"] += [[pid, s] for s in memory_secrets(pid)]
+        found["fd"] += [[pid, link] for _, link in links(f"/proc/{{pid}}/fd") if LOG in link]
+        if libc.ptrace(0x4206, pid, 0, 0) == 0:  # PTRACE_SEIZE (it does not stop the process), then let go
+            found["ptrace"].append(pid)
+            libc.ptrace(17, pid, 0, 0)
+        try:
+            os.kill(pid, 0)
+            found["signal"].append(pid)
+        except OSError:
+            pass
+    if read(LOG) is not None:
+        found["files"].append(LOG)
+    for fd, link in links("/proc/self/fd"):
+        if not re.match(r"(pipe:|/dev/null$|/proc/)", link):  # a file or a terminal of the game's
+            found["inherited"].append([int(fd), link, "[trace]" in (read(link) or b"").decode(errors="replace")])
+    return found
+
+
+def read(path):
+    try:
+        with open(path, "rb") as file:
+            return file.read(1 << 24)
+    except OSError:
+        return None
+
+
+def links(folder):
+    try:
+        names = sorted(os.listdir(folder), key=int)
+    except OSError:
+        return []
+    found = []
+    for name in names:
+        try:
+            found.append((name, os.readlink(f"{{folder}}/{{name}}")))
+        except OSError:  # (the descriptor that listed the folder, closed since)
+            pass
+    return found
+
+
+def memory_secrets(pid):
+    """The secrets in the writable memory of process `pid` (if it can be read at all)."""
+    found = set()
+    try:
+        with open(f"/proc/{{pid}}/maps") as maps, open(f"/proc/{{pid}}/mem", "rb", 0) as mem:
+            for line in maps:
+                addresses, permissions = line.split()[:2]
+                start, end = (int(x, 16) for x in addresses.split("-"))
+                if permissions.startswith("rw") and end - start < 1 << 28:
+                    try:
+                        mem.seek(start)
+                        chunk = mem.read(end - start)
+                    except (OSError, OverflowError, ValueError):
+                        continue
+                    found |= {{s for s in SECRETS if s.encode() in chunk}}
+    except OSError:
+        pass
+    return sorted(found)
+'''
+SEED = 424242
+
+
+@pytest.fixture(scope="module")
+def spied(tmp_path_factory):
+    """A game played from the command line, its seed and log path on it, a secret in its environment, with
+    --trace on a standard error that is a file, and two bots: a Spy, and a Keeper of a secret. What the spy found."""
+    folder = tmp_path_factory.mktemp("spied")
+    log, keeper = str(folder / "game.jsonl"), f"KEEPER-{secrets.token_hex(8)}"
+    environment_secret = f"ENVIRONMENT-{secrets.token_hex(8)}"
+    spy = folder / "spy.py"
+    spy.write_text(NOTE + SPY.format(secrets=[f"--seed\x00{SEED}", log, environment_secret, keeper], log=log,
+                              keeper=keeper))
+    with open(folder / "stderr.txt", "w") as stderr:
+        run = subprocess.run([sys.executable, "-m", "naipes.tools.cli", "play", "fichas", "--seed", str(SEED),
+                              "--log", log, "--trace", "--time-limit", "60", "--seat", f"python:{spy}:Spy",
+                              "--seat", f"python:{spy}:Keeper"],
+                             stdout=subprocess.PIPE, stderr=stderr, text=True, timeout=300,
+                             env={**os.environ, "NAIPES_SECRET": environment_secret})
+    err = (folder / "stderr.txt").read_text()
+    assert run.returncode == 0, err
+    [found] = bot_notes(err, "spy")
+    return found
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("attack", [
+    "others",     # another process than its own can be named at all
+    "cmdline",    # /proc/<game>/cmdline: the seed and the log's path
+    "environ",    # /proc/<game>/environ: the game's environment
+    "mem",        # /proc/<game or bot>/mem: the game's memory, another bot's secret
+    "fd",         # /proc/<game>/fd: the game's open log
+    "ptrace",     # tracing the game or another bot
+    "signal",     # signalling them
+    "files",      # the log, by its path
+    "inherited",  # a descriptor of the game's (its standard error: the trace, every rule firing)
+])
+def test_a_bot_reaches_nothing_of_the_game_or_another_bot(spied, attack):
+    assert spied[attack] == []
+
+
+def test_a_bot_sees_a_clean_environment_and_only_its_own_descriptors(tmp_path, capsys):
+    (tmp_path / "env.py").write_text(HEADER + '''
+class Environment(Bot):
+    def decide(self, view, options):
+        note("environment", {"variables": dict(os.environ), "fds": sorted(map(int, os.listdir("/proc/self/fd")))})
+        return 0
+''')
+    os.environ["NAIPES_SECRET"] = "not for bots"
+    try:
+        seat = make_bot_seat(f"python:{tmp_path / 'env.py'}:Environment", LIMITS)
+        play_against_random(seat)
+    finally:
+        del os.environ["NAIPES_SECRET"]
+    seat.close()
+    seen = bot_notes(capsys.readouterr().err, "environment")[0]
+    assert "NAIPES_SECRET" not in seen["variables"] and set(seen["variables"]) <= {
+        "PATH", "HOME", "TMPDIR", "LANG", "LC_ALL", "LC_CTYPE", "TZ", "PWD", "PYTHONHASHSEED",
+        "PYTHONDONTWRITEBYTECODE"}
+    assert len(seen["fds"]) == 6  # stdin, stdout and stderr, its two pipes, and the one listing the folder
+
+
+@pytest.mark.slow
+def test_a_process_in_a_session_of_its_own_ends_with_the_bot_and_a_piped_run_does_not_wait(folder):
+    """A bot's process that left its group (a new session; a daemon's double fork) would hold the run's pipes:
+    it cannot be started in a sandbox; elsewhere it is a fault and ends with the worker."""
+    start = time.monotonic()
+    run = subprocess.run([sys.executable, "-m", "naipes.tools.cli", "simulate", "fichas", "-n", "2", "--seed", "1",
+                          "--seat", f"python:{folder / 'hostile.py'}:Detaches", "--seat", "random"],
+                         capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0, run.stderr
+    assert time.monotonic() - start < 60
+    assert running("4242.003") == [] and running("4242.004") == []
+    assert ("raised BlockingIOError" in run.stdout             # no process at all (a sandbox; a user not root)
+            or "decide started a process that outlived its call" in run.stdout)
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="without a sandbox, only root may start processes past the limit")
+def test_without_a_sandbox_a_process_that_outlives_its_call_is_a_fault_and_ends(seated, monkeypatch):
+    from naipes.agents import bot_process
+    from naipes.agents.sandbox import Sandbox
+    monkeypatch.setattr(bot_process, "sandbox", lambda: Sandbox(None, "a test"))
+    seat = seated("Detaches")
+    result, _ = play_against_random(seat)
+    assert result.winners
+    assert "decide started 2 processes that outlived its call" in seat.faults[0]
+    assert running("4242.003") == [] and running("4242.004") == []
+
+
+def test_without_bubblewrap_the_message_says_what_is_not_enforced(monkeypatch, capsys):
+    from naipes.agents import sandbox
+    monkeypatch.setattr(sandbox.shutil, "which", lambda name: None)
+    monkeypatch.setattr(sandbox.os, "access", lambda path, mode: False)
+    sandbox.sandbox.cache_clear()
+    try:
+        assert sandbox.sandbox() == sandbox.Sandbox(None, "bubblewrap (bwrap) is not installed")
+    finally:
+        sandbox.sandbox.cache_clear()
+    message = capsys.readouterr().err
+    assert "Python bots run without a sandbox: bubblewrap (bwrap) is not installed" in message
+    assert "command lines" in message and "memory" in message and "apt install bubblewrap" in message

@@ -1,5 +1,4 @@
 """Python bots: loading, what they see, the fault policy (hostile bots: tests/test_bot_sandbox.py)."""
-import json
 import os
 
 import pytest
@@ -9,13 +8,16 @@ from naipes.agents.bot_process import BotLimits
 from naipes.agents.bot_seat import make_bot_seat
 from naipes.errors import ParamError
 
-BOTS = '''
-import json, os, time
-from pathlib import Path
+from helpers import NOTE, bot_notes
+
+BOTS = NOTE + '''
+import os, time
 from naipes.bots import Bot
 
+PROCESS = os.urandom(8).hex()  # this process's own mark (its pid, in a sandbox of its own, is always the same)
+
 class First(Bot):
-    """Writes what it has seen so far to first.jsonl beside its file at the end of every game."""
+    """Notes what it has seen so far at the end of every game."""
     def __init__(self):
         self.games, self.events, self.views = 0, [], []
     def start_game(self, info):
@@ -26,9 +28,7 @@ class First(Bot):
         self.views.append(view)
         return options[0]
     def end_game(self, result):
-        record = {"pid": os.getpid(), "games": self.games, "events": self.events, "views": self.views}
-        with open(Path(__file__).with_name("first.jsonl"), "a") as out:
-            out.write(json.dumps(record) + "\\n")
+        note("first", {"process": PROCESS, "games": self.games, "events": self.events, "views": self.views})
 
 class Vandal(Bot):
     """Tries to damage the game through what it is given."""
@@ -85,15 +85,16 @@ def chips():
     return load_program("rulesets/fichas.yaml", {"chips": "R1 R2 R3 B1 B2 G3"})
 
 
-def written(bot_file):
-    """What the First bot wrote, one record per game."""
-    return [json.loads(line) for line in bot_file.with_name("first.jsonl").read_text().splitlines()]
+def written(seat, capsys):
+    """What the First bot noted, one record per game (its seat closed first: all it said has arrived)."""
+    seat.close()
+    return bot_notes(capsys.readouterr().err, "first")
 
 
-def test_a_bot_plays_and_observes_every_move(bot_file, seated):
+def test_a_bot_plays_and_observes_every_move(seated, capsys):
     seat = seated("First")
     result = play_game(chips(), [seat, RandomAgent(1)], seed=3)
-    [record] = written(bot_file)
+    [record] = written(seat, capsys)
     assert record["games"] == 1
     moves = [e for e in record["events"] if e["type"] == "move"]
     assert len(moves) == result.decisions          # it saw every move, its own and the other's
@@ -101,9 +102,10 @@ def test_a_bot_plays_and_observes_every_move(bot_file, seated):
     assert seat.faults == []
 
 
-def test_the_bot_runs_in_a_process_of_its_own(bot_file, seated):
-    play_game(chips(), [seated("First"), RandomAgent(1)], seed=3)
-    assert written(bot_file)[0]["pid"] != os.getpid()
+def test_the_bot_runs_in_a_process_of_its_own(seated):
+    seat = seated("First")
+    play_game(chips(), [seat, RandomAgent(1)], seed=3)
+    assert seat._worker is not None and seat._worker.process.pid != os.getpid()
 
 
 def test_a_bot_cannot_change_the_game_through_its_copies(seated):
@@ -154,13 +156,13 @@ def test_a_bot_that_always_fails_does_not_stop_a_long_run(seated):
     assert len(seat.faults) >= 300
 
 
-def test_memory_across_games(bot_file, seated):
+def test_memory_across_games(seated, capsys):
     seat = seated("First")
     for game in range(5):
         play_game(chips(), [RandomAgent(game), seat], seed=game)
-    records = written(bot_file)
+    records = written(seat, capsys)
     assert [r["games"] for r in records] == [1, 2, 3, 4, 5]
-    assert len({r["pid"] for r in records}) == 1  # one process, one object, for the whole run
+    assert len({r["process"] for r in records}) == 1  # one process, one object, for the whole run
 
 
 @pytest.mark.parametrize("spec, message", [
@@ -189,6 +191,7 @@ def test_the_cli_seats_a_bot(bot_file):
     assert int(row.split()[-1]) >= 5  # its faults are counted
 
 
+@pytest.mark.slow
 def test_a_bot_that_always_crashes_does_not_stop_a_1000_game_tournament(bot_file):
     from naipes.tools.tournament import run_tournament
     summary = run_tournament("rulesets/fichas.yaml", [f"python:{bot_file}:Raises", "random"], deals=500, seed=1,
@@ -199,6 +202,7 @@ def test_a_bot_that_always_crashes_does_not_stop_a_1000_game_tournament(bot_file
     assert 0.0 <= crasher["win_rate"] <= 1.0
 
 
+@pytest.mark.slow
 def test_example_bots_play_without_faults():
     from naipes import load_program
     for spec, ruleset, seats in [

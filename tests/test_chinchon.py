@@ -1,4 +1,4 @@
-"""Chinchón (GAMES.md section 2, seed 000), pinned by scenarios and random games.
+"""Chinchón, pinned by scenarios and random games.
 
 The rules: 40 Spanish cards (48 with the 8s and 9s); 7 cards each, dealt one
 at a time from the player after the dealer; one card turned up starts the
@@ -102,6 +102,7 @@ def test_the_deck_is_the_40_card_spanish_deck_worth_its_numbers():
     assert not any(c.joker for c in deck)
 
 
+@pytest.mark.slow
 def test_48_cards_jokers_figures_and_two_decks():
     deck48 = [c.name for z in start(deck=48).memory.zones for c in z]
     assert len(deck48) == 48 and {"8o", "9b"} <= set(deck48)
@@ -277,7 +278,7 @@ def test_the_others_are_not_told_the_card_put_face_down():
     [public] = [r for r in seen if r["type"] == "decision"]
     [record] = [r for r in full if r["type"] == "decision"]
     assert public["choice"] == "close" and record["choice"] == "close with 12c (scores 2)"
-    assert "P1: close" in game.history and not any("12c" in line for line in game.history)
+    assert "P1 closes" in game.history and not any("12c" in line for line in game.history)
     assert face_up["P2"] >= set(OTHER.split())
 
 
@@ -800,9 +801,9 @@ CONFIGS = [
     # (players, params, seats: 'g' greedy, 'c' closer, 'r' random)
     (2, {}, "gg"),
     (2, {}, "gc"),
-    (3, {"jokers": 2, "lay_off": "any"}, "ggc"),
-    (4, {"deck": 48, "allow_minus_twenty": True, "chinchon_wins": False}, "gggg"),
-    (5, {"reenganche": 1, "target": 70, "close_limit": 5}, "ggggc"),
+    pytest.param(3, {"jokers": 2, "lay_off": "any"}, "ggc", marks=pytest.mark.slow),
+    pytest.param(4, {"deck": 48, "allow_minus_twenty": True, "chinchon_wins": False}, "gggg", marks=pytest.mark.slow),
+    pytest.param(5, {"reenganche": 1, "target": 70, "close_limit": 5}, "ggggc", marks=pytest.mark.slow),
     (2, {"allow_bad_close": True, "figures_ten": True, "strict": False}, "gr"),
     (3, {"lay_off": "none", "decks": 2}, "grc"),
 ]

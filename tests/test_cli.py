@@ -101,7 +101,7 @@ def test_every_command_has_help(command):
 
 
 @pytest.mark.parametrize("command, options", [
-    ("play", ["--seat", "-p", "--seed", "--log", "--trace"]),
+    ("play", ["--seat", "-p", "--seed", "--log", "--log-seat", "--trace"]),
     ("simulate", ["-n", "--seat", "-p", "--seed"]),
     ("solve", ["-p", "--seed", "--json"]),
     ("check", ["RULESETS"]),
@@ -189,6 +189,82 @@ def test_check_a_missing_file_exits_1():
     clean(result)
     assert "no rule file" in result.output
     assert result.exit_code == 1
+
+
+# ================================================ what a file names, check never runs
+PWN = '''
+import sys
+print("NOTE ran the bot's file", file=sys.stderr, flush=True)
+
+class Pwn:
+    def decide(self, view, options):
+        return 0
+'''
+
+
+def pwn_strategy(tmp_path, default: str) -> str:
+    """A strategy of the chip game whose default names `default` ({bot}: a bot file beside it, which prints when
+    it is run)."""
+    (tmp_path / "pwn.py").write_text(PWN)
+    strategies = tmp_path / "strategies"
+    strategies.mkdir(exist_ok=True)
+    path = strategies / "pwn.yaml"
+    path.write_text(f"game: fichas\ndefault: {default.format(bot=tmp_path / 'pwn.py')}\n")
+    return str(path)
+
+
+def run(*args: str):
+    """The command in a process of its own (a bot's worker prints on the standard error the command has)."""
+    return subprocess.run([sys.executable, "-m", "naipes.tools.cli", *map(str, args)], capture_output=True, text=True,
+                          timeout=120)
+
+
+def test_check_reads_a_python_bot_a_strategy_names_and_never_runs_it(tmp_path):
+    result = run("check", pwn_strategy(tmp_path, "ismcts:iterations=5,policy=python:{bot}:Pwn"))
+    assert result.returncode == 0, result.stderr
+    assert "ok (a strategy for fichas" in result.stdout
+    assert f"note: it names the Python bot python:{tmp_path / 'pwn.py'}:Pwn (checked as text, not run)" \
+        in result.stdout
+    assert "ran the bot's file" not in result.stderr
+
+
+@pytest.mark.parametrize("bot, message", [
+    ("class Other:\n    pass\n", "defines no 'Pwn' at its top level"),
+    ("def f(:\n", "line 1: "),
+    ("x = (" * 300 + ")" * 300 + "\n", "pwn.py"),
+    ("\0", "null bytes"),
+])
+def test_check_reports_a_bad_python_bot_reference_at_the_default(tmp_path, bot, message):
+    path = pwn_strategy(tmp_path, "ismcts:iterations=5,policy=python:{bot}:Pwn")
+    (tmp_path / "pwn.py").write_text(bot)
+    result = run("check", path)
+    assert result.returncode == 1 and "Traceback" not in result.stderr
+    assert f"{path}:2:10: default 'ismcts:iterations=5,policy=python:" in result.stderr and message in result.stderr
+    missing = pwn_strategy(tmp_path, "ismcts:iterations=5,policy=python:{bot}x:Pwn")
+    assert "not found" in run("check", missing).stderr
+
+
+def test_a_game_refuses_a_python_bot_a_strategy_names(tmp_path):
+    path = pwn_strategy(tmp_path, "ismcts:iterations=5,policy=python:{bot}:Pwn")
+    result = run("play", "fichas", "--seat", path, "--seat", "random", "--seed", "1")
+    assert result.returncode == 1
+    assert f"this strategy names the Python bot 'python:{tmp_path / 'pwn.py'}:Pwn', but only the command line " \
+        "starts one" in result.stderr
+    assert "ran the bot's file" not in result.stderr
+    seated = run("play", "fichas", "--seat", f"python:{tmp_path / 'pwn.py'}:Pwn", "--seat", "random", "--seed", "1")
+    assert seated.returncode == 0 and "ran the bot's file" in seated.stderr  # the command line's, it runs
+
+
+def test_a_rule_files_ai_that_names_a_python_bot_is_not_obeyed(tmp_path):
+    (tmp_path / "pwn.py").write_text(PWN)
+    rules = tmp_path / "mine.yaml"
+    rules.write_text(f"extends: {FICHAS}\nplayers: {{min: 2, max: 2, default: 2, "
+                     f"ai: 'ismcts:iterations=5,policy=python:{tmp_path / 'pwn.py'}:Pwn'}}\n")
+    checked = run("check", rules)
+    assert checked.returncode == 0 and "note: players.ai names the Python bot" in checked.stdout
+    played = run("play", rules, "--seat", "random", "--seed", "1")
+    assert played.returncode == 0 and "P2 random" in played.stdout
+    assert "ran the bot's file" not in checked.stderr + played.stderr
 
 
 # ==================================================================== solve
@@ -306,8 +382,8 @@ def test_play_with_a_human_answers_help_rejects_bad_input_and_finishes():
     assert "'bogus' is not a legal move" in out                           # not an option
     assert "Game over. Winner:" in out
     assert re.search(r"P1: [01]\b", out) and re.search(r"P2: [01]\b", out)
-    # the bad answers did not count as moves: P1's first move is option 1
-    assert "P1 plays " in out
+    # the bad answers did not count as moves: P1's first move is option 1, told in the move's own words, once
+    assert out.count("P1 takes every chip of colour B") == 1 and " plays " not in out
 
 
 def test_play_by_option_name_and_ambiguous_prefix():
@@ -319,7 +395,7 @@ def test_play_by_option_name_and_ambiguous_prefix():
     out = result.output
     assert "'value' could be value 1, value 2, value 3" in out
     assert "'value 9' is not a legal move" in out
-    assert "P1 plays colour R" in out   # case-insensitive name
+    assert "P1 takes every chip of colour R" in out   # case-insensitive name
     assert "Game over." in out
 
 
@@ -335,6 +411,45 @@ def test_play_end_of_input_ends_like_quit():
     result = naipes("play", "fichas", "--seat", "human", "--seat", "random", "--seed", "3", input="")
     clean(result)
     assert "You quit" in result.output
+
+
+ENDLESS = """
+    game: endless
+    players: 2
+    max_decisions: 5
+    state:
+      n: 0
+    player_state:
+      score: 0
+    moves:
+      tick:
+        then: |
+          n = n + 1
+          player.score = player.score + 10 * n
+    rules:
+      - name: ask_again
+        when: n >= 0
+        then: ask players[n % 2] to tick
+    """
+
+
+@pytest.mark.parametrize("result_section, payoffs", [
+    ("", None),                                        # no result: nobody won, so the payoffs say nothing
+    ("result: player.score\n", ["P1: 90", "P2: 60"]),  # the result as things stood
+])
+def test_a_game_cut_off_shows_the_standings_as_they_were(tmp_path, result_section, payoffs):
+    # five ticks: P1 scores 10 + 30 + 50, P2 20 + 40
+    path = write(tmp_path, ENDLESS + result_section)
+    result = naipes("play", path, "--seat", "random", "--seat", "random", "--seed", "1")
+    clean(result)
+    out = result.output
+    assert "cut off after 5 decisions" in out and "nobody wins" in out
+    table = out[out.index("The table as it stood"):]
+    assert re.search(r"P1\s+90\b", table) and re.search(r"P2\s+60\b", table), table
+    if payoffs is None:
+        assert "P1: 0" not in out and "P2: 0" not in out
+    else:
+        assert all(line in out for line in payoffs), out
 
 
 def test_play_without_seed_prints_one_that_reproduces_the_game():
@@ -404,7 +519,7 @@ def test_trace_prints_each_firing(tmp_path):
 
 
 def test_play_with_the_default_opponent_wins_a_won_position():
-    # default seats: the human at P1, the rule file's AI (exact, the seed's exhaustive search) at P2;
+    # default seats: the human at P1, the rule file's AI (exact, the original's exhaustive search) at P2;
     # with first=2 the AI moves first in a won position and must win.
     result = naipes("play", "fichas", "-p", "chips=R1 R2 B1 G3", "-p", "first=2", "--seed", "4",
                     input="1\n" * 10)

@@ -1,6 +1,10 @@
-"""Tournaments on a Dask distributed cluster give the same results as one local process."""
+"""Tournaments on a Dask distributed cluster give the same results as one local process, with the files they name
+found by the workers wherever these run."""
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -8,22 +12,41 @@ from click.testing import CliRunner
 
 pytest.importorskip("distributed", reason="Dask distributed is an optional extra: pip install -e '.[cluster]'")
 pytestmark = pytest.mark.slow  # starts a Dask cluster
-from distributed import LocalCluster  # noqa: E402
+from distributed import Client, LocalCluster  # noqa: E402
 
 from naipes import NaipesError  # noqa: E402
 from naipes.tools.cli import main  # noqa: E402
-from naipes.tools.cluster import play_deals_on_cluster  # noqa: E402
+from naipes.tools.cluster import files_named, play_deals_on_cluster, portable  # noqa: E402
 from naipes.tools.tournament import play_one_deal, run_tournament  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 TUTE = str(ROOT / "rulesets" / "tute_cabrero.yaml")
-AGENTS = ["strategies/tute_cabrero/novice.yaml", "random", "ismcts:iterations=3"]
+# relative paths, as a user at the top of the checkout names them
+AGENTS = ["strategies/tute_cabrero/novice.yaml", "python:examples/first_option_bot.py:FirstOption",
+          "ismcts:iterations=3,policy=strategies/tute_cabrero/novice.yaml"]
 
 
 @pytest.fixture(scope="module")
-def cluster():
-    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as local:
-        yield local.scheduler_address
+def cluster(tmp_path_factory):
+    """A scheduler, and two workers started as `dask worker` is, in a directory of their own (not the tests')."""
+    elsewhere = tmp_path_factory.mktemp("worker")
+    with LocalCluster(n_workers=0, processes=True, dashboard_address=None) as local:
+        address = local.scheduler_address
+        workers = subprocess.Popen([sys.executable, "-m", "dask", "worker", address, "--nworkers", "2",
+                                    "--nthreads", "1", "--no-dashboard"], cwd=elsewhere,
+                                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        try:
+            with Client(address) as client:
+                client.wait_for_workers(2, timeout=120)
+            yield address
+        finally:
+            workers.terminate()
+            workers.wait(timeout=60)
+
+
+@pytest.fixture(autouse=True)
+def at_the_top_of_the_checkout(monkeypatch):
+    monkeypatch.chdir(ROOT)
 
 
 def test_a_tournament_on_a_cluster_equals_one_process(cluster: str) -> None:
@@ -31,15 +54,35 @@ def test_a_tournament_on_a_cluster_equals_one_process(cluster: str) -> None:
     local = run_tournament(TUTE, AGENTS, deals=6, seed=11, params=params, jobs=1)
     remote = run_tournament(TUTE, AGENTS, deals=6, seed=11, params=params, cluster=cluster)
     assert remote == local
-    assert local["games"] == 18
+    assert local["games"] == 18 and [a["agent"] for a in remote["agents"]] == AGENTS
 
 
 def test_the_cli_runs_a_tournament_on_a_cluster(cluster: str) -> None:
-    args = ["tournament", "fichas", "--seat", "minimax", "--seat", "random", "-n", "4", "--seed", "3"]
+    args = ["tournament", "rulesets/fichas.yaml", "--seat", "minimax", "--seat", "random", "-n", "4", "--seed", "3"]
     local = CliRunner().invoke(main, args + ["--jobs", "1"])
     remote = CliRunner().invoke(main, args + ["--cluster", cluster])
     assert remote.exit_code == 0, remote.output
     assert remote.output.splitlines()[-3:] == local.output.splitlines()[-3:]
+
+
+def test_files_named_relative_to_here_travel_by_their_absolute_paths() -> None:
+    strategy = str(ROOT / "strategies" / "tute_cabrero" / "novice.yaml")
+    bot = str(ROOT / "examples" / "first_option_bot.py")
+    assert [portable(a) for a in AGENTS] == [strategy, f"python:{bot}:FirstOption",
+                                             f"ismcts:iterations=3,policy={strategy}"]
+    assert [files_named(portable(a)) for a in AGENTS] == [[strategy], [bot], [strategy]]
+    assert portable("expert") == "expert" and portable("ismcts:iterations=3") == "ismcts:iterations=3"
+
+
+def test_a_worker_without_a_file_says_which(cluster: str, tmp_path: Path) -> None:
+    strategy = tmp_path / "mine.yaml"
+    strategy.write_text((ROOT / "strategies" / "tute_cabrero" / "novice.yaml").read_text(encoding="utf-8"),
+                        encoding="utf-8")
+    deals = play_deals_on_cluster(cluster, play_one_deal, TUTE, {"porotos_to_retire": "1"},
+                                  [str(strategy), "random", "random"], [1])
+    os.remove(strategy)  # (made here, gone before the worker looks: as on a machine that does not have it)
+    with pytest.raises(NaipesError, match=f"has no file {strategy}: every worker needs"):
+        list(deals)
 
 
 def test_an_unreachable_cluster_is_a_clear_error() -> None:

@@ -11,7 +11,8 @@ MODULES = sorted(m.name for m in pkgutil.walk_packages(naipes.__path__, "naipes.
 # modules of the optional extras, and what each needs
 OPTIONAL = {"naipes.bridges.openspiel": "pyspiel", "naipes.bridges.pettingzoo": "pettingzoo",
             "naipes.tools.cluster": "distributed",
-            "naipes.web.app": "starlette", "naipes.web.replay": "starlette", "naipes.web.server": "uvicorn"}
+            "naipes.web.app": "starlette", "naipes.web.replay": "starlette", "naipes.web.server": "uvicorn",
+            "naipes.web.guard": "starlette", "naipes.web.games": "starlette", "naipes.web.logs": "starlette"}
 
 
 @pytest.mark.parametrize("name", MODULES)

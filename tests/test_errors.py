@@ -80,6 +80,12 @@ rules:
 
 
 # ============================================ one mistake, one located error
+def one_rule_doing(*lines: str) -> str:
+    """A rule file whose one rule, r, runs the block of `lines` (as indented there) while the variable x is 0."""
+    block = "".join(f"      {line}\n" for line in lines)
+    return f'game: t\nstate:\n  x: 0\nrules:\n  - name: r\n    when: "x == 0"\n    then: |\n{block}'
+
+
 def case(ident: str, text: str, message: str | tuple[str, ...], at: str | tuple[str, int, int] | int,
          hint: str | tuple[str, ...] | None = None, name: str = "g.yaml"):
     """Loading `text` (written as `name`, beside BASE as base.yaml) gives exactly one error whose message
@@ -166,6 +172,10 @@ LOCATED = [
               if total > 0:
                   total = totl + 1
         """, "unknown name 'totl'", 'totl', hint="did you mean 'total'?"),
+    case('missing_indentation_after_if', one_rule_doing("if x == 0:", "x = 1"),
+         "expected an indented block", 'x = 1', hint="indented"),
+    case('inconsistent_dedent_points_at_the_bad_line', one_rule_doing("if x == 0:", "    x = 1", "  x = 2"),
+         "inconsistent indentation", 'x = 2'),
     case('error_in_a_list_of_actions_points_at_its_item', """
         game: t
         state:
@@ -391,6 +401,15 @@ LOCATED = [
         game: t
         players: {min: 2, max: 2, ai: bogus}
         """, "unknown agent 'bogus'", 'bogus', hint='random, minimax'),
+    case('a_verb_is_a_text_or_words_to_replace', """
+        game: t
+        moves:
+          take: {then: "pass", verb: [takes]}
+        """, "move 'take': 'verb' is a text", '[takes]'),
+    case('doc_is_a_text', """
+        game: t
+        doc: {aim: win}
+        """, "'doc' is a text", '{aim: win}'),
 ]
 
 
@@ -478,22 +497,6 @@ def test_unknown_key_is_located_with_a_hint(tmp_path, text, bad, expected_hint):
 # ========================================================= bad expressions
 
 
-def test_missing_indentation_after_if(tmp_path):
-    error = only_error(tmp_path, """
-        game: t
-        state:
-          x: 0
-        rules:
-          - name: r
-            when: "x == 0"
-            then: |
-              if x == 0:
-              x = 1
-        """)
-    assert "indent" in (error.hint or "") + error.message
-    assert_at(error, tmp_path / "g.yaml", "x = 1")
-
-
 @pytest.mark.parametrize("where, expr", [
     ("condition", "scroe > 1"),
     ("action", "x = scroe"),
@@ -522,43 +525,27 @@ def test_unknown_name_with_hint_everywhere(tmp_path, where, expr):
 
 
 def test_augmented_assignment_of_a_str_to_an_int_is_refused_before_running(tmp_path):
-    errors_of(tmp_path, """
-        game: t
-        state:
-          x: 0
-        rules:
-          - name: r
-            when: "x == 0"
-            then: "x += 'a'"
-        """)
+    errors_of(tmp_path, one_rule_doing("x += 'a'"))
 
 
 # ================================================================= variants
 
 
-def test_adding_a_rule_the_base_already_has(tmp_path):
+def stop_rule_variant(tmp_path, section: str, then: str) -> str:
+    """A variant of BASE (written as base.yaml) whose `section` (rules, override) has a stop_rule doing `then`."""
     write_rules(tmp_path, BASE, "base.yaml")
-    error = only_error(tmp_path, """
-        extends: base.yaml
-        rules:
-          - name: stop_rule
-            when: "True"
-            then: "end game"
-        """, name="v.yaml")
+    return f'extends: base.yaml\n{section}:\n  - name: stop_rule\n    when: "x == 1"\n    then: "{then}"\n'
+
+
+def test_adding_a_rule_the_base_already_has(tmp_path):
+    error = only_error(tmp_path, stop_rule_variant(tmp_path, "rules", "end game"), name="v.yaml")
     assert "already has a rule named 'stop_rule'" in error.message
     assert "override" in error.hint
 
 
 def test_a_valid_variant_loads_and_runs(tmp_path):
     # a control for the variant tests above: the override takes effect
-    write_rules(tmp_path, BASE, "base.yaml")
-    path = write_rules(tmp_path, """
-        extends: base.yaml
-        override:
-          - name: stop_rule
-            when: "x == 1"
-            then: "end game winner players[1]"
-        """, name="v.yaml")
+    path = write_rules(tmp_path, stop_rule_variant(tmp_path, "override", "end game winner players[1]"), name="v.yaml")
     game = Game(load_program(path, {}), 0)
     game.start()
     assert game.over and game.winners == (1,)
@@ -839,23 +826,6 @@ def test_locations_survive_yaml_quoting_and_folding(tmp_path, when):
                                  f"    when: {when}\n    then: end game\n")
     assert "unknown name 'zz'" in error.message
     assert_at(error, tmp_path / "g.yaml", "zz")
-
-
-def test_inconsistent_dedent_points_at_the_bad_line(tmp_path):
-    error = only_error(tmp_path, """
-        game: t
-        state:
-          x: 0
-        rules:
-          - name: r
-            when: "x == 0"
-            then: |
-              if x == 0:
-                  x = 1
-                x = 2
-        """)
-    assert "indentation" in error.message
-    assert error.location.line == position(tmp_path / "g.yaml", "x = 2")[0]
 
 
 @pytest.mark.parametrize("text", [

@@ -1,4 +1,4 @@
-"""The chip game (GAMES.md section 1, seed 001), pinned by scenarios.
+"""The chip game, pinned by scenarios.
 
 N chips, each of one colour and one value.  Two players alternate; a move
 takes every chip in play of one colour, or every chip in play of one value;

@@ -51,6 +51,7 @@ def test_games_replay_as_recorded(name):
             f"{where}: the rules fired differently"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", sorted(record.CONFIGS))
 def test_games_replay_with_the_rules_cut_into_words(name, monkeypatch):
     """A program of more than WORD rules has an agenda per word of its conflict order (Agendas); they fire as
@@ -107,6 +108,7 @@ def _play_logged(name, seed, listening):
     return log, ended, game.decisions, game.firings, game.memory.key(False)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", sorted(record.CONFIGS))
 def test_a_game_nobody_listens_to_is_the_same_game(name):
     """play_game's quiet loop (no listener, observer or hook) takes the steps decision() and apply() take:

@@ -5,6 +5,7 @@ import json
 import re
 
 import pytest
+import yaml
 from click.testing import CliRunner
 from rich.console import Console
 
@@ -15,7 +16,7 @@ from naipes.language.shipped import shipped_rulesets
 from naipes.runtime.game import Game
 from naipes.tools.cli import main
 
-# The Spanish deck's card points in Tute, from GAMES.md: as 11, 3 10, rey 4, caballo 3, sota 2, others 0.
+# The Spanish deck's card points in Tute (docs/games/tute_cabrero.md): as 11, 3 10, rey 4, caballo 3, sota 2, others 0.
 TUTE_POINTS = {1: 11, 3: 10, 12: 4, 11: 3, 10: 2}
 
 
@@ -28,7 +29,9 @@ def test_info_lists_params_with_types_defaults_and_docs():
     result = naipes("info", "tute_cabrero")
     assert result.exit_code == 0, result.output
     out = result.output
-    assert out.startswith("Tute Cabrero (tute_cabrero)\nplayers: 3 to 6, 3 by default; the AI: strong")
+    assert out.startswith("Tute Cabrero (tute_cabrero)\n  Tute Cabrero: 3 to 6 players")  # how to play (doc:)
+    assert "\nplayers: 3 to 6, 3 by default; the AI: strong" in out
+    assert " those still in win.\n" in out.replace("\n  ", " ")   # the whole of it, wrapped
     assert "  porotos_to_retire (int, default 4; min 1, max 20): a player with this many porotos retires" in out
     assert "  sing: sing tute, las cuarenta or las veinte" in out          # moves, with their docs
     assert "phases:\n  deal: " in out
@@ -52,6 +55,7 @@ def test_info_of_an_unknown_game_is_a_clean_error():
     assert result.exit_code == 1 and "no rule file 'nosuchgame'" in result.output and "Traceback" not in result.output
 
 
+@pytest.mark.slow
 def test_list_names_every_shipped_game_and_its_strategies():
     out = naipes("list").output
     for path in shipped_rulesets():
@@ -62,6 +66,7 @@ def test_list_names_every_shipped_game_and_its_strategies():
 
 
 # ==================================================================== legend
+@pytest.mark.slow
 def test_card_names_in_words_follow_the_display_section():
     program = load_program("rulesets/tute_cabrero.yaml")
     cards = {card.name: card for card in deck(program)}
@@ -76,6 +81,7 @@ def test_card_names_in_words_follow_the_display_section():
     assert named["W1"] == "wizard" and named["J4"] == "jester" and named["13s"] == "13 of spades"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("path", shipped_rulesets(), ids=lambda p: p.stem)
 def test_every_legend_example_is_a_card_of_the_game(path):
     program = load_program(path)
@@ -143,6 +149,7 @@ def loss_lines(seed: int, hands: int = 6) -> list[tuple[dict[str, int], dict[str
     return found
 
 
+@pytest.mark.slow
 def test_tute_says_why_a_hand_was_lost():
     found = [line for seed in range(1, 7) for line in loss_lines(seed)]
     assert len(found) > 10
@@ -176,9 +183,11 @@ def test_the_terminal_table_hides_bookkeeping():
     Console(file=out, width=200).print(render_view(game.view(0), hidden_variables(program)))
     header = out.getvalue().splitlines()
     table = next(line for line in header if line.startswith("player"))
-    for column in ("porotos", "points", "taken", "hand"):
+    for column in ("porotos", "taken", "hand"):
         assert column in table
-    for bookkeeping in ("schedule", "tute_by", "last_table", "match_winners", "bid", "score "):
+    # `points` is the last hand's count (the score sheet's, the announcements'): not a column during a hand;
+    # `played` says who played each card of the trick, which the trick shows
+    for bookkeeping in ("schedule", "tute_by", "last_table", "match_winners", "bid", "score ", "points", "played"):
         assert bookkeeping not in out.getvalue().replace("porotos", "")
 
 
@@ -190,11 +199,21 @@ def test_the_table_shown_after_quitting_hides_bookkeeping_too():
         assert bookkeeping not in after
 
 
+@pytest.mark.slow
 def test_help_table_says_what_each_column_means_from_the_rule_file():
     result = naipes("play", "tute_cabrero", "--seed", "2", input="help table\nquit\n")
     answer = result.output.split("> ", 1)[1].split("> You quit")[0]
-    assert "  points: points of the last hand counted: cards, diez de ultimas, cantes" in answer
     assert "  taken: card points taken this hand so far" in answer
     assert "  porotos: hands lost" in answer and "  hand: each player's hand" in answer
-    for hidden in ("schedule", "tute_by", "last_table", "bid:"):
+    for hidden in ("schedule", "tute_by", "last_table", "bid:", "points:"):  # points: the score sheet's
         assert hidden not in answer
+
+
+@pytest.mark.parametrize("path", shipped_rulesets(), ids=lambda p: p.stem)
+def test_every_shipped_rule_file_says_how_to_play(path):
+    """Its own `doc:` (a variant's included: it says what differs and the rest), a few lines long, saying who wins."""
+    tree = yaml.safe_load(path.read_text(encoding="utf-8"))
+    doc = tree.get("doc")
+    assert isinstance(doc, str) and 150 < len(doc) < 1600, f"{path.name}: doc: {doc!r}"
+    assert re.search(r"\b(wins?|loses?)\b", doc), f"{path.name}: its doc does not say who wins"
+    assert load_program(path).doc == doc.strip()

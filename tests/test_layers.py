@@ -9,6 +9,8 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
+import pytest
+
 import naipes
 
 ENGINE = Path(naipes.__file__).resolve().parent
@@ -61,12 +63,14 @@ def test_the_layers_cover_every_module():
     assert {module_name(p).split(".")[1] for p in SOURCES if module_name(p) != "naipes"} <= set(LAYER_OF_TOP)
 
 
+@pytest.mark.slow
 def test_no_module_imports_from_a_later_layer():
     upward = [f"{module_name(p)}:{line} imports {target}" for p in SOURCES for target, line in imports(p)
               if layer(target) > layer(module_name(p))]
     assert not upward, "\n".join(upward)
 
 
+@pytest.mark.slow
 def test_no_import_cycle():
     graph = {module_name(p): {t for t, _ in imports(p) if t != module_name(p)} for p in SOURCES}
     state: dict[str, int] = {}
@@ -103,6 +107,7 @@ def own_private_names(tree: ast.Module) -> set[str]:
     return {n for n in names if n.startswith("_")}
 
 
+@pytest.mark.slow
 def test_no_module_reaches_into_another_modules_private_attributes():
     reaching = []
     for path in SOURCES:

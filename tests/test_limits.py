@@ -69,6 +69,7 @@ def game_file(tmp_path, functions: str, body: str):
     return path
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("case", sorted(RUNAWAYS))
 def test_a_runaway_evaluation_ends_with_a_located_error_naming_the_limit(tmp_path, case):
     functions, body, says = RUNAWAYS[case]

@@ -1,6 +1,6 @@
 """The rummy-family standard library (engine/library/melds.py), checked against the meld rules.
 
-The rules (GAMES.md §2 and the seed): a set is 3-4 cards of one rank, any suits
+The rules (docs/games/chinchon.md): a set is 3-4 cards of one rank, any suits
 (with two decks there can be identical cards); a run is 3 or more cards of one
 suit consecutive in the rank order 1..7, 10, 11, 12 (8 and 9 between 7 and 10
 with 48 cards), the 1 low only, no wrap-around; a card belongs to one meld
@@ -494,6 +494,7 @@ def random_tables(count: int, seed: int):
         made += 1
 
 
+@pytest.mark.slow
 def test_brute_force_agrees_on_meld_and_lay_off():
     checked = rearranged = with_jokers = 0
     for cards, melds, order, per_meld in random_tables(250, seed=15):

@@ -19,6 +19,8 @@ from pathlib import Path
 
 import pytest
 
+pytestmark = pytest.mark.slow  # builds a wheel, and a virtual environment to install it in
+
 ROOT = Path(__file__).resolve().parents[1]
 SOURCES = ["pyproject.toml", "setup.py", "README.md", "engine", "rulesets", "strategies"]
 IGNORED = shutil.ignore_patterns("__pycache__", "*.pyc", "*.egg-info", "build")

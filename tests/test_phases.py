@@ -161,6 +161,7 @@ def test_badly_written_phases_are_located_errors(tmp_path, phases, message):
     assert errors[0].location is not None and errors[0].location.line >= 3
 
 
+@pytest.mark.slow
 def test_extends_names_a_shipped_rule_file_from_any_folder(tmp_path):
     variant = write(tmp_path, "extends: pocha\ngame: my_pocha\nparams:\n  peak: {default: 3}\n", "mine.yaml")
     program = load_program(variant)

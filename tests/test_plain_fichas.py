@@ -25,7 +25,8 @@ def naipes_winning_moves(game: Game) -> list[str]:
     return sorted(o.label for o, value in Solver().evaluate(game) if value[mover] >= 1)
 
 
-@pytest.mark.parametrize("count, colours, values", [(6, 3, 3), (10, 4, 4), (12, 5, 4), (16, 6, 6), (9, 2, 7)])
+@pytest.mark.parametrize("count, colours, values", [(6, 3, 3), (10, 4, 4), (12, 5, 4),
+                                                    pytest.param(16, 6, 6, marks=pytest.mark.slow), (9, 2, 7)])
 def test_plain_solver_agrees_with_naipes_on_random_boards(count, colours, values):
     params = (("colours", str(colours)), ("count", str(count)), ("values", str(values)))
     outcomes = set()

@@ -1,10 +1,10 @@
-"""Pocha (GAMES.md section 3, seed 002), pinned by scenarios and random games.
+"""Pocha, pinned by scenarios and random games.
 
 Spanish deck (40 cards; without the 2s with 3 or 6 players).  Each round every
 player is dealt the same number of cards (1, 2, ... max, ... 2, 1), the first
 card not dealt is turned up for trump (every card dealt: the dealer's last
 card), players bid from the one after the dealer (the last bidder may not
-make the bids add up to the tricks), then play under the seed's obligations:
+make the bids add up to the tricks), then play under the Spanish obligations:
 follow suit and beat if you can; else follow; void, trump; a trump on the
 table, over-trump if you can; else any card.  Exact bid: 10 + 5 per trick;
 missed: -5 per trick of difference.  The highest total after the schedule
@@ -17,16 +17,16 @@ rule files.
 """
 from __future__ import annotations
 
-import re
 from pathlib import Path
 
 import pytest
 
 from naipes.agents.registry import RandomAgent
-from naipes.runtime.game import Game
 from naipes.tools.scenario import arrange, cards, player, zone
 
-from helpers import V, choose, labels, names, program, start_game, unask
+import trick_games
+from helpers import V, choose, labels, names, program, start_game
+from trick_games import announced_tricks, assert_took_the_trick, bid_round, deal_round, legal_cards
 
 RULESETS = Path(__file__).resolve().parent.parent / "rulesets"
 POCHA = str(RULESETS / "pocha.yaml")
@@ -46,19 +46,8 @@ def start(players=4, seed=0, path=POCHA, **params):
 def on_table(hands, trick="", *, leader="P1", trump="oros", players=4, to_move=True, settle=False,
              bids=None, **params):
     """A trick in progress: `trick` played in turn from `leader`; the next player is asked to play."""
-    game = unask(start(players, **params))
-    n = len(trick.split())
-    seats = [f"P{i + 1}" for i in range(players)]
-    mover = seats[(seats.index(leader) + n) % players]
-    zones = {f"{p}.hand": hands.get(p, "") for p in seats}
-    zones["trick"] = trick
-    zones["turnup"] = ""
-    state = {"phase": "'play'", "trump": repr(trump), "trump_card": "None",
-             "leader": f"players[{seats.index(leader)}]", "turn": f"players[{seats.index(mover)}]",
-             "played": "[(seat_order(leader)[i], c) for i, c in enumerate(trick)]"}
-    player_state = {f"{p}.bid": str((bids or {}).get(p, 0)) for p in seats}
-    return arrange(game, zones=zones, state=state, player_state=player_state,
-                   to_move=(mover, "play") if to_move and n < players else None, settle=settle)
+    return trick_games.on_table(lambda n: start(n, **params), hands, trick, leader=leader, trump=trump,
+                                players=players, to_move=to_move, settle=settle, bids=bids)
 
 
 # ================================================================ legal plays
@@ -94,12 +83,7 @@ def on_table(hands, trick="", *, leader="P1", trump="oros", players=4, to_move=T
     ("4c 1e", "2c 5c 1b", {"5c"}),
 ])
 def test_legal_plays_follow_the_seeds_obligations(trick, hand, legal):
-    n = len(trick.split())
-    mover = f"P{n + 1}"
-    game = on_table({mover: hand}, trick)
-    assert game.to_move.name == mover
-    assert set(labels(game)) == legal
-    assert all(o.move == "play" for o in game.options())
+    assert legal_cards(on_table, trick, hand) == legal
 
 
 @pytest.mark.parametrize("trick, hand, card, step", [
@@ -144,15 +128,7 @@ def resolve(trick, *, leader="P1", trump="oros", players=4):
     ("10e 11e 12e 1e", "P4"),      # no trump played, the lead suit decides
 ])
 def test_the_best_card_takes_the_trick(trick, winner):
-    game = resolve(trick)
-    w = player(game, winner)
-    assert w.tricks == 1
-    assert sum(p.tricks for p in game.memory.players) == 1
-    assert names(w.won) == sorted(trick.split())
-    assert len(zone(game, "trick")) == 0 and V(game)["played"] == []
-    # the winner leads the next trick
-    assert V(game)["leader"] is w and V(game)["turn"] is w
-    assert game.to_move is w and labels(game) == [FILLER.split()[int(winner[1]) - 1]]
+    assert_took_the_trick(resolve(trick), winner, trick, FILLER)
 
 
 @pytest.mark.parametrize("i", range(len(ORDER) - 1))
@@ -176,11 +152,6 @@ def test_the_trick_goes_round_the_seating_from_the_leader():
 
 
 # ======================================================================= bids
-def bid_round(game, bids):
-    for b in bids:
-        choose(game, f"bid {b}")
-
-
 def test_bidding_starts_after_the_dealer_and_goes_round():
     game = start()
     assert V(game)["dealer"].name == "P4" and V(game)["hand_size"] == 1
@@ -226,14 +197,9 @@ def test_without_the_last_bidder_rule_any_bid_is_allowed():
 
 
 # ================================================================ round score
-def score(players, bids, tricks, *, round_number=1, totals=None):
+def score(players, bids, tricks, **round_and_totals):
     """Score a round: set bids and tricks taken, enter the score phase, let the rules run."""
-    game = unask(start(players))
-    state = {f"P{i + 1}.bid": str(b) for i, b in enumerate(bids)}
-    state.update({f"P{i + 1}.tricks": str(t) for i, t in enumerate(tricks)})
-    state.update({f"P{i + 1}.score": str(s) for i, s in enumerate(totals or [])})
-    return arrange(game, state={"phase": "'score'", "round_number": str(round_number),
-                                "hand_size": str(sum(tricks))}, player_state=state, settle=True)
+    return trick_games.score(start, players, bids, tricks, **round_and_totals)
 
 
 def test_round_scores_exact_over_under_and_zero():
@@ -320,13 +286,6 @@ def test_the_first_card_not_dealt_is_turned_up_for_trump():
         assert all(len(p.hand) == 1 for p in game.memory.players)
 
 
-def deal_round(game, round_number):
-    """Finish the current round at once (bids and tricks 0) and let the rules deal round `round_number`."""
-    state = {f"{p.name}.{v}": "0" for p in game.memory.players for v in ("bid", "tricks")}
-    return arrange(unask(game), state={"phase": "'score'", "round_number": str(round_number - 1)}, player_state=state,
-                   settle=True)
-
-
 @pytest.mark.parametrize("players, round_number", [(4, 10), (5, 8), (8, 5), (3, 12), (6, 6)])
 def test_when_every_card_is_dealt_the_trump_is_the_dealers_last_card(players, round_number):
     for seed in range(3):
@@ -383,6 +342,7 @@ def test_the_match_goes_on_until_the_schedule_is_done():
 
 
 # ============================================================== random seats
+@pytest.mark.slow
 def test_random_seats_are_a_permutation_drawn_once():
     orders = set()
     for seed in range(10):
@@ -453,113 +413,18 @@ def test_static_deck_order_is_hidden_from_the_players():
 
 
 # ============================================================ random games
-class Checker:
-    """Plays random games, checking the rules' invariants after every decision."""
+class Checker(trick_games.Checker):
+    """Plays random games, checking the rules' invariants after every decision (trick_games.Checker) by the
+    Spanish obligations, trick winner and scores, written out below."""
 
-    def __init__(self, program, players, seed, restricted=True):
-        self.restricted = restricted  # the last-bidder rule is on
-        self.checked = {"bids": 0, "plays": 0, "tricks": 0, "scores": 0}
-        self.game = Game(program, seed, players=players)
-        self.announced: list[str] = []
-        self.game.listeners.append(lambda r: self.announced.append(r["text"]) if r["type"] == "announce" else None)
-        self.game.start()
-        self.agents = [RandomAgent(seed * 100 + i) for i in range(players)]
-        self.ids = sorted(c.id for z in self.game.memory.zones for c in z)
-        self.card_names = {c.name for z in self.game.memory.zones for c in z}
+    def legal(self, hand, trick):
+        return reference_legal(hand, trick, V(self.game)["trump"])
 
-    def run(self):
-        game = self.game
-        self.check()
-        while not game.over:
-            decision = game.decision()
-            assert decision.options, "no legal option offered"
-            self.check_options(decision)
-            choice = self.agents[decision.player].choose(decision)
-            expected_winner = self.expected_winner(choice)
-            self.announced.clear()
-            game.apply(choice)
-            self.check()
-            self.check_announcements(expected_winner)
-        assert game.options() == []
-        assert all(self.checked.values()), self.checked
-        return game
+    def winner(self, played):
+        return reference_winner(played, V(self.game)["trump"])
 
-    # --- after every decision
-    def check(self):
-        game, memory = self.game, self.game.memory
-        # every card is in exactly one zone, and `where` says which
-        held = [(c.id, z.slot) for z in memory.zones for c in z]
-        assert sorted(i for i, _ in held) == self.ids
-        assert all(memory.where[c] == z.slot for z in memory.zones for c in z)
-        # views show no card the seat cannot see
-        visible_to_all = {c.name for c in zone(game, "trick")} | {c.name for c in zone(game, "turnup")}
-        if V(game)["trump_card"] is not None:
-            visible_to_all.add(V(game)["trump_card"].name)
-        for seat in [None] + list(range(len(memory.players))):
-            allowed = visible_to_all | ({c.name for c in memory.players[seat].hand} if seat is not None else set())
-            shown = set(self.strings(game.view(seat))) & self.card_names
-            assert shown <= allowed, f"seat {seat} sees {shown - allowed}"
-        # totals are the sums of the round scores
-        for p in memory.players:
-            assert p.score == sum(p.scores)
-        if not game.over:
-            assert game.to_move is V(game)["turn"]
-
-    def strings(self, value):
-        if isinstance(value, str):
-            yield value
-        elif isinstance(value, dict):
-            for k, v in value.items():
-                yield from self.strings(k)
-                yield from self.strings(v)
-        elif isinstance(value, (list, tuple)):
-            for v in value:
-                yield from self.strings(v)
-
-    # --- the options, from the rules
-    def check_options(self, decision):
-        game = self.game
-        player = game.memory.players[decision.player]
-        if decision.moves == ("bid",):
-            size = V(game)["hand_size"]
-            bids = [p.bid for p in game.memory.players if p is not player]
-            allowed = set(range(size + 1))
-            if self.restricted and all(b is not None for b in bids):
-                allowed.discard(size - sum(bids))
-            assert {o.arg for o in decision.options} == allowed
-            self.checked["bids"] += 1
-            # bidding goes round the seats from the player after the dealer
-            seats = V(game)["seats"]
-            first = seats[(seats.index(V(game)["dealer"]) + 1) % len(seats)]
-            order = seats[seats.index(first):] + seats[:seats.index(first)]
-            assert player is order[sum(b is not None for b in bids)]
-            if sum(b is not None for b in bids) == 0:   # the round's first decision: the hands are dealt
-                assert all(len(p.hand) == size for p in game.memory.players)
-                assert size == V(game)["schedule"][V(game)["round_number"] - 1]
-        else:
-            assert decision.moves == ("play",)
-            legal = reference_legal(list(player.hand), list(zone(game, "trick")), V(game)["trump"])
-            assert {o.arg.name for o in decision.options} == {c.name for c in legal}
-            self.checked["plays"] += 1
-
-    def expected_winner(self, choice):
-        game = self.game
-        if choice.move != "play" or len(zone(game, "trick")) != len(game.memory.players) - 1:
-            return None
-        played = list(V(game)["played"]) + [(game.to_move, choice.arg)]
-        return reference_winner(played, V(game)["trump"]).name
-
-    def check_announcements(self, expected_winner):
-        taken = [m.group(1) for m in (re.match(r"(P\d+) takes the trick", t) for t in self.announced) if m]
-        if expected_winner is not None:
-            assert taken == [expected_winner]
-            self.checked["tricks"] += 1
-        for text in self.announced:
-            m = re.match(r"P\d+ bid (\d+) took (\d+) : (-?\d+) points", text)
-            if m:
-                bid, took, points = map(int, m.groups())
-                assert points == (10 + 5 * took if bid == took else -5 * abs(bid - took))
-                self.checked["scores"] += 1
+    def points(self, bid, took):
+        return 10 + 5 * took if bid == took else -5 * abs(bid - took)
 
 
 def strength(card):
@@ -567,7 +432,7 @@ def strength(card):
 
 
 def reference_legal(hand, trick, trump):
-    """The seed's five obligations, written out."""
+    """The five Spanish obligations (docs/games/pocha.md), written out."""
     if not trick:
         return hand
     lead = trick[0].suit
@@ -593,12 +458,12 @@ def reference_winner(played, trump):
 
 
 @pytest.mark.parametrize("players, params, seeds", [
-    (4, {}, range(3)),                       # the full 19-round match
+    pytest.param(4, {}, range(3), marks=pytest.mark.slow),  # the full 19-round match
     (3, {"peak": "5"}, range(3)),
-    (5, {"peak": "8"}, range(2)),
-    (6, {}, range(2)),                       # 36 cards, 1..6..1
-    (7, {"peak": "5"}, range(2)),
-    (8, {"peak": "3"}, range(2)),
+    pytest.param(5, {"peak": "8"}, range(2), marks=pytest.mark.slow),
+    pytest.param(6, {}, range(2), marks=pytest.mark.slow),  # 36 cards, 1..6..1
+    pytest.param(7, {"peak": "5"}, range(2), marks=pytest.mark.slow),
+    pytest.param(8, {"peak": "3"}, range(2), marks=pytest.mark.slow),
     (4, {"last_bidder_restriction": "false", "peak": "4"}, range(2)),
 ])
 def test_random_games_keep_every_invariant(players, params, seeds):
@@ -614,12 +479,14 @@ def test_random_games_keep_every_invariant(players, params, seeds):
         assert game.payoffs() == [p.score for p in game.memory.players]
 
 
+@pytest.mark.slow
 def test_random_games_of_the_static_variant_keep_every_invariant():
     for seed in range(2):
         game = Checker(program(STATIC, (("rounds", "8"),)), 4, seed).run()
         assert all(len(p.scores) == 8 for p in game.memory.players)
 
 
+@pytest.mark.slow
 def test_in_every_round_the_tricks_taken_add_up_to_the_hand_size():
     for seed in range(3):
         checker = Checker(program(POCHA, (("peak", "6"),)), 4, seed)
@@ -627,6 +494,6 @@ def test_in_every_round_the_tricks_taken_add_up_to_the_hand_size():
         checker.game.listeners.append(lambda r, texts=texts: texts.append(r["text"])
                                       if r["type"] == "announce" else None)
         game = checker.run()
-        took = [int(m.group(1)) for m in (re.match(r"P\d+ bid \d+ took (\d+)", t) for t in texts) if m]
+        took = announced_tricks(texts)
         per_round = [sum(took[i:i + 4]) for i in range(0, len(took), 4)]
         assert per_round == V(game)["schedule"]

@@ -131,6 +131,7 @@ def test_no_public_text_names_a_hidden_card(name):
         assert told > 0, "the games named no card at all: the watcher read nothing"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("leak, told", [
     ("    public: \"'close'\"\n", " close with "),  # the close names the card put face down
     # the count tells the hands held

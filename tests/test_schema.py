@@ -121,6 +121,7 @@ def test_schema_and_loader_agree_on_rule_file_mutants(path: Path, tmp_path: Path
         assert loader_accepts(target) == valid, f"{path.name}, {what}: the loader says {not valid}"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("path", [p for p in STRATEGY_FILES if p.parent.name in ("pocha", "tute_cabrero")],
                          ids=lambda p: f"{p.parent.name}/{p.stem}")
 def test_schema_and_loader_agree_on_strategy_file_mutants(path: Path, tmp_path: Path) -> None:

@@ -21,10 +21,11 @@ def clean(result) -> None:
     assert result.exception is None or isinstance(result.exception, SystemExit), repr(result.exception)
 
 
-# README's measured ladders: the strong level of each card game, the seed's exact search for the chips.
+# README's measured ladders: the strong level of each card game, the original exact search for the chips.
 STRONGEST = {"chinchon": "strong", "pocha": "strong", "tute_cabrero": "strong", "wizard": "strong", "fichas": "exact"}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("path", shipped_rulesets(), ids=lambda p: p.stem)
 def test_every_game_seats_a_strategy_of_its_own_by_default(path):
     program = load_program(path)
@@ -40,6 +41,7 @@ def test_every_game_seats_a_strategy_of_its_own_by_default(path):
     assert levels[program.default_ai] == "strategy"   # a variant finds its base's strategy files
 
 
+@pytest.mark.slow
 def test_a_variant_inherits_its_base_ai():
     assert load_program("rulesets/wizard_official.yaml").default_ai == load_program("rulesets/wizard.yaml").default_ai
     assert load_program("rulesets/chinchon_48.yaml").default_ai == "strong"
@@ -82,6 +84,7 @@ def test_play_with_players_and_opponents():
     assert "P2-P3: baseline, --opponents" in result.output
 
 
+@pytest.mark.slow
 def test_the_default_play_of_every_card_game_seats_its_strongest_level():
     for game, level in STRONGEST.items():
         result = naipes("play", game, "--seed", "1", input="quit\n")
@@ -107,6 +110,7 @@ def test_an_unknown_level_lists_the_games_levels(flag):
     assert "did you mean 'strong'?" in result.output
 
 
+@pytest.mark.slow
 def test_serve_seats_the_rule_files_ai(monkeypatch):
     pytest.importorskip("uvicorn", reason="naipes serve needs the web extra")
     pytest.importorskip("starlette", reason="naipes serve needs the web extra")
@@ -120,6 +124,7 @@ def test_serve_seats_the_rule_files_ai(monkeypatch):
     assert "seats: P1 human (you), P2 expert, P3 expert, P4 expert" in result.output
 
 
+@pytest.mark.slow
 def test_a_variant_of_another_name_falls_back_to_random_when_the_bases_strategies_do_not_play_it(tmp_path):
     # strategies/pocha/* play games named pocha*: my_pocha inherits `ai: strong` but cannot seat it
     mine = tmp_path / "mine.yaml"

@@ -69,6 +69,7 @@ def test_a_perfect_record_does_not_collapse_the_interval(tmp_path):
     assert rand["win_ci"] == pytest.approx([0.0, 0.2775], abs=1e-4)
 
 
+@pytest.mark.slow
 def test_simulate_gives_the_same_results_with_any_number_of_jobs(tmp_path):
     args = ("tute_cabrero", "-n", "3", "--seed", "2", "-p", "porotos_to_retire=1", "--opponents", "random")
     one = simulate_json(tmp_path, *args, "--jobs", "1")
@@ -168,6 +169,7 @@ def test_an_output_path_in_a_missing_folder_is_refused_before_any_work(command, 
     assert "seed" not in result.output   # nothing was played
 
 
+@pytest.mark.slow
 def test_an_output_path_that_is_a_folder_or_a_plot_of_an_unknown_format_is_refused(tmp_path):
     result = naipes("play", "fichas", "--log", str(tmp_path))
     assert result.exit_code == 2 and "is a folder" in result.output

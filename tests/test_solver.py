@@ -105,6 +105,7 @@ def test_the_solver_agrees_with_the_brute_force_on_200_random_positions():
     assert outcomes == {True, False}  # both won and lost positions were tested
 
 
+@pytest.mark.slow
 def test_the_solver_agrees_with_the_brute_force_with_p2_to_move():
     rng = random.Random(7)
     for _ in range(30):

@@ -111,6 +111,7 @@ def test_ismcts_never_reads_what_its_view_hides():
     assert len(compared) == 4
 
 
+@pytest.mark.slow
 def test_ismcts_plays_legal_reproducible_games_in_every_game():
     for name in ("tute_cabrero", "pocha", "wizard", "chinchon", "fichas"):
         program = program_for(name)

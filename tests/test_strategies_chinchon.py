@@ -1,6 +1,6 @@
 """Strategies for Chinchón (strategies/chinchon/) and the chip game (strategies/fichas/), pinned by positions.
 
-The seed's Chinchón player (seed 000, section 3) keeps a counter per card:
+The original Chinchón player (strategies/chinchon/seed.yaml) keeps a counter per card:
 +2 per other card of the same rank (+1 once another card of that rank has
 gone out), +1 per card of the same suit next to it (if the run can still be
 completed beyond the pair) or one apart (if the card between has not gone

@@ -1,11 +1,11 @@
-"""Tute Cabrero strategies (strategies/tute_cabrero/, seed 003 section 5): each level's choices pinned in positions.
+"""Tute Cabrero strategies (strategies/tute_cabrero/): each level's choices pinned in positions.
 
 Three players, trump oros unless a test says otherwise; P1 is the seat under
 test. The other hands are left empty (their cards lie in the stock, unseen by
 P1), so only P1's hand, the trick, the strategy's memory (points taken, cards
 played, voids) and the public state matter. Card names: rank + suit initial
 (1c as de copas, 12b rey de bastos, 11e caballo de espadas, 10o sota de oros).
-Expected choices follow from the seed's rules, worked out by hand in comments.
+Expected choices follow from the levels' rules (the strategy files' headers), worked out by hand in comments.
 """
 from __future__ import annotations
 
@@ -20,6 +20,9 @@ from naipes.runtime.game import play_game
 from naipes.tools.scenario import arrange, new_game
 
 from helpers import choose, program
+
+# slow: each of the five strategy levels is compiled once (a second or two each), and the positions play on views
+pytestmark = pytest.mark.slow
 
 ROOT = Path(__file__).resolve().parent.parent
 TUTE = str(ROOT / "rulesets" / "tute_cabrero.yaml")

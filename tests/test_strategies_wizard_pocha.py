@@ -1,8 +1,8 @@
 """The Wizard and Pocha strategies, pinned by the choices they make in given positions.
 
-strategies/wizard/seed.yaml is seed 004's artificial player: its bid adds 1
+strategies/wizard/seed.yaml is Wizard's original artificial player: its bid adds 1
 per wizard, 1 with probability N/13 per trump of value N and N/26 per other
-numbered card; its play follows the seed's steps in order (the last card; a
+numbered card; its play follows the original's steps in order (the last card; a
 wizard under a wizard when it has enough, or with probability (a-t)/(n-i+1)
 when short; a jester when it has enough, or with probability
 1-(a-t)/(n-i+1); the only card of the lead suit; ...).  strong.yaml bids its
@@ -163,6 +163,7 @@ def test_pocha_strong_remembers_the_cards_played():
 
 
 # =================================================================== Wizard seed
+@pytest.mark.slow
 def test_wizard_seed_bid_is_reproducible_from_the_seat_seed():
     game = bidding(wizard_table, "W1 J1 7h 13s 9d 2c", trump="hearts")
     bids = [decide("wizard", "seed", game, seed=s)[0] for s in range(20)]

@@ -1,6 +1,9 @@
 """Tournaments: rotations, statistics with known answers, determinism, outputs."""
 import json
 import math
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
@@ -51,11 +54,38 @@ def test_results_do_not_depend_on_the_number_of_workers():
     assert one == two
 
 
+# Compiles the chip game once, removes its rule file, then plays the same deals with one job and with two.
+ONE_COMPILATION = """
+import json, os, sys
+from naipes import load_program
+from naipes.tools.tournament import compile_seats, play_deals, start_method
+from naipes.agents.bot_process import BotLimits
+seats = ["exact", "random"]
+compiled = compile_seats(load_program(sys.argv[1]), seats, BotLimits())
+os.remove(sys.argv[1])
+played = {jobs: [r.payoff for r in play_deals(compiled, seats, [1, 2, 3, 4], jobs=jobs)] for jobs in (1, 2)}
+print(json.dumps([start_method(), played[1], played[2]]))
+"""
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="workers are forked on Linux only")
+def test_workers_play_the_program_compiled_once_without_reading_the_rule_file_again(tmp_path):
+    # in a fresh interpreter (no other thread: start_method forks), so that pytest's threads play no part
+    path = tmp_path / "fichas.yaml"
+    path.write_text((Path(__file__).resolve().parent.parent / "rulesets" / "fichas.yaml").read_text())
+    done = subprocess.run([sys.executable, "-c", ONE_COMPILATION, str(path)], capture_output=True, text=True,
+                          timeout=120)
+    assert done.returncode == 0, done.stderr
+    method, one_job, two_jobs = json.loads(done.stdout)
+    assert method == "fork" and one_job == two_jobs and len(two_jobs) == 4
+
+
 def test_wrong_number_of_agents_is_an_error():
     with pytest.raises(NaipesError, match="seats 2 to 2 players"):
         run_tournament("rulesets/fichas.yaml", ["random", "random", "random"], deals=1, seed=1)
 
 
+@pytest.mark.slow
 def test_cli_writes_json_and_a_png(tmp_path):
     out_json, out_png = tmp_path / "r.json", tmp_path / "r.png"
     result = CliRunner().invoke(main, ["tournament", "fichas", "-n", "5", "--seed", "2", "--jobs", "1",

@@ -33,6 +33,7 @@ def test_misere_single_chip_loses_for_the_mover():
     assert game.over and game.winners == (1,)
 
 
+@pytest.mark.slow
 def test_misere_solver_agrees_with_brute_force():
     rng = random.Random(11)
     for _ in range(40):

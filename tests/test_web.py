@@ -6,6 +6,7 @@ nothing; each seat is shown only its own view and its own options.
 """
 from __future__ import annotations
 
+import json
 import socket
 import threading
 from pathlib import Path
@@ -19,9 +20,11 @@ websockets = pytest.importorskip("starlette.websockets")
 from click.testing import CliRunner  # noqa: E402
 
 from naipes import load_program  # noqa: E402
+from naipes.tools import catalogue  # noqa: E402
 from naipes.tools.cli import main  # noqa: E402
+from naipes.tools.replay import Replay  # noqa: E402
 from naipes.web.app import create_app  # noqa: E402
-from naipes.web.table import Table  # noqa: E402
+from naipes.web.table import Table, Tables  # noqa: E402
 
 RULESETS = Path(__file__).resolve().parent.parent / "rulesets"
 GAMES = {name: RULESETS / f"{name}.yaml" for name in ("fichas", "pocha")}
@@ -69,10 +72,23 @@ def test_a_whole_chip_game_with_a_human_seat_against_minimax():
         moves += 1
     table.join(TIMEOUT)
     assert moves >= 1 and state["outcome"]["winners"] in (["P1"], ["P2"])
+    assert state["outcome"]["sheet"] is None  # the chip game declares no score
     assert state["view"]["zones"]["table"] == [] and state["options"] == []
     decisions = [r for r in table.records_for(0) if r["type"] == "decision"]
     assert [r["own"] for r in decisions if r["seat"] == 0] == [r["text"] for r in decisions if r["seat"] == 0]
     assert table.records[-1]["type"] == "end"
+
+
+def test_the_end_carries_the_games_score_sheet():
+    """Pocha with peak 2 deals three hands: three rows, then the totals the game ended with."""
+    table = started(load_program(GAMES["pocha"], {"peak": "2", "random_seats": "false"}),
+                    ["human", "random", "random", "random"], seed=9)
+    while not (state := wait_for(table, 0, my_turn_or_over))["over"]:
+        assert play(table, 0, state["options"][0]["label"]) is None
+    sheet = state["outcome"]["sheet"]
+    assert sheet["columns"] == ["score"] and sheet["players"] == ["P1", "P2", "P3", "P4"]
+    assert len(sheet["rows"]) == 3 and sheet["rows"][-1] == sheet["total"]
+    assert sheet["total"] == [[p["score"]] for p in state["view"]["players"]]
 
 
 def first_refused_card(table: Table, seats: int):
@@ -123,7 +139,7 @@ def test_requests_out_of_turn_or_for_an_earlier_position_are_refused():
     assert answer.startswith("it is not your turn")
     table.close()
     table.join(TIMEOUT)
-    assert table.over and table.outcome == {"stopped": "the table was closed"}
+    assert table.over and table.outcome == {"stopped": "the table was closed", "seed": 4}
 
 
 def test_each_seat_sees_its_own_view_and_only_its_own_options():
@@ -147,14 +163,22 @@ def test_each_seat_sees_its_own_view_and_only_its_own_options():
 @pytest.fixture
 def client():
     app = create_app(GAMES, pause=0, hosts=["testserver"])
-    with testclient.TestClient(app) as client:
+    with testclient.TestClient(app) as client:  # (a server error raises here: any traceback fails the test)
         yield client
 
 
 def new_table(client, **body):
+    """A table made as a page makes it: its id, and the WebSocket of the seat it gives (with the seat's key)."""
     response = client.post("/api/tables", json={"game": "fichas", "seed": 2, **body})
     assert response.status_code == 200, response.text
-    return response.json()["id"]
+    made = response.json()
+    return made["id"], f"/ws/{made['id']}?seat={made['seat']}&token={made['token']}"
+
+
+def socket_of(link: str) -> str:
+    """The WebSocket of a seat's link (table/ID?seat=N&token=T)."""
+    assert link.startswith("table/")
+    return "/ws/" + link.removeprefix("table/")
 
 
 def receive(ws, kind):
@@ -166,16 +190,42 @@ def receive(ws, kind):
     raise AssertionError(f"no {kind} message")
 
 
-def test_the_games_list_their_params_and_ai_levels(client):
+def test_the_games_list_at_once_and_a_chosen_game_gives_its_params_and_ai_levels(client, monkeypatch):
+    compiled = []
+    monkeypatch.setattr(catalogue, "load_program", lambda path, *a: compiled.append(path) or load_program(path, *a))
+    catalogue.describe_file.cache_clear()
     games = {g["name"]: g for g in client.get("/api/games").json()}
-    assert set(games) == {"fichas", "pocha"}
-    fichas = games["fichas"]
+    assert set(games) == {"fichas", "pocha"} and compiled == []  # the list compiles nothing
+    how_to_play = load_program(GAMES["fichas"]).doc
+    assert how_to_play.startswith("The chip game: two players")
+    assert games["fichas"] == {"name": "fichas", "title": "The chip game (fichas)", "doc": how_to_play,
+                               "players": {"min": 2, "max": 2, "default": 2}}
+    assert games["pocha"]["players"] == {"min": 3, "max": 8, "default": 4}  # Pocha's own, over its base's
+    assert games["pocha"]["doc"].startswith("Pocha: ")
+    fichas = client.get("/api/games/fichas").json()
+    assert compiled == [str(GAMES["fichas"])]
     assert fichas["title"] == "The chip game (fichas)" and fichas["players"]["ai"] == "exact"
     count = next(p for p in fichas["params"] if p["name"] == "count")
     assert (count["type"], count["default"], count["min"]) == ("int", 12, 1) and count["doc"]
     levels = [level["name"] for level in fichas["levels"]]
     assert levels[:2] == ["exact", "greedy"] and "minimax" in levels
-    assert "minimax" not in [level["name"] for level in games["pocha"]["levels"]]  # pocha hides cards
+    pocha = client.get("/api/games/pocha").json()
+    assert "minimax" not in [level["name"] for level in pocha["levels"]]  # pocha hides cards
+    assert client.get("/api/games/chess").status_code == 404
+
+
+def test_a_rule_file_that_does_not_compile_is_listed_and_says_why_when_chosen(tmp_path):
+    broken = tmp_path / "broken.yaml"
+    broken.write_text((RULESETS / "fichas.yaml").read_text().replace("title: The chip game (fichas)",
+                                                                     "title: Broken chips\nrules: 3"))
+    unreadable = tmp_path / "unreadable.yaml"
+    unreadable.write_text("title: [unclosed\n")
+    app = create_app({"broken": broken, "unreadable": unreadable}, hosts=["testserver"])
+    with testclient.TestClient(app) as client:
+        listed = {g["name"]: g for g in client.get("/api/games").json()}
+        assert listed["broken"]["title"] == "Broken chips" and "error" in listed["unreadable"]
+        chosen = client.get("/api/games/broken")
+        assert chosen.status_code == 400 and "broken.yaml:" in chosen.json()["error"]
 
 
 @pytest.mark.parametrize("body, message", [
@@ -186,6 +236,11 @@ def test_the_games_list_their_params_and_ai_levels(client):
     ({"params": {"count": "0"}}, "count"),
     ({"params": {"colour": "3"}}, "colour"),
     ({"seed": "x"}, "seed is a whole number"),
+    ({"seed": -1}, "seed is a whole number from 0"),
+    ({"seed": 10 ** 30}, "seed is a whole number from 0"),
+    ({"params": {"count": [1]}}, "params is a mapping of names to plain values"),
+    ({"seats": "human"}, "seats is a list"),
+    ({"game": ["fichas"]}, 'a new table is {"game": NAME'),
 ])
 def test_a_table_that_cannot_be_made_is_refused_with_the_reason(client, body, message):
     response = client.post("/api/tables", json={"game": "fichas", **body})
@@ -193,65 +248,210 @@ def test_a_table_that_cannot_be_made_is_refused_with_the_reason(client, body, me
 
 
 def test_two_tabs_play_a_chip_game_each_at_its_seat(client):
-    table_id = new_table(client, seats=["human", "human"])
-    with client.websocket_connect(f"/ws/{table_id}?seat=0&token=a") as first, \
-            client.websocket_connect(f"/ws/{table_id}?seat=1&token=b") as second:
+    table_id, mine = new_table(client, seats=["human", "human"])
+    with client.websocket_connect(mine) as first:
         info = receive(first, "table")
         assert info["seat"] == 0 and info["display"]["shape"] == "chip"
         assert info["cards"]["R1"] == {"colour": "R", "value": 1}
-        assert receive(second, "table")["seat"] == 1
-        tabs = [first, second]
-        state = [receive(first, "state"), receive(second, "state")]
-        while True:
-            mover = 0 if state[0]["your_turn"] else 1
-            other = 1 - mover
-            assert state[other]["options"] == []
-            tabs[other].send_json({"serial": state[mover]["serial"], "label": state[mover]["options"][0]["label"]})
-            assert receive(tabs[other], "refused")["reason"] == f"it is not your turn: waiting for P{mover + 1} to move"
-            tabs[mover].send_json({"serial": state[mover]["serial"], "label": state[mover]["options"][-1]["label"]})
+        invite = info["invites"]["1"]  # whoever made the table has the other seat's link, to send
+        with client.websocket_connect(socket_of(invite)) as second:
+            info = receive(second, "table")
+            assert info["seat"] == 1 and "invites" not in info
+            tabs = [first, second]
             state = [receive(first, "state"), receive(second, "state")]
-            if state[0]["over"]:
-                break
-        assert state[0]["outcome"] == state[1]["outcome"] and len(state[0]["outcome"]["winners"]) == 1
+            while True:
+                mover = 0 if state[0]["your_turn"] else 1
+                other = 1 - mover
+                assert state[other]["options"] == []
+                tabs[other].send_json({"serial": state[mover]["serial"], "label": state[mover]["options"][0]["label"]})
+                refusal = receive(tabs[other], "refused")["reason"]
+                assert refusal == f"it is not your turn: waiting for P{mover + 1} to move"
+                tabs[mover].send_json({"serial": state[mover]["serial"], "label": state[mover]["options"][-1]["label"]})
+                state = [receive(first, "state"), receive(second, "state")]
+                if state[0]["over"]:
+                    break
+            assert state[0]["outcome"] == state[1]["outcome"] and len(state[0]["outcome"]["winners"]) == 1
 
 
-def test_a_seat_is_held_by_one_tab(client):
-    table_id = new_table(client, seats=["human", "minimax"])
-    with client.websocket_connect(f"/ws/{table_id}?seat=0&token=mine") as tab:
+def messages_until_over(ws) -> list[str]:
+    """Every message a tab gets, as sent, until its state says the game is over."""
+    texts = []
+    while True:
+        texts.append(ws.receive_text())
+        message = json.loads(texts[-1])
+        if message["type"] == "state" and message["over"]:
+            return texts
+        if message["type"] == "state" and message["your_turn"]:
+            ws.send_json({"serial": message["serial"], "label": message["options"][0]["label"]})
+
+
+def test_no_seed_reaches_a_tab_before_the_game_is_over(client):
+    """The seed predicts every hand: no message, list or page has it until the last hand is played."""
+    response = client.post("/api/tables", json={"game": "fichas", "seats": ["human", "random"],
+                                                "params": {"count": "4"}})
+    made = response.json()
+    table = client.app.state.tables.get(made["id"])
+    seed = str(table.seed)
+    assert 0 <= table.seed < 1 << 53  # drawn from 53 bits: too many to try against one's hand
+    assert seed not in response.text and seed not in client.get("/api/tables").text
+    with client.websocket_connect(f"/ws/{made['id']}?seat=watch") as onlooker, \
+            client.websocket_connect(f"/ws/{made['id']}?seat=0&token={made['token']}") as tab:
+        texts = messages_until_over(tab)
+        assert json.loads(texts[0])["seed"] is None and json.loads(texts[0])["seed_chosen"] is False
+        assert not any(seed in text for text in texts[:-1])
+        assert json.loads(texts[-1])["outcome"]["seed"] == table.seed  # told at the end
+        watched = messages_until_over(onlooker)
+        assert not any(seed in text for text in watched[:-1])
+    listed = {t["id"]: t for t in client.get("/api/tables").json()}
+    assert listed[made["id"]]["seed"] == table.seed
+
+
+def test_a_seat_opens_only_with_its_own_key(client):
+    table_id, mine = new_table(client, seats=["human", "human"])
+    table = client.app.state.tables.get(table_id)
+    other = f"/ws/{table_id}?seat=1&token={table.tokens[1]}"
+    assert len(table.tokens[0]) >= 24 and table.tokens[0] != table.tokens[1]
+    with client.websocket_connect(mine) as tab:
         assert receive(tab, "table")["seat"] == 0
-        with client.websocket_connect(f"/ws/{table_id}?seat=0&token=other") as intruder:
-            assert receive(intruder, "error")["message"] == "P1 is taken by another tab"
-        with client.websocket_connect(f"/ws/{table_id}?seat=0&token=mine") as reloaded:
+        for wrong in ("", "&token=", f"&token={table.tokens[1]}", f"&token={table.tokens[0][:-1]}",
+                      "&token=%C2%B2"):
+            with client.websocket_connect(f"/ws/{table_id}?seat=0{wrong}") as intruder:
+                assert "opens only with its own link" in receive(intruder, "error")["message"]
+        with client.websocket_connect(mine) as reloaded:  # the same key: the same player (a reload, a window)
             assert receive(reloaded, "table")["seat"] == 0
-        with client.websocket_connect(f"/ws/{table_id}?seat=1") as ai_seat:
-            assert "played by minimax" in receive(ai_seat, "error")["message"]
-        with client.websocket_connect(f"/ws/{table_id}?seat=watch") as onlooker:
-            assert receive(onlooker, "table")["seat"] is None
-            assert receive(onlooker, "state")["options"] == []
+        with client.websocket_connect(other) as guest:
+            assert receive(guest, "table")["seat"] == 1
+            assert receive(tab, "seats")["seats"][1]["taken"]
+    assert not table.seats()[1]["taken"]
+    with client.websocket_connect(f"/ws/{table_id}?seat=1") as intruder:  # a seat left: still locked
+        assert "opens only with its own link" in receive(intruder, "error")["message"]
+    with client.websocket_connect(other) as guest:  # but its key reopens it
+        assert receive(guest, "table")["seat"] == 1
+
+
+def test_seats_that_are_not_a_persons_or_not_there_are_refused(client):
+    table_id, _ = new_table(client, seats=["human", "minimax"])
+    with client.websocket_connect(f"/ws/{table_id}?seat=1") as ai_seat:
+        assert "played by minimax" in receive(ai_seat, "error")["message"]
+    with client.websocket_connect(f"/ws/{table_id}?seat=watch") as onlooker:
+        assert receive(onlooker, "table")["seat"] is None and "invites" not in receive(onlooker, "state")
     with client.websocket_connect("/ws/nosuchtable?seat=0") as lost:
         assert "no such table" in receive(lost, "error")["message"]
 
 
 def test_malformed_messages_are_refused(client):
-    table_id = new_table(client, seats=["human", "minimax"])
-    with client.websocket_connect(f"/ws/{table_id}?seat=0") as tab:
+    table_id, mine = new_table(client, seats=["human", "minimax"])
+    with client.websocket_connect(mine) as tab:
         state = receive(tab, "state")
-        tab.send_text("not json")
+        for junk in ("not json", "[" * 3000 + "]" * 3000, "x" * 10000, '{"serial": "1"}', "[]", "null"):
+            tab.send_text(junk)
+            assert receive(tab, "refused")["reason"].startswith("a move is")
+        tab.send_bytes(b'{"serial": 1}')
         assert receive(tab, "refused")["reason"].startswith("a move is")
         tab.send_json({"serial": state["serial"], "label": "colour Z"})
         assert receive(tab, "refused")["reason"] == "'colour Z' is not a move you can make now"
         tab.send_json({"serial": state["serial"], "card": "R1"})
         assert "is not a choice now" in receive(tab, "refused")["reason"]
+        tab.send_json({"serial": state["serial"], "label": ["colour R"], "card": {"a": 1}})
+        assert receive(tab, "refused")["reason"] == "a move names an option's label or a card"
 
 
-def test_only_local_host_names_and_pages_are_served(client):
-    assert client.get("/api/tables", headers={"host": "evil.example"}).status_code == 400
-    table_id = new_table(client)
-    with pytest.raises(websockets.WebSocketDisconnect), \
-            client.websocket_connect(f"/ws/{table_id}?seat=0", headers={"origin": "http://evil.example"}) as ws:
-        ws.receive_json()
-    with client.websocket_connect(f"/ws/{table_id}?seat=0", headers={"origin": "http://testserver"}) as ws:
-        assert receive(ws, "table")["seat"] == 0
+EVIL = "http://evil.example"
+
+
+def test_requests_from_another_site_are_refused_and_cannot_end_a_game(client):
+    table_id, mine = new_table(client, seats=["human", "human"])
+    with client.websocket_connect(mine) as tab:
+        receive(tab, "state")
+        for _ in range(40):
+            response = client.post("/api/tables", json={"game": "fichas"}, headers={"origin": EVIL})
+            assert response.status_code == 403 and "another site" in response.text
+        assert [t["id"] for t in client.get("/api/tables").json()] == [table_id]
+        for headers in ({"origin": "null"}, {"origin": "http://testserver:8001"}, {"origin": "https://testserver.evil"},
+                        {"sec-fetch-site": "cross-site"}, {"sec-fetch-site": "same-site"}):
+            assert client.post("/api/tables", json={"game": "fichas"}, headers=headers).status_code == 403
+        same = client.post("/api/tables", json={"game": "fichas"},
+                           headers={"origin": "http://testserver", "sec-fetch-site": "same-origin"})
+        assert same.status_code == 200
+        for origin in (EVIL, "null"):
+            with pytest.raises(websockets.WebSocketDisconnect), \
+                    client.websocket_connect(mine, headers={"origin": origin}) as ws:
+                ws.receive_json()
+        with client.websocket_connect(mine, headers={"origin": "http://testserver"}) as ws:
+            assert receive(ws, "table")["seat"] == 0
+        assert not client.app.state.tables.get(table_id).closed
+
+
+def test_a_host_name_that_is_not_the_servers_is_refused():
+    """DNS rebinding: a page of evil.example, whose name now points here, is refused by its Host."""
+    app = create_app(GAMES, pause=0)  # this machine's names only
+    with testclient.TestClient(app, base_url="http://localhost:8000") as client:
+        assert client.get("/api/tables").status_code == 200
+        for host in ("evil.example", "evil.example:8000", "localhost.evil.example", "evil@localhost", ""):
+            response = client.get("/api/tables", headers={"host": host})
+            assert response.status_code == 400 and "does not answer to the name" in response.text
+        assert client.post("/api/tables", json={"game": "fichas"}, headers={"host": "evil.example"}).status_code == 400
+        assert client.get("/", headers={"host": "[::1]:8000"}).status_code == 200
+        with pytest.raises(websockets.WebSocketDisconnect), \
+                client.websocket_connect("/ws/x?seat=watch", headers={"host": "evil.example"}) as ws:
+            ws.receive_json()
+
+
+def test_a_flood_of_new_tables_cannot_end_a_game_in_play():
+    app = create_app(GAMES, pause=0, hosts=["testserver"], tables=Tables(limit=3))
+    tables = app.state.tables
+    with testclient.TestClient(app) as client:
+        table_id, mine = new_table(client)
+        with client.websocket_connect(mine) as tab:
+            receive(tab, "state")
+            answers = [client.post("/api/tables", json={"game": "fichas"}).status_code for _ in range(5)]
+            assert answers == [200, 200, 503, 503, 503]
+            assert not tables.get(table_id).closed
+            tables.idle = 0  # tables nobody looks at are let go at once; one with a tab open is not
+            assert client.post("/api/tables", json={"game": "fichas"}).status_code == 200
+            assert not tables.get(table_id).closed and len(tables.all()) == 3
+        assert client.post("/api/tables", json={"game": "fichas"}).status_code == 200  # the tab closed: it may go
+        assert tables.get(table_id) is None and len(tables.all()) == 3
+
+
+def test_large_and_deep_bodies_are_refused(client):
+    def post(content, **headers):
+        return client.post("/api/tables", content=content, headers={"content-type": "application/json", **headers})
+    big = post(b"x" * 20_000_000)
+    assert big.status_code == 413 and "larger than" in big.text
+    assert post(b"[" * 100_000 + b"]" * 100_000).status_code == 413
+    deep = post(b'{"game": ' + b"[" * 5_000 + b"]" * 5_000 + b"}")  # small, but deep
+    assert deep.status_code == 400 and "nested 5001 deep; at most 8" in deep.json()["error"]
+    streamed = post(iter([b" " * 10_000] * 5))  # no Content-Length: cut off as it is read
+    assert streamed.status_code == 413
+    assert client.post("/api/tables", data={"game": "fichas"}).status_code == 415  # a form (a cross-site post's)
+    assert post(b"\xff\xfe").status_code == 400 and post(b"{").status_code == 400
+    assert client.app.state.tables.all() == []
+
+
+@pytest.mark.parametrize("path", [
+    "/ws/{id}?seat=²", "/ws/{id}?seat=-1", "/ws/{id}?seat=99999", "/ws/{id}?seat=", "/ws/{id}?seat=1e3",
+    "/ws/{id}?seat=%FF", "/ws/{id}?seat=0&seat=1", "/ws/{id}?seat=0&token=%00", "/ws/nosuch?seat=0",
+    "/ws/{id}?seat=٣",
+])
+def test_no_seat_text_gives_a_server_traceback(client, path):
+    table_id, _ = new_table(client)
+    with client.websocket_connect(path.format(id=table_id)) as ws:
+        message = ws.receive_json()
+    assert message["type"] == "error" and message["message"]
+
+
+@pytest.mark.parametrize("path", ["/api/replay", "/api/replay/99999999999999999999", "/table/%FF?seat=²",
+                                  "/api/tables?x=%FF", "/static/../app.py", "/nowhere"])
+def test_no_path_gives_a_server_traceback(client, path):
+    assert client.get(path).status_code in (200, 404)
+
+
+def test_every_answer_forbids_framing_and_sniffing(client):
+    page = client.get("/")
+    assert "frame-ancestors 'none'" in page.headers["content-security-policy"]
+    assert page.headers["x-frame-options"] == "DENY" and page.headers["x-content-type-options"] == "nosniff"
+    assert client.get("/api/tables").headers["referrer-policy"] == "no-referrer"
 
 
 def test_the_page_and_its_assets_are_served_from_the_package(client):
@@ -280,3 +480,106 @@ def test_serve_says_so_when_the_port_is_taken():
 def test_serve_refuses_a_table_it_cannot_seat(args, message):
     result = CliRunner().invoke(main, ["serve", *args, "--port", "0"])
     assert result.exit_code in (1, 2) and message in result.output and "Traceback" not in result.output
+
+
+# ------------------------------------------------------------ saved games
+def logging_client(folder):
+    return testclient.TestClient(create_app(GAMES, pause=0, hosts=["testserver"], logs=folder))
+
+
+def play_out(ws, until=lambda state: state["over"], moves=None):
+    """Play a tab's first option at every turn until `until` holds for its state (that state)."""
+    while True:
+        message = ws.receive_json()
+        if message["type"] != "state":
+            continue
+        if until(message):
+            return message
+        if message["your_turn"]:
+            ws.send_json({"serial": message["serial"], "label": message["options"][0]["label"]})
+
+
+POCHA = {"peak": "2", "random_seats": "false"}
+
+
+def test_a_finished_games_log_is_downloaded_and_replayed(tmp_path):
+    with logging_client(tmp_path) as client:
+        made = client.post("/api/tables", json={"game": "fichas", "seats": ["human", "random"],
+                                                "params": {"count": "5"}}).json()
+        with client.websocket_connect(f"/ws/{made['id']}?seat=0&token={made['token']}") as tab:
+            final = play_out(tab)
+        name = final["outcome"]["log"]
+        assert [(g["name"], g["finished"], g["ruleset"]) for g in client.get("/api/logs").json()] == \
+            [(name, True, "fichas")]
+        download = client.get(f"/api/logs/{name}")
+        assert download.status_code == 200 and "attachment" in download.headers["content-disposition"]
+        assert download.content == (tmp_path / name).read_bytes()
+        replay = Replay.load(tmp_path / name)
+        assert replay.game.over and replay.header["seats"] == ["human", "random"]
+        assert replay.header["seed"] == final["outcome"]["seed"]
+        info = client.get(f"/api/replay?log={name}&seat=0").json()
+        assert info["replay"]["steps"] == replay.steps and info["seed"] == replay.header["seed"]
+        last = client.get(f"/api/replay/{replay.steps}?log={name}&seat=watch").json()
+        assert last["state"]["over"] and last["state"]["outcome"]["winners"] == final["outcome"]["winners"]
+        assert client.get(f"/api/replay?log={name}&seat=²").status_code == 400
+
+
+def test_a_game_in_play_gives_out_no_log(tmp_path):
+    with logging_client(tmp_path) as client:
+        made = client.post("/api/tables", json={"game": "fichas", "seats": ["human", "random"]}).json()
+        [saved] = client.get("/api/logs").json()
+        assert not saved["finished"] and saved["in_play"]
+        for path in (f"/api/logs/{saved['name']}", f"/api/replay?log={saved['name']}"):
+            answer = client.get(path)
+            assert answer.status_code == 403 and "shows every hand" in answer.json()["error"]
+        assert client.post("/api/tables", json={"resume": saved["name"]}).status_code == 409
+        for name in ("../fichas.yaml", "nosuch.jsonl", "%2e%2e%2fx.jsonl", "a/b.jsonl"):
+            assert client.get(f"/api/logs/{name}").status_code == 404
+            assert client.post("/api/tables", json={"resume": name}).status_code == 404
+        assert made["id"]
+
+
+def test_a_stopped_game_is_resumed_after_a_restart_and_its_log_goes_on(tmp_path):
+    with logging_client(tmp_path) as client:
+        made = client.post("/api/tables", json={"game": "pocha", "params": POCHA,
+                                                "seats": ["human", "random", "random", "random"]}).json()
+        with client.websocket_connect(f"/ws/{made['id']}?seat=0&token={made['token']}") as tab:
+            before = play_out(tab, lambda s: s["your_turn"] and len(s["view"]["players"][0]["hand"]) == 2)
+    with logging_client(tmp_path) as client:  # a new server, the same folder
+        [saved] = client.get("/api/logs").json()
+        assert not saved["finished"] and not saved["in_play"] and saved["seats"][0] == "human"
+        resumed = client.post("/api/tables", json={"resume": saved["name"]}).json()
+        table = client.app.state.tables.get(resumed["id"])
+        with client.websocket_connect(f"/ws/{resumed['id']}?seat=0&token={resumed['token']}") as tab:
+            info = receive(tab, "table")
+            assert info["seed"] is None and info["spec"]["params"] == POCHA
+            records = receive(tab, "records")["records"]
+            state = receive(tab, "state")
+            assert state["view"] == before["view"] and state["options"] == before["options"]
+            mine = [r for r in records if r["type"] == "decision" and r["seat"] == 0]
+            assert mine and all(r["own"] for r in mine)  # the logged moves, in the mover's own words
+            tab.send_json({"serial": state["serial"], "label": state["options"][0]["label"]})
+            final = play_out(tab)
+        assert final["outcome"]["log"] == saved["name"] and not list(tmp_path.glob("*.part"))
+        replay = Replay.load(tmp_path / saved["name"])  # the whole game, before and after the restart
+        assert replay.game.over and replay.steps == table.game.decisions
+        assert client.post("/api/tables", json={"resume": saved["name"]}).json()["error"].startswith(
+            "this game is over")
+
+
+@pytest.mark.parametrize("change, message", [
+    (lambda h: {**h, "seats": ["human", "python:evil.py:Bot"]}, "unknown player 'python:evil.py:Bot'"),
+    (lambda h: {**h, "ruleset": "/tmp/evil.yaml"}, "a rule file this server does not serve"),
+])
+def test_a_saved_game_resumes_only_with_the_servers_rule_files_and_players(tmp_path, change, message):
+    with logging_client(tmp_path) as client:
+        made = client.post("/api/tables", json={"game": "fichas", "seats": ["human", "random"]}).json()
+        assert made["id"]
+    [log] = tmp_path.glob("*.jsonl")
+    lines = log.read_text().splitlines()
+    lines[0] = json.dumps(change(json.loads(lines[0])))
+    log.write_text("\n".join(lines) + "\n")
+    with logging_client(tmp_path) as client:
+        answer = client.post("/api/tables", json={"resume": log.name})
+        assert answer.status_code == 400 and message in answer.json()["error"]
+        assert client.app.state.tables.all() == []

@@ -1,4 +1,4 @@
-"""Wizard (GAMES.md section 5, seed 004), pinned by scenarios and random games.
+"""Wizard, pinned by scenarios and random games.
 
 60 cards: hearts, diamonds, clubs, spades x 1..13, four wizards (W1..W4) and
 four jesters (J1..J4).  Round n deals n cards to each player (20, 15, 12, 10
@@ -19,17 +19,16 @@ from the rules above, not from running the rule files.
 """
 from __future__ import annotations
 
-import re
 from pathlib import Path
 
 import pytest
 
-from naipes.agents.registry import RandomAgent
 from naipes.errors import ParamError
-from naipes.runtime.game import Game
 from naipes.tools.scenario import arrange, cards, player, zone
 
-from helpers import V, choose, labels, names, program, start_game, unask
+import trick_games
+from helpers import V, choose, labels, names, program, start_game
+from trick_games import announced_tricks, assert_took_the_trick, bid_round, deal_round, legal_cards
 
 RULESETS = Path(__file__).resolve().parent.parent / "rulesets"
 WIZARD = str(RULESETS / "wizard.yaml")
@@ -48,19 +47,8 @@ def start(players=4, seed=0, path=WIZARD, **params):
 def on_table(hands, trick="", *, leader="P1", trump="hearts", players=4, to_move=True, settle=False,
              bids=None, path=WIZARD, **params):
     """A trick in progress: `trick` played in turn from `leader`; the next player is asked to play."""
-    game = unask(start(players, path=path, **params))
-    n = len(trick.split())
-    seats = [f"P{i + 1}" for i in range(players)]
-    mover = seats[(seats.index(leader) + n) % players]
-    zones = {f"{p}.hand": hands.get(p, "") for p in seats}
-    zones["trick"] = trick
-    zones["turnup"] = ""
-    state = {"phase": "'play'", "trump": repr(trump), "trump_card": "None",
-             "leader": f"players[{seats.index(leader)}]", "turn": f"players[{seats.index(mover)}]",
-             "played": "[(seat_order(leader)[i], c) for i, c in enumerate(trick)]"}
-    player_state = {f"{p}.bid": str((bids or {}).get(p, 0)) for p in seats}
-    return arrange(game, zones=zones, state=state, player_state=player_state,
-                   to_move=(mover, "play") if to_move and n < players else None, settle=settle)
+    return trick_games.on_table(lambda n: start(n, path=path, **params), hands, trick, leader=leader, trump=trump,
+                                players=players, to_move=to_move, settle=settle, bids=bids)
 
 
 # ======================================================================= deck
@@ -97,13 +85,6 @@ def test_four_players_by_default():
 
 
 # ===================================================================== rounds
-def deal_round(game, round_number):
-    """Finish the current round at once (bids and tricks 0) and let the rules deal round `round_number`."""
-    state = {f"{p.name}.{v}": "0" for p in game.memory.players for v in ("bid", "tricks")}
-    return arrange(unask(game), state={"phase": "'score'", "round_number": str(round_number - 1)}, player_state=state,
-                   settle=True)
-
-
 @pytest.mark.parametrize("players, rounds", sorted(ROUNDS.items()))
 def test_round_n_deals_n_cards_and_the_match_has_60_over_players_rounds(players, rounds):
     game = start(players)
@@ -217,12 +198,7 @@ def test_the_chosen_trump_holds_for_the_round_and_a_new_card_is_turned_up_next_r
     ("5c 9h", "1c 2h", {"1c"}),
 ])
 def test_legal_plays_follow_the_seeds_rules(trick, hand, legal):
-    n = len(trick.split())
-    mover = f"P{n + 1}"
-    game = on_table({mover: hand}, trick)
-    assert game.to_move.name == mover
-    assert set(labels(game)) == legal
-    assert all(o.move == "play" for o in game.options())
+    assert legal_cards(on_table, trick, hand) == legal
 
 
 @pytest.mark.parametrize("trick, hand, legal", [
@@ -297,15 +273,7 @@ def resolve(trick, *, leader="P1", trump="hearts", players=4, path=WIZARD):
     ("J3 J1 J4 J2", "P1", None),
 ])
 def test_the_trick_goes_to_the_first_wizard_the_highest_trump_the_highest_of_the_lead_suit(trick, winner, trump):
-    game = resolve(trick, trump=trump)
-    w = player(game, winner)
-    assert w.tricks == 1
-    assert sum(p.tricks for p in game.memory.players) == 1
-    assert names(w.won) == sorted(trick.split())
-    assert len(zone(game, "trick")) == 0 and V(game)["played"] == []
-    # the winner leads the next trick
-    assert V(game)["leader"] is w and V(game)["turn"] is w
-    assert game.to_move is w and labels(game) == [FILLER.split()[int(winner[1]) - 1]]
+    assert_took_the_trick(resolve(trick, trump=trump), winner, trick, FILLER)
 
 
 @pytest.mark.parametrize("trick, winner", [
@@ -333,11 +301,6 @@ def test_rank_order_1_to_13(low, high):
 
 
 # ======================================================================= bids
-def bid_round(game, bids):
-    for b in bids:
-        choose(game, f"bid {b}")
-
-
 def playing(path=WIZARD, players=4, **params):
     """A game whose first round turned up a numbered card (no trump decision)."""
     for seed in range(20):
@@ -403,14 +366,9 @@ def test_the_last_bidder_restriction_is_a_param():
 
 
 # ================================================================ round score
-def score(players, bids, tricks, *, round_number=1, totals=None, path=WIZARD):
+def score(players, bids, tricks, *, path=WIZARD, **round_and_totals):
     """Score a round: set bids and tricks taken, enter the score phase, let the rules run."""
-    game = unask(start(players, path=path))
-    state = {f"P{i + 1}.bid": str(b) for i, b in enumerate(bids)}
-    state.update({f"P{i + 1}.tricks": str(t) for i, t in enumerate(tricks)})
-    state.update({f"P{i + 1}.score": str(s) for i, s in enumerate(totals or [])})
-    return arrange(game, state={"phase": "'score'", "round_number": str(round_number),
-                                "hand_size": str(sum(tricks))}, player_state=state, settle=True)
+    return trick_games.score(lambda n: start(n, path=path), players, bids, tricks, **round_and_totals)
 
 
 def test_round_scores_exact_over_and_under():
@@ -484,113 +442,52 @@ def test_the_match_ends_after_its_last_round_only(players):
 
 
 # ============================================================== random games
-class Checker:
-    """Plays random games, checking the rules' invariants after every decision."""
+class Checker(trick_games.Checker):
+    """Plays random games, checking the rules' invariants after every decision (trick_games.Checker) by
+    Wizard's rules (docs/games/wizard.md) written out below: the trick, the scores, the trump turned up or chosen,
+    the hidden stock."""
 
     def __init__(self, program, players, seed, official=False, restricted=False):
-        self.official = official      # a wizard before any numbered card frees the trick
-        self.restricted = restricted  # the last-bidder rule is on
-        self.checked = {"bids": 0, "plays": 0, "tricks": 0, "scores": 0, "rounds": 0}
-        self.game = Game(program, seed, players=players)
-        self.announced: list[str] = []
-        self.game.listeners.append(lambda r: self.announced.append(r["text"]) if r["type"] == "announce" else None)
-        self.game.start()
-        self.agents = [RandomAgent(seed * 100 + i) for i in range(players)]
-        self.ids = sorted(c.id for z in self.game.memory.zones for c in z)
-        self.card_names = {c.name for z in self.game.memory.zones for c in z}
+        super().__init__(program, players, seed, restricted)
+        self.official = official  # a wizard before any numbered card frees the trick
+        self.checked["rounds"] = 0
         self.trump_choices = 0
 
-    def run(self):
+    def legal(self, hand, trick):
+        return reference_legal(hand, trick, self.official)
+
+    def winner(self, played):
+        return reference_winner(played, V(self.game)["trump"])
+
+    def points(self, bid, took):
+        return 20 + 10 * took if bid == took else -10 * abs(bid - took)
+
+    def applied(self, choice):
+        if choice.move == "choose_trump":
+            assert V(self.game)["trump"] == choice.arg
+
+    def check_view(self, view, seat):
+        # other hands, the stock and the won piles are hidden
         game = self.game
-        self.check()
-        while not game.over:
-            decision = game.decision()
-            assert decision.options, "no legal option offered"
-            self.check_options(decision)
-            choice = self.agents[decision.player].choose(decision)
-            expected_winner = self.expected_winner(choice)
-            self.announced.clear()
-            game.apply(choice)
-            if choice.move == "choose_trump":
-                assert V(game)["trump"] == choice.arg
-            self.check()
-            self.check_announcements(expected_winner)
-        assert game.options() == []
-        assert all(self.checked.values()), self.checked
-        return game
+        assert view["zones"]["stock"] == {"count": len(zone(game, "stock"))}
+        for p, entry in zip(game.memory.players, view["players"]):
+            if p.index != seat:
+                assert entry["hand"] == {"count": len(p.hand)}
 
-    # --- after every decision
-    def check(self):
-        game, memory = self.game, self.game.memory
-        # every card is in exactly one zone, and `where` says which
-        held = [(c.id, z.slot) for z in memory.zones for c in z]
-        assert sorted(i for i, _ in held) == self.ids
-        assert all(memory.where[c] == z.slot for z in memory.zones for c in z)
-        # views show no card the seat cannot see: other hands, the stock and the won piles are hidden
-        visible_to_all = {c.name for c in zone(game, "trick")} | {c.name for c in zone(game, "turnup")}
-        if V(game)["trump_card"] is not None:
-            visible_to_all.add(V(game)["trump_card"].name)
-        for seat in [None] + list(range(len(memory.players))):
-            view = game.view(seat)
-            allowed = visible_to_all | ({c.name for c in memory.players[seat].hand} if seat is not None else set())
-            shown = set(self.strings(view)) & self.card_names
-            assert shown <= allowed, f"seat {seat} sees {shown - allowed}"
-            assert view["zones"]["stock"] == {"count": len(zone(game, "stock"))}
-            for p, entry in zip(memory.players, view["players"]):
-                if p.index != seat:
-                    assert entry["hand"] == {"count": len(p.hand)}
-        # totals are the sums of the round scores
-        for p in memory.players:
-            assert p.score == sum(p.scores)
-        if not game.over:
-            assert game.to_move is V(game)["turn"]
+    def check_first_bid(self, size):
+        # round n deals n cards; the trump is fixed
+        assert size == V(self.game)["round_number"]
+        self.check_trump(size * len(self.game.memory.players) == 60)
+        self.checked["rounds"] += 1
 
-    def strings(self, value):
-        if isinstance(value, str):
-            yield value
-        elif isinstance(value, dict):
-            for k, v in value.items():
-                yield from self.strings(k)
-                yield from self.strings(v)
-        elif isinstance(value, (list, tuple)):
-            for v in value:
-                yield from self.strings(v)
-
-    # --- the options, from the rules
-    def check_options(self, decision):
+    def check_other_move(self, decision):
+        # a wizard was turned up: the dealer chooses among the four suits
         game = self.game
-        player = game.memory.players[decision.player]
-        n = len(game.memory.players)
-        if decision.moves == ("choose_trump",):
-            # a wizard was turned up: the dealer chooses among the four suits
-            assert player is V(game)["dealer"] and V(game)["trump_card"].kind == "wizard"
-            assert V(game)["trump"] is None
-            assert {o.arg for o in decision.options} == set(SUITS.values())
-            self.trump_choices += 1
-        elif decision.moves == ("bid",):
-            size = V(game)["hand_size"]
-            bids = [p.bid for p in game.memory.players if p is not player]
-            allowed = set(range(size + 1))
-            if self.restricted and all(b is not None for b in bids):
-                allowed.discard(size - sum(bids))
-            assert {o.arg for o in decision.options} == allowed
-            self.checked["bids"] += 1
-            # bidding goes round the seats from the player after the dealer
-            seats = V(game)["seats"]
-            first = seats[(seats.index(V(game)["dealer"]) + 1) % len(seats)]
-            order = seats[seats.index(first):] + seats[:seats.index(first)]
-            assert player is order[sum(b is not None for b in bids)]
-            if sum(b is not None for b in bids) == 0:   # the round's first bid: the hands are dealt, trump fixed
-                rnd = V(game)["round_number"]
-                assert size == rnd and size == V(game)["schedule"][rnd - 1]
-                assert all(len(p.hand) == size for p in game.memory.players)
-                self.check_trump(size * n == 60)
-                self.checked["rounds"] += 1
-        else:
-            assert decision.moves == ("play",)
-            legal = reference_legal(list(player.hand), list(zone(game, "trick")), self.official)
-            assert {o.arg.name for o in decision.options} == {c.name for c in legal}
-            self.checked["plays"] += 1
+        assert decision.moves == ("choose_trump",)
+        assert game.memory.players[decision.player] is V(game)["dealer"] and V(game)["trump_card"].kind == "wizard"
+        assert V(game)["trump"] is None
+        assert {o.arg for o in decision.options} == set(SUITS.values())
+        self.trump_choices += 1
 
     def check_trump(self, last_round):
         game = self.game
@@ -605,25 +502,6 @@ class Checker:
             assert trump is None
         else:
             assert trump in SUITS.values()     # the dealer's choice
-
-    def expected_winner(self, choice):
-        game = self.game
-        if choice.move != "play" or len(zone(game, "trick")) != len(game.memory.players) - 1:
-            return None
-        played = list(V(game)["played"]) + [(game.to_move, choice.arg)]
-        return reference_winner(played, V(game)["trump"]).name
-
-    def check_announcements(self, expected_winner):
-        taken = [m.group(1) for m in (re.match(r"(P\d+) takes the trick", t) for t in self.announced) if m]
-        if expected_winner is not None:
-            assert taken == [expected_winner]
-            self.checked["tricks"] += 1
-        for text in self.announced:
-            m = re.match(r"P\d+ bid (\d+) took (\d+) : (-?\d+) points", text)
-            if m:
-                bid, took, points = map(int, m.groups())
-                assert points == (20 + 10 * took if bid == took else -10 * abs(bid - took))
-                self.checked["scores"] += 1
 
 
 def reference_lead(trick, official):
@@ -658,12 +536,12 @@ def reference_winner(played, trump):
 
 
 @pytest.mark.parametrize("file, players, seeds", [
-    ("wizard.yaml", 3, [0]),                 # 20 rounds
-    ("wizard.yaml", 4, [0, 1]),              # 15 rounds
-    ("wizard.yaml", 5, [0]),                 # 12 rounds
+    pytest.param("wizard.yaml", 3, [0], marks=pytest.mark.slow),  # 20 rounds
+    pytest.param("wizard.yaml", 4, [0, 1], marks=pytest.mark.slow),  # 15 rounds
+    pytest.param("wizard.yaml", 5, [0], marks=pytest.mark.slow),  # 12 rounds
     ("wizard.yaml", 6, [0]),                 # 10 rounds
-    ("wizard_official.yaml", 4, [2]),
-    ("wizard_last_bidder.yaml", 5, [3]),
+    pytest.param("wizard_official.yaml", 4, [2], marks=pytest.mark.slow),
+    pytest.param("wizard_last_bidder.yaml", 5, [3], marks=pytest.mark.slow),
 ])
 def test_random_games_keep_every_invariant(file, players, seeds):
     path = str(RULESETS / file)
@@ -678,6 +556,7 @@ def test_random_games_keep_every_invariant(file, players, seeds):
         assert game.payoffs() == [p.score for p in game.memory.players]
 
 
+@pytest.mark.slow
 def test_random_games_meet_the_dealers_trump_choice():
     # about one round in fifteen turns up a wizard
     choices = 0
@@ -688,10 +567,11 @@ def test_random_games_meet_the_dealers_trump_choice():
     assert choices > 0
 
 
+@pytest.mark.slow
 def test_in_every_round_the_tricks_taken_add_up_to_the_hand_size():
     checker = Checker(program(WIZARD), 4, 7)
     texts = []
     checker.game.listeners.append(lambda r: texts.append(r["text"]) if r["type"] == "announce" else None)
     game = checker.run()
-    took = [int(m.group(1)) for m in (re.match(r"P\d+ bid \d+ took (\d+)", t) for t in texts) if m]
+    took = announced_tricks(texts)
     assert [sum(took[i:i + 4]) for i in range(0, len(took), 4)] == V(game)["schedule"]

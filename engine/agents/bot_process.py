@@ -1,15 +1,20 @@
 """The game's side of a bot's worker process: start it, exchange JSON lines with limits, end it.
 
 A :class:`BotProcess` runs :mod:`naipes.agents.bot_worker` in a fresh interpreter,
-in a session (and process group) of its own, with its stdin on /dev/null,
-what it prints sent to our standard error, a minimal environment and two
-pipes for the messages. Nothing from the worker is trusted: a reply is read
+in a sandbox of its own where the system allows it (:mod:`naipes.agents.sandbox`:
+its own processes, a read-only copy of its file, no network, not root), in a
+session (and process group) of its own, with its stdin on /dev/null, a minimal
+environment, two pipes for the messages and one for what it prints, which we
+copy to our standard error line by line, control characters escaped (it never
+gets our terminal). Nothing from the worker is trusted: a reply is read
 only up to :data:`MAX_MESSAGE` bytes, parsed as JSON (never unpickled or
 evaluated), and checked (its sequence number, its fields and their types)
 before anyone uses it. Every wait has a deadline; past it, or on any broken
-promise, the whole process group is killed (SIGKILL) and :class:`WorkerEnded`
-says why. Workers still running when the game's process exits are killed
-too, and on Linux each worker dies with its parent however that ends.
+promise, the whole process group (and the sandbox's every process) is killed
+(SIGKILL) and :class:`WorkerEnded` says why. A process the bot started that
+is still there after a call is such a broken promise. Workers still running
+when the game's process exits are killed too, and on Linux each worker dies
+with its parent however that ends.
 
 >>> worker, hello = BotProcess.start(["play", "examples/first_option_bot.py", "FirstOption"], BotLimits())
 >>> hello
@@ -29,15 +34,17 @@ import select
 import signal
 import subprocess
 import sys
+import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import IO, Any, NoReturn
 
-from .bot_worker import MEMORY_EXIT
+from .bot_worker import MEMORY_EXIT, SANDBOX
+from .sandbox import environment, sandbox, sandboxed
 
 WORKER = Path(__file__).resolve().with_name("bot_worker.py")
-MAX_MESSAGE = 64 * 1024  # bytes of one reply line; a worker that sends more is ended
+MAX_MESSAGE = 64 * 1024  # bytes of one reply line (a worker that sends more is ended), and of a line it prints
 REPLY_FIELDS: dict[str, type | tuple[type, ...]] = {  # every field a reply may have, and its type
     "n": int, "done": int, "answer": (int, str), "fault": str, "fatal": bool, "ready": str, "bots": list}
 ENVIRONMENT = ("PATH", "HOME", "LANG", "LC_ALL", "LC_CTYPE", "TMPDIR", "TZ")
@@ -65,9 +72,12 @@ class WorkerEnded(Exception):
 class BotProcess:
     """One worker process and its two pipes (see the module's docstring)."""
 
-    def __init__(self, process: subprocess.Popen, requests: int, replies: int, limits: BotLimits):
-        self.process, self.limits = process, limits
+    def __init__(self, process: subprocess.Popen, requests: int, replies: int, output: Output, limits: BotLimits,
+                 helpers: int = 0):
+        self.process, self.limits, self.output = process, limits, output
         self._requests, self._replies = requests, replies
+        self._helpers = helpers  # the processes above the worker's own (in a sandbox: bubblewrap's two)
+        self._watched = process.pid  # the worker's own process, once it said hello (see _check_processes)
         self._buffer = self._pending = b""
         self._sent = 0  # the number of the last request sent (0: the hello)
         self.ended = False
@@ -75,31 +85,48 @@ class BotProcess:
 
     @classmethod
     def start(cls, mode: list[str], limits: BotLimits) -> tuple[BotProcess, dict]:
-        """A new worker in `mode` (``play FILE CLASS`` or ``scan FOLDER``) and its hello message."""
+        """A new worker in `mode` (``play FILE CLASS`` or ``scan FILE``) and its hello message."""
         _undumpable()
-        child_requests, requests = os.pipe()
-        replies, child_replies = os.pipe()
+        file = Path(mode[1]).resolve()
+        walls = sandbox()
+        pipes: list[int] = []
         try:
-            process = subprocess.Popen(
-                [sys.executable, "-s", "-P", str(WORKER), str(child_requests), str(child_replies), str(os.getpid()),
-                 str(limits.memory_mb), *mode],
-                stdin=subprocess.DEVNULL, stdout=_stderr(), pass_fds=(child_requests, child_replies),
-                start_new_session=True, env=_environment())
+            child_requests, requests = _pipe(pipes)
+            replies, child_replies = _pipe(pipes)
+            printed, child_printed = _pipe(pipes)
+            passed = [child_requests, child_replies]
+            parent = SANDBOX if walls.bwrap else str(os.getpid())
+            command = [sys.executable, "-s", "-P", str(WORKER), str(child_requests), str(child_replies), parent,
+                       str(limits.memory_mb), mode[0], str(file), *mode[2:]]
+            if walls.bwrap:
+                copy = os.open(file, os.O_RDONLY)  # what the sandbox copies in: the file as the game's user reads it
+                pipes.append(copy)
+                passed.append(copy)
+                command = sandboxed(walls.bwrap, command, {file: copy})
+            process = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=child_printed, stderr=child_printed,
+                                       pass_fds=passed, start_new_session=True,
+                                       env=environment() if walls.bwrap else _environment())
         except BaseException as exc:
-            os.close(requests)
-            os.close(replies)
+            for fd in pipes:
+                os.close(fd)
             if isinstance(exc, OSError):  # no process to be had (too many open files or processes...)
-                raise WorkerEnded(f"could not start its process: {exc.strerror or exc}") from None
+                raise WorkerEnded(f"could not start its process: {exc.strerror or exc}"
+                                  + (f" ({exc.filename})" if exc.filename else "")) from None
             raise
-        finally:
-            os.close(child_requests)
-            os.close(child_replies)
+        for fd in (*passed, child_printed):
+            os.close(fd)
         os.set_blocking(requests, False)
         os.set_blocking(replies, False)
-        worker = cls(process, requests, replies, limits)
+        worker = cls(process, requests, replies, Output(printed, file.stem), limits, 2 if walls.bwrap else 0)
         try:
-            return worker, worker._receive(0, time.monotonic() + limits.startup,
-                                           f"did not start within {limits.startup:g} s", "loading")
+            hello = worker._receive(0, time.monotonic() + limits.startup, f"did not start within {limits.startup:g} s",
+                                    "loading")
+            for _ in range(worker._helpers):  # down to the process that said hello
+                worker._watched = next(iter(_children(worker._watched)), worker._watched)
+            worker._check_processes("loading")
+            return worker, hello
+        except WorkerEnded as ended:
+            raise WorkerEnded(worker.output.explain(str(ended))) from None
         except BaseException:
             worker.end()
             raise
@@ -135,6 +162,7 @@ class BotProcess:
                     self._fail(f"{name} {reply.get('fault', 'ended its process')}")
             if self._buffer or self._pending:  # more than was asked, or answers to calls it has not read
                 self._fail(f"{calls[-1][0]} sent a message out of turn")
+            self._check_processes(calls[-1][0])
             return replies
         except WorkerEnded:
             raise
@@ -198,6 +226,14 @@ class BotProcess:
         self.end()
         raise WorkerEnded(reason)
 
+    def _check_processes(self, call: str) -> None:
+        """A bot may start no process: one still there after its call (even in a session of its own) is a fault,
+        and ends with the worker. (The worker adopts the orphans of what its bot started: all are its children.)"""
+        started = len(_children(self._watched))
+        if started > 0:
+            self._fail(f"{call} started a process that outlived its call" if started == 1 else
+                       f"{call} started {started} processes that outlived its call")
+
     def _exit_reason(self, call: str) -> str:
         """Why the worker's pipe closed: its exit status (waited for a moment), else a closed channel."""
         try:
@@ -218,11 +254,48 @@ class BotProcess:
             return
         self.ended = True
         _running.discard(self)
+        below = _descendants(self.process.pid)  # (those in a session of their own too, where no sandbox ends them)
         with contextlib.suppress(ProcessLookupError, PermissionError):
             os.killpg(self.process.pid, signal.SIGKILL)  # before reaping: the group's id stays ours
+        for pid in below:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.kill(pid, signal.SIGKILL)
         self.process.wait()
         for fd in (self._requests, self._replies):
             os.close(fd)
+        self.output.close()
+
+
+class Output:
+    """What a worker prints, copied to our standard error line by line (from a thread of its own), made safe to
+    print; the last lines are kept to explain a worker that could not start."""
+
+    KEPT = 3
+
+    def __init__(self, fd: int, name: str):
+        self.name = name
+        self.last: list[str] = []
+        self._stream: IO[bytes] = os.fdopen(fd, "rb")
+        self._thread = threading.Thread(target=self._copy, name=f"bot output {name}", daemon=True)
+        self._thread.start()
+
+    def _copy(self) -> None:
+        with contextlib.suppress(OSError, ValueError):
+            while raw := self._stream.readline(MAX_MESSAGE):  # (a longer line comes in pieces)
+                line = clean(raw.decode("utf-8", "replace").rstrip("\n"), MAX_MESSAGE)
+                self.last = [*self.last[-self.KEPT + 1:], line]
+                print(f"[{self.name}] {line}", file=sys.stderr, flush=True)
+
+    def close(self) -> None:
+        """Wait (a moment) for the rest of what the worker printed, then close the pipe."""
+        self._thread.join(timeout=2.0)
+        if not self._thread.is_alive():
+            self._stream.close()
+
+    def explain(self, reason: str) -> str:
+        """`reason` a worker could not start, with the last line it printed (bubblewrap's, or a traceback's)."""
+        self._thread.join(timeout=1.0)
+        return f"{reason}: {self.last[-1]}" if self.last and "exited with status" in reason else reason
 
 
 def _well_formed(reply: Any) -> bool:
@@ -243,12 +316,29 @@ def clean(text: str, limit: int = 300) -> str:
                    for c in text)
 
 
-def _stderr() -> int:
+def _pipe(opened: list[int]) -> tuple[int, int]:
+    """A new pipe, its ends noted in `opened` (to be closed if the start fails)."""
+    read, write = os.pipe()
+    opened += [read, write]
+    return read, write
+
+
+def _children(pid: int) -> list[int]:
+    """The children of process `pid`, of every thread (Linux: /proc's lists; elsewhere none are known)."""
+    found = []
     try:
-        os.fstat(2)
-        return 2
+        for task in os.listdir(f"/proc/{pid}/task"):
+            with open(f"/proc/{pid}/task/{task}/children") as children:
+                found += [int(child) for child in children.read().split()]
     except OSError:
-        return subprocess.DEVNULL
+        return []
+    return found
+
+
+def _descendants(pid: int) -> list[int]:
+    """The processes below `pid`."""
+    found = _children(pid)
+    return found + [grandchild for child in found for grandchild in _descendants(child)]
 
 
 def _environment() -> dict[str, str]:

@@ -8,6 +8,7 @@ decision, whatever the number of events.
 """
 from __future__ import annotations
 
+import ast
 import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -160,15 +161,62 @@ def judge(reply: dict, labels: list[str]) -> int | str:
     return "gave no answer"
 
 
+MAX_SOURCE = 10 * 2 ** 20  # bytes of a bot file that naipes check reads
+
+
 def make_bot_seat(spec: str, limits: BotLimits = BotLimits()) -> BotSeat:
     """A seat for the bot named by ``python:path/to/file.py:ClassName`` (its worker started and ready)."""
+    path, class_name = bot_reference(spec)
+    try:
+        return BotSeat(path, class_name, limits)
+    except WorkerEnded as ended:
+        raise ParamError(f"bot '{spec}' failed to start: {ended}") from None
+
+
+def bot_reference(spec: str) -> tuple[Path, str]:
+    """The file (which exists) and the class name of ``python:path/to/file.py:ClassName`` (ParamError if not)."""
     _, _, rest = spec.partition(":")
     path, _, class_name = rest.rpartition(":")
     if not path or not class_name.isidentifier():
         raise ParamError(f"a Python bot is named 'python:path/to/file.py:ClassName', not '{spec}'")
     if not Path(path).is_file():
         raise ParamError(f"bot file '{path}' not found")
+    return Path(path), class_name
+
+
+def check_bot_reference(spec: str) -> None:
+    """That `spec` names a Python file that exists and parses, and a name its top level defines (a class, or an
+    assignment or import of one): all read from its syntax tree, never imported or run (ParamError if not)."""
+    path, class_name = bot_reference(spec)
     try:
-        return BotSeat(path, class_name, limits)
-    except WorkerEnded as ended:
-        raise ParamError(f"bot '{spec}' failed to start: {ended}") from None
+        with path.open("rb") as file:
+            source = file.read(MAX_SOURCE + 1)
+        if len(source) > MAX_SOURCE:
+            raise ParamError(f"bot file '{path}' is larger than {MAX_SOURCE >> 20} MiB")
+        tree = ast.parse(source, str(path))
+    except SyntaxError as error:
+        where = f", line {error.lineno}" if error.lineno else ""
+        raise ParamError(f"bot file '{path}'{where}: {error.msg}") from None
+    except (OSError, ValueError, RecursionError, MemoryError) as error:  # unreadable, a NUL byte, nested too deep
+        raise ParamError(f"bot file '{path}' cannot be read as Python: {error or type(error).__name__}") from None
+    if class_name not in _top_level_names(tree.body):
+        raise ParamError(f"bot file '{path}' defines no '{class_name}' at its top level")
+
+
+def _top_level_names(body: list[ast.stmt]) -> set[str]:
+    """The names a module's statements bind when it is run (in its ifs, tries and withs too, not in functions)."""
+    names: set[str] = set()
+    for statement in body:
+        if isinstance(statement, (ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)):
+            names.add(statement.name)
+        elif isinstance(statement, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
+            targets = statement.targets if isinstance(statement, ast.Assign) else [statement.target]
+            names |= {node.id for target in targets for node in ast.walk(target) if isinstance(node, ast.Name)}
+        elif isinstance(statement, (ast.Import, ast.ImportFrom)):
+            names |= {(alias.asname or alias.name).partition(".")[0] for alias in statement.names}
+        else:
+            for field in ("body", "orelse", "finalbody"):
+                names |= _top_level_names([s for s in getattr(statement, field, []) if isinstance(s, ast.stmt)])
+            for handler in getattr(statement, "handlers", []):
+                names |= _top_level_names(handler.body)
+    return names

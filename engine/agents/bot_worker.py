@@ -1,18 +1,23 @@
 """The bot's side of a seat: a worker process that loads one bot and answers the game's calls.
 
 The game never imports this module: :mod:`naipes.agents.bot_process` runs it as a
-script in a fresh interpreter, in a session of its own,
+script in a fresh interpreter, in a session of its own (in a sandbox of its own
+where the system allows it: :mod:`naipes.agents.sandbox`),
 
-    python -s -P bot_worker.py REQUESTS REPLIES PARENT_PID MEMORY_MB play FILE CLASS
-    python -s -P bot_worker.py REQUESTS REPLIES PARENT_PID MEMORY_MB scan FOLDER
+    python -s -P bot_worker.py REQUESTS REPLIES PARENT MEMORY_MB play FILE CLASS
+    python -s -P bot_worker.py REQUESTS REPLIES PARENT MEMORY_MB scan FILE
 
-where REQUESTS and REPLIES are the file descriptors of its two pipes. Before
-any code of the bot runs, the worker limits itself (memory, core dumps, new
-processes and threads), asks to die with its parent, and makes ``naipes``
-importable without loading the engine. Then it loads the bot's file and
-says hello: ``{"n": 0, "ready": CLASS}`` (``play``) or ``{"n": 0, "bots":
-[[FILE, CLASS], ...]}`` (``scan``: every Bot subclass in the folder's
-``.py`` files), or ``{"n": 0, "fault": WHY}``.
+where REQUESTS and REPLIES are the file descriptors of its two pipes and
+PARENT is the game's process id, or ``sandbox`` when it runs in one. Before
+any code of the bot runs, the worker closes every other descriptor it was
+given, gives up being root (in a sandbox: it becomes ``nobody``), forbids
+itself new privileges, limits itself (memory, core dumps, new processes and
+threads), asks to die with its parent, adopts whatever its bot's processes
+leave behind (so that the game sees them), and makes ``naipes`` importable
+without loading the engine. Then it loads the bot's file and says hello:
+``{"n": 0, "ready": CLASS}`` (``play``) or ``{"n": 0, "bots": [[FILE, CLASS],
+...]}`` (``scan``: every Bot subclass the file defines, FILE its name), or
+``{"n": 0, "fault": WHY}``.
 
 Each request is one JSON line ``{"n": N, "calls": [[NAME, ARGS], ...]}``, a
 batch of calls numbered N, N + 1, ... (NAME: start_game, observe, decide,
@@ -21,7 +26,8 @@ end_game). Each call gets a reply line: ``{"n": N, "answer": INDEX_OR_LABEL}``
 ended its own process (``sys.exit``) or started one: the game then ends the
 worker; or ``{"n": N, "done": COUNT}`` for a run of calls with nothing to say. Running
 out of memory exits with :data:`MEMORY_EXIT`. Everything here runs in the
-bot's process, so the game trusts none of it: it checks every reply.
+bot's process, so the game trusts none of it: it checks every reply, and
+what the walls around the process enforce does not depend on this code.
 """
 from __future__ import annotations
 
@@ -41,36 +47,69 @@ CALLS = ("start_game", "observe", "decide", "end_game")
 MAX_LABEL = 1000  # an answer longer than this is no option's label: refused here, before it is sent
 MAX_REASON = 300
 HOLD = 0.002  # seconds a finished call's reply may wait for the next ones, to be sent together
-PR_SET_PDEATHSIG = 1
+NOBODY = 65534  # the user a worker becomes in a sandbox, if it starts as root
+PR_SET_PDEATHSIG, PR_SET_CHILD_SUBREAPER, PR_SET_NO_NEW_PRIVS = 1, 36, 38
+SANDBOX = "sandbox"  # the PARENT argument of a worker in a sandbox
 
 
 def main(argv: list[str]) -> None:
-    request_fd, reply_fd, parent_pid, memory_mb, mode, *rest = argv
-    replies = int(reply_fd)
-    die_with_parent(int(parent_pid))
-    limit_resources(int(memory_mb))
+    request_fd, reply_fd, parent, memory_mb, mode, file, *rest = argv
+    requests, replies = int(request_fd), int(reply_fd)
+    close_other_descriptors(requests, replies)
+    try:
+        if parent == SANDBOX:
+            become_nobody()
+        prctl(PR_SET_NO_NEW_PRIVS, 1)
+        die_with_parent(None if parent == SANDBOX else int(parent))
+        prctl(PR_SET_CHILD_SUBREAPER, 1)
+        limit_resources(int(memory_mb))
+    except OSError as error:
+        send(replies, {"n": 0, "fault": f"could not close itself in: {error}"})
+        return
     package_from(Path(__file__).resolve().parents[1])
     watch_forks()
     if mode == "scan":
-        send(replies, {**run_guarded(scan, Path(rest[0])), "n": 0})
+        send(replies, {**run_guarded(scan, Path(file)), "n": 0})
         return
-    file, class_name = rest
-    hello = run_guarded(make_bot, Path(file), class_name)
+    hello = run_guarded(make_bot, Path(file), rest[0])
     bot = hello.pop("bot", None)
     send(replies, {**hello, "n": 0})
     if "ready" in hello:
-        serve(bot, int(request_fd), replies)
+        serve(bot, requests, replies)
 
 
 # ------------------------------------------------------------ before the bot
-def die_with_parent(parent_pid: int) -> None:
-    """Ask the kernel to kill this process when the game's process ends (Linux), however it ends."""
+def close_other_descriptors(*keep: int) -> None:
+    """Close every descriptor this process was given but standard input, output, error and `keep`."""
+    low = 3
+    for fd in sorted(keep):
+        os.closerange(low, fd)
+        low = fd + 1
+    os.closerange(low, 1 << 20)
+
+
+def become_nobody() -> None:
+    """In a sandbox started as root: become the user nobody, which drops every capability (none is kept)."""
+    if os.getuid() == 0:
+        os.setgroups([])
+        os.setresgid(NOBODY, NOBODY, NOBODY)
+        os.setresuid(NOBODY, NOBODY, NOBODY)
+
+
+def prctl(option: int, value: int) -> None:
+    """Linux's prctl(option, value); nothing elsewhere."""
     try:
         import ctypes
-        ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+        ctypes.CDLL(None, use_errno=True).prctl(option, value, 0, 0, 0)
     except (OSError, AttributeError):  # not Linux: the closed request pipe ends the worker instead
         pass
-    if os.getppid() != parent_pid:  # the parent ended before the request above took effect
+
+
+def die_with_parent(parent_pid: int | None) -> None:
+    """Ask the kernel to kill this process when its parent ends (Linux), however it ends (`parent_pid`: the game's
+    process, which must still be the parent; None: a sandbox's own first process, whose end ends the sandbox)."""
+    prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+    if parent_pid is not None and os.getppid() != parent_pid:  # the parent ended before the request took effect
         os._exit(0)
 
 
@@ -131,18 +170,14 @@ def make_bot(file: Path, class_name: str) -> dict:
     return {"ready": class_name, "bot": cls()}
 
 
-def scan(folder: Path) -> dict:
-    """The hello of a scan: {"bots": [[file name, class name] of every Bot subclass in the folder's .py files]}."""
+def scan(file: Path) -> dict:
+    """The hello of a scan: {"bots": [[file name, class name] of every Bot subclass the file defines]}."""
     # this file runs as a script: the naipes that package_from set up, found by name
     Bot = importlib.import_module("naipes.bots").Bot
-    found = []
-    for file in sorted(folder.glob("*.py")):
-        module = load_module(file, f"naipes_scan_{file.stem}")
-        for name, value in sorted(vars(module).items()):
-            if (isinstance(value, type) and issubclass(value, Bot) and value is not Bot
-                    and value.__module__ == module.__name__):
-                found.append([file.name, name])
-    return {"bots": found}
+    module = load_module(file, f"naipes_scan_{file.stem}")
+    return {"bots": [[file.name, name] for name, value in sorted(vars(module).items())
+                     if isinstance(value, type) and issubclass(value, Bot) and value is not Bot
+                     and value.__module__ == module.__name__]}
 
 
 class Refusal(Exception):

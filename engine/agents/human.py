@@ -2,14 +2,15 @@
 
 Generic over every rule file: it shows what the player's view holds (state
 variables, zones, each player's variables and zones, the player's own cards
-sorted) and the numbered legal options. The player answers with a number or
-an option's name; an answer naming an illegal option is refused with the rule
-that forbids it. ``history`` prints the match so far, ``help`` the commands,
-``quit`` ends the game.
+sorted) but what the rule file marks as bookkeeping (``show: false``), and the
+numbered legal options. The player answers with a number or an option's name;
+an answer naming an illegal option is refused with the rule that forbids it.
+``history`` prints the match so far, ``help rules`` how to play (the rule
+file's ``doc:``), ``help`` the commands, ``quit`` ends the game.
 """
 from __future__ import annotations
 
-from collections.abc import Callable, Set
+from collections.abc import Callable, Mapping, Set
 from typing import Any
 
 from rich.console import Console, Group
@@ -22,6 +23,7 @@ from .legend import card_legend, deck, full_name, legend_line, table_docs
 
 HELP = """Answer with the number of an option or its name (e.g. 'colour R').
   history     the match so far: every move and announcement
+  help rules  how to play this game: the aim, a turn, who wins, the moves
   help cards  what the cards in your hand and on the table are called
   help table  what each thing the table shows means
   help        this text
@@ -34,6 +36,8 @@ def plural(count: int, word: str) -> str:
 
 
 def _show(value: Any) -> str:
+    if isinstance(value, bool):
+        return "yes" if value else "no"
     if isinstance(value, list):
         if value and all(isinstance(v, list) for v in value):
             return ", ".join(" ".join(map(str, v)) for v in value)
@@ -44,10 +48,12 @@ def _show(value: Any) -> str:
     return "-" if value is None else str(value)
 
 
-def render_view(view: dict, hidden: Set[str] = frozenset()) -> Group:
+def render_view(view: dict, hidden: Set[str] = frozenset(), labels: Mapping[str, str] | None = None) -> Group:
     """What a player sees: the table, the players, and the player's own zones.
 
-    `hidden` names variables the rule file marks `show: false` (bookkeeping).
+    `hidden` names variables the rule file marks `show: false` (bookkeeping); `labels` maps a zone to the
+    variable of (player, card) pairs that says who put each card there (the rule file's `display: labels`),
+    so that a trick reads "P3 7b, P2 3b".
     """
     parts: list[Any] = []
     header = [f"[bold]{k}[/]: {_show(v)}" for k, v in view["state"].items() if k not in hidden]
@@ -56,7 +62,7 @@ def render_view(view: dict, hidden: Set[str] = frozenset()) -> Group:
     if header:
         parts.append(Text.from_markup("  ".join(header)))
     for name, zone in view["zones"].items():
-        parts.append(Text.from_markup(f"[bold]{name}[/]: {_show(zone)}"))
+        parts.append(Text.from_markup(f"[bold]{name}[/]: {_show(_labelled(zone, view, (labels or {}).get(name)))}"))
     players = view["players"]
     columns = [k for p in players for k in p if k not in ("name", "seat") and k not in hidden]
     columns = list(dict.fromkeys(columns))
@@ -75,9 +81,38 @@ def render_view(view: dict, hidden: Set[str] = frozenset()) -> Group:
     return Group(*parts)
 
 
+def _labelled(zone: Any, view: dict, variable: str | None) -> Any:
+    """A zone's cards, each with who put it there when the rule file says so (`display: labels`) and the
+    labels are the zone's cards."""
+    pairs = view["state"].get(variable) if variable else None
+    if isinstance(zone, list) and zone and isinstance(pairs, list) and \
+            sorted(str(p[-1]) for p in pairs if isinstance(p, list)) == sorted(map(str, zone)):
+        return pairs
+    return zone
+
+
 def hidden_variables(program: Any) -> set[str]:
-    """Variables the rule file keeps off the human's table (`show: false`)."""
-    return {v.name for v in program.state + program.player_state if not v.show}
+    """Variables the rule file keeps off the human's table: bookkeeping (`show: false`), and those that say who
+    put each card in a zone (`display: labels`: the zone is shown with them)."""
+    return {v.name for v in program.state + program.player_state if not v.show} | \
+        set(program.display.get("labels", {}).values())
+
+
+def labelled_zones(program: Any) -> dict[str, str]:
+    """Zone -> the variable saying who put each of its cards there (`display: labels`)."""
+    return dict(program.display.get("labels", {}))
+
+
+def render_table(program: Any, view: dict) -> Group:
+    """A view as the rule file means it shown: its bookkeeping hidden, its labelled zones labelled."""
+    return render_view(view, hidden_variables(program), labelled_zones(program))
+
+
+def rules_words(program: Any) -> str:
+    """`help rules`: how to play, from the rule file (its `doc:`), and what each move does."""
+    moves = [f"  {name}: {move.doc}" for name, move in program.moves.items() if move.doc]
+    doc = program.doc or f"The rule file of {program.title} says nothing of how to play ('naipes info' describes it)."
+    return "\n".join([f"{program.title}", doc] + (["Moves:"] + moves if moves else []))
 
 
 def cards_in_sight(view: dict) -> list[str]:
@@ -109,6 +144,13 @@ def display_order(options: list[Option]) -> list[Option]:
                                           card_order(o.arg) if isinstance(o.arg, CardBase) else ()))
 
 
+HELP_TOPICS: dict[str, Callable[[Any, dict], str]] = {
+    "help rules": lambda program, view: rules_words(program),
+    "help cards": card_words,
+    "help table": lambda program, view: table_words(program, view, hidden_variables(program)),
+}
+
+
 class HumanAgent:
     """A person at the terminal. `ask` and `console` are injectable for tests."""
 
@@ -126,6 +168,7 @@ class HumanAgent:
         legend = legend_line(card_legend(program))
         if legend:
             self.say(f"Cards: {legend}. ('help cards' names the ones in sight.)")
+        self.say("'help rules' says how to play, 'help' lists the commands.")
 
     def say(self, message: Any) -> None:
         self.console.print(message, markup=False) if isinstance(message, str) else self.console.print(message)
@@ -134,7 +177,7 @@ class HumanAgent:
         program = decision.game.program
         if not self.legend_shown:
             self.show_legend(program)
-        self.say(render_view(decision.view, hidden_variables(program)))
+        self.say(render_table(program, decision.view))
         self.console.print(f"[bold]{decision.player_name}[/], your move:")
         options = display_order(decision.options)
         for i, option in enumerate(options, 1):
@@ -147,11 +190,9 @@ class HumanAgent:
             if answer.lower() == "history":
                 self.say("\n".join(decision.history) or "Nothing has happened yet.")
                 continue
-            if " ".join(answer.lower().split()) == "help cards":
-                self.say(card_words(program, decision.view))
-                continue
-            if " ".join(answer.lower().split()) == "help table":
-                self.say(table_words(program, decision.view, hidden_variables(program)))
+            asked = HELP_TOPICS.get(" ".join(answer.lower().split()))
+            if asked is not None:
+                self.say(asked(program, decision.view))
                 continue
             choice = self.interpret(answer, decision, options)
             if isinstance(choice, Option):
@@ -169,7 +210,7 @@ class HumanAgent:
             return HELP
         if not answer:
             return "Type the number or the name of an option ('help' for help)."
-        if answer.isdigit():
+        if answer.isascii() and answer.isdigit():
             number = int(answer)
             if 1 <= number <= len(options):
                 return options[number - 1]

@@ -12,13 +12,18 @@ from typing import Any
 from ..language.display import PLACEHOLDER
 from ..language.loader import Map, load_tree
 from ..library.builtins import all_cards
-from ..program import CardBase, Program
+from ..program import CardBase, Program, attribute
 from ..runtime.game import Game
 
 
-def value_name(program: Program, attribute: str, value: Any) -> str | None:
+def _value(card: Any, name: str) -> Any:
+    """The card's value of its attribute `name` (None for a card without it: a jester has no suit)."""
+    return getattr(card, attribute(name), None)
+
+
+def value_name(program: Program, name: str, value: Any) -> str | None:
     """How the rule file's ``display:`` names a value of a card attribute (None: it names it not)."""
-    for known, look in program.display.get("values", {}).get(attribute, []):
+    for known, look in program.display.get("values", {}).get(name, []):
         if known == value and look.get("name"):
             return str(look["name"])
     return None
@@ -28,10 +33,10 @@ def full_name(program: Program, card: Any) -> str:
     """A card's name in words, as the web table titles it: ``display: name`` filled in ("ten of stars"),
     else the first value the display names (a card with no suit: its kind's name), else the card's own name."""
     template = program.display.get("name")
-    if template and all(getattr(card, a, None) is not None for a in PLACEHOLDER.findall(template)):
-        return PLACEHOLDER.sub(lambda m: value_name(program, m.group(1), getattr(card, m.group(1)))
-                               or str(getattr(card, m.group(1))), template)
-    named = [value_name(program, a, getattr(card, a, None)) for a in program.display.get("values", {})]
+    if template and all(_value(card, a) is not None for a in PLACEHOLDER.findall(template)):
+        return PLACEHOLDER.sub(lambda m: value_name(program, m.group(1), _value(card, m.group(1)))
+                               or str(_value(card, m.group(1))), template)
+    named = [value_name(program, a, _value(card, a)) for a in program.display.get("values", {})]
     return next((name for name in named if name), card.name)
 
 
@@ -45,19 +50,18 @@ def card_legend(program: Program, examples: int = 4) -> dict[str, Any]:
     it is written (rank 10: "ten"), and a few cards spelt out ("10s": "ten of stars"), of different suits."""
     cards = list({card.name: card for card in deck(program)}.values())
     looks = program.display.get("values", {})
-    values = {attribute: [[value, str(look["name"])] for value, look in named
-                          if look.get("name") and str(look["name"]) != str(value)
-                          and any(getattr(c, attribute, None) == value for c in cards)]
-              for attribute, named in looks.items()}
-    values = {attribute: named for attribute, named in values.items() if named}
+    values = {name: [[value, str(look["name"])] for value, look in named
+                     if look.get("name") and str(look["name"]) != str(value)
+                     and any(_value(c, name) == value for c in cards)]
+              for name, named in looks.items()}
+    values = {name: named for name, named in values.items() if named}
     wanted = [(a, value) for a, named in (values.items() or ((a, looks[a]) for a in looks)) for value, _ in named]
     suit = program.display.get("suit")
     shown: dict[CardBase, str] = {}
-    for attribute, value in wanted:
-        used = {getattr(c, suit, None) for c in shown} if suit else set()
-        fitting = [c for c in cards if getattr(c, attribute, None) == value and c not in shown
-                   and full_name(program, c) != c.name]
-        fitting.sort(key=lambda c: getattr(c, suit, None) in used if suit else False)
+    for name, value in wanted:
+        used = {_value(c, suit) for c in shown} if suit else set()
+        fitting = [c for c in cards if _value(c, name) == value and c not in shown and full_name(program, c) != c.name]
+        fitting.sort(key=lambda c: _value(c, suit) in used if suit else False)
         if fitting and len(shown) < examples:
             shown[fitting[0]] = full_name(program, fitting[0])
     return {"values": values, "examples": [[card.name, words] for card, words in shown.items()]}
@@ -65,9 +69,8 @@ def card_legend(program: Program, examples: int = 4) -> dict[str, Any]:
 
 def legend_line(legend: dict[str, Any], examples: int = 4) -> str:
     """The legend as one line of text for a terminal (empty when the cards need none)."""
-    parts = [f"{attribute} " + ", ".join(name if isinstance(value, bool) else f"{value} {name}"
-                                         for value, name in named)
-             for attribute, named in legend["values"].items()]
+    parts = [f"{attr} " + ", ".join(name if isinstance(value, bool) else f"{value} {name}" for value, name in named)
+             for attr, named in legend["values"].items()]
     spelt = ", ".join(f"{name} = {words}" for name, words in legend["examples"][:examples])
     return "; ".join(parts + ([f"e.g. {spelt}"] if spelt else []))
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ..language.shipped import STRATEGIES
+from ..language.shipped import STRATEGIES, is_file
 from ..language.strategies import strategy_path
 from ..program import Program
 
@@ -35,9 +35,11 @@ def strategy_levels(program: Program) -> list[dict[str, str]]:
 
 def default_opponent(program: Program) -> str:
     """The agent a seat gets unless told otherwise: the rule file's `players: ai:`, if it plays this game
-    (a variant of another name inherits its base's level, but the base's strategy files do not play it), else
-    random."""
+    (a variant of another name inherits its base's level, but the base's strategy files do not play it) and
+    names no Python bot (only the command line starts one), else random."""
     name = program.default_ai
+    if "python:" in name:
+        return "random"
     if name.partition(":")[0] in BUILT_IN or name == "human" or strategy_path(name, program) is not None:
         return name
     return "random"
@@ -54,7 +56,7 @@ def _extends_depth(path: Path, limit: int = 10) -> int:
     depth = 0
     while limit > 0 and (base := _header_value(path, "extends")):
         path, depth, limit = path.parent / base, depth + 1, limit - 1
-        if not path.is_file():
+        if not is_file(path):
             break
     return depth
 

@@ -20,11 +20,22 @@ a strategy file
 ``human``
     the terminal: the position, the numbered legal options; answer with a
     number or an option's name; ``help`` and ``quit`` always work.
+``python:path/to/bot.py:ClassName``
+    a Python bot (:mod:`naipes.bots`), run in a process of its own.
+
+Only the command line starts a Python bot. A file may name one (a strategy's
+``default:``, a rule file's ``players: ai:``, a log's seats): ``naipes check``
+then reads the bot's file as text (:func:`~naipes.agents.bot_seat.check_bot_reference`:
+it exists, parses, defines the class) and never runs it, and a game refuses it
+with an error that says how to seat it from the command line.
 """
 from __future__ import annotations
 
+import contextlib
 import random
-from collections.abc import Callable
+import re
+from collections.abc import Callable, Iterator
+from contextvars import ContextVar
 from pathlib import Path
 
 from ..errors import ParamError, RuleError, RuleErrors, did_you_mean
@@ -33,7 +44,7 @@ from ..language.vocabulary import AGENT_NAMES
 from ..program import Program
 from ..runtime.game import Agent, Decision, Option
 from .bot_process import BotLimits
-from .bot_seat import make_bot_seat
+from .bot_seat import check_bot_reference, make_bot_seat
 from .human import HumanAgent
 from .ismcts import make_ismcts
 from .levels import ai_levels
@@ -92,7 +103,7 @@ def make_agent(spec: str, seed: int | None = None, program: Program | None = Non
     game's program, a strategy file (a path, ``GAME/LEVEL`` or a level of this game). `strategies`: the
     strategy files compiled so far, by path (seats made together share them: each file is compiled once)."""
     if spec.startswith("python:"):
-        return make_bot_seat(spec, bot_limits)
+        return python_bot(spec, bot_limits)
     name, _, rest = spec.partition(":")
     factory = AGENTS.get(name)
     if factory is not None:
@@ -108,6 +119,85 @@ def make_agent(spec: str, seed: int | None = None, program: Program | None = Non
                 strategies[path] = strategy
         return strategy_agent(strategy, seed)
     raise ParamError(unknown_agent(spec, program))
+
+
+# While a file's text is made into agents: the file (None: the command line's own words), and, for naipes check,
+# the Python bots its text names (None: not checking; they are then started, or refused).
+_NAMED_BY: ContextVar[str | None] = ContextVar("named_by", default=None)
+_CHECKED_BOTS: ContextVar[list[str] | None] = ContextVar("checked_bots", default=None)
+
+
+class NamedBot:
+    """A Python bot a file names, checked as text and not started (what `make_agent` gives while checking)."""
+
+    def __init__(self, spec: str):
+        self.name = spec
+
+    def choose(self, decision: Decision) -> Option:
+        raise ParamError(f"{self.name} was checked, not started")
+
+
+def python_bot(spec: str, limits: BotLimits) -> Agent:
+    """The Python bot `spec` names, started; or, named by a file, checked without running it (naipes check) or
+    refused."""
+    checked = _CHECKED_BOTS.get()
+    if checked is not None:
+        check_bot_reference(spec)
+        checked.append(spec)
+        return NamedBot(spec)
+    named_by = _NAMED_BY.get()
+    if named_by is not None:
+        raise ParamError(f"{named_by} names the Python bot '{spec}', but only the command line starts one: "
+                         f"seat it yourself with --seat {spec}")
+    return make_bot_seat(spec, limits)
+
+
+@contextlib.contextmanager
+def named_by(file: str) -> Iterator[None]:
+    """Agents made meanwhile come from `file`'s text (a Python bot it names is not started)."""
+    token = _NAMED_BY.set(file)
+    try:
+        yield
+    finally:
+        _NAMED_BY.reset(token)
+
+
+@contextlib.contextmanager
+def checking() -> Iterator[list[str]]:
+    """Agents made meanwhile are checked, not started: a Python bot is read as text (see check_bot_reference);
+    yields the list of those met."""
+    found: list[str] = []
+    token = _CHECKED_BOTS.set(found)
+    try:
+        yield found
+    finally:
+        _CHECKED_BOTS.reset(token)
+
+
+SHIPPED_NAME = re.compile(r"[A-Za-z0-9_-]+(/[A-Za-z0-9_-]+)?")  # a built-in agent, or a strategy level by name
+
+
+def shipped_agent(spec: str) -> bool:
+    """Whether `spec` names only what naipes ships: a built-in agent (with options naming only such agents) or a
+    strategy level by its name (LEVEL, GAME/LEVEL): no Python bot, no file by its path."""
+    if spec.partition(":")[0] in AGENTS and ":" in spec:
+        return all(shipped_agent(policy) for policy in _policies(spec))
+    return SHIPPED_NAME.fullmatch(spec) is not None
+
+
+def python_bots(spec: str) -> list[str]:
+    """The Python bots `spec` names: itself (python:FILE:CLASS), or in its options (ismcts:policy=...)."""
+    if spec.startswith("python:"):
+        return [spec]
+    return [bot for policy in _policies(spec) for bot in python_bots(policy)]
+
+
+def _policies(spec: str) -> list[str]:
+    """The agents a built-in agent's options name (``ismcts:iterations=9,policy=AGENT``)."""
+    name, _, options = spec.partition(":")
+    if name not in AGENTS:
+        return []
+    return [value for key, _, value in (item.partition("=") for item in options.split(",")) if key == "policy"]
 
 
 def unknown_agent(spec: str, program: Program | None) -> str:
@@ -141,7 +231,8 @@ def _agent_options(spec: str, text: str) -> dict[str, str]:
 def strategy_agent(strategy: Strategy, seed: int | None = None) -> StrategyAgent:
     """The seat a compiled strategy plays, with the agent its ``default:`` names made when first needed."""
     def fallback() -> object:
-        return make_agent(strategy.default, program=strategy.game)
+        with named_by(f"the strategy {strategy.path}"):
+            return make_agent(strategy.default, program=strategy.game)
     return StrategyAgent(strategy, seed, fallback)
 
 
@@ -150,7 +241,8 @@ _LOADING: list[Path] = []  # strategy files being loaded (a default may name ano
 
 def load_strategy(path: str | Path, game: Program) -> Strategy:
     """Compile a strategy file against a game and check that its ``default:`` agent can be made
-    (RuleError(s), located at ``default:``, if not: bad options, or defaults that lead back to this file)."""
+    (RuleError(s), located at ``default:``, if not: bad options, defaults that lead back to this file, a Python bot
+    (which only the command line starts; within :func:`checking`, it is read as text instead))."""
     strategy = compile_strategy(path, game)
     if strategy.default in ("first", "random"):
         return strategy
@@ -160,7 +252,8 @@ def load_strategy(path: str | Path, game: Program) -> Strategy:
                                         "defaults make a cycle", strategy.default_where)])
     _LOADING.append(here)
     try:
-        make_agent(strategy.default, program=game)
+        with named_by("this strategy"):
+            make_agent(strategy.default, program=game)
     except (ParamError, RuleError, RuleErrors) as error:
         inner = error.errors[0] if isinstance(error, RuleErrors) else error
         if isinstance(inner, _DefaultCycle):

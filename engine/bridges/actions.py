@@ -27,12 +27,13 @@ every game. An option outside its move's space is an error naming the move.
 """
 from __future__ import annotations
 
+from collections import Counter
 from typing import Any
 
 from ..errors import GameError, NaipesError
 from ..program import Program
 from ..runtime.game import Game, Option, arg_key, jsonable
-from ..runtime.memory import new_memory
+from ..runtime.memory import Zone, new_memory
 
 
 class ActionSpace:
@@ -66,8 +67,8 @@ class ActionSpace:
                                   f"it must depend only on params and the number of players")
         seen: dict = {}
         for key, value in zip(keys, values):
-            seen.setdefault(key, str(jsonable(value)))
-        return list(seen.items())
+            seen.setdefault(key, _text(value))
+        return list(zip(seen, told_apart(list(seen.values()))))
 
     @property
     def size(self) -> int:
@@ -120,3 +121,27 @@ class ActionSpace:
         if move.space is None:  # a move without an argument
             return None
         return next((v for v in move.space(memory, memory.vars) if arg_key(v) == (kind, ident)), None)
+
+
+def _text(value: Any) -> str:
+    """How an argument reads in an action's name: a zone by its name (``P2.hand``), anything else as shown."""
+    if isinstance(value, Zone):
+        return value.name if value.owner is None else f"{value.owner.name}.{value.name}"
+    return str(jsonable(value))
+
+
+def told_apart(names: list[str]) -> list[str]:
+    """The names with each one that repeats numbered in order (two jokers: ``joker #1``, ``joker #2``), so that
+    no two are alike (copies of a card are told apart by their ids, in that order).
+
+    >>> told_apart(["1o", "joker", "2o", "joker"])
+    ['1o', 'joker #1', '2o', 'joker #2']
+    """
+    counts, numbered = Counter(names), Counter[str]()
+    out = []
+    for name in names:
+        if counts[name] > 1:
+            numbered[name] += 1
+            name = f"{name} #{numbered[name]}"
+        out.append(name)
+    return out

@@ -38,7 +38,7 @@ from typing import Any
 import numpy as np
 
 from ..library.builtins import DECK
-from ..program import Program, VarSpec
+from ..program import Program, VarSpec, get
 from ..runtime.game import Game
 from ..runtime.memory import CardBase, PlayerBase, Zone, new_memory
 
@@ -53,7 +53,7 @@ class ObservationEncoder:
         self.players = players or program.players[2]
         memory = new_memory(program, 0, None, self.players)
         self.cards = len(memory.vars.get(DECK, ()))
-        labels = {getattr(c, a) for c in memory.vars.get(DECK, ()) for a in program.card_attributes}
+        labels = {get(c, a) for c in memory.vars.get(DECK, ()) for a in program.card_attributes}
         self.labels = {label: i for i, label in enumerate(sorted(label for label in labels if isinstance(label, str)))}
         P, N = self.players, self.cards
         self.block = 1 + P + N + len(self.labels)  # a variable that is not declared numeric
@@ -96,14 +96,14 @@ class ObservationEncoder:
         for spec in self.program.zones:
             if spec.per_player:
                 for p in view.players:
-                    self._zone(out, offsets[f"zone {spec.name} of P{p.index + 1}"], getattr(p, spec.name))
+                    self._zone(out, offsets[f"zone {spec.name} of P{p.index + 1}"], get(p, spec.name))
             else:
                 self._zone(out, offsets[f"zone {spec.name}"], V[spec.name])
         for var in self.globals:
             self._value(out, offsets[f"state {var.name}"], var, V[var.name])
         for var in self.per_player:
             for p in view.players:
-                self._value(out, offsets[f"player {var.name} of P{p.index + 1}"], var, getattr(p, var.name))
+                self._value(out, offsets[f"player {var.name} of P{p.index + 1}"], var, get(p, var.name))
         if self.recall:
             for player, card in played:
                 out[offsets[f"played by P{player + 1}"] + card] = 1

@@ -2,36 +2,45 @@
 
 :func:`register` makes a rule file a ``pyspiel`` Python game named
 ``naipes_<file stem>`` (``rulesets/pocha.yaml`` is ``naipes_pocha``); its game
-parameters are the rule file's params plus ``players`` and ``seed``, and
-``min_utility``, ``max_utility``, ``max_game_length``: bounds OpenSpiel wants
-that a rule file does not state (the payoffs of a rule file without
-``result:`` are 0 and 1; otherwise the defaults are wide, narrow them if an
-algorithm needs it).
+parameters are the rule file's params plus ``players``, ``seed`` and ``explore``.
 
-* Actions are :class:`naipes.bridges.actions.ActionSpace` ids.
-* Every shuffle is a run of chance nodes, one card at a time from the top of
-  the shuffled pile, each remaining card equally likely (:mod:`naipes.bridges.chance`);
-  a chance outcome is a card id. Other randomness of a rule file (random
-  seats, a generated deck) comes from the game's seeded generator: ``seed``.
+* Actions are :class:`naipes.bridges.actions.ActionSpace` ids; each action's string is unique (copies of a card
+  are numbered: ``discard joker #2``).
+* Chance nodes are where information appears (:mod:`naipes.bridges.chance`): a shuffle is no chance event; each
+  card of it that somebody can see (dealt into a hand, turned up) is one, when it is seen, uniform over the cards
+  of the shuffle not seen yet (the distribution a shuffle gives); cards nobody has seen (a stock) stay undecided
+  until they are. A chance outcome is a card id. Other randomness of a rule file (random seats, a generated
+  deck) comes from the game's seeded generator: ``seed``.
+* The game type and bounds come from the rule file (:mod:`naipes.bridges.outcomes`): when every line of the game
+  can be played out (at most ``explore`` positions, 50,000 by default; 0: never), the chance mode (deterministic
+  when no line meets a chance event), the utility (zero-sum when the payoffs always add up to 0; constant-sum
+  payoffs are presented as zero-sum, each less its share of the constant: the chip game's winner gets 0.5, the
+  loser -0.5), the exact least and greatest payoffs and the longest game are those of the lines played. Otherwise
+  the game is deterministic when the rule file never shuffles, general-sum, its payoffs between 0 and 1 without
+  ``result:`` (else within +-1e6), and no longer than its ``max_decisions``.
 * Observation and information-state tensors are
   :class:`naipes.bridges.observations.ObservationEncoder` vectors; the observation
   string is the seat's view (JSON), the information-state string adds the
   public record as the seat saw it (perfect recall).
 * ``resample_from_infostate`` deals the cards the player cannot place again,
   consistently with what it has seen and deduced (:class:`naipes.agents.knowledge.Knowledge`).
+* States save and load: ``state.serialize()``, ``pyspiel.serialize_game_and_state`` (loading needs the rule file
+  registered in that process: :func:`register`, or :func:`register_all` for the shipped ones) and ``pickle``, of
+  games and of states (a state is kept as its rule file, params and actions, and played again when loaded).
 
 >>> import pyspiel
 >>> name = register("rulesets/fichas.yaml")
 >>> game = pyspiel.load_game(name, {"colours": 2, "values": 2})
->>> game.num_distinct_actions(), game.num_players()
-(4, 2)
+>>> game.num_distinct_actions(), game.num_players(), game.get_type().utility
+(4, 2, <Utility.ZERO_SUM: 0>)
 """
 from __future__ import annotations
 
 import json
-import random
-from functools import cached_property
+from dataclasses import dataclass
+from functools import cached_property, lru_cache
 from pathlib import Path
+from types import CodeType, FunctionType
 from typing import Any
 
 import numpy as np
@@ -45,13 +54,16 @@ from ..library.builtins import DECK
 from ..program import Program
 from ..runtime.game import jsonable
 from ..runtime.memory import new_memory
-from .actions import ActionSpace
-from .chance import ChanceGame, Record
+from .actions import ActionSpace, told_apart
+from .chance import ChanceGame, Record, cached_program
 from .observations import ObservationEncoder
+from .outcomes import LIMIT, Outcomes, explore
 
 PREFIX = "naipes_"
 
-BRIDGE_PARAMS = {"players", "seed", "min_utility", "max_utility", "max_game_length"}
+BRIDGE_PARAMS = {"players", "seed", "explore"}
+WIDE = 1e6  # the payoff bound of a rule file with a result whose bounds were not found
+MEMO = 200_000  # the most states a game played out whole keeps (its tree's lines, which algorithms walk again)
 _registered: dict[str, Path] = {}
 
 
@@ -73,23 +85,41 @@ def register(path: str | Path) -> str:
     if clash:
         raise NaipesError(f"{path}: params {', '.join(sorted(clash))} clash with the OpenSpiel bridge's own")
     spec = {**{p.name: p.default for p in program.params.values()}, "players": program.players[2], "seed": 0,
-            "min_utility": 0.0 if program.result is None else -1e6,
-            "max_utility": 1.0 if program.result is None else 1e6, "max_game_length": 100_000}
-    game_type = pyspiel.GameType(
-        short_name=name, long_name=f"Naipes: {program.title}", dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
-        chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC if program.cards is not None
-        else pyspiel.GameType.ChanceMode.DETERMINISTIC,
-        information=pyspiel.GameType.Information.PERFECT_INFORMATION if program.perfect_information
-        else pyspiel.GameType.Information.IMPERFECT_INFORMATION,
-        utility=pyspiel.GameType.Utility.GENERAL_SUM, reward_model=pyspiel.GameType.RewardModel.TERMINAL,
-        max_num_players=program.players[1], min_num_players=program.players[0],
-        provides_information_state_string=True, provides_information_state_tensor=True,
-        provides_observation_string=True, provides_observation_tensor=True, parameter_specification=spec)
+            "explore": LIMIT}
+    game_type = _game_type(name, program, spec, shuffles(program), pyspiel.GameType.Utility.GENERAL_SUM)
     # a class per rule file (OpenSpiel keeps the creator until the interpreter exits)
-    game_class = type(f"NaipesGame_{path.stem}", (NaipesGame,), {"game_type": game_type, "path": path})
+    game_class = type(f"NaipesGame_{path.stem}", (NaipesGame,), {"registered_type": game_type, "path": path})
     pyspiel.register_game(game_type, game_class)
     _registered[name] = path
     return name
+
+
+def _game_type(name: str, program: Program, spec: dict, chance: bool, utility: Any) -> pyspiel.GameType:
+    return pyspiel.GameType(
+        short_name=name, long_name=f"Naipes: {program.title}", dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+        chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC if chance
+        else pyspiel.GameType.ChanceMode.DETERMINISTIC,
+        information=pyspiel.GameType.Information.PERFECT_INFORMATION if program.perfect_information
+        else pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+        utility=utility, reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+        max_num_players=program.players[1], min_num_players=program.players[0],
+        provides_information_state_string=True, provides_information_state_tensor=True,
+        provides_observation_string=True, provides_observation_tensor=True, parameter_specification=spec)
+
+
+def shuffles(program: Program) -> bool:
+    """Whether the rule file's code can shuffle a zone (else nothing in its games is left to chance)."""
+    namespace = program.namespace
+    stack = [f.__code__ for f in namespace.values() if isinstance(f, FunctionType) and f.__globals__ is namespace]
+    seen: set = set()
+    while stack:
+        code = stack.pop()
+        if code not in seen:
+            seen.add(code)
+            if "shuffle" in code.co_names:
+                return True
+            stack += [const for const in code.co_consts if isinstance(const, CodeType)]
+    return False
 
 
 def register_all(folder: str | Path = SHIPPED_RULESETS) -> list[str]:
@@ -122,29 +152,83 @@ def _parameter_spec(name: str) -> dict[str, Any]:
     return next(t.parameter_specification for t in pyspiel.registered_games() if t.short_name == name)
 
 
+def _loaded(path: str, params: dict[str, Any]) -> NaipesGame:
+    """A pickled game loaded again (its rule file registered first)."""
+    return pyspiel.load_game(register(path), params)
+
+
+@lru_cache(maxsize=64)
+def _outcomes(path: str, overrides: tuple, seed: int, players: int, limit: int) -> Outcomes | None:
+    """Every line of a game played out, once per process for a rule file, its params, seed and players."""
+    program = cached_program(path, overrides)
+    return explore(ChanceGame(program, seed, players), limit) if limit > 0 else None
+
+
+@dataclass(frozen=True)
+class _Facts:
+    """What OpenSpiel is told about a game: its chance mode and utility, the amount taken from each payoff (a
+    share of a constant sum), the least and greatest return and the longest game."""
+
+    chance: bool
+    utility: Any
+    shift: float
+    low: float
+    high: float
+    longest: int
+
+
+def _facts(program: Program, found: Outcomes | None, players: int) -> _Facts:
+    """The facts of every line played out (`found`), else those the rule file states."""
+    if found is None:
+        low, high = (0.0, 1.0) if program.result is None else (-WIDE, WIDE)
+        return _Facts(shuffles(program), pyspiel.GameType.Utility.GENERAL_SUM, 0.0, low, high, program.max_decisions)
+    # payoffs that always add up to the same total are shown less each player's share of it: zero-sum
+    shift = found.total / players if found.total is not None else 0.0
+    utility = pyspiel.GameType.Utility.GENERAL_SUM if found.total is None else pyspiel.GameType.Utility.ZERO_SUM
+    low, high = float(found.low - shift), float(found.high - shift)
+    if low == high:  # (OpenSpiel wants low < high)
+        low, high = low - 1.0, high + 1.0
+    return _Facts(found.chance, utility, shift, low, high, found.longest)
+
+
 class NaipesGame(pyspiel.Game):
     """A rule file with its params, as an OpenSpiel game."""
 
-    game_type: Any  # set per rule file by register()
+    registered_type: Any  # set per rule file by register()
     path: Path
 
     def __init__(self, params: dict[str, Any] | None = None):
         params = dict(params or {})
         rule_params = {k: str(v).lower() if isinstance(v, bool) else str(v)
                        for k, v in params.items() if k not in BRIDGE_PARAMS}
-        self.program: Program = load_program(self.path, rule_params)
+        self.program: Program = cached_program(str(self.path), tuple(sorted(rule_params.items())))
         self.seed = int(params.get("seed", 0))
         players = int(params.get("players", self.program.players[2]))
         if not self.program.players[0] <= players <= self.program.players[1]:
             raise ParamError(f"{self.program.name} is for {self.program.players[0]} to {self.program.players[1]} "
                              f"players, not {players}")
         self.actions = ActionSpace(self.program, players)
-        self.deck = new_memory(self.program, self.seed, None, players).vars.get(DECK, ())
-        info = pyspiel.GameInfo(num_distinct_actions=self.actions.size, max_chance_outcomes=len(self.deck),
-                                num_players=players, min_utility=float(params["min_utility"]),
-                                max_utility=float(params["max_utility"]), utility_sum=None,
-                                max_game_length=int(params["max_game_length"]))
-        super().__init__(self.game_type, info, params)
+        deck = new_memory(self.program, self.seed, None, players).vars.get(DECK, ())
+        self.card_names = told_apart([card.name for card in deck])
+        found = _outcomes(str(self.path), tuple(sorted(rule_params.items())), self.seed, players,
+                          int(params.get("explore", LIMIT)))
+        facts = _facts(self.program, found, players)
+        self.shift = facts.shift
+        info = pyspiel.GameInfo(num_distinct_actions=self.actions.size,
+                                max_chance_outcomes=len(deck) if facts.chance else 0, num_players=players,
+                                min_utility=facts.low, max_utility=facts.high,
+                                utility_sum=0.0 if facts.utility == pyspiel.GameType.Utility.ZERO_SUM else None,
+                                max_game_length=facts.longest)
+        game_type = _game_type(self.registered_type.short_name, self.program,
+                               self.registered_type.parameter_specification, facts.chance, facts.utility)
+        super().__init__(game_type, info, params)
+        # a game small enough to play out whole keeps every state it reaches, by the actions that lead there:
+        # algorithms that walk the tree again and again (CFR) then run each step of it once
+        self.memo: dict[tuple, ChanceGame] | None = {} if found is not None else None
+
+    def __reduce__(self) -> tuple:
+        """Pickled as its rule file and params (loading registers the rule file)."""
+        return _loaded, (str(self.path), self.get_parameters())
 
     @cached_property
     def start(self) -> ChanceGame:
@@ -190,16 +274,23 @@ class NaipesState(pyspiel.State):
         return [(card, 1.0 / len(cards)) for card in cards]
 
     def _apply_action(self, action: int) -> None:
-        table = self.table
+        table, game = self.table, self.get_game()
+        key = (tuple(table.path), action) if game.memo is not None and table.path is not None else None
+        after = game.memo.get(key) if game.memo is not None and key is not None else None
+        if after is not None:
+            self._table = after.clone()
+            return
         if table.chance_pending:
             table.deal(action)
         else:
-            table.apply(self.get_game().actions.option(table.game, action))
+            table.apply(game.actions.option(table.game, action))
+        if game.memo is not None and key is not None and len(game.memo) < MEMO:
+            game.memo[key] = table.clone()
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:
-            deck = self.get_game().deck
-            return f"deal {deck[action].name}" if 0 <= action < len(deck) else f"deal card {action}"
+            names = self.get_game().card_names
+            return f"deal {names[action]}" if 0 <= action < len(names) else f"deal card {action}"
         return self.get_game().actions.describe(action)
 
     def is_terminal(self) -> bool:
@@ -208,18 +299,31 @@ class NaipesState(pyspiel.State):
     def returns(self) -> list[float]:
         if not self.is_terminal():
             return [0.0] * self.get_game().num_players()
-        return [float(x) for x in self.table.game.payoffs()]
+        views = self.table.now.views  # (kept with the position, which copies of the state share)
+        returns = views.get("returns")
+        if returns is None:
+            shift = self.get_game().shift
+            returns = views["returns"] = [float(x) - shift for x in self.table.game.payoffs()]
+        return list(returns)
 
     def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> NaipesState:
         """A state the player cannot tell from this one: the cards it cannot place dealt again."""
         state = self.get_game().new_initial_state()
-        state._table = self.table.resample(player_id, random.Random(probability_sampler()))
+        state._table = self.table.resample(player_id, probability_sampler())
         return state
+
+    def __reduce__(self) -> tuple:
+        """Pickled as its game and its serialisation (OpenSpiel's history, the bridge's path of actions)."""
+        return _state_of, (self.get_game(), self.serialize())
 
     def __str__(self) -> str:
         """The whole state, hidden cards included (for debugging; OpenSpiel compares it between clones)."""
-        table = self.table
-        return f"{table.game.memory.key()!r} chance: {table.chance_cards()}"
+        return self.table.describe()
+
+
+def _state_of(game: NaipesGame, serialized: str) -> NaipesState:
+    """A pickled state loaded again."""
+    return game.deserialize_state(serialized)
 
 
 class SpielBotAgent:
@@ -277,7 +381,10 @@ class NaipesObserver:
 
     def string_from(self, state: NaipesState, player: int) -> str:
         table = state.table
-        view = json.dumps(jsonable(table.game.view(player)), ensure_ascii=False, sort_keys=True)
+        views = table.now.views  # (kept with the position, which copies of the state share)
+        view = views.get(player)
+        if view is None:
+            view = views[player] = json.dumps(jsonable(table.game.view(player)), ensure_ascii=False, sort_keys=True)
         if not self.recall:
             return view
         return "\n".join([f"seat P{player + 1}", view] + table.history_for(player))

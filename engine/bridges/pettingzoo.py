@@ -9,11 +9,24 @@ agent's turn), as PettingZoo's classic card games do. Rewards are the rule
 file's payoffs, given when the game ends. ``reset(seed=N)`` makes the game
 reproducible: the rule file's own seeded generator deals.
 
->>> env = NaipesEnv("fichas", {"count": "6"})
->>> env.reset(seed=4)
->>> env.agent_selection, int(env.action_space("player_0").n)
+Illegal actions are handled as PettingZoo's classic environments handle them:
+:func:`env` wraps the raw environment in the wrappers their ``env()`` applies
+(``TerminateIllegalWrapper(illegal_reward=-1)``, ``AssertOutOfBoundsWrapper``,
+``OrderEnforcingWrapper``), so an illegal action ends the game at once, -1 for
+the agent that made it and 0 for the others, with PettingZoo's warning. The raw
+environment (:class:`NaipesEnv`, also ``raw_env``) refuses it instead with a
+GameError that names the action and the rule that forbids it (for debugging an agent).
+
+>>> wrapped = env("fichas", {"count": "6"})
+>>> wrapped.reset(seed=4)
+>>> observation, _, _, _, _ = wrapped.last()
+>>> illegal = int(observation["action_mask"].argmin())
+>>> wrapped.step(illegal)   # doctest: +SKIP  (PettingZoo warns: "Illegal move made, game terminating ...")
+>>> raw = NaipesEnv("fichas", {"count": "6"})
+>>> raw.reset(seed=4)
+>>> raw.agent_selection, int(raw.action_space("player_0").n)
 ('player_0', 8)
->>> observation, reward, terminated, truncated, info = env.last()
+>>> observation, reward, terminated, truncated, info = raw.last()
 >>> int(observation["action_mask"].sum()) == len(info["legal_moves"])
 True
 """
@@ -24,6 +37,7 @@ import random
 import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
+from pettingzoo.utils import wrappers
 
 from ..agents.human import render_view
 from ..errors import GameError
@@ -130,3 +144,17 @@ class NaipesEnv(AECEnv):
 
     def close(self) -> None:
         self._game = None
+
+
+raw_env = NaipesEnv  # (PettingZoo's name for the environment without its wrappers)
+
+
+def env(ruleset: str, params: dict[str, str] | None = None, players: int | None = None,
+        render_mode: str | None = None, illegal_reward: float = -1) -> AECEnv:
+    """The environment as PettingZoo's classic environments come: an illegal action ends the game,
+    `illegal_reward` for the agent that made it, 0 for the others; an action outside the action space is an
+    assertion error; acting before reset() is an error."""
+    wrapped: AECEnv = wrappers.TerminateIllegalWrapper(NaipesEnv(ruleset, params, players, render_mode),
+                                                       illegal_reward=illegal_reward)
+    wrapped = wrappers.AssertOutOfBoundsWrapper(wrapped)
+    return wrappers.OrderEnforcingWrapper(wrapped)

@@ -18,8 +18,11 @@ from typing import Any
 
 from ..errors import RuleError, RuleErrors, did_you_mean
 from ..library.limits import MAX_DECISIONS, MAX_FIRINGS
-from ..program import Matching, Program, RuleSpec, VarSpec, ViewSpec
+from ..program import Matching, Program, RuleSpec, VarSpec, ViewSpec, attribute
+from . import nodes as n
 from .cards import Cards
+from .codecheck import check_generated
+from .codegen import write_module
 from .compiler import Compiler, Unit, identifier_problem
 from .declarations import Declarations
 from .display import read_display
@@ -31,6 +34,7 @@ from .linker import (
     names_read,
     player_class,
     read_indexes,
+    readable_attributes,
     resolve_specs,
 )
 from .loader import Map, Text, load_tree
@@ -39,7 +43,8 @@ from .phases import Phases
 from .rules import Rules
 from .sections import located_text
 from .settings import Settings
-from .vocabulary import SECTIONS, VAR_KEYS, VIEW_KEYS
+from .shapes import shapes_checked
+from .vocabulary import RULE_FILE, SECTIONS, VAR_KEYS, VIEW_KEYS
 
 
 class Builder(Settings, Phases, Declarations, Cards, Moves, Rules):
@@ -50,12 +55,15 @@ class Builder(Settings, Phases, Declarations, Cards, Moves, Rules):
         for key in tree:
             if key not in SECTIONS:
                 self.error(f"unknown section '{key}'", tree.key_loc(key),
-                           did_you_mean(str(key), SECTIONS) or "see the README for the sections of a rule file")
+                           did_you_mean(str(key), SECTIONS) or "docs/language.md lists the sections of a rule file")
         name = tree.get("game")
         if not isinstance(name, str) or not name:
             self.error("the rule file needs 'game: <identifier>'",
                        tree.key_loc("game") if "game" in tree else tree.where)
             name = Path(self.path).stem
+        doc = tree.get("doc", "")
+        if not isinstance(doc, str):
+            self.error("'doc' is a text: how to play, in a few lines", tree.loc("doc"))
         players = self.players()
         params = self.params()
         values = {p.name: p.default for p in params.values()}
@@ -90,7 +98,8 @@ class Builder(Settings, Phases, Declarations, Cards, Moves, Rules):
         resolve_specs(module, moves, state + player_state, views, cards, rules)
         read = self.names_read(reads)
         return Program(
-            name=str(name), title=str(tree.get("title", name)), path=self.path, players=players,
+            name=str(name), title=str(tree.get("title", name)), doc=str(doc).strip() if isinstance(doc, str) else "",
+            path=self.path, players=players,
             default_ai=(str((tree.get("players") or {}).get("ai", "random")) if isinstance(tree.get("players"), Map)
                         else "random"),
             params=params, param_values=values, zones=zones, state=state, player_state=player_state,
@@ -105,7 +114,7 @@ class Builder(Settings, Phases, Declarations, Cards, Moves, Rules):
             line_origins=module.line_origins, code_name=module.code_name, overrides=dict(self.overrides),
             symbols=self.sym, namespace=module.namespace, first_stages=dict(self.sym.first_stages),
             key_state=tuple(v.name for v in state if v.name in read),
-            key_player_state=tuple(v.name for v in player_state if v.name in read),
+            key_player_state=tuple(attribute(v.name) for v in player_state if v.name in read),
             key_zones=frozenset(z.name for z in zones if z.name in read),
             evaluation_reads=names_read([unit for name, _, unit, _, _ in self.defs if name == evaluation], reads))
 
@@ -120,7 +129,8 @@ class Builder(Settings, Phases, Declarations, Cards, Moves, Rules):
         found = []
         facts = self.section("facts", Map, Map())
         for name in sorted(self.sym.facts, key=list(facts).index):
-            init = self.define("init_state", (), Unit([(0, "()", facts.key_loc(name))]), False, f"facts '{name}'")
+            init = self.define("init_state", (), Unit(n.TupleExpr([], at=facts.key_loc(name))), False,
+                               f"facts '{name}'")
             found.append(VarSpec(name, init, "public", f"facts {name}"))
         return found
 
@@ -138,11 +148,12 @@ class Builder(Settings, Phases, Declarations, Cards, Moves, Rules):
         return {r if isinstance(r, str) else r[0] for r in read}
 
     def raise_errors(self) -> None:
-        """Every error found so far (the compiler's too), once each in file order, as one RuleErrors."""
+        """Every error found so far (the compiler's too), once each, as one RuleErrors: the loaded file's first
+        (a variant's wrong value is the cause of what its base then says), each file's in line order."""
         self.errors.extend(self.compiler.errors)
         if self.errors:
             unique = {(str(e.location), e.message): e for e in self.errors}
-            raise RuleErrors(sorted(unique.values(), key=error_order))
+            raise RuleErrors(sorted(unique.values(), key=lambda e: error_order(e, self.path)))
 
     def per_player_expression(self, section: str) -> str | None:
         """`result:` or `evaluation:`, an expression of `player`."""
@@ -187,7 +198,12 @@ class Builder(Settings, Phases, Declarations, Cards, Moves, Rules):
             show = spec.get("show", True) if isinstance(spec, Map) else True
             if not isinstance(show, bool):
                 self.error(f"{section} '{name}': 'show' is true or false", spec.loc("show"))
-            out.append(VarSpec(str(name), func, str(visibility), unit.type if unit else None, show is not False))
+            score = spec.get("score", False) if isinstance(spec, Map) else False
+            if score is not False and (score is not True or not per_player or visibility != "public"):
+                self.error(f"{section} '{name}': 'score' is true or false, on a public per-player variable (the "
+                           f"score sheet is shown to everyone)", spec.loc("score"))
+            out.append(VarSpec(str(name), func, str(visibility), unit.type if unit else None, show is not False,
+                               score is True))
         return out
 
     def views(self) -> list[ViewSpec]:
@@ -221,15 +237,16 @@ class Builder(Settings, Phases, Declarations, Cards, Moves, Rules):
 SHOWING = {"move_label", "move_public", "move_space", "view", "evaluation", "estimate"}
 
 
-def error_order(error: RuleError) -> tuple:
+def error_order(error: RuleError, first_file: str = "") -> tuple:
     loc = error.location
-    return (loc.file, loc.line, loc.col) if loc else ("", 0, 0)
+    return (loc.file != first_file, loc.file, loc.line, loc.col) if loc else (False, "", 0, 0)
 
 
 def load_program(path: str | Path, params: dict[str, str] | None = None) -> Program:
     """Load, check and compile a rule file (raises RuleError(s) or ParamError)."""
     tree = load_tree(path)
-    return Builder(tree, str(path), dict(params or {})).build()
+    with shapes_checked(tree, RULE_FILE):
+        return Builder(tree, str(path), dict(params or {})).build()
 
 
 
@@ -242,11 +259,12 @@ def compile_expression(program: Program, text: str, scope: tuple[str, ...] = ())
     unit = compiler.expression(text, {name: None for name in scope}, allow_random=False)
     if unit is None:
         raise RuleErrors(compiler.errors)
-    args = ", ".join(("M", "V") + tuple(f"v_{n}" for n in scope))
-    code = compile(f"def expression({args}):\n    return {unit.source[0][1]}\n", "<naipes expression>", "exec")
+    source, _ = write_module([n.Definition("expression_0", scope, unit.expression, "an expression")])
+    check_generated(source, readable_attributes(program.symbols))
+    code = compile(source, "<naipes expression>", "exec")
     local: dict = {}
     exec(code, program.namespace, local)
-    function = local["expression"]
+    function = local["expression_0"]
     return lambda memory, *values: function(memory, memory.vars, *values)
 
 

@@ -4,8 +4,9 @@ from __future__ import annotations
 from typing import Any
 
 from ..errors import did_you_mean
-from ..program import CardBase, CardSpec, ZoneSpec
-from .compiler import Unit, literal
+from ..program import CardBase, CardSpec, ZoneSpec, attribute, readable_by_name
+from . import nodes as n
+from .compiler import Unit
 from .loader import Map
 from .sections import SectionReader, is_scalar, plain
 from .vocabulary import CARD_KEYS, TABLE_KEYS
@@ -19,16 +20,18 @@ class Cards(SectionReader):
     def table_function(self, table: str, spec: Map) -> str:
         """A card table as the function F_table(value of its attribute): its `values` looked up, or its `value`."""
         of, what = str(spec["of"]), f"card table '{table}'"
+        value: n.Expr | None = None
         if "value" in spec:
             text = self.expr_text(spec["value"], spec.loc("value"), what)
             unit = None if not text else self.compiler.expression(text, {of: None}, what=what)
+            value = unit.expression if unit is not None else None
         else:
             values = self.literal(plain(spec["values"]), spec.loc("values"), f"the values of {what}")
             default = self.literal(plain(spec.get("default")), spec.loc("default"), f"the default of {what}")
-            unit = Unit([(0, f"B_lookup({values}, v_{of}, {default})", spec.loc("values"))])
-        if unit is not None:
-            _, expr, origin = unit.source[0]
-            unit.source = [(0, "M.step()", origin), (0, f"return {expr}", origin)]
+            value = n.TableLookup(values.value, n.local(of), default.value, at=spec.loc("values"))
+            unit = Unit(value)
+        if unit is not None and value is not None:  # (every call is a step: naipes.library.limits)
+            unit.tree = [n.Do(n.MemoryCall("step", []), at=value.at), n.Return(value, at=value.at)]
         return self.define(f"F_{table}", (of,), unit, True, what)
 
     def cards(self) -> CardSpec | None:
@@ -52,7 +55,7 @@ class Cards(SectionReader):
             unit = None if not text else c.expression(text, {}, what="cards.generate", allow_random=True)
             build_name = self.define("deck_generate", (), unit, False, "cards.generate")
         else:
-            parts = []
+            parts: list[n.Expr] = []
             for attr in names:
                 values = attrs[attr]
                 if isinstance(values, list) and not all(is_scalar(v) for v in values):
@@ -63,7 +66,7 @@ class Cards(SectionReader):
                 else:
                     text = self.expr_text(values, attrs.loc(attr), f"values of card attribute '{attr}'")
                     unit = None if not text else c.expression(text, {}, what=f"values of '{attr}'", allow_random=True)
-                    parts.append(self.define("deck_values", (), unit, False, f"values of '{attr}'") + "(M, V)")
+                    parts.append(n.Generated(self.define("deck_values", (), unit, False, f"values of '{attr}'")))
             extra = spec.get("extra", [])
             if not isinstance(extra, list) or not all(isinstance(e, Map) for e in extra):
                 self.error("'extra' is a list of cards, each a mapping of attribute: value", spec.loc("extra"))
@@ -72,16 +75,15 @@ class Cards(SectionReader):
             if not isinstance(copies, (int, str)) or isinstance(copies, bool):
                 self.error("'copies' is a whole number or an expression", spec.loc("copies"))
                 copies = 1
-            copies_src = "1"
+            times: n.Expr = n.Literal(1)
             if isinstance(copies, str):
                 unit = c.expression(copies, {}, what="cards.copies")
-                copies_src = self.define("deck_copies", (), unit, False, "cards.copies") + "(M, V)"
+                times = n.Generated(self.define("deck_copies", (), unit, False, "cards.copies"))
             elif isinstance(copies, int):
-                copies_src = str(copies)
+                times = n.Literal(copies)
             extra_cards = self.literal(plain(extra), spec.loc("extra"), "extra cards")
-            body = (f"[dict(zip({literal(names)}, combo)) for _ in range({copies_src}) "
-                    f"for combo in B_product({', '.join(parts)})] + {extra_cards}")
-            build_name = self.define("deck_product", (), Unit([(0, body, spec.where)]), False, "cards")
+            product = n.DeckProduct(names, times, parts, extra_cards.value, at=spec.where)
+            build_name = self.define("deck_product", (), Unit(product), False, "cards")
         tables: dict[str, tuple[str, Any]] = {}  # table -> (its attribute, the name of its function until linked)
         table_specs = spec.get("tables")
         for table, tspec in table_specs.items() if isinstance(table_specs, Map) else []:
@@ -115,6 +117,7 @@ class Cards(SectionReader):
             symmetric = []
         self.symmetric = tuple(str(a) for a in symmetric)
         slots = tuple(names) + tuple(tables)
-        card_class = type("Card", (CardBase,), {"__slots__": slots, "attributes": slots})
+        card_class = readable_by_name(type("Card", (CardBase,), {"__slots__": tuple(map(attribute, slots)),
+                                                                 "attributes": slots}), slots)
         declared = {a: tuple(attrs[a]) for a in names if "generate" in spec and isinstance(attrs[a], list)}
         return CardSpec(names, build_name, tables, name_func, str(start), card_class, spec.where, declared)

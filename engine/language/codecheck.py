@@ -5,9 +5,11 @@ built only from names it has checked and literals of known types. Before that
 source is compiled, :func:`check_generated` reads it once more, as a whitelist
 over its syntax tree: every statement and expression is of a kind the
 compiler emits, every name is one of the engine's own or carries the prefix
-of a checked rule-file name, every attribute is a declared card or player
-attribute or the working memory's API, every constant a plain value. A
-violation is a bug in Naipes (never the rule file's fault), reported as one.
+of a checked rule-file name, every attribute is the working memory's API or
+a declared card, player, record or fact attribute behind the engine's prefix
+(naipes.program.attribute: never a bare name, so never one of Python's own
+attributes), every constant a plain value. A violation is a bug in Naipes
+(never the rule file's fault), reported as one.
 
 >>> check_generated("def rule_when_0(M, V):\\n    return V['phase'] == 'play'\\n", set())
 >>> check_generated("def rule_then_1(M, V):\\n    import os\\n", set())
@@ -22,6 +24,7 @@ import math
 import re
 
 from ..errors import NaipesError
+from ..program import ATTRIBUTE_PREFIX
 
 # (Break: the optimiser's loop that stops at the item settling an `all` or an `any`)
 STATEMENTS = (ast.FunctionDef, ast.Return, ast.Assign, ast.AugAssign, ast.Expr, ast.If, ast.For, ast.Pass, ast.Break)
@@ -45,7 +48,8 @@ HOISTED = re.compile(r"_[ht][0-9]+\Z", re.ASCII)
 # The working memory's methods that generated code calls (M.move(...), ...).
 MEMORY_API = frozenset({"set_var", "set_attr", "grow_var", "grow_attr", "move", "shuffle", "deal", "ask", "end_game",
                         "unpack", "announce", "rng", "charge", "step", "in_phase", "entering_step", "refresh",
-                        "events", "assert_fact", "retract_fact", "modify_fact", "has_fact", "spend", "give", "given"})
+                        "events", "assert_fact", "retract_fact", "modify_fact", "has_fact", "spend", "give", "given",
+                        "call"})
 CONSTANT_TYPES = (type(None), bool, int, float, str)
 
 
@@ -56,9 +60,10 @@ class GeneratedCodeError(NaipesError):
 def check_generated(source: str | ast.Module, attributes: set[str]) -> None:
     """Refuse `source` (or its syntax tree) unless it is made only of what the compiler and the optimiser write.
 
-    `attributes` are the attribute names a rule file may use (its card and
-    player attributes and zones, and the engine's own: id, name, index, owner).
+    `attributes` are the attributes a rule file may read, each behind the prefix (naipes.program.attribute: its
+    card and player attributes, zones, record and fact fields, and the language's own: id, name, index, owner).
     """
+    assert all(a.startswith(ATTRIBUTE_PREFIX) for a in attributes), "attributes are read behind the prefix"
     for node in ast.walk(ast.parse(source) if isinstance(source, str) else source):
         problem = _problem(node, attributes)
         if problem:

@@ -8,12 +8,12 @@ from ..errors import Location
 from ..library.builtins import BUILTINS
 from ..program import DEFAULT_STRATEGY, ZoneSpec
 from ..runtime.agenda import STRATEGIES
+from . import nodes as n
 from .compiler import SPECIAL_FORMS, declared_name_problem, identifier_problem
 from .loader import Map, Seq
 from .sections import PARAM_TYPES, SIGNATURE, SectionReader, is_scalar, type_name
 from .vocabulary import VISIBILITIES, ZONE_KEYS
 
-FACT_WORDS = {"kind", "same", "fields", "changed"}  # what every fact has (naipes.program.FactBase)
 # A function's body is statements when it starts with one (an expression never does): let, if, for, return.
 STATEMENT_BODY = re.compile(r"^\s*(let|if|for|return)\b")
 
@@ -145,9 +145,6 @@ class Declarations(SectionReader):
             problem = problem or next(filter(None, (identifier_problem(f, f"{kind} field") for f in fields)), None)
             if problem is None and len(set(fields)) != len(fields):
                 problem = f"{kind} '{name}' names a field twice"
-            if problem is None and section == "facts" and set(map(str, fields)) & FACT_WORDS:
-                problem = f"{kind} '{name}': a fact cannot have a field named " \
-                          f"{' or '.join(sorted(set(map(str, fields)) & FACT_WORDS))} (every fact has it already)"
             if problem:
                 self.error(problem, records.key_loc(name) if problem.startswith(f"{kind} '") else records.loc(name))
                 continue
@@ -211,14 +208,14 @@ class Declarations(SectionReader):
             if text is None:
                 continue
             scope: dict[str, str | None] = {a: None for a in args}
+            # every call is a step (naipes.library.limits): recursion runs out of steps, not forever
             if STATEMENT_BODY.match(text):
                 unit = self.compiler.function_body(text, scope, f"function '{fname}'")
                 if unit is not None:
-                    unit.source = [(0, "M.step()", unit.source[0][2]), *unit.source]
+                    unit.tree = [n.Do(n.MemoryCall("step", []), at=unit.statements[0].at), *unit.statements]
             else:
                 unit = self.compiler.expression(text, scope, what=f"function '{fname}'")
                 if unit is not None:
-                    _, expr, origin = unit.source[0]
-                    unit.source = [(0, "M.step()", origin), (0, f"return {expr}", origin)]
-            # every call is a step (naipes.library.limits): recursion runs out of steps, not forever
+                    value = unit.expression
+                    unit.tree = [n.Do(n.MemoryCall("step", []), at=value.at), n.Return(value, at=value.at)]
             self.define(f"F_{fname}", args, unit, True, f"function '{fname}'")

@@ -10,12 +10,15 @@ from __future__ import annotations
 import ast
 import warnings
 from collections import namedtuple
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from itertools import product
 from typing import Any
 
+from ..errors import RuleError
 from ..library.builtins import BUILTINS
-from ..library.limits import minus, plus, times
+from ..library.limits import minus, modulo, plus, times
 from ..program import (
     WORD,
     CardSpec,
@@ -28,11 +31,16 @@ from ..program import (
     VarSpec,
     ViewSpec,
     ZoneSpec,
+    attribute,
+    get,
     interned,
+    readable_by_name,
 )
 from ..runtime.agenda import DYNAMIC_STRATEGIES, Activation, static_term
 from ..runtime.memory import REFRESH
+from . import nodes as n
 from .codecheck import check_generated
+from .codegen import write_module
 from .compiler import ANY, CARD_BUILTIN_ATTRS, PLAYER_BUILTIN_ATTRS, ZONE_ATTRS, Symbols, Unit
 from .optimizer import optimise
 from .sections import Definition
@@ -55,20 +63,10 @@ def compile_module(defs: list[Definition], sym: Symbols, path: str, base: dict |
     """Write every definition into one module, check it, and compile it (`base`: the namespace of a
     module compiled before, whose functions this one calls: a strategy's calls its game's)."""
     code_name = f"<naipes {path}>"
-    lines: list[str] = []
-    origins: dict[int, tuple] = {}
-    for name, params, unit, block, what in defs:
-        args = ", ".join(("M", "V") + tuple(f"v_{p}" if p != "_" else "_" for p in params))
-        lines.append(f"def {name}({args}):")
-        origins[len(lines)] = (what, unit.source[0][2] if unit.source else None)
-        for indent, text, origin in unit.source:
-            body = text if block else f"return {text}"
-            lines.append("    " * (indent + 1) + body)
-            origins[len(lines)] = (what, origin)
-    source = "\n".join(lines) + "\n"
-    attributes = set(sym.card_attrs) | set(sym.player_attrs) | set(CARD_BUILTIN_ATTRS) | set(PLAYER_BUILTIN_ATTRS) | \
-        set(ZONE_ATTRS) | sym.record_fields
-    tree = ast.parse(source)
+    source, origins = module_source(defs)
+    attributes = readable_attributes(sym)
+    with _too_deep_for_python(origins):
+        tree = ast.parse(source)
     check_generated(tree, attributes)  # what the compiler wrote
     tree = optimise(tree)
     check_generated(tree, attributes)  # and what the optimiser made of it
@@ -77,16 +75,41 @@ def compile_module(defs: list[Definition], sym: Symbols, path: str, base: dict |
                                  "B_product": product}
     namespace.update({f"B_{n}": b.func for n, b in BUILTINS.items()})
     namespace.update({f"B_{n}_keyed": b.keyed for n, b in BUILTINS.items() if b.keyed is not None})
-    namespace.update(B_UNSET=object(), B_times=times, B_plus=plus, B_minus=minus, B_lookup=lookup, B_replaced=replaced,
-                     B_append=list.append)
-    namespace.update({f"R_{name}": fact_class(name, fields) if name in sym.facts else namedtuple(name, fields)
+    namespace.update(B_UNSET=object(), B_times=times, B_plus=plus, B_minus=minus, B_modulo=modulo, B_lookup=lookup,
+                     B_replaced=replaced, B_append=list.append)
+    namespace.update({f"R_{name}": record_class(name, fields, name in sym.facts)
                       for name, fields in sym.records.items()})
     namespace.update({name: value for name, value in (base or {}).items() if name[:2] in ("F_", "R_")})
-    with warnings.catch_warnings():  # inlining can write `2 is not None`, which Python warns about (rightly: a literal)
-        warnings.simplefilter("ignore", SyntaxWarning)
+    with warnings.catch_warnings(), _too_deep_for_python(origins):
+        warnings.simplefilter("ignore", SyntaxWarning)  # inlining can write `2 is not None` (rightly warned: a literal)
         code = compile(tree, code_name, "exec")
     exec(code, namespace)
     return Module(code_name, namespace, origins)
+
+
+def module_source(defs: list[Definition]) -> tuple[str, dict[int, tuple]]:
+    """The Python source of the definitions, one function each, and each line's origin: generated line ->
+    (what it is, rule-file location)."""
+    return write_module([n.Definition(name, params, unit.tree, what) for name, params, unit, _, what in defs])
+
+
+def readable_attributes(sym: Symbols) -> set[str]:
+    """Every attribute generated code may read (each behind the engine's prefix: naipes.program.attribute)."""
+    return {attribute(name) for name in (*sym.card_attrs, *sym.player_attrs, *CARD_BUILTIN_ATTRS,
+                                         *PLAYER_BUILTIN_ATTRS, *ZONE_ATTRS, *sym.record_fields)}
+
+
+@contextmanager
+def _too_deep_for_python(origins: dict[int, tuple]) -> Iterator[None]:
+    """Python's own limits on what it compiles (nested brackets, recursion), met where the parser's (see
+    naipes.language.parser.MAX_NESTING) let a text through, as a located error rather than a traceback."""
+    try:
+        yield
+    except (SyntaxError, RecursionError, MemoryError) as exc:
+        line = getattr(exc, "lineno", None)
+        what, where = origins.get(line, ("the rule file", None)) if line else ("the rule file", None)
+        raise RuleError(f"{what} is too deep to compile ({type(exc).__name__}: {exc})", where,
+                        "split it: name a part with 'let', or write a function") from None
 
 
 def resolve_specs(module: Module, moves: dict[str, MoveSpec], variables: list[VarSpec], views: list[ViewSpec],
@@ -122,10 +145,11 @@ def linked_plans(module: Module, plans: list[tuple[Matching, Any]]) -> tuple[Mat
 
 def player_class(player_state: list[VarSpec], zones: list[ZoneSpec]) -> type:
     """The class of the program's players: a slot per player variable and per-player zone."""
-    player_slots = tuple(v.name for v in player_state)
-    zone_slots = tuple(z.name for z in zones if z.per_player)
-    return type("Player", (PlayerBase,), {"__slots__": player_slots + zone_slots,
-                                         "state_slots": player_slots, "zone_slots": zone_slots})
+    player_slots = tuple(attribute(v.name) for v in player_state)
+    zone_slots = tuple(attribute(z.name) for z in zones if z.per_player)
+    return readable_by_name(type("Player", (PlayerBase,), {"__slots__": player_slots + zone_slots,
+                                                          "state_slots": player_slots, "zone_slots": zone_slots}),
+                            [v.name for v in player_state] + [z.name for z in zones if z.per_player])
 
 
 def function_reads(defs: list[Definition], known: dict[str, set] | None = None) -> dict[str, set]:
@@ -232,26 +256,26 @@ def evaluator(matching: Matching) -> Unit | None:
     if matching.dynamic:
         return None
     rules = [rule for rule in matching.slots if not rule.variables]
-    lines: list[tuple[int, str, Any]] = []
 
-    def tests(part: list[RuleSpec], indent: int) -> None:
+    def stale(bits: int, body: list[n.Stmt], at: Any) -> n.If:
+        return n.If(n.BinOp(n.local("__stale"), "&", n.Bits(bits)), body, [], at=at)
+
+    def tests(part: list[RuleSpec]) -> list[n.Stmt]:
         if len(part) > EVALUATED_ONE_BY_ONE:
             half = len(part) // 2
-            for side in (part[:half], part[half:]):
-                lines.append((indent, f"if v___stale & {sum(rule.bit for rule in side)}:", side[0].location))
-                tests(side, indent + 1)
-            return
+            return [stale(sum(rule.bit for rule in side), tests(side), side[0].location)
+                    for side in (part[:half], part[half:])]
+        found: list[n.Stmt] = []
         for rule in part:
-            bit = rule.bit
-            lines.append((indent, f"if v___stale & {bit}:", rule.location))
+            bit, at = rule.bit, rule.location
             if rule.guard_only:  # the condition is its guard, which holds (the agenda retracts closed rules first)
-                lines.append((indent + 1, f"v___live |= {bit}", rule.location))
+                found.append(stale(bit, [n.MaskUpdate("__live", "|", bit, at=at)], at))
             else:
-                lines.append((indent + 1, f"if {rule.condition}(M, V): v___live |= {bit}", rule.location))
-                lines.append((indent + 1, f"else: v___live &= {~bit}", rule.location))
-    tests(rules, 0)
-    lines.append((0, "return v___live", None))
-    return Unit(lines)
+                live, dead = n.MaskUpdate("__live", "|", bit, at=at), n.MaskUpdate("__live", "&", ~bit, at=at)
+                found.append(stale(bit, [n.If(n.Generated(str(rule.condition)), [live], [n.Branch(None, [dead], at=at)],
+                                              at=at)], at))
+        return found
+    return Unit(tests(rules) + [n.Return(n.local("__live"))])
 
 
 EVALUATED_ONE_BY_ONE = 4  # below this many rules, the generated evaluation tests each rule's bit
@@ -289,11 +313,18 @@ def _add(masks: dict, key: Any, bit: int) -> None:
     masks[key] = masks.get(key, 0) | bit
 
 
-def fact_class(kind: str, fields: tuple[str, ...]) -> type:
-    """The class of one kind of fact: a named tuple of `fields` that is a FactBase (see naipes.program)."""
-    return type(kind, (FactBase, namedtuple(kind, fields)), {"__slots__": (), "kind": kind,
-                                                            "__eq__": FactBase.__eq__, "__hash__": FactBase.__hash__,
-                                                            "__ne__": FactBase.__ne__})
+def record_class(name: str, fields: tuple[str, ...], fact: bool) -> type:
+    """The class of a record, or of a kind of fact (a FactBase: see naipes.program): a named tuple whose fields
+    are the declared ones behind the engine's prefix (naipes.program.attribute), shown by their declared names."""
+    base = namedtuple(name, [attribute(f) for f in fields])  # type: ignore[misc]  # (names made at run time)
+
+    def __repr__(self: tuple) -> str:
+        return f"{name}({', '.join(f'{f}={v!r}' for f, v in zip(fields, self))})"
+    if not fact:
+        return readable_by_name(type(name, (base,), {"__slots__": (), "__repr__": __repr__, "get": get}), fields)
+    return readable_by_name(type(name, (FactBase, base), {
+        "__slots__": (), "__repr__": __repr__, "kind": name, "__eq__": FactBase.__eq__, "__hash__": FactBase.__hash__,
+        "__ne__": FactBase.__ne__}), fields)
 
 
 def lookup(table: dict, key: Any, default: Any) -> Any:

@@ -12,6 +12,7 @@ base (see :func:`merge_variant`).
 from __future__ import annotations
 
 import math
+import re
 from pathlib import Path
 from typing import Any
 
@@ -19,7 +20,7 @@ import yaml
 from yaml.constructor import SafeConstructor
 
 from ..errors import Location, RuleError, did_you_mean, remember_source
-from .shipped import RULESETS
+from .shipped import RULESETS, is_file
 
 
 class Text(str):
@@ -129,17 +130,31 @@ def _align(value: str, raw: str, line: int, col: int) -> list[tuple[int, int]]:
 
 
 class _RuleFileLoader(yaml.SafeLoader):
-    """YAML's safe loader without dates: `2020-13-45` is text, never a date (rule files have none)."""
+    """YAML's safe loader without dates (`2020-13-45` is text, never a date: rule files have none), refusing
+    lists and mappings nested more than MAX_DEPTH deep as soon as it meets one (YAML's reader slows down with
+    every level it is inside, and its composer recurses: a file of 100,000 brackets would take minutes)."""
 
     yaml_implicit_resolvers = {
         first: [(tag, regexp) for tag, regexp in resolvers if tag != "tag:yaml.org,2002:timestamp"]
         for first, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()}
+    depth = 0
+
+    def compose_node(self, parent: yaml.Node | None, index: Any) -> yaml.Node | None:
+        self.depth += 1
+        try:
+            if self.depth > MAX_DEPTH:
+                raise yaml.composer.ComposerError(None, None, f"lists and mappings nested more than {MAX_DEPTH} "
+                                                  "deep", self.peek_event().start_mark)
+            return super().compose_node(parent, index)
+        finally:
+            self.depth -= 1
 
 
 # The only YAML types a rule file may hold; anything else (!!binary, !!set, !!python/...) is refused.
 PLAIN_TAGS = {f"tag:yaml.org,2002:{t}" for t in ("str", "int", "float", "bool", "null", "seq", "map")}
 MAX_VALUES = 200_000  # values a rule file may expand to (YAML aliases can multiply a short file)
 MAX_DIGITS = 18  # the longest whole number a rule file may write
+MAX_DEPTH = 50  # how deep lists and mappings may nest in a rule file (the deepest shipped one: 6)
 
 
 def number_problem(value: Any) -> str | None:
@@ -249,6 +264,7 @@ class _Builder:
 def parse_yaml(text: str, filename: str) -> Any:
     """Parse YAML text into a located tree; YAML errors become RuleErrors."""
     remember_source(filename, text)
+    _check_brackets(text, filename)
     try:
         node = yaml.compose(text, Loader=_RuleFileLoader)
     except yaml.MarkedYAMLError as exc:
@@ -268,6 +284,21 @@ def parse_yaml(text: str, filename: str) -> Any:
         mark = exc.problem_mark
         loc = Location(filename, mark.line + 1, mark.column + 1) if mark else None
         raise RuleError(f"YAML: {exc.problem}", loc) from None
+
+
+MAX_BRACKETS = 128  # brackets open at once anywhere in a file: YAML's lists and mappings, and expressions' own
+BRACKET = re.compile(r"[][(){}]")
+
+
+def _check_brackets(text: str, filename: str) -> None:
+    """Refuse a file with more than MAX_BRACKETS brackets open at once (counted in its text and strings alike),
+    before YAML reads it: YAML's reader slows down with every bracket it is inside."""
+    depth = 0
+    for found in BRACKET.finditer(text):
+        depth = depth + 1 if found.group() in "[({" else max(depth - 1, 0)
+        if depth > MAX_BRACKETS:
+            raise RuleError(f"more than {MAX_BRACKETS} brackets open at once: lists, mappings or expressions "
+                            "nested too deeply", _position(filename, text, found.start()))
 
 
 def _position(filename: str, text: str, index: int) -> Location:
@@ -314,14 +345,14 @@ def _resolve(tree: Map, path: Path, seen: tuple) -> Map:
     if not isinstance(base_name, str):
         raise RuleError("'extends' takes the path of the base rule file", tree.loc("extends"))
     base_path = (path.parent / base_name).resolve()
-    if base_name.isidentifier() and not base_path.is_file():  # `extends: pocha`: the file beside, else the shipped one
+    if base_name.isidentifier() and not is_file(base_path):  # `extends: pocha`: the file beside, else the shipped one
         beside = (path.parent / f"{base_name}.yaml").resolve()
-        base_path = beside if beside.is_file() else (RULESETS / f"{base_name}.yaml").resolve()
+        base_path = beside if is_file(beside) else (RULESETS / f"{base_name}.yaml").resolve()
     if base_path in seen:
         raise RuleError(f"'extends' makes a cycle through {base_name}", tree.loc("extends"))
     if base_path.suffix not in (".yaml", ".yml"):
         raise RuleError(f"'extends' names a rule file (.yaml), not '{base_name}'", tree.loc("extends"))
-    if not base_path.is_file():
+    if not is_file(base_path):
         raise RuleError(f"base rule file '{base_name}' not found", tree.loc("extends"),
                         hint=did_you_mean(base_name, [r.stem for r in RULESETS.glob("*.yaml")]) or
                         f"paths are relative to {path.parent}; a name is a shipped rule file")
@@ -362,6 +393,8 @@ def merge_variant(base: Map, variant: Map) -> Map:
     for key, value in variant.items():
         if key in ("extends", "override", "remove", "rules"):
             continue
+        if key == "params" and isinstance(value, Map) and isinstance(base.get(key), Map):
+            value = _spelled_out(value, base[key])
         if key in MERGED_SECTIONS and isinstance(value, Map) and isinstance(base.get(key), Map):
             value = merge_entries(base[key], value, deep=(key in DEEP_SECTIONS))
         elif key == "phases" and isinstance(value, Seq) and isinstance(base.get(key), Map):
@@ -370,6 +403,19 @@ def merge_variant(base: Map, variant: Map) -> Map:
         merged.key_locs[key], merged.value_locs[key] = variant.key_loc(key), variant.loc(key)
     merged["rules"] = _merge_rules(base.get("rules") or Seq(), variant, merged)
     return merged
+
+
+def _spelled_out(params: Map, base: Map) -> Map:
+    """A variant's `name: value` over a base's param is its new default: the base's type, limits and doc
+    still hold (and check the value)."""
+    out = Map(params)
+    out.where, out.key_locs, out.value_locs = params.where, dict(params.key_locs), dict(params.value_locs)
+    for name, value in params.items():
+        if not isinstance(value, (Map, Seq)) and isinstance(base.get(name), Map):
+            spec = Map({"default": value})
+            spec.where, spec.key_locs, spec.value_locs = params.loc(name), {}, {"default": params.loc(name)}
+            out[name] = spec
+    return out
 
 
 WHOLE_ENTRIES = ("tables",)  # under these keys each entry is one definition: a variant's replaces the base's whole

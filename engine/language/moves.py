@@ -6,12 +6,15 @@ from typing import Any
 
 from ..errors import did_you_mean
 from ..program import MoveSpec
-from .compiler import Compiler, Unit, literal
+from . import nodes as n
+from .codegen import Writer
+from .compiler import Compiler, Unit
 from .linker import reads_through_calls
 from .loader import Map, location_of, subtext
 from .sections import BINDING, SectionReader
 from .vocabulary import MOVE_KEYS
 
+CANDIDATES, ALLOWED = "__candidates", "__allowed"  # the engine's locals of a move's choices (no file names one)
 NAME_LIST = re.compile(r"^\s*\[\s*([A-Za-z]\w*(\s*,\s*[A-Za-z]\w*)*)\s*\]\s*$", re.ASCII)
 
 
@@ -20,7 +23,8 @@ class Moves(SectionReader):
 
     def moves(self) -> dict[str, MoveSpec]:
         out: dict[str, MoveSpec] = {}
-        self.candidate_lines: list[tuple[Unit, int]] = []  # (a move's choices, the line making its candidates)
+        # (a move's choices, the statement making its candidates)
+        self.candidate_lines: list[tuple[list[n.Stmt], int]] = []
         self.read_moves(out)
         self.share_candidates()
         return out
@@ -44,7 +48,7 @@ class Moves(SectionReader):
                 arg = match.group(1)
                 unit = c.expression(subtext(text, match.start(2)), dict(scope), what=f"move '{name}' choose")
                 if unit is not None:
-                    unit.source[0] = (0, f"list({unit.source[0][1]})", unit.source[0][2])
+                    unit.tree = n.Copy(unit.expression, at=unit.expression.at)
                 options = self.define("move_options", ("player",), unit, False, f"options of move '{name}'")
                 scope[arg] = None
             space = self.move_space(str(name), spec, unit if "choose" in spec else None)
@@ -62,11 +66,10 @@ class Moves(SectionReader):
                     continue
                 unit = c.expression(text, dict(scope), what=f"legality of move '{name}'")
                 if unit is not None:  # one call filters every candidate: [x for x in candidates if TEST]
-                    local = f"v_{arg}" if arg else "_"
-                    indent, test, origin = unit.source[0]
-                    filtered = f"[{local} for {local} in v___candidates if {test}]"
-                    unit.source = [(0, f"return {filtered}", origin)]
-                    tests.append((filtered, origin, unit))
+                    test = unit.expression
+                    filtered = n.Filter(arg, n.local(CANDIDATES, test.at), test, at=test.at)
+                    unit.tree = [n.Return(filtered, at=test.at)]
+                    tests.append((filtered, unit))
                 cascade.append((str(step_name), self.define("move_legal", ("player", "__candidates"), unit,
                                                             True, f"legality '{step_name}' of move '{name}'")))
             when = None
@@ -95,55 +98,76 @@ class Moves(SectionReader):
             effect = self.define("move_effect", ("player", arg or "_"), unit, True, f"effect of move '{name}'")
             out[str(name)] = MoveSpec(str(name), arg, options, cascade, when, label, effect, str(spec.get("doc", "")),
                                       strict=not isinstance(legal, list), public=public, space=space,
-                                      fixed_label=fixed_label, choices=choices)
+                                      fixed_label=fixed_label, choices=choices, verb=self.move_verb(str(name), spec))
+
+    def move_verb(self, name: str, spec: Map) -> str | dict[str, str] | None:
+        """How the table tells of a move (`verb:`): a verb put before its public form, or its first words
+        replaced ({bid: bids}); plain text, never code."""
+        verb = spec.get("verb")
+        if verb is None or (isinstance(verb, str) and verb.strip()):
+            return verb.strip() if isinstance(verb, str) else None
+        if isinstance(verb, Map) and verb and all(isinstance(k, str) and isinstance(v, str) and k.strip()
+                                                  and v.strip() for k, v in verb.items()):
+            return {k.strip(): v.strip() for k, v in verb.items()}
+        self.error(f"move '{name}': 'verb' is a text (plays: 'P1 plays 3o') or a mapping from the first word of "
+                   "the move's public form to what replaces it (bid: bids: 'P1 bids 3')", spec.loc("verb"))
+        return None
 
     def share_candidates(self) -> None:
         """Moves whose candidates are the same code (a discard and a close, both `c in choices(player.hand)`)
         may be asked together: the first of them offered in a decision makes the candidates, the others take
         them (Memory.give and given). The code draws nothing at random (a `choose:` is pure), and no write
         comes between the moves of one decision."""
-        alike: dict[str, list[tuple[Unit, int]]] = {}
-        for unit, at in self.candidate_lines:
-            alike.setdefault(unit.source[at][1], []).append((unit, at))
+        alike: dict[str, list[tuple[list[n.Stmt], int]]] = {}
+        for statements, at in self.candidate_lines:
+            made = statements[at]
+            assert isinstance(made, n.Assign)  # (the candidates made: move_choices)
+            alike.setdefault(Writer().expr(made.value), []).append((statements, at))
         shared = 0
-        for line, places in alike.items():
+        for places in alike.values():
             if len(places) < 2:
                 continue
-            made = line.removeprefix("v___candidates = ")
-            for unit, at in places:
-                origin = unit.source[at][2]
-                unit.source[at:at + 1] = [
-                    (0, f"v___candidates = M.given({shared})", origin),
-                    (0, "if v___candidates is None:", origin),
-                    (1, f"v___candidates = M.give({shared}, {made})", origin)]
+            for statements, at in places:
+                made = statements[at]
+                assert isinstance(made, n.Assign)
+                where, number = made.at, n.Literal(shared)
+                statements[at:at + 1] = [
+                    n.set_local(CANDIDATES, n.MemoryCall("given", [number]), where),
+                    n.If(n.Compare(n.local(CANDIDATES), [("is", None)], [n.Literal(None)]),
+                         [n.set_local(CANDIDATES, n.MemoryCall("give", [number, made.value]), where)], [], at=where)]
             shared += 1
 
-    def move_choices(self, name: str, spec: Map, options: Unit | None, tests: list, when: Unit | None,
-                strict: bool) -> Any:
+    def move_choices(self, name: str, spec: Map, options: Unit | None, tests: list[tuple[n.Filter, Unit]],
+                     when: Unit | None, strict: bool) -> Any:
         """One function giving a move's legal arguments: its availability, its candidates and its legality
         cascade in a row (the optimiser then computes what the steps share once)."""
+        legal = spec.get("legal")
         if ("choose" in spec and options is None) or ("when" in spec and when is None) or \
-                len(tests) != len(spec.get("legal") or []) and isinstance(spec.get("legal"), list):
+                (isinstance(legal, list) and len(tests) != len(legal)):
             return None  # an error was reported
-        lines: list[tuple[int, str, Any]] = []
+        statements: list[n.Stmt] = []
         reads, calls = set(), set()
         if when is not None:
-            lines.append((0, f"if not {when.source[0][1]}: return []", when.source[0][2]))
+            available = when.expression
+            statements.append(n.If(n.Not(available), [n.Return(n.ListExpr([]), at=available.at)], [],
+                                   at=available.at))
         if options is not None:
-            lines.append((0, f"v___candidates = {options.source[0][1]}", options.source[0][2]))
-            candidates_at = len(lines) - 1
+            statements.append(n.set_local(CANDIDATES, options.expression, options.expression.at))
+            candidates_at = len(statements) - 1
         else:
-            lines.append((0, "v___candidates = [None]", spec.where))
-        for filtered, origin, unit in tests:
-            lines.append((0, f"v___allowed = {filtered}", origin))
-            lines.append((0, "return v___allowed" if strict else "if v___allowed: return v___allowed", origin))
+            statements.append(n.set_local(CANDIDATES, n.Literal([None]), spec.where))
+        for filtered, unit in tests:
+            where = filtered.at
+            statements.append(n.set_local(ALLOWED, filtered, where))
+            allowed = n.Return(n.local(ALLOWED), at=where)
+            statements.append(allowed if strict else n.If(n.local(ALLOWED), [allowed], [], at=where))
             reads |= unit.reads
             calls |= unit.calls
-        lines.append((0, "return v___candidates", spec.where))
-        unit = Unit(lines, reads, calls)
+        statements.append(n.Return(n.local(CANDIDATES), at=spec.where))
         if options is not None:
-            self.candidate_lines.append((unit, candidates_at))
-        return self.define("move_choices", ("player",), unit, True, f"choices of move '{name}'")
+            self.candidate_lines.append((statements, candidates_at))
+        return self.define("move_choices", ("player",), Unit(statements, reads, calls), True,
+                           f"choices of move '{name}'")
 
     def only_in_stage(self, name: str, spec: Map, unit: Unit) -> None:
         """`stage: S`: the move is offered only in stage S (its `when`, if any, must hold too)."""
@@ -153,8 +177,9 @@ class Moves(SectionReader):
             self.error(f"move '{name}': unknown stage '{stage}'", spec.loc("stage"),
                        did_you_mean(str(stage), stages) or "declare the stages of a phase under 'phases:'")
             return
-        indent, expr, origin = unit.source[0]
-        unit.source[0] = (indent, f"(V['stage'] == {literal(str(stage))} and {expr})", origin)
+        when = unit.expression
+        in_stage = n.Compare(n.global_name("stage"), [("==", None)], [n.Literal(str(stage))])
+        unit.tree = n.BoolOp("and", [in_stage, when], at=when.at)
 
     def move_space(self, name: str, spec: Map, choose: Unit | None) -> Any:
         """The name of the function giving every argument move `name` can ever offer (see MoveSpec.space), or None."""
@@ -173,7 +198,7 @@ class Moves(SectionReader):
         elif choose is None:
             return None
         elif choose.type == "zone":
-            unit = Unit([(0, "B_all_cards(V)", spec.loc("choose"))])
+            unit = Unit(n.builtin_call("all_cards", [], spec.loc("choose")))
         else:  # the collection without a player in scope: static if it compiles and reads nothing that changes
             probe = Compiler(self.sym)
             text = spec["choose"]
@@ -183,7 +208,7 @@ class Moves(SectionReader):
             unit = probe.expression(subtext(text, match.start(2)), {}, what="")
             if unit is None or probe.errors or self.changing_reads(unit):
                 return None
-        unit.source[0] = (0, f"list({unit.source[0][1]})", unit.source[0][2])
+        unit.tree = n.Copy(unit.expression, at=unit.expression.at)
         return self.define("move_space", (), unit, False, f"space of move '{name}'")
 
     def named_zones(self, text: str) -> set[str]:

@@ -80,6 +80,8 @@ import operator
 from collections import Counter
 from collections.abc import Callable, Iterator
 
+from ..program import attribute
+
 INLINE_SIZE = 250  # the largest function expression (in syntax nodes) that is inlined
 LIGHT = 16  # a function whose call tree makes at most this many calls is not charged a step
 CANDIDATES = "v___candidates"  # a move's candidates, always a list (naipes.language.moves)
@@ -437,8 +439,12 @@ class _Charger:
                 key = next(k.value for k in child.keywords if k.arg == "key")
                 steps = _steps_outside_loops(key.body)  # type: ignore[attr-defined]  # (a lambda: _keyed_once)
                 if steps:
-                    child.args = [ast.fix_missing_locations(ast.copy_location(
-                        _memory_call("charge", [child.args[0], ast.Constant(steps)]), child.args[0]))]
+                    items = child.args[0]
+                    if _is_charge(items):  # (the collection charged already: a step per item, and the key's)
+                        items.args = [items.args[0], ast.Constant(1 + steps)]  # type: ignore[attr-defined]
+                    else:
+                        child.args = [ast.fix_missing_locations(ast.copy_location(
+                            _memory_call("charge", [items, ast.Constant(steps)]), items))]
                     key._charged = True  # type: ignore[attr-defined]
             elif isinstance(child, COMPREHENSIONS):
                 parts = [*child.generators[-1].ifs, *((child.key, child.value) if isinstance(child, ast.DictComp)
@@ -505,15 +511,15 @@ def _grow(call: ast.Call, previous: ast.stmt | None) -> None:
             and isinstance(new.args[2], ast.List)):
         return
     read, name = new.args[1], target[-1]
-    if not isinstance(name, ast.Constant):
+    if not (isinstance(name, ast.Constant) and isinstance(name.value, str)):
         return
     if call.func.attr == "set_var":
         same = isinstance(read, ast.Subscript) and _is_name(read.value, "V") and \
             isinstance(read.slice, ast.Constant) and read.slice.value == name.value
     else:
         obj = target[0]
-        same = isinstance(obj, ast.Name) and isinstance(read, ast.Attribute) and read.attr == name.value and \
-            isinstance(read.value, ast.Name) and (read.value.id == obj.id or (
+        same = isinstance(obj, ast.Name) and isinstance(read, ast.Attribute) and \
+            read.attr == attribute(name.value) and isinstance(read.value, ast.Name) and (read.value.id == obj.id or (
                 isinstance(previous, ast.Assign) and len(previous.targets) == 1 and
                 _is_name(previous.targets[0], obj.id) and _is_name(previous.value, read.value.id)))
     if same:

@@ -1,22 +1,29 @@
-"""Parse rule-language strings (conditions, actions, functions) with Lark.
+"""Parse rule-language strings (conditions, actions, functions) with Lark, into the language's own nodes.
 
 The grammar lives in ``grammar.lark`` beside this module.  Parse errors
 become :class:`~naipes.errors.RuleError` located in the rule file, thanks to
-the :class:`~naipes.language.loader.Text` positions.
+the :class:`~naipes.language.loader.Text` positions.  Lark's tree is read
+here and only here: :class:`_ToNodes` turns it into the nodes of
+:mod:`naipes.language.nodes`, each knowing where it is written.
 
->>> parse_expression("len(table) > 0").data
-'compare'
+>>> parse_expression("len(table) > 0")
+Compare(first=Call(func=Name(id='len'), args=[Name(id='table')], bare_generator=False), ops=[('>', 1:12)], \
+operands=[Number(raw='0')])
 """
 from __future__ import annotations
 
+import ast
 from functools import lru_cache
 from pathlib import Path
+from typing import Any
 
 from lark import Lark, Token, Tree
 from lark.exceptions import LarkError, UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 from lark.indenter import DedentError, Indenter
 
 from ..errors import Location, RuleError
+from . import nodes as n
+from .loader import Text
 
 GRAMMAR = Path(__file__).with_name("grammar.lark")
 
@@ -114,7 +121,7 @@ def _parse(text: str, start: str, what: str) -> Tree:
     def _where(line: int, col: int) -> Location | None:
         return _where_in(text, line, max(col - 1, 1) if wrapped and line == 1 else col)
     try:
-        return _parsed(source, start)
+        tree = _parsed(source, start)
     except UnexpectedCharacters as exc:
         raise RuleError(f"unexpected character {source[exc.pos_in_stream]!r} in {what}",
                         _where(exc.line, exc.column)) from None
@@ -137,17 +144,299 @@ def _parse(text: str, start: str, what: str) -> Tree:
                         _where(line, col)) from None
     except (UnexpectedInput, LarkError) as exc:
         raise RuleError(f"cannot parse {what}: {exc}", _where(1, 1)) from None
+    deepest = _too_deep(tree)
+    if deepest is not None:
+        raise RuleError(f"{what} nests too deeply (more than {MAX_NESTING} operations or blocks inside one another)",
+                        node_location(text, deepest, wrapped), "split it: name a part with 'let', or write a function")
+    return tree
 
 
-def parse_expression(text: str, what: str = "expression") -> Tree:
-    """Parse a condition or function body; returns the expression's tree.
-
-    Node positions are those of the wrapped source; use :func:`node_location`
-    with the same `text` to map them back.
-    """
-    return _parse(text, "expr_start", what).children[0]
+MAX_NESTING = 64  # operations, calls and blocks inside one another in one text (the shipped files: at most 15)
+# Nodes that are a chain of operations (a + b + c, a < b < c, a and b and c): each operation nests one more level in
+# the Python written for it.
+CHAINS = frozenset({"binop", "compare", "and_", "or_"})
 
 
-def parse_block(text: str, what: str = "actions") -> list[Tree]:
-    """Parse a block of statements; returns the list of statement trees."""
-    return list(_parse(text, "block_start", what).children)
+def _too_deep(tree: Tree) -> Tree | None:
+    """The first node nested more than MAX_NESTING deep in `tree` (None: none is), found without recursion:
+    the compiler, and Python compiling what it writes, recurse as deep as the text nests."""
+    stack: list[tuple[Tree, int]] = [(tree, 0)]
+    while stack:
+        node, depth = stack.pop()
+        depth += max(len(node.children) // 2, 1) if node.data in CHAINS else 1
+        if depth > MAX_NESTING:
+            return node
+        stack.extend((child, depth) for child in node.children if isinstance(child, Tree))
+    return None
+
+
+def parse_expression(text: str, what: str = "expression") -> n.Expr:
+    """Parse a condition or function body into the expression's node."""
+    node: n.Expr = _ToNodes(text, True, what).transform(_parse(text, "expr_start", what).children[0])
+    return node
+
+
+def parse_block(text: str, what: str = "actions") -> list[n.Stmt]:
+    """Parse a block of statements into their nodes."""
+    return list(_ToNodes(text, False, what).transform(_parse(text, "block_start", what)).children)
+
+
+def _items(children: list) -> list:
+    return [child for child in children if child is not None]
+
+
+class _ToNodes:
+    """Lark's parse tree of one text as the language's nodes (naipes.language.nodes), each at its place in
+    the text (`wrapped`: an expression, parsed inside parentheses; `what`: the text, in messages).
+
+    A transformer, as Lark's `Transformer` with `v_args(meta=True)` is: a method per rule, called with the
+    rule's meta and its children already transformed (a rule without a method stays a Tree). Its own
+    dispatch, for a text's first load: Lark's wraps every call (a sixth of the compiler's time)."""
+
+    def __init__(self, text: str, wrapped: bool, what: str):
+        self.text, self.wrapped, self.what = text, wrapped, what
+
+    def transform(self, tree: Tree) -> Any:
+        children = [self.transform(child) if isinstance(child, Tree) else child for child in tree.children]
+        method = getattr(self, tree.data, None)
+        return Tree(tree.data, children, tree.meta) if method is None else method(tree.meta, children)
+
+    def at(self, meta: Any) -> n.Position:
+        """Where a rule (its meta) or a token is written."""
+        if isinstance(meta, Token):
+            return n.Position(self.text, meta.line or 1, meta.column or 1, self.wrapped)
+        empty = getattr(meta, "empty", True)
+        return n.Position(self.text, 1 if empty else meta.line, 1 if empty else meta.column, self.wrapped)
+
+    # ------------------------------------------------------------------------------------------- literals
+    def number(self, meta: Any, c: list) -> n.Number:
+        return n.Number(c[0].value, at=self.at(meta))
+
+    def string(self, meta: Any, c: list) -> n.String:
+        return n.String(c[0].value, at=self.at(meta))
+
+    def true(self, meta: Any, c: list) -> n.Constant:
+        return n.Constant(True, at=self.at(meta))
+
+    def false(self, meta: Any, c: list) -> n.Constant:
+        return n.Constant(False, at=self.at(meta))
+
+    def none(self, meta: Any, c: list) -> n.Constant:
+        return n.Constant(None, at=self.at(meta))
+
+    def fstring(self, meta: Any, c: list) -> n.FString:
+        """f'text {expr} text': its texts and expressions (each parsed where it stands in the file); a mistake in
+        how it is written is kept in the node, for the resolver to report in its turn."""
+        token: Token = c[0]
+        quote, body = token.value[1], token.value[2:-1]
+        node = n.FString([], at=self.at(meta))
+
+        def text(raw: str) -> str:
+            try:
+                return str(ast.literal_eval(quote + raw + quote))
+            except (ValueError, SyntaxError):
+                raise self.problem(token, "bad text in an f-string") from None
+        chunk, i = "", 0
+        try:
+            while i < len(body):
+                ch = body[i]
+                if ch in "{}" and body[i + 1:i + 2] == ch:
+                    chunk, i = chunk + ch, i + 2
+                elif ch == "}":
+                    raise self.problem(token, "a single '}' in an f-string: write '}}' for a brace")
+                elif ch == "{":
+                    end = body.find("}", i)
+                    if end < 0:
+                        raise self.problem(token, "'{' without its '}' in an f-string: write '{{' for a brace")
+                    if chunk:
+                        node.parts.append(text(chunk))
+                        chunk = ""
+                    node.parts.append(self.inner_expression(token, 2 + i + 1, body[i + 1:end]))
+                    i = end + 1
+                else:
+                    chunk, i = chunk + ch, i + 1
+            if chunk or not node.parts:
+                node.parts.append(text(chunk))
+        except RuleError as problem:
+            node.problem = problem
+        return node
+
+    def problem(self, token: Token, message: str) -> RuleError:
+        return RuleError(message, self.at(token).location())
+
+    def inner_expression(self, token: Token, offset: int, inner: str) -> n.Expr:
+        """The node of an f-string's `{inner}`, `offset` characters into the token."""
+        if not inner.strip():
+            raise self.problem(token, "an empty {} in an f-string: write an expression inside")
+        col = (token.column or 1) + offset
+        if self.wrapped and (token.line or 1) == 1:
+            col -= 1
+        where = n.Position(self.text, token.line or 1, col, False).location()
+        text: str = inner
+        if where is not None:  # a text from a file: its errors point into the f-string
+            text = Text(inner)
+            text.loc, text.block_indent = where, None
+        return parse_expression(text, self.what)
+
+    # ---------------------------------------------------------------------------------- names and reads
+    def name(self, meta: Any, c: list) -> n.Name:
+        return n.Name(c[0].value, at=self.at(meta))
+
+    def getattr(self, meta: Any, c: list) -> n.Attribute:
+        return n.Attribute(c[0], c[1].value, self.at(c[1]), at=self.at(meta))
+
+    def getitem(self, meta: Any, c: list) -> n.Subscript:
+        return n.Subscript(c[0], c[1], at=self.at(meta))
+
+    def slice(self, meta: Any, c: list) -> n.Slice:
+        return n.Slice(c[0], c[1], at=self.at(meta))
+
+    def call(self, meta: Any, c: list) -> n.Call:
+        return n.Call(c[0], c[1] if c[1] is not None else [], at=self.at(meta))
+
+    def call_gen(self, meta: Any, c: list) -> n.Call:
+        generator = n.Comprehension("generator", c[1], c[2:], at=self.at(meta))
+        return n.Call(c[0], [generator], bare_generator=True, at=self.at(meta))
+
+    def arguments(self, meta: Any, c: list) -> list:
+        return _items(c)
+
+    def kwarg(self, meta: Any, c: list) -> n.Keyword:
+        return n.Keyword(c[0].value, c[1], at=self.at(meta))
+
+    # --------------------------------------------------------------------------------------- operations
+    def binop(self, meta: Any, c: list) -> n.Expr:
+        node = c[0]
+        for op, operand in zip(c[1::2], c[2::2]):
+            node = n.BinOp(node, op.value, operand, self.at(op), at=self.at(meta))
+        return node
+
+    def compare(self, meta: Any, c: list) -> n.Compare:
+        return n.Compare(c[0], [(" ".join(op.value.split()), self.at(op)) for op in c[1::2]], c[2::2],
+                         at=self.at(meta))
+
+    def and_(self, meta: Any, c: list) -> n.BoolOp:
+        return n.BoolOp("and", c, at=self.at(meta))
+
+    def or_(self, meta: Any, c: list) -> n.BoolOp:
+        return n.BoolOp("or", c, at=self.at(meta))
+
+    def not_(self, meta: Any, c: list) -> n.Not:
+        return n.Not(c[0], at=self.at(meta))
+
+    def unary(self, meta: Any, c: list) -> n.Unary:
+        return n.Unary(c[0].value, c[1], self.at(c[0]), at=self.at(meta))
+
+    def ifexp(self, meta: Any, c: list) -> n.IfExp:
+        return n.IfExp(c[0], c[1], c[2], at=self.at(meta))
+
+    def lambda_expr(self, meta: Any, c: list) -> n.Lambda:
+        return n.Lambda([t.value for t in c[:-1] if isinstance(t, Token)], c[-1], at=self.at(meta))
+
+    # -------------------------------------------------------------------------------------- collections
+    def tuple_expr(self, meta: Any, c: list) -> n.TupleExpr:
+        return n.TupleExpr(_items(c), at=self.at(meta))
+
+    def list_expr(self, meta: Any, c: list) -> n.ListExpr:
+        return n.ListExpr(_items(c), at=self.at(meta))
+
+    def set_expr(self, meta: Any, c: list) -> n.SetExpr:
+        return n.SetExpr(_items(c), at=self.at(meta))
+
+    def dict_expr(self, meta: Any, c: list) -> n.DictExpr:
+        return n.DictExpr(_items(c), at=self.at(meta))
+
+    def pair(self, meta: Any, c: list) -> n.Pair:
+        return n.Pair(c[0], c[1], at=self.at(meta))
+
+    def comp_for(self, meta: Any, c: list) -> n.ForClause:
+        *names, iterable, condition = c
+        return n.ForClause([t.value for t in names], iterable, condition, at=self.at(meta))
+
+    def list_comp(self, meta: Any, c: list) -> n.Comprehension:
+        return n.Comprehension("list", c[0], c[1:], at=self.at(meta))
+
+    def set_comp(self, meta: Any, c: list) -> n.Comprehension:
+        return n.Comprehension("set", c[0], c[1:], at=self.at(meta))
+
+    def dict_comp(self, meta: Any, c: list) -> n.Comprehension:
+        return n.Comprehension("dict", c[0], c[1:], at=self.at(meta))
+
+    def gen_comp(self, meta: Any, c: list) -> n.Comprehension:
+        return n.Comprehension("generator", c[0], c[1:], at=self.at(meta))
+
+    # --------------------------------------------------------------------------------------- statements
+    def let_stmt(self, meta: Any, c: list) -> n.Let:
+        *names, value = c
+        return n.Let([t.value for t in names], [self.at(t) for t in names], value, at=self.at(meta))
+
+    def name_target(self, meta: Any, c: list) -> n.NameTarget:
+        return n.NameTarget(c[0].value, at=self.at(meta))
+
+    def attr_target(self, meta: Any, c: list) -> n.AttrTarget:
+        return n.AttrTarget(c[0], c[1].value, self.at(c[1]), at=self.at(meta))
+
+    def assign_stmt(self, meta: Any, c: list) -> n.Assign:
+        return n.Assign(c[0], None, c[1], at=self.at(meta))
+
+    def aug_assign_stmt(self, meta: Any, c: list) -> n.Assign:
+        return n.Assign(c[0], c[1].value[:-1], c[2], at=self.at(meta))
+
+    def move_stmt(self, meta: Any, c: list) -> n.Move:
+        return n.Move(c[0], c[1], c[2], c[3] is not None, at=self.at(meta))
+
+    def shuffle_stmt(self, meta: Any, c: list) -> n.Shuffle:
+        return n.Shuffle(c[0], at=self.at(meta))
+
+    def deal_stmt(self, meta: Any, c: list) -> n.Deal:
+        return n.Deal(c[0], c[1], c[2], at=self.at(meta))
+
+    def ask_stmt(self, meta: Any, c: list) -> n.Ask:
+        player, *moves = c
+        return n.Ask(player, [t.value for t in moves], [self.at(t) for t in moves], at=self.at(meta))
+
+    def end_stmt(self, meta: Any, c: list) -> n.EndGame:
+        return n.EndGame(c[1], at=self.at(meta))
+
+    def goto_stmt(self, meta: Any, c: list) -> n.Goto:
+        target, condition, otherwise = c
+        return n.Goto(target.value, self.at(target), condition, otherwise.value if otherwise is not None else None,
+                      self.at(otherwise) if otherwise is not None else None, at=self.at(meta))
+
+    def refresh_stmt(self, meta: Any, c: list) -> n.Refresh:
+        return n.Refresh(c[0].value, self.at(c[0]), at=self.at(meta))
+
+    def announce_stmt(self, meta: Any, c: list) -> n.Announce:
+        return n.Announce(c, at=self.at(meta))
+
+    def assert_stmt(self, meta: Any, c: list) -> n.AssertFact:
+        return n.AssertFact(c[0], at=self.at(meta))
+
+    def retract_stmt(self, meta: Any, c: list) -> n.Retract:
+        return n.Retract(c[0], at=self.at(meta))
+
+    def modify_stmt(self, meta: Any, c: list) -> n.Modify:
+        return n.Modify(c[0], at=self.at(meta))
+
+    def pass_stmt(self, meta: Any, c: list) -> n.Pass:
+        return n.Pass(at=self.at(meta))
+
+    def return_stmt(self, meta: Any, c: list) -> n.Return:
+        return n.Return(c[0], at=self.at(meta))
+
+    def suite(self, meta: Any, c: list) -> list:
+        return c
+
+    def if_stmt(self, meta: Any, c: list) -> n.If:
+        test, body, *branches = c
+        return n.If(test, body, _items(branches), at=self.at(meta))
+
+    def elif_clause(self, meta: Any, c: list) -> n.Branch:
+        return n.Branch(c[0], c[1], at=self.at(meta))
+
+    def else_clause(self, meta: Any, c: list) -> n.Branch:
+        return n.Branch(None, c[0], at=self.at(meta))
+
+    def for_stmt(self, meta: Any, c: list) -> n.For:
+        *names, iterable, body = c
+        return n.For([t.value for t in names], iterable, body, at=self.at(meta))

@@ -31,7 +31,8 @@ import re
 from typing import Any
 
 from ..program import RuleSpec
-from .compiler import Unit, identifier_problem, literal
+from . import nodes as n
+from .compiler import Unit, identifier_problem
 from .loader import Map, Seq
 from .sections import SectionReader, located_text
 from .vocabulary import PHASE_KEYS, STEP_KEYS
@@ -96,25 +97,27 @@ class Phases(SectionReader):
                 self.error(f"a stage is a name, once: not {stage!r}", stages.loc(i))
             else:
                 names.append(str(stage))
-        self.phase_stages[phase] = names
+        if names:
+            self.phase_stages[phase] = names
 
     def entry_rules(self, first_index: int, strategy: str) -> list[RuleSpec]:
         """One rule per phase with enter steps: guarded by the phase, first of all, running the steps in order."""
         rules: list[RuleSpec] = []
         seen: set[str] = set()
         for phase, (steps, where) in self.phase_steps.items():
-            calls: list[tuple[list[tuple[int, str, Any]], frozenset[str] | None, Any]] = []
+            calls: list[tuple[list[n.Stmt], frozenset[str] | None, Any]] = []
             for i, step in enumerate(steps):
                 made = self.step(phase, step, steps.loc(i), seen)
                 if made is not None:
                     calls.append((*made, steps.loc(i)))
-            source: list[tuple[int, str, Any]] = []
+            source: list[n.Stmt] = []
             rules_may_write = union(writes for of_phase, writes in self.rule_writes if of_phase in (None, phase))
             for i, (call, _, where_step) in enumerate(calls):
                 if source:  # a goto or the end of the game in a step ends the entry
                     later = union([rules_may_write, *(writes for _, writes, _ in calls[i:])])
-                    names = "" if later is None else ", " + literal(tuple(sorted(later)))
-                    source.append((0, f"if not M.in_phase({literal(phase)}{names}): return", where_step))
+                    names = [] if later is None else [n.Literal(tuple(sorted(later)))]
+                    still = n.MemoryCall("in_phase", [n.Literal(phase), *names])
+                    source.append(n.If(n.Not(still), [n.Return(None, at=where_step)], [], at=where_step))
                 source += call
             if not source:
                 continue
@@ -132,8 +135,8 @@ class Phases(SectionReader):
         return rules
 
     def step(self, phase: str, step: Any, where: Any, seen: set[str]
-             ) -> tuple[list[tuple[int, str, Any]], frozenset[str] | None] | None:
-        """The generated lines that run one step (a call of its actions, under its `when`), and what it may
+             ) -> tuple[list[n.Stmt], frozenset[str] | None] | None:
+        """The statements that run one step (a call of its actions, under its `when`), and what it may
         change (naipes.language.writes)."""
         if not isinstance(step, Map) or len(step) != 1:
             self.error(f"a step of phase '{phase}' is '- name: actions' (or '- name: {{when:, then:, doc:}}')", where)
@@ -153,17 +156,18 @@ class Phases(SectionReader):
         what = f"step '{name}' of phase '{phase}'"
         unit = self.compiler.block(self.texts(then, then_loc, what), {}, what=what)
         call = self.define("phase_step", (), unit, True, what)
-        announce = f"M.entering_step({literal(phase)}, {literal(str(name))})"
         if unit is None:
             return None
+        at = step.key_loc(name)
+        run: list[n.Stmt] = [n.Do(n.MemoryCall("entering_step", [n.Literal(phase), n.Literal(str(name))]), at=at),
+                             n.Do(n.Generated(call), at=at)]
         writes = unit_writes(unit, self.sym.zones)
         if when is None:
-            return [(0, announce, step.key_loc(name)), (0, f"{call}(M, V)", step.key_loc(name))], writes
+            return run, writes
         text = self.expr_text(when, body.loc("when"), f"the condition of {what}")
         cond = None if not text else self.compiler.expression(text, {}, what=f"the condition of {what}")
         test = self.define("phase_test", (), cond, False, f"the condition of {what}")
         if cond is None:
             return None
-        return [(0, f"if {test}(M, V):", body.loc("when")), (1, announce, step.key_loc(name)),
-                (1, f"{call}(M, V)", step.key_loc(name))], writes
+        return [n.If(n.Generated(test), run, [], at=body.loc("when"))], writes
 

@@ -5,6 +5,7 @@ from typing import Any
 
 from ..errors import Location, did_you_mean
 from ..program import Join, RuleSpec
+from . import nodes as n
 from .compiler import Unit, element_type, identifier_problem
 from .linker import reads_through_calls
 from .loader import Map, Seq, location_of, subtext
@@ -18,10 +19,11 @@ def with_given(given: tuple, unit: Unit, returns: bool = True) -> Unit:
     statements, the expression returned (`returns`) or the actions as they are."""
     if not given:
         return unit
-    where = unit.source[0][2] if unit.source else None
-    lines = [(0, f"v_{value} = {code}", where) for value, _, code in given]
-    body = [(0, f"return {unit.source[0][1]}", unit.source[0][2])] if returns else unit.source
-    return Unit(lines + body, unit.reads, unit.calls, unit.type, unit.tests, unit.guard, unit.uses)
+    tree = unit.tree
+    where = tree.at if isinstance(tree, n.Expr) else tree[0].at if tree else None
+    made: list[n.Stmt] = [n.set_local(value, code, where) for value, _, code in given]
+    body: list[n.Stmt] = [n.Return(unit.expression, at=unit.expression.at)] if returns else unit.statements
+    return Unit(made + body, unit.reads, unit.calls, unit.type, unit.tests, unit.guard, unit.uses)
 
 
 def all_of(units: list[Unit]) -> Unit:
@@ -29,7 +31,7 @@ def all_of(units: list[Unit]) -> Unit:
     if len(units) == 1:
         return units[0]
     first, last = units[0], units[-1]
-    return Unit([(0, " and ".join(f"({u.source[0][1]})" for u in units), last.source[0][2])],
+    return Unit(n.BoolOp("and", [u.expression for u in units], at=last.expression.at),
                 set().union(*(u.reads for u in units)), set().union(*(u.calls for u in units)), "bool",
                 sum(u.tests for u in units), first.guard)
 
@@ -168,7 +170,7 @@ class Rules(SectionReader):
             unit = c.expression(subtext(text, match.start(2)), dict(scope), what=f"'for' of rule '{name}'")
             if unit is None:
                 return None
-            unit.source[0] = (0, f"list({unit.source[0][1]})", unit.source[0][2])
+            unit.tree = n.Copy(unit.expression, at=unit.expression.at)
             domains.append(self.define("rule_domain", tuple(variables), with_given(given, unit), bool(given),
                                        f"'for' of rule '{name}'"))
             domain_units.append(unit)
@@ -189,8 +191,10 @@ class Rules(SectionReader):
         guard = ("phase", str(phase)) if phase is not None else cond_unit.guard
         test = cond_unit
         if given:  # (the rule applies while every given value is there)
-            present = " and ".join(f"v_{value} is not None" for value, _, _ in given)
-            test = Unit([(0, f"{present} and ({cond_unit.source[0][1]})", cond_unit.source[0][2])],
+            present: list[n.Expr] = [n.Compare(n.local(value), [("is not", None)], [n.Literal(None)])
+                                     for value, _, _ in given]
+            condition_tree = cond_unit.expression
+            test = Unit(n.BoolOp("and", [*present, condition_tree], at=condition_tree.at),
                         cond_unit.reads, cond_unit.calls, "bool", cond_unit.tests, cond_unit.guard)
         condition = self.define("rule_when", tuple(variables), with_given(given, test), bool(given),
                                 f"condition of rule '{name}'")

@@ -13,7 +13,9 @@ from typing import Any
 
 from ..errors import Location, RuleError, did_you_mean
 from ..program import ZoneSpec
-from .compiler import Compiler, Symbols, Unit, literal
+from . import nodes as n
+from .codegen import literal
+from .compiler import Compiler, Symbols, Unit
 from .loader import Map, Seq, Text, location_of
 
 PARAM_TYPES = {"int": int, "float": float, "bool": bool, "str": str}
@@ -83,13 +85,15 @@ class SectionReader:
         self.error(f"{what} must be an expression (text)", location_of(value, loc))
         return None
 
-    def literal(self, value: Any, loc: Location, what: str) -> str:
-        """`value` as Python source (see compiler.literal); None, after a located error, if it cannot be."""
+    def literal(self, value: Any, loc: Location, what: str) -> n.Literal:
+        """`value` as a literal of the generated code (see codegen.literal); a literal None, after a located error,
+        if it cannot be one."""
         try:
-            return literal(value)
+            literal(value)
         except ValueError as exc:
             self.error(f"{what}: {exc}", loc)
-            return "None"
+            return n.Literal(None, at=loc)
+        return n.Literal(value, at=loc)
 
     def define(self, kind: str, params: tuple[str, ...], unit: Unit | None, block: bool, what: str) -> Any:
         """Add a generated function; returns its Python name (Any: the specs hold it where the linker later puts

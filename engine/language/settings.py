@@ -8,7 +8,7 @@ from ..program import Param
 from .compiler import identifier_problem
 from .loader import Map, number_problem
 from .sections import PARAM_TYPES, SectionReader, type_name
-from .shipped import strategy_folders
+from .shipped import is_file, strategy_folders
 from .vocabulary import AGENT_NAMES, PARAM_KEYS, PLAYERS_KEYS
 
 
@@ -56,7 +56,7 @@ class Settings(SectionReader):
         game, where = self.tree.get("game"), self.tree["players"].loc("ai")
         if where is not None and where.file != self.path:
             return True
-        return isinstance(game, str) and any((d / f"{name}.yaml").is_file() for d in strategy_folders(game))
+        return isinstance(game, str) and any(is_file(d / f"{name}.yaml") for d in strategy_folders(game))
 
     def params(self) -> dict[str, Param]:
         out: dict[str, Param] = {}

@@ -18,6 +18,15 @@ RULESETS = Path(str(files("naipes.rulesets")))
 STRATEGIES = Path(str(files("naipes.strategies")))
 
 
+def is_file(path: str | Path) -> bool:
+    """Whether `path` names a file; False too for a name no file can have (too long, a NUL character: a name a
+    file gives is text from anywhere)."""
+    try:
+        return Path(path).is_file()
+    except (OSError, ValueError):
+        return False
+
+
 def shipped_rulesets() -> list[Path]:
     """Every shipped rule file, by name."""
     return sorted(RULESETS.glob("*.yaml"))
@@ -26,7 +35,7 @@ def shipped_rulesets() -> list[Path]:
 def ruleset_path(name: str) -> Path | None:
     """The shipped rule file called `name` (``pocha`` or ``pocha.yaml``), if there is one."""
     candidate = RULESETS / (name if name.endswith((".yaml", ".yml")) else f"{name}.yaml")
-    return candidate if candidate.is_file() else None
+    return candidate if is_file(candidate) else None
 
 
 def strategy_folders(game: str) -> list[Path]:

@@ -40,13 +40,15 @@ from typing import Any
 
 from ..errors import Location, RuleError, RuleErrors, did_you_mean
 from ..program import Program, RuleSpec
+from . import nodes as n
 from .builder import Builder
 from .compiler import Compiler, Unit, identifier_problem
 from .linker import Module, compile_module, function_reads, linked_plans, names_read, resolve_specs
 from .loader import Map, Seq, load_tree
 from .rules import with_given
-from .shipped import STRATEGIES, strategy_folders
-from .vocabulary import AGENT_NAMES, STRATEGY_GROUP_KEYS, STRATEGY_RULE_KEYS, STRATEGY_SECTIONS
+from .shapes import shapes_checked
+from .shipped import STRATEGIES, is_file, strategy_folders
+from .vocabulary import AGENT_NAMES, STRATEGY_FILE, STRATEGY_GROUP_KEYS, STRATEGY_RULE_KEYS, STRATEGY_SECTIONS
 
 OFFERED = "__offered"  # the legal arguments by move, in the view's variables (no rule can name it)
 
@@ -85,10 +87,10 @@ def strategy_path(spec: str, game: Program) -> Path | None:
     """The file a ``--seat`` name means: a path, ``GAME/LEVEL``, or a level of the game being played."""
     given = Path(spec)
     if given.suffix in (".yaml", ".yml"):
-        return given if given.exists() else None
+        return given if is_file(given) else None
     candidates = [STRATEGIES / f"{spec}.yaml"]
     candidates += [d / f"{spec}.yaml" for d in strategy_folders(game.name)]
-    return next((c for c in candidates if c.exists()), None)
+    return next((c for c in candidates if is_file(c)), None)
 
 
 def compile_strategy(path: str | Path, game: Program) -> Strategy:
@@ -98,6 +100,11 @@ def compile_strategy(path: str | Path, game: Program) -> Strategy:
     lead back to this file) is checked by :func:`naipes.agents.strategy.load_strategy`.
     """
     tree = load_tree(path)
+    with shapes_checked(tree, STRATEGY_FILE):
+        return _compiled_strategy(tree, path, game)
+
+
+def _compiled_strategy(tree: Map, path: str | Path, game: Program) -> Strategy:
     errors = [RuleError(f"unknown section '{key}' in a strategy file", tree.key_loc(key),
                         did_you_mean(str(key), STRATEGY_SECTIONS)
                         or f"sections: {', '.join(sorted(STRATEGY_SECTIONS))}")
@@ -139,7 +146,8 @@ def strategy_game(path: str | Path) -> str:
 def _declared_game(tree: Map) -> str:
     game = tree.get("game")
     if not isinstance(game, str) or not game:
-        raise RuleError("a strategy file names the game it plays: 'game: <rule file name>'", tree.where)
+        raise RuleError("a strategy file names the game it plays: 'game: <rule file name>'",
+                        tree.loc("game") if "game" in tree else tree.where)
     problem = identifier_problem(game, "game")
     if problem:  # a name, never a path: a strategy cannot make the loader read an arbitrary file
         raise RuleError(f"{problem}; 'game:' is the name of a rule file, such as pocha", tree.loc("game"))
@@ -354,7 +362,7 @@ class _StrategyBuilder(Builder):
                 self.read_units[None].append(unit)
 
     def unknown_anchor_hint(self, target: Any) -> str | None:
-        if target in self.game.moves:
+        if isinstance(target, str) and target in self.game.moves:
             return f"an observation rule (after anyone plays {target}) is written 'observe: {target}'"
         return None
 
@@ -370,7 +378,10 @@ class _StrategyBuilder(Builder):
                       group: Map | None = None) -> RuleSpec | None:
         move = self.move_named(spec if "move" in spec or group is None else group, "move")
         # `options`: the legal arguments of its move (None when the move is not offered: the rule does not apply)
-        options = (("options", "list", f"V[{OFFERED!r}][{move!r}] if {move!r} in V[{OFFERED!r}] else None"),)
+        offered = n.global_name(OFFERED)
+        options = (("options", "list", n.IfExp(n.Subscript(offered, n.Literal(move)),
+                                               n.Compare(n.Literal(move), [("in", None)], [offered]),
+                                               n.Literal(None))),)
         rule = self.rule(index, name, spec, phases, strategy, given=options,
                          groups=(group,) if group is not None else ())
         if rule is None:

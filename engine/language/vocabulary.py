@@ -125,6 +125,8 @@ VARIABLE = _record(
     init=("the initial value, an expression", Either((EXPRESSION, NULL))),
     visibility=("public, hidden, or owner (per-player variables)", Value(("text",), ("public", "hidden", "owner"))),
     show=("shown to a human at the table (false: bookkeeping)", BOOL),
+    score=("a column of the score sheet shown when the game ends: its value after each hand that changes a score, "
+           "and at the end (public per-player variables)", BOOL),
     values=("the only texts it may hold (a text the file writes to or compares with it must be one)", NAMES),
     doc=("what it means", TEXT))
 VARIABLES = Entries(Either((VARIABLE, EXPRESSION, NULL)))  # name: INIT, or name: {init, visibility, ...}
@@ -160,6 +162,9 @@ MOVE = _record(
     when=("when the move is available at all", EXPRESSION),
     label=("how an option reads to the player choosing", EXPRESSION),
     public=("how the move reads to the other players (default: the label)", EXPRESSION),
+    verb=("how the table tells of the move (plain text): a verb put before its public form (plays: 'P1 plays "
+          "3o'), or {WORD: TEXT}: the public form's first word WORD becomes TEXT (bid: bids: 'P1 bids 3'); "
+          "without it, 'P1: bid 3'", Either((TEXT, Entries(TEXT, key="any")))),
     stage=("the stage of a turn in which the move is offered (see phases: stages)", TEXT),
     then=("the move's effect: actions with player and the chosen argument in scope", ACTIONS),
     space=("every argument the move can ever offer (the action space of learning agents); "
@@ -187,6 +192,8 @@ RULE = _record(
 RULE_FILE = _record(
     ("game",), "extends",  # required keys; the key naming a base (extends)
     game=("the game's identifier", TEXT), title=("a human title", TEXT), description=("free text", TEXT),
+    doc=("how to play, in a few lines: the aim, a turn, who wins ('naipes info', 'help rules' at the terminal "
+         "and the web table show it; a variant gives its own, else it has its base's)", TEXT),
     players=("min / max / default number of seats, and the default AI", Either((COUNT, PLAYERS))),
     params=("named, typed parameters", Entries(Either((PARAM, ANY_SCALAR))),),
     cards=("the deck", CARDS), zones=("piles of cards and who sees them", Entries(Either((ZONE, NULL)))),

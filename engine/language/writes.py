@@ -1,4 +1,4 @@
-"""What a piece of generated code may change, read from its source: the names of the variables, player
+"""What a piece of generated code may change, read from its nodes: the names of the variables, player
 variables and zones it writes, or None when it may do what cannot be named so.
 
 A search's world watched for its evaluation stops a phase's entry early once nothing left to run in that
@@ -7,56 +7,52 @@ rules that may fire in the phase after them.
 """
 from __future__ import annotations
 
-import ast
 from collections.abc import Iterable
 
+from . import nodes as n
 from .compiler import Unit
 
-# the memory's methods that change nothing a game's state holds (a record for the log, the budget, a read)
-CHANGE_NOTHING = frozenset({"announce", "entering_step", "charge", "spend", "in_phase", "refresh", "give", "given",
-                            "has_fact", "unpack"})
+# The statements that change what cannot be named: end the game, ask a player, change facts.
+UNNAMED = (n.Ask, n.EndGame, n.AssertFact, n.Retract, n.Modify)
 
 
 def unit_writes(unit: Unit, zones: set[str]) -> frozenset[str] | None:
-    """The variables, player variables and zones (by name) `unit`'s code may change; None when it may do what
-    cannot be named so (end the game, ask a player, change facts, move cards from wherever they are)."""
-    tree = ast.parse("\n".join("    " * indent + text for indent, text, _ in unit.source))
+    """The variables, player variables and zones (by name) `unit`'s actions may change; None when they may do
+    what cannot be named so (end the game, ask a player, change facts, move cards from wherever they are)."""
     names: set[str] = set()
-    for node in ast.walk(tree):
-        if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
-                and isinstance(node.func.value, ast.Name) and node.func.value.id == "M"):
-            continue
-        method, args = node.func.attr, node.args
-        if method in CHANGE_NOTHING:
-            continue
-        if method in ("set_var", "set_attr") and isinstance(named := args[0 if method == "set_var" else 1],
-                                                           ast.Constant) and isinstance(named.value, str):
-            changed: list[str | None] = [named.value]
-        elif method == "move":  # the cards' zone (the source named, or a zone moved whole) and the destination
-            cards, dest, source = args[:3]
-            changed = [_zone(dest, zones), _zone(cards, zones) or _zone(source, zones)]
-        elif method == "shuffle":
-            changed = [_zone(args[0], zones)]
-        elif method == "deal":
-            dests = args[2]
-            parts = dests.elts if isinstance(dests, (ast.List, ast.Tuple)) else \
-                [dests.elt] if isinstance(dests, ast.ListComp) else [dests]
-            changed = [_zone(args[1], zones), *(_zone(part, zones) for part in parts)]
-        else:
-            return None
-        if None in changed:
-            return None
-        names.update(changed)  # type: ignore[arg-type]  # (no None)
+    for statement in unit.statements:
+        for node in statement.find_all(n.Stmt):
+            changed: list[str | None]
+            if isinstance(node, UNNAMED):
+                return None
+            if isinstance(node, n.Assign):
+                changed = [] if node.writes == n.WRITES_LOCAL else [node.target.name]
+            elif isinstance(node, n.Goto):
+                changed = ["phase"] if node.stages is None else ["phase", "stage"]
+            elif isinstance(node, n.Move):  # the destination, and the cards' zone (the source, or a zone moved whole)
+                changed = [_zone(node.dest, zones), _zone(node.cards, zones) or _zone(node.source, zones)]
+            elif isinstance(node, n.Shuffle):
+                changed = [_zone(node.zone, zones)]
+            elif isinstance(node, n.Deal):
+                dests = node.dests
+                parts = dests.items if isinstance(dests, (n.ListExpr, n.TupleExpr)) else \
+                    [dests.element] if isinstance(dests, n.Comprehension) and not dests.lazy and \
+                    dests.kind in ("list", "generator") else [dests]
+                changed = [_zone(node.source, zones), *(_zone(part, zones) for part in parts)]
+            else:
+                continue
+            if None in changed:
+                return None
+            names.update(name for name in changed if name is not None)
     return frozenset(names)
 
 
-def _zone(node: ast.expr, zones: set[str]) -> str | None:
-    """The name of the zone `node` is in the generated code (V['stock'], p.hand), else None."""
-    if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name) and node.value.id == "V" and \
-            isinstance(node.slice, ast.Constant) and node.slice.value in zones:
-        return node.slice.value
-    if isinstance(node, ast.Attribute) and node.attr in zones:
-        return node.attr
+def _zone(node: n.Node | None, zones: set[str]) -> str | None:
+    """The name of the zone `node` names (`stock`, `p.hand`), else None."""
+    if isinstance(node, n.Name) and node.meaning == n.GLOBAL and node.id in zones:
+        return node.id
+    if isinstance(node, n.Attribute) and not node.per_player_memory and node.name in zones:
+        return node.name
     return None
 
 

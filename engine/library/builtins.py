@@ -31,6 +31,9 @@ class Builtin:
     returns: str | None = None  # a type name for the compiler's checks
     doc: str = ""
     keyed: Callable | None = None  # called instead when a key= is given (min, max, sorted: the key says the order)
+    # it goes over its one argument and keeps nothing of it but items: a generator expression given alone may stay a
+    # generator (naipes.language.compiler makes every other one a list: no generator is ever a value a file holds)
+    iterates: bool = False
 
 
 DECK = "__deck"  # the variable holding every card, in deck order (rule files cannot name it)
@@ -176,35 +179,37 @@ def _few_cards(search: Callable, most: int = MAX_MELD_CARDS) -> Callable:
     return bounded
 
 
-def _py(name: str, lo: int, hi: int | None, kwargs: tuple = (), returns: str | None = None) -> Builtin:
-    return Builtin(getattr(builtins, name), lo, hi, frozenset(kwargs), returns=returns)
+def _py(name: str, lo: int, hi: int | None, kwargs: tuple = (), returns: str | None = None,
+        iterates: bool = False) -> Builtin:
+    return Builtin(getattr(builtins, name), lo, hi, frozenset(kwargs), returns=returns, iterates=iterates)
 
 
 BUILTINS: dict[str, Builtin] = {
     "len": _py("len", 1, 1, returns="int"),
-    "min": Builtin(_ordering(min), 1, None, frozenset(("key", "default")), keyed=min),
-    "max": Builtin(_ordering(max), 1, None, frozenset(("key", "default")), keyed=max),
-    "sum": Builtin(bounded_sum, 1, 2, costly=True),
-    "any": _py("any", 1, 1, returns="bool"),
-    "all": _py("all", 1, 1, returns="bool"),
-    "sorted": Builtin(_ordering(sorted), 1, 1, frozenset(("key", "reverse")), returns="list", keyed=sorted),
-    "reversed": Builtin(lambda xs: list(reversed(list(xs))), 1, 1, returns="list"),
+    "min": Builtin(_ordering(min), 1, None, frozenset(("key", "default")), keyed=min, iterates=True),
+    "max": Builtin(_ordering(max), 1, None, frozenset(("key", "default")), keyed=max, iterates=True),
+    "sum": Builtin(bounded_sum, 1, 2, costly=True, iterates=True),
+    "any": _py("any", 1, 1, returns="bool", iterates=True),
+    "all": _py("all", 1, 1, returns="bool", iterates=True),
+    "sorted": Builtin(_ordering(sorted), 1, 1, frozenset(("key", "reverse")), returns="list", keyed=sorted,
+                      iterates=True),
+    "reversed": Builtin(lambda xs: list(reversed(list(xs))), 1, 1, returns="list", iterates=True),
     "abs": _py("abs", 1, 1),
     "round": _py("round", 1, 2),
     "range": Builtin(bounded_range, 1, 3, costly=True, returns="list"),
-    "list": _py("list", 0, 1, returns="list"),
-    "set": _py("set", 0, 1, returns="set"),
-    "tuple": _py("tuple", 0, 1, returns="tuple"),
+    "list": _py("list", 0, 1, returns="list", iterates=True),
+    "set": _py("set", 0, 1, returns="set", iterates=True),
+    "tuple": _py("tuple", 0, 1, returns="tuple", iterates=True),
     "str": Builtin(bounded_str, 0, 1, costly=True, returns="str"),
     "int": _py("int", 0, 1, returns="int"),
     "bool": _py("bool", 0, 1, returns="bool"),
-    "enumerate": Builtin(lambda xs, start=0: list(enumerate(xs, start)), 1, 2, returns="list"),
-    "zip": Builtin(lambda *xs: list(zip(*xs)), 1, None, returns="list"),
-    "count": Builtin(count, 1, 1, returns="int", doc="how many items are true"),
+    "enumerate": Builtin(lambda xs, start=0: list(enumerate(xs, start)), 1, 2, returns="list", iterates=True),
+    "zip": Builtin(lambda *xs: list(zip(*xs)), 1, None, returns="list", iterates=True),
+    "count": Builtin(count, 1, 1, returns="int", doc="how many items are true", iterates=True),
     "index_of": Builtin(index_of, 2, 2, returns="int", doc="where an item first is among items (from 0)"),
     "split": Builtin(split, 1, 2, returns="list"),
-    "join": Builtin(bounded_join, 1, 2, costly=True, returns="str"),
-    "first": Builtin(first, 1, 2),
+    "join": Builtin(bounded_join, 1, 2, costly=True, returns="str", iterates=True),
+    "first": Builtin(first, 1, 2, iterates=True),
     "all_cards": Builtin(all_cards, 0, 0, state=True, returns="list"),
     "shuffled": Builtin(shuffled, 1, 1, random=True, returns="list"),
     "top": Builtin(top, 1, 2, doc="top card of a zone, or the top N cards"),

@@ -7,8 +7,9 @@ language has no unbounded loop, so its cost is bounded by what these limits
 bound:
 
 * **steps**: every item a loop or comprehension of a rule file goes over is
-  a step, and so is every call of a rule file's function and every item of a
-  list or text made by ``+``, ``*`` and the built-ins above; one engine
+  a step, and so is every call of a rule file's function (or of a lambda or
+  function held as a value) and every item of a list or text made by ``+``,
+  ``*`` and the built-ins above; one engine
   operation (starting a game, applying a move, listing the options, building
   a view) may take at most :data:`MAX_STEPS`;
 * **sizes**: no list, text or range made by ``+``, ``*``, ``range``,
@@ -74,6 +75,15 @@ class Budget:
     def step(self) -> None:
         """One step: a call of a rule file's function."""
         self.spend(1)
+
+    def call(self, function: Any, /, *args: Any, **kwargs: Any) -> Any:
+        """`function(*args, **kwargs)` for a function a file holds as a value (a lambda in a local, a function
+        given as an argument): one step, as every call of a rule file's function, so that no call goes uncounted
+        (a lambda that calls itself through a local runs away as a recursive function would)."""
+        self.steps -= 1
+        if self.steps < 0:
+            self.spend(0)  # (says so)
+        return function(*args, **kwargs)
 
     def charge(self, items: Any, each: int = 1) -> Any:
         """`items`, after spending `each` steps on each (a rule file's loop or comprehension goes over them;
@@ -141,6 +151,14 @@ def minus(budget: Budget, a: Any, b: Any) -> Any:
     return a - b
 
 
+def modulo(budget: Budget, a: Any, b: Any) -> Any:
+    """`a % b` for numbers; a text's `%` (Python's printf-style formatting, which can make a text of any size
+    from a short one: '%0999999999d') is refused."""
+    if isinstance(a, str):
+        raise GameError("'%' is for numbers: a text is not formatted with it (write an f-string)")
+    return a % b
+
+
 def bounded_range(budget: Budget, *args: int) -> list:
     """`range(...)` as a list, refusing one too long."""
     span = range(*args)
@@ -194,6 +212,9 @@ def weigh(value: Any) -> int:
             total += 1
             continue
         if not isinstance(item, _COLLECTIONS):
+            if callable(item):
+                raise GameError("a function (a lambda, a built-in) is not a value to keep or show: the game's state "
+                                "and texts hold numbers, texts, cards, players, zones and collections of them")
             leaves.add(kind)  # a card, a player: an item (the classes a game makes are few)
             total += 1
             continue

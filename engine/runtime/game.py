@@ -1,6 +1,6 @@
 """The interpreter: runs a compiled program, one game at a time.
 
-The cycle of DESIGN.md: fire rules (match, resolve, act) until no activation
+The cycle (docs/engine.md): fire rules (match, resolve, act) until no activation
 is left; then put the pending decision to the player whose turn it is; apply
 the chosen move; continue.  A game that has neither an activation nor a
 decision before it is over is an error naming the phase, and a runaway cycle
@@ -21,7 +21,7 @@ from typing import Any, Final, Protocol
 
 from ..errors import GameError, Location, NaipesError
 from ..library.limits import MAX_STEPS
-from ..program import MoveSpec, Program
+from ..program import MoveSpec, Program, attribute, declared
 from .agenda import Agenda, memory_local, new_agenda
 from .memory import (
     CARD_CLASS,
@@ -195,7 +195,7 @@ def jsonable(value: Any) -> Any:
     if isinstance(value, (CARD_CLASS, PLAYER_CLASS)):
         return value.name
     if isinstance(value, FACT_CLASS):
-        return {field: jsonable(v) for field, v in zip(value.fields(), value)}
+        return {declared(field): jsonable(v) for field, v in zip(value.fields(), value)}
     if isinstance(value, ZONE_CLASS):
         return [c.name for c in value]
     if isinstance(value, (list, tuple)):
@@ -210,7 +210,7 @@ def jsonable(value: Any) -> Any:
 def card_order(card: CardBase) -> tuple:
     """Cards of an unordered zone are shown sorted by their attributes, in declared order."""
     return tuple((0, v) if isinstance(v, (int, float)) else (1, str(v)) for v in
-                 (getattr(card, a) for a in card.attributes))
+                 (getattr(card, attribute(a)) for a in card.attributes))
 
 
 class Game:
@@ -291,8 +291,8 @@ class Game:
         assert self.history is not None  # observing since keep_history made the list
         if record["type"] == "announce":
             self.history.append(record["text"])
-        elif record["type"] == "decision":
-            self.history.append(f"{record['player']}: {record['choice']}")
+        elif record["type"] == "decision":  # as the table tells it (the move's `verb:`)
+            self.history.append(self.program.moves[record["move"]].told(record["player"], record["choice"]))
 
     # ------------------------------------------------------------- lifecycle
     def start(self) -> None:
@@ -478,42 +478,27 @@ class Game:
             found = self._options = self._offer(*pending)
         return found
 
-    def _offer(self, player: PlayerBase, moves: tuple[str, ...]) -> list[Option]:
-        """The legal options of `player`, asked to make one of `moves` (computed anew)."""
+    def _offer(self, player: PlayerBase, moves: tuple[str, ...], arguments: bool = False) -> list:
+        """The legal options of `player`, asked to make one of `moves` (computed anew). `arguments`, for a
+        search's playout: (move, its legal arguments) for each of `moves` that has some, in the order asked,
+        and no options made."""
         memory = self.memory
         memory.steps = MAX_STEPS
         if memory.given_now:  # (moves asked together may share their candidates, for this decision: Memory.give)
             memory.given_now.clear()
+        runs = self.runs
         try:
-            runs = self.runs
-            found = self._move_options(runs[moves[0]], player)
-            if len(moves) > 1:
-                for name in moves[1:]:
-                    found = found + self._move_options(runs[name], player)
-        except Exception as exc:
-            located = self.program.located_error(exc)
-            if located is exc:
-                raise
-            raise located from None
-        if not found:
-            raise self._no_option(player, moves)
-        return found
-
-    def _offered_arguments(self, player: PlayerBase, moves: tuple[str, ...]) -> list[tuple[str, list]]:
-        """`_offer` without its options, for a search's playout: (move, its legal arguments) for each of `moves`
-        that has some, in the order asked."""
-        memory = self.memory
-        memory.steps = MAX_STEPS
-        if memory.given_now:
-            memory.given_now.clear()
-        V, specs, found = memory.vars, self.program.moves, []
-        try:
-            for name in moves:
-                choices = specs[name].choices
-                assert choices is not None  # every move of a built program has its choices
-                args = choices(memory, V, player)
-                if args:
-                    found.append((name, args))
+            if arguments:
+                found: list = []
+                for name in moves:
+                    args = runs[name].choices(memory, memory.vars, player)
+                    if args:
+                        found.append((name, args))
+            else:
+                found = self._move_options(runs[moves[0]], player)
+                if len(moves) > 1:  # (a move asked beside another: a close beside a discard)
+                    for name in moves[1:]:
+                        found = found + self._move_options(runs[name], player)
         except Exception as exc:
             located = self.program.located_error(exc)
             if located is exc:
@@ -736,8 +721,8 @@ class Game:
         """A search's playout: play up to `most` moves while the game is not over nor paused and nothing hears
         or hooks its moves, and stop after a move that writes a watched name (see pause_after: the search then
         looks at where things stand). Each move is `choose(offered)`: a (move, argument) from `offered`, the
-        legal arguments of each move asked (`_offered_arguments`: no options are made). `apply`'s steps in one
-        loop, as `play_quietly`'s; the moves made."""
+        legal arguments of each move asked (`_offer` with `arguments`: no options are made). `apply`'s steps in
+        one loop, as `play_quietly`'s; the moves made."""
         memory, agenda, program = self.memory, self.agenda, self.program
         V, runs, max_decisions = memory.vars, self.runs, program.max_decisions
         watching, made = self.watched is not None, 0
@@ -745,7 +730,7 @@ class Game:
                 self.listeners or self.observers or self.before_move or self.after_move or memory.events is not None):
             player, names = memory.pending  # type: ignore[misc]  # (set: a game not over waits for a decision)
             self._options = None
-            move, arg = choose(self._offered_arguments(player, names))
+            move, arg = choose(self._offer(player, names, True))
             memory.pending = None
             self.decisions += 1
             memory.steps = MAX_STEPS
@@ -862,10 +847,10 @@ class Game:
             entry: dict[str, Any] = {"name": p.name, "seat": p.index}
             for var in program.player_state:
                 if var.visibility == "public" or (var.visibility == "owner" and p.index == seat):
-                    entry[var.name] = jsonable(getattr(p, var.name))
+                    entry[var.name] = jsonable(getattr(p, attribute(var.name)))
             for zone in program.zones:
                 if zone.per_player:
-                    entry[zone.name] = zone_view(getattr(p, zone.name))
+                    entry[zone.name] = zone_view(getattr(p, attribute(zone.name)))
             for view in program.views:
                 if view.per_player and (view.visibility == "public" or p.index == seat):
                     with program.located():

@@ -25,7 +25,7 @@ from typing import Any, Final
 from ..errors import GameError, ParamError
 from ..library.builtins import DECK, shuffle_in_place
 from ..library.limits import LEAVES, MAX_ITEMS, MAX_STEPS, Budget, plus, weigh
-from ..program import CardBase, CardSpec, FactBase, PlayerBase, Program
+from ..program import CardBase, CardSpec, FactBase, PlayerBase, Program, attribute, declared
 from .zones import Zone
 
 # The classes of the modules mypyc does not compile, as compiled code checks and makes them: mypyc looks a name imported
@@ -189,9 +189,11 @@ class Memory(Budget):
             self.vars[name] = value
             self.dirty.add(name)
 
-    def set_attr(self, obj: PlayerBase, attr: str, value: Any) -> None:
+    def set_attr(self, obj: PlayerBase, name: str, value: Any) -> None:
+        """`obj.name = value`, for `name` a player variable (the key written is `(name, seat)`)."""
         if not isinstance(obj, PLAYER_CLASS):
-            raise GameError(f"cannot set '{attr}' on {obj!r}: only players have variables")
+            raise GameError(f"cannot set '{name}' on {obj!r}: only players have variables")
+        attr = _ATTRIBUTES.get(name) or _attribute(name)
         old = getattr(obj, attr)
         if old is not value and (type(old) is not type(value) or old != value):
             if type(value) not in LEAVES:
@@ -199,7 +201,7 @@ class Memory(Budget):
             if self.trail is not None:
                 self.trail.append((ATTR, obj, attr, old))
             setattr(obj, attr, value)
-            self.dirty.add((attr, obj.index))
+            self.dirty.add((name, obj.index))
 
     def grow_var(self, name: str, added: Any) -> None:
         """`name = name + added`, for `added` a list display (naipes.language.optimizer writes it so): a list
@@ -214,15 +216,16 @@ class Memory(Budget):
         self.vars[name] = value
         self.dirty.add(name)
 
-    def grow_attr(self, obj: PlayerBase, attr: str, added: Any) -> None:
-        """`obj.attr = obj.attr + added`: set_attr as grow_var is set_var."""
+    def grow_attr(self, obj: PlayerBase, name: str, added: Any) -> None:
+        """`obj.name = obj.name + added`: set_attr as grow_var is set_var."""
         if not isinstance(obj, PLAYER_CLASS):
-            raise GameError(f"cannot set '{attr}' on {obj!r}: only players have variables")
+            raise GameError(f"cannot set '{name}' on {obj!r}: only players have variables")
+        attr = _ATTRIBUTES.get(name) or _attribute(name)
         old = getattr(obj, attr)
         value = plus(self, old, added)
-        key = (attr, obj.index)
+        key = (name, obj.index)
         if not self._grew(key, old, value, added):
-            self.set_attr(obj, attr, value)
+            self.set_attr(obj, name, value)
             return
         if self.trail is not None:
             self.trail.append((ATTR, obj, attr, old))
@@ -272,8 +275,7 @@ class Memory(Budget):
                 return
             batch = [cards]
         elif type(cards) is ZONE_CLASS and cards is not dest and (source is None or source is cards):
-            pile = cards  # (typed as lists, as above)
-            onto = dest
+            pile = cards  # (typed as a list, as above)
             batch = pile.copy()  # a whole zone: every card leaves it
             if not batch:
                 return
@@ -281,15 +283,8 @@ class Memory(Budget):
                 self.trail += [(ZONE, cards, batch), self._kept(dest, bottom),
                                (WHERE, cards.slot, batch)]
             pile.clear()
-            where, slot = self.where, dest.slot
-            for card in batch:
-                where[card] = slot
-            if bottom:
-                dest[:0] = batch[::-1]  # each card in turn goes to the bottom
-            else:
-                onto.extend(batch)
             self.dirty.add(cards.key)
-            self.dirty.add(dest.key)
+            self._land(batch, dest, bottom)
         else:
             batch = list(cards)
             if not batch:
@@ -319,15 +314,8 @@ class Memory(Budget):
                 if self.trail is not None:
                     self.trail += [(ZONE, zone, zone[:]), (WHERE, zone.slot, leaving), self._kept(dest, bottom)]
                 zone[:] = [card for card in zone if card not in leaving]
-                slot = dest.slot
-                for card in leaving:
-                    where[card] = slot
-                if bottom:
-                    dest[:0] = batch[::-1]  # each card in turn goes to the bottom
-                else:
-                    dest.extend(batch)
                 dirty.add(zone.key)
-                dirty.add(dest.key)
+                self._land(batch, dest, bottom)
                 return
         taken: dict[int, set] = {}  # zone slot -> the cards leaving it
         for card in batch:
@@ -351,19 +339,26 @@ class Memory(Budget):
                 else:
                     dest.append(card)
                 where[card] = dest.slot
-        else:  # each zone left is filtered once (removing the cards one by one costs a scan each)
-            for slot, left in taken.items():
-                zone = zones[slot]
-                zone[:] = [card for card in zone if card not in left]
-                dirty.add(zone.key)
-            slot = dest.slot
-            for card in batch:
-                where[card] = slot
-            if bottom:
-                dest[:0] = batch[::-1]  # each card in turn goes to the bottom
-            else:
-                dest.extend(batch)
-        dirty.add(dest.key)
+            dirty.add(dest.key)
+            return
+        for slot, left in taken.items():  # each zone left is filtered once (removing cards one by one scans each time)
+            zone = zones[slot]
+            zone[:] = [card for card in zone if card not in left]
+            dirty.add(zone.key)
+        self._land(batch, dest, bottom)
+
+    def _land(self, batch: list, dest: Zone, bottom: bool) -> None:
+        """The cards of `batch`, gone from their zones, land on `dest` together: on top, or at the bottom (each
+        card in turn goes to the bottom, so the last one ends lowest)."""
+        where, slot = self.where, dest.slot
+        for card in batch:
+            where[card] = slot
+        onto: list = dest  # (typed as a list, a zone's methods are list operations for mypyc)
+        if bottom:
+            onto[:0] = batch[::-1]
+        else:
+            onto.extend(batch)
+        self.dirty.add(dest.key)
 
     def shuffle(self, zone: Zone) -> None:
         if not isinstance(zone, ZONE_CLASS):
@@ -424,7 +419,7 @@ class Memory(Budget):
         for field, value in zip(fact.fields(), fact):
             if not _plain(value):
                 raise GameError(f"a fact holds plain values (numbers, texts, true/false, None), cards and tuples "
-                                f"of them: {kind}.{field} is {value!r}")
+                                f"of them: {kind}.{declared(field)} is {value!r}")
         facts, weight, counts = self._book(kind)
         if tuple(fact) in self._counts(kind, fact.fields()):
             return
@@ -619,10 +614,13 @@ class Memory(Budget):
         self.events, self.indexes, self.steps = [], {}, MAX_STEPS
 
     def _copy_plan(self, reads: AbstractSet[str] | None) -> _CopyPlan:
-        """The program's plan for copies holding what `reads` names (None: all), made when first asked for."""
-        plan = self.program.caches.get(reads)  # (the plans are kept by what they hold: None, or a set of names)
+        """The program's plan for copies holding what `reads` names (None: all), made when first asked for: one
+        per number of players (a plan lists zones by slot, and the players' zones take more slots at a larger
+        table)."""
+        key = (reads, len(self.players))  # (what the plans hold: None, or a set of names)
+        plan = self.program.caches.get(key)
         if plan is None:
-            plan = self.program.caches[reads] = _CopyPlan(self, reads)
+            plan = self.program.caches[key] = _CopyPlan(self, reads)
         return plan
 
     def _copy(self, seat: int | None, covered: bool = False, reads: AbstractSet[str] | None = None) -> Memory:
@@ -824,6 +822,13 @@ GREW: Final = "grew"
 WHERE: Final = "where"
 KEPT_DECKS = 16  # sets of player names whose deck a program keeps (see build_deck)
 REFRESH = "refresh "  # a dirty key REFRESH + rule name re-evaluates that rule (no declared name has a space)
+_ATTRIBUTES: Final[dict[str, str]] = {}  # declared name -> the attribute holding it (naipes.program.attribute)
+
+
+def _attribute(name: str) -> str:
+    """`attribute(name)`, kept in a table (a player variable's write looks it up there first)."""
+    found = _ATTRIBUTES[name] = attribute(name)
+    return found
 
 
 def hidden_cards(program: Any, count: int) -> list[CardBase]:
@@ -835,7 +840,7 @@ def hidden_cards(program: Any, count: int) -> list[CardBase]:
         card = card_class.__new__(card_class)
         card.id, card.name = -1 - len(cached), "?"
         for attr in card_class.attributes:
-            setattr(card, attr, None)
+            setattr(card, attribute(attr), None)
         cached.append(card)
     return cached
 
@@ -853,7 +858,8 @@ def symmetric_zones_key(zones: list[Zone], symmetric: tuple[str, ...], attribute
     memoisation whatever the tie-breaks (positions whose labels all look alike,
     such as full boards, collapse completely).
     """
-    columns = [[list(map(attrgetter(a), zone)) for zone in zones] for a in symmetric]  # labels by attribute, zone
+    # labels by attribute, zone
+    columns = [[list(map(attrgetter(attribute(a)), zone)) for zone in zones] for a in symmetric]
     ranks = []
     for per_zone in columns:
         tallies = [Counter(labels) for labels in per_zone]
@@ -867,7 +873,7 @@ def symmetric_zones_key(zones: list[Zone], symmetric: tuple[str, ...], attribute
         except TypeError:
             ordered = sorted(signature, key=lambda label: (signature[label], _label_order(label)))
         ranks.append(dict(zip(ordered, range(len(ordered)))))
-    others = [attrgetter(a) for a in attributes if a not in symmetric]
+    others = [attrgetter(attribute(a)) for a in attributes if a not in symmetric]
     key = []
     for z, zone in enumerate(zones):
         cards = list(zip(*[map(rank.__getitem__, per_zone[z]) for rank, per_zone in zip(ranks, columns)],
@@ -890,8 +896,8 @@ class _CopyPlan:
         program, player = memory.program, memory.players[0] if memory.players else None
         kept = (lambda name: True) if reads is None else reads.__contains__
         self.zones = None if reads is None else [zone.slot for zone in memory.zones if kept(zone.name)]  # None: all
-        self.player_state = [slot for slot in getattr(player, "state_slots", ()) if kept(slot)]
-        self.player_zones = [slot for slot in getattr(player, "zone_slots", ()) if kept(slot)]
+        self.player_state = [slot for slot in getattr(player, "state_slots", ()) if kept(declared(slot))]
+        self.player_zones = [slot for slot in getattr(player, "zone_slots", ()) if kept(declared(slot))]
         self.state = [name for name in program.state_names if kept(name)]
         self.global_zones = [name for name in program.global_zone_names if kept(name)]
         self.left_out = [name for name in program.state_names + program.global_zone_names if not kept(name)]
@@ -899,7 +905,7 @@ class _CopyPlan:
         self.of_vars = 0  # how many names the memory held when kept_keys was made
         # what a view of a seat makes None: hidden variables; players' hidden ones, (name, the owner sees it)
         self.hidden_state = [var.name for var in program.state if var.visibility != "public" and kept(var.name)]
-        self.hidden_player_state = [(var.name, var.visibility == "owner") for var in program.player_state
+        self.hidden_player_state = [(attribute(var.name), var.visibility == "owner") for var in program.player_state
                                     if var.visibility in ("hidden", "owner") and kept(var.name)]
         # a variable (or a player's) -> its value when last found to hold no player or zone (values are immutable)
         self.plain: dict = {}
@@ -999,7 +1005,7 @@ def new_memory(program: Program, seed: int | None, player_names: list[str] | Non
     for spec in program.zones:
         if spec.per_player:
             for p in players:
-                setattr(p, spec.name, memory.new_zone(spec.name, p, spec))
+                setattr(p, attribute(spec.name), memory.new_zone(spec.name, p, spec))
         else:
             V[spec.name] = memory.new_zone(spec.name, None, spec)
     with program.located():
@@ -1009,7 +1015,7 @@ def new_memory(program: Program, seed: int | None, player_names: list[str] | Non
             V[var.name] = var.init(memory, V)
         for var in program.player_state:
             for p in players:
-                setattr(p, var.name, var.init(memory, V, p))
+                setattr(p, attribute(var.name), var.init(memory, V, p))
     memory.dirty.clear()
     return memory
 
@@ -1020,7 +1026,7 @@ def build_deck(spec: CardSpec, memory: Memory) -> None:
     A deck whose functions draw nothing at random is computed once per program and set of player names (all
     they can see then: the players, the phase, empty zones), and later games make their cards from the values
     kept, paying the steps the first one took."""
-    program, slots = memory.program, (*spec.attributes, *spec.tables, "name")
+    program, slots = memory.program, (*map(attribute, (*spec.attributes, *spec.tables)), "name")
     decks = program.caches.get(DECK)
     if decks is None:  # (the first game: a table of decks, or False for a deck drawn at random)
         drawn = _draws([spec.build, spec.name, *(f for _, f in spec.tables.values())])
@@ -1062,11 +1068,11 @@ def _deck_cards(spec: CardSpec, memory: Memory) -> list[CardBase]:
             if attr in spec.declared and value is not None and value not in spec.declared[attr]:
                 raise GameError(f"card {i}: attribute '{attr}' is {value!r}, not one of its declared values "
                                 f"{', '.join(map(str, spec.declared[attr]))}", spec.location)
-            setattr(card, attr, value)
+            setattr(card, attribute(attr), value)
         for attr, (of, table) in spec.tables.items():
-            setattr(card, attr, table(memory, memory.vars, getattr(card, of)))
+            setattr(card, attribute(attr), table(memory, memory.vars, getattr(card, attribute(of))))
         card.name = spec.name(memory, memory.vars, card) if spec.name else \
-            " ".join(str(getattr(card, a)) for a in spec.attributes if getattr(card, a) is not None)
+            " ".join(str(v) for v in (attrs.get(a) for a in spec.attributes) if v is not None)
         cards.append(card)
     return cards
 

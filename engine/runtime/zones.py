@@ -1,7 +1,7 @@
 """A zone: a pile of cards, a Python list (kept out of the modules mypyc compiles, which cannot subclass list)."""
 from __future__ import annotations
 
-from ..program import PlayerBase, ZoneSpec
+from ..program import ZONE_ATTRIBUTES, PlayerBase, ZoneSpec, expose
 
 
 class Zone(list):
@@ -22,3 +22,6 @@ class Zone(list):
 
     def __eq__(self, other: object) -> bool:
         return self is other
+
+
+expose(Zone, *ZONE_ATTRIBUTES)  # (z.owner, read by generated code as its other attributes are)

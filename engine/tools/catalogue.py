@@ -21,12 +21,14 @@ from ..program import Program
 
 
 def describe(program: Program) -> dict[str, Any]:
-    """A game as plain data: title, players, params (type, default, limits, doc), AI levels."""
+    """A game as plain data: title, how to play (its `doc:`), players, params (type, default, limits, doc), AI
+    levels."""
     low, high, default = program.players
     return {
         "name": Path(program.path).stem,
         "game": program.name,
         "title": program.title,
+        "doc": program.doc,
         "players": {"min": low, "max": high, "default": default, "ai": default_opponent(program)},
         "params": [{"name": p.name, "type": p.type, "default": p.default, "doc": p.doc, "choices": p.choices,
                     "min": p.min, "max": p.max} for p in program.params.values()],

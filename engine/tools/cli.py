@@ -1,8 +1,9 @@
 """The ``naipes`` command: a thin layer over the public API.
 
     naipes play RULESET [--seat AGENT]... [--players N] [--opponents LEVEL] [-p k=v]... [--seed N] [--log FILE]
-    naipes play --resume LOG [--seat AGENT]... [--log FILE]
-    naipes replay LOG [--seat all|watch|N] [--to STEP] [--web]
+                [--log-seat SEAT FILE]...
+    naipes play --resume LOG [--seat AGENT|SEAT=AGENT]... [--log FILE | --no-log]
+    naipes replay LOG [--seat all|watch|P2] [--to STEP] [--web]
     naipes simulate RULESET -n N [--seat AGENT]... [--players N] [--opponents LEVEL] [--jobs J] [--json FILE]
     naipes info RULESET [-p k=v]... [--json]
     naipes list
@@ -23,28 +24,32 @@ import functools
 import json
 import os
 import random
+import re
 import sys
+import textwrap
 from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import Any
+from typing import Any, TextIO
 
 import click
 from rich.console import Console
 
 from ..agents.bot_process import BotLimits
-from ..agents.human import hidden_variables, plural, render_view
-from ..agents.registry import AGENTS, load_strategy
+from ..agents.human import plural, render_table
+from ..agents.levels import default_opponent
+from ..agents.registry import AGENTS, checking, load_strategy, python_bots, shipped_agent
 from ..agents.search import Solver
 from ..agents.solver import MODELS
-from ..errors import NaipesError, ParamError, RuleErrors
+from ..errors import Location, NaipesError, ParamError, RuleErrors
 from ..language.builder import load_program
 from ..language.shipped import ruleset_path, shipped_rulesets
 from ..language.strategies import is_strategy_file, strategy_game
 from ..program import Program
 from ..runtime.game import Game, GameResult, QuitGame, play_game
 from . import solving
-from .gamelog import LogHeader, attach_log, digest
-from .replay import Replay, browse, full_view, ruleset_reference, scripted, show_step
+from .gamelog import LogError, LogHeader, attach_log, attach_seat_log, digest
+from .replay import Replay, browse, full_view, ruleset_reference, scripted, seat_named, show_step
+from .scoresheet import ScoreSheet, score_columns
 from .seating import close_agents, seat_agents, seat_list, seat_plan
 
 
@@ -124,19 +129,25 @@ def trace_printer(record: dict) -> None:
         click.echo(f"[trace]    over {other}", err=True)
 
 
-def table_printer(record: dict) -> None:
-    """What a person at the table is told (a game observer): announcements, moves as others see them, the end."""
-    kind = record["type"]
-    if kind == "announce":
-        click.echo(f"* {record['text']}")
-    elif kind == "decision":
-        click.echo(f"{record['player']} plays {record['choice']}")
-    elif kind == "end":
-        if record.get("cut_off"):
-            click.echo(f"Game {record['cut_off']}: nobody wins.")
+def table_printer(program: Program, quiet: Callable[[], bool] = lambda: False) -> Callable[[dict], None]:
+    """What a person at the table is told (a game observer): announcements, each move once as the others see
+    it, in its own words ('P1 bids 3': the move's `verb:`), the end. Nothing while `quiet()` (a resumed game
+    catching up)."""
+    def tell(record: dict) -> None:
+        kind = record["type"]
+        if quiet():
             return
-        winners = ", ".join(record["winners"]) or "nobody"
-        click.echo(f"Game over. Winner: {winners}.")
+        if kind == "announce":
+            click.echo(f"* {record['text']}")
+        elif kind == "decision":
+            click.echo(program.moves[record["move"]].told(record["player"], record["choice"]))
+        elif kind == "end":
+            if record.get("cut_off"):
+                click.echo(f"Game {record['cut_off']}: nobody wins.")
+                return
+            winners = ", ".join(record["winners"]) or "nobody"
+            click.echo(f"Game over. Winner: {winners}.")
+    return tell
 
 
 def output_file(context: click.Context, parameter: click.Parameter, value: str | None) -> str | None:
@@ -188,11 +199,11 @@ def seat_options(command: Callable) -> Callable:
 
 
 def seated(program: Program, seats: tuple[str, ...], players: int | None, opponents: str | None, seed: int,
-           limits: BotLimits, person_first: bool) -> tuple[list, str]:
-    """The agents of the table, and the lines saying who sits where."""
+           limits: BotLimits, person_first: bool) -> tuple[list, list[str], str]:
+    """The agents of the table, their names as given (what a log records), and the lines saying who sits where."""
     names = seat_plan(program, seats, players, opponents, person_first)
     agents = seat_agents(program, names, len(seats), seed, limits)
-    return agents, seat_list(program, names, [agent.name for agent in agents], len(seats))
+    return agents, names, seat_list(program, names, [agent.name for agent in agents], len(seats))
 
 
 seed_option = click.option("--seed", type=int, default=None, help="Seed of the game (a run is reproducible from it).")
@@ -219,62 +230,135 @@ def main() -> None:
     """Naipes: card games as declarative rule files, run by one rules engine."""
 
 
+def seat_log_files(context: click.Context, parameter: click.Parameter, value: tuple) -> tuple:
+    """--log-seat SEAT FILE (repeatable): each FILE checked as an output file (SEAT, against the game, later)."""
+    return tuple((seat, output_file(context, parameter, file)) for seat, file in value)
+
+
 @main.command()
 @click.argument("ruleset", required=False)
 @seat_options
 @params_option
 @seed_option
 @output_option("--log", "log_path", "Write the game as JSON lines (to replay it with 'naipes replay', or resume it "
-                                    "with --resume).")
+                                    "with --resume): every card, the seed, each seat's options, so not for the "
+                                    "players' eyes before the game is over. Each record says who may see it "
+                                    "(visibility: public, a player, or full).")
+@click.option("--no-log", is_flag=True, help="With --resume: do not log the rest of the game (by default it is "
+                                             "logged to the resumed log, or to --log FILE).")
+@click.option("--log-seat", "seat_logs", type=(str, str), multiple=True, metavar="SEAT FILE", callback=seat_log_files,
+              help="Write what SEAT (P2, or its number: 2) saw as JSON lines: the public records, the "
+                   "others' moves as the table heard them, its own options and cards; no seed. Safe to give that "
+                   "player (repeatable, a seat each; it cannot be replayed).")
 @click.option("--trace", is_flag=True, help="Print each rule firing and why it won over the others pending, and which "
                    "strategy rule chose each AI move.")
 @click.option("--resume", "resume_path", type=click.Path(exists=True, dir_okay=False),
               help="Continue the game saved in this log (written by --log): its moves are made again, then the "
-                   "seats (by default the log's) play on. RULESET, if given, replaces the rule file the log names.")
+                   "seats play on: the log's, but a Python bot or a file only if the command line names it (--seat "
+                   "P2=AGENT replaces one seat's agent; --seat AGENT... all of them). The whole game is logged "
+                   "again to the same file (--log FILE: to another; --no-log: not at all). RULESET, if given, "
+                   "replaces the rule file the log names (which must be given if the log names one that is not "
+                   "shipped).")
 @bot_limit_options
 @guarded
 def play(ruleset: str | None, seats: tuple[str, ...], players: int | None, opponents: str | None,
-         params: tuple[str, ...], seed: int | None, log_path: str | None, trace: bool, resume_path: str | None,
-         limits: BotLimits) -> None:
+         params: tuple[str, ...], seed: int | None, log_path: str | None, no_log: bool,
+         seat_logs: tuple[tuple[str, str], ...], trace: bool, resume_path: str | None, limits: BotLimits) -> None:
     """Play one game of RULESET (by default: you at seat 1 against the rule file's AI, its strongest level),
     or resume a logged one.
 
     'naipes info RULESET' lists its params, AI levels and what the card names mean.
     """
+    if no_log and (log_path or not resume_path):
+        raise click.UsageError("--no-log is for --resume (without --log): a new game is logged only with --log")
     if resume_path:
         resumed = resume_from(resume_path, ruleset, params, seed)
         program, seed, rule_file, overrides = resumed.program, resumed.header["seed"], resumed.rule_file, \
             resumed.header["params"]
-        seats = seats or tuple(resumed.header["seats"])  # as many seats as the log's game
+        seats = resumed_names(resumed, seats)  # as many seats as the log's game
+        log_path = None if no_log else log_path or writable_log(resume_path)
     elif ruleset is None:
         raise click.UsageError("name a RULESET to play, or a log to continue with --resume LOG")
     else:
         resumed, rule_file, overrides = None, find_ruleset(ruleset), parse_params(params)
         program, seed = load_program(rule_file, overrides), pick_seed(seed)
-    agents, seating = seated(program, seats, players, opponents, seed, limits, person_first=resumed is None)
+    agents, names, seating = seated(program, seats, players, opponents, seed, limits, person_first=resumed is None)
     count = len(agents)
-    if resumed is not None:
-        agents = resumed_seats(resumed, agents)
-    click.echo(f"{program.title} — seed {seed}\n{seating}")
     game = Game(program, seed, players=count)
     with contextlib.ExitStack() as cleanup:
+        log = cleanup.enter_context(GameLog(log_path, resumed))
+        if resumed is not None:
+            agents = resumed_seats(resumed, agents, log.caught_up)
         cleanup.callback(close_agents, agents)
+        header = LogHeader(ruleset_reference(rule_file), digest(rule_file), overrides, seed, names)
+        for seat, path in seat_logs:
+            attach_seat_log(game, cleanup.enter_context(open(path, "w", encoding="utf-8")), header,
+                            seat_number(game, seat))
+        click.echo(f"{program.title} — seed {seed}\n{seating}")
         if trace:
             game.listeners.append(trace_printer)
-        if log_path:
-            attach_log(game, cleanup.enter_context(open(log_path, "w", encoding="utf-8")),
-                       LogHeader(ruleset_reference(rule_file), digest(rule_file), overrides, seed,
-                                 [a.name for a in agents]))
-        game.observers.append(table_printer)
+        if log.stream is not None:
+            attach_log(game, log.stream, header)
+        game.observers.append(table_printer(program, quiet=lambda: log.catching_up))
+        sheet = ScoreSheet(score_columns(program))
         try:
-            result = play_game(program, agents, seed, game=game)
-            report(result)
+            result = play_game(program, agents, seed, game=game, on_decision=lambda _: sheet.note(game.view(None)))
+            sheet.note(game.view(None))
+            report(game, result, sheet)
             print_faults(seat_faults(agents))
         except QuitGame:
             click.echo("You quit before the end. The game so far:")
-            Console(highlight=False).print(render_view(game.view(None), hidden_variables(program)))
+            print_table(game)
             if log_path:
                 click.echo(f"Continue it with: naipes play --resume {log_path}")
+
+
+class GameLog:
+    """The file `play` logs a game to (None: no log). A resumed game whose log is written to the file it was
+    resumed from is written beside it (FILE.part) until its logged decisions are made again, then takes the old
+    log's place: a failure meanwhile loses nothing."""
+
+    def __init__(self, path: str | None, resumed: Replay | None):
+        self.path = Path(path) if path else None
+        self.catching_up = resumed is not None and resumed.steps > 0
+        same = resumed is not None and self.path is not None and self.path.resolve() == resumed.path.resolve()
+        self.writing = self.path.with_name(self.path.name + ".part") if same and self.path else self.path
+        self.stream: TextIO | None = None
+
+    def __enter__(self) -> GameLog:
+        self.stream = self.writing.open("w", encoding="utf-8") if self.writing else None
+        return self
+
+    def caught_up(self) -> None:
+        """The resumed game's logged decisions are made: its log takes the old one's place."""
+        self.catching_up = False
+        if self.writing != self.path and self.path and self.writing and self.writing.exists():
+            os.replace(self.writing, self.path)
+            self.writing = self.path
+
+    def __exit__(self, *exc: object) -> None:
+        if self.stream is not None:
+            self.stream.close()
+        if self.writing != self.path and self.writing is not None:  # stopped before catching up: the old log stays
+            self.writing.unlink(missing_ok=True)
+
+
+def writable_log(path: str) -> str:
+    """The resumed log, which its continuation is written to (beside it, then in its place): checked first."""
+    folder = Path(path).resolve().parent
+    if not os.access(path, os.W_OK) or not os.access(folder, os.W_OK):
+        raise click.UsageError(f"cannot write '{path}' (the rest of the game is logged to it): name another file "
+                               "with --log FILE, or --no-log")
+    return path
+
+
+def seat_number(game: Game, seat: str) -> int:
+    """A seat named on the command line as the table numbers them: a player's name (P2, any case) or its
+    number from 1."""
+    try:
+        return seat_named(seat, [p.name for p in game.memory.players])
+    except NaipesError as error:
+        raise click.BadParameter(str(error), param_hint="--log-seat") from None
 
 
 def resume_from(log: str, ruleset: str | None, params: tuple[str, ...], seed: int | None) -> Replay:
@@ -288,14 +372,50 @@ def resume_from(log: str, ruleset: str | None, params: tuple[str, ...], seed: in
     return resumed
 
 
-def resumed_seats(resumed: Replay, agents: list) -> list:
-    """The agents, making the log's moves first; the log's game must have as many seats."""
+def resumed_names(resumed: Replay, seats: tuple[str, ...]) -> tuple[str, ...]:
+    """The agents of a resumed game: the command line's (--seat AGENT... for every seat, or --seat SEAT=AGENT for
+    some), else the log's. A seat the log gives a Python bot or a file by its path (a log chooses nothing that
+    runs) must be named on the command line; the error says how."""
+    replaced = [seat for seat in seats if SEAT_AGENT.fullmatch(seat)]
+    if replaced and len(replaced) < len(seats):
+        raise click.BadParameter("give every seat's agent (--seat AGENT, in seat order) or replace some "
+                                 "(--seat SEAT=AGENT), not both", param_hint="--seat")
+    if seats and not replaced:
+        return seats
+    names = list(resumed.header["seats"])
+    players = [p.name for p in resumed.game.memory.players]
+    if len(names) != len(players):
+        raise LogError(f"the log names {len(names)} seats for a game of {len(players)} players",
+                       Location(str(resumed.path), 1, 1))
+    named = set()
+    for text in replaced:
+        seat, _, agent = text.partition("=")
+        number = resumed.seat(seat)
+        if not isinstance(number, int):
+            raise click.BadParameter(f"'{text}': name a seat (P1, or its number: 1) before '='", param_hint="--seat")
+        names[number] = agent
+        named.add(number)
+    refused = [(player, name) for number, (player, name) in enumerate(zip(players, names))
+               if number not in named and not shipped_agent(name)]
+    if refused:
+        lines = [f"the log names {'the bot' if name.startswith('python:') else 'the agent'} {name} for {player}; "
+                 f"pass --seat {player}={name} to use it" for player, name in refused]
+        raise NaipesError("a log does not choose what runs: " + "; ".join(lines)
+                          + " (or another agent: --seat SEAT=AGENT)")
+    return tuple(names)
+
+
+SEAT_AGENT = re.compile(r"[A-Za-z]*[0-9]+=.+")  # --seat P2=AGENT, or 1=AGENT: one seat's agent replaced
+
+
+def resumed_seats(resumed: Replay, agents: list, caught_up: Callable[[], None]) -> list:
+    """The agents, making the log's moves first (then `caught_up()`); the log's game must have as many seats."""
     players = len(resumed.game.memory.players)
     if len(agents) != players:
         close_agents(agents)
         raise click.BadParameter(f"the game in {resumed.path} has {players} players, not {len(agents)}",
                                  param_hint="--seat")
-    return scripted(agents, resumed.decisions)
+    return scripted(agents, resumed.decisions, caught_up)
 
 
 @main.command()
@@ -304,7 +424,7 @@ def resumed_seats(resumed: Replay, agents: list) -> list:
                                               "log names.")
 @click.option("--seat", "seat", default="all", show_default=True,
               help="Whose view: all (every card face up, every shuffle and card movement), watch (an onlooker), or "
-                   "a seat: its number from 0 or its name (P1).")
+                   "a player: P2, or its number as the table numbers them (2).")
 @click.option("--to", "to_step", type=click.IntRange(min=0), default=None,
               help="Print step N (0: the position at the first decision; N: after the N-th) and exit.")
 @click.option("--web", is_flag=True, help="Step through the game in the browser (needs the web extra).")
@@ -353,9 +473,25 @@ def seat_faults(agents: list) -> list[tuple[str, int, list[str]]]:
     return [(f"P{i + 1} {agent.name}", len(f), f) for i, (agent, f) in enumerate(zip(agents, faults))]
 
 
-def report(result: GameResult) -> None:
-    for name, payoff in zip(result.names, result.payoffs):
-        click.echo(f"  {name}: {payoff}")
+def report(game: Game, result: GameResult, sheet: ScoreSheet) -> None:
+    """The game's score sheet (its scores after each hand, and the totals), or each player's payoff if it
+    declares no scores. A game cut off before its end (max_decisions) without a score sheet shows the table as
+    it stood, with its running totals; its payoffs are then the rule file's `result:` as things stood, and
+    without one (the winners score 1) nobody won and they say nothing: they are left out."""
+    lines = sheet.lines([result.names[i] for i in result.winners])
+    if not lines and result.cut_off:
+        click.echo("The table as it stood:")
+        print_table(game)
+        if game.program.result is None:
+            return
+        click.echo("Payoffs as things stood (the rule file's result):")
+    for line in lines or [f"{name}: {payoff}" for name, payoff in zip(result.names, result.payoffs)]:
+        click.echo(f"  {line}")
+
+
+def print_table(game: Game) -> None:
+    """The table as an onlooker sees it (the variables marked `show: false` left out)."""
+    Console(highlight=False).print(render_table(game.program, game.view(None)))
 
 
 @main.command()
@@ -505,7 +641,8 @@ def competition(folder: str, rulesets: tuple[str, ...], statics: tuple[str, ...]
                + "".join(f"{n:>16}" for n in names))
     for rank, row in enumerate(summary["table"], 1):
         click.echo(f"{rank:<4}{row['entrant']:<24}{row['games']:>7}{row['mean_points']:>13.2f}{row['wins']:>8.1f}"
-                   f"{row['faults']:>8}" + "".join(f"{row['by_ruleset'][n]:>16.2f}" for n in names))
+                   f"{row['faults']:>8}" + "".join(f"{'-':>16}" if row["by_ruleset"][n] is None else
+                                                   f"{row['by_ruleset'][n]:>16.2f}" for n in names))
     print_faults((row["entrant"], row["faults"], row["fault_reasons"]) for row in summary["table"])
     write_json(summary, json_path)
 
@@ -518,12 +655,17 @@ def competition(folder: str, rulesets: tuple[str, ...], statics: tuple[str, ...]
 @click.option("--port", type=click.IntRange(0, 65535), default=8000, show_default=True,
               help="Port to listen on (0: any free port).")
 @click.option("--host", default="127.0.0.1", show_default=True,
-              help="Address to listen on; the default lets only this machine in.")
+              help="Address to listen on; the default lets only this machine in. Pages are served to this "
+                   "name and this machine's local names only (0.0.0.0: also its host name and addresses).")
 @click.option("--pause", type=click.FloatRange(min=0), default=0.6, show_default=True,
               help="Seconds an AI waits before moving, so that people can follow the play.")
+@click.option("--log", "log_folder", type=click.Path(file_okay=False), default=None,
+              help="Keep every table's game in this folder (a log per table, as 'play --log' writes): finished "
+                   "games can be replayed and downloaded, stopped ones resumed from the page, after a restart too.")
 @guarded
 def serve(ruleset: str | None, seats: tuple[str, ...], players: int | None, opponents: str | None,
-          params: tuple[str, ...], seed: int | None, port: int, host: str, pause: float) -> None:
+          params: tuple[str, ...], seed: int | None, port: int, host: str, pause: float,
+          log_folder: str | None) -> None:
     """Play in the browser: a local web table of RULESET (or a choose-game screen), for one or more people.
 
     Seats as in 'play' (default: you, then the rule file's AI, its strongest level); a 'human' seat
@@ -532,7 +674,7 @@ def serve(ruleset: str | None, seats: tuple[str, ...], players: int | None, oppo
     """
     try:
         from ..web.app import create_app, new_table
-        from ..web.server import address, listen, run
+        from ..web.server import address, host_names, listen, run
     except ImportError as error:
         raise NaipesError(f"'naipes serve' needs the web extra ({error.name} is missing): "
                           f"pip install 'naipes[web]'") from None
@@ -544,24 +686,27 @@ def serve(ruleset: str | None, seats: tuple[str, ...], players: int | None, oppo
         rulesets[name] = path
     elif seats or params or players or opponents:
         raise click.UsageError("--seat, --players, --opponents and -p need a RULESET")
-    app = create_app(rulesets, pause=pause, hosts=[host])
-    table = None
-    if name is not None:
-        program = load_program(rulesets[name], parse_params(params))
-        names = seat_plan(program, seats, players, opponents, person_first=True)
-        table = new_table(app, name, parse_params(params), names, seed, checked=False)
-    sock = listen(host, port)
-    url = address(sock)
-    click.echo(f"Naipes is serving at {url} (Ctrl-C to stop)")
-    if table is not None:
-        click.echo(f"{table.program.title}, seed {table.seed}")
-        click.echo(seat_list(table.program, table.seat_specs, table.seat_specs, len(seats)))
-        for seat in table.humans:
-            who = "you" if seat == table.humans[0] else "another person, in another tab"
-            click.echo(f"  {table.names[seat]} ({who}): {url}table/{table.id}?seat={seat}")
-        if not table.humans:
-            click.echo(f"  watch: {url}table/{table.id}?seat=watch")
-    run(app, sock)
+    app = create_app(rulesets, pause=pause, hosts=host_names(host), logs=Path(log_folder) if log_folder else None)
+    names = None
+    if name is not None:  # (the seats are checked before the port is taken)
+        names = seat_plan(load_program(rulesets[name], parse_params(params)), seats, players, opponents,
+                          person_first=True)
+    with contextlib.closing(listen(host, port)) as sock:
+        url = address(sock)
+        table = None if name is None else new_table(app, name, parse_params(params), names, seed, checked=False)
+        click.echo(f"Naipes is serving at {url} (Ctrl-C to stop)")
+        if log_folder:
+            click.echo(f"Games are kept in {log_folder}")
+        if table is not None:
+            click.echo(f"{table.program.title}" + (f", seed {table.seed}" if seed is not None else
+                                                     " (its seed is shown when the game is over)"))
+            click.echo(seat_list(table.program, table.seat_specs, table.seat_specs, len(seats)))
+            for seat in table.humans:
+                who = "you" if seat == table.host else "another person: send them this link"
+                click.echo(f"  {table.names[seat]} ({who}): {url}{table.link(seat)}")
+            if not table.humans:
+                click.echo(f"  watch: {url}table/{table.id}?seat=watch")
+        run(app, sock)
 
 
 @main.command()
@@ -579,6 +724,8 @@ def info(ruleset: str, params: tuple[str, ...], as_json: bool) -> None:
         return
     players = entry["players"]
     click.echo(f"{entry['title']} ({entry['name']})")
+    for line in entry["doc"].splitlines():
+        click.echo(textwrap.fill(line, width=100, initial_indent="  ", subsequent_indent="  "))
     click.echo(f"players: {players['min']} to {players['max']}, {players['default']} by default; "
                f"the AI: {players['ai']}")
     click.echo("params (-p NAME=VALUE):" if entry["params"] else "params: none")
@@ -631,13 +778,20 @@ def check(rulesets: tuple[str, ...], params: tuple[str, ...]) -> None:
     for name in rulesets:
         try:
             if Path(name).is_file() and is_strategy_file(name):
-                strategy = load_strategy(name, load(str(strategy_game(name)), params))
+                with checking() as bots:  # a Python bot it names is read as text, never run
+                    strategy = load_strategy(name, load(str(strategy_game(name)), params))
                 click.echo(f"{name}: ok (a strategy for {strategy.game.name}: {len(strategy.program.rules)} "
                            f"decision rules, {sum(map(len, strategy.observations.values()))} observation rules)")
+                for bot in bots:
+                    click.echo(f"  note: it names the Python bot {bot} (checked as text, not run); a file cannot "
+                               f"start one: a game refuses it (seat it with --seat {bot})")
                 continue
             program = load(name, params)
             Game(program, 0).start()  # the setup and first rules must run too
             click.echo(f"{name}: ok ({len(program.rules)} rules, {len(program.moves)} moves)")
+            for bot in python_bots(program.default_ai):
+                click.echo(f"  note: players.ai names the Python bot {bot}, which a file cannot start: its seats "
+                           f"get {default_opponent(program)} (seat the bot with --seat {bot})")
         except RuleErrors as errors:
             failed = True
             click.echo(str(errors), err=True)
@@ -655,8 +809,8 @@ def schema(kind: str) -> None:
     """Print the JSON Schema of rule files (KIND rules, the default) or strategy files (KIND strategy).
 
     Point an editor at it for completion and checks as you type, e.g. with
-    yaml-language-server: naipes schema > naipes.tools.schema.json, then put
-    '# yaml-language-server: $schema=naipes.tools.schema.json' on a rule file's first line.
+    yaml-language-server: naipes schema > rules.schema.json, then put
+    '# yaml-language-server: $schema=rules.schema.json' on a rule file's first line.
     """
     from .schema import SCHEMAS
     click.echo(json.dumps(SCHEMAS[kind](), indent=2, ensure_ascii=False))
@@ -713,7 +867,7 @@ def solve(ruleset: str, position: str | None, params: tuple[str, ...], seed: int
         click.echo(json.dumps({"outcome": outcome, "winning_moves": winning}))
         return
     click.echo(f"seed {seed}")
-    Console(highlight=False).print(render_view(game.view(None)))
+    Console(highlight=False).print(render_table(program, game.view(None)))
     click.echo(f"{game.mover.name} to move: {outcome.upper()}"
                + (f"; winning moves: {', '.join(winning)}" if winning else " against perfect play"))
     click.echo(f"({solver.nodes} positions searched)", err=True)
@@ -729,7 +883,7 @@ def solve_with_every_card_shown(program: Program, path: Path, log: str | None, s
         click.echo(json.dumps({"position": origin, **data}))
         return
     click.echo(origin)
-    Console(highlight=False).print(render_view(full_view(game)))
+    Console(highlight=False).print(render_table(program, full_view(game)))
     for line in solving.report_lines(data):
         click.echo(line)
     click.echo(f"({data['positions']} positions searched)", err=True)

@@ -11,6 +11,15 @@ or ``run_tournament(..., cluster="tcp://10.0.0.5:8786")``. Each deal is one task
 results come back in deal order, so a tournament gives the same numbers as
 ``--jobs 1`` for the same seed.
 
+Workers run in directories of their own, so the files a tournament names by a
+relative path (the rule file, strategy files, ``python:`` bots, an ``ismcts``
+policy) are sent by their absolute paths, and a worker that lacks one of them
+says which, and where.
+
+>>> portable("ismcts:iterations=5,policy=strategies/pocha/strong.yaml").endswith("strategies/pocha/strong.yaml")
+True
+>>> portable("ismcts:iterations=5,policy=strong"), portable("random")
+('ismcts:iterations=5,policy=strong', 'random')
 >>> from distributed import LocalCluster                         # doctest: +SKIP
 >>> from naipes.tools.tournament import play_one_deal           # doctest: +SKIP
 >>> with LocalCluster(n_workers=2, threads_per_worker=1) as local:  # doctest: +SKIP
@@ -19,6 +28,7 @@ results come back in deal order, so a tournament gives the same numbers as
 """
 from __future__ import annotations
 
+import socket
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -38,11 +48,51 @@ def play_deals_on_cluster(address: str, play_one_deal: Callable[[int, tuple], An
         client = Client(address, timeout=timeout)
     except (OSError, TimeoutError) as error:
         raise NaipesError(f"cannot reach the cluster at {address}: {error}") from None
-    setup = (str(Path(path).resolve()), dict(params), list(specs), limits)
+    specs = [portable(spec) for spec in specs]
+    setup = (str(Path(path).resolve()), dict(params), specs, limits)
+    files = [setup[0], *(file for spec in specs for file in files_named(spec))]
     with client:
-        futures = client.map(play_one_deal, seeds, setup=setup, pure=False)
+        futures = client.map(play_with_files, seeds, play=play_one_deal, setup=setup, files=files, pure=False)
         try:
             for future in futures:
                 yield future.result()
         finally:
             client.cancel(futures)
+
+
+def play_with_files(deal_seed: int, play: Callable[[int, tuple], Any], setup: tuple, files: list[str]) -> Any:
+    """On a worker: play one deal once the files it needs are found there."""
+    missing = next((file for file in files if not Path(file).is_file()), None)
+    if missing is not None:
+        raise NaipesError(f"the worker on {socket.gethostname()} has no file {missing}: every worker needs the "
+                          "rule file, strategies and bots at the paths the tournament names")
+    return play(deal_seed, setup)
+
+
+def portable(spec: str) -> str:
+    """An agent's name as a worker in another directory reads it: the files it names by a path relative to
+    this directory (a strategy file, a ``python:`` bot, an ``ismcts`` policy) by their absolute paths;
+    built-in agents and the levels of a game by name, as they are (each worker finds its own)."""
+    if spec.startswith("python:"):
+        bot, _, class_name = spec.removeprefix("python:").rpartition(":")
+        return f"python:{Path(bot).resolve()}:{class_name}" if bot else spec
+    name, colon, options = spec.partition(":")
+    if name == "ismcts" and colon:
+        return "ismcts:" + ",".join(f"{key}={_absolute(value) if key.strip() == 'policy' else value}"
+                                    if eq else key for key, eq, value in (o.partition("=") for o in options.split(",")))
+    return _absolute(spec)
+
+
+def files_named(spec: str) -> list[str]:
+    """The files a portable agent name needs on a worker."""
+    if spec.startswith("python:"):
+        return [spec.removeprefix("python:").rpartition(":")[0]]
+    name, colon, options = spec.partition(":")
+    values = [value for _, _, value in (o.partition("=") for o in options.split(","))] if name == "ismcts" else [spec]
+    return [value for value in values if Path(value).suffix in (".yaml", ".yml") and Path(value).is_absolute()]
+
+
+def _absolute(name: str) -> str:
+    """A strategy file named by a path that exists here, by its absolute path; any other name as it is."""
+    path = Path(name.strip())
+    return str(path.resolve()) if path.suffix in (".yaml", ".yml") and path.exists() else name

@@ -1,7 +1,9 @@
 """Competitions: a folder of Python bots plays one or more rule files; a league table.
 
-Every Bot subclass defined in a ``.py`` file of the folder is an entrant (the
-files are imported by a worker process, never by the game's). Each entrant
+Every Bot subclass defined in a ``.py`` file of the folder is an entrant (each
+file is imported by a worker process of its own, never by the game's). A file
+that cannot be imported, or a bot that cannot be made, is an entrant with a
+fault and no games, at the bottom of the table; the others play. Each entrant
 is one object in one worker process for the whole competition, so it may
 learn across games (the static environment of a competition keeps deck order
 and seats fixed for that). Tables are formed by rotating the entrants over the seats; with fewer
@@ -13,13 +15,14 @@ after another (learning bots need the order), each from its own seed.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from ..agents.bot_process import BotLimits, BotProcess, WorkerEnded
 from ..agents.bot_seat import BotSeat, make_bot_seat
 from ..agents.registry import RandomAgent
-from ..errors import NaipesError
+from ..errors import NaipesError, ParamError
 from ..language.builder import load_program
 from ..program import Program
 from ..runtime.game import play_game
@@ -27,30 +30,40 @@ from ..runtime.game import play_game
 FAULT_EXAMPLES = 5  # fault reasons kept per entrant for the summary
 
 
-def discover_bots(folder: str | Path, limits: BotLimits = BotLimits()) -> list[str]:
-    """The seat specs (python:FILE:CLASS) of every Bot subclass defined in the folder's .py files.
+@dataclass
+class Entrants:
+    """What a bot folder holds: the seat spec (python:FILE:CLASS) of every Bot subclass its files define, and
+    why each file that could not be read for them could not (by file name)."""
 
-    The files are imported in a worker process (their code may be anyone's); it answers plain names,
-    which must name files of the folder and Python identifiers."""
+    specs: list[str]
+    broken: dict[str, str]
+
+
+def discover_bots(folder: str | Path, limits: BotLimits = BotLimits()) -> Entrants:
+    """Every Bot subclass defined in the folder's .py files, each file imported in a worker process of its own
+    (its code may be anyone's): it answers plain names, which must name that file and Python identifiers."""
     folder = Path(folder)
     if not folder.is_dir():
         raise NaipesError(f"no bot folder '{folder}'")
-    files = {file.name for file in folder.glob("*.py")}
-    try:
-        worker, hello = BotProcess.start(["scan", str(folder)], limits)
-    except WorkerEnded as ended:
-        raise NaipesError(f"bot folder '{folder}': {ended}") from None
-    worker.end()
-    if "fault" in hello:
-        raise NaipesError(hello["fault"])
-    found = hello.get("bots", [])
-    if not all(isinstance(entry, list) and len(entry) == 2 and entry[0] in files and isinstance(entry[1], str)
-               and entry[1].isidentifier() for entry in found):
-        raise NaipesError(f"bot folder '{folder}': the scan answered something else than bot classes")
-    specs = list(dict.fromkeys(f"python:{folder / file}:{name}" for file, name in found))
-    if not specs:
+    found = Entrants([], {})
+    for file in sorted(folder.glob("*.py")):
+        try:
+            worker, hello = BotProcess.start(["scan", str(file)], limits)
+        except WorkerEnded as ended:
+            found.broken[file.name] = f"loading {file.name}: {ended}"
+            continue
+        worker.end()
+        bots = hello.get("bots", [])
+        if "fault" in hello:
+            found.broken[file.name] = hello["fault"]
+        elif not all(isinstance(entry, list) and len(entry) == 2 and entry[0] == file.name
+                     and isinstance(entry[1], str) and entry[1].isidentifier() for entry in bots):
+            found.broken[file.name] = f"loading {file.name}: the scan answered something else than bot classes"
+        else:
+            found.specs += [f"python:{file}:{name}" for _, name in bots]
+    if not found.specs and not found.broken:
         raise NaipesError(f"no Bot subclass in the .py files of '{folder}'")
-    return specs
+    return found
 
 
 def run_competition(rulesets: list[str], folder: str | Path, games: int, seed: int, fixed: tuple[str, ...] = (),
@@ -62,11 +75,17 @@ def run_competition(rulesets: list[str], folder: str | Path, games: int, seed: i
     per rotation of the entrants when there are more entrants than seats.
     The others get a new seed and the next rotation of the table every game.
     """
-    specs = discover_bots(folder, limits)
+    entrants = discover_bots(folder, limits)
+    unloaded = dict(entrants.broken)  # entrant -> why it could not play
     seats: dict[str, BotSeat] = {}
     try:
-        for spec in specs:
-            seats[spec] = make_bot_seat(spec, limits)
+        for spec in entrants.specs:
+            try:
+                seats[spec] = make_bot_seat(spec, limits)
+            except ParamError as error:
+                unloaded[spec] = str(error)
+        if not seats:
+            raise NaipesError(f"no bot of '{folder}' could be loaded: " + "; ".join(unloaded.values()))
         standings = {}
         for path in rulesets:
             program = load_program(path)
@@ -74,8 +93,8 @@ def run_competition(rulesets: list[str], folder: str | Path, games: int, seed: i
     finally:
         for seat in seats.values():
             seat.close()
-    return {"rulesets": [str(p) for p in rulesets], "games": games, "seed": seed, "entrants": specs,
-            "standings": standings, "table": league(specs, standings)}
+    return {"rulesets": [str(p) for p in rulesets], "games": games, "seed": seed, "entrants": entrants.specs,
+            "standings": standings, "table": league(list(seats), standings) + unplayed(unloaded, standings)}
 
 
 def play_ruleset(program: Program, seats: dict[str, BotSeat], games: int, seed: int, static: bool,
@@ -124,4 +143,12 @@ def league(specs: list[str], standings: dict[str, dict]) -> list[dict]:
                                     for name, s in standings.items()}})
     rows.sort(key=lambda r: (-r["mean_points"], -r["wins"], r["entrant"]))
     return rows
+
+
+def unplayed(unloaded: dict[str, str], standings: dict[str, dict]) -> list[dict]:
+    """The table's rows of the entrants that could not play (a bot spec, or a file whose classes are unknown):
+    no games, one fault each, why."""
+    return [{"entrant": entrant.rsplit(":", 1)[1] if entrant.startswith("python:") else entrant, "spec": entrant,
+             "games": 0, "mean_points": 0.0, "wins": 0.0, "faults": 1, "fault_reasons": [reason],
+             "by_ruleset": {name: None for name in standings}} for entrant, reason in unloaded.items()]
 

@@ -2,9 +2,18 @@
 
 The first line says what was played (``{"type": "log", ...}``: the rule file, its digest, the params given,
 the seed, the seats). Then come the game's own records (:meth:`naipes.runtime.game.Game.emit`: the start,
-rule firings, decisions, announcements, the end) and, marked ``"visibility": "full"``, what no seat may
-see: the order of every shuffle and every card's movement from zone to zone (the deal among them). A
-program that shows a seat only what the seat may see leaves out every record marked full (and the log line).
+rule firings, decisions, announcements, the end), what no seat may see (the order of every shuffle and every
+card's movement from zone to zone: the deal among them), and what the agents say (an AI's reasons, a bot's
+faults). Every record says who may see it, in its ``visibility`` (:func:`visibility`): ``public`` (everyone
+at the table: announcements, the end), a player's name (what that seat alone saw: its decisions, which list
+its options, and name its hidden cards; its AI's reasons and faults), or ``full`` (nobody at the table: the
+header and the start, which hold the seed, from which every hand follows; shuffles, card movements and rule
+firings, whose bindings name any card). A full log is for after the game.
+
+A seat's own log (``naipes play --log-seat SEAT FILE``, :func:`attach_seat_log`) holds only what that seat
+saw, and is safe to give its player: its header and start without the seed, the public records, the other
+seats' decisions in the words the table heard, and its own decisions in full, each with the position as the
+seat saw it then (``view``). It cannot be replayed (it has no seed).
 
 >>> import io
 >>> from naipes import load_program
@@ -31,8 +40,12 @@ from ..errors import Location, NaipesError, RuleError
 from ..runtime.game import Game
 from ..runtime.memory import CardBase, Memory, Zone
 
-FORMAT = 1  # the version of the log's format, in its first line
+FORMAT = 2  # the version of the log's format, in its first line (1: only full records said their visibility)
+READABLE = (1, 2)  # the formats this naipes replays
 FULL = "full"  # the visibility of the records only the log (and the replay's everything view) may show
+PUBLIC = "public"  # the visibility of what everyone at the table is told
+SEAT_RECORDS = ("decision", "strategy", "fault")  # records of one seat's own: its options, its AI's reasons
+PUBLIC_RECORDS = ("announce", "end", "step")
 
 
 class LogError(RuleError):
@@ -52,6 +65,26 @@ class LogHeader:
     def record(self) -> dict:
         """The log's first line."""
         return {"type": "log", "format": FORMAT, "visibility": FULL, **asdict(self)}
+
+    def seat_record(self, player: str) -> dict:
+        """The first line of `player`'s own log: the header without the seed."""
+        fields = {key: value for key, value in asdict(self).items() if key != "seed"}
+        return {"type": "log", "format": FORMAT, "visibility": player, "seat": player, **fields}
+
+
+def visibility(record: dict) -> str:
+    """Who may see `record`: PUBLIC, the name of the one player who may, or FULL (nobody at the table)."""
+    kind = record["type"]
+    if kind in PUBLIC_RECORDS:
+        return PUBLIC
+    if kind in SEAT_RECORDS and isinstance(record.get("player"), str):
+        return record["player"]
+    return FULL  # the start (the seed), shuffles, movements, rule firings (their bindings), and anything new
+
+
+def marked(record: dict) -> dict:
+    """`record` with its visibility, right after its type (a copy: other listeners share the record)."""
+    return {"type": record["type"], "visibility": visibility(record), **record}
 
 
 def digest(path: str | Path) -> str:
@@ -119,9 +152,38 @@ def attach_log(game: Game, stream: TextIO, header: LogHeader) -> None:
 
 
 def record_game(game: Game, write: Callable[[dict], None]) -> None:
-    """Send every record of `game`, the full ones included, to `write` (for a log, or a replay's check)."""
-    game.listeners.append(write)
+    """Send every record of `game`, the full ones included, each marked with its visibility, to `write` (for a
+    log, or a replay's check)."""
+    game.listeners.append(lambda record: write(marked(record)))
     game.memory.trackers = game.memory.trackers + (CardMovements(game.memory, write),)
+
+
+def attach_seat_log(game: Game, stream: TextIO, header: LogHeader, seat: int) -> None:
+    """Log to `stream` what the player at `seat` of `game` (not started yet) sees (see the module's docstring)."""
+    write = JsonLines(stream)
+    player = game.memory.players[seat].name
+    write(header.seat_record(player))
+
+    def told(record: dict) -> None:
+        shown = seen_by(marked(record), player)
+        if shown is not None:
+            if shown["type"] == "decision" and shown["visibility"] == player:
+                shown["view"] = game.view(seat)  # (before the move is made: as the seat saw it to choose)
+            write(shown)
+    game.listeners.append(told)
+
+
+def seen_by(record: dict, player: str) -> dict | None:
+    """What `player` saw of a marked record: all of it, its public form, or nothing (None)."""
+    if record["visibility"] in (PUBLIC, player):
+        return record
+    if record["type"] == "decision":  # another's: his move as the table heard it, not his options
+        return {"type": "decision", "visibility": PUBLIC, "player": record["player"], "move": record["move"],
+                "choice": record["public"]}
+    if record["type"] == "start":  # without the seed
+        return {"type": "start", "visibility": PUBLIC, **{key: value for key, value in record.items()
+                                                          if key not in ("type", "visibility", "seed")}}
+    return None
 
 
 @dataclass
@@ -151,6 +213,9 @@ def read_log(path: str | Path) -> list[LoggedRecord]:
             if number == len(lines):  # no newline after it: written only in part
                 break
             raise LogError(f"not a JSON record: {error.msg}", Location(str(path), number, error.colno)) from None
+        except (ValueError, RecursionError) as error:  # a number of thousands of digits; nested thousands deep
+            raise LogError(f"not a record of a game log: {type(error).__name__}", Location(str(path), number, 1)) \
+                from None
         if not isinstance(record, dict) or not isinstance(record.get("type"), str):
             raise LogError('not a record of a game log (a JSON object with a "type")',
                               Location(str(path), number, 1))

@@ -13,7 +13,8 @@ face up (``all``).
 """
 from __future__ import annotations
 
-from collections.abc import Iterator
+import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -21,17 +22,18 @@ from typing import Any
 import click
 from rich.console import Console
 
-from ..agents.human import hidden_variables, render_view
+from ..agents.human import render_table
 from ..errors import Location, NaipesError, ParamError
 from ..language.builder import load_program
 from ..language.shipped import ruleset_path
 from ..program import Program
 from ..runtime.game import Decision, Game, Option, card_order, jsonable
-from .gamelog import FORMAT, FULL, LogError, LoggedRecord, as_line, as_logged, digest, read_log, record_game
+from .gamelog import FORMAT, READABLE, LogError, LoggedRecord, as_line, as_logged, digest, read_log, record_game
 
 AGENT_RECORDS = {"log", "strategy", "fault"}  # what a log has that the game itself does not say (header, AI traces)
 EVERYTHING = "all"  # the seat of a view with every card face up
 SHOWN = 160  # characters of a record quoted in an error
+SHIPPED_RULESET = re.compile(r"[A-Za-z0-9_-]+")  # how a log names a shipped rule file (never a path)
 
 
 def ruleset_reference(path: Path) -> str:
@@ -113,10 +115,12 @@ class Replay:
         return found[0]
 
     def _check(self) -> None:
-        """Compare what the re-run said since the last check with the log."""
+        """Compare what the re-run said since the last check with the log (a log of format 1 marked the
+        visibility of full records only)."""
+        compared = _unmarked if self.header["format"] == 1 else dict
         for produced in self.records[self.checked:len(self.logged)]:  # a log cut short is checked as far as it goes
             entry = self.logged[self.checked]
-            if entry.record != produced:
+            if compared(entry.record) != compared(produced):
                 raise self._differs(entry, _quote(produced))
             self.checked += 1
 
@@ -152,19 +156,18 @@ class Replay:
         return digest(self.rule_file) != self.header["sha256"]
 
     def seat(self, text: str | int | None) -> int | str | None:
-        """A seat as a user names it: 'all' (every card), 'watch' or None (an onlooker), a number from 0, a name."""
+        """A seat: 'all' (every card), 'watch' or None (an onlooker), or a player (its index, the int, from 0);
+        a user names a player as the table does (P2, any case) or by its number from 1 (2: P2)."""
         if text is None or text == "watch":
             return None
         if text == EVERYTHING:
             return EVERYTHING
         names = [p.name for p in self.game.memory.players]
-        if isinstance(text, int) or str(text).isdigit():
-            if 0 <= int(text) < len(names):
-                return int(text)
-        elif str(text).lower() in (folded := [name.lower() for name in names]):
-            return folded.index(str(text).lower())
-        raise NaipesError(f"no seat '{text}': choose all, watch, a seat number 0..{len(names) - 1} or a name "
-                          f"({', '.join(names)})")
+        if isinstance(text, int):
+            if 0 <= text < len(names):
+                return text
+            raise NaipesError(f"no seat {text}: the seats are 0..{len(names) - 1}")
+        return seat_named(text, names, "all, watch, ")
 
     def step(self, number: int) -> Step:
         if not 0 <= number <= self.steps:
@@ -196,31 +199,54 @@ class Replay:
                 shown.append({"type": kind, "text": record["text"]})
             elif kind == "end":
                 shown.append({key: record[key] for key in ("type", "winners", "payoffs", "cut_off") if key in record})
-            elif record.get("visibility") == FULL and seat == EVERYTHING:
+            elif kind in ("move", "shuffle") and seat == EVERYTHING:
                 shown.append({"type": kind, "text": movement_text(record)})
         return shown
 
 
+def seat_named(text: str, names: list[str], others: str = "") -> int:
+    """The index of the player a user names as the table numbers players: P2 (any case), or 2 (from 1)."""
+    folded = [name.lower() for name in names]
+    if text.strip().lower() in folded:
+        return folded.index(text.strip().lower())
+    if text.strip().isdecimal() and text.strip().isascii() and 1 <= int(text) <= len(names):
+        return int(text) - 1
+    hint = " (seats count from 1, as the table numbers them: 1 is P1)" if text.strip() == "0" else ""
+    raise NaipesError(f"no seat '{text}': choose {others}a player ({', '.join(names)}) or its number 1.."
+                      f"{len(names)}{hint}")
+
+
+def _unmarked(record: dict) -> dict:
+    return {key: value for key, value in record.items() if key != "visibility"}
+
+
 def _header(path: Path, record: dict) -> dict:
     """The log's first line, checked: the fields a replay needs, of the right kinds."""
+    where = Location(str(path), 1, 1)
+    if isinstance(record.get("seat"), str):
+        raise LogError(f"this is {record['seat']}'s own log (what that seat saw): it has no seed, so it cannot be "
+                       "replayed", where, hint="replay the game's full log (naipes play --log FILE)")
     fields = {"ruleset": str, "sha256": str, "params": dict, "seed": int, "seats": list, "format": int}
     for name, kind in fields.items():
         if not isinstance(record.get(name), kind):
-            raise LogError(f"the log's first line has no {name} ({kind.__name__})", Location(str(path), 1, 1))
-    if record["format"] != FORMAT:
-        raise LogError(f"a log of format {record['format']}; this naipes reads format {FORMAT}",
-                       Location(str(path), 1, 1))
+            raise LogError(f"the log's first line has no {name} ({kind.__name__})", where)
+    if not all(isinstance(k, str) and isinstance(v, str) for k, v in record["params"].items()):
+        raise LogError("the log's params are not names and texts", where)
+    if not all(isinstance(seat, str) for seat in record["seats"]):
+        raise LogError("the log's seats are not agent names", where)
+    if record["format"] not in READABLE:
+        raise LogError(f"a log of format {record['format']}; this naipes reads format {FORMAT} (and older)", where)
     return record
 
 
 def _rule_file(path: Path, name: str) -> Path:
-    given = Path(name)
-    if given.suffix in (".yaml", ".yml"):
-        return given
-    found = ruleset_path(name)
+    """The rule file a log names: a shipped one, by its name; a log does not choose a file to load by its path."""
+    found = ruleset_path(name) if SHIPPED_RULESET.fullmatch(name) else None
     if found is None:
-        raise LogError(f"the log was played with '{name}', which is not a shipped rule file here",
-                       Location(str(path), 1, 1), hint="name the rule file: --ruleset PATH")
+        raise LogError(f"the log names the rule file '{name}', which is not a shipped one here: a log does not "
+                       "choose a file to load", Location(str(path), 1, 1),
+                       hint=f"to play it, name it yourself: naipes replay {path} --ruleset PATH, or naipes play "
+                            f"--resume {path} PATH")
     return found
 
 
@@ -259,27 +285,42 @@ class ScriptedSeat:
     they are made, as if it had made them.
     """
 
-    def __init__(self, agent: Any, script: Iterator[dict]):
+    def __init__(self, agent: Any, script: Script):
         self.agent, self.script = agent, script
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self.agent, name)
 
     def choose(self, decision: Decision) -> Option:
-        record = next(self.script, None)
+        record = self.script.next()
         if record is None:
             return self.agent.choose(decision)
         return next(o for o in decision.options if o.move == record["move"] and o.label == record["choice"])
 
 
-def scripted(agents: list, decisions: list[dict]) -> list[ScriptedSeat]:
+class Script:
+    """The logged decisions, in order, shared by every seat; `caught_up()` is called once they are all made
+    and a seat's own agent is to choose."""
+
+    def __init__(self, decisions: list[dict], caught_up: Callable[[], None] | None = None):
+        self.decisions, self.caught_up = iter(decisions), caught_up
+
+    def next(self) -> dict | None:
+        record = next(self.decisions, None)
+        caught_up, self.caught_up = (self.caught_up, None) if record is None else (None, self.caught_up)
+        if caught_up is not None:
+            caught_up()
+        return record
+
+
+def scripted(agents: list, decisions: list[dict], caught_up: Callable[[], None] | None = None) -> list[ScriptedSeat]:
     """The agents with the logged decisions made first (one script shared by every seat, in order)."""
-    script = iter(decisions)
+    script = Script(decisions, caught_up)
     return [ScriptedSeat(agent, script) for agent in agents]
 
 
 # ------------------------------------------------------------ the terminal
-HELP = "Enter or n: next step · b: back · a number: that step · seat all|watch|N: whose view · q: quit"
+HELP = "Enter or n: next step · b: back · a number: that step · seat all|watch|P2: whose view · q: quit"
 
 
 def seat_text(replay: Replay, seat: int | str | None) -> str:
@@ -296,7 +337,7 @@ def step_lines(replay: Replay, number: int, seat: int | str | None) -> list[str]
              f" · seen by {seat_text(replay, seat)}"]
     for record in replay.records_for(number, seat, since=number - 1 if number else None):
         if record["type"] == "decision":
-            lines.append(f"  {record['player']}: {record['text']}")
+            lines.append(f"  {replay.program.moves[record['move']].told(record['player'], record['text'])}")
         elif record["type"] == "end":
             winners = ", ".join(record["winners"]) or "nobody"
             lines.append("  " + (record.get("cut_off") or f"Game over. Winner: {winners}."))
@@ -312,7 +353,7 @@ def show_step(replay: Replay, number: int, seat: int | str | None) -> None:
     view = replay.view(number, seat)
     for line in step_lines(replay, number, seat):
         click.echo(line)
-    Console(highlight=False).print(render_view(view, hidden_variables(replay.program)))
+    Console(highlight=False).print(render_table(replay.program, view))
 
 
 def browse(replay: Replay, seat: int | str | None) -> None:
@@ -340,7 +381,7 @@ def _command(replay: Replay, command: str, number: int, seat: int | str | None) 
         return min(number + 1, replay.steps), seat
     if word in ("b", "back"):
         return max(number - 1, 0), seat
-    if word.isdigit():
+    if word.isascii() and word.isdigit():
         replay.step(int(word))  # an error if there is no such step
         return int(word), seat
     if word == "seat" and rest.strip():

@@ -17,6 +17,7 @@ from typing import Any
 
 from ..errors import NaipesError
 from ..language.builder import compile_expression, load_program
+from ..program import attribute
 from ..runtime.game import Game
 from ..runtime.memory import CardBase, Zone
 
@@ -39,7 +40,7 @@ def player(game: Game, name: str) -> Any:
 def zone(game: Game, name: str) -> Zone:
     """A zone by name: 'table' or 'P2.hand'."""
     owner, _, zone_name = name.rpartition(".")
-    found = getattr(player(game, owner), zone_name, None) if owner else game.memory.vars.get(zone_name)
+    found = getattr(player(game, owner), attribute(zone_name), None) if owner else game.memory.vars.get(zone_name)
     if not isinstance(found, Zone):
         raise NaipesError(f"no zone '{name}'")
     return found
@@ -85,9 +86,13 @@ def arrange(game: Game, zones: dict[str, str | list[str]] | None = None, state: 
         memory.move([c for c in target if c.id not in taken], spare_zone, bottom=True)
         memory.move(chosen, target)
     for name, text in (state or {}).items():
+        if name not in memory.vars:
+            raise NaipesError(f"no variable '{name}'")
         memory.set_var(name, compile_expression(program, text)(memory))
     for name, text in (player_state or {}).items():
         owner, _, attr = name.partition(".")
+        if attr not in {v.name for v in program.player_state}:
+            raise NaipesError(f"no player variable '{attr}'")
         memory.set_attr(player(game, owner), attr, compile_expression(program, text)(memory))
     if to_move is not None:
         memory.pending = (player(game, to_move[0]), tuple(m.strip() for m in to_move[1].split(","))) if to_move \

@@ -20,7 +20,7 @@ from ..agents.bot_process import BotLimits
 from ..program import Program
 from ..runtime.game import play_game
 from .statistics import wilson_interval
-from .tournament import FAULT_EXAMPLES, WORKER, collect, map_on_workers
+from .tournament import FAULT_EXAMPLES, WORKER, Compiled, collect, compile_seats, map_on_workers
 
 
 @dataclass(frozen=True)
@@ -46,10 +46,10 @@ def _play(seed: int) -> GameOutcome:
     return GameOutcome(seed, tuple(result.winners), tuple(result.payoffs), result.cut_off is not None, faults)
 
 
-def play_games(path: str, params: dict[str, str], specs: list[str], seeds: list[int], jobs: int = 1,
+def play_games(compiled: Compiled, specs: list[str], seeds: list[int], jobs: int = 1,
                limits: BotLimits = BotLimits()) -> Iterator[GameOutcome]:
     """Play a game per seed with the agents `specs` (in parallel when jobs != 1; 0: one per core), in seed order."""
-    yield from map_on_workers(_play, path, params, specs, seeds, jobs, limits)
+    yield from map_on_workers(_play, compiled, specs, seeds, jobs, limits)
 
 
 def run_simulation(program: Program, specs: list[str], games: int, seed: int, jobs: int = 1,
@@ -57,8 +57,8 @@ def run_simulation(program: Program, specs: list[str], games: int, seed: int, jo
     """Play `games` games from `seed` on; a summary per seat (Ctrl-C after some games: theirs, marked)."""
     outcomes: list[GameOutcome] = []
     seeds = [seed + i for i in range(games)]
-    interrupted = collect(play_games(program.path, program.overrides, specs, seeds, jobs, limits), outcomes,
-                          progress)
+    compiled = compile_seats(program, specs, limits)
+    interrupted = collect(play_games(compiled, specs, seeds, jobs, limits), outcomes, progress)
     return {**summarise(program, specs, seed, outcomes), "requested": games, "interrupted": interrupted}
 
 

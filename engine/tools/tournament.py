@@ -6,8 +6,10 @@ luck of the deal cancels out. An agent's score on a deal is its mean over the
 rotations; the deals are the independent samples behind the 95 % intervals
 (Wilson's for the win rates, which stay honest at 0 and 1).
 
-Deals run in parallel worker processes; results are gathered in deal order,
-so a tournament is deterministic from its seed whatever the number of workers.
+Deals run in parallel worker processes, forked from the one that compiled the
+rule file and the strategies (see start_method); results are gathered in deal
+order, so a tournament is deterministic from its seed whatever the number of
+workers.
 (Agents that learn across games should run with ``jobs=1``: each worker has
 its own copy of every agent; a Python bot's copy is a process of its own.)
 
@@ -20,9 +22,10 @@ from __future__ import annotations
 import math
 import multiprocessing
 import os
+import sys
 import threading
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from ..agents.bot_process import BotLimits
@@ -58,15 +61,48 @@ def rotations(count: int) -> list[list[int]]:
 WORKER: dict[str, Any] = {}
 
 
-def worker_state(path: str, params: dict[str, str], specs: list[str], limits: BotLimits) -> dict[str, Any]:
-    program = load_program(path, params)
-    strategies: dict = {}  # (a strategy file seated twice is compiled once)
-    return {"program": program, "specs": specs,
-            "agents": [make_agent(spec, program=program, bot_limits=limits, strategies=strategies) for spec in specs]}
+@dataclass
+class Compiled:
+    """What every worker plays with: the program, and the strategy files its seats name compiled against it
+    (path -> Strategy; naipes.agents.registry.make_agent fills it). Made once, where the run starts."""
+
+    program: Program
+    strategies: dict = field(default_factory=dict)
 
 
-def init_worker(path: str, params: dict[str, str], specs: list[str], limits: BotLimits) -> None:
-    WORKER.update(worker_state(path, params, specs, limits))
+def compile_seats(program: Program, specs: list[str], limits: BotLimits) -> Compiled:
+    """`program` with the strategy files `specs` name compiled against it: each agent is made once, which fails
+    early on a bad name, and closed (a Python bot's process ends: each worker starts its own)."""
+    compiled = Compiled(program)
+    for spec in specs:
+        close_agents([make_agent(spec, program=program, bot_limits=limits, strategies=compiled.strategies)])
+    return compiled
+
+
+def worker_state(compiled: Compiled, specs: list[str], limits: BotLimits) -> dict[str, Any]:
+    """A worker's program and agents (a strategy seated twice, or by several workers, is compiled once)."""
+    program = compiled.program
+    return {"program": program, "specs": specs, "agents": [
+        make_agent(spec, program=program, bot_limits=limits, strategies=compiled.strategies) for spec in specs]}
+
+
+def init_worker(compiled: Compiled, specs: list[str], limits: BotLimits) -> None:
+    """A worker started by fork, or the process itself with one job: it holds the compiled program already."""
+    WORKER.update(worker_state(compiled, specs, limits))
+
+
+def init_spawned_worker(path: str, params: dict[str, str], specs: list[str], limits: BotLimits) -> None:
+    """A worker started afresh (where fork is not safe: see start_method): it loads the rule file again."""
+    WORKER.update(worker_state(Compiled(load_program(path, params)), specs, limits))
+
+
+def start_method() -> str:
+    """How worker processes start: forked from this one where that is safe (Linux, no other thread that might
+    hold a lock), so that they share the program compiled here; else a fresh interpreter that compiles it
+    again (a second or so per worker)."""
+    if sys.platform.startswith("linux") and threading.active_count() == 1:
+        return "fork"
+    return "spawn"
 
 
 def _play_deal(deal_seed: int, worker: dict | None = None) -> DealResult:
@@ -96,39 +132,47 @@ _thread = threading.local()  # a worker thread's program and agents (cluster wor
 
 
 def play_one_deal(deal_seed: int, setup: tuple) -> DealResult:
-    """One deal on a worker that may serve several tournaments; `setup` is (path, params, specs, bot limits)."""
+    """One deal on a worker that may serve several tournaments; `setup` is (path, params, specs, bot limits):
+    the rule file is loaded once per thread and setup."""
     if getattr(_thread, "setup", None) != setup:
-        _thread.setup, _thread.worker = setup, worker_state(*setup)
+        path, params, specs, limits = setup
+        _thread.setup, _thread.worker = setup, worker_state(Compiled(load_program(path, params)), specs, limits)
     return _play_deal(deal_seed, _thread.worker)
 
 
-def play_deals(path: str, params: dict[str, str], specs: list[str], seeds: list[int], jobs: int = 0,
-               cluster: str | None = None, limits: BotLimits = BotLimits()) -> Iterator[DealResult]:
-    """Play every deal, in parallel when jobs != 1 (or on a Dask cluster); yields results in deal order."""
+def play_deals(compiled: Compiled, specs: list[str], seeds: list[int], jobs: int = 0, cluster: str | None = None,
+               limits: BotLimits = BotLimits()) -> Iterator[DealResult]:
+    """Play every deal, in parallel when jobs != 1 (or on a Dask cluster, whose workers load the rule file
+    themselves); yields results in deal order."""
     if cluster:
         try:
             from .cluster import play_deals_on_cluster
         except ImportError:
             raise NaipesError("--cluster needs Dask distributed: pip install 'naipes[cluster]'") from None
-        yield from play_deals_on_cluster(cluster, play_one_deal, path, params, specs, seeds, limits)
+        program = compiled.program
+        yield from play_deals_on_cluster(cluster, play_one_deal, program.path, program.overrides, specs, seeds, limits)
         return
-    yield from map_on_workers(_play_deal, path, params, specs, seeds, jobs, limits)
+    yield from map_on_workers(_play_deal, compiled, specs, seeds, jobs, limits)
 
 
-def map_on_workers(play: Callable[[int], Any], path: str, params: dict[str, str], specs: list[str],
-                   seeds: list[int], jobs: int, limits: BotLimits) -> Iterator[Any]:
+def map_on_workers(play: Callable[[int], Any], compiled: Compiled, specs: list[str], seeds: list[int], jobs: int,
+                   limits: BotLimits) -> Iterator[Any]:
     """`play(seed)` for every seed, in seed order, on `jobs` worker processes (0: one per core; 1: here) that
-    hold the program and the agents in WORKER. `play` is a module-level function (workers import it)."""
+    hold the program and the agents in WORKER. `play` is a module-level function (a spawned worker imports it)."""
     jobs = jobs or os.cpu_count() or 1
     if jobs == 1 or len(seeds) == 1:
-        init_worker(path, params, specs, limits)
+        init_worker(compiled, specs, limits)
         try:
             yield from map(play, seeds)
         finally:
             close_agents(WORKER["agents"])
         return
-    context = multiprocessing.get_context("spawn")  # a fresh interpreter per worker: nothing shared
-    with context.Pool(min(jobs, len(seeds)), initializer=init_worker, initargs=(path, params, specs, limits)) as pool:
+    method = start_method()
+    program = compiled.program
+    initializer, arguments = (init_worker, (compiled, specs, limits)) if method == "fork" else \
+        (init_spawned_worker, (program.path, program.overrides, specs, limits))  # (a fork passes them as they are)
+    context = multiprocessing.get_context(method)
+    with context.Pool(min(jobs, len(seeds)), initializer=initializer, initargs=arguments) as pool:
         yield from pool.imap(play, seeds, chunksize=max(1, len(seeds) // (jobs * 8)))
 
 
@@ -137,18 +181,16 @@ def run_tournament(path: str, specs: list[str], deals: int, seed: int, params: d
                    limits: BotLimits = BotLimits()) -> dict:
     """Play `deals` deals in every rotation and summarise each agent's results (on a Dask cluster:
     `cluster` is the scheduler's address)."""
-    params = dict(params or {})
-    program = load_program(path, params)
+    program = load_program(path, dict(params or {}))
     if not program.players[0] <= len(specs) <= program.players[1]:
         raise NaipesError(f"{program.name} seats {program.players[0]} to {program.players[1]} players; "
                           f"the tournament names {len(specs)} agents")
-    for spec in specs:
-        if spec == "human":
-            raise NaipesError("a tournament is for AI seats")
-        close_agents([make_agent(spec, program=program, bot_limits=limits)])  # fail early on a bad name
+    if "human" in specs:
+        raise NaipesError("a tournament is for AI seats")
+    compiled = compile_seats(program, specs, limits)
     seeds = [seed + i for i in range(deals)]
     results: list[DealResult] = []
-    interrupted = collect(play_deals(path, params, specs, seeds, jobs, cluster, limits), results, progress)
+    interrupted = collect(play_deals(compiled, specs, seeds, jobs, cluster, limits), results, progress)
     return {**summarise(program, specs, seed, results), "requested": deals, "interrupted": interrupted}
 
 

@@ -2,37 +2,41 @@
 
     GET  /                    the page (choose a game, open tables); its assets under /static
     GET  /table/ID            the same page, at a table (?seat=N to sit, ?seat=watch to watch)
-    GET  /api/games           the rule files: title, players, params, AI levels
+    GET  /api/games           the rule files: title, players (read at once: naipes.web.games)
+    GET  /api/games/NAME      a rule file compiled: its params and AI levels
     GET  /api/tables          the open tables and their seats
-    POST /api/tables          {"game", "params", "seats", "seed"} -> a new table {"id", "seat"}
-    GET  /replay              a logged game, step by step (naipes replay LOG --web; its API: naipes.web.replay)
-    WS   /ws/ID?seat=N&token=T  one tab at one seat: the table once, then states and public
-                              records as they change; it sends moves ({"serial", "label"} or
-                              {"serial", "card"}) and gets {"type": "refused", "reason"} for a
-                              move that is not its to make or not legal
+    POST /api/tables          {"game", "params", "seats", "seed"} -> a new table {"id", "seat", "token"};
+                              {"resume": LOG} -> a table going on with a saved game
+    GET  /api/logs[/NAME]     the saved games; a finished game's log (naipes.web.logs)
+    GET  /replay[?log=NAME]   a logged game, step by step (naipes replay LOG --web, or a finished game of
+                              this server's; its API: naipes.web.replay)
+    WS   /ws/ID?seat=N&token=T  one tab at one seat (T: the seat's key), or ?seat=watch: the table
+                              once, then states and public records as they change; it sends
+                              moves ({"serial", "label"} or {"serial", "card"}) and gets
+                              {"type": "refused", "reason"} for a move that is not its to make
+                              or not legal
 
-Only requests to a local host name are served (a page elsewhere cannot reach the
-tables through a name that points here), and a WebSocket from a page of another
-origin is refused.
+Each human seat has a key (a random token) that its link carries: a tab sits only
+with it, and whoever makes a table gets its first human seat's key and the others'
+links. No tab is told the seed before the game is over. Requests to a host name not
+the server's, and changes or WebSockets from another site's pages, are refused
+before they reach a route (:mod:`naipes.web.guard`); so are large or deep bodies.
 
 >>> app = create_app({"fichas": Path("rulesets/fichas.yaml")})   # doctest: +SKIP
 """
 from __future__ import annotations
 
 import asyncio
-import json
-import random
+import re
 import secrets
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit
 
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.middleware import Middleware
-from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse
 from starlette.routing import Mount, Route, WebSocketRoute
@@ -42,43 +46,53 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from ..agents.levels import ai_levels, default_opponent
 from ..errors import NaipesError
 from ..language.builder import load_program
-from ..tools.catalogue import describe_file
+from ..program import Program
 from ..tools.replay import Replay
+from .games import game, games
+from .guard import LOCAL_HOSTS, Guard, RequestError, parse_json, read_json
+from .logs import Logs, download_log, finished, list_logs, served_rule_file
 from .replay import replay_info, replay_step
-from .table import HUMAN, Table, Tables
+from .table import HUMAN, Table, Tables, TablesFull
 
 STATIC = Path(__file__).resolve().parent / "static"
-LOCAL_HOSTS = ["127.0.0.1", "localhost", "::1", "[::1]"]
 MAX_MESSAGE = 4096  # characters of a message from a tab (a move is a few dozen)
+SEED_BITS = 53  # a seed drawn for a table: too many to try them all against one's hand (and exact in JavaScript)
+SEAT = re.compile(r"[0-9]{1,4}")
 
 
-class TableError(NaipesError):
+class TableError(RequestError):
     """A request for a table that cannot be made (400, with the reason)."""
 
 
 def create_app(rulesets: dict[str, Path], *, pause: float = 0.6, tables: Tables | None = None,
-               hosts: list[str] | None = None, replay: Replay | None = None) -> Starlette:
+               hosts: list[str] | None = None, replay: Replay | None = None, logs: Path | None = None) -> Starlette:
     """The application serving `rulesets` (name -> rule file); AI seats wait `pause` seconds before moving.
 
-    With `replay`, it also shows that logged game at /replay."""
+    Each table's game is logged in the folder `logs` (else in a folder removed when the app stops). With
+    `replay`, it also shows that logged game at /replay."""
     tables = tables or Tables()
 
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         yield
         tables.close()
+        for table in tables.all():  # (each closes its log)
+            table.join(5)
+        app.state.logs.close()
 
-    allowed = list(dict.fromkeys(LOCAL_HOSTS + list(hosts or [])))
+    allowed = list(dict.fromkeys([*LOCAL_HOSTS, *(hosts or [])]))
     app = Starlette(routes=[
         Route("/", page), Route("/table/{table_id}", page),
-        Route("/api/games", games), Route("/api/tables", list_tables, methods=["GET"]),
+        Route("/api/games", games), Route("/api/games/{name}", game),
+        Route("/api/tables", list_tables, methods=["GET"]),
         Route("/api/tables", create_table, methods=["POST"]),
         WebSocketRoute("/ws/{table_id}", table_socket),
         Route("/replay", page), Route("/api/replay", replay_info), Route("/api/replay/{step:int}", replay_step),
+        Route("/api/logs", list_logs), Route("/api/logs/{name}", download_log),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
-    ], middleware=[Middleware(TrustedHostMiddleware, allowed_hosts=allowed, www_redirect=False)], lifespan=lifespan)
-    app.state.rulesets, app.state.tables, app.state.pause, app.state.hosts = dict(rulesets), tables, pause, allowed
-    app.state.replay = replay
+    ], middleware=[Middleware(Guard, hosts=allowed)], lifespan=lifespan)
+    app.state.rulesets, app.state.tables, app.state.pause = dict(rulesets), tables, pause
+    app.state.replay, app.state.logs = replay, Logs(logs)
     return app
 
 
@@ -91,20 +105,49 @@ def new_table(app: Starlette, game: str, params: dict[str, str], seats: list[str
     """
     path = app.state.rulesets.get(game)
     if path is None:
-        raise TableError(f"no game '{game}' here: choose one of {', '.join(app.state.rulesets)}")
+        raise TableError(f"no game '{game[:60]}' here: choose one of {', '.join(app.state.rulesets)}")
     program = load_program(path, params)
     low, high, default = program.players
     seats = list(seats or [HUMAN] + [default_opponent(program)] * (default - 1))
     if not low <= len(seats) <= high:
         raise TableError(f"{program.title} seats {low} to {high} players, not {len(seats)}")
     if checked:
-        levels = {level["name"] for level in ai_levels(program)} | {HUMAN}
-        for name in seats:
-            if name not in levels:
-                raise TableError(f"unknown player '{name}': choose {', '.join(sorted(levels))}")
-    seed = seed if seed is not None else random.SystemRandom().randrange(1 << 31)
+        _check_seats(program, seats)
+    chosen = seed is not None
+    seed = seed if seed is not None else secrets.randbits(SEED_BITS)
     spec = {"game": game, "params": dict(params), "seats": seats}
-    return app.state.tables.add(Table(program, seats, seed, pause=app.state.pause, spec=spec))
+    table = Table(program, seats, seed, pause=app.state.pause, spec=spec, seed_chosen=chosen)
+    table.log = app.state.logs.new(game, table.id)
+    return app.state.tables.add(table)
+
+
+def _check_seats(program: Program, seats: list[str]) -> None:
+    """Every seat a person or an AI level the game lists (never a bot or file a request names)."""
+    levels = {level["name"] for level in ai_levels(program)} | {HUMAN}
+    for name in seats:
+        if name not in levels:
+            raise TableError(f"unknown player '{str(name)[:60]}': choose {', '.join(sorted(levels))}")
+
+
+def resume_table(app: Starlette, name: str) -> Table:
+    """A table going on with a saved game that stopped before its end: its logged decisions are made again, then
+    its seats (people, or the AI levels it had) play on; its log goes on in the same file."""
+    logs, tables = app.state.logs, app.state.tables
+    path = logs.find(name)
+    if name in tables.logs_in_play():
+        raise TableError("this game is being played at a table: open it from the list of tables", 409)
+    if finished(path):
+        raise TableError("this game is over: replay it instead")
+    rule_file = served_rule_file(path, app.state.rulesets)
+    replay = Replay.load(path, rule_file)
+    seats = list(replay.header["seats"])
+    _check_seats(replay.program, seats)
+    game = next(game for game, served in app.state.rulesets.items() if served == rule_file)
+    spec = {"game": game, "params": dict(replay.header["params"]), "seats": seats}
+    table = Table(replay.program, seats, replay.header["seed"], pause=app.state.pause, spec=spec, seed_chosen=False,
+                  script=replay.decisions)
+    table.log = path
+    return tables.add(table)
 
 
 # ---------------------------------------------------------------- HTTP
@@ -112,29 +155,27 @@ async def page(request: Request) -> FileResponse:
     return FileResponse(STATIC / "index.html")
 
 
-async def games(request: Request) -> JSONResponse:
-    found = []
-    for name, path in request.app.state.rulesets.items():
-        try:
-            found.append({**await run_in_threadpool(describe_file, str(path)), "name": name})
-        except NaipesError as error:
-            found.append({"name": name, "title": name, "error": str(error)})
-    return JSONResponse(found)
-
-
 async def list_tables(request: Request) -> JSONResponse:
     return JSONResponse([table.summary() for table in request.app.state.tables.all() if not table.closed])
 
 
 async def create_table(request: Request) -> JSONResponse:
+    """A new table; the answer has the key of its first human seat (whoever asked sits there)."""
     try:
-        body = json.loads(await request.body())
-        game, params, seats, seed = _table_request(body)
-        table = await run_in_threadpool(new_table, request.app, game, params, seats, seed)
-    except (ValueError, NaipesError) as error:
+        body = await read_json(request)
+        if isinstance(body, dict) and isinstance(body.get("resume"), str):
+            table = await run_in_threadpool(resume_table, request.app, body["resume"])
+        else:
+            game, params, seats, seed = _table_request(body)
+            table = await run_in_threadpool(new_table, request.app, game, params, seats, seed)
+    except RequestError as error:
+        return JSONResponse({"error": str(error)}, status_code=error.status)
+    except TablesFull as error:
+        return JSONResponse({"error": str(error)}, status_code=503)
+    except NaipesError as error:  # the rule file's own (a param out of range, a file that does not compile)
         return JSONResponse({"error": str(error)}, status_code=400)
-    humans = table.humans
-    return JSONResponse({"id": table.id, "seat": humans[0] if humans else None})
+    seat = table.host
+    return JSONResponse({"id": table.id, "seat": seat, "token": None if seat is None else table.tokens[seat]})
 
 
 def _table_request(body: Any) -> tuple[str, dict[str, str], list[str] | None, int | None]:
@@ -147,8 +188,8 @@ def _table_request(body: Any) -> tuple[str, dict[str, str], list[str] | None, in
     if seats is not None and (not isinstance(seats, list) or not all(isinstance(s, str) for s in seats)):
         raise TableError("seats is a list of player kinds (human, or an AI level)")
     seed = body.get("seed")
-    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
-        raise TableError("seed is a whole number")
+    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 1 << 63):
+        raise TableError("seed is a whole number from 0 (or null: a random deal)")
     return body["game"], {str(k): _param_text(v) for k, v in params.items()}, seats, seed
 
 
@@ -159,21 +200,17 @@ def _param_text(value: str | int | float | bool) -> str:
 # ----------------------------------------------------------- WebSocket
 async def table_socket(websocket: WebSocket) -> None:
     """One tab at one seat (or watching): the table, then every change; its moves, answered."""
-    if not _same_origin(websocket):
-        await websocket.close(code=4403)
-        return
     await websocket.accept()
     table = websocket.app.state.tables.get(websocket.path_params["table_id"])
     seat_text = websocket.query_params.get("seat", "watch")
-    token = websocket.query_params.get("token") or secrets.token_urlsafe(8)
-    seat: int | None = None
-    problem = None
+    seat = int(seat_text) if SEAT.fullmatch(seat_text) else None
     if table is None:
         problem = "there is no such table (it may have ended when the server restarted): start a new game"
-    elif seat_text != "watch":
-        seat = int(seat_text) if seat_text.isdigit() else -1
-        problem = table.claim(seat, token)
-    if problem is not None:
+    elif seat is None and seat_text != "watch":
+        problem = f"seat={seat_text[:20]!r}: a seat is its number from 0, or 'watch'"
+    else:
+        problem = table.sit(seat, websocket.query_params.get("token"))
+    if problem is not None or table is None:
         await websocket.send_json({"type": "error", "message": problem})
         await websocket.close()
         return
@@ -187,8 +224,8 @@ async def table_socket(websocket: WebSocket) -> None:
     try:
         await websocket.send_json(table.info(seat))
         sender = asyncio.create_task(_send_changes(websocket, table, seat, changed))
-        while True:
-            request = _parse(await websocket.receive_text())
+        while (message := await websocket.receive())["type"] != "websocket.disconnect":
+            request = _parse(message.get("text"))
             refusal = await asyncio.wrap_future(table.submit(seat, request))
             if refusal is not None:
                 await websocket.send_json({"type": "refused", "reason": refusal})
@@ -198,39 +235,37 @@ async def table_socket(websocket: WebSocket) -> None:
         if sender is not None:
             sender.cancel()
         table.watchers.remove(watcher)
-        if seat is not None:
-            table.release(seat, token)
+        table.leave(seat)
 
 
-def _parse(text: str) -> Any:
-    if len(text) > MAX_MESSAGE:
+def _parse(text: str | None) -> Any:
+    """A tab's message as JSON (None if it is not text, too long, too deep, or not JSON: refused as a move)."""
+    if text is None or len(text) > MAX_MESSAGE:
         return None
     try:
-        return json.loads(text)
-    except ValueError:
+        return parse_json(text)
+    except RequestError:
         return None
 
 
 async def _send_changes(websocket: WebSocket, table: Table, seat: int | None, changed: asyncio.Event) -> None:
-    """The public records as they come, then the seat's latest state, whenever the table changes."""
-    cursor, sent = 0, None
-    while True:
-        changed.clear()
-        records = table.records_for(seat, cursor)
-        if records:
-            await websocket.send_json({"type": "records", "start": cursor, "records": records})
-            cursor += len(records)
-        state = table.state(seat)
-        if state is not None and (state["serial"], state["over"]) != sent:
-            await websocket.send_json(state)
-            sent = (state["serial"], state["over"])
-        await changed.wait()
-
-
-def _same_origin(websocket: WebSocket) -> bool:
-    """A WebSocket opened by a page of this server (or by a client that sends no Origin)."""
-    origin = websocket.headers.get("origin")
-    if origin is None:
-        return True
-    host = urlsplit(origin).hostname or ""
-    return host in websocket.app.state.hosts or f"[{host}]" in websocket.app.state.hosts
+    """The public records as they come, then the seat's latest state, whenever the table changes; and who is at
+    the table whenever a tab comes or goes."""
+    cursor, sent, seats = 0, None, table.seats()
+    try:
+        while True:
+            changed.clear()
+            records = table.records_for(seat, cursor)
+            if records:
+                await websocket.send_json({"type": "records", "start": cursor, "records": records})
+                cursor += len(records)
+            state = table.state(seat)
+            if state is not None and (state["serial"], state["over"]) != sent:
+                await websocket.send_json(state)
+                sent = (state["serial"], state["over"])
+            if (now := table.seats()) != seats:
+                await websocket.send_json({"type": "seats", "seats": now})
+                seats = now
+            await changed.wait()
+    except WebSocketDisconnect:  # the tab is gone: the receiving side ends too
+        pass

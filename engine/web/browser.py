@@ -41,8 +41,8 @@ def missing() -> str | None:
 
 
 @contextmanager
-def chromium(width: int = 1400, height: int = 900) -> Iterator[Any]:
-    """A Selenium driver of a fresh headless Chromium (its own profile, removed afterwards)."""
+def chromium(width: int = 1400, height: int = 900, flags: Iterable[str] = ()) -> Iterator[Any]:
+    """A Selenium driver of a fresh headless Chromium (its own profile, removed afterwards), with more `flags`."""
     from selenium import webdriver
     from selenium.webdriver.chrome.service import Service
     browser, driver_path = on_path(BROWSERS), on_path(DRIVERS)
@@ -51,7 +51,7 @@ def chromium(width: int = 1400, height: int = 900) -> Iterator[Any]:
     profile = tempfile.mkdtemp(prefix="naipes-chromium-")
     options = webdriver.ChromeOptions()
     options.binary_location = browser
-    for flag in FLAGS + [f"--user-data-dir={profile}", f"--window-size={width},{height}"]:
+    for flag in [*FLAGS, f"--user-data-dir={profile}", f"--window-size={width},{height}", *flags]:
         options.add_argument(flag)
     driver = webdriver.Chrome(options=options, service=Service(driver_path))
     try:

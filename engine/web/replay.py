@@ -1,7 +1,11 @@
-"""The web table replaying a game log (``naipes replay LOG --web``): the page at /replay, step by step.
+"""The web table replaying a game log: the page at /replay, step by step.
 
-    GET /api/replay?seat=S        what the page needs once (as a table's first message), and the number of steps
-    GET /api/replay/N?seat=S      step N as seat S saw it: the records so far and the position
+The log is the one ``naipes replay LOG --web`` names, or, with ``log=NAME``, a finished game of the
+server's own (:mod:`naipes.web.logs`).
+
+    GET /api/replay?seat=S[&log=NAME]     what the page needs once (as a table's first message), and the
+                                          number of steps
+    GET /api/replay/N?seat=S[&log=NAME]   step N as seat S saw it: the records so far and the position
 
 S is ``all`` (every card face up, the shuffles and card movements in the history; the default), ``watch``
 (an onlooker), or a seat's number from 0. The page draws a step as it draws a table's state, with buttons to
@@ -14,11 +18,14 @@ from starlette.responses import JSONResponse
 
 from ..errors import NaipesError
 from ..tools.replay import EVERYTHING, Replay
+from ..tools.scoresheet import sheet_of
+from .guard import RequestError
+from .logs import replay_of
 from .table import game_facts, result_outcome
 
 
 async def replay_info(request: Request) -> JSONResponse:
-    found = _replay_and_seat(request)
+    found = await _replay_and_seat(request)
     if isinstance(found, JSONResponse):
         return found
     replay, seat = found
@@ -32,7 +39,7 @@ async def replay_info(request: Request) -> JSONResponse:
 
 
 async def replay_step(request: Request) -> JSONResponse:
-    found = _replay_and_seat(request)
+    found = await _replay_and_seat(request)
     if isinstance(found, JSONResponse):
         return found
     replay, seat = found
@@ -45,21 +52,31 @@ async def replay_step(request: Request) -> JSONResponse:
     view = replay.view(number, seat)
     state = {"type": "state", "serial": number, "view": view, "to_move": view["to_move"], "your_turn": False,
              "moves": [], "options": [], "refused": [], "over": game.over,
-             "outcome": result_outcome(game.result()) if game.over else None}
+             "outcome": result_outcome(game.result(), _sheet(replay, number)) if game.over else None}
     return JSONResponse({"step": number, "steps": replay.steps,
                          "records": {"type": "records", "start": 0, "records": replay.records_for(number, seat)},
                          "state": state})
 
 
-def _replay_and_seat(request: Request) -> tuple[Replay, int | str | None] | JSONResponse:
-    """The server's replay and the seat asked for, or the error to answer with."""
-    replay = request.app.state.replay
+async def _replay_and_seat(request: Request) -> tuple[Replay, int | str | None] | JSONResponse:
+    """The replay asked for (a saved game's, or the server's) and the seat, or the error to answer with."""
+    name = request.query_params.get("log")
+    try:
+        replay = request.app.state.replay if name is None else await replay_of(request, name)
+    except RequestError as error:
+        return JSONResponse({"error": str(error)}, status_code=error.status)
     if replay is None:
         return JSONResponse({"error": "this server replays no log (naipes replay LOG --web)"}, status_code=404)
-    try:
-        return replay, replay.seat(request.query_params.get("seat", EVERYTHING))
+    text = request.query_params.get("seat", EVERYTHING)
+    try:  # the web's seats are numbered from 0, as its tables number them; a person's (P2, 2) are not
+        return replay, replay.seat(int(text) if text.isascii() and text.isdigit() else text)
     except NaipesError as error:
         return JSONResponse({"error": str(error)}, status_code=400)
+
+
+def _sheet(replay: Replay, number: int) -> dict | None:
+    """The score sheet of the game up to step `number` (noted from an onlooker's view of each step)."""
+    return sheet_of(replay.program, (replay.step(step).game.view(None) for step in range(number + 1)))
 
 
 def _seat_name(seat: int | str | None) -> str:

@@ -13,7 +13,7 @@ import socket
 import threading
 import time
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 
 import uvicorn
 from starlette.applications import Starlette
@@ -34,6 +34,18 @@ def listen(host: str, port: int) -> socket.socket:
                           f"choose another port with --port (0: any free port)") from None
     sock.listen(128)
     return sock
+
+
+def host_names(host: str) -> list[str]:
+    """The names a server listening on `host` answers to (besides this machine's own local names): the host, or,
+    for every address (0.0.0.0, ::), this machine's name and addresses."""
+    if host not in ("0.0.0.0", "::", ""):
+        return [host]
+    names = {socket.gethostname(), socket.getfqdn()}
+    for name in list(names):
+        with suppress(OSError):  # a name the resolver does not know
+            names.update(str(info[4][0]) for info in socket.getaddrinfo(name, None))
+    return sorted(names)
 
 
 def address(sock: socket.socket) -> str:

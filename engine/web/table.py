@@ -20,6 +20,7 @@ messages over WebSockets.
 """
 from __future__ import annotations
 
+import os
 import queue
 import secrets
 import threading
@@ -27,7 +28,8 @@ import time
 import traceback
 from collections.abc import Callable
 from concurrent.futures import Future
-from typing import Any
+from pathlib import Path
+from typing import Any, TextIO
 
 from ..agents.human import display_order, hidden_variables
 from ..agents.registry import make_agent
@@ -36,6 +38,9 @@ from ..library.builtins import all_cards
 from ..program import Program
 from ..runtime.game import Agent, Decision, Game, GameResult, Option, QuitGame, jsonable, play_game
 from ..runtime.memory import CardBase
+from ..tools.gamelog import LogHeader, attach_log, digest
+from ..tools.replay import ruleset_reference, scripted
+from ..tools.scoresheet import ScoreSheet, score_columns
 
 HUMAN = "human"
 Request = dict  # {"serial": int, "label": str, "move": str} or {"serial": int, "card": str}
@@ -111,18 +116,20 @@ def game_facts(game: Game) -> dict[str, Any]:
     """How a tab draws a game: its title and params, how cards look, every card's attributes, the zones."""
     program = game.program
     return {
-        "title": program.title, "game": program.name, "params": jsonable(program.param_values),
+        "title": program.title, "game": program.name, "doc": program.doc, "params": jsonable(program.param_values),
         "display": program.display,
-        "cards": {c.name: {a: jsonable(getattr(c, a)) for a in c.attributes} for c in all_cards(game.memory.vars)},
+        "cards": {c.name: {a: jsonable(c.get(a)) for a in c.attributes} for c in all_cards(game.memory.vars)},
         "zones": [{"name": z.name, "per_player": z.per_player, "visibility": z.visibility, "ordered": z.ordered}
                   for z in program.zones],
         "hidden": sorted(hidden_variables(program)),
     }
 
 
-def result_outcome(result: GameResult) -> dict[str, Any]:
-    """How a finished game ends, for the tabs: winners and payoffs (and why it was cut off, if it was)."""
-    outcome = {"winners": [result.names[i] for i in result.winners], "payoffs": dict(zip(result.names, result.payoffs))}
+def result_outcome(result: GameResult, sheet: dict | None) -> dict[str, Any]:
+    """How a finished game ends, for the tabs: winners and payoffs, the game's score sheet
+    (:mod:`naipes.tools.scoresheet`), and why it was cut off, if it was."""
+    outcome: dict[str, Any] = {"winners": [result.names[i] for i in result.winners],
+                               "payoffs": dict(zip(result.names, result.payoffs)), "sheet": sheet}
     if result.cut_off:  # stopped by the rule file's max_decisions
         outcome["cut_off"] = result.cut_off
     return outcome
@@ -142,26 +149,36 @@ class Table:
     """
 
     def __init__(self, program: Program, seats: list[str], seed: int, *, pause: float = 0.0,
-                 spec: dict | None = None):
+                 spec: dict | None = None, seed_chosen: bool = True, script: list[dict] | None = None):
         self.id = secrets.token_urlsafe(6)
         self.program, self.seed, self.pause = program, seed, pause
         self.spec = spec or {}  # how it was made: game, params, seats (to start another like it)
+        self.seed_chosen = seed_chosen  # by whoever made the table (else drawn at random): the others are told
         self.seat_specs = list(seats)
         strategies: dict = {}  # (a strategy file seated twice is compiled once)
         self.agents: list[Agent] = [WebSeat(self, i) if name == HUMAN
                                     else make_agent(name, seed=seed * 1009 + i, program=program, strategies=strategies)
                                     for i, name in enumerate(seats)]
         self.human_seats = {i: agent for i, agent in enumerate(self.agents) if isinstance(agent, WebSeat)}  # the humans
+        self.script = list(script or [])  # a resumed game's logged decisions, made again first (quickly, unshown)
+        if self.script:
+            self.agents = list(scripted(self.agents, self.script))
+        self.log: Path | None = None  # where the game is logged (set before it starts)
         self.game = Game(program, seed, players=len(seats))
         self.names = [p.name for p in self.game.memory.players]
         self.game.observers.append(self._record)
         self.records: list[dict] = []
+        self._decided = 0  # decisions recorded
         self.serial = 0  # the number of the decision being made (a request names it)
         self.turn: int | None = None  # the seat to move
         self.over = False
         self.outcome: dict | None = None  # winners and payoffs, or the error that stopped the game
+        self.sheet = ScoreSheet(score_columns(program))  # the scores after each hand, noted from onlookers' views
         self.watchers: list[Callable[[], None]] = []
-        self.claims: dict[int, str] = {}  # seat -> the token of the tab that sits there
+        self.tokens = {seat: secrets.token_urlsafe(18) for seat in self.human_seats}  # a seat's key (its link's)
+        self.host = self.humans[0] if self.humans else None  # the seat of whoever made the table: it invites
+        self.tabs: dict[int | None, int] = {}  # seat (None: onlookers) -> how many tabs are open there
+        self.last_seen = time.time()  # when a tab was last open here (a table nobody looks at may be let go)
         self._states: dict[int | None, dict] = {}
         self._lock = threading.Lock()
         self._closed = threading.Event()
@@ -174,19 +191,36 @@ class Table:
         return list(self.human_seats)
 
     def info(self, seat: int | None) -> dict[str, Any]:
-        """What a tab needs once: the game, the seats, how cards look, every card's attributes."""
-        return {"type": "table", "id": self.id, "seat": seat, "seed": self.seed, "spec": self.spec,
-                "seats": self.seats(), **game_facts(self.game)}
+        """What a tab needs once: the game, the seats, how cards look, every card's attributes; the seat that
+        made the table also gets the other human seats' links, to invite people to them.
+
+        The seed is not in it (it predicts every hand) until the game is over; nor in anything else a tab gets.
+        """
+        info = {"type": "table", "id": self.id, "seat": seat, "seed": self.seed if self.over else None,
+                "seed_chosen": self.seed_chosen, "spec": self.spec, "seats": self.seats(), **game_facts(self.game)}
+        if seat is not None and seat == self.host:
+            info["invites"] = {str(s): self.link(s) for s in self.humans if s != seat}
+        return info
+
+    def link(self, seat: int) -> str:
+        """The path of a human seat's link, with its key (whoever has it may sit there)."""
+        return f"table/{self.id}?seat={seat}&token={self.tokens[seat]}"
 
     def seats(self) -> list[dict[str, Any]]:
         with self._lock:
             return [{"seat": i, "name": self.names[i], "agent": self.seat_specs[i], "human": i in self.humans,
-                     "taken": i in self.claims} for i in range(len(self.agents))]
+                     "taken": self.tabs.get(i, 0) > 0} for i in range(len(self.agents))]
 
     def summary(self) -> dict[str, Any]:
-        """A line of the list of tables."""
-        return {"id": self.id, "title": self.program.title, "seed": self.seed, "seats": self.seats(),
-                "over": self.over, "to_move": None if self.turn is None else self.names[self.turn]}
+        """A line of the list of tables (the seed only once the game is over)."""
+        return {"id": self.id, "title": self.program.title, "seed": self.seed if self.over else None,
+                "seed_chosen": self.seed_chosen, "seats": self.seats(), "over": self.over,
+                "to_move": None if self.turn is None else self.names[self.turn]}
+
+    def idle(self, now: float, after: float) -> bool:
+        """Whether no tab is open at the table and none has been for `after` seconds."""
+        with self._lock:
+            return not any(self.tabs.values()) and now - self.last_seen > after
 
     # --------------------------------------------------------- lifecycle
     def start(self) -> None:
@@ -205,11 +239,23 @@ class Table:
     def join(self, timeout: float | None = None) -> None:
         self._thread.join(timeout)
 
+    @property
+    def finished(self) -> bool:
+        """Whether the game was played to its end (not stopped, nor broken by an error)."""
+        return self.outcome is not None and "winners" in self.outcome
+
+    @property
+    def catching_up(self) -> bool:
+        """Whether a resumed game is still making its logged decisions again."""
+        return self.game.decisions < len(self.script)
+
     def _play(self) -> None:
         outcome: dict[str, Any]
+        log = self._open_log()
         try:
             result = play_game(self.program, self.agents, self.seed, game=self.game, on_decision=self._decision)
-            outcome = result_outcome(result)
+            self.sheet.note(self.game.view(None))
+            outcome = result_outcome(result, self.sheet.data())
         except QuitGame:
             outcome = {"stopped": "the table was closed"}
         except NaipesError as error:  # a rule file's fault while playing: shown at the table, located
@@ -217,12 +263,45 @@ class Table:
         except Exception as error:  # a bug: the players are told, the server log gets the traceback
             traceback.print_exc()
             outcome = {"error": f"internal error: {type(error).__name__}: {error}"}
+        outcome["seed"] = self.seed  # told now that every hand has been played
+        self._close_log(log)
+        if self.log is not None and "winners" in outcome:
+            outcome["log"] = self.log.name  # to download and replay
         with self._lock:
             self.over, self.turn, self.outcome = True, None, outcome
             self._publish_views(None)
         for seat in self.human_seats.values():  # requests that came in as the game ended are answered too
             self._drain(seat.inbox)
         self._notify()
+
+    def _open_log(self) -> TextIO | None:
+        """Start the game's log: the header, then every record as it comes. A resumed game writes its log
+        beside the old one until its logged decisions are made again, then takes its place (so that a
+        failure meanwhile loses nothing)."""
+        if self.log is None:
+            return None
+        stream = self._writing().open("w", encoding="utf-8")
+        rule_file = Path(self.program.path)
+        attach_log(self.game, stream, LogHeader(ruleset_reference(rule_file), digest(rule_file),
+                                                dict(self.spec.get("params", {})), self.seed, list(self.seat_specs)))
+        return stream
+
+    def _writing(self) -> Path:
+        """The file the log is written to now."""
+        assert self.log is not None
+        return self.log.with_name(self.log.name + ".part") if self.script else self.log
+
+    def _caught_up(self) -> None:
+        if self.log is not None and self._writing().exists():
+            os.replace(self._writing(), self.log)
+        self.script = []
+
+    def _close_log(self, stream: TextIO | None) -> None:
+        if stream is None:
+            return
+        stream.close()
+        if self.script:  # stopped before the logged decisions were all made again: the old log stays
+            self._writing().unlink(missing_ok=True)
 
     @staticmethod
     def _drain(inbox: queue.Queue) -> None:
@@ -237,17 +316,22 @@ class Table:
         (players or onlookers) can follow."""
         if self._closed.is_set():
             raise QuitGame()
+        if self.script:
+            if self.catching_up:
+                return
+            self._caught_up()
         with self._lock:
             self.serial += 1
             self.turn = decision.player
             self._publish_views(decision)
         self._notify()
-        if not isinstance(self.agents[decision.player], WebSeat) and self.pause:
+        if decision.player not in self.human_seats and self.pause:
             self._closed.wait(self.pause)
 
     def _publish_views(self, decision: Decision | None) -> None:
         for seat in [*self.humans, None]:
-            state = {"type": "state", "serial": self.serial, "view": self.game.view(seat),
+            view = self.game.view(seat)
+            state = {"type": "state", "serial": self.serial, "view": view,
                      "to_move": None if self.turn is None else self.names[self.turn],
                      "your_turn": seat is not None and seat == self.turn, "moves": [], "options": [],
                      "refused": [], "over": self.over, "outcome": self.outcome}
@@ -257,6 +341,7 @@ class Table:
                 state["refused"] = [{**option_data(o), "reason": decision.explain_illegal(o.move, o.arg)}
                                     for o in display_order(self.game.candidates()) if o not in decision.options]
             self._states[seat] = state
+        self.sheet.note(view)  # (the last view built is an onlooker's)
 
     def _record(self, record: dict) -> None:
         """A public record (a move as the others see it, an announcement, the end), kept for every seat."""
@@ -267,9 +352,10 @@ class Table:
             seat = self.names.index(record["player"])
             entry.update(player=record["player"], seat=seat, move=record["move"],
                          text=str(record.get("public", record.get("choice"))))
-            agent = self.agents[seat]
-            if isinstance(agent, WebSeat):
-                entry["own"] = agent.last_label  # the mover's own wording, for the mover only
+            agent = self.human_seats.get(seat)
+            if agent is not None:  # the mover's own wording, for the mover only (a logged one's, made again)
+                entry["own"] = self.script[self._decided]["choice"] if self.catching_up else agent.last_label
+            self._decided += 1
         elif record["type"] == "announce":
             entry["text"] = str(record["text"])
         elif record["type"] == "end":
@@ -295,22 +381,31 @@ class Table:
             records = self.records[start:]
         return [{k: v for k, v in r.items() if k != "own"} if r.get("seat") != seat else r for r in records]
 
-    def claim(self, seat: int, token: str) -> str | None:
-        """Sit a tab at a human seat; why not, if it cannot (an AI's seat, or another tab's)."""
-        if not 0 <= seat < len(self.agents):
-            return f"there is no seat {seat + 1}: this table has {len(self.agents)}"
-        if seat not in self.humans:
-            return f"{self.names[seat]} is played by {self.seat_specs[seat]}: choose a human seat"
+    def sit(self, seat: int | None, token: str | None) -> str | None:
+        """Open a tab at a human seat, given the seat's key (None: to watch); why not, if it cannot.
+
+        Any number of tabs with the key may be open at the seat (a reload, a second window); without it,
+        none, whether or not another tab is there."""
+        if seat is not None:
+            if not 0 <= seat < len(self.agents):
+                return f"there is no seat {seat + 1}: this table has {len(self.agents)}"
+            if seat not in self.humans:
+                return f"{self.names[seat]} is played by {self.seat_specs[seat]}: choose a human seat"
+            if token is None or not secrets.compare_digest(token.encode(), self.tokens[seat].encode()):
+                return (f"{self.names[seat]}'s seat opens only with its own link (its key is missing or wrong): "
+                        f"ask whoever made the table for it, or watch")
         with self._lock:
-            if self.claims.get(seat, token) != token:
-                return f"{self.names[seat]} is taken by another tab"
-            self.claims[seat] = token
+            self.tabs[seat] = self.tabs.get(seat, 0) + 1
+            self.last_seen = time.time()
+        self._notify()
         return None
 
-    def release(self, seat: int, token: str) -> None:
+    def leave(self, seat: int | None) -> None:
+        """A tab that sat (or watched) is closed."""
         with self._lock:
-            if self.claims.get(seat) == token:
-                del self.claims[seat]
+            self.tabs[seat] -= 1
+            self.last_seen = time.time()
+        self._notify()
 
     def submit(self, seat: int | None, request: Any) -> Future:
         """A move requested from `seat`'s tab; the future gives None (accepted) or why it is refused.
@@ -342,18 +437,32 @@ class Table:
         return None
 
 
-class Tables:
-    """The tables a server holds, by id; the oldest finished ones go when there are too many."""
+class TablesFull(NaipesError):
+    """No room for another table: every table is in play."""
 
-    def __init__(self, limit: int = 32):
-        self.limit = limit
+
+class Tables:
+    """The tables a server holds, by id, at most `limit`.
+
+    To make room, a finished table goes first (the oldest), then one that nobody has looked at for `idle`
+    seconds; a game with a tab open, or left for less than that, is never ended to make room for another:
+    the new table is refused instead (so that requests making tables cannot close a game in play).
+    """
+
+    def __init__(self, limit: int = 32, idle: float = 600.0):
+        self.limit, self.idle = limit, idle
         self._tables: dict[str, Table] = {}
         self._lock = threading.Lock()
 
     def add(self, table: Table) -> Table:
         with self._lock:
             while len(self._tables) >= self.limit:
-                oldest = min(self._tables.values(), key=lambda t: (not t.over, t.created))
+                now = time.time()
+                spare = [t for t in self._tables.values() if t.over or t.idle(now, self.idle)]
+                if not spare:
+                    raise TablesFull(f"this server already holds {self.limit} games in play: finish or leave one, "
+                                     f"or try again later")
+                oldest = min(spare, key=lambda t: (not t.over, t.created))
                 oldest.close()
                 del self._tables[oldest.id]
             self._tables[table.id] = table
@@ -363,6 +472,10 @@ class Tables:
     def get(self, table_id: str) -> Table | None:
         with self._lock:
             return self._tables.get(table_id)
+
+    def logs_in_play(self) -> set[str]:
+        """The names of the logs that tables still playing write."""
+        return {t.log.name for t in self.all() if t.log is not None and not t.over}
 
     def all(self) -> list[Table]:
         with self._lock:

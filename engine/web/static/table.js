@@ -142,28 +142,59 @@ function hash(text) {
   return h;
 }
 
-function luminance(colour) {
-  const probe = document.createElement("span");
-  probe.style.color = colour;
-  document.body.appendChild(probe);
-  const rgb = getComputedStyle(probe).color.match(/\d+/g).map(Number);
-  probe.remove();
-  return (0.299 * rgb[0] + 0.587 * rgb[1] + 0.114 * rgb[2]) / 255;
+// ----------------------------------------------------------------- colours
+// Text is drawn at a contrast of at least 4.5:1 (WCAG AA): a rule file's colour that is too light for the
+// paper of a card is darkened until it is.
+const rgbCache = new Map();
+
+function rgbOf(colour) {
+  if (!rgbCache.has(colour)) {
+    const probe = document.createElement("span");
+    probe.style.color = colour;
+    document.body.appendChild(probe);
+    rgbCache.set(colour, getComputedStyle(probe).color.match(/[\d.]+/g).slice(0, 3).map(Number));
+    probe.remove();
+  }
+  return rgbCache.get(colour);
 }
 
+function luminance(rgb) {
+  const [r, g, b] = rgb.map((v) => { const c = v / 255; return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4; });
+  return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+}
+
+function contrast(a, b) {
+  const [x, y] = [luminance(a), luminance(b)].sort((p, q) => q - p);
+  return (x + 0.05) / (y + 0.05);
+}
+
+// `colour`, darkened (mixed with black) as little as it takes to read at 4.5:1 on `background`
+function readable(colour, background = "#fffdf6") {
+  const bg = rgbOf(background);
+  let rgb = rgbOf(colour);
+  for (let step = 0; step < 20 && contrast(rgb, bg) < 4.5; step++) rgb = rgb.map((v) => v * 0.9);
+  return `rgb(${rgb.map(Math.round).join(", ")})`;
+}
+
+// a card face up, named for screen readers by its full name ("caballo de oros · 11o")
 function cardEl(deck, name, size = "big") {
   const face = deck.face(name);
   const chip = deck.display.shape === "chip";
   const card = el("div", `card ${chip ? "chip" : "face"} ${size}`);
   card.title = face.title;
   card.dataset.card = name;
-  if (chip) {
+  card.setAttribute("role", "img");
+  card.setAttribute("aria-label", face.title);
+  if (chip) {  // the value in black or white, whichever reads better on the chip's colour
+    const rgb = rgbOf(face.colour);
+    const light = contrast(rgb, [0, 0, 0]) > contrast(rgb, [255, 255, 255]);
     card.style.setProperty("--chip", face.colour);
-    card.classList.add(luminance(face.colour) > 0.6 ? "light" : "dark");
+    card.classList.add(light ? "light" : "dark");
     card.append(el("span", "chip-value", face.corner));
+    card.lastChild.style.color = light ? "#000" : "#fff";
     return card;
   }
-  card.style.color = face.colour;
+  card.style.color = readable(face.colour);
   const iconSize = {big: 44, small: 32}[size] || 26;
   const marker = (px) => face.icon ? iconEl(face.icon, face.colour, px) : el("span", "symbol", face.symbol || "");
   const corner = el("div", "corner");
@@ -181,7 +212,9 @@ function tokenEl(deck, name) {
   const face = deck.face(name);
   const token = el("span", "token");
   token.title = face.title;
-  token.style.color = face.colour;
+  token.setAttribute("role", "img");
+  token.setAttribute("aria-label", face.title);
+  token.style.color = readable(face.colour);
   if (deck.display.shape === "chip") {
     const dot = el("span", "dot");
     dot.style.background = face.colour;
@@ -194,8 +227,11 @@ function tokenEl(deck, name) {
   return token;
 }
 
+// a card face down (the pile or fan it is in says how many, for screen readers)
 function backEl(size = "small") {
-  return el("div", `card back ${size}`);
+  const back = el("div", `card back ${size}`);
+  back.setAttribute("aria-hidden", "true");
+  return back;
 }
 
 // text in which card names are drawn as tokens ("P2 takes the trick with 3o")
@@ -237,13 +273,35 @@ async function api(path, options) {
   return body;
 }
 
-function tabToken() {
-  let token = sessionStorage.getItem("naipes-token");
-  if (!token) {
-    token = Array.from(crypto.getRandomValues(new Uint8Array(9)), (b) => b.toString(16).padStart(2, "0")).join("");
-    sessionStorage.setItem("naipes-token", token);
-  }
-  return token;
+// A human seat opens only with its key, the token its link carries. The keys this browser was given are kept
+// (localStorage, this server's pages only) so that the choose-game screen leads back to a seat left.
+const Keys = {
+  name: (tableId, seat) => `naipes-key:${tableId}:${seat}`,
+  get(tableId, seat) { return localStorage.getItem(this.name(tableId, seat)); },
+  set(tableId, seat, token) { localStorage.setItem(this.name(tableId, seat), token); },
+};
+
+function seatUrl(tableId, seat, token) {
+  if (seat === null || seat === undefined || seat === "watch") return `/table/${tableId}?seat=watch`;
+  return `/table/${tableId}?seat=${seat}&token=${encodeURIComponent(token)}`;
+}
+
+// a table just made: sit at the seat its answer gives the key of (or watch, if every seat is an AI's)
+// a finished game's log: its replay, and the file to download
+function logLinks(name) {
+  const box = el("span", "log-links");
+  const replay = el("a", "button", "Replay");
+  replay.href = `/replay?log=${encodeURIComponent(name)}&seat=all`;
+  const download = el("a", "button", "Download the log");
+  download.href = `/api/logs/${encodeURIComponent(name)}`;
+  download.setAttribute("download", `naipes-${name}`);
+  box.append(replay, download);
+  return box;
+}
+
+function goToTable(made) {
+  if (made.seat !== null) Keys.set(made.id, made.seat, made.token);
+  location.href = seatUrl(made.id, made.seat, made.token);
 }
 
 function show(section) {
@@ -257,6 +315,13 @@ function fail(message) {
 }
 
 // ------------------------------------------------------------ choose a game
+// a rule file's how-to-play (its doc:), a paragraph per line
+function rulesText(doc) {
+  const box = el("div", "rules");
+  for (const line of doc.split("\n")) if (line.trim()) box.append(el("p", null, line));
+  return box;
+}
+
 const Lobby = {
   games: [],
 
@@ -265,6 +330,7 @@ const Lobby = {
     $("title").textContent = "Choose a game";
     $("games").replaceChildren(el("p", "loading", "Loading the games…"));
     this.showTables();
+    this.showSaved();
     try {
       this.games = await api("/api/games");
     } catch (error) {
@@ -283,29 +349,60 @@ const Lobby = {
       } else {
         const p = game.players;
         tile.append(el("span", "about", p.min === p.max ? `${p.min} players` : `${p.min}–${p.max} players`));
-        tile.append(el("span", "about", `AI: ${game.levels.map((l) => l.name).join(", ")}`));
-        tile.onclick = () => this.setup(game);
+        tile.onclick = () => this.choose(game);
       }
       grid.append(tile);
     }
     $("games").replaceChildren(el("h2", null, "Games"), grid);
   },
 
-  async showTables() {
-    let tables = [];
-    try { tables = await api("/api/tables"); } catch (error) { return; }
-    const box = $("open-tables");
+  // a list of the lobby's (the saved games, the open tables): a heading and an item for each, if there are any
+  async showList(id, heading, path, itemFor) {
+    let entries = [];
+    try { entries = await api(path); } catch (error) { return; }
+    const box = $(id);
     box.replaceChildren();
-    if (!tables.length) return;
-    box.append(el("h2", null, "Open tables"));
+    if (!entries.length) return;
     const list = el("ul", "table-list");
-    for (const t of tables) {
+    for (const entry of entries) list.append(itemFor(entry));
+    box.append(el("h2", null, heading), list);
+  },
+
+  // the server's saved games: a finished one to replay or download, a stopped one to resume
+  showSaved() {
+    this.showList("saved", "Saved games", "/api/logs", (g) => {
       const item = el("li");
-      item.append(el("strong", null, t.title), ` seed ${t.seed}${t.over ? " — over" : ""}: `);
+      item.dataset.log = g.name;
+      const when = new Date(g.when * 1000).toLocaleString();
+      item.append(el("strong", null, g.ruleset), ` ${when} · ${(g.seats || []).join(", ")} — `);
+      if (g.finished) {
+        item.append(logLinks(g.name));
+      } else if (g.in_play) {
+        item.append(el("span", "seat-note", "being played"));
+      } else {
+        const resume = el("button", "primary", "Resume");
+        resume.type = "button";
+        resume.onclick = async () => {
+          try {
+            goToTable(await api("/api/tables", {method: "POST", headers: {"Content-Type": "application/json"},
+                                                body: JSON.stringify({resume: g.name})}));
+          } catch (error) { fail(error.message); }
+        };
+        item.append(el("span", "seat-note", "stopped before the end"), resume);
+      }
+      return item;
+    });
+  },
+
+  showTables() {
+    this.showList("open-tables", "Open tables", "/api/tables", (t) => {
+      const item = el("li");
+      item.append(el("strong", null, t.title), t.over ? ` — over (seed ${t.seed}): ` : ": ");
       for (const s of t.seats) {
-        if (s.human && !s.taken && !t.over) {
-          const a = el("a", "seat-link", `sit as ${s.name}`);
-          a.href = `/table/${t.id}?seat=${s.seat}`;
+        const key = s.human && !t.over ? Keys.get(t.id, s.seat) : null;
+        if (key) {
+          const a = el("a", "seat-link", `back to ${s.name}`);
+          a.href = seatUrl(t.id, s.seat, key);
           item.append(a, " ");
         } else {
           item.append(el("span", "seat-note", `${s.name} ${s.human ? (s.taken ? "(taken)" : "(free)") : `(${s.agent})`}`), " ");
@@ -314,9 +411,21 @@ const Lobby = {
       const watch = el("a", "seat-link", "watch");
       watch.href = `/table/${t.id}?seat=watch`;
       item.append(watch);
-      list.append(item);
+      return item;
+    });
+  },
+
+  // a game chosen: its params and AI levels (the server compiles it now, once), then the form
+  async choose(game) {
+    const box = $("setup");
+    box.hidden = false;
+    box.replaceChildren(el("h2", null, game.title), el("p", "loading", "Reading the rules…"));
+    box.scrollIntoView({behavior: "smooth"});
+    try {
+      this.setup(await api(`/api/games/${encodeURIComponent(game.name)}`));
+    } catch (error) {
+      box.replaceChildren(el("h2", null, game.title), el("p", "error-text", error.message));
     }
-    box.append(list);
   },
 
   setup(game) {
@@ -324,6 +433,7 @@ const Lobby = {
     box.hidden = false;
     box.replaceChildren();
     box.append(el("h2", null, game.title));
+    if (game.doc) box.append(rulesText(game.doc));
     const form = el("form", "setup-form");
     const count = el("select");
     count.name = "players";
@@ -397,13 +507,12 @@ const Lobby = {
       try {
         const made = await api("/api/tables", {method: "POST", headers: {"Content-Type": "application/json"},
                                                 body: JSON.stringify(body)});
-        location.href = `/table/${made.id}?seat=${made.seat === null ? "watch" : made.seat}`;
+        goToTable(made);
       } catch (error) {
         note.textContent = error.message;
       }
     };
     box.append(form);
-    box.scrollIntoView({behavior: "smooth"});
   },
 
   paramField(p) {
@@ -448,11 +557,13 @@ async function pickSeat(tableId) {
   $("title").textContent = table.title;
   box.replaceChildren(el("h2", null, `${table.title}: choose your seat`));
   for (const s of table.seats) {
-    const b = el("a", "seat-choice", `${s.name} — ${s.human ? (s.taken ? "taken" : "free") : s.agent}`);
-    if (s.human && !s.taken) b.href = `/table/${tableId}?seat=${s.seat}`;
+    const key = s.human ? Keys.get(tableId, s.seat) : null;
+    const b = el("a", "seat-choice", `${s.name} — ${key ? "your seat" : s.human ? (s.taken ? "taken" : "free") : s.agent}`);
+    if (key) b.href = seatUrl(tableId, s.seat, key);
     else b.classList.add("disabled");
     box.append(b);
   }
+  box.append(el("p", "about", "A person's seat opens with its own link: ask whoever made the table for yours."));
   const watch = el("a", "seat-choice", "watch the game");
   watch.href = `/table/${tableId}?seat=watch`;
   box.append(watch);
@@ -465,17 +576,43 @@ const Table = {
   open(tableId, seat) {
     show("table");
     this.tableId = tableId;
+    const token = new URLSearchParams(location.search).get("token") || Keys.get(tableId, seat);
+    if (token && seat !== "watch") Keys.set(tableId, seat, token);
     const url = `${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws/${tableId}` +
-                `?seat=${seat}&token=${tabToken()}`;
+                `?seat=${encodeURIComponent(seat)}&token=${encodeURIComponent(token || "")}`;
     this.socket = new WebSocket(url);
     this.socket.onmessage = (event) => this.receive(JSON.parse(event.data));
     this.socket.onclose = () => {
       if (!this.closedByServer) this.say("Disconnected from the server. Reload the page to reconnect.", "error");
     };
+    this.tools();
+  },
+
+  // what the table's page does besides drawing: the legend, the side drawer (a phone's), closing menus,
+  // fitting the hand to the window, Escape
+  tools() {
+    document.body.classList.add("at-table");
     $("legend-button").onclick = () => { $("legend").hidden = !$("legend").hidden; };
+    const side = $("side-button");
+    const drawer = (open) => {
+      $("side").classList.toggle("open", open);
+      side.setAttribute("aria-expanded", String(open));
+      if (open) $("side").focus();
+    };
+    side.hidden = false;
+    side.onclick = (event) => { event.stopPropagation(); drawer(!$("side").classList.contains("open")); };
+    $("side-close").onclick = () => { drawer(false); side.focus(); };
+    $("side").tabIndex = -1;
     document.addEventListener("click", (event) => {
       if (!$("menu").contains(event.target)) $("menu").hidden = true;
+      if (!$("side").contains(event.target)) drawer(false);
     });
+    document.addEventListener("keydown", (event) => {
+      if (event.key !== "Escape") return;
+      for (const id of ["menu", "legend"]) $(id).hidden = true;
+      drawer(false);
+    });
+    window.addEventListener("resize", () => this.fitHands());
   },
 
   receive(message) {
@@ -490,13 +627,22 @@ const Table = {
       this.deck = new Deck(message);
       this.title();
       this.legend();
+      this.drawInvites();
     } else if (message.type === "records") {
       this.records.push(...message.records);
       this.history(message.records);
     } else if (message.type === "state") {
       this.state = message;
+      if (message.outcome && message.outcome.seed !== undefined) {  // told once every hand is played
+        this.info.seed = message.outcome.seed;
+        this.title();
+      }
       this.say("");
       this.draw();
+    } else if (message.type === "seats") {  // a tab came or went
+      this.info.seats = message.seats;
+      this.drawInvites();
+      if (this.state) this.draw();
     } else if (message.type === "refused") {
       this.say(message.reason, "refused");
     }
@@ -516,13 +662,15 @@ const Table = {
   title() {
     const info = this.info;
     const me = this.seat === null ? "watching" : `you are ${info.seats[this.seat].name}`;
-    $("title").textContent = `${info.title} · seed ${info.seed} · ${me}`;
+    const seed = info.seed !== null ? ` · seed ${info.seed}` : info.seed_chosen ? " · a chosen deal" : "";
+    $("title").textContent = `${info.title}${seed} · ${me}`;
     document.title = `${info.title} — Naipes`;
-    $("legend-button").hidden = !Object.keys(info.display.values || {}).length;
+    $("legend-button").hidden = !info.doc && !Object.keys(info.display.values || {}).length;
   },
 
   draw() {
     const {view} = this.state;
+    const focused = this.focusKey();
     document.body.dataset.serial = `${this.state.serial}${this.state.over ? "-over" : ""}`;
     this.deck.players = new Set(view.players.map((p) => p.name));
     this.status();
@@ -532,6 +680,85 @@ const Table = {
     this.drawScores(view);
     this.drawNews();
     this.drawOver();
+    this.fitHands();
+    this.refocus(focused);
+  },
+
+  // -------------------------------------------------- keyboard and fitting
+  // what has the keyboard's focus at the table, to give it back after a redraw (which replaces it)
+  focusKey() {
+    const node = document.activeElement;
+    if (!node || !$("table").contains(node)) return null;
+    const zone = node.closest("[data-zone]");
+    if (node.dataset.card) return `${zone ? `[data-zone="${CSS.escape(zone.dataset.zone)}"] ` : ""}[data-card="${CSS.escape(node.dataset.card)}"]`;
+    if (node.dataset.label) return `#actions [data-label="${CSS.escape(node.dataset.label)}"]`;
+    if (zone) return `[data-zone="${CSS.escape(zone.dataset.zone)}"] .cards`;
+    return null;
+  },
+
+  // the focus back where it was; or, when it is your turn and the focus was lost, on your first legal move
+  refocus(key) {
+    const again = key && document.querySelector(`#table ${key}`);
+    if (again) { again.focus({preventScroll: true}); return; }
+    if (this.state.your_turn && (!document.activeElement || document.activeElement === document.body)) {
+      const first = document.querySelector("#my-zones .card.legal, #actions .option.legal, #centre .legal");
+      if (first) first.focus({preventScroll: true});
+    }
+  },
+
+  // your hand in as many columns as fit its zone's width (cards overlap, showing at least their corner),
+  // in one row, or two (three at most) on a narrow window, so that all of it is on screen
+  fitHands() {
+    for (const cards of document.querySelectorAll("#my-zones .mine .cards")) {
+      const n = cards.children.length;
+      if (!n) continue;
+      const w = cards.children[0].offsetWidth;
+      const room = Math.max(0, cards.parentElement.clientWidth - w);
+      const step = (rows) => { const k = Math.ceil(n / rows); return k > 1 ? room / (k - 1) : w; };
+      const rows = step(1) >= w * 0.62 ? 1 : step(2) >= w * 0.4 ? 2 : 3;
+      const k = Math.ceil(n / rows);
+      const gap = Math.min(w + 6, step(rows));
+      cards.style.gridTemplateColumns = k > 1 ? `repeat(${k - 1}, ${gap}px) ${w}px` : `${w}px`;
+    }
+  },
+
+  // a thing that makes a move: focusable, named with what it does, and played with Enter or Space
+  actionable(node, label, act, refused = false) {
+    node.tabIndex = 0;
+    node.setAttribute("role", "button");
+    node.setAttribute("aria-label", label);
+    if (refused) node.setAttribute("aria-disabled", "true");
+    node.onclick = (event) => { event.stopPropagation(); act(); };
+    node.onkeydown = (event) => {
+      if (event.key === "Enter" || event.key === " ") { event.preventDefault(); event.stopPropagation(); act(); }
+    };
+  },
+
+  // the links of the human seats nobody has opened, for whoever made the table to send
+  drawInvites() {
+    const box = $("invites");
+    const invites = (this.info && this.info.invites) || {};
+    const empty = Object.entries(invites).filter(([seat]) => !this.info.seats[Number(seat)].taken);
+    box.hidden = !empty.length || Boolean(this.state && this.state.over);
+    if (box.hidden) return;
+    box.replaceChildren(el("h2", null, "Invite"));
+    for (const [seat, link] of empty) {
+      const row = el("label", "invite");
+      const url = `${location.origin}/${link}`;
+      const field = el("input");
+      field.readOnly = true;
+      field.value = url;
+      field.dataset.seat = seat;
+      const copy = el("button", null, "Copy");
+      copy.type = "button";
+      copy.onclick = async (event) => {
+        event.preventDefault();
+        try { await navigator.clipboard.writeText(url); } catch (error) { field.select(); document.execCommand("copy"); }
+        copy.textContent = "Copied";
+      };
+      row.append(el("span", null, `${this.info.seats[Number(seat)].name}'s seat, for another person:`), field, copy);
+      box.append(row);
+    }
   },
 
   status() {
@@ -565,10 +792,12 @@ const Table = {
   zoneEl(name, zone, size, labels) {
     const box = el("div", `zone zone-${name}`);
     box.dataset.zone = name;
+    box.setAttribute("role", "group");
     const head = el("div", "zone-name", words(name));
     box.append(head);
     const cards = el("div", "cards");
     if (Array.isArray(zone)) {
+      box.setAttribute("aria-label", `${words(name)}: ${zone.length} ${zone.length === 1 ? "card" : "cards"}`);
       head.append(el("span", "count", zone.length));
       const names = this.zoneSpec(name).ordered ? zone : this.deck.sort(zone);
       const owners = labels ? [...labels] : null;
@@ -587,8 +816,9 @@ const Table = {
         cards.append(face);
       }
       if (!zone.length) cards.append(el("div", `card empty ${size}`));
-      if (zone.length > 9) cards.classList.add("crowded");
     } else if (zone && typeof zone === "object") {
+      const top = zone.top ? `, ${this.deck.face(zone.top).title} on top` : zone.count ? ", face down" : "";
+      box.setAttribute("aria-label", `${words(name)}: ${zone.count} ${zone.count === 1 ? "card" : "cards"}${top}`);
       head.append(el("span", "count", zone.count));
       const pile = el("div", "pile");
       if (zone.count === 0) pile.append(el("div", `card empty ${size}`));
@@ -609,6 +839,8 @@ const Table = {
       const seat = this.info.seats[p.seat];
       const panel = el("div", "player");
       panel.dataset.player = p.name;
+      panel.setAttribute("role", "group");
+      panel.setAttribute("aria-label", `${p.name}${view.to_move === p.name ? ", to move" : ""}`);
       if (view.to_move === p.name) panel.classList.add("to-move");
       const head = el("div", "player-head");
       head.append(el("strong", null, p.name), el("span", "agent", seat.human ? "person" : seat.agent));
@@ -628,6 +860,8 @@ const Table = {
     box.dataset.zone = name;
     const head = el("div", "zone-name", words(name));
     head.append(el("span", "count", count));
+    box.setAttribute("role", "img");
+    box.setAttribute("aria-label", `${words(name)}: ${count} ${count === 1 ? "card" : "cards"}, face down`);
     const fan = el("div", "fan-cards");
     for (let i = 0; i < Math.min(count, 10); i++) fan.append(backEl("tiny"));
     box.append(head, fan);
@@ -660,14 +894,13 @@ const Table = {
   clickable(node, options) {
     const legal = options.filter((o) => o.legal);
     node.classList.add(legal.length ? "legal" : "refused");
-    node.tabIndex = 0;
-    node.onclick = (event) => {
-      event.stopPropagation();
-      const choices = legal.length ? legal : options;
-      if (choices.length > 1) this.menu(node, choices);
-      else this.send({label: choices[0].label, move: choices[0].move});
-    };
-    node.onkeydown = (event) => { if (event.key === "Enter") node.onclick(event); };
+    const choices = legal.length ? legal : options;
+    const what = node.getAttribute("aria-label") || node.closest("[data-zone]").getAttribute("aria-label");
+    this.actionable(node, `${what}: ${choices.map((o) => o.label).join(" or ")}${legal.length ? "" : " (not allowed now)"}`,
+                    () => {
+                      if (choices.length > 1) this.menu(node, choices);
+                      else this.send({label: choices[0].label, move: choices[0].move});
+                    }, !legal.length);
   },
 
   drawCentre(view) {
@@ -751,15 +984,15 @@ const Table = {
     const refused = s.refused.filter((o) => o.card === name);
     if (legal.length) card.classList.add("legal");
     else if (refused.length) card.classList.add("refused");
-    card.tabIndex = 0;
-    card.onclick = (event) => {
-      event.stopPropagation();
+    const title = card.getAttribute("aria-label");
+    const label = legal.length ? `${title}: ${legal.length > 1 ? "choose a move" : legal[0].label}`
+      : refused.length ? `${title} (not allowed now: press for why)` : title;
+    this.actionable(card, label, () => {
       if (legal.length > 1) this.menu(card, legal);
       else if (legal.length === 1) this.send({label: legal[0].label, move: legal[0].move});
       else if (refused.length) this.send({label: refused[0].label, move: refused[0].move});
       else this.send({card: name});
-    };
-    card.onkeydown = (event) => { if (event.key === "Enter") card.onclick(event); };
+    }, !legal.length);
   },
 
   menu(anchor, options) {
@@ -768,15 +1001,22 @@ const Table = {
     for (const o of options) {
       const b = el("button", "option", null);
       b.type = "button";
+      b.setAttribute("role", "menuitem");
       b.append(richText(this.deck, o.label));
       if (o.legal === false) { b.classList.add("refused"); b.title = o.reason || ""; }
-      b.onclick = (event) => { event.stopPropagation(); menu.hidden = true; this.send({label: o.label, move: o.move}); };
+      b.onclick = (event) => {
+        event.stopPropagation();
+        menu.hidden = true;
+        anchor.focus({preventScroll: true});
+        this.send({label: o.label, move: o.move});
+      };
       menu.append(b);
     }
     const r = anchor.getBoundingClientRect();
-    menu.style.left = `${r.left + window.scrollX}px`;
-    menu.style.top = `${r.top + window.scrollY - 8}px`;
     menu.hidden = false;
+    menu.style.left = `${Math.max(4, Math.min(r.left, window.innerWidth - menu.offsetWidth - 4))}px`;
+    menu.style.top = `${Math.max(menu.offsetHeight + 4, r.top - 8)}px`;
+    menu.firstChild.focus();
   },
 
   // options that are not a card of yours: buttons, by move; refused ones greyed, with their reason on click
@@ -897,18 +1137,12 @@ const Table = {
     box.replaceChildren();
     const card = el("div", "over-card");
     const o = s.outcome;
-    if (o.error) card.append(el("h2", null, "The game stopped"), el("pre", "error-text", o.error));
-    else if (o.stopped) card.append(el("h2", null, "The table was closed"));
+    const heading = (text) => { const h = el("h2", null, text); h.id = "over-title"; return h; };
+    if (o.error) card.append(heading("The game stopped"), el("pre", "error-text", o.error));
+    else if (o.stopped) card.append(heading("The table was closed"));
     else {
-      card.append(el("h2", null, o.winners.length ? `${o.winners.join(", ")} ${o.winners.length > 1 ? "win" : "wins"}` : "Nobody wins"));
-      const table = el("table", "score-table");
-      for (const [name, payoff] of Object.entries(o.payoffs)) {
-        const row = el("tr");
-        row.append(el("td", null, name), el("td", null, payoff));
-        if (o.winners.includes(name)) row.classList.add("winner");
-        table.append(row);
-      }
-      card.append(table);
+      card.append(heading(o.winners.length ? `${o.winners.join(", ")} ${o.winners.length > 1 ? "win" : "wins"}` : "Nobody wins"));
+      if (o.sheet) card.append(this.sheetEl(o.sheet, o.winners));
       if (o.cut_off) card.append(el("p", "about", o.cut_off));
     }
     const again = el("button", "primary", "Play again");
@@ -917,23 +1151,66 @@ const Table = {
       try {
         const made = await api("/api/tables", {method: "POST", headers: {"Content-Type": "application/json"},
                                                 body: JSON.stringify({...this.info.spec, seed: null})});
-        location.href = `/table/${made.id}?seat=${made.seat === null ? "watch" : made.seat}`;
+        goToTable(made);
       } catch (error) { fail(error.message); }
     };
     const choose = el("a", "button", "Choose a game");
     choose.href = "/";
     const look = el("button", null, "Look at the table");
     look.type = "button";
-    look.onclick = () => { box.hidden = true; };
+    look.onclick = () => { box.hidden = true; document.querySelector("#my-zones .card, #actions button, #home").focus(); };
     card.append(el("div", "over-buttons"));
     card.lastChild.append(again, choose, look);
+    if (o.log) card.append(logLinks(o.log));
     box.append(card);
     box.hidden = false;
+    again.focus();
   },
 
-  legend() {
+  // the game's score sheet: the scores after each hand, then the totals (the winners' in gold)
+  sheetEl(sheet, winners) {
+    const box = el("div", "sheet");
+    const table = el("table", "score-table");
+    table.append(el("caption", null, "Score sheet"));
+    const many = sheet.columns.length > 1;
+    const head = el("tr");
+    head.append(el("th", null, "hand"));
+    for (const name of sheet.players) {
+      const th = el("th", winners.includes(name) ? "winner" : null, name);
+      th.colSpan = sheet.columns.length;
+      th.scope = "colgroup";
+      head.append(th);
+    }
+    table.append(head);
+    if (many) {
+      const names = el("tr");
+      names.append(el("th"));
+      for (const _ of sheet.players) for (const c of sheet.columns) names.append(el("th", "column", words(c)));
+      table.append(names);
+    }
+    const row = (label, values, kind) => {
+      const tr = el("tr", kind);
+      tr.append(el("th", null, label));
+      values.forEach((player, i) => {
+        for (const value of player) {
+          const td = el("td", winners.includes(sheet.players[i]) && kind === "total" ? "winner" : null);
+          td.append(valueEl(this.deck, value));
+          tr.append(td);
+        }
+      });
+      return tr;
+    };
+    sheet.rows.forEach((values, i) => table.append(row(String(i + 1), values, "hand")));
+    table.append(row("total", sheet.total, "total"));
+    box.append(table);
+    return box;
+  },
+
+  legend() {  // how to play (the rule file's doc:) and what the cards are
     const box = $("legend");
-    box.replaceChildren(el("h2", null, "The cards"));
+    box.replaceChildren();
+    if (this.info.doc) box.append(el("h2", null, "How to play"), rulesText(this.info.doc));
+    box.append(el("h2", null, "The cards"));
     const deck = this.deck;
     const list = el("dl");
     for (const [attribute, looks] of Object.entries(this.info.display.values || {})) {
@@ -964,14 +1241,15 @@ const Replay = {
     show("table");
     const query = new URLSearchParams(location.search);
     this.seat = query.get("seat") || "all";
+    this.log = query.get("log");  // a saved game of this server's (else the log 'naipes replay --web' names)
     try {
-      const info = await api(`/api/replay?seat=${encodeURIComponent(this.seat)}`);
+      const info = await api(`/api/replay?${this.query()}`);
       this.steps = info.replay.steps;
       Table.receive(info);
       Table.overShown = true;  // the end is in the history: no dialog over the table
       $("title").textContent = `${info.title} · seed ${info.seed} · replay`;
       $("title").title = info.replay.log;
-      $("legend-button").onclick = () => { $("legend").hidden = !$("legend").hidden; };
+      Table.tools();
       this.bar(info);
       await this.go(Number(query.get("step") || 0));
     } catch (error) { fail(error.message); }
@@ -996,7 +1274,7 @@ const Replay = {
       option.selected = value === this.seat;
       seat.append(option);
     }
-    seat.onchange = () => { location.href = `/replay?seat=${seat.value}&step=${this.step}`; };
+    seat.onchange = () => { location.href = `/replay?${this.query(seat.value)}&step=${this.step}`; };
     const label = el("label", null, "seen by ");
     label.append(seat);
     $("replay-bar").replaceChildren(button("«", "first", () => 0), button("◀", "back", () => this.step - 1),
@@ -1010,10 +1288,15 @@ const Replay = {
     });
   },
 
+  // the query naming the log and the seat (whose view)
+  query(seat = this.seat) {
+    return `seat=${encodeURIComponent(seat)}` + (this.log ? `&log=${encodeURIComponent(this.log)}` : "");
+  },
+
   async go(step) {
     step = Math.max(0, Math.min(this.steps, step));
     try {
-      const data = await api(`/api/replay/${step}?seat=${encodeURIComponent(this.seat)}`);
+      const data = await api(`/api/replay/${step}?${this.query()}`);
       this.step = step;
       Table.records = [];
       $("history").replaceChildren();
@@ -1021,7 +1304,7 @@ const Replay = {
       Table.receive(data.state);
       this.label.textContent = `step ${step} of ${this.steps}`;
       document.body.dataset.step = String(step);
-      history.replaceState(null, "", `/replay?seat=${encodeURIComponent(this.seat)}&step=${step}`);
+      history.replaceState(null, "", `/replay?${this.query()}&step=${step}`);
     } catch (error) { fail(error.message); }
   },
 };

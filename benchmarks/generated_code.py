@@ -1,0 +1,122 @@
+"""Not a benchmark: the generated modules of the shipped files, dumped to compare the compiler before and after.
+
+The compiler's rewrites that must not change what it writes (issue 37: a typed tree between the parse and the
+Python) are checked by dumping the source the linker compiles (naipes.language.linker.module_source, before the
+optimiser) with each line's origin, for every shipped rule file and strategy, before and after:
+
+    .venv/bin/python benchmarks/generated_code.py dump /tmp/before       # (on the old commit)
+    .venv/bin/python benchmarks/generated_code.py dump /tmp/after
+    .venv/bin/python benchmarks/generated_code.py compare /tmp/before /tmp/after
+    .venv/bin/python benchmarks/generated_code.py compare --ast /tmp/before /tmp/after
+
+`--ast` compares what the modules mean rather than their text: each module's syntax tree (without positions), and
+the origin of each statement in it (what it is, where in the rule file), so that a change of layout alone (a
+statement written on two lines, brackets around a comparison) is no difference.
+
+The test suite's own rule files are dumped too when it runs with NAIPES_DUMP_GENERATED=DIR (tests/conftest.py:
+each module's source and origins, and each list of errors a rule file gets, in a file named by its hash);
+`compare` compares two such folders as sets, and shows the nearest counterpart of what differs.
+"""
+from __future__ import annotations
+
+import ast
+import difflib
+import hashlib
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def module_text(source: str, origins: dict[int, tuple]) -> str:
+    """A module's source followed by each line's origin (what it is, where in the rule file)."""
+    where = "".join(f"# {line}: {what} @ {location}\n" for line, (what, location) in sorted(origins.items()))
+    return source + "# origins\n" + where
+
+
+def text_name(text: str) -> str:
+    return hashlib.sha1(text.encode()).hexdigest()[:16]
+
+
+def dump(folder: Path) -> None:
+    """Every shipped rule file's and strategy's generated module into `folder`, one file each."""
+    from naipes import load_program
+    from naipes.language import linker
+    from naipes.language.strategies import compile_strategy, strategy_game
+
+    folder.mkdir(parents=True, exist_ok=True)
+    captured: list[str] = []
+    original = linker.module_source
+
+    def capturing(defs: list) -> tuple[str, dict]:
+        source, origins = original(defs)
+        captured.append(module_text(source, origins))
+        return source, origins
+    linker.module_source = capturing  # type: ignore[assignment]
+    games = {}
+    for path in sorted((ROOT / "rulesets").glob("*.yaml")):
+        captured.clear()
+        games[path.stem] = load_program(path)
+        (folder / f"{path.stem}.py").write_text(captured[-1])
+    for path in sorted((ROOT / "strategies").glob("*/*.yaml")):
+        captured.clear()
+        compile_strategy(path, games[strategy_game(path)])
+        (folder / f"strategy_{path.parent.name}_{path.stem}.py").write_text(captured[-1])
+    print(f"{len(list(folder.glob('*.py')))} modules in {folder}")
+
+
+def meaning(text: str) -> str:
+    """A dumped module as its syntax tree without positions, then each statement's kind and origin, in the order
+    ast.walk visits them (a list of errors as it is)."""
+    source, found, where = text.partition("# origins\n")
+    if not found:
+        return text
+    origins = dict(line[2:].split(": ", 1) for line in where.splitlines())
+    tree = ast.parse(source)
+    statements = [f"{type(node).__name__} {origins.get(str(node.lineno))}" for node in ast.walk(tree)
+                  if isinstance(node, ast.stmt)]
+    return "\n".join([ast.dump(tree, indent=1), *statements]) + "\n"
+
+
+def compare(before: Path, after: Path, by_meaning: bool = False) -> int:
+    """0 when the two folders hold the same files with the same texts (or meanings); else what differs, with a
+    diff. Files named by their hash (a test run's) are matched by content, not by name."""
+    read = meaning if by_meaning else (lambda text: text)
+    old = {p.name: read(p.read_text()) for p in before.glob("*.py")}
+    new = {p.name: read(p.read_text()) for p in after.glob("*.py")}
+    if by_meaning and any(len(name) == 19 for name in old):  # (hash names: key them by their meaning instead)
+        old, new = ({text_name(text) + ".py": text for text in side.values()} for side in (old, new))
+    differing = sorted(name for name in old.keys() & new.keys() if old[name] != new[name])
+    only_old, only_new = sorted(old.keys() - new.keys()), sorted(new.keys() - old.keys())
+    for name in differing:
+        print(f"--- {name} differs")
+        print("".join(list(difflib.unified_diff(old[name].splitlines(True), new[name].splitlines(True),
+                                                "before", "after"))[:60]))
+    if only_old or only_new:
+        print(f"{len(only_old)} files only before, {len(only_new)} only after")
+    for name in only_old[:5]:  # (files named by their hash: show the nearest counterpart)
+        nearest = max(only_new, key=lambda other: difflib.SequenceMatcher(None, old[name], new[other]).quick_ratio(),
+                      default=None)
+        print(f"--- {name} (before) against {nearest} (after)")
+        if nearest is not None:
+            print("".join(list(difflib.unified_diff(old[name].splitlines(True), new[nearest].splitlines(True),
+                                                    "before", "after"))[:60]))
+    same = len(old.keys() & new.keys()) - len(differing)
+    print(f"{same} identical, {len(differing)} differ, {len(only_old)} only before, {len(only_new)} only after")
+    return 1 if differing or only_old or only_new else 0
+
+
+def main() -> int:
+    if len(sys.argv) == 3 and sys.argv[1] == "dump":
+        dump(Path(sys.argv[2]))
+        return 0
+    if len(sys.argv) == 4 and sys.argv[1] == "compare":
+        return compare(Path(sys.argv[2]), Path(sys.argv[3]))
+    if len(sys.argv) == 5 and sys.argv[1:3] == ["compare", "--ast"]:
+        return compare(Path(sys.argv[3]), Path(sys.argv[4]), by_meaning=True)
+    print(__doc__)
+    return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,379 @@
+"""Code generation: the Python of a checked tree, the one place rule-language nodes become Python text.
+
+The resolver (:mod:`naipes.language.resolver`) has given every node its meaning and type; this module writes
+each expression as Python source and each statement as lines. Generated functions take ``M`` (the working
+memory) and ``V`` (its variables dict) first; a rule file's names reach the text only behind a prefix the
+engine owns: ``v_`` a local, ``F_`` a rule-file function, ``B_`` a built-in, ``R_`` a record, and an attribute
+behind :func:`naipes.program.attribute`; everything else is a literal of a known type (:func:`literal`).
+"""
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from ..errors import Location
+from ..library.builtins import BUILTINS
+from ..program import attribute
+from . import nodes as n
+from .loader import number_problem
+from .resolver import NUMERIC
+
+Line = tuple[int, str, Location | None]  # (indent, python line, origin in the rule file)
+
+# `a * b`, `a + b` and `a - b` go through the size checks of naipes.library.limits (a repeated or joined sequence, a
+# number of too many bits), unless one side is a number written in the rule file (for `*`, and the other side
+# a number): then a value grows by at most that much per step, which the step budget bounds.
+ARITHMETIC_CHECKED = {"*": "B_times", "+": "B_plus", "-": "B_minus"}
+
+
+def literal(value: Any) -> str:
+    """Python source for a plain value from a rule file (None, a bool, number, text, or a collection of those).
+
+    Anything else (a non-finite float, a number too large, an object of
+    another type) raises ValueError: only values whose source is known
+    to be a literal ever enter generated code.
+    """
+    if value is None or isinstance(value, (bool, str)):
+        return repr(value)
+    if isinstance(value, (int, float)):
+        problem = number_problem(value)
+        if problem:
+            raise ValueError(f"{value!r} is {problem}")
+        return repr(value)
+    if isinstance(value, (list, tuple)):
+        items = ", ".join(literal(v) for v in value)
+        return f"[{items}]" if isinstance(value, list) else f"({items}{',' if len(value) == 1 else ''})"
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{literal(k)}: {literal(v)}" for k, v in value.items()) + "}"
+    raise ValueError(f"a value of type {type(value).__name__} cannot stand in a rule file")
+
+
+def constant_number(node: n.Node | None) -> bool:
+    """Whether `node` is a number written in the rule file (or a param holding one, or True or False, or the
+    sign of a number written so): a product by one grows slowly."""
+    if isinstance(node, n.Number):
+        return True
+    if isinstance(node, n.Constant):
+        return isinstance(node.value, bool)
+    if isinstance(node, n.Name):
+        return node.meaning == n.PARAM and isinstance(node.value, (int, float))
+    if isinstance(node, n.Unary):  # (-3, +2.5: a sign of a number, as written, not of a bool or of a sign)
+        operand = node.operand
+        return isinstance(operand, n.Number) or (isinstance(operand, n.Name) and operand.meaning == n.PARAM and
+                                                 type(operand.value) in (int, float) and operand.value >= 0)
+    return False
+
+
+def binary(op: str, left: str, left_type: str | None, right: str, right_type: str | None,
+           left_node: n.Node | None = None, right_node: n.Node | None = None) -> str:
+    """Python for `left op right` (see ARITHMETIC_CHECKED); `left_node`, `right_node`: the operands' nodes, where
+    they are nodes (an assignment's target is not)."""
+    left_constant, right_constant = constant_number(left_node), constant_number(right_node)
+    if op == "%" and not (left_type in NUMERIC or left_constant):  # a text's % formats it: of any size
+        return f"B_modulo(M, {left}, {right})"
+    if op == "*":  # by a number, a number grows slowly; a text or list multiplied by one can be huge
+        safe = (left_constant and right_type in NUMERIC) or (right_constant and left_type in NUMERIC)
+    else:
+        safe = left_constant or right_constant
+    if op in ARITHMETIC_CHECKED and not safe:
+        return f"{ARITHMETIC_CHECKED[op]}(M, {left}, {right})"
+    return f"({left} {op} {right})"
+
+
+def draws_at_random(node: n.Node) -> bool:
+    """Whether computing `node` calls a built-in that draws from the game's generator."""
+    return any(call.target == n.CALL_BUILTIN and BUILTINS[str(call.name)].random for call in node.find_all(n.Call))
+
+
+class Writer:
+    """Writes the Python of checked nodes."""
+
+    # ---------------------------------------------------------------------------------------- expressions
+    def expr(self, node: n.Node) -> str:
+        method: Callable[[Any], str] = getattr(self, "e_" + type(node).__name__)
+        return method(node)
+
+    def e_Number(self, node: n.Number) -> str:
+        return literal(node.value)
+
+    def e_String(self, node: n.String) -> str:
+        return repr(node.value)
+
+    def e_FString(self, node: n.FString) -> str:
+        """Its texts and the text of each value ('B_str'), joined left to right."""
+        parts = [literal(part) if isinstance(part, str) else f"B_str(M, {self.expr(part)})" for part in node.parts]
+        src = parts[0]
+        for part in parts[1:]:
+            src = binary("+", src, "str", part, "str")
+        return src
+
+    def e_Constant(self, node: n.Constant) -> str:
+        return repr(node.value)
+
+    def e_Name(self, node: n.Name) -> str:
+        if node.meaning == n.LOCAL:
+            return f"v_{node.id}"
+        if node.meaning == n.PARAM:
+            return literal(node.value)
+        if node.meaning == n.GLOBAL:
+            return f"V[{node.id!r}]"
+        return f"B_{node.id}"  # (a built-in passed as a value)
+
+    def e_Attribute(self, node: n.Attribute) -> str:
+        base = self.expr(node.base)
+        if node.per_player_memory:
+            return f"V[{node.name!r}][{base}.{attribute('index')}]"
+        return f"{base}.{attribute(node.name)}"
+
+    def e_Subscript(self, node: n.Subscript) -> str:
+        return f"{self.expr(node.base)}[{self.expr(node.index)}]"
+
+    def e_Slice(self, node: n.Slice) -> str:
+        return ":".join(self.expr(bound) if bound is not None else "" for bound in (node.lower, node.upper))
+
+    def e_Call(self, node: n.Call) -> str:
+        target = node.target
+        if target == n.VALUES_OF:
+            return literal(node.found)
+        if target == n.EXISTS:
+            kind, by, values = node.found
+            found = "".join(f"{self.expr(value)}, " for value in values)
+            return f"M.has_fact({literal(kind)}, {literal(tuple(map(attribute, by)))}, ({found}))"
+        args = [self.expr(arg) for arg in node.positional]
+        keywords = [f"{k.name}={self.expr(k.value)}" for k in node.keywords]
+        name = node.name
+        if target == n.CALL_LOCAL:
+            return f"M.call({', '.join([f'v_{name}', *args, *keywords])})"
+        if target == n.CALL_RECORD:
+            return f"R_{name}({', '.join(self.expr(value) for value in node.found)})"
+        if target == n.CALL_FUNCTION:
+            return f"F_{name}(M, V{''.join(', ' + a for a in args)})"
+        b = BUILTINS[name]  # type: ignore[index]  # (a built-in: the resolver found it)
+        args = [f"M.charge({arg})" if i in node.charged else arg for i, arg in enumerate(args)]
+        lead = "M.rng" if b.random else "V" if b.state else "M" if b.costly else ""
+        joined = ", ".join(x for x in (lead, ", ".join(args + keywords)) if x)
+        return f"B_{name}{'_keyed' if node.keyed else ''}({joined})"
+
+    def e_BinOp(self, node: n.BinOp) -> str:
+        return binary(node.op, self.expr(node.left), node.left.type, self.expr(node.right), node.right.type,
+                      node.left, node.right)
+
+    def e_Unary(self, node: n.Unary) -> str:
+        return f"({node.op}{self.expr(node.operand)})"
+
+    def e_Compare(self, node: n.Compare) -> str:
+        out = [self.expr(node.first)]
+        for (op, _), operand in zip(node.ops, node.operands):
+            out += [op, self.expr(operand)]
+        return f"({' '.join(out)})"
+
+    def e_BoolOp(self, node: n.BoolOp) -> str:
+        return "(" + f" {node.op} ".join(self.expr(value) for value in node.values) + ")"
+
+    def e_Not(self, node: n.Not) -> str:
+        return f"(not {self.expr(node.operand)})"
+
+    def e_IfExp(self, node: n.IfExp) -> str:
+        return f"({self.expr(node.body)} if {self.expr(node.test)} else {self.expr(node.orelse)})"
+
+    def e_Lambda(self, node: n.Lambda) -> str:
+        return f"(lambda {', '.join('v_' + name for name in node.params)}: {self.expr(node.body)})"
+
+    def e_TupleExpr(self, node: n.TupleExpr) -> str:
+        return "(" + "".join(self.expr(item) + ", " for item in node.items) + ")"
+
+    def e_ListExpr(self, node: n.ListExpr) -> str:
+        return "[" + ", ".join(self.expr(item) for item in node.items) + "]"
+
+    def e_SetExpr(self, node: n.SetExpr) -> str:
+        return "{" + ", ".join(self.expr(item) for item in node.items) + "}"
+
+    def e_DictExpr(self, node: n.DictExpr) -> str:
+        return "{" + ", ".join(self.pair(pair) for pair in node.pairs) + "}"
+
+    def pair(self, pair: n.Pair) -> str:
+        return f"{self.expr(pair.key)}: {self.expr(pair.value)}"
+
+    def e_Comprehension(self, node: n.Comprehension) -> str:
+        """A list, set or dict comprehension; a generator only where it stays one (Comprehension.lazy)."""
+        clauses = []
+        for clause in node.clauses:
+            text = f"for {', '.join('v_' + name for name in clause.names)} in M.charge({self.expr(clause.iterable)})"
+            if clause.condition is not None:
+                text += f" if {self.expr(clause.condition)}"
+            clauses.append(text)
+        element = node.element
+        body = self.pair(element) if isinstance(element, n.Pair) else self.expr(element)
+        open_, close = "()" if node.lazy else "{}" if node.kind in ("set", "dict") else "[]"
+        return f"{open_}{body} {' '.join(clauses)}{close}"
+
+    # ----------------------------------------------------------------------------------------- statements
+    def statements(self, statements: list[n.Stmt], indent: int, out: list[Line]) -> None:
+        for statement in statements:
+            getattr(self, "s_" + type(statement).__name__)(statement, indent, out)
+
+    @staticmethod
+    def emit(out: list[Line], indent: int, line: str, node: n.Node) -> None:
+        out.append((indent, line, node.loc))
+
+    def s_Return(self, node: n.Return, indent: int, out: list[Line]) -> None:
+        self.emit(out, indent, "return" if node.value is None else f"return {self.expr(node.value)}", node)
+
+    def s_Pass(self, node: n.Pass, indent: int, out: list[Line]) -> None:
+        self.emit(out, indent, "pass", node)
+
+    def s_Let(self, node: n.Let, indent: int, out: list[Line]) -> None:
+        src = self.expr(node.value)
+        targets = ", ".join(f"v_{name}" for name in node.names)
+        if len(node.names) > 1:
+            self.emit(out, indent, f"{targets}, = M.unpack({src}, {len(node.names)})", node)
+        else:
+            self.emit(out, indent, f"{targets} = {src}", node)
+
+    def s_Assign(self, node: n.Assign, indent: int, out: list[Line]) -> None:
+        target, op, value = node.target, node.op, node.value
+        src = self.expr(value)
+
+        def new(current: str) -> str:  # the value written: `src`, or `current op src`
+            return binary(op, current, node.declared, src, value.type, None, value) if op else src
+        if isinstance(target, n.NameTarget):
+            name = target.name
+            if node.writes == n.WRITES_LOCAL:
+                self.emit(out, indent, f"v_{name} = {new(f'v_{name}')}", node)
+            else:
+                self.emit(out, indent, f"M.set_var({name!r}, {new(f'V[{name!r}]')})", node)
+            return
+        name = target.name
+        obj = f"_o{node.temporary}"
+        base = self.expr(target.base)
+        if node.writes == n.WRITES_MEMORY:  # item p.index of the tuple a strategy keeps per player
+            index = f"{obj}.{attribute('index')}"
+            self.emit(out, indent, f"{obj} = {base}; M.set_var({name!r}, B_replaced(V[{name!r}], {index}, "
+                                   f"{new(f'V[{name!r}][{index}]')}))", node)
+        else:
+            self.emit(out, indent, f"{obj} = {base}; M.set_attr({obj}, {name!r}, {new(f'{obj}.{attribute(name)}')})",
+                      node)
+
+    def s_Move(self, node: n.Move, indent: int, out: list[Line]) -> None:
+        source = self.expr(node.source) if node.source is not None else "None"
+        self.emit(out, indent, f"M.move({self.expr(node.cards)}, {self.expr(node.dest)}, {source}, {node.bottom})",
+                  node)
+
+    def s_Shuffle(self, node: n.Shuffle, indent: int, out: list[Line]) -> None:
+        self.emit(out, indent, f"M.shuffle({self.expr(node.zone)})", node)
+
+    def s_Deal(self, node: n.Deal, indent: int, out: list[Line]) -> None:
+        self.emit(out, indent, f"M.deal({self.expr(node.count)}, {self.expr(node.source)}, {self.expr(node.dests)})",
+                  node)
+
+    def s_Ask(self, node: n.Ask, indent: int, out: list[Line]) -> None:
+        self.emit(out, indent, f"M.ask({self.expr(node.player)}, {tuple(node.moves)!r})", node)
+
+    def s_EndGame(self, node: n.EndGame, indent: int, out: list[Line]) -> None:
+        self.emit(out, indent, f"M.end_game({self.expr(node.winners) if node.winners is not None else 'None'})", node)
+
+    def s_Goto(self, node: n.Goto, indent: int, out: list[Line]) -> None:
+        test = self.expr(node.condition) if node.condition is not None else None
+
+        def chosen(target: Any, otherwise: Any) -> str:
+            return literal(target) if test is None else f"({literal(target)} if {test} else {literal(otherwise)})"
+        self.emit(out, indent, f"M.set_var('phase', {chosen(node.target, node.otherwise)})", node)
+        if node.stages is not None:
+            self.emit(out, indent, f"M.set_var('stage', {chosen(*node.stages)})", node)
+
+    def s_Refresh(self, node: n.Refresh, indent: int, out: list[Line]) -> None:
+        self.emit(out, indent, f"M.refresh({literal(node.rule)})", node)
+
+    def s_AssertFact(self, node: n.AssertFact, indent: int, out: list[Line]) -> None:
+        self.emit(out, indent, f"M.assert_fact({self.expr(node.value)})", node)
+
+    def s_Retract(self, node: n.Retract, indent: int, out: list[Line]) -> None:
+        self.emit(out, indent, f"M.retract_fact({self.expr(node.value)})", node)
+
+    def s_Modify(self, node: n.Modify, indent: int, out: list[Line]) -> None:
+        call = node.value
+        assert isinstance(call, n.Call)  # (the resolver refuses anything else)
+        changes = ", ".join(f"{literal(attribute(k.name))}: {self.expr(k.value)}" for k in call.keywords)
+        self.emit(out, indent, f"M.modify_fact({self.expr(call.func)}, {{{changes}}})", node)
+
+    def s_Announce(self, node: n.Announce, indent: int, out: list[Line]) -> None:
+        """An announcement is made only when someone hears the game (a simulation without logs skips the work),
+        unless making it draws at random: the game must draw the same numbers, heard or not."""
+        parts = ", ".join(self.expr(value) for value in node.values)
+        heard = "" if any(draws_at_random(value) for value in node.values) else "if M.events is not None: "
+        self.emit(out, indent, f"{heard}M.announce(({parts},))", node)
+
+    def s_If(self, node: n.If, indent: int, out: list[Line]) -> None:
+        self.emit(out, indent, f"if {self.expr(node.test)}:", node)
+        self.statements(node.body, indent + 1, out)
+        for branch in node.branches:
+            if branch.test is not None:
+                self.emit(out, indent, f"elif {self.expr(branch.test)}:", branch)
+            else:
+                self.emit(out, indent, "else:", branch)
+            self.statements(branch.body, indent + 1, out)
+
+    def s_For(self, node: n.For, indent: int, out: list[Line]) -> None:
+        targets = ", ".join(f"v_{name}" for name in node.names)
+        self.emit(out, indent, f"for {targets} in list(M.charge({self.expr(node.iterable)})):", node)
+        self.statements(node.body, indent + 1, out)
+
+    # -------------------------------------------------------------------------------- the engine's own nodes
+    def e_Literal(self, node: n.Literal) -> str:
+        return literal(node.value)
+
+    def e_Bits(self, node: n.Bits) -> str:
+        return str(int(node.value))
+
+    def e_Generated(self, node: n.Generated) -> str:
+        return f"{node.name}(M, V)"
+
+    def e_MemoryCall(self, node: n.MemoryCall) -> str:
+        return f"M.{node.method}({', '.join(self.expr(arg) for arg in node.args)})"
+
+    def e_Copy(self, node: n.Copy) -> str:
+        return f"list({self.expr(node.value)})"
+
+    def e_Filter(self, node: n.Filter) -> str:
+        item = f"v_{node.item}" if node.item is not None else "_"
+        return f"[{item} for {item} in {self.expr(node.items)} if {self.expr(node.test)}]"
+
+    def e_TableLookup(self, node: n.TableLookup) -> str:
+        return f"B_lookup({literal(node.values)}, {self.expr(node.key)}, {literal(node.default)})"
+
+    def e_DeckProduct(self, node: n.DeckProduct) -> str:
+        values = ", ".join(self.expr(value) for value in node.values)
+        return (f"[dict(zip({literal(node.attributes)}, combo)) for _ in range({self.expr(node.copies)}) "
+                f"for combo in B_product({values})] + {literal(node.extra)}")
+
+    def s_Do(self, node: n.Do, indent: int, out: list[Line]) -> None:
+        self.emit(out, indent, self.expr(node.call), node)
+
+    def s_MaskUpdate(self, node: n.MaskUpdate, indent: int, out: list[Line]) -> None:
+        self.emit(out, indent, f"v_{node.name} {node.op}= {int(node.bits)}", node)
+
+    def definition(self, node: n.Definition, lines: list[str], origins: dict[int, tuple]) -> None:
+        """Append the function `node` is to `lines`, each line's origin (what it is, where in the rule file) to
+        `origins` (by line number, from 1)."""
+        args = ", ".join(("M", "V") + tuple(f"v_{p}" if p != "_" else "_" for p in node.params))
+        body: list[Line] = []
+        if isinstance(node.body, list):
+            self.statements(node.body, 0, body)
+        else:
+            body.append((0, f"return {self.expr(node.body)}", node.body.loc))
+        lines.append(f"def {node.name}({args}):")
+        origins[len(lines)] = (node.what, body[0][2] if body else None)
+        for indent, text, origin in body:
+            lines.append("    " * (indent + 1) + text)
+            origins[len(lines)] = (node.what, origin)
+
+
+def write_module(definitions: list[n.Definition]) -> tuple[str, dict[int, tuple]]:
+    """The Python source of a module of generated functions, and each line's origin: line number -> (what it is,
+    its rule-file location)."""
+    lines: list[str] = []
+    origins: dict[int, tuple] = {}
+    writer = Writer()
+    for definition in definitions:
+        writer.definition(definition, lines, origins)
+    return "\n".join(lines) + "\n", origins

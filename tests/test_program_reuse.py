@@ -1,0 +1,46 @@
+"""A loaded Program plays every table size it allows, one game after another, in any order.
+
+What a program computes once and keeps (naipes.program.Program.caches) must
+not depend on the number of players of the game that first asked for it, or
+must be kept per number of players.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from naipes import load_program
+from naipes.agents.registry import make_agent
+from naipes.runtime.game import Game
+
+ROOT = Path(__file__).resolve().parent.parent
+CHINCHON = str(ROOT / "rulesets" / "chinchon.yaml")
+
+
+def test_a_view_of_a_larger_table_holds_every_players_zones_after_a_smaller_one():
+    # a strategy's view keeps only what its rules read; made first at 3 players, the plan of that copy must
+    # not leave out the hands of players 4 and 5 at the next table
+    program = load_program(CHINCHON)
+    reads = frozenset({"hand", "discard", "score"})
+    for players in (3, 5, 2, 5):
+        game = Game(program, seed=1, players=players)
+        game.start()
+        view = game.memory.seen_by(0, reads)
+        assert [len(p.hand) for p in view.players] == [len(p.hand) for p in game.memory.players]
+
+
+@pytest.mark.slow
+def test_the_seed_strategy_plays_at_three_then_five_players_with_one_program():
+    # the case that found it: `closes_with` met a player's hand as None at the second table
+    program = load_program(CHINCHON)
+    for players in (3, 5):
+        agents = [make_agent("seed", seed=seat, program=program) for seat in range(players)]
+        game = Game(program, seed=4, players=players)
+        game.start()
+        for _ in range(40):  # a few rounds of every seat (a whole game is long)
+            if game.over:
+                break
+            decision = game.decision()
+            game.apply(agents[decision.player].choose(decision))
+        assert game.decisions >= 40 or game.over
