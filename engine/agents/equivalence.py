@@ -24,7 +24,7 @@ from collections.abc import Iterator
 from types import CodeType, FunctionType
 from typing import Any
 
-from ..program import Program
+from ..program import Program, declared
 from ..runtime.game import Game, Option
 from ..runtime.memory import CARD_CLASS, FACT_CLASS, PLAYER_CLASS, ZONE_CLASS
 
@@ -80,7 +80,7 @@ def _names(code: CodeType) -> set[str]:
             skip_to = instruction.argval  # the announcement's end
         elif instruction.opname in ("LOAD_ATTR", "LOAD_METHOD", "LOAD_GLOBAL") or (
                 instruction.opname == "LOAD_CONST" and isinstance(instruction.argval, str)):
-            found.add(instruction.argval)
+            found.add(declared(instruction.argval))  # (generated code reads `c.a_rank` for `rank`)
         previous = instruction
     return found
 
