@@ -42,6 +42,10 @@ SHOTS: dict[str, tuple[list[str], dict[str, str], int, Callable[[dict], bool]]] 
     "wizard": (["human", "strong", "seed", "strong"], {}, 12,
                lambda s: trick_on_the_table(s) and s["view"]["state"]["round_number"] >= 5),
     "chinchon": (["human", "strong"], {}, 5, lambda s: "discard" in s["moves"] and s["serial"] > 6),
+    "brisca": (["human", "basic"], {}, 3, lambda s: "play" in s["moves"] and len(s["view"]["zones"]["trick"]) == 1
+               and s["view"]["players"][1]["taken"] > 0),
+    "hearts": (["human", "basic", "basic", "basic"], {}, 4, lambda s: trick_on_the_table(s)
+               and s["view"]["state"]["hearts_broken"]),
 }
 
 

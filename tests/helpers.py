@@ -6,6 +6,7 @@ Fixtures live in conftest.py; these are plain functions, imported by the tests t
 from __future__ import annotations
 
 import json
+import random
 import textwrap
 from functools import cache
 from pathlib import Path
@@ -13,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from naipes import load_program
+from naipes.agents.knowledge import Knowledge, sees
 from naipes.errors import GameError, RuleError, RuleErrors
 from naipes.program import Program
 from naipes.runtime.game import Game
@@ -80,6 +82,58 @@ def load_errors(path: Path, params: dict | None = None) -> list[RuleError]:
     exc = info.value
     assert not isinstance(exc, GameError), "a rule-file mistake must be found while loading"
     return exc.errors if isinstance(exc, RuleErrors) else [exc]
+
+
+def run(game: Game, agents: list, limit: int, check=None) -> list:
+    """Play up to `limit` decisions; every choice must be legal. Returns the option keys chosen."""
+    for seat, agent in enumerate(agents):
+        if hasattr(agent, "attach"):
+            agent.attach(game, seat)
+    game.start()
+    chosen = []
+    while not game.over and len(chosen) < limit:
+        decision = game.decision()
+        if check:
+            check(game, decision)
+        option = agents[decision.player].choose(decision)
+        assert option in decision.options, f"{agents[decision.player].name} chose {option}, not legal"
+        chosen.append((decision.player, option.key))
+        game.apply(option)
+    return chosen
+
+
+def hide_differently(game: Game, seat: int, knowledge: Knowledge, rng: random.Random) -> Game:
+    """A copy of the game where the cards the seat cannot place are dealt again among the hidden places."""
+    twin = game.clone()
+    memory = twin.memory
+    places = [(z, i) for z in memory.zones if not sees(z, seat)
+              for i in range(len(z) - (1 if z.spec.visibility == "top" and z else 0))
+              if knowledge.known.get(z[i].id) != z.slot and not knowledge.excluded.get(z.slot)]
+    cards = [z[i] for z, i in places]
+    rng.shuffle(cards)
+    for (z, i), card in zip(places, cards):
+        z[i] = card
+        memory.where[card] = z.slot
+    return twin
+
+
+def blind_check(agent, compared: list, rng: random.Random, most: int = 4):
+    """A `run` check: at most `most` of seat 0's decisions, `agent` (a searcher with `knowledge` and `rng`) must
+    choose the same with the cards it cannot place dealt differently (same knowledge, same generator)."""
+    def check(game: Game, decision) -> None:
+        if decision.player != 0 or len(decision.options) < 2 or len(compared) >= most:
+            return
+        twin = hide_differently(game, 0, agent.knowledge, rng)
+        state = agent.rng.getstate()
+        first = agent.choose(decision)
+        agent.rng.setstate(state)
+        real, agent.knowledge.game = agent.knowledge.game, twin  # the same knowledge, the other arrangement
+        second = agent.choose(twin.decision())
+        agent.knowledge.game = real
+        agent.rng.setstate(state)
+        assert first.key == second.key
+        compared.append(first)
+    return check
 
 
 # Python bots in tests tell the test what they saw with note(NAME, VALUE): a line on their standard error, which

@@ -46,6 +46,7 @@ SIMULATED = {
     "naipes_pocha_static": ({"rounds": 2, "cards_each": 3}, 2), "naipes_tricks": ({}, 1),
     "naipes_tute_cabrero": ({"porotos_to_retire": 1}, 1), "naipes_wizard": ({"players": 6}, 1),
     "naipes_wizard_last_bidder": ({"players": 6}, 1), "naipes_wizard_official": ({"players": 6}, 1),
+    "naipes_brisca": ({}, 2), "naipes_brisca_parejas": ({}, 2), "naipes_hearts": ({"target": 30}, 1),
 }
 # two decks from five players: every card twice
 TWO_DECKS = ("naipes_chinchon", {**SHORT_CHINCHON, "players": 5})
@@ -436,7 +437,8 @@ def test_tensor_shapes_are_fixed_per_rule_file_and_params() -> None:
 
 
 def test_bad_input_gets_clear_errors(tmp_path: Path) -> None:
-    with pytest.raises(ParamError, match="no rule file 'naipes_nope' \\(known: naipes_chinchon"):
+    known = "naipes_brisca, naipes_brisca_parejas, naipes_chinchon"  # (sorted)
+    with pytest.raises(ParamError, match=f"no rule file 'naipes_nope' \\(known: {known}"):
         load_game("naipes_nope")
     with pytest.raises(ParamError, match="param 'peak' of naipes_pocha is int; 'x' is not"):
         load_game("naipes_pocha", {"peak": "x"})

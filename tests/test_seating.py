@@ -22,7 +22,8 @@ def clean(result) -> None:
 
 
 # README's measured ladders: the strong level of each card game, the original exact search for the chips.
-STRONGEST = {"chinchon": "strong", "pocha": "strong", "tute_cabrero": "strong", "wizard": "strong", "fichas": "exact"}
+STRONGEST = {"chinchon": "strong", "pocha": "strong", "tute_cabrero": "strong", "wizard": "strong", "fichas": "exact",
+             "brisca": "basic", "hearts": "basic"}
 
 
 @pytest.mark.slow
@@ -106,7 +107,7 @@ def test_an_unknown_level_lists_the_games_levels(flag):
     clean(result)
     assert result.exit_code == 1
     assert f"{flag}: unknown agent 'strnog'" in result.output
-    assert "pocha's AI levels (baseline, strong, random, ismcts)" in result.output
+    assert "pocha's AI levels (baseline, strong, random, ismcts, pimc)" in result.output
     assert "did you mean 'strong'?" in result.output
 
 

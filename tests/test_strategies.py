@@ -11,7 +11,7 @@ import pytest
 
 from naipes import load_program
 from naipes.agents.ismcts import ISMCTSAgent
-from naipes.agents.knowledge import Knowledge, sees
+from naipes.agents.knowledge import Knowledge
 from naipes.agents.registry import RandomAgent, load_strategy, make_agent, strategy_agent
 from naipes.agents.search import Solver
 from naipes.agents.strategy import StrategyAgent
@@ -20,6 +20,8 @@ from naipes.language.builder import compile_expression
 from naipes.language.strategies import strategy_game, strategy_path
 from naipes.runtime.game import Game
 from naipes.tools.scenario import new_game
+
+from helpers import blind_check, hide_differently, run
 
 ROOT = Path(__file__).resolve().parent.parent
 STRATEGY_FILES = sorted((ROOT / "strategies").glob("*/*.yaml"))
@@ -38,24 +40,6 @@ def program_for(name: str):
 
 def agent_for(path: Path, seed: int) -> StrategyAgent:
     return strategy_agent(load_strategy(path, program_for(strategy_game(path))), seed)
-
-
-def run(game: Game, agents: list, limit: int, check=None) -> list:
-    """Play up to `limit` decisions; every choice must be legal. Returns the option keys chosen."""
-    for seat, agent in enumerate(agents):
-        if hasattr(agent, "attach"):
-            agent.attach(game, seat)
-    game.start()
-    chosen = []
-    while not game.over and len(chosen) < limit:
-        decision = game.decision()
-        if check:
-            check(game, decision)
-        option = agents[decision.player].choose(decision)
-        assert option in decision.options, f"{agents[decision.player].name} chose {option}, not legal"
-        chosen.append((decision.player, option_key(option)))
-        game.apply(option)
-    return chosen
 
 
 def table(path: Path, seed: int, mine: int = 0) -> list:
@@ -81,21 +65,6 @@ def test_every_strategy_is_reproducible_from_its_seed(path):
     assert first == again
 
 
-def _hide_differently(game: Game, seat: int, knowledge: Knowledge, rng: random.Random) -> Game:
-    """A copy of the game where the cards the seat cannot place are dealt again among the hidden places."""
-    twin = game.clone()
-    memory = twin.memory
-    places = [(z, i) for z in memory.zones if not sees(z, seat)
-              for i in range(len(z) - (1 if z.spec.visibility == "top" and z else 0))
-              if knowledge.known.get(z[i].id) != z.slot and not knowledge.excluded.get(z.slot)]
-    cards = [z[i] for z, i in places]
-    rng.shuffle(cards)
-    for (z, i), card in zip(places, cards):
-        z[i] = card
-        memory.where[card] = z.slot
-    return twin
-
-
 @pytest.mark.slow
 @pytest.mark.parametrize("path", STRATEGY_FILES, ids=lambda p: f"{p.parent.name}/{p.stem}")
 def test_a_strategy_never_reads_what_its_view_hides(path):
@@ -108,7 +77,7 @@ def test_a_strategy_never_reads_what_its_view_hides(path):
         if decision.player != 0 or len(decision.options) < 2:
             return
         agent = agents[0]
-        twin = _hide_differently(game, 0, knowledge, rng)
+        twin = hide_differently(game, 0, knowledge, rng)
         memory, state = dict(agent.memory), agent.rng.getstate()
         option, rule = agent.decide(decision)
         agent.memory = memory
@@ -136,21 +105,7 @@ def test_ismcts_never_reads_what_its_view_hides():
     compared = []
     game = Game(program, 7)
     agents = [ISMCTSAgent(1, iterations=20), RandomAgent(2), RandomAgent(3)]
-
-    def check(game, decision):
-        if decision.player != 0 or len(decision.options) < 2 or len(compared) >= 4:
-            return
-        agent = agents[0]
-        twin = _hide_differently(game, 0, agent.knowledge, rng)
-        state = agent.rng.getstate()
-        first = agent.choose(decision)
-        agent.rng.setstate(state)
-        real, agent.knowledge.game = agent.knowledge.game, twin  # the same knowledge, the other arrangement
-        second = agent.choose(twin.decision())
-        agent.knowledge.game = real
-        agent.rng.setstate(state)
-        assert option_key(first) == option_key(second)
-        compared.append(first)
+    check = blind_check(agents[0], compared, rng)
 
     run(game, agents, limit=60, check=check)
     assert len(compared) == 4
@@ -209,7 +164,7 @@ def test_a_playout_that_stops_early_in_the_scoring_sees_the_score_a_whole_scorin
     """A searcher's world stops once the scoring wrote what the evaluation reads and the steps left cannot write
     it again (gathering the cards, the next dealer: Memory.in_phase); the evaluation there is the one the
     whole scoring gives."""
-    from naipes.agents.ismcts import _random_move, _standing
+    from naipes.agents.ismcts import _random_move, standing
     program = program_for(game_name)
     halted_some = 0
     for seed in range(6):
@@ -224,7 +179,7 @@ def test_a_playout_that_stops_early_in_the_scoring_sees_the_score_a_whole_scorin
             while not (world.paused or world.over):
                 world.play_out(lambda offered, rng=rng: _random_move(offered, rng), 1000)
             halted_some += world.memory.halted
-            standings.append((_standing(world), world.decisions))
+            standings.append((standing(world), world.decisions))
         assert standings[0] == standings[1]
     assert halted_some >= 5  # (a seed whose hand ends the match runs every step)
 

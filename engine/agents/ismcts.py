@@ -23,10 +23,15 @@ far, so one exploration constant suits every game.
 Named on the command line as ``ismcts`` or with parameters,
 ``ismcts:iterations=200``, ``ismcts:seconds=0.5``, ``ismcts:policy=expert``
 (a strategy file plays the playouts instead of uniform random moves),
-``ismcts:exploration=1.0``, ``ismcts:depth=300`` (moves per playout).
+``ismcts:exploration=1.0``, ``ismcts:depth=300`` (moves per playout),
+``ismcts:infer=strong`` (worlds resampled by how likely that strategy level makes
+the other players' choices so far: :mod:`naipes.agents.inference`; a pool of
+POOL worlds per decision, each iteration plays in a copy of one drawn by weight).
 """
 from __future__ import annotations
 
+import bisect
+import itertools
 import math
 import random
 import time
@@ -36,10 +41,14 @@ from typing import Any
 from ..errors import ParamError
 from ..program import Program
 from ..runtime.game import Decision, Game, Option, arg_key
+from .inference import Inference
 from .knowledge import Knowledge
+from .options import parse_options
+from .rollout import Policies
 
 # The most search one decision may ask for: a strategy or a seat cannot stall a game for longer.
 MAX_ITERATIONS, MAX_DEPTH, MAX_SECONDS = 100_000, 10_000, 60
+POOL = 32  # worlds resampled by inference at each decision, which the iterations draw from by weight
 
 
 class _Node:
@@ -58,8 +67,9 @@ class ISMCTSAgent:
 
     def __init__(self, seed: int | None = None, iterations: int = 100, seconds: float | None = None,
                  exploration: float = 0.7, policy: str | None = None, program: Program | None = None,
-                 depth: int = 300, make_policy: Callable[[str, int], Any] | None = None):
-        """`make_policy(spec, seed)` makes the playout policy agent named by `policy` (the registry gives it)."""
+                 depth: int = 300, make_policy: Callable[[str, int], Any] | None = None, infer: str | None = None):
+        """`make_policy(spec, seed)` makes the playout policy agent named by `policy` and the model of the other
+        players named by `infer` (the registry gives it)."""
         bounds = {"iterations": (iterations, 1, MAX_ITERATIONS), "depth": (depth, 1, MAX_DEPTH),
                   "seconds": (seconds if seconds is not None else 1, 0.001, MAX_SECONDS),
                   "exploration": (exploration, 0, 100)}
@@ -75,8 +85,13 @@ class ISMCTSAgent:
             if program is None or make_policy is None:
                 raise ParamError("an ismcts playout policy needs the game's program (make it with make_agent)")
             self.policy = make_policy(policy, self.rng.randrange(1 << 30))
+        self.infer_spec = None if infer == "none" else infer
+        if self.infer_spec is not None and (program is None or make_policy is None):
+            raise ParamError("ismcts's inference needs the game's program (make it with make_agent)")
+        self.make_policy = make_policy
         self.name = "ismcts" + (f"[{policy}]" if policy else "")
         self.knowledge: Knowledge | None = None
+        self.inference: Any = None
         self.iterations_done = 0
 
     def reseed(self, seed: int) -> None:
@@ -85,13 +100,17 @@ class ISMCTSAgent:
             self.policy.reseed(seed + 1)
 
     def attach(self, game: Game, seat: int) -> None:
-        """Follow the game from the start: what the seat sees and deduces."""
+        """Follow the game from the start: what the seat sees and deduces, and (inference) the others' choices."""
         self.knowledge = Knowledge(game, seat)
+        self.inference = None
+        if self.infer_spec is not None:
+            assert self.make_policy is not None  # checked when made
+            models = Policies(game, self.infer_spec, self.make_policy, self.rng.randrange(1 << 30))
+            self.inference = Inference(game, seat, self.knowledge, models.agents)
 
     def choose(self, decision: Decision) -> Option:
-        game = decision.game
-        if self.knowledge is None or self.knowledge.game is not game or self.knowledge.seat != decision.player:
-            self.attach(game, decision.player)  # joined late: knows only what it sees from now on
+        if self.knowledge is None or not self.knowledge.follows(decision):
+            self.attach(decision.game, decision.player)  # joined late: knows only what it sees from now on
         if len(decision.options) == 1:
             return decision.options[0]
         root = _Node(decision.player)
@@ -100,8 +119,15 @@ class ISMCTSAgent:
         done = 0
         knowledge = self.knowledge
         assert knowledge is not None  # attached above
+        pool: list[tuple[Game, float]] = self.inference.weighted_worlds(self.rng, POOL) \
+            if self.inference is not None else []
+        totals = list(itertools.accumulate(weight for _, weight in pool))
         while done < self.iterations if deadline is None else time.perf_counter() < deadline:
-            self._iterate(root, knowledge.world(self.rng))
+            if pool:  # a world of the pool, drawn by its weight (each iteration plays in a copy of its own)
+                world = pool[bisect.bisect_right(totals, self.rng.random() * totals[-1])][0].clone()
+            else:
+                world = knowledge.world(self.rng)
+            self._iterate(root, world)
             done += 1
         self.iterations_done += done
         by_key = {o.key: o for o in decision.options}
@@ -114,9 +140,9 @@ class ISMCTSAgent:
         watching = world.program.evaluation is not None
         if watching:  # the playout ends where the evaluation changes: it cannot before what it reads is written
             world.pause_after(world.program.evaluation_reads)
-        start = _standing(world)
+        start = standing(world)
         if world.program.estimate is not None:
-            self._start_estimate = _estimate(world)
+            self._start_estimate = estimates(world)
         path: list[_Node] = []
         node, grown = root, False
 
@@ -179,9 +205,9 @@ class ISMCTSAgent:
             else:
                 world.apply(policy.choose(world.decision()))
                 left -= 1
-        end = _standing(world)
+        end = standing(world)
         if end == start and not world.over and world.program.estimate is not None:
-            end, start = _estimate(world), self._start_estimate  # cut off: the estimate of where things stand
+            end, start = estimates(world), self._start_estimate  # cut off: the estimate of where things stand
         if world.program.evaluation is not None or world.program.estimate is not None:
             return [b - a for a, b in zip(start, end)]
         return list(end) if world.over else [0.0] * len(world.memory.players)  # cut off: no result
@@ -189,7 +215,7 @@ class ISMCTSAgent:
 
 def _moved(world: Game, start: tuple, watching: bool) -> bool:
     """Whether the world's standing moved from `start` (a watched world: only once what it reads was written)."""
-    return (world.watched_written or not watching) and _standing(world) != start
+    return (world.watched_written or not watching) and standing(world) != start
 
 
 def _random_move(offered: list[tuple[str, list]], rng: random.Random) -> tuple[str, Any]:
@@ -221,7 +247,8 @@ def _step(world: Game, choose: Callable[[list[tuple[str, list]]], tuple[str, Any
         world.apply(next(o for o in options if o.move == move and o.arg is arg))
 
 
-def _estimate(world: Game) -> tuple:
+def estimates(world: Game) -> tuple:
+    """Each player's estimate (how he stands counting the round in progress)."""
     program, memory = world.program, world.memory
     estimate = program.estimate
     assert estimate is not None  # called only for a rule file that declares one
@@ -229,25 +256,19 @@ def _estimate(world: Game) -> tuple:
         return tuple(estimate(memory, memory.vars, p) for p in memory.players)
 
 
-def _standing(world: Game) -> tuple:
-    """Each player's evaluation (the payoffs once the game is over, or without an evaluation)."""
+def standing(world: Game) -> tuple:
+    """Each player's evaluation (the payoffs once the game is over, or without an evaluation; 0s mid-game)."""
     program, memory = world.program, world.memory
     if program.evaluation is not None:
         with program.located():
             return tuple(program.evaluation(memory, memory.vars, p) for p in memory.players)
-    return tuple(world.payoffs()) if world.over else ()
+    return tuple(world.payoffs()) if world.over else (0,) * len(memory.players)
 
 
 def make_ismcts(seed: int | None = None, program: Program | None = None,
                 make_policy: Callable[[str, int], Any] | None = None, **options: str) -> ISMCTSAgent:
-    """``ismcts:iterations=N,seconds=S,exploration=C,policy=STRATEGY`` from its command-line options."""
-    kinds = {"iterations": int, "seconds": float, "exploration": float, "policy": str, "depth": int}
-    parsed: dict[str, Any] = {}
-    for key, raw in options.items():
-        if key not in kinds:
-            raise ParamError(f"ismcts has no option '{key}' (options: {', '.join(kinds)})")
-        try:
-            parsed[key] = kinds[key](raw)
-        except ValueError:
-            raise ParamError(f"ismcts option '{key}' needs a {kinds[key].__name__}, not '{raw}'") from None
-    return ISMCTSAgent(seed, program=program, make_policy=make_policy, **parsed)
+    """``ismcts:iterations=N,seconds=S,exploration=C,policy=STRATEGY,infer=LEVEL`` from its command-line
+    options."""
+    kinds: dict[str, Callable[[str], Any]] = {"iterations": int, "seconds": float, "exploration": float,
+                                               "policy": str, "depth": int, "infer": str}
+    return ISMCTSAgent(seed, program=program, make_policy=make_policy, **parse_options("ismcts", kinds, options))

@@ -33,7 +33,7 @@ import random
 from typing import Any
 
 from ..library.builtins import shuffle_in_place
-from ..runtime.game import Game, Option
+from ..runtime.game import Decision, Game, Option
 from ..runtime.memory import CARD_CLASS, CardBase, PlayerBase, Zone, sees
 
 
@@ -54,6 +54,10 @@ class Knowledge:
         game.before_move.append(self.deduce)
         if like is None:
             self.look()
+
+    def follows(self, decision: Decision) -> bool:
+        """Whether this knowledge is that of the seat deciding in the game of `decision` (a Decision)."""
+        return self.game is decision.game and self.seat == decision.player
 
     def follow(self, game: Game) -> Knowledge:
         """The same knowledge, following `game` (a clone of this one's game, or a world of it)."""

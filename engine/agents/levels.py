@@ -16,6 +16,7 @@ BUILT_IN = {
     "random": "a random legal move",
     "minimax": "perfect play by exhaustive search (games with nothing hidden)",
     "ismcts": "Monte Carlo tree search over the cards it cannot see (slower)",
+    "pimc": "solves deals of the cards it cannot see with every card shown, weighted by the others' choices",
 }
 
 

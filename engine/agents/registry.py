@@ -11,6 +11,10 @@ Built-in agents, named on the command line with ``--seat NAME``:
 ``ismcts``
     information-set Monte Carlo tree search (:mod:`naipes.agents.ismcts`), for any
     rule file; options ``ismcts:iterations=200,seconds=0.5,policy=LEVEL``.
+``pimc``
+    perfect-information Monte Carlo (:mod:`naipes.agents.pimc`): worlds of the hidden
+    cards, weighted by the others' choices, each solved open-handed; options
+    ``pimc:worlds=20,seconds=1,model=maxn,nodes=5000,infer=LEVEL``.
 a strategy file
     ``strategies/GAME/LEVEL.yaml`` or its short name ``LEVEL`` (:mod:`naipes.language.strategies`).
 ``human``
@@ -44,6 +48,7 @@ from .bot_seat import check_bot_reference, make_bot_seat
 from .human import HumanAgent
 from .ismcts import make_ismcts
 from .levels import ai_levels
+from .pimc import make_pimc
 from .search import Solver
 from .strategy import StrategyAgent
 
@@ -85,6 +90,7 @@ AGENTS: dict[str, Callable[..., Agent]] = {  # by name: (seed, program, make_pol
     "random": lambda seed=None, program=None, make_policy=None: RandomAgent(seed),
     "minimax": lambda seed=None, program=None, make_policy=None: MinimaxAgent(seed),
     "ismcts": make_ismcts,  # see naipes.agents.ismcts
+    "pimc": make_pimc,  # see naipes.agents.pimc
     "human": lambda seed=None, program=None, make_policy=None: HumanAgent(),  # see naipes.agents.human
 }
 assert tuple(AGENTS) == AGENT_NAMES, "naipes.language.vocabulary.AGENT_NAMES lists the built-in agents"
@@ -206,6 +212,9 @@ def unknown_agent(spec: str, program: Program | None) -> str:
     return f"unknown agent '{spec}': choose {choices} or python:FILE.py:CLASS" + (f"; {hint}" if hint else "")
 
 
+OPTIONED = ("ismcts", "pimc")  # the built-in agents that take options
+
+
 def _agent_options(spec: str, text: str) -> dict[str, str]:
     options = {}
     for item in filter(None, text.split(",")):
@@ -214,7 +223,7 @@ def _agent_options(spec: str, text: str) -> dict[str, str]:
             raise ParamError(f"agent '{spec}': options are NAME=VALUE separated by commas, not '{item}'")
         options[key.strip()] = value.strip()
     name = spec.partition(":")[0]
-    if options and name != "ismcts":
+    if options and name not in OPTIONED:
         raise ParamError(f"agent '{name}' takes no options")
     return options
 

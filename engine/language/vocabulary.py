@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from ..runtime.agenda import STRATEGIES
 
 # The built-in agents (naipes.agents.registry makes them): what `players: ai:` and a strategy's `default:` may name.
-AGENT_NAMES = ("random", "minimax", "ismcts", "human")
+AGENT_NAMES = ("random", "minimax", "ismcts", "pimc", "human")
 
 
 @dataclass(frozen=True)

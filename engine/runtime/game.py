@@ -781,23 +781,25 @@ class Game:
         """Play `option`, recording how to take it back (`undo`): a search tries moves in one game, without
         copying it. Makes nest; each undo takes back the newest. Not for a game that others watch."""
         point = (self.memory.save_point(), self.agenda.save_point(), self.decisions, self.firings, self._options,
-                 self.cut_off, self._watched_phase, self.paused)
+                 self.cut_off, self._watched_phase, self.paused, self.memory.halted)
         self.apply(option)
         return point
 
     def undo(self, point: tuple) -> None:
         """Take back the move played by the `make` that returned `point` (and everything it set off)."""
         memory, agenda, self.decisions, self.firings, self._options, self.cut_off, self._watched_phase, \
-            self.paused = point
+            self.paused, halted = point
         self.memory.restore(memory)
+        self.memory.halted = halted  # (a search's world that stopped where its evaluation changed: pause_after)
         self.agenda.restore(agenda)
 
-    def key(self, symmetric: bool = True, turn: int = 0) -> tuple:
-        """Canonical state key: equal keys play out identically (`symmetric`, `turn`: see Memory.key; seats are
-        counted from `turn` only in a rule file whose seats are alike and whose rules bind no variables)."""
+    def key(self, symmetric: bool = True, turn: int = 0, same: tuple[dict, list[dict]] | None = None) -> tuple:
+        """Canonical state key: equal keys play out identically (`symmetric`, `turn`, `same`: see Memory.key;
+        seats are counted from `turn` only in a rule file whose seats are alike and whose rules bind no
+        variables)."""
         if turn and (not self.program.seats_alike or self.agenda.variable_rules):
             turn = 0
-        return (self.memory.key(symmetric, turn), self.agenda.refracted())
+        return (self.memory.key(symmetric, turn, same), self.agenda.refracted())
 
     # ----------------------------------------------------------------- results
     @property

@@ -749,7 +749,11 @@ class Memory(Budget):
         zone = self.zones[self.where[card]]
         return sees(zone, seat) or (zone.spec.visibility == "top" and zone[-1] is card)
 
-    def key(self, symmetric: bool = True, turn: int = 0) -> tuple:
+    def baseline(self) -> tuple[dict, list[dict]]:
+        """The values of the variables now, and of each player's, for `key` (see there)."""
+        return dict(self.vars), [{slot: getattr(p, slot) for slot in p.state_slots} for p in self.players]
+
+    def key(self, symmetric: bool = True, turn: int = 0, same: tuple[dict, list[dict]] | None = None) -> tuple:
         """A hashable, canonical summary of the state (for memoising search).
 
         It leaves out the variables and zones the play never reads (see
@@ -758,7 +762,10 @@ class Memory(Budget):
         relabelled canonically, so positions that differ only by a renaming of
         those labels share a key. With seats counted from seat `turn` (for a
         rule file whose seats are alike, ``players: symmetric:``), positions
-        turned round the table share a key.
+        turned round the table share a key. `same` (a `baseline` of this memory): a variable that still
+        holds the very value it held then (values are never changed in place) is keyed by a mark, not by
+        its value: a search keys the positions under one root cheaply (long lists that its moves never
+        touch, a match's scores), keys that only it compares.
         """
         program = self.program
         V = self.vars
@@ -768,18 +775,21 @@ class Memory(Budget):
         atoms, player_class = ATOMS, program.player_class
         seats = _SEATS[count][turn]
         parts = [V.get("phase"), V.get("stage")]  # one flat tuple: each variable's place says what it is
+        was, players_were = same if same is not None else ({}, [{} for _ in self.players])
         for name in (program.state_names if program.key_state is None else program.key_state):
             value = V[name]
             kind = type(value)
-            parts.append(value if kind in atoms else seats[value.index] if kind is player_class else norm(value))
+            parts.append(value if kind in atoms else SAME if was.get(name) is value else
+                         seats[value.index] if kind is player_class else norm(value))
         slots = program.key_player_state
         if slots is None or slots:
             for p in self.players[turn:] + self.players[:turn] if turn else self.players:
+                it_was = players_were[p.index]
                 for slot in (p.state_slots if slots is None else slots):
                     value = getattr(p, slot)
                     kind = type(value)
-                    parts.append(value if kind in atoms else seats[value.index] if kind is player_class else
-                                 norm(value))
+                    parts.append(value if kind in atoms else SAME if it_was.get(slot) is value else
+                                 seats[value.index] if kind is player_class else norm(value))
         zones = self.zones
         if symmetric and program.symmetric:
             parts.append(symmetric_zones_key([zones[slot] for slot in _key_slots(self, turn)], program.symmetric,
@@ -838,6 +848,7 @@ def _key_slots(memory: Memory, turn: int) -> list[int]:
 
 
 ATOMS: Final = {int, float, str, bool, type(None)}
+SAME: Final = object()  # a key's mark for a value unchanged since the baseline it was asked against (Memory.key)
 SHARED: Final = set(ATOMS)  # classes of values that belong to no game in particular: atoms, and the cards and facts met
 # The kinds of entry of a memory's trail (see restore): a variable's or a player's old value, a zone's old cards,
 # a zone's old length (cards went on top), where some cards were.

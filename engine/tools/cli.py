@@ -8,7 +8,7 @@
     naipes info RULESET [-p k=v]... [--json]
     naipes list
     naipes check RULESET...
-    naipes solve RULESET [-p k=v]... [--seed N] [--json]
+    naipes solve RULESET [LOG] [-p k=v]... [--seed N] [--open] [--after N] [--to STEP] [--model M] [--json]
     naipes serve [RULESET] [--seat AGENT]... [--players N] [--opponents LEVEL] [-p k=v]... [--port N]
     naipes schema [rules|strategy]
 
@@ -39,14 +39,16 @@ from ..agents.human import plural, render_table
 from ..agents.levels import default_opponent
 from ..agents.registry import AGENTS, checking, load_strategy, python_bots, shipped_agent
 from ..agents.search import Solver
+from ..agents.solver import MODELS
 from ..errors import Location, NaipesError, ParamError, RuleErrors
 from ..language.builder import load_program
 from ..language.shipped import ruleset_path, shipped_rulesets
 from ..language.strategies import is_strategy_file, strategy_game
 from ..program import Program
 from ..runtime.game import Game, GameResult, QuitGame, play_game
+from . import solving
 from .gamelog import LogError, LogHeader, attach_log, attach_seat_log, digest
-from .replay import Replay, browse, ruleset_reference, scripted, seat_named, show_step
+from .replay import Replay, browse, full_view, ruleset_reference, scripted, seat_named, show_step
 from .scoresheet import ScoreSheet, score_columns
 from .seating import close_agents, seat_agents, seat_list, seat_plan
 
@@ -816,17 +818,42 @@ def schema(kind: str) -> None:
 
 @main.command()
 @click.argument("ruleset")
+@click.argument("position", required=False, metavar="[LOG]")
 @params_option
 @seed_option
-@click.option("--json", "as_json", is_flag=True, help='Print {"outcome": "win"|"loss", "winning_moves": [...]}.')
+@click.option("--open", "open_hand", is_flag=True,
+              help="Any rule file, with every card shown: each player's value, every move's, the best line "
+                   "(to the end of the hand; a position: --after, or a logged game's step).")
+@click.option("--after", type=click.IntRange(min=0), default=0,
+              help="--open: play this many decisions with the rule file's AI first.")
+@click.option("--to", "step", type=click.IntRange(min=0), default=None,
+              help="--open with a LOG: the step to solve (default: the last).")
+@click.option("--model", type=click.Choice(list(MODELS)), default="paranoid", show_default=True,
+              help="--open with more than two players: paranoid (the others play together against each "
+                   "player) or maxn (each plays for himself).")
+@click.option("--depth", type=click.IntRange(min=1), default=None,
+              help="--open: moves searched before a line is scored by the rule file's estimate (default: to the "
+                   "end of the hand).")
+@click.option("--json", "as_json", is_flag=True,
+              help='Print the result as JSON ({"outcome": "win"|"loss", "winning_moves": [...]}; with --open: '
+                   'values, moves, best, line).')
 @guarded
-def solve(ruleset: str, params: tuple[str, ...], seed: int | None, as_json: bool) -> None:
-    """Evaluate the start position for the player to move: won or lost, and every winning move."""
+def solve(ruleset: str, position: str | None, params: tuple[str, ...], seed: int | None, open_hand: bool,
+          after: int, step: int | None, model: str, depth: int | None, as_json: bool) -> None:
+    """Solve a position: with --open, any rule file with every card shown (naipes.agents.solver); without it,
+    the start of a perfect-information game, won or lost for the player to move, and every winning move."""
     program = load(ruleset, params)
+    if open_hand:
+        solve_with_every_card_shown(program, find_ruleset(ruleset), position, pick_seed(seed), after, step, model,
+                                    depth, as_json)
+        return
+    if position is not None or after or step is not None:
+        raise NaipesError("a LOG, --after and --to choose a position for --open")
     if not program.perfect_information:
-        raise NaipesError(f"{program.name} hides information; 'solve' needs a perfect-information game")
+        raise NaipesError(f"{program.name} hides information; solve it with every card shown: --open")
     if program.result is not None:
-        raise NaipesError(f"{program.name} has a custom 'result'; 'solve' reports win/loss games only")
+        raise NaipesError(f"{program.name} has a custom 'result'; 'solve' reports win/loss games only (--open "
+                          "gives values)")
     seed = pick_seed(seed)
     game = Game(program, seed)
     game.start()
@@ -844,6 +871,22 @@ def solve(ruleset: str, params: tuple[str, ...], seed: int | None, as_json: bool
     click.echo(f"{game.mover.name} to move: {outcome.upper()}"
                + (f"; winning moves: {', '.join(winning)}" if winning else " against perfect play"))
     click.echo(f"({solver.nodes} positions searched)", err=True)
+
+
+def solve_with_every_card_shown(program: Program, path: Path, log: str | None, seed: int, after: int,
+                                step: int | None, model: str, depth: int | None, as_json: bool) -> None:
+    """`solve --open`: the position, then what naipes.tools.solving finds in it."""
+    game, origin = solving.open_position(program, seed, after, log, path, step)
+    solution, values = solving.solve_open(game, model, depth)
+    data = solving.report(game, solution, values)
+    if as_json:
+        click.echo(json.dumps({"position": origin, **data}))
+        return
+    click.echo(origin)
+    Console(highlight=False).print(render_table(program, full_view(game)))
+    for line in solving.report_lines(data):
+        click.echo(line)
+    click.echo(f"({data['positions']} positions searched)", err=True)
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -56,6 +56,9 @@ CONFIGS: dict[str, dict] = {
     "wizard": {"pool": TRICK_POOLS["wizard"], "ismcts": True, "players": 6},
     "wizard_official": {"pool": TRICK_POOLS["wizard"], "players": 6},
     "wizard_last_bidder": {"pool": TRICK_POOLS["wizard"], "players": 6},
+    "brisca": {"pool": ["random", "basic"], "ismcts": True},
+    "brisca_parejas": {"pool": ["random", "basic"], "params": {"games_to_win": "2", "arrastre": "true"}},
+    "hearts": {"pool": ["random", "basic"], "params": {"target": "40"}, "ismcts": True},
 }
 
 

@@ -1,0 +1,165 @@
+"""Perfect-information Monte Carlo: a search agent for any rule file with hidden cards.
+
+For each decision the agent draws *worlds*: the game with the cards its seat
+cannot place dealt again, consistently with what it has seen and deduced
+(:meth:`naipes.agents.knowledge.Knowledge.world`), and, with inference on,
+resampled by how likely each world makes the other players' earlier choices
+(:mod:`naipes.agents.inference`). It solves each world with every card
+shown (:class:`naipes.agents.solver.OpenSolver`) and plays the option of the
+best mean: the method of the strongest trick-taking programs (GIB for bridge,
+the Skat programs), here for any rule file.
+
+A world is solved exactly, to the end of the hand, when that fits in a node
+budget (the last tricks of a hand); otherwise its search stops after `depth`
+moves and scores each line by the rule file's ``estimate`` or, without one
+or when a `policy` is named, by playing the world on to the end of the hand
+with a strategy level in every seat (:mod:`naipes.agents.rollout`).
+
+Named on the command line as ``pimc`` or with options, e.g.
+``pimc:worlds=20,seconds=1,model=maxn,nodes=3000,depth=1,policy=strong,infer=strong``:
+
+``worlds``   worlds per decision (a fixed count: the same choices whatever the machine's load)
+``seconds``  stop drawing worlds after this long (at least one world is solved)
+``model``    ``maxn`` (each player plays for himself) or ``paranoid`` (the others against the seat)
+``nodes``    the node budget of a world's exact search (0: never exact)
+``depth``    moves searched before a line is scored, when the exact search does not fit
+``policy``   the strategy level that plays lines on (``random`` too; by default the rule file's AI, or its
+             ``estimate`` if it declares one)
+``infer``    the strategy level that models the other players' choices (``none``: no inference; by
+             default the rule file's AI)
+"""
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections.abc import Callable
+from typing import Any
+
+from ..errors import ParamError
+from ..program import Program
+from ..runtime.game import Decision, Game, Option
+from .inference import Inference, default_model
+from .ismcts import standing
+from .knowledge import Knowledge
+from .options import parse_options
+from .rollout import Policies
+from .solver import MODELS, OpenSolver, Vector
+
+MAX_WORLDS, MAX_SECONDS, MAX_NODES, MAX_DEPTH = 10_000, 60.0, 10_000_000, 100
+
+
+class PIMCAgent:
+    """Solves sampled worlds open-handed and plays the best option on average."""
+
+    def __init__(self, seed: int | None = None, worlds: int = 10, seconds: float | None = None,
+                 model: str = "maxn", nodes: int = 3000, depth: int = 1, policy: str | None = None,
+                 infer: str | None = None, program: Program | None = None,
+                 make_policy: Callable[[str, int], Any] | None = None):
+        """`make_policy(spec, seed)` makes the strategy agents named by `policy` and `infer` (the registry
+        gives it)."""
+        _check("worlds", worlds, 1, MAX_WORLDS)
+        _check("nodes", nodes, 0, MAX_NODES)
+        _check("depth", depth, 1, MAX_DEPTH)
+        if seconds is not None and not (math.isfinite(seconds) and 0.001 <= seconds <= MAX_SECONDS):
+            raise ParamError(f"pimc option seconds is {seconds}: it must be from 0.001 to {MAX_SECONDS:g}")
+        if model not in MODELS:
+            raise ParamError(f"pimc option model is '{model}': choose {', '.join(MODELS)}")
+        self.worlds, self.seconds, self.model, self.nodes, self.depth = worlds, seconds, model, nodes, depth
+        self.rng = random.Random(seed)
+        self.program, self.make_policy = program, make_policy
+        estimate = program is not None and program.estimate is not None
+        self.policy_spec = policy if policy is not None else None if estimate else default_model(program)
+        self.infer_spec = default_model(program) if infer is None else (None if infer == "none" else infer)
+        if (self.policy_spec or self.infer_spec) and (program is None or make_policy is None):
+            raise ParamError("pimc's policy and inference need the game's program (make it with make_agent)")
+        self.exact = OpenSolver(model, nodes=nodes) if nodes else None
+        self.cut = OpenSolver(model, depth=depth, cut=self._play_on if self.policy_spec else None)
+        self.name = "pimc"
+        self.knowledge: Knowledge | None = None
+        self.policies: Policies | None = None
+        self.inference: Inference | None = None
+        self.worlds_done = self.worlds_exact = 0
+        self._too_long = MAX_NODES  # moves left to the end of a hand whose exact search did not fit the budget
+
+    def reseed(self, seed: int) -> None:
+        self.rng.seed(seed)
+
+    def attach(self, game: Game, seat: int) -> None:
+        """Follow the game from the start: what the seat sees and deduces, and the others' choices."""
+        self.knowledge = Knowledge(game, seat)
+        self.policies = self.inference = None
+        seed = self.rng.randrange(1 << 30)
+        if self.policy_spec is not None:
+            assert self.make_policy is not None  # checked when made
+            self.policies = Policies(game, self.policy_spec, self.make_policy, seed)
+        if self.infer_spec is not None:
+            assert self.make_policy is not None
+            models = self.policies if self.policies is not None and self.infer_spec == self.policy_spec else \
+                Policies(game, self.infer_spec, self.make_policy, seed)
+            self.inference = Inference(game, seat, self.knowledge, models.agents)
+
+    def choose(self, decision: Decision) -> Option:
+        if self.knowledge is None or not self.knowledge.follows(decision):
+            self.attach(decision.game, decision.player)  # joined late: knows only what it sees from now on
+        if len(decision.options) == 1:
+            return decision.options[0]
+        means = self.evaluate(decision)
+        return max(decision.options, key=lambda option: means.get(option.key, -math.inf))
+
+    def evaluate(self, decision: Decision) -> dict[tuple, float]:
+        """Each option's weighted mean value for the seat over the worlds drawn, by option key."""
+        knowledge = self.knowledge
+        assert knowledge is not None  # attached in choose
+        deadline = time.perf_counter() + self.seconds if self.seconds is not None else None
+        sums: dict[tuple, float] = {}
+        weight_sum = 0.0
+        exact, left = self.exact, 0
+        for done, (world, weight) in enumerate(self._worlds(knowledge)):
+            if deadline is not None and done and time.perf_counter() > deadline:
+                break
+            if exact is not None and not done:
+                left = exact.moves_left(world)
+                if left >= self._too_long:
+                    exact = None  # (as long as a hand whose exact search did not fit the budget: skipped)
+            solution = exact.try_solve(world, decision.player) if exact is not None else None
+            if solution is None:
+                if exact is not None:
+                    self._too_long, exact = left, None  # (this decision's other worlds are as long)
+                solution = self.cut.solve(world, decision.player, line=False)
+            else:
+                self.worlds_exact += 1
+            for option, value in solution.moves:
+                sums[option.key] = sums.get(option.key, 0.0) + weight * value[decision.player]
+            weight_sum += weight
+            self.worlds_done += 1
+        return {key: total / weight_sum for key, total in sums.items()}
+
+    def _worlds(self, knowledge: Knowledge) -> list[tuple[Game, float]]:
+        """The worlds to solve, each with its weight (1 without inference)."""
+        if self.inference is None:
+            return [(knowledge.world(self.rng), 1.0) for _ in range(self.worlds)]
+        return self.inference.weighted_worlds(self.rng, self.worlds)
+
+    def _play_on(self, world: Game) -> Vector:
+        """A line cut by depth: the standing once the policy has played the world to the end of the hand."""
+        policies = self.policies
+        assert policies is not None  # (the cut plays on only with a policy)
+        policies.play_on(world)
+        try:
+            return standing(world)
+        finally:
+            policies.undo_all(world)
+
+
+def _check(option: str, value: int, low: int, high: int) -> None:
+    if not low <= value <= high:
+        raise ParamError(f"pimc option {option} is {value}: it must be from {low:,} to {high:,}")
+
+
+def make_pimc(seed: int | None = None, program: Program | None = None,
+              make_policy: Callable[[str, int], Any] | None = None, **options: str) -> PIMCAgent:
+    """``pimc:worlds=N,seconds=S,model=maxn,nodes=N,depth=D,policy=LEVEL,infer=LEVEL`` from its options."""
+    kinds: dict[str, Callable[[str], Any]] = {"worlds": int, "seconds": float, "model": str, "nodes": int,
+                                               "depth": int, "policy": str, "infer": str}
+    return PIMCAgent(seed, program=program, make_policy=make_policy, **parse_options("pimc", kinds, options))

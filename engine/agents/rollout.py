@@ -1,0 +1,94 @@
+"""Playing a world on with a strategy level in every seat, to the end of the hand: a search's leaf value.
+
+A search that cannot reach the end of a hand (an 8-card hand of Pocha has
+far too many lines) stops after a few moves and needs a value for where it
+stopped. A rule file's ``estimate`` gives one; without one, the world is
+played on to the end of the hand by a *policy*, a strategy level of the game
+in every seat, and the change of the evaluation is the value: the policy's
+own result from there, which the search's first moves improve on (a
+rollout, as backgammon programs judge a position).
+
+:class:`Policies` follows the real game with one agent of the level per
+seat, each seeing what its seat sees (its memory of the cards played, say),
+as the inference's model of the other players does. :meth:`Policies.play_on`
+plays a world on with copies of them, their memories as the real game left
+them, and takes every move back: the world is as it was, and the same world
+gives the same value (the copies draw from a generator seeded the same way
+each time).
+"""
+from __future__ import annotations
+
+import copy
+from collections.abc import Callable
+from typing import Any
+
+from ..runtime.game import Game, Option, offered
+from ..runtime.memory import PlayerBase
+
+MAX_MOVES = 2_000  # moves a rollout plays before it stops (a hand the policy never ends)
+
+
+class Policies:
+    """One agent of a strategy level per seat, following the real game as that seat sees it."""
+
+    def __init__(self, game: Game, spec: str, make_agent: Callable[[str, int], Any], seed: int):
+        self.spec, self.seed = spec, seed
+        self.agents: dict[int, Any] = {}
+        for p in game.memory.players:
+            agent = make_agent(spec, seed + p.index)
+            if hasattr(agent, "attach"):
+                agent.attach(game, p.index)  # its memory follows what the seat sees of the table
+            self.agents[p.index] = agent
+
+    def play_on(self, world: Game) -> None:
+        """Play `world` on with the policy until it is over or paused where its evaluation changed (the world's
+        watch: Game.pause_after), or MAX_MOVES; `undo_all` takes the moves back."""
+        seated = {seat: _copy_for(agent, world, seat, self.seed + seat) for seat, agent in self.agents.items()}
+        observers = [agent._observe for agent in seated.values() if _observes(agent)]
+        hook = _observe_all(observers) if observers else None
+        if hook is not None:
+            world.after_move.append(hook)
+        points: list[tuple] = []
+        try:
+            while not (world.over or world.paused or world.watched_written) and len(points) < MAX_MOVES:
+                decision = world.decision()
+                options = decision.options
+                if len(options) == 1:
+                    choice = options[0]
+                else:
+                    chosen = seated[decision.player].choose(decision)
+                    choice = offered(chosen, options) or options[0]
+                points.append(world.make(choice))
+        finally:
+            if hook is not None:
+                world.after_move.remove(hook)
+        self._points = points
+
+    def undo_all(self, world: Game) -> None:
+        for point in reversed(self._points):
+            world.undo(point)
+        self._points = []
+
+
+def _copy_for(agent: Any, world: Game, seat: int, seed: int) -> Any:
+    """A copy of a seat's agent that plays in `world` with the memory the real game gave it (a strategy agent),
+    its generator seeded with `seed`."""
+    twin = copy.copy(agent)
+    if hasattr(twin, "memory"):
+        twin.game, twin.seat = world, seat
+        twin.memory, twin.scopes, twin._views = dict(agent.memory), dict(agent.scopes), {}
+    if hasattr(twin, "rng"):
+        twin.rng = type(agent.rng)(seed)
+    return twin
+
+
+def _observes(agent: Any) -> bool:
+    strategy = getattr(agent, "strategy", None)
+    return strategy is not None and bool(strategy.observations)
+
+
+def _observe_all(observers: list) -> Callable[[Game, PlayerBase, Option], None]:
+    def observe(game: Game, player: PlayerBase, option: Option) -> None:
+        for watch in observers:
+            watch(game, player, option)
+    return observe

@@ -1,0 +1,441 @@
+"""Open-hand solving of any rule file: every card shown, the best play and what it is worth.
+
+:class:`OpenSolver` searches a game as it stands, hidden cards included, as if
+every card were face up (a *world* of a search over hidden cards is such a
+game: :meth:`naipes.agents.knowledge.Knowledge.world`). It plays lines through
+the interpreter with :meth:`Game.make` and :meth:`Game.undo`, so it solves
+whatever a rule file says, and stops a line where the rule file's
+``evaluation`` changes (the end of a hand: a round scored, a poroto lost) or
+where the game ends; a line cut after ``depth`` moves is scored by the
+change in the ``estimate`` (or in the evaluation, without one).
+
+What a position is worth is a change of each player's standing (the
+evaluation; the payoffs of a game without one). With two players and a
+zero-sum standing the value is exact. With more players it depends on what
+the others are assumed to want, the *model*:
+
+``paranoid``
+    the others play together against one player (alpha-beta on that
+    player's value): what he can make sure of, whatever they do.
+``maxn``
+    each player plays for his own value (max^n; ties are broken the same
+    way in every search: the fewest points for the others, then the
+    vector's order), a prediction rather than a guarantee.
+
+The search: alpha-beta (paranoid) or max^n with a transposition table over
+the game's canonical key (:meth:`Game.key`), the best move of an earlier
+search of a position tried first, an optional strategy level's choice tried
+first (`order`), and moves that differ only by cards the rule file cannot
+tell apart merged (:mod:`naipes.agents.equivalence`). Iterative deepening
+under a node budget gives the deepest search that fits (`nodes`).
+
+>>> from naipes import Game, load_program
+>>> game = Game(load_program("rulesets/pocha.yaml", {"peak": "2", "random_seats": "false"}), seed=3)
+>>> game.start()
+>>> solution = OpenSolver("maxn").solve(game)
+>>> solution.model, len(solution.moves) == len(game.options()), solution.complete
+('maxn', True, True)
+"""
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..errors import ParamError
+from ..runtime.game import Game, Option
+from .equivalence import Distinct
+from .ismcts import estimates, standing
+
+MODELS = {
+    "paranoid": "the others play together against the player whose value it is",
+    "maxn": "each player plays for his own value",
+}
+INFINITE = 1 << 30  # a depth left that never runs out
+HISTORY_PLIES = 24  # a cut-off weighs 2 ** (HISTORY_PLIES - its ply) in the history heuristic
+TABLE_TRIAL, TABLE_HITS = 1000, 50  # a kind of position is looked up while found once in 50 lookups (see _key)
+Vector = tuple  # a standing change per player
+
+
+class OutOfNodes(Exception):
+    """The node budget ran out in the middle of a search (iterative deepening keeps the last search done)."""
+
+
+@dataclass
+class Solution:
+    """What the solver found for the position: each option's value, the best, the line of best play."""
+
+    model: str
+    player: int  # the mover; paranoid: also the player whose value `value` is
+    value: Vector  # the position's value per player (paranoid: the player's alone is meaningful)
+    moves: list[tuple[Option, Vector]]  # every legal option with its value
+    best: list[Option]
+    line: list[str] = field(default_factory=list)  # the principal line, option labels from the position on
+    nodes: int = 0  # positions searched
+    depth: int | None = None  # the depth of the deepest search done (None: to the end)
+    complete: bool = True  # the values are exact to the end of the hand (no line was cut by depth)
+
+
+class OpenSolver:
+    """Alpha-beta (paranoid) or max^n over a game with every card shown. One solver may solve many positions, one
+    after the other (its table serves one position's search: the deepening steps and the principal line)."""
+
+    def __init__(self, model: str = "paranoid", depth: int | None = None, nodes: int | None = None,
+                 order: Callable[[Game], Option | None] | None = None, merge: bool = True,
+                 order_depth: int = 4, cut: Callable[[Game], Vector] | None = None):
+        """`depth`: moves searched before a line is cut (None: to the end of the hand); `nodes`: the budget of
+        one `solve` (deepening two moves at a time until it runs out, up to `depth`; None: no budget);
+        `order(game)`: an option to try first (a strategy's choice), asked in the first `order_depth` moves of
+        a line; `merge`: options that differ by cards the rule file cannot tell apart are searched once;
+        `cut(game)`: the standing a line cut by depth is worth (naipes.agents.rollout plays it on; by
+        default the estimate, or the standing as it is)."""
+        if model not in MODELS:
+            raise ParamError(f"unknown model '{model}': choose {', '.join(MODELS)}")
+        if depth is not None and depth < 1:
+            raise ParamError(f"the depth is {depth}: it must be at least 1")
+        self.model, self.depth, self.budget, self.order, self.order_depth = model, depth, nodes, order, order_depth
+        self.merge, self.cut = merge, cut
+        self.table: dict = {}
+        self.nodes = 0
+        self._limit = INFINITE
+        self._distinct: Distinct | None = None
+        self._merging_for: tuple | None = None  # the program and deck size `_distinct` was made for
+        # the table's use by kind of position (see _key): [searches, found], for the program `_stats_for`
+        self._stats: dict[tuple, list[int]] = {}
+        self._history: dict[tuple, int] = {}  # (player, option key) -> how often it cut a search off, weighted
+        self._stats_for: Any = None
+        self._ordered_slots: list[int] = []
+        self._me = 0
+        self._root_standing: Vector = ()
+        self._root_estimate: Vector | None = None
+        self._same: tuple[dict, list[dict]] | None = None
+
+    # ------------------------------------------------------------ the public calls
+    def solve(self, game: Game, player: int | None = None, line: bool = True) -> Solution:
+        """Every option of the pending decision with its value, the best, and (`line`) the line of best play.
+        `player` (paranoid): whose value (by default the mover's). The game is left as it is."""
+        world = self._prepare(game, player)
+        self._limit = self.budget if self.budget is not None else INFINITE
+        done: tuple | None = None
+        for depth in self._depths():
+            try:
+                scored, complete = self._root(world, depth)
+            except OutOfNodes:
+                if done is None:  # not even the shallowest search fitted: finish it regardless
+                    self._limit = INFINITE
+                    scored, complete = self._root(world, depth)
+                    done = (scored, complete, depth)
+                break
+            done = (scored, complete, depth)
+            if complete:
+                break
+        assert done is not None  # (the first depth is always searched)
+        scored, complete, depth = done
+        return self._solution(world, scored, complete, depth, line)
+
+    def try_solve(self, game: Game, player: int | None = None) -> Solution | None:
+        """`solve` to the end of the hand in one search (no line), or None if the node budget runs out first."""
+        world = self._prepare(game, player)
+        self._limit = self.budget if self.budget is not None else INFINITE
+        try:
+            scored, complete = self._root(world, INFINITE)
+        except OutOfNodes:
+            return None
+        return self._solution(world, scored, complete, INFINITE, False)
+
+    def _solution(self, world: Game, scored: list[tuple[Option, Vector]], complete: bool, depth: int,
+                  line: bool) -> Solution:
+        mover = world.mover.index
+        top = max(self._rank(value, mover) for _, value in scored)
+        best = [option for option, value in scored if self._rank(value, mover) == top]
+        value = next(value for option, value in scored if option is best[0])
+        self._limit = INFINITE  # (the line is searched whatever the budget)
+        shown = self._line(world, depth) if line else []
+        return Solution(self.model, self._me if self.model == "paranoid" else mover, value, scored, best, shown,
+                        self.nodes, None if complete else depth, complete)
+
+    def moves_left(self, game: Game, most: int = 1000) -> int:
+        """How many moves one line from `game` takes to the end of the hand (the first option each time): how
+        deep a search to the end must go."""
+        world = self._prepare(game, None)
+        count = 0
+        while not self._leaf(world) and count < most:
+            world.apply(world.options()[0])
+            count += 1
+        return count
+
+    def values(self, game: Game, player: int | None = None) -> dict[tuple, float]:
+        """Each option's value for `player` (the mover by default), by option key: what a player who sees every
+        card expects of each move (naipes.agents.pimc averages it over worlds)."""
+        solution = self.solve(game, player, line=False)
+        seat = solution.player if player is None else player
+        return {option.key: value[seat] for option, value in solution.moves}
+
+    # ------------------------------------------------------------------ set up
+    def _prepare(self, game: Game, player: int | None) -> Game:
+        """The search's own copy of `game`, watched for its evaluation, and what the search measures from."""
+        if game.over or game.memory.pending is None:
+            raise ParamError("the game is over: there is nothing to solve" if game.over else "no decision is pending")
+        self.nodes = 0
+        world = game.clone()
+        program = world.program
+        if program.evaluation is not None:
+            world.pause_after(program.evaluation_reads)  # a line ends where the evaluation changes
+        count = len(world.memory.players)
+        self._me = world.mover.index if player is None else player
+        if not 0 <= self._me < count:
+            raise ParamError(f"no player {player}: the game has players 0..{count - 1}")
+        self._same = world.memory.baseline()  # (the table's keys are this root's: see Memory.key)
+        self.table.clear()
+        self._history.clear()
+        if self._stats_for is not program:
+            self._stats_for, self._stats = program, {}
+            self._ordered_slots = [zone.slot for zone in world.memory.zones if zone.spec.ordered]
+        self._root_standing = standing(world)
+        self._root_estimate = estimates(world) if program.estimate is not None else None
+        cards = list(world.memory.where)
+        if self.merge and self._merging_for != (program, len(cards)):
+            self._merging_for = (program, len(cards))
+            distinct = Distinct(program, cards)
+            self._distinct = distinct if distinct.attributes is not None else None  # (None: no two cards alike)
+        return world
+
+    def _depths(self) -> list[int]:
+        """The depths to search, deepest last: one to the end (no budget), else deepening by `depth` moves (or
+        one) under the budget, up to `depth` if one is set."""
+        if self.budget is None:
+            return [self.depth if self.depth is not None else INFINITE]
+        if self.depth is not None:
+            return [self.depth]
+        return [*range(2, 64, 2), INFINITE]
+
+    def _root(self, world: Game, depth: int) -> tuple[list[tuple[Option, Vector]], bool]:
+        """Every root option's value (exact, no cut at the root), and whether none was cut by depth."""
+        scored, complete = [], True
+        known: dict = {}  # an option's merged class -> its value
+        for option in self._ordered(world, world.options(), None, 0):
+            merged = self._distinct.of(world, option) if self._distinct is not None else option.key
+            if merged in known:
+                scored.append((option, known[merged]))
+                continue
+            point = world.make(option)
+            try:
+                if self.model == "paranoid":
+                    value, whole = self._paranoid(world, -math.inf, math.inf, depth - 1, 1)
+                    vector = self._as_vector(world, value)
+                else:
+                    vector, whole = self._maxn(world, depth - 1, 1)
+            finally:
+                world.undo(point)
+            complete = complete and whole
+            known[merged] = vector
+            scored.append((option, vector))
+        order = {option.key: i for i, option in enumerate(world.options())}
+        scored.sort(key=lambda pair: order[pair[0].key])
+        return scored, complete
+
+    def _as_vector(self, world: Game, value: float) -> Vector:
+        """A paranoid value as a vector: the player's value in its place (the others' are not searched: 0)."""
+        vector = [0.0] * len(world.memory.players)
+        vector[self._me] = value
+        return tuple(vector)
+
+    # ------------------------------------------------------------ the leaves
+    def _leaf(self, world: Game) -> bool:
+        return world.over or world.paused or world.watched_written
+
+    def _leaf_vector(self, world: Game) -> Vector:
+        """The standing's change from the root (the game over or its evaluation changed)."""
+        return tuple(b - a for a, b in zip(self._root_standing, standing(world)))
+
+    def _cut_vector(self, world: Game) -> Vector:
+        """A line cut by depth: the change of the standing `cut` gives, else of the estimate (without one, of the
+        standing: none mid-hand)."""
+        if self.cut is not None:
+            return tuple(b - a for a, b in zip(self._root_standing, self.cut(world)))
+        if self._root_estimate is None:
+            return self._leaf_vector(world)
+        return tuple(b - a for a, b in zip(self._root_estimate, estimates(world)))
+
+    # ---------------------------------------------------------------- paranoid
+    def _paranoid(self, world: Game, alpha: float, beta: float, depth: int, ply: int) -> tuple[float, bool]:
+        """The player's value at `world` within (alpha, beta), and whether no line was cut by depth."""
+        me = self._me
+        ended, complete, key, entry = self._reach(world, depth)
+        if ended is not None:
+            return ended[me], complete
+        hint = None
+        if entry is not None:
+            lower, upper, searched, hint = entry
+            if searched in (INFINITE, depth):
+                if lower >= beta or lower == upper:
+                    return lower, searched == INFINITE
+                if upper <= alpha:
+                    return upper, searched == INFINITE
+                alpha, beta = max(alpha, lower), min(beta, upper)
+        low, high = alpha, beta
+        mover = world.mover.index
+        maximising = mover == me
+        best, best_key = (-math.inf if maximising else math.inf), None
+        for option in self._distinct_options(world, hint, ply):
+            point = world.make(option)
+            try:
+                value, whole = self._paranoid(world, alpha, beta, depth - 1, ply + 1)
+            finally:
+                world.undo(point)
+            complete = complete and whole
+            if maximising:
+                if value > best:
+                    best, best_key = value, option.key
+                    alpha = max(alpha, value)
+            elif value < best:
+                best, best_key = value, option.key
+                beta = min(beta, value)
+            if alpha >= beta:
+                cut = (mover, option.key)
+                self._history[cut] = self._history.get(cut, 0) + (1 << max(0, HISTORY_PLIES - ply))
+                break
+        if key is not None:
+            lower = best if best > low else -math.inf  # fail-low: an upper bound only; fail-high: a lower bound
+            upper = best if best < high else math.inf
+            self.table[key] = (lower, upper, INFINITE if complete else depth, best_key)
+        return best, complete
+
+    # -------------------------------------------------------------------- max^n
+    def _maxn(self, world: Game, depth: int, ply: int) -> tuple[Vector, bool]:
+        """The value vector at `world` (each player choosing the best for himself), and whether no line was cut."""
+        ended, complete, key, entry = self._reach(world, depth)
+        if ended is not None:
+            return ended, complete
+        hint = None
+        if entry is not None:
+            vector, searched, hint = entry
+            if searched in (INFINITE, depth):
+                return vector, searched == INFINITE
+        mover = world.mover.index
+        best: Vector | None = None
+        best_own = 0.0
+        best_key = None
+        for option in self._distinct_options(world, hint, ply):
+            point = world.make(option)
+            try:
+                vector, whole = self._maxn(world, depth - 1, ply + 1)
+            finally:
+                world.undo(point)
+            complete = complete and whole
+            own = vector[mover]
+            if best is None or own > best_own or (own == best_own and
+                                                  self._rank(vector, mover) > self._rank(best, mover)):
+                best, best_own, best_key = vector, own, option.key
+        assert best is not None  # a pending decision has options
+        if key is not None:
+            self.table[key] = (best, INFINITE if complete else depth, best_key)
+        return best, complete
+
+    def _reach(self, world: Game, depth: int) -> tuple[Vector | None, bool, tuple | None, Any]:
+        """A position the search reaches: (its value vector, True) at the end of the hand, (the cut's value,
+        False) at the depth's; else (None, True, its table key or None, the table's entry or None)."""
+        if self._leaf(world):
+            return self._leaf_vector(world), True, None, None
+        if depth <= 0:
+            return self._cut_vector(world), False, None, None
+        self.nodes += 1
+        if self.nodes > self._limit:
+            raise OutOfNodes
+        key = self._key(world)
+        return None, True, key, self.table.get(key) if key is not None else None
+
+    def _distinct_options(self, world: Game, hint: Any, ply: int) -> list[Option]:
+        """The options in the order to search them, one of each class of options that differ only by cards the
+        rule file cannot tell apart."""
+        options = self._ordered(world, world.options(), hint, ply)
+        distinct = self._distinct
+        if distinct is None:
+            return options
+        seen: set = set()
+        kept = []
+        for option in options:
+            merged = distinct.of(world, option)
+            if merged not in seen:
+                seen.add(merged)
+                kept.append(option)
+        return kept
+
+    def _key(self, world: Game) -> tuple | None:
+        """The position's key in the table, or None where the table is not worth its keys: a forced move's
+        position, and kinds of positions that do not meet again (told apart by the lengths of the ordered
+        zones, a trick's cards so far: a kind that after TABLE_TRIAL searches was found in the table less than
+        once in TABLE_HITS is no longer looked up; a trick-taking game's positions meet again only between
+        tricks)."""
+        if len(world.options()) == 1:
+            return None  # (a forced move: nothing to order, and its one child is keyed in its turn)
+        zones = world.memory.zones
+        shape = tuple([len(zones[slot]) for slot in self._ordered_slots])
+        stats = self._stats.get(shape)
+        if stats is None:
+            stats = self._stats[shape] = [0, 0]
+        elif stats[0] >= TABLE_TRIAL and stats[1] * TABLE_HITS < stats[0]:
+            return None
+        key = world.key(True, 0, self._same)
+        stats[0] += 1
+        if key in self.table:
+            stats[1] += 1
+        return key
+
+    def _rank(self, vector: Vector, mover: int) -> tuple:
+        """How a player prefers outcomes: his own value first; max^n breaks ties by the fewest points for the
+        others, then by the vector (the same choice whatever order the moves are searched in)."""
+        if self.model == "paranoid":
+            return (vector[self._me],)
+        return (vector[mover], -(sum(vector) - vector[mover]), tuple(-x for x in vector))
+
+    # ---------------------------------------------------------------- ordering
+    def _ordered(self, world: Game, options: list[Option], hint: Any, ply: int) -> list[Option]:
+        """The options in the order to search them: the table's best move of an earlier search of the position
+        first, else the strategy's choice (`order`); then, paranoid, the moves that cut searches off most
+        often so far for the same player (the history heuristic: a card that refutes one line often refutes
+        its neighbours)."""
+        if len(options) < 2:
+            return options
+        if self.model == "paranoid" and self._history:
+            mover, history = world.mover.index, self._history
+            options = sorted(options, key=lambda option: -history.get((mover, option.key), 0))
+        first = hint
+        if first is None and self.order is not None and ply < self.order_depth:
+            chosen = self.order(world)
+            first = chosen.key if chosen is not None else None
+        if first is None:
+            return options
+        for i, option in enumerate(options):
+            if option.key == first:
+                return [option] + options[:i] + options[i + 1:] if i else options
+        return options
+
+    # -------------------------------------------------------- the principal line
+    def _line(self, world: Game, depth: int) -> list[str]:
+        """The labels of the line of best play from the root, each move one of best value where it is played."""
+        line: list[str] = []
+        points: list[tuple] = []
+        try:
+            while not self._leaf(world) and len(line) < depth:
+                left = depth - len(line) - 1
+                chosen = max(world.options(), key=lambda option: self._preference(world, option, left))
+                line.append(f"{world.mover.name}: {chosen.label}")
+                points.append(world.make(chosen))
+        finally:
+            while points:
+                world.undo(points.pop())
+        return line
+
+    def _preference(self, world: Game, option: Option, depth: int) -> tuple:
+        """How much the player to move likes `option` (searched `depth` moves on): the larger, the better."""
+        mover = world.mover.index
+        point = world.make(option)
+        try:
+            if self.model == "paranoid":
+                value = self._paranoid(world, -math.inf, math.inf, depth, 1)[0]
+                return (value if mover == self._me else -value,)
+            return self._rank(self._maxn(world, depth, 1)[0], mover)
+        finally:
+            world.undo(point)

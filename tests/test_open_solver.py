@@ -1,0 +1,251 @@
+"""The open-hand solver (naipes.agents.solver) against plain minimax, on hundreds of small positions.
+
+The reference below is the definition and nothing more: every line played to
+its end through clones of the game (no make/undo, no table, no pruning, no
+merged cards, no ordering), each position's value the best for its mover
+(max^n, with the solver's documented tie-break) or, paranoid, the best for
+one player where he moves and the worst for him where the others do. The
+solver must give every root option the same value.
+"""
+from __future__ import annotations
+
+import json
+import random
+from functools import cache
+from pathlib import Path
+
+import pytest
+
+from naipes import Game, load_program
+from naipes.agents.equivalence import Distinct, read_attributes
+from naipes.agents.ismcts import estimates, standing
+from naipes.agents.solver import OpenSolver
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@cache
+def program(name: str, **params: str):
+    return load_program(str(ROOT / "rulesets" / f"{name}.yaml"), dict(params))
+
+
+def leaf(game: Game) -> bool:
+    return game.over or game.paused or game.watched_written
+
+
+def plain(game: Game, model: str, me: int, start: tuple, depth: int, start_estimate: tuple | None) -> tuple:
+    """The value vector of `game` by exhaustive search (deltas from `start`)."""
+    if leaf(game):
+        return tuple(b - a for a, b in zip(start, standing(game)))
+    if depth == 0:
+        now = estimates(game) if start_estimate is not None else standing(game)
+        return tuple(b - a for a, b in zip(start_estimate or start, now))
+    mover = game.mover.index
+    values = []
+    for option in game.options():
+        child = game.clone()
+        child.watched, child._watched_phase, child.paused = game.watched, game._watched_phase, game.paused
+        child.memory.halt = game.memory.halt
+        child.apply(same(child, option))
+        values.append(plain(child, model, me, start, depth - 1, start_estimate))
+    if model == "paranoid":
+        pick = max if mover == me else min
+        return pick(values, key=lambda v: v[me])
+    return max(values, key=lambda v: (v[mover], -(sum(v) - v[mover]), tuple(-x for x in v)))
+
+
+def same(game: Game, option):
+    """`option` in a copy of its game (a zone or a player is the copy's own)."""
+    return next(o for o in game.options() if o.key == option.key)
+
+
+def plain_root(game: Game, model: str, me: int, depth: int | None = None) -> list[tuple]:
+    world = game.clone()
+    if world.program.evaluation is not None:
+        world.pause_after(world.program.evaluation_reads)
+    start = standing(world)
+    start_estimate = estimates(world) if world.program.estimate is not None and depth is not None else None
+    values = []
+    for option in world.options():
+        child = world.clone()
+        child.watched, child.memory.halt = world.watched, world.memory.halt
+        child.apply(same(child, option))
+        values.append((option.key, plain(child, model, me, start, (depth or 10_000) - 1, start_estimate)))
+    return values
+
+
+def positions(name: str, params: dict, seeds: range, most_moves_left: int, skip=lambda game: False):
+    """Positions of random games with at most `most_moves_left` decisions to the end of the hand."""
+    for seed in seeds:
+        game = Game(program(name, **params), seed)
+        game.start()
+        rng = random.Random(seed)
+        while not game.over:
+            if len(game.options()) > 1 and not skip(game) and moves_left(game) <= most_moves_left:
+                yield game.clone()
+                if rng.random() < 0.5:
+                    break
+            game.apply(rng.choice(game.options()))
+
+
+def moves_left(game: Game) -> int:
+    """Decisions to the end of the hand along the first options (a bound on a hand's length)."""
+    world = game.clone()
+    if world.program.evaluation is not None:
+        world.pause_after(world.program.evaluation_reads)
+    count = 0
+    while not leaf(world) and count < 50:
+        world.apply(world.options()[0])
+        count += 1
+    return count
+
+
+def compare(game: Game, model: str, me: int | None = None, depth: int | None = None, **solver) -> None:
+    me = game.mover.index if me is None else me
+    expected = plain_root(game, model, me, depth)
+    solution = OpenSolver(model, depth=depth, **solver).solve(game, me)
+    found = [(option.key, value) for option, value in solution.moves]
+    if model == "paranoid":
+        assert [(k, v[me]) for k, v in found] == [(k, v[me]) for k, v in expected]
+    else:
+        assert found == expected
+
+
+CASES = [  # (rule file, params, seeds, moves left at most)
+    ("pocha", {"peak": "3", "random_seats": "false"}, range(40), 9),
+    ("tute_cabrero", {"porotos_to_retire": "1"}, range(16), 7),
+    ("wizard", {}, range(30), 9),
+]
+
+
+@pytest.mark.parametrize("model", ["paranoid", "maxn"])
+@pytest.mark.parametrize("name, params, seeds, most", CASES)
+def test_the_solver_gives_plain_minimax_values(name, params, seeds, most, model):
+    compared = 0
+    for game in positions(name, params, seeds, most):
+        compare(game, model)
+        compared += 1
+    assert compared >= 30
+
+
+def test_hundreds_of_positions_are_compared():
+    count = sum(1 for name, params, seeds, most in CASES for _ in positions(name, params, seeds, most))
+    assert count >= 150  # (each model: the test above)
+
+
+@pytest.mark.parametrize("model", ["paranoid", "maxn"])
+def test_every_players_paranoid_value_and_merged_cards_change_nothing(model):
+    """The value for each player (paranoid: one search each); the solver without merging and ordering agrees."""
+    for game in positions("wizard", {}, range(30, 45), 9):
+        for me in range(len(game.memory.players)):
+            compare(game, model, me, merge=False)
+
+
+def test_a_depth_cut_scores_the_estimate_as_plain_minimax_does():
+    """Chinchón's hands are long: a line cut after `depth` moves is scored by the change of its estimate."""
+    compared = 0
+    for game in positions("chinchon", {}, range(6), 10_000, skip=lambda game: game.decisions % 7):
+        compare(game, "maxn", depth=3)
+        compared += 1
+        if compared >= 6:
+            break
+    assert compared >= 6
+
+
+def test_iterative_deepening_under_a_budget_ends_with_the_full_search_when_it_fits():
+    game = next(positions("pocha", {"peak": "3", "random_seats": "false"}, range(3), 9))
+    full = OpenSolver("maxn").solve(game)
+    budgeted = OpenSolver("maxn", nodes=1_000_000).solve(game)
+    assert budgeted.complete and [v for _, v in budgeted.moves] == [v for _, v in full.moves]
+    tiny = OpenSolver("maxn", nodes=3).solve(game)
+    assert not tiny.complete and tiny.depth is not None
+
+
+def test_the_principal_line_is_played_with_the_best_moves():
+    game = next(positions("pocha", {"peak": "2", "random_seats": "false"}, range(5), 5))
+    solution = OpenSolver("maxn").solve(game)
+    assert solution.line and solution.line[0].endswith(solution.best[0].label)
+
+
+# ----------------------------------------------------------------- merged cards
+def test_what_the_play_reads_of_a_card():
+    assert read_attributes(program("pocha")) == ("suit", "rank", "strength")
+    wizard = read_attributes(program("wizard"))
+    assert "serial" not in wizard and {"kind", "suit", "strength"} <= set(wizard)
+
+
+def test_wizards_in_one_hand_are_one_option_and_a_card_a_variable_names_is_not():
+    for seed in range(40):
+        game = Game(program("wizard"), seed)
+        game.start()
+        rng = random.Random(seed)
+        while not game.over and not (game.memory.vars["phase"] == "play" and len(game.mover.hand) >= 2):
+            game.apply(rng.choice(game.options()))
+        memory = game.memory
+        stock = [card for card in memory.vars["stock"] if card.kind == "wizard"]
+        if len(stock) >= 2:
+            break
+    hand = game.mover.hand
+    for i, wizard in enumerate(stock[:2]):  # two wizards into the mover's hand, two of its cards out
+        j = memory.vars["stock"].index(wizard)
+        hand[i], memory.vars["stock"][j] = wizard, hand[i]
+        memory.where[wizard], memory.where[memory.vars["stock"][j]] = hand.slot, memory.vars["stock"].slot
+    game._options = None
+    distinct = Distinct(game.program, list(memory.where))
+    wizards = [option for option in game.options() if option.arg.kind == "wizard"]
+    assert len(wizards) == 2 and distinct.of(game, wizards[0]) == distinct.of(game, wizards[1])
+    others = [option for option in game.options() if option.arg.kind == "number"]
+    assert len({distinct.of(game, option) for option in others}) == len(others)
+    memory.vars["trump_card"] = stock[0]  # a variable names one of them: they are no longer alike
+    assert distinct.of(game, wizards[0]) != distinct.of(game, wizards[1])
+
+
+# ------------------------------------------------------------------ the command
+def naipes(*args: str):
+    from click.testing import CliRunner
+
+    from naipes.tools.cli import main
+    return CliRunner().invoke(main, list(args))
+
+
+@pytest.mark.parametrize("model", ["paranoid", "maxn"])
+def test_solve_open_reports_what_the_solver_finds(model):
+    result = naipes("solve", "pocha", "--open", "--seed", "3", "-p", "peak=3", "-p", "random_seats=false",
+                    "--after", "12", "--model", model, "--json")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    game = Game(program("pocha", peak="3", random_seats="false"), 3)
+    from naipes.tools.solving import open_position
+    game, origin = open_position(game.program, 3, after=12)
+    expected = {option.key: value for option, value in OpenSolver(model).solve(game).moves}
+    mover = game.mover.index
+    assert data["position"] == origin == "seed 3, after 12 decisions"
+    assert data["to_move"] == game.mover.name and data["model"] == model
+    assert [entry["move"] for entry in data["moves"]] == [o.label for o in game.options()]
+    for option, entry in zip(game.options(), data["moves"]):
+        value = expected[option.key]
+        assert entry["value"] == (value[mover] if model == "paranoid" else
+                                  dict(zip([p.name for p in game.memory.players], value)))
+    assert data["exact"] and data["line"] and set(data["best"]) <= {o.label for o in game.options()}
+    if model == "paranoid":  # each player's value is his own search's
+        for seat, name in enumerate(p.name for p in game.memory.players):
+            assert data["values"][name] == OpenSolver("paranoid").solve(game, seat).value[seat]
+
+
+def test_solve_open_a_logged_games_step(tmp_path):
+    log = tmp_path / "game.jsonl"
+    played = naipes("play", "tute_cabrero", "-p", "porotos_to_retire=1", "--seat", "random", "--seat", "random",
+                    "--seat", "random", "--seed", "5", "--log", str(log))
+    assert played.exit_code == 0, played.output
+    result = naipes("solve", "tute_cabrero", str(log), "-p", "porotos_to_retire=1", "--open", "--to", "30")
+    assert result.exit_code == 0, result.output
+    assert f"{log}, step 30" in result.output and "model: paranoid" in result.output and "best:" in result.output
+
+
+def test_solve_open_errors_are_clear():
+    result = naipes("solve", "pocha", "--after", "3")
+    assert result.exit_code == 1 and "for --open" in result.output
+    result = naipes("solve", "pocha")
+    assert result.exit_code == 1 and "--open" in result.output and "hides information" in result.output
+    result = naipes("solve", "pocha", "--open", "--model", "best")
+    assert result.exit_code == 2 and "best" in result.output
