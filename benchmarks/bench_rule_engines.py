@@ -4,16 +4,22 @@
 
 (a) the chain of bench_engine.py: N rules `step == i -> step = i + 1`, looped L laps, then the end;
 (b) its join: for: [p in players, q in players] with `q.index == p.index + 1 and p.level > q.level`;
-(c) Miss Manners, examples/manners/ (the rule file and the CLIPS original), 16 and 32 guests.
-Contenders run in turns (Race of common.py); ratios are medians of the paired rounds' ratios, and every
-contender must fire as many rules as Naipes, or the benchmark stops (durable-rules' versions are in
-durable_programs.py). Without durable-rules or clipspy the benchmark says so and runs the others; the naive
-loop has no Manners.
+(c) Miss Manners, examples/manners/ (the rule file and the CLIPS original), 16, 32, 64 and 128 guests;
+(d) Waltz, examples/waltz/ (the rule file and the CLIPS 6.4 distribution's rules), 3 and 12 regions (224 lines,
+    and the benchmark's waltz12: 908 lines), Naipes and CLIPS.
+Contenders run in turns (Race of common.py), timed in CPU time (time.process_time: the machine's other work
+does not lengthen it); ratios are medians of the paired rounds' ratios, and every contender must fire as many
+rules as Naipes, or the benchmark stops (durable-rules' versions are in durable_programs.py). Without
+durable-rules or clipspy the benchmark says so and runs the others; the naive loop has no Manners.
+
+For the compiled runtime, as CI and the wheel have it: `bash .ci/native && PYTHONPATH=build/native-lib
+.venv/bin/python benchmarks/bench_rule_engines.py`.
 """
 from __future__ import annotations
 
 import sys
 import tempfile
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -25,6 +31,7 @@ from naipes import load_program
 from naipes.runtime.game import Game
 
 MANNERS = ROOT / "examples" / "manners"
+WALTZ = ROOT / "examples" / "waltz"
 
 
 def missing(engine: str, module: str) -> str | None:
@@ -85,7 +92,20 @@ def clips_manners(guests: list[tuple[int, str, tuple[int, ...]]]) -> Callable[[]
     facts = [f"(guest (name {name}) (sex {sex}) (hobby {hobby}))" for name, sex, hobbies in guests
              for hobby in hobbies]
     facts += [f"(last_seat (seat {len(guests)}))", "(count (c 1))", "(context (state start_up))"]
+    return clips_run(env, facts)
 
+
+def clips_waltz(lines: list[tuple[int, int]]) -> Callable[[], int]:
+    import clips
+    env = clips.Environment()
+    env.load(str(WALTZ / "waltz.clp"))
+    env.eval("(set-strategy depth)")
+    facts = [f"(line (p1 {p1}) (p2 {p2}))" for p1, p2 in lines] + ["(stage (value duplicate))"]
+    return clips_run(env, facts)
+
+
+def clips_run(env: Any, facts: list[str]) -> Callable[[], int]:
+    """A run of CLIPS's loaded rules from `facts` (asserted in order after a reset): its firings."""
     def run() -> int:
         env.reset()
         for fact in facts:
@@ -94,15 +114,23 @@ def clips_manners(guests: list[tuple[int, str, tuple[int, ...]]]) -> Callable[[]
     return run
 
 
-# ---------------------------------------------------------------- Naipes Manners
+# ---------------------------------------------------------------- Naipes Manners and Waltz
 def naipes_manners(guests: int) -> tuple[Callable[[], int], list]:
     """The runner and the guest list (the rule file's `guest_list`, which the other engines are given)."""
     program = load_program(MANNERS / "manners.yaml", {"guests": str(guests)})
     return engine_runner(program), list(Game(program, 0).memory.vars["guest_list"])
 
 
+def naipes_waltz(regions: int) -> tuple[Callable[[], int], list]:
+    """The runner and the drawing (the rule file's `lines`, which CLIPS is given)."""
+    program = load_program(WALTZ / "waltz.yaml", {"regions": str(regions)})
+    return engine_runner(program), list(Game(program, 0).memory.vars["lines"])
+
+
 def main(argv: list[str]) -> dict:
     header("bench_rule_engines", "Naipes beside CLIPS, durable-rules and a naive loop")
+    import naipes.runtime.agenda as agenda
+    print(f"   the runtime: {'compiled (mypyc)' if agenda.__file__.endswith('.so') else 'interpreted'}; CPU time")
     absent = {name: missing(name, module) for name, module in (("CLIPS", "clips"), ("durable-rules", "durable.lang"))}
     for why in filter(None, absent.values()):
         print(f"   skipped: {why}")
@@ -128,7 +156,7 @@ def main(argv: list[str]) -> dict:
         if durable:
             join["durable-rules"] = durable.join(players, rounds, repeat)
         workloads.append((f"(b) join, {players} players x {rounds} rounds", join, repeat))
-        for guests, repeat in ((16, 5), (32, 3), (64, 1)):
+        for guests, repeat in ((16, 5), (32, 3), (64, 3), (128, 1)):
             runner, guest_list = naipes_manners(guests)
             manners = {"Naipes": runner}
             if not absent["CLIPS"]:
@@ -136,8 +164,14 @@ def main(argv: list[str]) -> dict:
             if durable:
                 manners["durable-rules"] = durable.manners(guest_list, repeat)
             workloads.append((f"(c) Miss Manners, {guests} guests", manners, repeat))
+        for regions, repeat in ((3, 3), (12, 1)):
+            runner, lines = naipes_waltz(regions)
+            waltz = {"Naipes": runner}
+            if not absent["CLIPS"]:
+                waltz["CLIPS"] = clips_waltz(lines)
+            workloads.append((f"(d) Waltz, {regions} regions", waltz, repeat))
         for label, fns, repeat in workloads:
-            race = Race(fns, repeat)
+            race = Race(fns, repeat, clock=time.process_time)
             counts = {name: race.outs[name] for name in fns}
             expected = {name: counts["Naipes"] - (name == "durable-rules" and label.startswith("(b)")) for name in fns}
             if counts != expected:
@@ -147,6 +181,8 @@ def main(argv: list[str]) -> dict:
                 rows.append([label, name, counts[name], rate(counts[name], race.best(name)), speed])
                 summary[f"{label} {name}"] = {"firings": counts[name], "per_s": rate(counts[name], race.best(name)),
                                               "times_naipes": speed}
+            ratios = ", ".join(f"{name} x{race.speedup(name, 'Naipes'):.2f}" for name in fns)
+            print(f"   {label}: {ratios}", flush=True)  # (as it goes: a long run shows where it is)
     table(["workload", "engine", "firings", "firings/s", "x Naipes's speed"], rows,
           "firings/s: best of the rounds; x Naipes's speed: median over the paired rounds of Naipes's time / its")
     print("   durable-rules: in (a) a lap is a new event (events are consumed): its `step == N` rule ends every lap, "

@@ -107,10 +107,13 @@ expose(CardBase, *CARD_ATTRIBUTES)
 class FactBase(tuple):
     """A fact: a record (fields by name) that is itself, not its value: two facts asserted alike are two
     facts (equal only to themselves), so a rule's activations follow each one (naipes.runtime.agenda). A
-    rule file's kinds of fact are classes of it (`facts:`)."""
+    rule file's kinds of fact are classes of it (`facts:`).
 
-    __slots__ = ()
+    Its time tag, `_time`, is set when it is asserted (naipes.runtime.memory): an attribute of its own (a fact
+    has an instance dict for it; a field's name cannot begin with `_`), which copies and views share with it."""
+
     kind: str = ""  # the kind of fact (the collection it belongs to)
+    _time: int  # when it was asserted (its time tag; only asserted facts have one)
     __eq__ = object.__eq__
     __ne__ = object.__ne__
     __hash__ = object.__hash__
@@ -239,40 +242,15 @@ class RuleSpec:
     join: tuple[Join | None, ...] = ()  # per variable, its tests at binding time (empty: the cross product)
     # per variable, the kind of fact its `for:` goes over when that is all it goes over (`for: f in KIND`)
     fact_levels: tuple[str | None, ...] = ()
+    # the kinds of fact its condition reads (`exists`; itself or through functions): a change of their facts
+    # leaves an activation that still holds the same one (naipes.runtime.agenda)
+    cond_kinds: tuple[str, ...] = ()
+    probed: bool = False  # its condition reads them only by looking facts up, itself (the agenda follows its lookups)
+    # LEX and MEA: the rest of what its condition reads, whose times count: a name, (attr, seat), (attr, (the
+    # position of the variable bound to the player,)) or (attr, None): of any player
+    data_reads: tuple = ()
     bit: int = 0  # 1 << the rule's slot in its word of the static conflict order (set by the linker: see Matching)
     activation: Any = None  # a rule without variables: its one activation (naipes.runtime.agenda)
-
-    def bindings(self, memory: Any, given: dict[int, Any] | None = None) -> list[tuple[tuple, tuple]]:
-        """Every binding of the rule's variables that its tests at binding time let through (one activation
-        each), with its position: where each value stands in its collection (see Join). `given`: for some
-        variables, the (place, value) pairs to go over instead of their collections (the agenda binds the
-        facts just asserted this way: naipes.runtime.agenda)."""
-        V = memory.vars
-        found: list[tuple[tuple, tuple]] = [((), ())]
-        for level, domain in enumerate(self.domains):
-            join = self.join[level] if self.join else None
-            if given is not None and level in given:
-                found = [(position + (i,), binding + (value,)) for position, binding in found
-                         for i, value in given[level]
-                         if join is None or not join.tests or join.passes(memory, binding + (value,))]
-                continue
-            index = join.index(memory) if join is not None and join.key is not None else None
-            found_next = []
-            for position, binding in found:
-                candidates = None
-                if index is not None:
-                    try:
-                        candidates = index.get(join.probe(memory, V, *binding), ())  # type: ignore[union-attr,misc]
-                    except TypeError:  # a key that cannot be looked up: go over them all
-                        candidates = None
-                if candidates is None:
-                    candidates = enumerate(domain(memory, V, *binding))
-                for i, value in candidates:
-                    bound = binding + (value,)
-                    if join is None or not join.tests or join.passes(memory, bound):
-                        found_next.append((position + (i,), bound))
-            found = found_next
-        return found
 
 
 @dataclass
@@ -299,14 +277,16 @@ class Join:
                 continue
         return True
 
-    def index(self, memory: Any) -> dict | None:
-        """The values of the collection by key, with their places in it (None: a key cannot be looked up)."""
+    def index(self, memory: Any, tagged: bool = False) -> dict | None:
+        """The values of the collection by key, with their places in it (`tagged`: facts, placed by their time
+        tags) (None: a key cannot be looked up)."""
         found: dict = {}
         V = memory.vars
         assert self.domain is not None  # a join with a key has its collection
         try:
             for i, value in enumerate(self.domain(memory, V)):
-                found.setdefault(self.key(memory, V, value), []).append((i, value))  # type: ignore[misc]
+                found.setdefault(self.key(memory, V, value), []).append(  # type: ignore[misc]
+                    (value._time if tagged else i, value))
         except TypeError:  # an unhashable key
             return None
         return found
@@ -334,8 +314,9 @@ class Matching:
     slots: tuple[RuleSpec, ...]  # the word's rules by slot
     rules: tuple[RuleSpec, ...]  # the word's rules in declaration order
     # name -> (value -> the rules guarded by `name == value`, or None; its readers; the rules whose `for:` reads
-    # it; the rules a `refresh` of that name brings back), one lookup per written key
-    globals: dict[str, tuple[dict | None, int, int, int]]
+    # it; the rules a `refresh` of that name brings back; for a kind of fact, the rules whose condition looks its
+    # facts up), one lookup per written key
+    globals: dict[str, tuple[dict | None, int, int, int, int]]
     # attr -> (readers of any player's; rules whose `for:` reads it; ((rule, variable position), ...) reading it on a
     # bound variable; seat -> readers of that seat's)
     attrs: dict[str, tuple[int, int, tuple, dict[int, int]]]

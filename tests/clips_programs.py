@@ -144,9 +144,7 @@ class Program:
             lines += [f'  {attr}: "(player.index * {a} + {b}) % 4"' for attr, (a, b) in self.player_variables.items()]
         lines.append("rules:")
         for rule in self.rules:
-            lines += [f"  - name: {rule.name}", f"    priority: {rule.salience}"]
-            if rule.phase:
-                lines.append(f"    phase: {rule.phase}")
+            lines += rule_head(rule)
             if rule.each_player:
                 lines.append('    for: "p in players"')
             lines.append(f'    when: "{naipes_text(rule.condition)}"')
@@ -201,6 +199,12 @@ class Program:
         starts = [f"(go-{rule.name} (p {i}))" if rule.each_player else f"(go-{rule.name})"
                   for rule in self.rules for i in range(self.players if rule.each_player else 1)]
         return facts + (starts[::-1] if self.strategy == "depth" else starts)
+
+
+def rule_head(rule: Any) -> list[str]:
+    """A rule's first lines in a rule file: its name, its priority, its phase."""
+    head = [f"  - name: {rule.name}", f"    priority: {rule.salience}"]
+    return head + [f"    phase: {rule.phase}"] if rule.phase else head
 
 
 def naipes_action(action: tuple) -> str:
@@ -350,18 +354,27 @@ def current_values(program: Program, memory: Any) -> dict[str, Any]:
     return out
 
 
-def run_clips(program: Program) -> Run:
+def clips_environment(program: Any, strategy: str, functions: dict[str, Any] | None = None) -> Any:
+    """A CLIPS environment with the program's constructs (and `functions`, Python functions by name), reset under
+    `strategy`, with the program's facts asserted in order."""
     import clips
     env = clips.Environment()
-    fired: list[str] = []
-    env.define_function(lambda name, *player: fired.append(str(name) + "".join(f"[P{p + 1}]" for p in player)),
-                        "note")
+    for name, function in (functions or {}).items():
+        env.define_function(function, name)
     for construct in program.clips_constructs():
         env.build(construct)
-    env.eval(f"(set-strategy {STRATEGIES[program.strategy]})")
+    env.eval(f"(set-strategy {strategy})")
     env.reset()
     for fact in program.clips_facts():
         env.assert_string(fact)
+    return env
+
+
+def run_clips(program: Program) -> Run:
+    fired: list[str] = []
+    env = clips_environment(program, STRATEGIES[program.strategy],
+                            {"note": lambda name, *player: fired.append(str(name) +
+                                                                        "".join(f"[P{p + 1}]" for p in player))})
     env.run(FIRING_LIMIT)
     final: dict[str, Any] = {}
     for fact in env.facts():

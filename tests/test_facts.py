@@ -196,3 +196,164 @@ def test_binding_only_the_facts_asserted_fires_as_binding_everything_again(tmp_p
     extended = firings()
     monkeypatch.setattr(Agenda, "extend", lambda self, rule, memory: None)  # every change binds rules whole
     assert firings() == extended and len(extended) > 40
+
+
+@pytest.mark.parametrize("strategy", ["declaration", "depth"])
+def test_what_a_rule_keeps_asleep_and_looks_up_changes_nothing_it_fires(tmp_path, monkeypatch, strategy):
+    """A rule whose guard stops holding keeps whether each activation's condition held, and re-evaluates, as
+    facts come and go, only the activations whose lookups they may answer otherwise (Agenda.retract, Lookups):
+    Miss Manners fires the same without either (every activation evaluated again on waking and at every change)."""
+    from pathlib import Path
+
+    from naipes.runtime.agenda import Agenda
+    path = Path(__file__).resolve().parent.parent / "examples" / "manners" / "manners.yaml"
+    text = path.read_text().replace("strategy: depth", f"strategy: {strategy}")
+    if strategy == "declaration":  # (the depth-first search by declaration: the newest seating bound first)
+        text = text.replace('"s in seated"', '"s in reversed(seated)"')
+    compiled = load_program(write_rules(tmp_path, text, "manners.yaml"), {"guests": "12"})
+
+    def firings() -> list:
+        game = Game(compiled, 0)
+        records: list[dict] = []
+        game.listeners.append(records.append)
+        game.start()
+        return [(r["rule"], r["binding"]) for r in records if r["type"] == "fire"]
+    kept = firings()
+    retract = Agenda.retract
+    monkeypatch.setattr(Agenda, "retract", lambda self, mask, asleep=False: retract(self, mask))
+    monkeypatch.setattr(Agenda, "_touched", lambda self, rule, changes: None)
+    assert firings() == kept and len(kept) > 100
+
+
+# ---------------------------------------------------------------- issue 36: D1-D4, each with CLIPS 6.4's answer
+TWO_A = """
+game: modified
+strategy: {strategy}
+facts:
+  a: [x, y]
+  b: [x, y]
+setup: |
+  assert a(x=0, y=0)
+  assert a(x=1, y={second})
+{more}
+rules:
+"""
+
+
+@pytest.mark.parametrize("strategy", ["depth", "recency", "breadth"])
+def test_a_modified_fact_is_a_new_activation_under_every_dynamic_strategy(tmp_path, strategy):
+    # D1: the second firing crashed (KeyError in the agenda's stamps, kept by rule and position); CLIPS: n m n
+    game, fired = run(tmp_path, TWO_A.format(strategy=strategy, second=1, more="") + """
+  - name: m
+    for: "v in a"
+    when: "v.y == 0"
+    then: "modify v(y=1)"
+  - name: n
+    for: "v in a"
+    when: "v.y == 1"
+""")
+    order = [(rule, binding.get("v")) for rule, binding in fired]
+    if strategy == "breadth":  # the oldest first: m on a(0, 0), n on a(1, 1), then n on the modified fact
+        assert [rule for rule, _ in order] == ["m", "n", "n", "fin"]
+    else:
+        assert [rule for rule, _ in order] == ["n", "m", "n", "fin"]
+    assert sorted(tuple(f) for f in game.memory.vars["a"]) == [(0, 1), (1, 1)]
+
+
+@pytest.mark.parametrize("strategy, order", [("breadth", "m m o m m"), ("depth", "o m m m m")])
+def test_an_activation_of_a_modified_fact_is_as_old_as_the_modify(tmp_path, strategy, order):
+    # D2: stamps kept by (rule, position) gave the modified fact's activation an old stamp: breadth fired
+    # m m m m o; CLIPS fires as below
+    game, fired = run(tmp_path, TWO_A.format(strategy=strategy, second=0, more="  assert b(x=0, y=0)") + """
+  - name: m
+    for: "v in a"
+    when: "v.y < 2"
+    then: "modify v(y=v.y + 1)"
+  - name: o
+    for: "w in b"
+""")
+    assert [rule for rule, _ in fired] == order.split() + ["fin"]
+
+
+def test_a_negated_lookup_that_stays_true_keeps_the_activation_refracted(tmp_path):
+    # D3: asserting a fact of kind c re-evaluated the rule and lost its refraction, though `not exists(c, y=1)`
+    # stayed true: it fired until max_firings; CLIPS fires it once
+    game, fired = run(tmp_path, """
+game: negated
+max_firings: 50
+facts:
+  c: [x, y]
+state:
+  n: 0
+rules:
+  - name: r
+    when: "not exists(c, y=1)"
+    then: |
+      assert c(x=n, y=0)
+      n = n + 1
+""")
+    assert [rule for rule, _ in fired] == ["r", "fin"] and game.memory.vars["n"] == 1
+
+
+def test_a_lookup_that_becomes_true_again_makes_a_new_activation(tmp_path):
+    # the other side of D3: the negated test goes false (a c with y=1 comes) and true again (it goes): r fires again
+    game, fired = run(tmp_path, """
+game: negated
+facts:
+  c: [x, y]
+state:
+  n: 0
+rules:
+  - name: r
+    when: "not exists(c, y=1)"
+    then: "n = n + 1"
+  - name: add
+    priority: -1
+    when: "n == 1"
+    then: |
+      assert c(x=0, y=1)
+      n = 2
+  - name: drop
+    priority: -1
+    for: "f in c"
+    when: "n == 2"
+    then: "retract f"
+""")
+    assert [rule for rule, _ in fired] == ["r", "add", "drop", "r", "fin"] and game.memory.vars["n"] == 3
+
+
+def test_a_modify_that_changes_nothing_does_nothing(tmp_path):
+    # D4: it asserted a new fact, so the rule fired again until max_firings; CLIPS 6.4 does nothing
+    game, fired = run(tmp_path, """
+game: unchanged
+max_firings: 50
+facts:
+  c: [x, y]
+setup: |
+  assert c(x=0, y=0)
+rules:
+  - name: r
+    for: "f in c"
+    then: "modify f(y=0)"
+""")
+    assert [rule for rule, _ in fired] == ["r", "fin"]
+    assert [tuple(f) for f in game.memory.vars["c"]] == [(0, 0)]
+
+
+def test_a_modify_that_makes_a_duplicate_leaves_the_other_fact(tmp_path):
+    # CLIPS 6.4: the modified fact goes and the equal one stays (with its time tag); no fact is added
+    game, fired = run(tmp_path, """
+game: duplicate
+facts:
+  c: [x, y]
+setup: |
+  assert c(x=0, y=5)
+  assert c(x=0, y=1)
+rules:
+  - name: r
+    for: "f in c"
+    when: "f.y == 1"
+    then: "modify f(y=5)"
+""")
+    assert [tuple(f) for f in game.memory.vars["c"]] == [(0, 5)]
+    assert [rule for rule, _ in fired] == ["r", "fin"]

@@ -121,6 +121,7 @@ class Unit:
     tests: int = 0  # atomic tests in a condition (specificity)
     guard: tuple | None = None  # (global name, literal) when the condition is `name == literal and ...`
     uses: set = field(default_factory=set)  # the locals in scope it reads (an expression's: `player`, ...)
+    lookups: set = field(default_factory=set)  # kinds of fact it reads only through exists(...) (also in reads)
 
     @property
     def expression(self) -> n.Expr:
@@ -155,8 +156,9 @@ class Compiler:
             tree = parse_expression(text, what)
             resolver = self.resolver(scope, bound=bound, allow_random=allow_random, what=what)
             typ = resolver.expr(tree)
-            return Unit(tree, resolver.reads, resolver.calls, typ, count_tests(tree),
-                        equality_guard(tree, self.sym, scope), resolver.uses & set(scope))
+            return Unit(tree, resolver.reads | resolver.lookups, resolver.calls, typ, count_tests(tree),
+                        equality_guard(tree, self.sym, scope), resolver.uses & set(scope),
+                        resolver.lookups - resolver.reads)
         except RuleError as exc:
             self.errors.append(exc)
             return None
@@ -168,7 +170,7 @@ class Compiler:
         def part(node: n.Expr) -> Unit:
             resolver = Resolver(self.sym, scope, what=what)
             typ = resolver.expr(node)
-            return Unit(node, resolver.reads, resolver.calls, typ, uses=resolver.uses & set(scope))
+            return Unit(node, resolver.reads | resolver.lookups, resolver.calls, typ, uses=resolver.uses & set(scope))
         try:
             tree = parse_expression(text, what)
             found = []
@@ -192,7 +194,7 @@ class Compiler:
             if not trees or not n.always_returns(trees):
                 resolver.fail(trees[-1] if trees else n.Position(text, 1, 1, False),
                               f"{what} can end without a value: every way through it ends in 'return EXPR'")
-            return Unit(trees, resolver.reads, resolver.calls)
+            return Unit(trees, resolver.reads | resolver.lookups, resolver.calls)
         except RuleError as exc:
             self.errors.append(exc)
             return None
@@ -209,7 +211,7 @@ class Compiler:
                 resolver = self.resolver(locals_, bound=bound, allow_random=True, what=what)
                 resolver.statements(statements)
                 trees += statements
-                reads |= resolver.reads
+                reads |= resolver.reads | resolver.lookups
                 calls |= resolver.calls
                 locals_ = resolver.scope
             except RuleError as exc:

@@ -36,7 +36,7 @@ from ..program import (
     interned,
     readable_by_name,
 )
-from ..runtime.agenda import DYNAMIC_STRATEGIES, Activation, static_term
+from ..runtime.agenda import DYNAMIC_STRATEGIES, Activation
 from ..runtime.memory import REFRESH
 from . import nodes as n
 from .codecheck import check_generated
@@ -184,6 +184,30 @@ def reads_through_calls(unit: Unit, defs: list[Definition]) -> set[str]:
     return {r if isinstance(r, str) else r[0] for r in reads}
 
 
+def condition_data(unit: Unit, defs: list[Definition], variables: list[str], kinds: set[str]) -> tuple[tuple, tuple,
+                                                                                                       bool]:
+    """What a rule's condition reads, for the agenda: the kinds of fact it reads, the other names and players'
+    variables it reads (as RuleSpec.data_reads holds them), both in a fixed order, and whether it reads those
+    kinds only by looking their facts up (`exists`, itself: RuleSpec.probed)."""
+    functions = function_reads(defs) if unit.calls else {}
+    reads = _with_calls(unit, functions)
+    looked_up = sorted(read for read in reads if isinstance(read, str) and read in kinds)
+    through_calls = {read for name in unit.calls for read in functions.get(name, ()) if read in kinds}
+    data: set = set()
+    for read in reads:
+        if isinstance(read, str):
+            if read not in kinds:
+                data.add(read)
+        elif isinstance(read[1], int):
+            data.add(read)
+        elif read[1] in variables:
+            data.add((read[0], (variables.index(read[1]),)))
+        else:
+            data.add((read[0], None))
+    probed = bool(looked_up) and set(looked_up) <= unit.lookups and not through_calls
+    return tuple(looked_up), tuple(sorted(data, key=repr)), probed
+
+
 def names_read(units: list[Unit], functions: dict[str, set]) -> frozenset[str]:
     """The names of variables and zones (a player's by its name) that `units` read, themselves or through the
     functions they call (`functions`: what each reads, as function_reads gives)."""
@@ -195,7 +219,7 @@ def read_indexes(rules: list[RuleSpec], units: dict[int, tuple[Unit, list[Unit]]
     """What the agenda reacts with: which rules read which names, as bit masks (see Matching), one plan per
     word of WORD rules of the static conflict order."""
     dynamic = any(rule.strategy in DYNAMIC_STRATEGIES for rule in rules)
-    order = sorted(rules, key=lambda r: (-r.priority, 0 if dynamic else static_term(r.strategy, r.tests), r.index))
+    order = sorted(rules, key=lambda r: (-r.priority, r.index))
     return tuple(_word_plan(tuple(order[start:start + WORD]), units, functions, dynamic)
                  for start in range(0, max(len(order), 1), WORD))
 
@@ -207,19 +231,19 @@ def _word_plan(slots: tuple[RuleSpec, ...], units: dict[int, tuple[Unit, list[Un
     for slot, rule in enumerate(slots):
         rule.bit = 1 << slot
         rule.activation = None if rule.variables else Activation(rule, (), (), (), None)  # (its action: resolve_specs)
-    readers: dict[str, dict] = {k: {} for k in ("global", "attr", "bound", "seat", "domain", "guards")}
+    readers: dict[str, dict] = {k: {} for k in ("global", "attr", "bound", "seat", "domain", "guards", "kept")}
     for rule in rules:
         cond_unit, domain_units = units[rule.index]
         _index_rule(readers, rule, cond_unit, domain_units, functions)
-    g, a, b, s, d, guards = (readers[k] for k in ("global", "attr", "bound", "seat", "domain", "guards"))
-    reactions = {name: (guards.get(name), g.get(name, 0), d.get(name, 0), 0)
-                 for name in set(g) | set(guards) | set(d) - set(a)}
-    reactions.update({REFRESH + rule.name: (None, 0, 0, rule.bit) for rule in rules})  # `refresh RULE`
+    g, a, b, s, d, guards, k = (readers[key] for key in ("global", "attr", "bound", "seat", "domain", "guards", "kept"))
+    reactions = {name: (guards.get(name), g.get(name, 0), d.get(name, 0), 0, k.get(name, 0))
+                 for name in set(g) | set(guards) | set(k) | set(d) - set(a)}
+    reactions.update({REFRESH + rule.name: (None, 0, 0, rule.bit, 0) for rule in rules})  # `refresh RULE`
     attrs = {attr: (a.get(attr, 0), d.get(attr, 0), tuple(b.get(attr, ())), s.get(attr, {}))
              for attr in set(a) | set(b) | set(d) | set(s)}
     bands = tuple(sum(other.bit for other in slots if other.priority == rule.priority) for rule in slots)
-    simple = {name: readers for name, (guard, readers, domain, refreshed) in reactions.items()
-              if not (guard or domain or refreshed)}
+    simple = {name: readers for name, (guard, readers, domain, refreshed, looked_up) in reactions.items()
+              if not (guard or domain or refreshed or looked_up)}
     guarded = {name: sum(by_value.values()) for name, by_value in guards.items()}
     incremental: dict[str, int] = {}
     for rule in rules:
@@ -291,7 +315,7 @@ def _index_rule(readers: dict[str, dict], rule: RuleSpec, cond_unit: Unit, domai
         if isinstance(read, str):
             if rule.guard is not None and read == rule.guard[0]:
                 continue
-            _add(readers["global"], read, bit)
+            _add(readers["kept" if read in rule.cond_kinds else "global"], read, bit)
         elif read[1] == ANY:
             _add(readers["attr"], read[0], bit)
         elif isinstance(read[1], int):

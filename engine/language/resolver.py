@@ -94,6 +94,7 @@ class Resolver:
         self.writable = writable
         self.pure = pure
         self.reads: set = set()
+        self.lookups: set = set()  # kinds of fact looked up by exists(...) (Unit.lookups)
         self.calls: set = set()
         self.uses: set[str] = set()  # locals read (of the scope given, or made inside)
         self.temporaries = 0  # the locals numbered for the players whose variables are assigned
@@ -348,7 +349,7 @@ class Resolver:
                 self.fail(arg, f"field '{arg.name}' given twice")
             self.expr(arg.value)
             wanted[arg.name] = arg.value
-        self.reads.add(kind)
+        self.lookups.add(kind)
         by = tuple(f for f in fields if f in wanted)  # (in the kind's order: one index serves every writing)
         node.target, node.found = n.EXISTS, (kind, by, [wanted[f] for f in by])
         return "bool"

@@ -7,7 +7,7 @@ from ..errors import Location, did_you_mean
 from ..program import Join, RuleSpec
 from . import nodes as n
 from .compiler import Unit, element_type, identifier_problem
-from .linker import reads_through_calls
+from .linker import condition_data, reads_through_calls
 from .loader import Map, Seq, location_of, subtext
 from .sections import BINDING, SectionReader
 from .vocabulary import RULE_KEYS
@@ -23,7 +23,7 @@ def with_given(given: tuple, unit: Unit, returns: bool = True) -> Unit:
     where = tree.at if isinstance(tree, n.Expr) else tree[0].at if tree else None
     made: list[n.Stmt] = [n.set_local(value, code, where) for value, _, code in given]
     body: list[n.Stmt] = [n.Return(unit.expression, at=unit.expression.at)] if returns else unit.statements
-    return Unit(made + body, unit.reads, unit.calls, unit.type, unit.tests, unit.guard, unit.uses)
+    return Unit(made + body, unit.reads, unit.calls, unit.type, unit.tests, unit.guard, unit.uses, unit.lookups)
 
 
 def all_of(units: list[Unit]) -> Unit:
@@ -31,9 +31,10 @@ def all_of(units: list[Unit]) -> Unit:
     if len(units) == 1:
         return units[0]
     first, last = units[0], units[-1]
+    looked_up = set().union(*(u.lookups for u in units)) - set().union(*(u.reads - u.lookups for u in units))
     return Unit(n.BoolOp("and", [u.expression for u in units], at=last.expression.at),
                 set().union(*(u.reads for u in units)), set().union(*(u.calls for u in units)), "bool",
-                sum(u.tests for u in units), first.guard)
+                sum(u.tests for u in units), first.guard, lookups=looked_up)
 
 
 ORDER_KEYS = ("before", "after")
@@ -195,7 +196,8 @@ class Rules(SectionReader):
                                      for value, _, _ in given]
             condition_tree = cond_unit.expression
             test = Unit(n.BoolOp("and", [*present, condition_tree], at=condition_tree.at),
-                        cond_unit.reads, cond_unit.calls, "bool", cond_unit.tests, cond_unit.guard)
+                        cond_unit.reads, cond_unit.calls, "bool", cond_unit.tests, cond_unit.guard,
+                        lookups=cond_unit.lookups)
         condition = self.define("rule_when", tuple(variables), with_given(given, test), bool(given),
                                 f"condition of rule '{name}'")
         action = self.define("rule_then", tuple(variables), with_given(given, act_unit, returns=False), True,
@@ -210,6 +212,8 @@ class Rules(SectionReader):
             rule.join = self.join_plan(name, when, variables, domain_units)
         if variables and not given:
             rule.fact_levels = tuple(text if text in self.sym.facts else None for text in collections)
+        rule.cond_kinds, rule.data_reads, rule.probed = condition_data(cond_unit, self.defs, variables,
+                                                                       set(self.sym.facts))
         self.rule_units[index] = (cond_unit, domain_units)  # read sets, for the linker's indexes
         self.rule_writes.append((rule.phase, unit_writes(act_unit, self.sym.zones)))  # (see phases.entry_rules)
         return rule

@@ -21,45 +21,69 @@ WORD rules, so that a mask is a machine integer: a program with more rules has
 an agenda per word (:class:`Agendas`).
 
 Conflict resolution, as in CLIPS: higher ``priority`` (salience) first; then
-the rule file's ``strategy``; then declaration order; then binding order.
-Refraction: an activation that fired does not fire again until something it
-read has changed.
+the rule file's ``strategy``, as CLIPS 6.4 defines each (see STRATEGIES and
+docs/engine.md); then the order CLIPS leaves to its implementation, which
+Naipes fixes: the newest facts first under depth (the oldest otherwise), then
+declaration order, then binding order. Refraction: an activation that fired
+does not fire again until something it read has changed.
+
+**Time.** Every strategy but ``declaration`` orders activations by when they
+were made, CLIPS's way: each fact has the time tag of its assertion (the
+memory's clock, which each assertion and retraction moves on), each update one
+more tick after the facts its firing asserted. An activation is as old as the
+newest fact it binds when that fact made it (it was asserted in the update that
+bound it), and as the update that made it otherwise (what its condition reads
+changed). A change to facts that its condition reads without binding them
+(``exists``, CLIPS's ``not`` and ``exists`` CEs) leaves it the same activation
+while its condition stays true. Its stamp (its time, and under ``random`` its
+draw) is kept with its pending and refracted flags, and a heap orders the
+pending ones (``queue``).
 """
 from __future__ import annotations
 
 from collections.abc import Callable
-from heapq import heappop, heappush
+from heapq import heapify, heappop, heappush
 from typing import Any, Final
 
 from ..program import Matching
-from .memory import PLAYER_CLASS, SHARED, ZONE_CLASS, Memory
+from .memory import FACT_CLASS, PLAYER_CLASS, SHARED, ZONE_CLASS, Memory
 
 STRATEGIES = {
-    "declaration": "rules earlier in the file first (CLIPS: none; the final tie-break of every strategy)",
-    "specificity": "rules whose condition makes more tests first (CLIPS: complexity; OPS5/Drools: specificity)",
-    "simplicity": "rules whose condition makes fewer tests first (CLIPS: simplicity)",
-    "recency": "the activation whose data changed most recently first (CLIPS: depth; OPS5: recency)",
-    "depth": "alias of recency (CLIPS's name)",
-    "breadth": "the activation whose data changed least recently first (CLIPS: breadth)",
+    "declaration": "rules earlier in the file first (CLIPS: none; the last tie-break of every strategy)",
+    "depth": "the newest activation first (CLIPS's default; OPS5: recency)",
+    "recency": "alias of depth",
+    "breadth": "the oldest activation first",
+    "simplicity": "rules whose condition makes fewer tests first; then the older activation",
+    "complexity": "rules whose condition makes more tests first; then the older activation",
+    "specificity": "alias of complexity",
+    "lex": "OPS5's LEX: the activation whose data is newest (the time tags of what it matched, newest first) first; "
+           "then more tests, then the older",
+    "mea": "OPS5's MEA: the activation whose phase was entered last first (rules without a phase after); then LEX",
+    "random": "a random order, drawn once for each activation from the game's generator; then the older",
 }
-DYNAMIC_STRATEGIES = {"recency", "depth", "breadth"}  # the order depends on when activations were made
+DYNAMIC_STRATEGIES = set(STRATEGIES) - {"declaration"}  # the order depends on when activations were made
 
+# How a strategy orders (Agenda.code)
+DECLARATION: Final = 0
+DEPTH: Final = 1
+BREADTH: Final = 2
+SIMPLICITY: Final = 3
+COMPLEXITY: Final = 4
+LEX: Final = 5
+MEA: Final = 6
+RANDOM: Final = 7
+CODES: Final = {"declaration": DECLARATION, "depth": DEPTH, "recency": DEPTH, "breadth": BREADTH,
+                "simplicity": SIMPLICITY, "complexity": COMPLEXITY, "specificity": COMPLEXITY, "lex": LEX, "mea": MEA,
+                "random": RANDOM}
 
-def static_term(strategy: str, tests: int) -> int:
-    """The part of a rule's fixed place in the conflict order that a strategy contributes."""
-    if strategy == "specificity":
-        return -tests
-    if strategy == "simplicity":
-        return tests
-    return 0
-
-
-def sort_key(rule: Any, stamp: int, position: tuple) -> tuple:
-    """Where an activation of `rule` made at update `stamp` stands in the conflict set (smallest first)."""
-    strategy = rule.strategy
-    term = -stamp if strategy in ("recency", "depth") else stamp if strategy == "breadth" else \
-        static_term(strategy, rule.tests)
-    return (-rule.priority, term, rule.index, position)
+# How an activation's state is (re)computed (Agenda.evaluate_bound)
+AGAIN: Final = 0  # something its condition reads changed: a new activation if it holds (made at the update's tick)
+FRESH: Final = 1  # a new binding: made when the newest fact it binds was asserted, if it was in this update
+KEPT: Final = 2  # only facts its condition looks up changed: the same activation while it holds
+MOMENT: Final = (1 << 40) - 1  # the part of a stamp that is its time (above it: the random strategy's draw)
+QUEUE_ROOM: Final = 256
+BATCH: Final = 16  # an evaluation of a rule's activations that makes more of them pending queues them as a batch
+START: Final = 1  # the clock at the start of a game: what was there before any fact counts as made then
 
 
 class Activation:
@@ -70,11 +94,20 @@ class Activation:
     variables has one activation, at position ().
     """
 
-    __slots__ = ("rule", "binding", "position", "key", "action")
+    __slots__ = ("rule", "binding", "position", "key", "action", "tags", "order")
 
     def __init__(self, rule: Any, binding: tuple, position: tuple, bkey: tuple, action: Any):
         self.rule, self.binding, self.position, self.key = rule, binding, position, bkey
         self.action = action  # the rule's (a field of its own, which compiled code reads directly)
+        self.tags: tuple | None = None  # the time tags of the facts it binds, in its order (see time_tags)
+        self.order: tuple | None = None  # where it stands among activations equal for the strategy (Agenda.key)
+
+    def time_tags(self) -> tuple:
+        """The time tags of the facts it binds, in binding order (kept: facts do not change)."""
+        tags = self.tags
+        if tags is None:
+            tags = self.tags = tuple([value._time for value in self.binding if isinstance(value, FACT_CLASS)])
+        return tags
 
     def __repr__(self) -> str:
         return f"<{self.rule.name} {self.binding}>"
@@ -83,25 +116,95 @@ class Activation:
 class Bindings:
     """The activations of a rule with variables, by position (made by a rebinding; never changed after)."""
 
-    __slots__ = ("acts", "index", "facts")
+    __slots__ = ("acts", "index", "facts", "places")
 
     def __init__(self, acts: dict[tuple, Activation], index: list[dict] | None, facts: dict[str, tuple]):
         self.acts = acts
         self.index = index  # per variable: identity -> the positions bound to it (for bound reads)
         self.facts = facts  # kind of fact -> the facts of that kind when these were bound (see Agenda.extend)
+        self.places: dict[tuple, tuple] | None = None  # the values bound -> their position (see place)
+
+    def place(self, bkey: tuple) -> tuple | None:
+        """The position of the activation that binds the values `bkey` (None: none does)."""
+        places = self.places
+        if places is None:
+            places = self.places = {act.key: position for position, act in self.acts.items()}
+        return places.get(bkey)
+
+
+class Lookups:
+    """What the activations of a rule whose condition looks facts up (RuleSpec.probed) looked up when last
+    evaluated: a change of facts can change only the activations that looked up the values it changed (the
+    negated and existential joins of a Rete network, kept as an index of the lookups)."""
+
+    __slots__ = ("of", "by", "fields")
+
+    def __init__(self) -> None:
+        self.of: dict[tuple, tuple] = {}  # the values an activation binds -> its lookups: (kind, fields, values)
+        self.by: dict[tuple, set] = {}  # a lookup -> the activations (their values bound) that made it
+        self.fields: dict[str, set] = {}  # kind -> the fields its facts were looked up by
+
+    def copy(self) -> Lookups:
+        new = Lookups()
+        new.of = self.of.copy()
+        new.by = {key: bkeys.copy() for key, bkeys in self.by.items()}
+        new.fields = {kind: fields.copy() for kind, fields in self.fields.items()}
+        return new
+
+    def note(self, bkey: tuple, probes: list) -> None:
+        """The activation binding `bkey` made the lookups `probes` (memory.probes) when evaluated."""
+        self.forget(bkey)
+        keys = tuple([probe[:3] for probe in probes])
+        self.of[bkey] = keys
+        for key in keys:
+            found = self.by.get(key)
+            if found is None:
+                found = self.by[key] = set()
+                of_kind = self.fields.get(key[0])
+                if of_kind is None:
+                    of_kind = self.fields[key[0]] = set()
+                of_kind.add(key[1])
+            found.add(bkey)
+
+    def forget(self, bkey: tuple) -> None:
+        for key in self.of.pop(bkey, ()):
+            found = self.by.get(key)
+            if found is not None:
+                found.discard(bkey)
+
+    def touched(self, kind: str, facts: list) -> set:
+        """The activations (their values bound) whose lookups the coming or going of `facts` may answer otherwise."""
+        found: set = set()
+        for fields in self.fields.get(kind, ()):
+            for fact in facts:
+                bkeys = self.by.get((kind, fields, tuple([getattr(fact, name) for name in fields])))
+                if bkeys:
+                    found |= bkeys
+        return found
 
 
 class Matches:
     """The state of a rule with variables in one agenda: per binding position, pending and refracted flags,
-    and a heap of positions holding every pending one (the smallest pending position fires first)."""
+    and a heap of positions holding every pending one (the smallest pending position fires first). While the
+    rule's guard does not hold, its flags may stay as they were, `asleep` saying so (see Agenda.retract)."""
 
-    __slots__ = ("flags", "heap")
+    __slots__ = ("flags", "heap", "asleep", "count")
 
-    def __init__(self, flags: dict[tuple, int], heap: list[tuple]):
+    def __init__(self, flags: dict[tuple, int], heap: list[tuple], asleep: tuple[dict, set] | None = None,
+                 count: int = 0):
         self.flags, self.heap = flags, heap
+        # asleep: (the activations when the rule's guard stopped holding, the values bound of those whose lookups
+        # may answer otherwise since): their flags tell whether their conditions held
+        self.asleep = asleep
+        self.count = count  # under a dynamic order (which keeps no heap here): how many are pending
 
     def copy(self) -> Matches:
-        return Matches(self.flags.copy(), self.heap[:])
+        asleep = self.asleep
+        return Matches(self.flags.copy(), self.heap[:], None if asleep is None else (asleep[0], asleep[1].copy()),
+                       self.count)
+
+    def pending_any(self, dynamic: bool) -> bool:
+        return self.count > 0 if dynamic else self.first() is not None
 
     def first(self) -> tuple | None:
         """The smallest pending position (None: none), after dropping the positions no longer pending."""
@@ -129,12 +232,16 @@ class Agenda:
     that of every rule without variables that fired and whose condition was not
     re-evaluated since (refraction); a rule with variables keeps both per
     binding in its :class:`Matches`.  ``closed`` has the bits of the guarded
-    rules whose guard does not hold.
+    rules whose guard does not hold.  Under every strategy but declaration, a
+    flag holds its activation's stamp too (``stamp << 2 | flags``), and so does
+    ``times`` for a rule without variables; ``queue`` is a heap of the pending
+    activations in firing order (an entry no longer pending is dropped when met).
     """
 
-    __slots__ = ("program", "plan", "live", "fired", "closed", "bindings", "matches", "tick", "stamps",
-                 "guard_seen", "unbound", "ungrown", "unevaluated", "readers_of", "evaluator", "variable_rules",
-                 "slots", "fixed", "spare")
+    __slots__ = ("program", "plan", "live", "fired", "closed", "bindings", "matches", "tick", "before", "times",
+                 "queue", "serial", "room", "batches", "join_indexes", "diffs", "code", "written", "lookups", "seen",
+                 "probed_kinds", "guard_seen", "unbound", "ungrown", "unevaluated", "readers_of", "evaluator",
+                 "variable_rules", "slots", "fixed", "spare")
 
     def __init__(self, program: Any = None, plan: Matching | None = None):
         """The agenda of `plan`, one word of `program`'s rules (see `new_agenda`). `program` None: a blank agenda,
@@ -155,8 +262,25 @@ class Agenda:
         self.live = self.fired = self.closed = 0
         self.bindings: list[Bindings] = [NO_BINDINGS] * len(program.rules)  # by rule index
         self.matches: list[Matches] = [NO_MATCHES] * len(program.rules)
-        self.tick = 0  # counts updates: activations made by one write share a tick (recency)
-        self.stamps: dict | None = {} if self.plan.dynamic else None  # (rule, position) -> tick it became live
+        self.tick = self.before = 0  # the clock at this update and at the one before (see update)
+        self.code = CODES[plan.slots[0].strategy] if plan.slots else DECLARATION
+        dynamic = self.code != DECLARATION
+        self.times: list[int] = [0] * len(plan.slots)  # slot -> the stamp of the rule's one activation (dynamic)
+        self.queue: list | None = [] if dynamic else None  # heap of (key, serial, activation, stamp) (dynamic)
+        self.serial = 0  # entries pushed on the queue (equal keys do not compare activations)
+        self.room = QUEUE_ROOM  # the queue's length past which the entries that no longer count are dropped
+        self.batches: dict[int, tuple[int, list]] = {}  # rule index -> (batch, entries): see _enqueue
+        self.join_indexes: dict[int, tuple] = {}  # id of a Join -> (the facts it indexed, the index): _fact_index
+        self.diffs: dict[str, tuple] = {}  # kind -> the last difference worked out between its facts (see _diff)
+        # LEX and MEA: a written key (a name, (attr, seat)) -> when it was last written (START before)
+        self.written: dict | None = {} if self.code in (LEX, MEA) else None
+        # rule index -> what its activations looked up (rules with variables whose conditions look facts up)
+        self.lookups: list[Lookups | None] = [Lookups() if rule.probed and rule.variables else None
+                                              for rule in program.rules]
+        # the kinds of fact those rules look up -> their facts when the agenda last looked (see _changes)
+        self.probed_kinds = frozenset(kind for rule in plan.rules if rule.probed and rule.variables
+                                      for kind in rule.cond_kinds)
+        self.seen: dict[str, tuple] = {}
         self.guard_seen: dict = {}
         # rules with variables whose `for:` changed while their guard did not hold, bound again when it holds:
         # whole, or (only facts came and went) re-matched for those facts
@@ -165,30 +289,47 @@ class Agenda:
 
     def clone(self) -> Agenda:
         new = Agenda()
-        new.program, new.plan = self.program, self.plan
+        new.program, new.plan, new.code = self.program, self.plan, self.code
         new.readers_of, new.evaluator, new.variable_rules = self.readers_of, self.evaluator, self.variable_rules
         new.slots, new.fixed, new.spare = self.slots, self.fixed, set()
         new.live, new.fired, new.closed = self.live, self.fired, self.closed
         new.bindings = self.bindings.copy()
         new.matches = [m.copy() if m.flags else m for m in self.matches] if self.variable_rules else self.matches
-        new.tick, new.guard_seen = self.tick, self.guard_seen.copy()
-        new.stamps = self.stamps.copy() if self.stamps is not None else None
+        new.tick, new.before, new.guard_seen = self.tick, self.before, self.guard_seen.copy()
+        new.times, new.serial, new.room = self.times.copy(), self.serial, self.room
+        new.batches = {rid: (batch, entries.copy()) for rid, (batch, entries) in self.batches.items()}
+        new.join_indexes, new.diffs = {}, {}  # (changed in place: made anew as asked for)
+        new.queue = None if self.queue is None else self.queue.copy()
+        new.written = None if self.written is None else self.written.copy()
+        new.probed_kinds, new.seen = self.probed_kinds, self.seen.copy()
+        new.lookups = [None if of is None else of.copy() for of in self.lookups] if self.probed_kinds else \
+            self.lookups
         new.unbound, new.ungrown, new.unevaluated = self.unbound, self.ungrown, self.unevaluated
         return new
 
     def save_point(self) -> tuple:
         """What to come back to after trying a move (the memory records its own writes)."""
         bound = self.variable_rules
-        return (self.live, self.fired, self.closed, self.tick, self.guard_seen.copy(),
-                None if self.stamps is None else self.stamps.copy(),
+        return (self.live, self.fired, self.closed, self.tick, self.before, self.guard_seen.copy(),
                 self.bindings.copy() if bound else None, [m.copy() for m in self.matches] if bound else None,
-                self.unbound, self.ungrown, self.unevaluated)
+                self.unbound, self.ungrown, self.unevaluated,
+                None if self.queue is None else (self.times.copy(), self.queue.copy(), self.serial,
+                                                 None if self.written is None else self.written.copy(),
+                                                 {rid: (batch, entries.copy())
+                                                  for rid, (batch, entries) in self.batches.items()}),
+                None if not self.probed_kinds else (self.seen.copy(), [None if of is None else of.copy()
+                                                                        for of in self.lookups]))
 
     def restore(self, point: tuple) -> None:
-        self.live, self.fired, self.closed, self.tick, self.guard_seen, self.stamps, bindings, matches, \
-            self.unbound, self.ungrown, self.unevaluated = point
+        self.live, self.fired, self.closed, self.tick, self.before, self.guard_seen, bindings, matches, \
+            self.unbound, self.ungrown, self.unevaluated, timed, looked_up = point
         if bindings is not None:
             self.bindings, self.matches = bindings, matches
+        if timed is not None:
+            self.times, self.queue, self.serial, self.written, self.batches = timed
+        self.join_indexes, self.diffs = {}, {}  # (kept up from facts that came after: made anew)
+        if looked_up is not None:
+            self.seen, self.lookups = looked_up
 
     def refracted(self) -> tuple:
         """The refracted activations, hashable (part of a game's memo key)."""
@@ -196,13 +337,16 @@ class Agenda:
 
     # ---------------------------------------------------------------- matching
     def start(self, memory: Memory, lazy: bool = False) -> None:
-        """Bind and evaluate every rule (at the start of a game).
+        """Bind and evaluate every rule (at the start of a game: an update of its own, after the setup's facts,
+        which bound activations take their times from).
 
-        `lazy`, under a static conflict order: a rule is bound and evaluated only when every rule before it
-        is idle (`pop_from` does it), for an agenda that fires a rule or two and is dropped, as a strategy's
+        `lazy`, under a static conflict order: a rule is bound and evaluated only when every rule before it is
+        idle (`pop_from` does it), for an agenda that fires a rule or two and is dropped, as a strategy's
         decision; what it fires is the same."""
         memory.dirty.clear()
-        self.tick += 1
+        self._tick(memory)
+        self.before = 0  # (every fact there is new to the agenda; under a static order, until it is started)
+        self.seen = {kind: memory.vars[kind] for kind in self.probed_kinds}
         V = memory.vars
         plan = self.plan
         closed = 0
@@ -210,19 +354,31 @@ class Agenda:
             value = self.guard_seen[name] = V[name]
             closed |= plan.guarded[name] & ~_get(by_value, value)
         self.closed = closed
-        if lazy and self.stamps is None:
+        if lazy and self.queue is None:
             self.unevaluated = (1 << len(plan.slots)) - 1
-            return
-        for rule in plan.rules:
-            if rule.variables:
-                self.bind(rule, memory)
-            self.evaluate_rules(rule.bit, memory)
+        else:
+            for rule in plan.rules:
+                if rule.variables:
+                    self.bind(rule, memory)
+                    if not rule.bit & closed:
+                        self.evaluate_bound(rule, None, memory, FRESH)
+                else:
+                    self.evaluate_rules(rule.bit, memory)
+        if self.queue is None:
+            self.before = memory.clock
+
+    def _tick(self, memory: Memory) -> None:
+        """An update begins, under a dynamic order: one more tick of the memory's clock, after the facts its firing
+        asserted and retracted (`before`: the clock when the previous update began, before them)."""
+        self.before = self.tick
+        memory.clock += 1
+        self.tick = memory.clock
 
     def bind(self, rule: Any, memory: Memory) -> list[tuple]:
         """(Re)compute a rule's bindings; returns the positions whose activations are new.
 
         An activation is its rule and the values it binds: while they are all still bound it keeps its
-        state (pending, refracted), wherever they now stand in their collections (which orders it)."""
+        state (pending, refracted, its stamp), wherever they now stand in their collections (which orders it)."""
         rid = rule.index
         old, old_flags = self.bindings[rid], self.matches[rid].flags
         old_acts = old.acts
@@ -232,14 +388,18 @@ class Agenda:
         acts: dict[tuple, Activation] = {}
         fresh: list[tuple] = []
         flags: dict[tuple, int] = {}
+        moved: list[Activation] = []
         action = rule.action
-        for position, binding in rule.bindings(memory):
+        for position, binding in self._bindings(rule, memory):
             bkey = tuple([_identity(v) for v in binding])
             places = before.get(bkey)
             if places:
                 was = places.pop(0)
                 act = old_acts[was]
-                acts[position] = act if was == position else Activation(rule, binding, position, bkey, action)
+                if was != position:
+                    act = Activation(rule, binding, position, bkey, action)
+                    moved.append(act)
+                acts[position] = act
                 flags[position] = old_flags[was]
             else:  # a new binding: a new activation
                 acts[position] = Activation(rule, binding, position, bkey, action)
@@ -247,63 +407,67 @@ class Agenda:
                 fresh.append(position)
         self.bindings[rid] = Bindings(acts, _bound_read_index(rule, acts.values()),
                                       {kind: memory.vars[kind] for kind in rule.fact_levels if kind})
-        matches = self.matches[rid] = Matches(flags, sorted(p for p, flag in flags.items() if flag & LIVE))
-        if matches.heap:  # (a kept activation keeps its place, so its stamp under recency stays right)
+        looked_up = self.lookups[rid]
+        if looked_up is not None:
+            for places in before.values():
+                for was in places:  # (the bindings gone)
+                    looked_up.forget(old_acts[was].key)
+        matches = self.matches[rid] = self._matches(flags, self.matches[rid].asleep)
+        if matches.pending_any(self.queue is not None):
             self.live |= rule.bit
         else:
             self.live &= ~rule.bit
+        if moved and self.queue is not None:
+            self._requeue(rule, moved, flags)
         return fresh
 
     def extend(self, rule: Any, memory: Memory) -> list[tuple] | None:
         """Re-match only what the facts asserted and retracted since the rule was bound change: the activations
-        of the facts gone go, the others move to their facts' new places (keeping their state), and only the
+        of the facts gone go, the others stay as they are (a fact's place is its time tag), and only the
         combinations with a new fact are bound (semi-naive: for each variable over a kind of fact, the new
         facts there, the old ones at the variables over that kind before it). Returns the positions of the
-        new activations; None when a collection was reordered (bind the rule again, whole)."""
+        new activations (a caller given None binds the rule whole: see tests/test_facts.py)."""
         rid = rule.index
         old = self.bindings[rid]
         V = memory.vars
         levels = rule.fact_levels
-        changed: dict[str, tuple[tuple, tuple]] = {}  # kind -> (the old facts still there, the new ones)
-        places: dict[str, dict[int, int]] = {}  # kind with facts gone -> id of a fact -> its new place
+        added: dict[str, tuple] = {}  # kind -> its facts asserted since (after every one there before)
+        gone: set[int] = set()  # the ids of the facts retracted since
         for kind, before in old.facts.items():
             now = V[kind]
             if now is before:
                 continue
-            present = {id(f): i for i, f in enumerate(now)}
-            kept = tuple(f for f in before if id(f) in present)
-            if now[:len(kept)] != kept:
-                return None
-            changed[kind] = (kept, now[len(kept):])
-            if len(kept) < len(before):
-                places[kind] = present
+            went, added[kind] = self._diff(kind, before, now)
+            gone.update(map(id, went))
         matches = self.matches[rid]
-        acts = dict(old.acts)
-        if places:  # facts went: their activations go, the others move to their facts' new places
-            acts, flags = {}, {}
+        if gone:  # facts went: their activations go
+            looked_up = self.lookups[rid]
+            acts: dict[tuple, Activation] = {}
             for position, act in old.acts.items():
-                moved = list(position)
-                for level, kind in enumerate(levels):
-                    if kind in places:
-                        moved[level] = places[kind].get(id(act.binding[level]), -1)
-                if -1 in moved:
-                    continue
-                at = tuple(moved)
-                acts[at] = act if at == position else Activation(rule, act.binding, at, act.key, act.action)
-                flags[at] = matches.flags[position]
-            matches = self.matches[rid] = Matches(flags, sorted(p for p, flag in flags.items() if flag & LIVE))
+                for value in act.binding:
+                    if id(value) in gone:
+                        if looked_up is not None:
+                            looked_up.forget(act.key)
+                        break
+                else:
+                    acts[position] = act
+            matches = self.matches[rid] = self._matches({position: matches.flags[position] for position in acts},
+                                                        matches.asleep)
+        else:
+            acts = dict(old.acts)
         found: list[tuple[tuple, tuple]] = []
-        kinds = sorted(k for k in changed if changed[k][1])
+        kinds = sorted(kind for kind in added if added[kind])
         for done, kind in enumerate(kinds):
-            kept, added = changed[kind]
-            later = {k: list(enumerate(changed[k][0])) for k in kinds[done + 1:]}  # (their new facts: later)
+            new = added[kind]
+            first = new[0]._time  # (every fact of the kind there before has an earlier time tag)
+            later = {other: added[other][0]._time for other in kinds[done + 1:]}  # (their new facts: later)
             for level, of in enumerate(levels):
                 if of != kind:
                     continue
                 given: dict[int, Any] = {i: later[k] for i, k in enumerate(levels) if k in later}
-                given.update({i: list(enumerate(kept)) for i in range(level) if levels[i] == kind})
-                given[level] = [(len(kept) + i, fact) for i, fact in enumerate(added)]
-                found += rule.bindings(memory, given)
+                given.update({i: first for i in range(level) if levels[i] == kind})  # (the facts before)
+                given[level] = [(fact._time, fact) for fact in new]
+                found += self._bindings(rule, memory, given)
         fresh, action = [], rule.action
         for position, binding in found:
             acts[position] = Activation(rule, binding, position, tuple([_identity(v) for v in binding]), action)
@@ -311,19 +475,115 @@ class Agenda:
             fresh.append(position)
         self.bindings[rid] = Bindings(acts, _bound_read_index(rule, acts.values()),
                                       {kind: V[kind] for kind in old.facts})
-        if matches.first() is not None:
+        if matches.pending_any(self.queue is not None):
             self.live |= rule.bit
         else:
             self.live &= ~rule.bit
         return fresh
 
+    def _matches(self, flags: dict[tuple, int], asleep: tuple[dict, set] | None) -> Matches:
+        """A rule's Matches with these flags: its heap of the pending positions, or under a dynamic order their
+        count."""
+        if self.queue is None:
+            return Matches(flags, sorted([p for p, flag in flags.items() if flag & LIVE]), asleep)
+        count = 0
+        for flag in flags.values():
+            if flag & LIVE:
+                count += 1
+        return Matches(flags, [], asleep, count)
+
+    def _bindings(self, rule: Any, memory: Memory, given: dict[int, Any] | None = None) -> list[tuple[tuple, tuple]]:
+        """Every binding of the rule's variables that its tests at binding time let through (one activation
+        each), with its position: where each value stands in its collection (see Join), and for a variable over a
+        kind of fact (`fact_levels`) its fact's time tag, which orders the facts as their collection does and stays
+        as facts come and go. `given`: for some variables, the (place, value) pairs to go over instead of their
+        collections, or a number: only the values placed before it (extend binds the facts just asserted so, with
+        the facts there before). A variable over a kind of fact with a key finds its facts in an index kept up
+        (_fact_index)."""
+        V = memory.vars
+        found: list[tuple[tuple, tuple]] = [((), ())]
+        levels = rule.fact_levels
+        joins = rule.join
+        for level, domain in enumerate(rule.domains):
+            join = joins[level] if joins else None
+            kind = levels[level] if levels else None
+            limit = -1
+            if given is not None and level in given:
+                chosen = given[level]
+                if type(chosen) is int:
+                    limit = chosen
+                else:
+                    found = [(position + (i,), binding + (value,)) for position, binding in found
+                             for i, value in chosen
+                             if join is None or not join.tests or join.passes(memory, binding + (value,))]
+                    continue
+            index: dict | None = None
+            if join is not None and join.key is not None:
+                index = self._fact_index(join, kind, memory) if kind is not None else join.index(memory)
+            found_next = []
+            for position, binding in found:
+                candidates: Any = None
+                if index is not None:
+                    try:
+                        candidates = index.get(join.probe(memory, V, *binding), ())  # type: ignore[union-attr]
+                    except TypeError:  # a key that cannot be looked up: go over them all
+                        candidates = None
+                if candidates is None:
+                    values = domain(memory, V, *binding)
+                    candidates = [(value._time, value) for value in values] if kind is not None else \
+                        enumerate(values)
+                for i, value in candidates:
+                    if limit >= 0 and i >= limit:
+                        continue
+                    bound = binding + (value,)
+                    if join is None or not join.tests or join.passes(memory, bound):
+                        found_next.append((position + (i,), bound))
+            found = found_next
+        return found
+
+    def _fact_index(self, join: Any, kind: str, memory: Memory) -> dict | None:
+        """The facts of `kind` by `join`'s key, with their time tags (None: a key cannot be looked up), kept up
+        from the facts that came and went since it was last asked for."""
+        now = memory.vars[kind]
+        cached = self.join_indexes.get(id(join))
+        if cached is not None and cached[0] is now:
+            return cached[1]
+        V, key = memory.vars, join.key
+        index: dict | None
+        try:
+            if cached is None or cached[1] is None:
+                index = {}
+                for fact in now:
+                    index.setdefault(key(memory, V, fact), []).append((fact._time, fact))
+            else:
+                before, index = cached
+                went, new = self._diff(kind, before, now)
+                for fact in went:
+                    bucket = index[key(memory, V, fact)]
+                    bucket[:] = [entry for entry in bucket if entry[1] is not fact]
+                for fact in new:
+                    index.setdefault(key(memory, V, fact), []).append((fact._time, fact))
+        except TypeError:  # an unhashable key
+            index = None
+        self.join_indexes[id(join)] = (now, index)
+        return index
+
+    def _requeue(self, rule: Any, moved: list[Activation], flags: dict[tuple, int]) -> None:
+        """Activations that moved to other places stay pending under the stamps they had (their queue entries,
+        made for their old places, no longer count)."""
+        for act in moved:
+            flag = flags[act.position]
+            if flag & LIVE:
+                self._push(rule, act, flag >> 2)
+
     def evaluate_rules(self, mask: int, memory: Memory) -> None:
-        """Re-evaluate every activation of the rules in `mask` (retracting those whose guard does not hold)."""
+        """Re-evaluate every activation of the rules in `mask` (retracting those whose guard does not hold): what
+        their conditions read changed, so those that hold are new activations."""
         closed = mask & self.closed
         if closed:
             mask ^= closed
             if closed & (self.live | self.fired | self.variable_rules):
-                self.retract(closed)
+                self.retract(closed)  # (and what they kept asleep: something their conditions read was written)
         if mask & (self.unbound | self.ungrown):  # `for:` changed while their guard did not hold: bound now
             for rule in self._rules_of(mask & self.unbound):
                 self.bind(rule, memory)
@@ -348,29 +608,109 @@ class Agenda:
                     self.live &= ~unbound
             if bound:
                 for rule in self._rules_of(bound):
-                    self.evaluate_bound(rule, None, memory)
+                    self.evaluate_bound(rule, None, memory, AGAIN)
             return
         V = memory.vars
         slots = self.slots
         live, fired = self.live, self.fired
-        stamps, tick = self.stamps, self.tick
+        made = 0  # (the rules without variables made pending: stamped once `live` says so)
         while mask:
             bit = mask & -mask
             mask ^= bit
             rule = slots[bit.bit_length() - 1]
             if rule.variables:
                 self.live = live
-                self.evaluate_bound(rule, None, memory)
+                self.evaluate_bound(rule, None, memory, AGAIN)
                 live = self.live
                 continue
             fired &= ~bit
             if rule.guard_only or rule.condition(memory, V):
                 live |= bit
-                if stamps is not None:
-                    stamps[rule.index, ()] = tick
+                made |= bit
             else:
                 live &= ~bit
         self.live, self.fired = live, fired
+        if made and self.queue is not None:
+            for rule in self._rules_of(made):
+                self._made(rule, self.tick, memory)
+
+    def evaluate_kept(self, mask: int, memory: Memory, changes: dict[str, list | None]) -> None:
+        """Re-evaluate the rules in `mask`, whose conditions look up facts that came or went (nothing else they read
+        changed): an activation that still holds, and whose lookups' answers did not change in this update, is the
+        same one (pending, or refracted, with its stamp); one that holds anew, or whose lookups changed and changed
+        back (a modify's retraction and assertion), is made when the last of them changed; the others go."""
+        mask &= ~(self.closed | self.unevaluated)
+        if not mask:
+            return
+        bound = mask & self.variable_rules
+        V = memory.vars
+        for rule in self._rules_of(mask ^ bound):
+            bit = rule.bit
+            memory.probes = []
+            holds: Any = rule.guard_only or rule.condition(memory, V)
+            probes, memory.probes = memory.probes, None
+            if holds:
+                changed = _latest(probes)
+                if changed > self.before or not (self.live | self.fired) & bit:
+                    self.live |= bit
+                    self.fired &= ~bit
+                    if self.queue is not None:
+                        self._made(rule, changed if changed > self.before else self.tick, memory)
+            else:
+                self.live &= ~bit
+                self.fired &= ~bit
+        for rule in self._rules_of(bound):
+            self.evaluate_bound(rule, self._touched(rule, changes), memory, KEPT)
+
+    def _touched(self, rule: Any, changes: dict[str, list | None]) -> list[tuple] | None:
+        """The positions of the activations of `rule` whose lookups the facts that came and went (`changes`) may
+        answer otherwise (None: every one, as for a rule that reads its kinds of fact otherwise)."""
+        looked_up = self.lookups[rule.index]
+        if looked_up is None:
+            return None
+        bkeys: set = set()
+        for kind in rule.cond_kinds:
+            facts = changes.get(kind, ())
+            if facts is None:
+                return None
+            if facts:
+                bkeys |= looked_up.touched(kind, facts)
+        bindings = self.bindings[rule.index]
+        return sorted(place for place in map(bindings.place, bkeys) if place is not None)
+
+    def _changes(self, kind: str, memory: Memory) -> list | None:
+        """The facts of `kind` that came or went since the agenda last looked (None: not known, as after a copy
+        of the game whose agenda has not looked yet)."""
+        now = memory.vars[kind]
+        before = self.seen.get(kind)
+        self.seen[kind] = now
+        if before is None:
+            return None
+        went, new = self._diff(kind, before, now)
+        return list(went) + list(new)
+
+    def _diff(self, kind: str, before: tuple, now: tuple) -> tuple[tuple, tuple]:
+        """(the facts of `before` not in `now`, the facts of `now` not in `before`), facts of one kind at two
+        times, found by their time tags (a kind's facts stand in the order of their tags; the new ones last); the
+        last asked for of each kind is kept (the rules over a kind ask for the same one)."""
+        last = self.diffs.get(kind)
+        if last is not None and last[0] is before and last[1] is now:
+            return last[2], last[3]
+        newest = before[len(before) - 1]._time if before else 0
+        kept = len(now)
+        while kept and now[kept - 1]._time > newest:
+            kept -= 1
+        went: list = []
+        if kept < len(before):  # (some went: the old ones still there are in the same order)
+            j = 0
+            for fact in before:
+                if j < kept and now[j] is fact:
+                    j += 1
+                else:
+                    went.append(fact)
+        found = (before, now, tuple(went), now[kept:])
+        self.diffs[kind] = found
+        return found[2], found[3]
 
     def _rules_of(self, mask: int) -> list[Any]:
         """The rules whose bits are in `mask`, in slot order."""
@@ -381,36 +721,91 @@ class Agenda:
             found.append(slots[bit.bit_length() - 1])
         return found
 
-    def evaluate_bound(self, rule: Any, positions: list[tuple] | None, memory: Memory) -> None:
-        """Re-evaluate the activations of a rule with variables at `positions` (None: all of them)."""
+    def evaluate_bound(self, rule: Any, positions: list[tuple] | None, memory: Memory, how: int = AGAIN) -> None:
+        """Re-evaluate the activations of a rule with variables at `positions` (None: all of them). `how`: AGAIN,
+        FRESH or KEPT (see their definitions)."""
         rid = rule.index
         acts = self.bindings[rid].acts
         matches = self.matches[rid]
         flags, heap = matches.flags, matches.heap
-        V, condition, stamps, tick = memory.vars, rule.condition, self.stamps, self.tick
+        V, condition = memory.vars, rule.condition
+        timed = self.queue is not None
+        looked_up = self.lookups[rid]
+        probing = looked_up is not None or how == KEPT or (timed and how == FRESH)
+        before = self.before
+        asleep = matches.asleep
+        slept: dict = {}
+        touched: set = set()
+        if asleep is not None:  # (woken: what held when it went to sleep and no write could change holds still)
+            matches.asleep = None
+            slept, touched = asleep
+        made: list | None = [] if timed else None  # (queue entries, pushed at once: see _enqueue)
+        holds: Any
+        probes: list | None
         for position in (acts if positions is None else positions):
-            was = flags[position]
-            if condition(memory, V, *memory_local(memory, acts[position].binding)):
-                flags[position] = LIVE
-                if not was & LIVE:
-                    heappush(heap, position)
-                if stamps is not None:
-                    stamps[rid, position] = tick
+            act = acts[position]
+            # (asleep: its flags are as they were when the rule went to sleep, and nothing is pending)
+            was = flags[position] if asleep is None else 0
+            if asleep is not None and act.key not in touched and slept.get(position) is act:
+                holds, probes = flags[position] & (LIVE | FIRED), None
             else:
+                if probing:
+                    memory.probes = []
+                holds = condition(memory, V, *memory_local(memory, act.binding))
+                probes, memory.probes = memory.probes, None
+                if looked_up is not None:
+                    looked_up.note(act.key, probes)
+            if holds:
+                moment = self.tick
+                if probes is not None and how != AGAIN:  # (when the last of its lookups changed, or its newest
+                    changed = max(_latest(probes), _newest(act.binding))  # fact came)
+                    if how == KEPT and was & (LIVE | FIRED) and changed <= before:
+                        continue  # (the same activation)
+                    if changed > before:
+                        moment = changed
+                if made is not None:
+                    if not was & LIVE:
+                        matches.count += 1
+                    stamp = self._stamp(moment, memory)
+                    flags[position] = stamp << 2 | LIVE
+                    self.serial += 1
+                    made.append((self._order(rule, act, stamp), self.serial, act, stamp, -1, 0))
+                else:
+                    if not was & LIVE:
+                        heappush(heap, position)
+                    flags[position] = LIVE
+            else:
+                if was & LIVE and made is not None:
+                    matches.count -= 1
                 flags[position] = 0
-        if matches.first() is not None:
+        if made:  # (a batch only where every activation pending was made again: see _enqueue)
+            self._enqueue(rid, made, positions is None and how != KEPT)
+        if matches.pending_any(timed):
             self.live |= rule.bit
         else:
             self.live &= ~rule.bit
 
-    def retract(self, mask: int) -> None:
-        """The rules in `mask` have nothing pending and nothing refracted (their guard does not hold)."""
+    def retract(self, mask: int, asleep: bool = False) -> None:
+        """The rules in `mask` have nothing pending and nothing refracted (their guard does not hold). `asleep`:
+        their guard just stopped holding; a rule with variables whose condition reads nothing but the values it
+        binds, variables and facts it looks up keeps its flags as they are, telling whether each activation's
+        condition held, until something it reads is written or a lookup may answer otherwise (its guard holding
+        again, they are made anew without evaluating their conditions again: see evaluate_bound). Otherwise, its
+        flags are cleared."""
         self.live &= ~mask
         self.fired &= ~mask
         for rule in self._rules_of(mask & self.variable_rules):
-            matches = self.matches[rule.index]
-            if matches.flags:
-                self.matches[rule.index] = Matches(dict.fromkeys(matches.flags, 0), [])
+            rid = rule.index
+            matches = self.matches[rid]
+            self.batches.pop(rid, None)
+            if not matches.flags:
+                continue
+            if asleep and (rule.probed or not rule.cond_kinds):
+                if matches.asleep is None:
+                    matches.asleep = (self.bindings[rid].acts, set())
+                    matches.count, matches.heap = 0, []
+            else:
+                self.matches[rid] = Matches(dict.fromkeys(matches.flags, 0), [])
 
     def update(self, memory: Memory) -> None:
         """Re-evaluate what the memory's dirty keys may have changed: most keys only make their readers stale
@@ -419,13 +814,19 @@ class Agenda:
         dirty = memory.dirty
         if dirty:
             memory.dirty = self.spare
-            self.tick += 1
-            self.react(dirty, memory)
+            if self.queue is None:
+                self.react(dirty, memory)
+                self.before = memory.clock  # (facts asserted and retracted after it are this update's)
+            else:
+                self._tick(memory)
+                if self.written is not None:
+                    _note_writes(self.written, dirty, self.tick)
+                self.react(dirty, memory)
             dirty.clear()  # (the keys were read: the set is the next one, rather than a new set at each update)
             self.spare = dirty
 
     def react(self, dirty: set, memory: Memory) -> None:
-        """`update`, for the keys written `dirty` (the caller counted the update in `tick`)."""
+        """`update`, for the keys written `dirty` (the caller ticked the clock)."""
         readers_of, stale = self.readers_of, 0
         for key in dirty:  # the common case first: every key only makes its readers stale
             readers = readers_of.get(key)
@@ -440,7 +841,7 @@ class Agenda:
             return
         plan = self.plan
         globals_, attrs = plan.globals, plan.attrs
-        stale = rebind = refresh = factual = whole = 0
+        stale = rebind = refresh = factual = whole = kept = woken = 0
         touched: list | None = None  # (rule, variable position, identity): activations bound to what was written
         for key in dirty:
             readers = readers_of.get(key)
@@ -452,10 +853,11 @@ class Agenda:
                 if reaction is None:
                     readers_of[key] = 0  # no rule reads it (the keys are the program's names)
                     continue
-                guards, readers, domain, refreshed = reaction
+                guards, readers, domain, refreshed, looked_up = reaction
                 if guards is not None:
-                    stale |= self._switch_guard(key, guards, memory.vars[key])
+                    woken |= self._switch_guard(key, guards, memory.vars[key])
                 stale |= readers
+                kept |= looked_up
                 if domain:  # rules over kinds of fact alone re-match only the facts that came and went (extend)
                     rebind |= domain
                     incremental = plan.incremental.get(key, 0)
@@ -478,16 +880,31 @@ class Agenda:
                     if touched is None:
                         touched = []
                     touched += [(rule, pos, key[1]) for rule, pos in bound]
+        if woken:  # (a rule woken whose condition reads something written keeps nothing of its sleep)
+            if woken & stale & self.variable_rules:
+                self._forget_sleep(woken & stale)
+            stale |= woken
+        if touched:
+            self._forget_sleep(sum({rule.bit for rule, _, _ in touched}) & self.closed)
         if self.unevaluated:  # (a lazy start: evaluated when reached)
             stale &= ~self.unevaluated
             rebind &= ~self.unevaluated
             refresh &= ~self.unevaluated
+        if self.probed_kinds:
+            changes = {kind: self._changes(kind, memory) for kind in self.probed_kinds if kind in dirty}
+        else:
+            changes = {}
+        if kept & (self.closed | woken):  # (before a woken rule is evaluated: what it kept may hold no longer)
+            self._wake_less(kept & (self.closed | woken), changes)
         if rebind:
             self._rebind(rebind, stale, memory, factual & ~whole)
         if refresh:
             self._refresh(refresh & ~stale & ~self.closed, memory)
         if stale:
             self.evaluate_rules(stale, memory)
+        kept &= ~stale
+        if kept:
+            self.evaluate_kept(kept, memory, changes)
         if touched:  # looked up after any rebinding, in the bindings as they are now
             closed = self.closed
             for rule, pos, ident in touched:
@@ -495,6 +912,32 @@ class Agenda:
                 positions = index[pos].get(ident) if index else None
                 if positions and not rule.bit & (stale | closed | self.unevaluated):
                     self.evaluate_bound(rule, positions, memory)
+
+    def _forget_sleep(self, mask: int) -> None:
+        """What the rules in `mask` kept asleep no longer holds (something their conditions read was written)."""
+        for rule in self._rules_of(mask & self.variable_rules):
+            matches = self.matches[rule.index]
+            if matches.asleep is not None:
+                self.matches[rule.index] = Matches(dict.fromkeys(matches.flags, 0), [])
+
+    def _wake_less(self, mask: int, changes: dict[str, list | None]) -> None:
+        """Asleep rules whose lookups' facts came or went: the activations they may answer otherwise are evaluated
+        again when they wake."""
+        for rule in self._rules_of(mask & self.variable_rules):
+            asleep = self.matches[rule.index].asleep
+            if asleep is None:
+                continue
+            looked_up = self.lookups[rule.index]
+            if looked_up is None:
+                self._forget_sleep(rule.bit)
+                continue
+            for kind in rule.cond_kinds:
+                facts = changes.get(kind, ())
+                if facts is None:
+                    self._forget_sleep(rule.bit)
+                    break
+                if facts:
+                    asleep[1].update(looked_up.touched(kind, facts))
 
     def _rebind(self, rebind: int, stale: int, memory: Memory, factual: int = 0) -> None:
         """Rebind the rules in `rebind` (what their `for:` reads was written) and evaluate their new activations;
@@ -510,7 +953,7 @@ class Agenda:
             if fresh is None:
                 fresh = self.bind(rule, memory)
             if fresh and not bit & (stale | self.closed):
-                self.evaluate_bound(rule, fresh, memory)
+                self.evaluate_bound(rule, fresh, memory, FRESH)
 
     def _refresh(self, mask: int, memory: Memory) -> None:
         """CLIPS's refresh: the activations that fired come back; the pending ones keep their place (recency)."""
@@ -530,21 +973,179 @@ class Agenda:
             stale = _get(by_value, old)
             if stale:
                 if stale & (self.live | self.fired | self.variable_rules):
-                    self.retract(stale)
+                    self.retract(stale, asleep=True)
                 self.closed |= stale  # (every other rule guarded by `name` expected another value: closed)
             if woken:
                 self.closed &= ~woken
             self.guard_seen[name] = value
         return woken  # a write that sets the old value back wakes its rules too, as for any read
 
+    # -------------------------------------------------------------- stamps
+    def _stamp(self, moment: int, memory: Memory) -> int:
+        """An activation's stamp: when it was made, and under the random strategy a draw of its own above."""
+        if self.code == RANDOM:
+            return memory.rng.getrandbits(30) << 40 | moment
+        return moment
+
+    def _made(self, rule: Any, moment: int, memory: Memory) -> None:
+        """The one activation of a rule without variables was made (it is pending) at `moment`."""
+        stamp = self._stamp(moment, memory)
+        self.times[rule.bit.bit_length() - 1] = stamp
+        self._push(rule, rule.activation, stamp)
+
+    def _push(self, rule: Any, act: Activation, stamp: int) -> None:
+        """Queue an activation made pending with `stamp`: an entry (key, serial, activation, stamp, batch's rule or
+        -1, batch)."""
+        queue = self.queue
+        assert queue is not None  # (only a dynamic order keeps stamps)
+        self.serial += 1
+        heappush(queue, (self._order(rule, act, stamp), self.serial, act, stamp, -1, 0))
+        if len(queue) > self.room:
+            self._compact()
+
+    def _enqueue(self, rid: int, made: list, whole: bool) -> None:
+        """Queue the entries of activations a rule's evaluation made. Many, from an evaluation of all its
+        activations (its guard holding again, what its condition reads written), are a batch: ordered in a heap
+        of their own, which puts one entry at a time on the queue (the next when that one leaves it), so that
+        the activations made at once and dropped at once (its guard failing again) cost no place in the queue."""
+        queue = self.queue
+        assert queue is not None
+        if whole and len(made) > BATCH:
+            heapify(made)
+            self.serial += 1
+            batch = self.serial
+            self.batches[rid] = (batch, made)
+            self._promote(rid, batch)
+            return
+        for entry in made:
+            heappush(queue, entry)
+        if len(queue) > self.room:
+            self._compact()
+
+    def _promote(self, rid: int, batch: int) -> None:
+        """The next entry of the rule's batch goes on the queue (if that batch is still the rule's)."""
+        found = self.batches.get(rid)
+        if found is None or found[0] != batch:
+            return
+        entries = found[1]
+        if not entries:
+            del self.batches[rid]
+            return
+        entry = heappop(entries)
+        heappush(self.queue, (entry[0], entry[1], entry[2], entry[3], rid, batch))  # type: ignore[arg-type]
+
+    def _compact(self) -> None:
+        """Drop the queue's entries that no longer count (most of them, after many re-evaluations), in place, but a
+        batch's (see _enqueue); the next time when it has grown four times as long."""
+        queue = self.queue
+        assert queue is not None
+        queue[:] = [entry for entry in queue if entry[4] >= 0 or self._counts(entry[2], entry[3])]
+        heapify(queue)
+        self.room = max(QUEUE_ROOM, 4 * len(queue))
+
+    def _counts(self, act: Activation, stamp: int) -> bool:
+        """Whether a queue entry (an activation with the stamp it was pushed with) is still pending."""
+        rule = act.rule
+        if rule.variables:
+            position = act.position
+            return self.bindings[rule.index].acts.get(position) is act and not self.closed & rule.bit and \
+                self.matches[rule.index].flags.get(position) == stamp << 2 | LIVE
+        bit = rule.bit
+        return bool(self.live & bit) and self.times[bit.bit_length() - 1] == stamp
+
+    def key(self, rule: Any, act: Activation, stamp: int) -> tuple:
+        """Where an activation stands in the conflict order (smallest first): (-priority, what the strategy
+        looks at as CLIPS defines it, what breaks the ties CLIPS leaves to its implementation). Activations with
+        equal first two parts are a tie in CLIPS: made by one assertion or retraction (or one update)."""
+        if self.code == DECLARATION:
+            return (-rule.priority, (), (rule.index, act.position))
+        order = self._order(rule, act, stamp)
+        return (order[0], order[1:-1], order[-1])
+
+    def _order(self, rule: Any, act: Activation, stamp: int) -> tuple:
+        """`key`, flat (the priority, each thing the strategy looks at, the tie-breaks as one): the queue's keys."""
+        code = self.code
+        moment = stamp & MOMENT
+        tiebreak = act.order
+        if tiebreak is None:
+            tiebreak = act.order = self._tiebreak(rule, act)
+        if code == DEPTH:
+            return (-rule.priority, -moment, tiebreak)
+        if code == BREADTH:
+            return (-rule.priority, moment, tiebreak)
+        if code == SIMPLICITY:
+            return (-rule.priority, rule.tests, moment, tiebreak)
+        if code == COMPLEXITY:
+            return (-rule.priority, -rule.tests, moment, tiebreak)
+        if code == RANDOM:
+            return (-rule.priority, stamp >> 40, moment, tiebreak)
+        data = self._data(rule, act)
+        recency = tuple([-t for t in sorted(data, reverse=True)]) + (1,)  # (1: more time tags first on a tie)
+        if code == LEX:
+            return (-rule.priority, recency, -rule.tests, moment, tiebreak)
+        first = self._time_of("phase") if rule.phase is not None else -1
+        return (-rule.priority, -first, recency, -rule.tests, moment, tiebreak)
+
+    def _tiebreak(self, rule: Any, act: Activation) -> tuple:
+        """What orders activations equal for the strategy: the time tags of their facts (under depth the newest
+        first, else the oldest), then declaration, then binding order; the tags only under the strategies that
+        look at no data themselves."""
+        code = self.code
+        if code == DEPTH:
+            return (tuple([-t for t in act.time_tags()]), rule.index, act.position)
+        if code in (BREADTH, SIMPLICITY, COMPLEXITY):
+            return (act.time_tags(), rule.index, act.position)
+        return (rule.index, act.position)
+
+    def _data(self, rule: Any, act: Activation) -> list[int]:
+        """LEX and MEA: the time tags of what an activation matched: the facts it binds, the rule's phase (when it
+        was entered), the variables its condition reads (when last written) and a 0 for each kind of fact it looks
+        up (CLIPS's not and exists CEs); values bound that are not facts count from the start."""
+        data = [value._time if isinstance(value, FACT_CLASS) else START for value in act.binding]
+        if rule.phase is not None:
+            data.append(self._time_of("phase"))
+        for read in rule.data_reads:
+            if type(read) is str:
+                data.append(self._time_of(read))
+            else:
+                attr, of = read
+                if type(of) is int:
+                    data.append(self._time_of((attr, of)))
+                elif type(of) is tuple:  # (of a variable bound: its seat)
+                    value = act.binding[of[0]]
+                    data.append(self._time_of((attr, value.index)) if isinstance(value, PLAYER_CLASS) else START)
+                else:  # (of any player: when one of them last changed it)
+                    data.append(self._time_of((attr, None)))
+        data += [0] * len(rule.cond_kinds)
+        return data
+
+    def _time_of(self, key: Any) -> int:
+        written = self.written
+        return START if written is None else written.get(key, START)
+
     # -------------------------------------------------------------- resolving
+    def _top(self) -> tuple | None:
+        """Under a dynamic order, the queue's first entry still pending (the entries before it dropped)."""
+        queue = self.queue
+        assert queue is not None
+        while queue:
+            entry = queue[0]
+            if self._counts(entry[2], entry[3]):
+                return entry
+            heappop(queue)
+            if entry[4] >= 0:
+                self._promote(entry[4], entry[5])
+        return None
+
     def _winner(self) -> tuple[Any, tuple] | None:
         """The rule whose activation fires next, and its binding position (() for a rule without variables)."""
         live = self.live
         if not live:
             return None
-        if self.stamps is not None:
-            return self._winner_by_stamp()
+        if self.queue is not None:
+            entry = self._top()
+            assert entry is not None  # (a live rule has a pending activation on the queue)
+            return entry[2].rule, entry[2].position
         bit = live & -live
         rule = self.slots[bit.bit_length() - 1]
         if rule.variables:
@@ -552,16 +1153,6 @@ class Agenda:
             assert position is not None  # the bit of a rule with variables is live when one of them is
             return rule, position
         return rule, ()
-
-    def _winner_by_stamp(self) -> tuple[Any, tuple]:
-        """Recency or breadth: among the pending activations of the highest priority, the newest (or oldest)."""
-        best, best_key = None, None
-        for rule, position in self._pending_pairs(self.plan.band(self.live)):
-            key = sort_key(rule, self.stamps[rule.index, position], position)  # type: ignore[index]  # (stamps set)
-            if best_key is None or key < best_key:
-                best, best_key = (rule, position), key
-        assert best is not None  # the band of a live rule has a pending activation
-        return best
 
     def _pending_pairs(self, mask: int) -> list[tuple[Any, tuple]]:
         """(rule, position) of every pending activation of the rules in `mask`, in slot then binding order."""
@@ -604,30 +1195,57 @@ class Agenda:
         live = self.live
         if not live:
             return None
-        if self.stamps is None:
-            bit = live & -live
-            slot = bit.bit_length() - 1
-            fixed = self.fixed[slot]
-            if fixed is not None:  # (a rule without variables: the common case)
-                self.live = live ^ bit
-                self.fired |= bit
-                return fixed
-            rule, position = self.slots[slot], None
-        else:
-            rule, position = self._winner_by_stamp()
-            bit = rule.bit
-        if not rule.variables:
+        if self.queue is not None:
+            entry = self._top()
+            assert entry is not None  # (a live rule has a pending activation on the queue)
+            heappop(self.queue)
+            if entry[4] >= 0:
+                self._promote(entry[4], entry[5])
+            act, stamp = entry[2], entry[3]
+            rule = act.rule
+            if not rule.variables:
+                self.live = live ^ rule.bit
+                self.fired |= rule.bit
+                return act
+            matches = self.matches[rule.index]
+            matches.flags[act.position] = stamp << 2 | FIRED
+            matches.count -= 1
+            if not matches.count:
+                self.live ^= rule.bit
+            return act
+        bit = live & -live
+        slot = bit.bit_length() - 1
+        fixed = self.fixed[slot]
+        if fixed is not None:  # (a rule without variables: the common case)
             self.live = live ^ bit
             self.fired |= bit
-            return rule.activation
+            return fixed
+        rule = self.slots[slot]
         matches = self.matches[rule.index]
-        if position is None:
-            position = matches.first()
-            assert position is not None  # (the rule is live)
+        position = matches.first()
+        assert position is not None  # (the rule is live)
         matches.flags[position] = FIRED
         if matches.first() is None:
             self.live ^= bit
         return self.bindings[rule.index].acts[position]
+
+    def take(self, act: Activation) -> None:
+        """Remove a pending activation and refract it, as `pop` does the winner's: for a caller that chooses which
+        one fires (the differential tests follow CLIPS's choice where CLIPS and Naipes leave a tie to their
+        implementations)."""
+        rule = act.rule
+        if rule.variables:
+            matches = self.matches[rule.index]
+            flag = matches.flags[act.position]
+            assert flag & LIVE, f"{act} is not pending"
+            matches.flags[act.position] = flag ^ LIVE | FIRED
+            matches.count -= 1
+            if not matches.pending_any(self.queue is not None):
+                self.live &= ~rule.bit
+        else:
+            assert self.live & rule.bit, f"{act} is not pending"
+            self.live ^= rule.bit
+            self.fired |= rule.bit
 
     def idle_reasons(self, memory: Memory) -> list[tuple[Any, str]]:
         """Why each rule is not pending, for a game that is stuck: (rule, reason), the rules of the phase first."""
@@ -655,10 +1273,17 @@ class Agenda:
         return found
 
     def conflict_set(self) -> list[tuple[tuple, Activation]]:
-        """Every pending activation with its place in the conflict order (smallest first), in firing order."""
-        stamps = self.stamps
-        entries = [(sort_key(rule, stamps[rule.index, position] if stamps is not None else 0, position),
-                    self._activation(rule, position)) for rule, position in self._pending_pairs(self.live)]
+        """Every pending activation with its place in the conflict order (see `key`), in firing order."""
+        entries = []
+        for rule, position in self._pending_pairs(self.live):
+            act = self._activation(rule, position)
+            if self.queue is None:
+                stamp = 0
+            elif rule.variables:
+                stamp = self.matches[rule.index].flags[position] >> 2
+            else:
+                stamp = self.times[rule.bit.bit_length() - 1]
+            entries.append((self.key(rule, act, stamp), act))
         entries.sort(key=lambda entry: entry[0])
         return entries
 
@@ -670,8 +1295,8 @@ class Agenda:
 class Agendas(Agenda):
     """The agenda of a program with more than WORD rules: one agenda per word of its conflict order, so that each
     word's masks stay machine integers. A word's pending activation fires before any of the words after it
-    (under recency and breadth: the best of every word's). `live` has the bit of every word with a pending
-    activation (bit w: word w).
+    (under a dynamic order: the best of every word's, on one clock). `live` has the bit of every word with a
+    pending activation (bit w: word w).
 
     A written key wakes only the words that react to it: those whose rules read it, and for a guard's name
     those with rules guarded by its old or its new value (a word that sleeps through a guard's changes has
@@ -687,9 +1312,13 @@ class Agendas(Agenda):
                                                                     for plan in program.matchings]
         self.routes: tuple[dict, dict, dict] = _word_routes(program)
         self.variable_rules = 1 if any(part.variable_rules for part in self.parts) else 0
-        self.tick = 0
+        self.tick = self.before = 0
         self.guard_seen = {}
         self.spare = set()
+        first = self.parts[0]
+        self.queue, self.written = first.queue, first.written
+        for part in self.parts:  # (one record of writes for every word)
+            part.written = self.written
         self._sync()
 
     def _sync(self) -> None:
@@ -701,25 +1330,30 @@ class Agendas(Agenda):
 
     def clone(self) -> Agenda:
         new = Agendas(self.program, [part.clone() for part in self.parts])
-        new.tick, new.guard_seen = self.tick, self.guard_seen.copy()
+        new.tick, new.before, new.guard_seen = self.tick, self.before, self.guard_seen.copy()
         return new
 
     def save_point(self) -> tuple:
-        return tuple([part.save_point() for part in self.parts]), self.tick, self.guard_seen.copy()
+        return tuple([part.save_point() for part in self.parts]), self.tick, self.before, self.guard_seen.copy()
 
     def restore(self, point: tuple) -> None:
-        points, self.tick, self.guard_seen = point
+        points, self.tick, self.before, self.guard_seen = point
         for part, part_point in zip(self.parts, points):
             part.restore(part_point)
+        self.written = self.parts[0].written
+        for part in self.parts:
+            part.written = self.written
         self._sync()
 
     def refracted(self) -> tuple:
         return tuple([part.refracted() for part in self.parts])
 
     def start(self, memory: Memory, lazy: bool = False) -> None:
+        tick = memory.clock + 1
         for part in self.parts:
+            memory.clock = tick - 1  # (one start for every word)
             part.start(memory, lazy)
-        self.tick = self.parts[0].tick
+        self.tick, self.before = self.parts[0].tick, self.parts[0].before
         V = memory.vars
         self.guard_seen = {name: V[name] for name in self.routes[2]}
         self._sync()
@@ -729,7 +1363,10 @@ class Agendas(Agenda):
         if not dirty:
             return
         memory.dirty = self.spare
-        self.tick += 1
+        if self.queue is not None:
+            self._tick(memory)
+            if self.written is not None:
+                _note_writes(self.written, dirty, self.tick)
         names, attrs, guards = self.routes
         V, seen = memory.vars, self.guard_seen
         words = 0
@@ -743,34 +1380,33 @@ class Agendas(Agenda):
                     seen[key] = value
             else:
                 words |= attrs.get(key[0], 0)
-        tick, parts, live = self.tick, self.parts, self.live
+        tick, before, parts, live = self.tick, self.before, self.parts, self.live
         while words:
             bit = words & -words
             words ^= bit
             part = parts[bit.bit_length() - 1]
-            part.tick = tick  # (one clock for every word: recency and breadth compare their stamps)
+            part.tick, part.before = tick, before  # (one clock for every word)
             part.react(dirty, memory)
             live = live | bit if part.live else live & ~bit
         self.live = live
+        if self.queue is None:
+            self.before = memory.clock
         dirty.clear()
         self.spare = dirty
 
     def _word_to_fire(self) -> int:
         """The bit of the word whose winning activation fires next (0: nothing is pending)."""
         live = self.live
-        if not live or self.parts[0].stamps is None:
+        if not live or self.queue is None:
             return live & -live
         best, best_key = 0, None
         while live:
             bit = live & -live
             live ^= bit
-            part = self.parts[bit.bit_length() - 1]
-            stamps = part.stamps
-            assert stamps is not None  # (every word has stamps under recency and breadth)
-            rule, position = part._winner_by_stamp()
-            key = sort_key(rule, stamps[rule.index, position], position)
-            if best_key is None or key < best_key:
-                best, best_key = bit, key
+            entry = self.parts[bit.bit_length() - 1]._top()
+            assert entry is not None  # (a live word has a pending activation on its queue)
+            if best_key is None or entry[0] < best_key:
+                best, best_key = bit, entry[0]
         return best
 
     def next(self) -> Activation | None:
@@ -790,7 +1426,7 @@ class Agendas(Agenda):
     def pop_from(self, memory: Memory) -> Activation | None:
         """After a lazy start (a static order only), a word's rules are evaluated once every word before it is
         idle."""
-        if self.parts[0].stamps is not None:
+        if self.queue is not None:
             return self.pop()
         for part in self.parts:
             act = part.pop_from(memory)
@@ -799,6 +1435,15 @@ class Agendas(Agenda):
                 return act
         self._sync()
         return None
+
+    def take(self, act: Activation) -> None:
+        for word, part in enumerate(self.parts):
+            if any(rule is act.rule for rule in part.slots):
+                part.take(act)
+                if not part.live:
+                    self.live &= ~(1 << word)
+                return
+        raise ValueError(f"{act} is no activation of this agenda")
 
     def idle_entries(self, memory: Memory) -> list[tuple[bool, Any, str]]:
         return [entry for part in self.parts for entry in part.idle_entries(memory)]
@@ -820,8 +1465,8 @@ def _word_routes(program: Any) -> tuple[dict, dict, dict]:
         guards: dict[str, dict[Any, int]] = {}
         for word, plan in enumerate(program.matchings):
             bit = 1 << word
-            for name, (by_value, readers, domain, refreshed) in plan.globals.items():
-                if readers or domain or refreshed:
+            for name, (by_value, readers, domain, refreshed, looked_up) in plan.globals.items():
+                if readers or domain or refreshed or looked_up:
                     names[name] = names.get(name, 0) | bit
                 for value in by_value or ():
                     of_name = guards.setdefault(name, {})
@@ -836,6 +1481,34 @@ def new_agenda(program: Any) -> Agenda:
     """The agenda of a program: one word of rules, or an agenda per word (see Matching)."""
     plans = program.matchings
     return Agenda(program, plans[0]) if len(plans) == 1 else Agendas(program)
+
+
+def _note_writes(written: dict, dirty: set, tick: int) -> None:
+    """LEX and MEA: the keys of `dirty` were written at `tick` (a player's variable also as (attr, None): of some
+    player)."""
+    for key in dirty:
+        written[key] = tick
+        if type(key) is tuple:
+            written[key[0], None] = tick
+
+
+def _latest(probes: list) -> int:
+    """When the last of a condition's lookups (kind, fields, values, when its answer last changed) changed its
+    answer (0: none since the facts were indexed)."""
+    latest = 0
+    for probe in probes:
+        if probe[3] > latest:
+            latest = probe[3]
+    return latest
+
+
+def _newest(binding: tuple) -> int:
+    """The time tag of the newest fact a binding holds (0: none)."""
+    newest = 0
+    for value in binding:
+        if isinstance(value, FACT_CLASS) and value._time > newest:
+            newest = value._time
+    return newest
 
 
 def _bound_read_index(rule: Any, acts: Any) -> list[dict] | None:

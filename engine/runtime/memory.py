@@ -47,7 +47,7 @@ class Memory(Budget):
 
     __slots__ = ("vars", "players", "zones", "where", "dirty", "_rng", "_rng_origin", "_rng_own", "pending", "over",
                  "on_step", "winners", "events", "program", "trackers", "shuffler", "trail", "indexes", "made",
-                 "given_now", "weighed", "halt", "halted", "keys")
+                 "given_now", "weighed", "halt", "halted", "keys", "clock", "probes")
 
     def __init__(self, program: Any = None, rng: random.Random | None = None):
         """`program` None: a blank memory, which `_copy` fills in (a compiled class makes its objects through
@@ -81,6 +81,11 @@ class Memory(Budget):
         self.trail: list | None = None
         # kind of fact -> what is kept about its facts (see _book): their weight, indexes of their values
         self.indexes: dict[str, tuple] = {}
+        # The time tags of facts (CLIPS's): each assertion and retraction is a moment of its own, and the agenda
+        # counts an update as one more (naipes.runtime.agenda: activations are as old as what made them)
+        self.clock = 1  # (1: the start, when everything there before any fact counts as made)
+        # While the agenda evaluates a condition that looks facts up: the lookups it made (see has_fact)
+        self.probes: list | None = None
         self.made: dict = {}  # move -> card -> its option, shared with copies (naipes.runtime.game)
         # the candidates made for the options of the decision under way, for moves that make theirs alike
         # (see give; naipes.runtime.game empties it as it begins a decision's options)
@@ -414,75 +419,106 @@ class Memory(Budget):
 
     # ------------------------------------------------------------------ facts
     def assert_fact(self, fact: FactBase) -> None:
-        """Add a fact to the collection of its kind (not if one there holds the same values, as in CLIPS)."""
+        """Add a fact to the collection of its kind, with the next time tag (not if one there holds the same
+        values, as in CLIPS: the one there keeps its tag)."""
         kind = fact.kind
         for field, value in zip(fact.fields(), fact):
             if not _plain(value):
                 raise GameError(f"a fact holds plain values (numbers, texts, true/false, None), cards and tuples "
                                 f"of them: {kind}.{declared(field)} is {value!r}")
-        facts, weight, counts = self._book(kind)
-        if tuple(fact) in self._counts(kind, fact.fields()):
+        facts, weight, indexes = self._book(kind)
+        if tuple(fact) in self._index(kind, fact.fields())[0]:
             return
         weight += weigh(fact)
         if weight > MAX_ITEMS:
             raise GameError(f"the facts '{kind}' hold more than {MAX_ITEMS:,} items: too many")
-        self._keep(kind, facts + (fact,), weight, counts, fact, 1)
+        self.clock += 1
+        fact._time = self.clock
+        self._keep(kind, facts + (fact,), weight, indexes, fact, 1)
 
     def retract_fact(self, fact: Any) -> None:
-        """Take a fact away from its collection."""
+        """Take a fact away from its collection (a moment of its own: see clock)."""
         if not isinstance(fact, FACT_CLASS):
             raise GameError(f"'retract' takes a fact, got {fact!r}")
         kind = fact.kind
-        facts, weight, counts = self._book(kind)
+        facts, weight, indexes = self._book(kind)
         for i, other in enumerate(facts):
             if other is fact:
-                self._keep(kind, facts[:i] + facts[i + 1:], weight - weigh(fact), counts, fact, -1)
+                self.clock += 1
+                self._keep(kind, facts[:i] + facts[i + 1:], weight - weigh(fact), indexes, fact, -1)
                 return
         raise GameError(f"cannot retract {fact!r}: it is not asserted (retracted already?)")
 
+    def modify_fact(self, fact: Any, changes: dict[str, Any]) -> None:
+        """Retract a fact and assert it with some fields changed: a new fact, the newest, as in CLIPS 6.4 (which
+        keeps its fact index but gives it a new time tag). Nothing happens when no field changes; when the new
+        values are another fact's, the fact goes and the other stays (CLIPS: no duplicate facts)."""
+        if not isinstance(fact, FACT_CLASS):
+            raise GameError(f"'modify' takes a fact, got {fact!r}")
+        changed = fact.changed(changes)
+        if tuple.__eq__(changed, fact):
+            if not any(other is fact for other in self.vars[fact.kind]):
+                raise GameError(f"cannot modify {fact!r}: it is not asserted (retracted already?)")
+            return
+        self.retract_fact(fact)
+        self.assert_fact(changed)
+
     def has_fact(self, kind: str, fields: tuple[str, ...], values: tuple) -> bool:
         """Whether a fact of `kind` holds `values` in `fields` (exists(KIND, field=value, ...)), looked up in
-        an index of the facts kept up as they come and go."""
+        an index of the facts kept up as they come and go. While the agenda evaluates a condition, the lookup is
+        noted in `probes` with when its answer last changed (the clock when the first such fact came or the last
+        one went)."""
         try:
-            return values in self._counts(kind, fields)
+            counter, since = self._index(kind, fields)
+            found = values in counter
+            if self.probes is not None:
+                self.probes.append((kind, fields, values, since.get(values, 0)))
         except TypeError:  # a value that no fact can hold (facts hold plain, hashable values)
             return False
+        return found
 
     def _book(self, kind: str) -> tuple[tuple, int, dict]:
-        """(the facts of `kind`, how much they weigh, fields -> Counter of their values in those fields),
-        made again from the facts when they are not those it was kept for (a copy, a move taken back)."""
+        """(the facts of `kind`, how much they weigh, fields -> its index: (Counter of the facts' values in those
+        fields, values -> when a fact with them last came or went)), made again from the facts when they are
+        not those it was kept for (a copy, a move taken back)."""
         facts = self.vars[kind]
         book = self.indexes.get(kind)
         if book is None or book[0] is not facts:
             book = self.indexes[kind] = (facts, 1 + sum(map(weigh, facts)), {})
         return book
 
-    def _counts(self, kind: str, fields: tuple[str, ...]) -> Counter:
-        counts = self._book(kind)[2]
-        found = counts.get(fields)
+    def _index(self, kind: str, fields: tuple[str, ...]) -> tuple[Counter, dict]:
+        indexes = self._book(kind)[2]
+        found = indexes.get(fields)
         if found is None:
-            read = attrgetter(*fields) if len(fields) != 1 else (lambda fact, one=attrgetter(fields[0]): (one(fact),))
-            found = counts[fields] = Counter(map(read, self.vars[kind]))
+            read = attrgetter(*fields) if len(fields) > 1 else (lambda fact, one=attrgetter(fields[0]): (one(fact),)) \
+                if fields else (lambda fact: ())
+            facts = self.vars[kind]
+            since: dict = {}
+            for fact in reversed(facts):  # (the oldest fact with the values: since when they are there)
+                since[read(fact)] = fact._time
+            found = indexes[fields] = (Counter(map(read, facts)), since)
         return found
 
-    def _keep(self, kind: str, facts: tuple, weight: int, counts: dict, fact: Any, change: int) -> None:
+    def _keep(self, kind: str, facts: tuple, weight: int, indexes: dict, fact: Any, change: int) -> None:
         """Write the new collection (weighed already: it is not walked again), its indexes kept up."""
-        for fields, counter in counts.items():
+        clock = self.clock
+        for fields, (counter, since) in indexes.items():
             values = tuple(getattr(fact, f) for f in fields)
-            counter[values] += change
-            if counter[values] <= 0:
+            count = counter[values] + change
+            if count > 0:
+                counter[values] = count
+                if count == 1 and change > 0:
+                    since[values] = clock
+            else:
                 del counter[values]
-        self.indexes[kind] = (facts, weight, counts)
+                since[values] = clock
+        self.indexes[kind] = (facts, weight, indexes)
         old = self.vars[kind]
         if self.trail is not None:
             self.trail.append((VAR, kind, old))
         self.vars[kind] = facts
         self.dirty.add(kind)
-
-    def modify_fact(self, fact: Any, changes: dict[str, Any]) -> None:
-        """Retract a fact and assert it with some fields changed (a new fact, as in CLIPS)."""
-        self.retract_fact(fact)
-        self.assert_fact(fact.changed(changes))
 
     def ask(self, player: PlayerBase, moves: tuple[str, ...]) -> None:
         if not isinstance(player, PLAYER_CLASS):
@@ -630,6 +666,7 @@ class Memory(Budget):
         new.program, new._rng, new._rng_origin, new._rng_own, new.steps = self.program, None, None, True, MAX_STEPS
         new.over, new.winners, new.events, new.trackers, new.shuffler = self.over, self.winners, [], (), None
         new.on_step, new.trail, new.indexes = None, None, {}  # (indexes are changed in place: made anew when used)
+        new.clock, new.probes = self.clock, None
         new.halt, new.halted = None, False  # (a search watches a world of its own: Game.pause_after)
         new.made, new.weighed, new.given_now, new.keys = self.made, self.weighed, {}, self.keys
         new.dirty = set()
