@@ -1,6 +1,6 @@
 """Waltz line labelling (examples/waltz/): the rule file and the CLIPS version (waltz.clp, the rules of the CLIPS
 6.4 distribution's examples/waltz) fire each rule as often, make the same junctions and label every edge alike
-(issue 36). Needs clipspy (the `clips` extra); the benchmark's larger drawings are in the slow run and
+(issue 36). Needs clipspy (the `clips` extra); 3 regions are in the slow run, 12 in
 benchmarks/bench_rule_engines.py."""
 from __future__ import annotations
 
@@ -59,6 +59,7 @@ def run_clips(regions: int) -> tuple[Counter, set, set]:
     return counts, junctions, edges
 
 
+@pytest.mark.slow
 def test_the_drawing_is_the_benchmarks():
     # a region: four figures of 17 lines and the 4 lines joining them; each region after the first, 4 more to the
     # one before it (the benchmark's waltz12.fct has 12 regions, 908 lines)
@@ -67,7 +68,7 @@ def test_the_drawing_is_the_benchmarks():
     assert set(points.values()) == {2, 3}  # every point ends two lines (an L) or three (a tee, fork or arrow)
 
 
-@pytest.mark.parametrize("regions", [1, 3, pytest.param(12, marks=pytest.mark.slow)])
+@pytest.mark.parametrize("regions", [1, pytest.param(3, marks=pytest.mark.slow)])  # 12: bench_rule_engines.py
 def test_waltz_fires_as_often_as_in_clips_and_labels_the_same(regions):
     clips_counts, clips_junctions, clips_edges = run_clips(regions)
     naipes_counts, naipes_junctions, naipes_edges = run_naipes(regions)
