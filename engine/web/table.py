@@ -164,6 +164,7 @@ class Table:
         if self.script:
             self.agents = list(scripted(self.agents, self.script))
         self.log: Path | None = None  # where the game is logged (set before it starts)
+        self._log_stream: TextIO | None = None
         self.game = Game(program, seed, players=len(seats))
         self.names = [p.name for p in self.game.memory.players]
         self.game.observers.append(self._record)
@@ -224,6 +225,7 @@ class Table:
 
     # --------------------------------------------------------- lifecycle
     def start(self) -> None:
+        self._log_stream = self._open_log()  # (its header is written now: the saved games list it at once)
         self._thread.start()
 
     def close(self) -> None:
@@ -251,7 +253,7 @@ class Table:
 
     def _play(self) -> None:
         outcome: dict[str, Any]
-        log = self._open_log()
+        log = self._log_stream
         try:
             result = play_game(self.program, self.agents, self.seed, game=self.game, on_decision=self._decision)
             self.sheet.note(self.game.view(None))
