@@ -109,11 +109,11 @@ class FactBase(tuple):
     facts (equal only to themselves), so a rule's activations follow each one (naipes.runtime.agenda). A
     rule file's kinds of fact are classes of it (`facts:`).
 
-    Its time tag, `_time`, is set when it is asserted (naipes.runtime.memory): an attribute of its own (a fact
-    has an instance dict for it; a field's name cannot begin with `_`), which copies and views share with it."""
+    Its time tag, `time_tag`, is set when it is asserted (naipes.runtime.memory): an attribute of its own (a fact
+    has an instance dict for it; its fields are all `a_<name>`), which copies and views share with it."""
 
     kind: str = ""  # the kind of fact (the collection it belongs to)
-    _time: int  # when it was asserted (its time tag; only asserted facts have one)
+    time_tag: int  # when it was asserted (its time tag; only asserted facts have one)
     __eq__ = object.__eq__
     __ne__ = object.__ne__
     __hash__ = object.__hash__
@@ -286,7 +286,7 @@ class Join:
         try:
             for i, value in enumerate(self.domain(memory, V)):
                 found.setdefault(self.key(memory, V, value), []).append(  # type: ignore[misc]
-                    (value._time if tagged else i, value))
+                    (value.time_tag if tagged else i, value))
         except TypeError:  # an unhashable key
             return None
         return found

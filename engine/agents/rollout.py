@@ -44,7 +44,7 @@ class Policies:
         """Play `world` on with the policy until it is over or paused where its evaluation changed (the world's
         watch: Game.pause_after), or MAX_MOVES; `undo_all` takes the moves back."""
         seated = {seat: _copy_for(agent, world, seat, self.seed + seat) for seat, agent in self.agents.items()}
-        observers = [agent._observe for agent in seated.values() if _observes(agent)]
+        observers = [agent.note_move for agent in seated.values() if _observes(agent)]
         hook = _observe_all(observers) if observers else None
         if hook is not None:
             world.after_move.append(hook)

@@ -54,7 +54,7 @@ class StrategyAgent:
             self.memory = {var.name: var.init(view, view.vars) for var in self.strategy.memory}
             self.scopes = {name: reset(view, view.vars) for name, reset in self.strategy.resets.items()}
         if self.strategy.observations:
-            game.after_move.append(self._observe)
+            game.after_move.append(self.note_move)
 
     # ---------------------------------------------------------------- deciding
     def choose(self, decision: Decision) -> Option:
@@ -115,7 +115,8 @@ class StrategyAgent:
         return self._fallback.choose(decision)
 
     # --------------------------------------------------------------- observing
-    def _observe(self, game: Game, player: PlayerBase, option: Option) -> None:
+    def note_move(self, game: Game, player: PlayerBase, option: Option) -> None:
+        """Run the strategy's observation rules of the move `player` just made (a search's playouts call it too)."""
         rules = self.strategy.observations.get(option.move)
         if not rules:
             return

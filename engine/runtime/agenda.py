@@ -106,7 +106,7 @@ class Activation:
         """The time tags of the facts it binds, in binding order (kept: facts do not change)."""
         tags = self.tags
         if tags is None:
-            tags = self.tags = tuple([value._time for value in self.binding if isinstance(value, FACT_CLASS)])
+            tags = self.tags = tuple([value.time_tag for value in self.binding if isinstance(value, FACT_CLASS)])
         return tags
 
     def __repr__(self) -> str:
@@ -459,14 +459,14 @@ class Agenda:
         kinds = sorted(kind for kind in added if added[kind])
         for done, kind in enumerate(kinds):
             new = added[kind]
-            first = new[0]._time  # (every fact of the kind there before has an earlier time tag)
-            later = {other: added[other][0]._time for other in kinds[done + 1:]}  # (their new facts: later)
+            first = new[0].time_tag  # (every fact of the kind there before has an earlier time tag)
+            later = {other: added[other][0].time_tag for other in kinds[done + 1:]}  # (their new facts: later)
             for level, of in enumerate(levels):
                 if of != kind:
                     continue
                 given: dict[int, Any] = {i: later[k] for i, k in enumerate(levels) if k in later}
                 given.update({i: first for i in range(level) if levels[i] == kind})  # (the facts before)
-                given[level] = [(fact._time, fact) for fact in new]
+                given[level] = [(fact.time_tag, fact) for fact in new]
                 found += self._bindings(rule, memory, given)
         fresh, action = [], rule.action
         for position, binding in found:
@@ -530,7 +530,7 @@ class Agenda:
                         candidates = None
                 if candidates is None:
                     values = domain(memory, V, *binding)
-                    candidates = [(value._time, value) for value in values] if kind is not None else \
+                    candidates = [(value.time_tag, value) for value in values] if kind is not None else \
                         enumerate(values)
                 for i, value in candidates:
                     if limit >= 0 and i >= limit:
@@ -554,7 +554,7 @@ class Agenda:
             if cached is None or cached[1] is None:
                 index = {}
                 for fact in now:
-                    index.setdefault(key(memory, V, fact), []).append((fact._time, fact))
+                    index.setdefault(key(memory, V, fact), []).append((fact.time_tag, fact))
             else:
                 before, index = cached
                 went, new = self._diff(kind, before, now)
@@ -562,7 +562,7 @@ class Agenda:
                     bucket = index[key(memory, V, fact)]
                     bucket[:] = [entry for entry in bucket if entry[1] is not fact]
                 for fact in new:
-                    index.setdefault(key(memory, V, fact), []).append((fact._time, fact))
+                    index.setdefault(key(memory, V, fact), []).append((fact.time_tag, fact))
         except TypeError:  # an unhashable key
             index = None
         self.join_indexes[id(join)] = (now, index)
@@ -696,9 +696,9 @@ class Agenda:
         last = self.diffs.get(kind)
         if last is not None and last[0] is before and last[1] is now:
             return last[2], last[3]
-        newest = before[len(before) - 1]._time if before else 0
+        newest = before[len(before) - 1].time_tag if before else 0
         kept = len(now)
-        while kept and now[kept - 1]._time > newest:
+        while kept and now[kept - 1].time_tag > newest:
             kept -= 1
         went: list = []
         if kept < len(before):  # (some went: the old ones still there are in the same order)
@@ -1101,7 +1101,7 @@ class Agenda:
         """LEX and MEA: the time tags of what an activation matched: the facts it binds, the rule's phase (when it
         was entered), the variables its condition reads (when last written) and a 0 for each kind of fact it looks
         up (CLIPS's not and exists CEs); values bound that are not facts count from the start."""
-        data = [value._time if isinstance(value, FACT_CLASS) else START for value in act.binding]
+        data = [value.time_tag if isinstance(value, FACT_CLASS) else START for value in act.binding]
         if rule.phase is not None:
             data.append(self._time_of("phase"))
         for read in rule.data_reads:
@@ -1506,8 +1506,8 @@ def _newest(binding: tuple) -> int:
     """The time tag of the newest fact a binding holds (0: none)."""
     newest = 0
     for value in binding:
-        if isinstance(value, FACT_CLASS) and value._time > newest:
-            newest = value._time
+        if isinstance(value, FACT_CLASS) and value.time_tag > newest:
+            newest = value.time_tag
     return newest
 
 

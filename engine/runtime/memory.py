@@ -433,7 +433,7 @@ class Memory(Budget):
         if weight > MAX_ITEMS:
             raise GameError(f"the facts '{kind}' hold more than {MAX_ITEMS:,} items: too many")
         self.clock += 1
-        fact._time = self.clock
+        fact.time_tag = self.clock
         self._keep(kind, facts + (fact,), weight, indexes, fact, 1)
 
     def retract_fact(self, fact: Any) -> None:
@@ -496,7 +496,7 @@ class Memory(Budget):
             facts = self.vars[kind]
             since: dict = {}
             for fact in reversed(facts):  # (the oldest fact with the values: since when they are there)
-                since[read(fact)] = fact._time
+                since[read(fact)] = fact.time_tag
             found = indexes[fields] = (Counter(map(read, facts)), since)
         return found
 
