@@ -148,8 +148,8 @@ class Builder(Settings, Phases, Declarations, Cards, Moves, Rules):
         return {r if isinstance(r, str) else r[0] for r in read}
 
     def raise_errors(self) -> None:
-        """Every error found so far (the compiler's too), once each, as one RuleErrors: the loaded file's first
-        (a variant's wrong value is the cause of what its base then says), each file's in line order."""
+        """Every error found so far (the compiler's too), once each, as one RuleErrors in error_order (a variant's
+        wrong value is the cause of what its base then says)."""
         self.errors.extend(self.compiler.errors)
         if self.errors:
             unique = {(str(e.location), e.message): e for e in self.errors}
@@ -237,7 +237,8 @@ class Builder(Settings, Phases, Declarations, Cards, Moves, Rules):
 SHOWING = {"move_label", "move_public", "move_space", "view", "evaluation", "estimate"}
 
 
-def error_order(error: RuleError, first_file: str = "") -> tuple:
+def error_order(error: RuleError, first_file: str) -> tuple:
+    """The loaded file's errors first, then each other file's, in line order."""
     loc = error.location
     return (loc.file != first_file, loc.file, loc.line, loc.col) if loc else (False, "", 0, 0)
 
