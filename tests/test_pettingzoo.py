@@ -21,7 +21,7 @@ QUICK = {"tute_cabrero": {"porotos_to_retire": "1"}, "pocha": {"peak": "2"}, "po
 
 @pytest.mark.filterwarnings("ignore:Observation")  # a dict of observation and mask, as PettingZoo's card games have
 @pytest.mark.parametrize("path", [pytest.param(p, marks=pytest.mark.slow) if p.stem.startswith(("chinchon", "wizard",
-                                  "tute")) else p for p in RULE_FILES], ids=lambda p: p.stem)  # (slow: seconds each)
+                                  "tute", "truco")) else p for p in RULE_FILES], ids=lambda p: p.stem)  # (slow: seconds each)
 def test_pettingzoo_api_test(path: Path) -> None:
     api_test(NaipesEnv(str(path), QUICK.get(path.stem)), num_cycles=200, verbose_progress=False)
     api_test(env(str(path), QUICK.get(path.stem)), num_cycles=50, verbose_progress=False)
