@@ -20,11 +20,11 @@ QUICK = {"tute_cabrero": {"porotos_to_retire": "1"}, "pocha": {"peak": "2"}, "po
          "escoba": {"target": "5"}, "escoba_parejas": {"target": "5"}}
 
 
-SLOW = ("chinchon", "escoba", "wizard", "tute")  # (seconds each)
+SLOW_API_TEST = ("chinchon", "escoba", "wizard", "tute", "truco")  # (seconds each)
 
 
 @pytest.mark.filterwarnings("ignore:Observation")  # a dict of observation and mask, as PettingZoo's card games have
-@pytest.mark.parametrize("path", [pytest.param(p, marks=pytest.mark.slow) if p.stem.startswith(SLOW) else p
+@pytest.mark.parametrize("path", [pytest.param(p, marks=pytest.mark.slow) if p.stem.startswith(SLOW_API_TEST) else p
                                   for p in RULE_FILES], ids=lambda p: p.stem)
 def test_pettingzoo_api_test(path: Path) -> None:
     api_test(NaipesEnv(str(path), QUICK.get(path.stem)), num_cycles=200, verbose_progress=False)

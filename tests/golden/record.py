@@ -61,6 +61,8 @@ CONFIGS: dict[str, dict] = {
     "hearts": {"pool": ["random", "basic"], "params": {"target": "40"}, "ismcts": True},
     "escoba": {"pool": ["random", "basic"], "params": {"target": "6"}, "ismcts": True},
     "escoba_parejas": {"pool": ["random", "basic"], "params": {"target": "6", "must_capture": "true"}},
+    "truco": {"pool": ["random", "basic"], "ismcts": True},
+    "truco_parejas": {"pool": ["random", "basic"], "params": {"target": "15", "flor": "true"}},
 }
 
 
