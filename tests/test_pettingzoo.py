@@ -20,7 +20,7 @@ QUICK = {"tute_cabrero": {"porotos_to_retire": "1"}, "pocha": {"peak": "2"}, "po
          "escoba": {"target": "5"}, "escoba_parejas": {"target": "5"}}
 
 
-SLOW_API_TEST = ("chinchon", "escoba", "wizard", "tute", "truco")  # (seconds each)
+SLOW_API_TEST = ("chinchon", "escoba", "wizard", "tute", "truco", "mus")  # (seconds each)
 
 
 @pytest.mark.filterwarnings("ignore:Observation")  # a dict of observation and mask, as PettingZoo's card games have

@@ -63,6 +63,7 @@ CONFIGS: dict[str, dict] = {
     "escoba_parejas": {"pool": ["random", "basic"], "params": {"target": "6", "must_capture": "true"}},
     "truco": {"pool": ["random", "basic"], "ismcts": True},
     "truco_parejas": {"pool": ["random", "basic"], "params": {"target": "15", "flor": "true"}},
+    "mus": {"pool": ["random", "basic"], "params": {"target": "30"}, "ismcts": True},
 }
 
 
