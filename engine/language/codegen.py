@@ -86,7 +86,12 @@ def draws_at_random(node: n.Node) -> bool:
 
 
 class Writer:
-    """Writes the Python of checked nodes."""
+    """Writes the Python of checked nodes; a card table's values (TableLookup) become a dict of the module, made once
+    as it runs (`tables`: each dict's source -> its name and where it was first needed; equal tables share one)."""
+
+    def __init__(self) -> None:
+        self.tables: dict[str, tuple[str, tuple]] = {}
+        self.what = ""  # what the definition being written is (the origin of a table first needed there)
 
     # ---------------------------------------------------------------------------------------- expressions
     def expr(self, node: n.Node) -> str:
@@ -339,7 +344,12 @@ class Writer:
         return f"[{item} for {item} in {self.expr(node.items)} if {self.expr(node.test)}]"
 
     def e_TableLookup(self, node: n.TableLookup) -> str:
-        return f"B_lookup({literal(node.values)}, {self.expr(node.key)}, {literal(node.default)})"
+        """`B_lookup(table_N, key, default)`: only B_lookup reads the dict, and it goes nowhere else, so nothing can
+        change it (the table is made once, not at each call)."""
+        values = literal(node.values)
+        if values not in self.tables:
+            self.tables[values] = (f"table_{len(self.tables) + 1}", (self.what, node.loc))
+        return f"B_lookup({self.tables[values][0]}, {self.expr(node.key)}, {literal(node.default)})"
 
     def e_DeckProduct(self, node: n.DeckProduct) -> str:
         values = ", ".join(self.expr(value) for value in node.values)
@@ -356,6 +366,7 @@ class Writer:
         """Append the function `node` is to `lines`, each line's origin (what it is, where in the rule file) to
         `origins` (by line number, from 1)."""
         args = ", ".join(("M", "V") + tuple(f"v_{p}" if p != "_" else "_" for p in node.params))
+        self.what = node.what
         body: list[Line] = []
         if isinstance(node.body, list):
             self.statements(node.body, 0, body)
@@ -376,4 +387,7 @@ def write_module(definitions: list[n.Definition]) -> tuple[str, dict[int, tuple]
     writer = Writer()
     for definition in definitions:
         writer.definition(definition, lines, origins)
-    return "\n".join(lines) + "\n", origins
+    tables = [f"{name} = {values}" for values, (name, _) in writer.tables.items()]
+    origins = {line + len(tables): origin for line, origin in origins.items()}
+    origins.update({line: origin for line, (_, origin) in enumerate(writer.tables.values(), 1)})
+    return "\n".join(tables + lines) + "\n", origins

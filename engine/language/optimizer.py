@@ -3,7 +3,8 @@
 The compiler writes every condition, action and function as Python; the
 linker parses that source into a syntax tree, and this module rewrites the
 tree, as an optimising compiler's middle end does, before it becomes one code
-object.  Ten passes:
+object.  Nine passes (a card table's dict, made once, is written so by code
+generation: :mod:`naipes.language.codegen`):
 
 * **growing lists**: ``x = x + [...]`` and ``p.x = p.x + [...]`` call the
   memory's ``grow_var`` and ``grow_attr``, which weigh only what the list gains
@@ -58,16 +59,13 @@ object.  Ten passes:
   with the key or the test written in its body, taking the names it reads as
   parameters: no lambda or generator is made, called or resumed per item, and
   the function that needs the value keeps its names out of a closure.
-* **card tables**: a card table's values, which its function looks up
-  (``B_lookup({1: 12, 3: 11, ...}, v_rank, None)``), are a dict made once, as
-  the module runs (``table_`` and a number), not at each call.
 
 Every rule-file function keeps its own definition (strategies and tools call
 them).  Inlined code keeps its line numbers, so a fault inside it is reported
 in the function it came from.  Nothing here adds a name, an attribute or a
 constant the compiler did not write, except the engine's own temporaries
-(``_h0``, ``_t1``, ``v__1_c``, ``v___items``), ``B_UNSET``, ``B_append``, the
-reductions' functions and the tables' dicts; :mod:`naipes.language.codecheck`
+(``_h0``, ``_t1``, ``v__1_c``, ``v___items``), ``B_UNSET``, ``B_append`` and the
+reductions' functions; :mod:`naipes.language.codecheck`
 checks the result again.
 """
 from __future__ import annotations
@@ -135,7 +133,6 @@ def optimise(module: ast.Module) -> ast.Module:
             _filters_as_loops(node, taken)
             _tests_as_loops(node, taken)
     _reductions_as_functions(module)
-    _tables_made_once(module)
     return module
 
 
@@ -1152,30 +1149,6 @@ def _reduction_body(kind: str, item: ast.expr, tests: list[ast.expr], value: ast
     if tests:
         settled = ast.If(_all_of(tests), [settled], [])
     return [ast.For(item, name(ITEMS), [settled], []), ast.Return(ast.Constant(every))]
-
-
-# --------------------------------------------------------------------------- card tables
-TABLE = "table_"  # a card table's values, a dict made once per module (+ a number)
-
-
-def _tables_made_once(module: ast.Module) -> None:
-    """A card table's values (`B_lookup({1: 12, 3: 11, ...}, v_rank, None)`: naipes.language.cards) become a
-    dict made once, as the module is run, where the call was making it anew each time. Nothing can change it:
-    only B_lookup reads it, and it goes nowhere else."""
-    names: dict[str, str] = {}  # the code of a table's dict -> its name (equal tables share one)
-    made: list[ast.stmt] = []
-    for node in ast.walk(module):
-        if not (isinstance(node, ast.Call) and _is_name(node.func, "B_lookup") and node.args
-                and isinstance(table := node.args[0], ast.Dict)
-                and all(isinstance(part, ast.Constant) for part in [*table.keys, *table.values])):
-            continue
-        code = ast.dump(table)
-        if code not in names:
-            names[code] = f"{TABLE}{len(names) + 1}"
-            made.append(ast.fix_missing_locations(ast.copy_location(
-                ast.Assign([ast.Name(names[code], ast.Store())], table), table)))
-        node.args[0] = ast.copy_location(ast.Name(names[code], ast.Load()), table)
-    module.body[:0] = made
 
 
 # -------------------------------------------------------------------- constant folding
