@@ -359,6 +359,15 @@ class Writer:
     def s_Do(self, node: n.Do, indent: int, out: list[Line]) -> None:
         self.emit(out, indent, self.expr(node.call), node)
 
+    def s_Grow(self, node: n.Grow, indent: int, out: list[Line]) -> None:
+        target, added = node.target, self.expr(node.added)
+        if isinstance(target, n.NameTarget):
+            self.emit(out, indent, f"M.grow_var({target.name!r}, {added})", node)
+        else:
+            obj = f"_o{node.temporary}"
+            self.emit(out, indent, f"{obj} = {self.expr(target.base)}; M.grow_attr({obj}, {target.name!r}, {added})",
+                      node)
+
     def s_MaskUpdate(self, node: n.MaskUpdate, indent: int, out: list[Line]) -> None:
         self.emit(out, indent, f"v_{node.name} {node.op}= {int(node.bits)}", node)
 

@@ -43,6 +43,7 @@ from .codecheck import check_generated
 from .codegen import write_module
 from .compiler import ANY, CARD_BUILTIN_ATTRS, PLAYER_BUILTIN_ATTRS, ZONE_ATTRS, Symbols, Unit
 from .optimizer import optimise
+from .passes import optimise_definitions
 from .sections import Definition
 
 
@@ -88,9 +89,11 @@ def compile_module(defs: list[Definition], sym: Symbols, path: str, base: dict |
 
 
 def module_source(defs: list[Definition]) -> tuple[str, dict[int, tuple]]:
-    """The Python source of the definitions, one function each, and each line's origin: generated line ->
-    (what it is, rule-file location)."""
-    return write_module([n.Definition(name, params, unit.tree, what) for name, params, unit, _, what in defs])
+    """The Python source of the definitions, one function each, after the optimiser's passes over their trees,
+    and each line's origin: generated line -> (what it is, rule-file location)."""
+    definitions = [n.Definition(name, params, unit.tree, what) for name, params, unit, _, what in defs]
+    optimise_definitions(definitions)
+    return write_module(definitions)
 
 
 def readable_attributes(sym: Symbols) -> set[str]:

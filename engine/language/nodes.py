@@ -608,6 +608,19 @@ class Do(Stmt):
 
 
 @dataclass(eq=False)
+class Grow(Stmt):
+    """`target = target + [...]` (or `target += [...]`) on a state variable or a player's attribute, made by the
+    optimiser (naipes.language.passes): the memory's grow_var or grow_attr adds `added` (a list display), weighing
+    only what the list gains. `temporary`: the assignment's (the local that holds the player)."""
+
+    word = "assign"
+    fields = ("target", "added")
+    target: NameTarget | AttrTarget
+    added: Expr
+    temporary: int = 0
+
+
+@dataclass(eq=False)
 class MaskUpdate(Stmt):
     """`local |= bits` or `local &= bits` on an engine local holding a bit mask (the agenda's live rules)."""
 

@@ -3,12 +3,10 @@
 The compiler writes every condition, action and function as Python; the
 linker parses that source into a syntax tree, and this module rewrites the
 tree, as an optimising compiler's middle end does, before it becomes one code
-object.  Nine passes (a card table's dict, made once, is written so by code
-generation: :mod:`naipes.language.codegen`):
+object.  Eight passes (the passes moved onto the compiler's own tree, before
+code generation, are in :mod:`naipes.language.passes`; a card table's dict,
+made once, is written so by :mod:`naipes.language.codegen`):
 
-* **growing lists**: ``x = x + [...]`` and ``p.x = p.x + [...]`` call the
-  memory's ``grow_var`` and ``grow_attr``, which weigh only what the list gains
-  (:mod:`naipes.runtime.memory`);
 * **inlining**: a call of a small rule-file function written as one
   expression, and not recursive, becomes that expression, its parameters
   replaced by the arguments.  ``follows(c)`` in a legality test is then
@@ -78,8 +76,6 @@ import operator
 from collections import Counter
 from collections.abc import Callable, Iterator
 
-from ..program import attribute
-
 INLINE_SIZE = 250  # the largest function expression (in syntax nodes) that is inlined
 LIGHT = 16  # a function whose call tree makes at most this many calls is not charged a step
 CANDIDATES = "v___candidates"  # a move's candidates, always a list (naipes.language.moves)
@@ -101,9 +97,6 @@ def optimise(module: ast.Module) -> ast.Module:
                                  if isinstance(node, ast.FunctionDef) and node.name.startswith(CONDITIONS)}}
     calls = {name: _called(node, inlinable) for name, node in inlinable.items()}
     recursive = _recursive(calls)
-    for node in module.body:
-        if isinstance(node, ast.FunctionDef):
-            _growths(node.body)
     inliner = _Inliner(inlinable, recursive)
     folder = _Folder()
     for name in _callees_first(calls):  # (a function is folded before it is inlined: its callers copy less)
@@ -479,49 +472,6 @@ def _memory_call(method: str, args: list[ast.expr]) -> ast.Call:
 def _is_charge(node: ast.AST) -> bool:
     return isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "charge" \
         and _is_name(node.func.value, "M") and len(node.args) == 1
-
-
-# ---------------------------------------------------------------------------- growing lists
-def _growths(body: list[ast.stmt]) -> None:
-    """`x = x + [...]` and `p.x = p.x + [...]` call the memory's grow_var and grow_attr, which weigh only what
-    the list gains (naipes.runtime.memory)."""
-    previous: ast.stmt | None = None
-    for statement in body:
-        if isinstance(statement, ast.Expr) and isinstance(statement.value, ast.Call):
-            _grow(statement.value, previous)
-        for field in ("body", "orelse"):
-            inner = getattr(statement, field, None)
-            if isinstance(inner, list) and inner and isinstance(inner[0], ast.stmt):
-                _growths(inner)
-        previous = statement
-
-
-def _grow(call: ast.Call, previous: ast.stmt | None) -> None:
-    """`M.set_var(NAME, B_plus(M, V[NAME], [...]))` becomes `M.grow_var(NAME, [...])`; `M.set_attr(_o, ATTR,
-    B_plus(M, P.ATTR, [...]))` becomes `M.grow_attr(_o, ATTR, [...])` where P is _o, or the statement before
-    is `_o = P` (as the compiler writes a player's variable assigned)."""
-    if not (isinstance(call.func, ast.Attribute) and _is_name(call.func.value, "M")
-            and call.func.attr in ("set_var", "set_attr") and call.args and not call.keywords):
-        return
-    *target, new = call.args
-    if not (isinstance(new, ast.Call) and _is_name(new.func, "B_plus") and len(new.args) == 3
-            and isinstance(new.args[2], ast.List)):
-        return
-    read, name = new.args[1], target[-1]
-    if not (isinstance(name, ast.Constant) and isinstance(name.value, str)):
-        return
-    if call.func.attr == "set_var":
-        same = isinstance(read, ast.Subscript) and _is_name(read.value, "V") and \
-            isinstance(read.slice, ast.Constant) and read.slice.value == name.value
-    else:
-        obj = target[0]
-        same = isinstance(obj, ast.Name) and isinstance(read, ast.Attribute) and \
-            read.attr == attribute(name.value) and isinstance(read.value, ast.Name) and (read.value.id == obj.id or (
-                isinstance(previous, ast.Assign) and len(previous.targets) == 1 and
-                _is_name(previous.targets[0], obj.id) and _is_name(previous.value, read.value.id)))
-    if same:
-        call.func.attr = "grow_var" if call.func.attr == "set_var" else "grow_attr"
-        call.args = [*target, new.args[2]]
 
 
 # ---------------------------------------------------------------------------- cascades
