@@ -41,7 +41,7 @@ from .loader import Map, Text, load_tree
 from .moves import Moves
 from .phases import Phases
 from .rules import Rules
-from .sections import located_text
+from .sections import FUNCTION, located_text
 from .settings import Settings
 from .shapes import shapes_checked
 from .vocabulary import RULE_FILE, SECTIONS, VAR_KEYS, VIEW_KEYS
@@ -116,7 +116,7 @@ class Builder(Settings, Phases, Declarations, Cards, Moves, Rules):
             key_state=tuple(v.name for v in state if v.name in read),
             key_player_state=tuple(attribute(v.name) for v in player_state if v.name in read),
             key_zones=frozenset(z.name for z in zones if z.name in read),
-            evaluation_reads=names_read([unit for name, _, unit, _, _ in self.defs if name == evaluation], reads))
+            evaluation_reads=names_read([d.unit for d in self.defs if d.name == evaluation], reads))
 
     def agenda_plans(self, rules: list[RuleSpec], reads: dict[str, set]) -> list[tuple[Matching, Any]]:
         """Per word of rules, its plan and the name of its generated evaluation (None under recency or breadth)."""
@@ -139,11 +139,11 @@ class Builder(Settings, Phases, Declarations, Cards, Moves, Rules):
         through functions (labels, views, spaces and evaluations only show things). Search keys leave the
         rest out: positions that differ only there play on alike."""
         read: set = set()
-        for name, _, unit, _, _ in self.defs:
-            if name.startswith("F_") or name.rsplit("_", 1)[0] in SHOWING:
+        for definition in self.defs:
+            if definition.kind == FUNCTION or definition.kind in SHOWING:
                 continue
-            read |= unit.reads
-            for called in unit.calls:
+            read |= definition.unit.reads
+            for called in definition.unit.calls:
                 read |= functions.get(called, set())
         return {r if isinstance(r, str) else r[0] for r in read}
 

@@ -44,7 +44,7 @@ from .codegen import write_module
 from .compiler import ANY, CARD_BUILTIN_ATTRS, PLAYER_BUILTIN_ATTRS, ZONE_ATTRS, Symbols, Unit
 from .optimizer import optimise
 from .passes import optimise_definitions
-from .sections import Definition
+from .sections import FUNCTION, Definition
 
 
 @dataclass
@@ -69,7 +69,7 @@ def compile_module(defs: list[Definition], sym: Symbols, path: str, base: dict |
     with _too_deep_for_python(origins):
         tree = ast.parse(source)
     check_generated(tree, attributes)  # what the compiler wrote
-    tree = optimise(tree)
+    tree = optimise(tree, {d.name: d.kind for d in defs})
     check_generated(tree, attributes)  # and what the optimiser made of it
     # Generated code names only M, V, v_*, F_* and B_*; these few builtins serve its own scaffolding.
     namespace: dict[str, Any] = {"__builtins__": {"list": list, "dict": dict, "zip": zip, "range": range},
@@ -91,7 +91,7 @@ def compile_module(defs: list[Definition], sym: Symbols, path: str, base: dict |
 def module_source(defs: list[Definition]) -> tuple[str, dict[int, tuple]]:
     """The Python source of the definitions, one function each, after the optimiser's passes over their trees,
     and each line's origin: generated line -> (what it is, rule-file location)."""
-    definitions = [n.Definition(name, params, unit.tree, what) for name, params, unit, _, what in defs]
+    definitions = [n.Definition(d.name, d.params, d.unit.tree, d.what) for d in defs]
     optimise_definitions(definitions)
     return write_module(definitions)
 
@@ -159,7 +159,7 @@ def function_reads(defs: list[Definition], known: dict[str, set] | None = None) 
     """What each rule-file function reads, through every function it calls (`known`: functions compiled
     before, such as a game's under a strategy's, with what they read already closed)."""
     known = known or {}
-    direct = {name[2:]: (unit.reads, unit.calls) for name, _, unit, _, _ in defs if name.startswith("F_")}
+    direct = {d.name[2:]: (d.unit.reads, d.unit.calls) for d in defs if d.kind == FUNCTION}
     closed: dict[str, set] = dict(known)
     for name in direct:
         reads: set = set()

@@ -76,25 +76,27 @@ import operator
 from collections import Counter
 from collections.abc import Callable, Iterator
 
+from .sections import FUNCTION
+
 INLINE_SIZE = 250  # the largest function expression (in syntax nodes) that is inlined
 LIGHT = 16  # a function whose call tree makes at most this many calls is not charged a step
 CANDIDATES = "v___candidates"  # a move's candidates, always a list (naipes.language.moves)
 ALLOWED = "v___allowed"  # the candidates a step of a move's legality cascade keeps
 SHARED = "v___shared_"  # the candidates passing the first test of several cascade steps (+ a number)
-CHOICES = "move_choices_"  # a move's choices: its candidates, then its cascade (naipes.language.moves)
-CONDITIONS = ("rule_when_", "phase_when_", "phase_test_")  # generated conditions, inlined where they are tested
+CHOICES = "move_choices"  # a move's choices: its candidates, then its cascade (naipes.language.moves)
+CONDITIONS = ("rule_when", "phase_when", "phase_test")  # generated conditions, inlined where they are tested
 UNSET = "B_UNSET"  # a hoisted value not computed yet (the linker binds the name to a unique object)
 LOOPS = (ast.Lambda, ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
 COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
 
 
-def optimise(module: ast.Module) -> ast.Module:
-    """The passes over a generated module (changed in place and returned)."""
-    functions = {node.name: node for node in module.body
-                 if isinstance(node, ast.FunctionDef) and node.name.startswith("F_")}
+def optimise(module: ast.Module, kinds: dict[str, str]) -> ast.Module:
+    """The passes over a generated module (changed in place and returned); `kinds`: what each of its functions is,
+    by name (naipes.language.sections.Definition.kind), which the passes go by, not by how a name is spelt."""
+    defined = {node.name: node for node in module.body if isinstance(node, ast.FunctionDef)}
+    functions = {name: node for name, node in defined.items() if kinds.get(name) == FUNCTION}
     # the conditions of rules are inlined too (into the agenda's generated evaluation: naipes.language.linker)
-    inlinable = {**functions, **{node.name: node for node in module.body
-                                 if isinstance(node, ast.FunctionDef) and node.name.startswith(CONDITIONS)}}
+    inlinable = {name: node for name, node in defined.items() if kinds.get(name) in (FUNCTION, *CONDITIONS)}
     calls = {name: _called(node, inlinable) for name, node in inlinable.items()}
     recursive = _recursive(calls)
     inliner = _Inliner(inlinable, recursive)
@@ -107,7 +109,7 @@ def optimise(module: ast.Module) -> ast.Module:
             inliner.visit(node)
             folder.statement(node)
     for node in module.body:
-        if isinstance(node, ast.FunctionDef) and node.name.startswith(CHOICES):
+        if isinstance(node, ast.FunctionDef) and kinds.get(node.name) == CHOICES:
             _share_first_tests(node)
     # (folded before steps are counted and values hoisted: both see only the code that can run)
     _drop_light_steps(functions, recursive)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Set as AbstractSet
-from typing import Any
+from typing import Any, NamedTuple
 
 from ..errors import Location, RuleError, did_you_mean
 from ..program import ZoneSpec
@@ -21,7 +21,20 @@ from .loader import Map, Seq, Text, location_of
 PARAM_TYPES = {"int": int, "float": float, "bool": bool, "str": str}
 SIGNATURE = re.compile(r"^\s*([A-Za-z]\w*)\s*\(\s*([A-Za-z]\w*(\s*,\s*[A-Za-z]\w*)*)?\s*\)\s*$", re.ASCII)
 BINDING = re.compile(r"^\s*([A-Za-z]\w*)\s+in\s+(.+)$", re.S | re.ASCII)
-Definition = tuple[str, tuple[str, ...], Unit, bool, str]  # name, params, unit, is a block, what it is
+FUNCTION = "function"  # the kind of a rule-file function's definition (a card table's too)
+
+
+class Definition(NamedTuple):
+    """A generated function as a section reader defines it: its Python name, its parameters, its unit, whether it
+    is a block of statements, what it is (in errors), and its kind: FUNCTION for a rule-file function, else what
+    the engine makes it for ("rule_when", "move_choices", ...), which the optimiser and the linker go by."""
+
+    name: str
+    params: tuple[str, ...]
+    unit: Unit
+    block: bool
+    what: str
+    kind: str
 
 
 class SectionReader:
@@ -103,9 +116,10 @@ class SectionReader:
         file's function `f` is `F_f`, its name checked first): rule-file text
         never names generated code.
         """
-        name = kind if kind.startswith("F_") else f"{kind}_{len(self.defs)}"
+        function = kind.startswith("F_")
+        name = kind if function else f"{kind}_{len(self.defs)}"
         if unit is not None:
-            self.defs.append((name, params, unit, block, what))
+            self.defs.append(Definition(name, params, unit, block, what, FUNCTION if function else kind))
         return name
 
 

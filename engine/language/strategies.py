@@ -246,8 +246,8 @@ class _StrategyBuilder(Builder):
         resets = names_read(self.read_units[None], reads)
         self.observed_reads = {move: names_read(units, reads) | resets for move, units in self.read_units.items()
                                if move is not None}
-        self.decision_reads = names_read([unit for name, _, unit, _, _ in self.defs
-                                          if not name.startswith("observe_")], reads)
+        self.decision_reads = names_read([d.unit for d in self.defs if d.kind not in ("observe_when", "observe_then")],
+                                         reads)
         plans = self.agenda_plans(rules, reads)
         module = compile_module(self.defs, self.sym, self.path, base=game.namespace)
         resolve_specs(module, {}, memory + per_player, [], None, rules)
