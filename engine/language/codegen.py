@@ -19,6 +19,7 @@ from .loader import number_problem
 from .resolver import NUMERIC
 
 Line = tuple[int, str, Location | None]  # (indent, python line, origin in the rule file)
+Origin = tuple[str, Location | None]  # what a generated line is part of ("condition of rule 'lead'"), and where
 
 # `a * b`, `a + b` and `a - b` go through the size checks of naipes.library.limits (a repeated or joined sequence, a
 # number of too many bits), unless one side is a number written in the rule file (for `*`, and the other side
@@ -90,7 +91,7 @@ class Writer:
     as it runs (`tables`: each dict's source -> its name and where it was first needed; equal tables share one)."""
 
     def __init__(self) -> None:
-        self.tables: dict[str, tuple[str, tuple]] = {}
+        self.tables: dict[str, tuple[str, Origin]] = {}
         self.what = ""  # what the definition being written is (the origin of a table first needed there)
 
     # ---------------------------------------------------------------------------------------- expressions
@@ -371,7 +372,7 @@ class Writer:
     def s_MaskUpdate(self, node: n.MaskUpdate, indent: int, out: list[Line]) -> None:
         self.emit(out, indent, f"v_{node.name} {node.op}= {int(node.bits)}", node)
 
-    def definition(self, node: n.Definition, lines: list[str], origins: dict[int, tuple]) -> None:
+    def definition(self, node: n.Definition, lines: list[str], origins: dict[int, Origin]) -> None:
         """Append the function `node` is to `lines`, each line's origin (what it is, where in the rule file) to
         `origins` (by line number, from 1)."""
         args = ", ".join(("M", "V") + tuple(f"v_{p}" if p != "_" else "_" for p in node.params))
@@ -388,11 +389,11 @@ class Writer:
             origins[len(lines)] = (node.what, origin)
 
 
-def write_module(definitions: list[n.Definition]) -> tuple[str, dict[int, tuple]]:
+def write_module(definitions: list[n.Definition]) -> tuple[str, dict[int, Origin]]:
     """The Python source of a module of generated functions, and each line's origin: line number -> (what it is,
     its rule-file location)."""
     lines: list[str] = []
-    origins: dict[int, tuple] = {}
+    origins: dict[int, Origin] = {}
     writer = Writer()
     for definition in definitions:
         writer.definition(definition, lines, origins)

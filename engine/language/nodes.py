@@ -581,7 +581,7 @@ class TableLookup(Expr):
     """A card table's value for `key`: `values` (a dict written in the rule file) looked up, else `default`."""
 
     fields = ("key",)
-    values: dict
+    values: dict[Any, Any]
     key: Expr
     default: Any
 
@@ -595,7 +595,7 @@ class DeckProduct(Expr):
     attributes: list[str]
     copies: Expr
     values: list[Expr]
-    extra: list
+    extra: list[Any]
 
 
 @dataclass(eq=False)

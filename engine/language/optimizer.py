@@ -620,7 +620,7 @@ class _Hoister:
             out.append(statement)
         return [ast.fix_missing_locations(s) for s in out]
 
-    def visit(self, node: ast.expr, varying: frozenset | None, hoisted: list[str], consumed: bool) -> ast.expr:
+    def visit(self, node: ast.expr, varying: frozenset[str] | None, hoisted: list[str], consumed: bool) -> ast.expr:
         """`node` with its invariant calls remembered. `varying`: the names bound by the comprehensions
         around it (None: outside any comprehension, where nothing is hoisted); `consumed`: `node` is an
         argument of a call."""
@@ -663,7 +663,7 @@ class _Hoister:
         set_inside = {n.target.id for n in ast.walk(node) if isinstance(n, ast.NamedExpr)}
         return all(name in set_inside and count == self.temporaries[name] for name, count in inside.items())
 
-    def may_be_iterator(self, node: ast.expr, seen: frozenset = frozenset()) -> bool:
+    def may_be_iterator(self, node: ast.expr, seen: frozenset[str] = frozenset()) -> bool:
         """Whether `node`'s value could be a generator (built-ins return lists; a function may not)."""
         if isinstance(node, ast.GeneratorExp):
             return True
@@ -1034,7 +1034,8 @@ class _Outliner(ast.NodeTransformer):
                         [ast.Name(n, ast.Load()) for n in params], [])
         return ast.fix_missing_locations(ast.copy_location(call, node))
 
-    def invariants(self, item: frozenset, value: ast.expr, tests: list[ast.expr]) -> tuple[list, ast.expr, list]:
+    def invariants(self, item: frozenset[str], value: ast.expr,
+                   tests: list[ast.expr]) -> tuple[list[ast.stmt], ast.expr, list[ast.expr]]:
         """The calls in a reduction's value and tests that do not read its item (a trick's lead suit in the
         key of each of its cards), computed at most once per call of its function, when first needed: as a
         function that changes nothing remembers them (_Hoister.function); the statements that start them

@@ -48,7 +48,8 @@ class SectionReader:
         self.sym = Symbols()
         self.compiler = Compiler(self.sym)
         self.defs: list[Definition] = []
-        self.rule_units: dict[int, tuple] = {}  # rule index -> (condition unit, domain units), for the linker
+        # rule index -> (condition unit, domain units), for the linker
+        self.rule_units: dict[int, tuple[Unit, list[Unit]]] = {}
         # (a rule's phase, what its actions may write): what may still change in a phase after its entry
         self.rule_writes: list[tuple[str | None, frozenset[str] | None]] = []
         self.symmetric: tuple[str, ...] = ()
