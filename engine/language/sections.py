@@ -117,11 +117,18 @@ class SectionReader:
         file's function `f` is `F_f`, its name checked first): rule-file text
         never names generated code.
         """
-        function = kind.startswith("F_")
-        name = kind if function else f"{kind}_{len(self.defs)}"
-        if unit is not None:
-            self.defs.append(Definition(name, params, unit, block, what, FUNCTION if function else kind))
-        return name
+        return define(self.defs, kind, params, unit, block, what)
+
+
+def define(defs: list[Definition], kind: str, params: tuple[str, ...], unit: Unit | None, block: bool,
+           what: str) -> str:
+    """Add a generated function of `kind` to `defs` (none when `unit` is None: its text had errors) and return its
+    name (see SectionReader.define)."""
+    function = kind.startswith("F_")
+    name = kind if function else f"{kind}_{len(defs)}"
+    if unit is not None:
+        defs.append(Definition(name, params, unit, block, what, FUNCTION if function else kind))
+    return name
 
 
 def located_text(text: str, loc: Location) -> Text:
