@@ -182,7 +182,8 @@ class Builder(Settings, Phases, Declarations, Cards, Moves, Rules):
             return None
         text = self.expr_text(self.tree[section], self.tree.loc(section), f"'{section}'")
         unit = None if not text else self.compiler.expression(text, {"player": "player"}, what=section)
-        return self.define(section, ("player",), unit, False, section)
+        name: str = self.define(section, ("player",), unit, False, section)
+        return name
 
     def variables(self, section: str, per_player: bool) -> list[VarSpec]:
         out = []
@@ -311,7 +312,7 @@ def names_played(defs: list[Definition], functions: dict[str, set[Any]]) -> set[
 SHOWING = {"move_label", "move_public", "move_space", "view", "evaluation", "estimate"}
 
 
-def error_order(error: RuleError, first_file: str) -> tuple:
+def error_order(error: RuleError, first_file: str) -> tuple[bool, str, int, int]:
     """The loaded file's errors first, then each other file's, in line order."""
     loc = error.location
     return (loc.file != first_file, loc.file, loc.line, loc.col) if loc else (False, "", 0, 0)
@@ -325,7 +326,7 @@ def load_program(path: str | Path, params: dict[str, str] | None = None) -> Prog
 
 
 
-def compile_expression(program: Program, text: str, scope: tuple[str, ...] = ()) -> Callable:
+def compile_expression(program: Program, text: str, scope: tuple[str, ...] = ()) -> Callable[..., Any]:
     """An expression of the rule language compiled against `program`: f(memory, *scope values).
 
     For tools and tests (a REPL, a scenario harness); raises RuleErrors if it does not compile.
@@ -337,7 +338,7 @@ def compile_expression(program: Program, text: str, scope: tuple[str, ...] = ())
     source, _ = write_module([n.Definition("expression_0", scope, unit.expression, "an expression")])
     check_generated(source, readable_attributes(program.symbols))
     code = compile(source, "<naipes expression>", "exec")
-    local: dict = {}
+    local: dict[str, Any] = {}
     exec(code, program.namespace, local)
     function = local["expression_0"]
     return lambda memory, *values: function(memory, memory.vars, *values)
