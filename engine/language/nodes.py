@@ -642,6 +642,9 @@ class Definition(Node):
     what: str
 
 
+CANDIDATES, ALLOWED = "__candidates", "__allowed"  # the engine's locals of a move's choices (no file names one)
+
+
 def local(name: str, at: Position | Location | None = None) -> Name:
     """A read of a local (the engine's own start with '_': '__candidates')."""
     node = Name(name, at=at)

@@ -76,12 +76,14 @@ import operator
 from collections import Counter
 from collections.abc import Callable, Iterator
 
+from . import nodes
+from .codegen import local_name
 from .sections import FUNCTION
 
 INLINE_SIZE = 250  # the largest function expression (in syntax nodes) that is inlined
 LIGHT = 16  # a function whose call tree makes at most this many calls is not charged a step
-CANDIDATES = "v___candidates"  # a move's candidates, always a list (naipes.language.moves)
-ALLOWED = "v___allowed"  # the candidates a step of a move's legality cascade keeps
+CANDIDATES = local_name(nodes.CANDIDATES)  # a move's candidates, always a list (naipes.language.moves)
+ALLOWED = local_name(nodes.ALLOWED)  # the candidates a step of a move's legality cascade keeps
 SHARED = "v___shared_"  # the candidates passing the first test of several cascade steps (+ a number)
 CHOICES = "move_choices"  # a move's choices: its candidates, then its cascade (naipes.language.moves)
 CONDITIONS = ("rule_when", "phase_when", "phase_test")  # generated conditions, inlined where they are tested
