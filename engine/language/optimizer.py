@@ -58,6 +58,27 @@ made once, is written so by :mod:`naipes.language.codegen`):
   parameters: no lambda or generator is made, called or resumed per item, and
   the function that needs the value keeps its names out of a closure.
 
+Where each pass belongs (issue 37: every optimisation a pass over the
+compiler's own tree, :mod:`naipes.language.passes`).  *Loops*, *tests* and
+*reductions* are about how CPython runs the code it is given (a comprehension
+is a call of its own in 3.11, a generator is resumed per item, a key lambda is
+called per item): they are a back end's choices, made after code generation,
+and would change or go for a compiled module (issue 37, item 2); they recognise
+Python's constructs (a statement's list comprehension, an ``if`` on ``all`` or
+``any`` of a generator, ``max``/``min`` with a key lambda), not what the
+compiler named.  *Inlining*, *folding*, *cascades*, *steps* and *hoisting* are
+about the rule language and are still to move, together, since each works on
+what inlining made: inlining needs a node for a temporary set at a parameter's
+first reading (``_t`` here), renaming of the names a lambda or a comprehension
+binds, and the count of steps an inlined call still charges (``_steps`` here);
+folding, the literal values of Number, String, Constant and param Names;
+cascades, the Filter steps of a move's choices (naipes.language.moves) and
+structural equality of their first tests; steps, the ``M.step()`` Do nodes and
+where a call repeats (a Comprehension's element or test, a Lambda's body);
+hoisting, a node for a value remembered until the statement ends (``_h`` and
+``B_UNSET`` here).  Each is checked by ``benchmarks/generated_code.py dump
+--compiled``: the module compiled must stay the same.
+
 Every rule-file function keeps its own definition (strategies and tools call
 them).  Inlined code keeps its line numbers, so a fault inside it is reported
 in the function it came from.  Nothing here adds a name, an attribute or a
