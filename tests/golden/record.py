@@ -61,6 +61,10 @@ CONFIGS: dict[str, dict] = {
     "hearts": {"pool": ["random", "basic"], "params": {"target": "40"}, "ismcts": True},
     "kuhn_poker": {"pool": ["random"], "ismcts": True},
     "leduc_poker": {"pool": ["random"], "ismcts": True},
+    "escoba": {"pool": ["random", "basic"], "params": {"target": "6"}, "ismcts": True},
+    "escoba_parejas": {"pool": ["random", "basic"], "params": {"target": "6", "must_capture": "true"}},
+    "truco": {"pool": ["random", "basic"], "ismcts": True},
+    "truco_parejas": {"pool": ["random", "basic"], "params": {"target": "15", "flor": "true"}},
 }
 
 
