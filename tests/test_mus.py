@@ -145,6 +145,7 @@ def test_chica_the_lowest_cards_ties_to_the_mano(a, b, best):
     assert winner(fill({"P1": a, "P2": b}, HIGH), "chica") == best
 
 
+@pytest.mark.slow  # (compiles the rule file with another param)
 def test_with_four_reyes_a_3_and_a_2_are_themselves():
     hands = fill({"P1": "3o 7o 5e 1c", "P2": "12c 7c 5o 1b"})
     assert winner(hands, "grande", reyes=4) == "P2"
