@@ -47,6 +47,8 @@ SHOTS: dict[str, tuple[list[str], dict[str, str], int, Callable[[dict], bool]]] 
     "hearts": (["human", "basic", "basic", "basic"], {}, 4, lambda s: trick_on_the_table(s)
                and s["view"]["state"]["hearts_broken"]),
     "truco": (["human", "basic"], {}, 3, lambda s: "envido" in s["moves"] and len(s["view"]["zones"]["trick"]) == 1),
+    "texas_holdem": (["human", "basic", "basic", "basic"], {}, 5, lambda s: len(s["view"]["zones"]["board"]) == 3
+                     and "bet" in s["moves"]),
 }
 
 
