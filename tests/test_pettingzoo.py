@@ -20,7 +20,7 @@ QUICK = {"tute_cabrero": {"porotos_to_retire": "1"}, "pocha": {"peak": "2"}, "po
          "chinchon": {"target": "10"}, "chinchon_48": {"target": "10"}, "chinchon_jokers": {"target": "10"}}
 
 
-SLOW_API_TEST = ("chinchon", "wizard", "tute", "truco")  # (seconds each)
+SLOW_API_TEST = ("chinchon", "wizard", "tute", "truco", "texas")  # (seconds each)
 
 
 @pytest.mark.filterwarnings("ignore:Observation")  # a dict of observation and mask, as PettingZoo's card games have
