@@ -256,6 +256,25 @@ rules:
     assert option.arg.rank == max(c.rank for c in game.memory.players[0].hand)
 
 
+def test_a_move_without_an_argument_is_chosen_by_a_true_choose(duel):
+    program, strategy = duel
+    rules = """
+game: duel
+rules:
+  - {name: pass_when_offered, move: pass_turn, choose: %s}
+"""
+    game = Game(program, 0)
+    game.start()
+    for _ in range(3):  # (pass_turn is offered once three cards are on the table)
+        game.apply(game.decision().options[0])
+    decision = game.decision()
+    assert {o.move for o in decision.options} == {"play", "pass_turn"}
+    option, rule = strategy_agent(strategy("yes", rules % "yes"), 0).decide(decision)
+    assert (option.move, rule) == ("pass_turn", "pass_when_offered")
+    option, rule = strategy_agent(strategy("no", rules % '"len(options) > 5"'), 0).decide(decision)
+    assert option.move == "play" and rule.startswith("default")
+
+
 def test_levels_extend_override_and_remove(duel):
     program, strategy = duel
     strategy("base", """
