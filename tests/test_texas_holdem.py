@@ -273,3 +273,12 @@ def test_until_one_player_has_every_chip():
         game.apply(rng.choice(game.decision().options))
     assert sorted(chips(game).values()) == [0, 0, 300]
     assert [f"P{i + 1}" for i in game.winners] == [max(chips(game), key=chips(game).get)]
+
+
+def test_limit_a_player_short_of_the_bet_may_go_all_in():
+    game = start_game(LIMIT, 2, 0)
+    arrange(game, player_state={"P1.chips": "2"})  # the small blind in, 2 behind: short of a raise to 4
+    assert labels(game) == ["fold", "call 1", "raise to 3 (all-in)"]
+    choose(game, "raise to 3 (all-in)")
+    # the big blind calls or folds: nobody is left with chips to answer a raise
+    assert labels(game) == ["fold", "call 1"]
