@@ -10,7 +10,7 @@ import sys
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from operator import attrgetter
-from typing import Any, Literal
+from typing import Any, Literal, NoReturn
 
 from .errors import GameError, Location, NaipesError
 
@@ -421,9 +421,18 @@ class Program:
         """Context manager turning faults in generated code into located GameErrors."""
         return self.locator
 
+    def raise_located(self, exc: Exception) -> NoReturn:
+        """Raise what a fault caught around generated code becomes (`located_error`): the one handler of the
+        context manager (`located`) and of the hot paths that catch faults themselves (`except Exception as
+        exc: program.raise_located(exc)`, where a `with` would cost two calls each time, fault or not)."""
+        located = self.located_error(exc)
+        if located is exc:
+            raise exc
+        raise located from None
+
     def located_error(self, exc: Exception) -> Exception:
-        """What a fault caught around generated code becomes (the context manager's rule, for hot paths
-        that catch it themselves): a located GameError, or the exception itself when it says enough."""
+        """What a fault caught around generated code becomes: a located GameError, or the exception itself
+        when it says enough."""
         if isinstance(exc, NaipesError) and not isinstance(exc, GameError):
             return exc  # already a user-facing error (a bad param, a rule-file error)
         if isinstance(exc, GameError) and (exc.message.startswith("in ") or exc.location is not None):
@@ -480,9 +489,6 @@ class Locator:
     def __exit__(self, kind: type | None, exc: BaseException | None, tb: Any) -> Literal[False]:
         if exc is None or not isinstance(exc, Exception):
             return False
-        located = self.program.located_error(exc)
-        if located is exc:
-            return False
-        raise located from None
+        self.program.raise_located(exc)
 
 

@@ -54,7 +54,7 @@ class MoveRun:
         self.choices: Callable = spec.choices  # type: ignore[assignment]  # (every move of a built program has them)
         self.effect: Callable = spec.effect
         self.fixed_label: bool = spec.fixed_label
-        self.shared: dict = {}  # a number's or a text's option, shared by every game of the program (_move_options)
+        self.shared: dict = {}  # a number's or a text's option, shared by every game of the program (_options_of)
 
 
 def move_runs(program: Program) -> dict[str, MoveRun]:
@@ -325,17 +325,15 @@ class Game:
         return True
 
     def advance(self) -> None:
-        """Fire rules until none is left (or the game is over)."""
-        if self.listeners or self.observers or self.memory.events is not None:
-            self._advance_heard()
-        else:
-            self._fire()
-
-    def _fire(self) -> None:
-        """`advance` in a game nobody hears (a search's world may be watched: see pause_after): the loop alone."""
+        """Fire rules until none is left (or the game is over, or a search's world pauses: see pause_after).
+        What hears or watches the game costs the loop a test of a local each firing when there is none: the
+        records of firings go to the listeners, announcements to the listeners and observers."""
         program, memory, agenda, watched = self.program, self.memory, self.agenda, self.watched
+        listening = bool(self.listeners)
+        reporting = (listening or bool(self.observers) or memory.events is not None) and self._reporting()
+        memory.on_step = self._report_step if listening else None
         V, watch_from, count = memory.vars, self.watch_from, 0  # (watch_from: see _watch_cycle)
-        memory.on_step = None
+        phase: Any = None
         try:
             while agenda.live and not memory.over:  # (a game's agenda has an activation when `live` is not 0)
                 if watched is not None:
@@ -343,6 +341,8 @@ class Game:
                     if self._watched_phase is not UNSEEN and (phase != self._watched_phase or self.paused):
                         self.paused = True
                         break
+                if listening:
+                    self.emit(self._firing_record(agenda.next()))
                 act = agenda.pop()
                 assert act is not None  # (the agenda is live)
                 if act.binding:
@@ -356,52 +356,10 @@ class Game:
                 count += 1
                 if count > watch_from:
                     self._watch_cycle(act.rule, count, count == watch_from + 1)
-        except Exception as exc:
-            located = program.located_error(exc)
-            if located is exc:
-                raise
-            raise located from None
-        self.firings += count
-        self._options = None
-        if not memory.over and memory.pending is None and not self.paused:
-            raise self._stuck()
-
-    def _advance_heard(self) -> None:
-        """`advance` with listeners (each firing is a record) or observers (announcements), a search's watch kept."""
-        program, memory, agenda = self.program, self.memory, self.agenda
-        listening, watching = bool(self.listeners), self.watched is not None
-        reporting = self._reporting()
-        memory.on_step = self._report_step if listening else None
-        V, watch_from, count = memory.vars, self.watch_from, 0
-        try:
-            while agenda.live and not memory.over:
-                if watching:
-                    if self._watched_phase is not UNSEEN and (V.get("phase") != self._watched_phase or self.paused):
-                        self.paused = True
-                        break
-                    phase = V.get("phase")
-                if listening:
-                    self.emit(self._firing_record(agenda.next()))
-                act = agenda.pop()
-                assert act is not None  # (the agenda is live)
-                if act.binding:
-                    act.action(memory, V, *memory_local(memory, act.binding))
-                else:
-                    act.action(memory, V)
-                if memory.dirty:
-                    if watching:
-                        self._note_writes(phase)
-                    agenda.update(memory)
-                count += 1
-                if count > watch_from:
-                    self._watch_cycle(act.rule, count, count == watch_from + 1)
                 if reporting and memory.events:
                     self._flush_events()
         except Exception as exc:
-            located = program.located_error(exc)
-            if located is exc:
-                raise
-            raise located from None
+            program.raise_located(exc)
         self.firings += count
         if reporting and memory.events:
             self._flush_events()
@@ -486,24 +444,22 @@ class Game:
         memory.steps = MAX_STEPS
         if memory.given_now:  # (moves asked together may share their candidates, for this decision: Memory.give)
             memory.given_now.clear()
-        runs = self.runs
+        runs, V = self.runs, memory.vars
+        found: list = []
         try:
-            if arguments:
-                found: list = []
-                for name in moves:
-                    args = runs[name].choices(memory, memory.vars, player)
-                    if args:
-                        found.append((name, args))
-            else:
-                found = self._move_options(runs[moves[0]], player)
-                if len(moves) > 1:  # (a move asked beside another: a close beside a discard)
-                    for name in moves[1:]:
-                        found = found + self._move_options(runs[name], player)
+            for name in moves:  # (more than one: a move asked beside another, a close beside a discard)
+                run = runs[name]
+                args = run.choices(memory, V, player)
+                if not args:  # (a move not offered now)
+                    continue
+                if arguments:
+                    found.append((name, args))
+                elif found:
+                    found = found + self._options_of(run, player, args)
+                else:
+                    found = self._options_of(run, player, args)
         except Exception as exc:
-            located = self.program.located_error(exc)
-            if located is exc:
-                raise
-            raise located from None
+            self.program.raise_located(exc)
         if not found:
             raise self._no_option(player, moves)
         return found
@@ -518,11 +474,9 @@ class Game:
             return []
         return move.options(memory, memory.vars, player) if move.options else [None]
 
-    def _move_options(self, move: MoveRun, player: PlayerBase) -> list[Option]:
+    def _options_of(self, move: MoveRun, player: PlayerBase, args: list) -> list[Option]:
+        """`player`'s options of `move` for its legal arguments `args` (a new list)."""
         memory = self.memory
-        args = move.choices(memory, memory.vars, player)
-        if not args:  # (a move not offered now: one asked beside another, as a close beside a discard)
-            return []
         if move.fixed_label:
             # options whose label depends on the argument alone are made once and shared: a number or a text by
             # every game of the program, a card by a game and its copies (a new game has new cards); never a
@@ -674,10 +628,7 @@ class Game:
                 self._note_writes(phase)
             self.agenda.update(memory)
         except Exception as exc:
-            located = self.program.located_error(exc)
-            if located is exc:
-                raise
-            raise located from None
+            self.program.raise_located(exc)
         self.advance()
         if not memory.over and self.decisions >= self.program.max_decisions:
             self._cut_at_max_decisions()
@@ -709,11 +660,8 @@ class Game:
                 runs[chosen.move].effect(memory, V, player, chosen.arg)
                 agenda.update(memory)
             except Exception as exc:
-                located = program.located_error(exc)
-                if located is exc:
-                    raise
-                raise located from None
-            self._fire()
+                program.raise_located(exc)
+            self.advance()
             if not memory.over and self.decisions >= max_decisions:
                 self._cut_at_max_decisions()
 
@@ -741,10 +689,7 @@ class Game:
                     self._note_writes(phase)
                 agenda.update(memory)
             except Exception as exc:
-                located = program.located_error(exc)
-                if located is exc:
-                    raise
-                raise located from None
+                program.raise_located(exc)
             self.advance()
             made += 1
             if not memory.over and self.decisions >= max_decisions:
