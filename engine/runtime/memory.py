@@ -43,59 +43,79 @@ def sees(zone: Zone, seat: int | None) -> bool:
 
 
 class Memory(Budget):
-    """Game state plus the bookkeeping the engine needs (dirty keys, decisions, the steps left: see limits)."""
+    """Game state plus the bookkeeping the engine needs (dirty keys, decisions, the steps left: see limits).
 
-    __slots__ = ("vars", "players", "zones", "where", "dirty", "_rng", "_rng_origin", "_rng_own", "pending", "over",
-                 "on_step", "winners", "events", "program", "trackers", "shuffler", "trail", "indexes", "made",
-                 "given_now", "weighed", "halt", "halted", "keys", "clock", "probes")
+    Its fields are of three kinds, each set in one place, which is what makes a copy (`_copy`) right:
+    the game's state (`__init__` makes it, `_copy` copies it), what a memory shares with its copies, the
+    same objects (`_share`), and a memory's own bookkeeping and caches, which every memory and every copy
+    starts afresh (`_begin`).
+    """
 
-    def __init__(self, program: Any = None, rng: random.Random | None = None):
+    __slots__ = ("vars", "players", "zones", "where", "pending", "over", "winners", "clock", "_rng", "_rng_origin",
+                 "_rng_own",  # the state
+                 "program", "keys", "made", "weighed",  # shared with copies
+                 "dirty", "events", "trackers", "shuffler", "on_step", "trail", "indexes", "probes", "given_now",
+                 "halt", "halted")  # a memory's own (and `steps`, Budget's)
+
+    # shared with copies
+    program: Program
+    # slot -> the zone's key (the same in every copy: compiled, a move reads it here, not from the zone)
+    keys: list[Any]
+    made: dict[str, dict[Any, Any]]  # move -> card -> its option (naipes.runtime.game)
+    # name, or (name, seat) -> (the last list grow_var or grow_attr stored there, its weight) (a value is
+    # remembered by identity, and lists in the state are never changed in place)
+    weighed: dict[Any, tuple[Any, int]]
+
+    def __init__(self, program: Program | None = None, rng: random.Random | None = None):
         """`program` None: a blank memory, which `_copy` fills in (a compiled class makes its objects through
         `__init__`)."""
         if program is None:
             return
-        self.program = program
+        self._share(program, [], {}, {})
+        self._begin()
         self.vars: dict[str, Any] = {}
         self.players: list[PlayerBase] = []
         self.zones: list[Zone] = []
-        # slot -> the zone's key (the same in every copy: compiled, a move reads it here, not from the zone)
-        self.keys: list[Any] = []
         self.where: dict[CardBase, int] = {}  # (a card is its own key: hashed by identity, its id not read)
-        self.dirty: set = set()
-        self._rng: random.Random | None = rng  # None in a clone until it draws (see rng)
-        self._rng_origin: tuple | float | None = None  # a state to make it from, or a seed
-        self._rng_own = True  # the generator is this memory's alone (not an agent's, given through the setter)
-        self.pending: tuple | None = None  # (player, move names)
+        self.pending: tuple[PlayerBase, tuple[str, ...]] | None = None  # (player, move names)
         self.over = False
-        self.on_step: Callable[[str, str], None] | None = None  # told of each phase enter step before it runs
-        self.winners: tuple = ()
-        self.events: list[str] | None = []  # announcements not yet told; None: nobody is told
-        # told of every card movement and shuffle (what a seat can know: naipes.agents.knowledge)
-        self.trackers: tuple = ()
-        self.steps = MAX_STEPS  # what the engine operation under way may still spend (see naipes.library.limits)
-        # Where shuffles get their order: None, the seeded generator; else f(zone) -> the zone's cards in their
-        # new order (naipes.bridges.chance lets the caller decide each deal, one card at a time).
-        # Clones start with None.
-        self.shuffler: Callable[[Zone], list] | None = None
-        # While a search tries a move (Game.make): what each write replaced, to be put back (Game.undo)
-        self.trail: list | None = None
-        # kind of fact -> what is kept about its facts (see _book): their weight, indexes of their values
-        self.indexes: dict[str, tuple] = {}
+        self.winners: tuple[int, ...] = ()
         # The time tags of facts (CLIPS's): each assertion and retraction is a moment of its own, and the agenda
         # counts an update as one more (naipes.runtime.agenda: activations are as old as what made them)
         self.clock = 1  # (1: the start, when everything there before any fact counts as made)
+        self._rng: random.Random | None = rng  # None in a clone until it draws (see rng)
+        self._rng_origin: tuple[Any, ...] | float | None = None  # a state to make it from, or a seed
+        self._rng_own = True  # the generator is this memory's alone (not an agent's, given through the setter)
+
+    def _share(self, program: Program, keys: list[Any], made: dict[str, dict[Any, Any]],
+               weighed: dict[Any, tuple[Any, int]]) -> None:
+        """What this memory shares with the one it copies (a new memory's are its own, for its copies)."""
+        self.program, self.keys, self.made, self.weighed = program, keys, made, weighed
+
+    def _begin(self) -> None:
+        """A memory's own bookkeeping and caches, as a new memory and each copy start them."""
+        self.steps = MAX_STEPS  # what the engine operation under way may still spend (see naipes.library.limits)
+        self.dirty: set[Any] = set()
+        self.events: list[str] | None = []  # announcements not yet told; None: nobody is told
+        # told of every card movement and shuffle (what a seat can know: naipes.agents.knowledge)
+        self.trackers: tuple[Any, ...] = ()
+        # Where shuffles get their order: None, the seeded generator; else f(zone) -> the zone's cards in their
+        # new order (naipes.bridges.chance lets the caller decide each deal, one card at a time)
+        self.shuffler: Callable[[Zone], list[CardBase]] | None = None
+        self.on_step: Callable[[str, str], None] | None = None  # told of each phase enter step before it runs
+        # While a search tries a move (Game.make): what each write replaced, to be put back (Game.undo)
+        self.trail: list[tuple[Any, ...]] | None = None
+        # kind of fact -> what is kept about its facts (see _book): their weight, indexes of their values (changed
+        # in place: made anew when used)
+        self.indexes: dict[str, tuple[Any, ...]] = {}
         # While the agenda evaluates a condition that looks facts up: the lookups it made (see has_fact)
-        self.probes: list | None = None
-        self.made: dict = {}  # move -> card -> its option, shared with copies (naipes.runtime.game)
+        self.probes: list[Any] | None = None
         # the candidates made for the options of the decision under way, for moves that make theirs alike
         # (see give; naipes.runtime.game empties it as it begins a decision's options)
-        self.given_now: dict = {}
-        # name, or (name, seat) -> (the last list grow_var or grow_attr stored there, its weight): shared with
-        # copies (a value is remembered by identity, and lists in the state are never changed in place)
-        self.weighed: dict = {}
+        self.given_now: dict[int, list[Any]] = {}
         # A search's world that stops where its evaluation changed (Game.pause_after): (the names watched, the
         # dirty keys they make), and whether a phase's entry stopped early for it (see in_phase)
-        self.halt: tuple[frozenset, frozenset] | None = None
+        self.halt: tuple[frozenset[str], frozenset[Any]] | None = None
         self.halted = False
 
     @property
@@ -663,13 +683,10 @@ class Memory(Budget):
         """A copy without a generator (a clone sets its origin); `covered`: the cards hidden from `seat` are
         placeholders, and only the cards it sees are in `where`; `reads`: see seen_by."""
         new = Memory()
-        new.program, new._rng, new._rng_origin, new._rng_own, new.steps = self.program, None, None, True, MAX_STEPS
-        new.over, new.winners, new.events, new.trackers, new.shuffler = self.over, self.winners, [], (), None
-        new.on_step, new.trail, new.indexes = None, None, {}  # (indexes are changed in place: made anew when used)
-        new.clock, new.probes = self.clock, None
-        new.halt, new.halted = None, False  # (a search watches a world of its own: Game.pause_after)
-        new.made, new.weighed, new.given_now, new.keys = self.made, self.weighed, {}, self.keys
-        new.dirty = set()
+        new._share(self.program, self.keys, self.made, self.weighed)
+        new._begin()
+        new.over, new.winners, new.clock = self.over, self.winners, self.clock
+        new._rng, new._rng_origin, new._rng_own = None, None, True
         new.where = where = {} if covered else self.where.copy()
         players = []
         for p in self.players:
@@ -1064,7 +1081,7 @@ def build_deck(spec: CardSpec, memory: Memory) -> None:
     they can see then: the players, the phase, empty zones), and later games make their cards from the values
     kept, paying the steps the first one took."""
     program, slots = memory.program, (*map(attribute, (*spec.attributes, *spec.tables)), "name")
-    decks = program.caches.get(DECK)
+    decks: Any = program.caches.get(DECK)  # (a dict of decks, False, or None)
     if decks is None:  # (the first game: a table of decks, or False for a deck drawn at random)
         drawn = _draws([spec.build, spec.name, *(f for _, f in spec.tables.values())])
         decks = program.caches[DECK] = False if drawn else {}
