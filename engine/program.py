@@ -10,9 +10,13 @@ import sys
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from operator import attrgetter
-from typing import Any, Literal, NoReturn
+from typing import TYPE_CHECKING, Any, Literal, NoReturn
 
 from .errors import GameError, Location, NaipesError
+
+if TYPE_CHECKING:
+    from .runtime.agenda import Activation
+    from .runtime.memory import Memory
 
 DEFAULT_STRATEGY = "declaration"
 CYCLE_WATCH = 64  # the firings before the limit whose rules a "runaway cycle" error names (see Program.watch_from)
@@ -250,7 +254,7 @@ class RuleSpec:
     # position of the variable bound to the player,)) or (attr, None): of any player
     data_reads: tuple = ()
     bit: int = 0  # 1 << the rule's slot in its word of the static conflict order (set by the linker: see Matching)
-    activation: Any = None  # a rule without variables: its one activation (naipes.runtime.agenda)
+    activation: Activation | None = None  # a rule without variables: its one activation (naipes.runtime.agenda)
 
 
 @dataclass
@@ -265,7 +269,7 @@ class Join:
     key: Callable | None = None  # f(memory, vars, value) -> its key
     probe: Callable | None = None  # f(memory, vars, *earlier variables) -> the key wanted
 
-    def passes(self, memory: Any, binding: tuple) -> bool:
+    def passes(self, memory: Memory, binding: tuple[Any, ...]) -> bool:
         """Whether no test refuses the binding (a test that fails with an error refuses nothing: the condition,
         tested in its own order, says what is wrong if it comes to that)."""
         V = memory.vars
@@ -277,7 +281,7 @@ class Join:
                 continue
         return True
 
-    def index(self, memory: Any, tagged: bool = False) -> dict | None:
+    def index(self, memory: Memory, tagged: bool = False) -> dict[Any, list[tuple[Any, Any]]] | None:
         """The values of the collection by key, with their places in it (`tagged`: facts, placed by their time
         tags) (None: a key cannot be looked up)."""
         found: dict = {}

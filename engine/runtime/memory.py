@@ -25,8 +25,10 @@ from typing import Any, Final
 from ..errors import GameError, ParamError
 from ..library.builtins import DECK, shuffle_in_place
 from ..library.limits import LEAVES, MAX_ITEMS, MAX_STEPS, Budget, plus, weigh
-from ..program import CardBase, CardSpec, FactBase, PlayerBase, Program, attribute, declared
-from .zones import Zone
+from ..program import CardBase as CardBase
+from ..program import CardSpec, FactBase, Program, ZoneSpec, attribute, declared
+from ..program import PlayerBase as PlayerBase
+from .zones import Zone as Zone
 
 # The classes of the modules mypyc does not compile, as compiled code checks and makes them: mypyc looks a name imported
 # from such a module up in this module's globals at each use, and keeps a Final one in a C static
@@ -142,7 +144,7 @@ class Memory(Budget):
         makes up may never draw: making a generator costs more than many moves)."""
         self._rng, self._rng_origin, self._rng_own = None, seed, True
 
-    def _rng_snapshot(self) -> tuple | float | None:
+    def _rng_snapshot(self) -> tuple[Any, ...] | float | None:
         """The generator's state for a clone. A memory that owns its generator keeps the snapshot and lets the
         generator go (made again from it at its next draw), so that all its clones until then share one
         snapshot instead of copying 24 KB each; a generator given by an agent stays where it is."""
@@ -176,7 +178,7 @@ class Memory(Budget):
         return True
 
     # ------------------------------------------------------------------ zones
-    def new_zone(self, name: str, owner: PlayerBase | None, spec: Any) -> Zone:
+    def new_zone(self, name: str, owner: PlayerBase | None, spec: ZoneSpec) -> Zone:
         zone = ZONE_CLASS()
         zone.name, zone.owner, zone.spec, zone.slot = name, owner, spec, len(self.zones)
         zone.key = name if owner is None else (name, owner.index)
@@ -193,14 +195,14 @@ class Memory(Budget):
         self.dirty.add(zone.key)
 
     # --------------------------------------------------------- shared candidates
-    def give(self, key: int, candidates: list) -> list:
+    def give(self, key: int, candidates: list[Any]) -> list[Any]:
         """Keep the candidates of a move for the other moves asked with it whose candidates are the same code
         (naipes.language.moves: Moves.share_candidates); `given(key)` returns them while the options of this
         decision are made."""
         self.given_now[key] = candidates
         return candidates
 
-    def given(self, key: int) -> list | None:
+    def given(self, key: int) -> list[Any] | None:
         return self.given_now.get(key)
 
     # ----------------------------------------------------------------- writes
@@ -285,8 +287,8 @@ class Memory(Budget):
                 raise GameError(f"card {cards} is in {zone!r}, not in {source!r}")
             if self.trail is not None:
                 self.trail += [(ZONE, zone, zone[:]), self._kept(dest, bottom), (WHERE, slot, (cards,))]
-            pile: list = zone  # (typed as lists, a zone's methods are list operations for mypyc)
-            onto: list = dest
+            pile: list[Any] = zone  # (typed as lists, a zone's methods are list operations for mypyc)
+            onto: list[Any] = dest
             pile.remove(cards)
             if bottom:
                 onto.insert(0, cards)
@@ -318,7 +320,7 @@ class Memory(Budget):
         for tracker in self.trackers:
             tracker.moved(batch, dest)
 
-    def _move_each(self, batch: list, dest: Zone, source: Zone | None, bottom: bool) -> None:
+    def _move_each(self, batch: list[Any], dest: Zone, source: Zone | None, bottom: bool) -> None:
         """Move the cards of `batch` in turn (each leaves its zone, then lands on `dest`)."""
         zones, where, dirty = self.zones, self.where, self.dirty
         try:  # the common case first: distinct cards out of one zone
@@ -342,7 +344,7 @@ class Memory(Budget):
                 dirty.add(zone.key)
                 self._land(batch, dest, bottom)
                 return
-        taken: dict[int, set] = {}  # zone slot -> the cards leaving it
+        taken: dict[int, set[Any]] = {}  # zone slot -> the cards leaving it
         for card in batch:
             if not isinstance(card, CARD_CLASS):
                 raise GameError(f"'move' moves cards, got {card!r}")
@@ -372,13 +374,13 @@ class Memory(Budget):
             dirty.add(zone.key)
         self._land(batch, dest, bottom)
 
-    def _land(self, batch: list, dest: Zone, bottom: bool) -> None:
+    def _land(self, batch: list[Any], dest: Zone, bottom: bool) -> None:
         """The cards of `batch`, gone from their zones, land on `dest` together: on top, or at the bottom (each
         card in turn goes to the bottom, so the last one ends lowest)."""
         where, slot = self.where, dest.slot
         for card in batch:
             where[card] = slot
-        onto: list = dest  # (typed as a list, a zone's methods are list operations for mypyc)
+        onto: list[Any] = dest  # (typed as a list, a zone's methods are list operations for mypyc)
         if bottom:
             onto[:0] = batch[::-1]
         else:
@@ -413,14 +415,14 @@ class Memory(Budget):
                            *(self._kept(dest, False) for dest in dests)]
         many = len(dests)
         if len({*map(id, dests), id(source)}) == many + 1:  # distinct zones, none the source: dealt all at once
-            stock: list = source  # (typed as lists, a zone's methods are list operations for mypyc)
+            stock: list[Any] = source  # (typed as lists, a zone's methods are list operations for mypyc)
             dealt = stock[len(stock) - count * many:]
             del stock[len(stock) - count * many:]
             dealt.reverse()  # (in the order the cards leave the top)
             where = self.where
             for first, dest in enumerate(dests):
                 cards = dealt[first::many]
-                hand: list = dest
+                hand: list[Any] = dest
                 hand.extend(cards)
                 slot = dest.slot
                 for card in cards:
@@ -483,7 +485,7 @@ class Memory(Budget):
         self.retract_fact(fact)
         self.assert_fact(changed)
 
-    def has_fact(self, kind: str, fields: tuple[str, ...], values: tuple) -> bool:
+    def has_fact(self, kind: str, fields: tuple[str, ...], values: tuple[Any, ...]) -> bool:
         """Whether a fact of `kind` holds `values` in `fields` (exists(KIND, field=value, ...)), looked up in
         an index of the facts kept up as they come and go. While the agenda evaluates a condition, the lookup is
         noted in `probes` with when its answer last changed (the clock when the first such fact came or the last
@@ -497,7 +499,7 @@ class Memory(Budget):
             return False
         return found
 
-    def _book(self, kind: str) -> tuple[tuple, int, dict]:
+    def _book(self, kind: str) -> tuple[tuple[Any, ...], int, dict[Any, Any]]:
         """(the facts of `kind`, how much they weigh, fields -> its index: (Counter of the facts' values in those
         fields, values -> when a fact with them last came or went)), made again from the facts when they are
         not those it was kept for (a copy, a move taken back)."""
@@ -507,20 +509,21 @@ class Memory(Budget):
             book = self.indexes[kind] = (facts, 1 + sum(map(weigh, facts)), {})
         return book
 
-    def _index(self, kind: str, fields: tuple[str, ...]) -> tuple[Counter, dict]:
+    def _index(self, kind: str, fields: tuple[str, ...]) -> tuple[Counter[Any], dict[Any, Any]]:
         indexes = self._book(kind)[2]
         found = indexes.get(fields)
         if found is None:
             read = attrgetter(*fields) if len(fields) > 1 else (lambda fact, one=attrgetter(fields[0]): (one(fact),)) \
                 if fields else (lambda fact: ())
             facts = self.vars[kind]
-            since: dict = {}
+            since: dict[Any, Any] = {}
             for fact in reversed(facts):  # (the oldest fact with the values: since when they are there)
                 since[read(fact)] = fact.time_tag
             found = indexes[fields] = (Counter(map(read, facts)), since)
         return found
 
-    def _keep(self, kind: str, facts: tuple, weight: int, indexes: dict, fact: Any, change: int) -> None:
+    def _keep(self, kind: str, facts: tuple[Any, ...], weight: int, indexes: dict[Any, Any], fact: Any,
+              change: int) -> None:
         """Write the new collection (weighed already: it is not walked again), its indexes kept up."""
         clock = self.clock
         for fields, (counter, since) in indexes.items():
@@ -558,14 +561,14 @@ class Memory(Budget):
         self.pending = None
 
     @staticmethod
-    def unpack(value: Any, count: int) -> tuple:
+    def unpack(value: Any, count: int) -> tuple[Any, ...]:
         """`let a, b = value`: the value's items, checked to be exactly `count`."""
         items = tuple(value)
         if len(items) != count:
             raise GameError(f"cannot unpack {len(items)} values into {count} names")
         return items
 
-    def announce(self, parts: tuple) -> None:
+    def announce(self, parts: tuple[Any, ...]) -> None:
         if self.events is not None:  # someone hears the game (naipes.runtime.game)
             self.events.append(" ".join(str(p) for p in parts))
 
@@ -581,7 +584,7 @@ class Memory(Budget):
         return _Remapper(self.players, self.zones)(value)
 
     # ------------------------------------------------------- trying moves out
-    def save_point(self) -> tuple:
+    def save_point(self) -> tuple[Any, ...]:
         """Start recording what every write replaces (see restore); the point to come back to."""
         previous = self.trail
         if previous is None:
@@ -590,11 +593,11 @@ class Memory(Budget):
         return (previous, len(self.trail), self.pending, self.over, self.winners, rng)  # type: ignore[arg-type]
 
     @staticmethod
-    def _kept(dest: Zone, whole: bool) -> tuple:
+    def _kept(dest: Zone, whole: bool) -> tuple[Any, ...]:
         """A trail entry to put back a zone that cards are about to land on (on top: its length will do)."""
         return (ZONE, dest, dest[:]) if whole else (GREW, dest, len(dest))
 
-    def restore(self, point: tuple) -> None:
+    def restore(self, point: tuple[Any, ...]) -> None:
         """Put back every write since `point` was saved, newest first (a search tries a move and takes it back)."""
         previous, mark, self.pending, self.over, self.winners, (rng, origin, own) = point
         trail = self.trail
@@ -653,7 +656,7 @@ class Memory(Budget):
                     setattr(p, name, None)
         return new
 
-    def made_of(self, seat: int | None, reads: AbstractSet[str]) -> tuple | None:
+    def made_of(self, seat: int | None, reads: AbstractSet[str]) -> tuple[Any, ...] | None:
         """What `seen_by(seat, reads)` is made of, to tell whether a view made before is still the same one: the
         values of the variables and of the players' variables it keeps, the decision pending and the end;
         None when it keeps zones (their cards change in place)."""
@@ -695,13 +698,13 @@ class Memory(Budget):
             players.append(q)
         program = self.program
         plan = self._copy_plan(reads)
-        zones: list = [None] * len(self.zones)  # (None for a zone left out: see seen_by)
+        zones: list[Any] = [None] * len(self.zones)  # (None for a zone left out: see seen_by)
         unknown, used = (hidden_cards(program, len(self.where)), 0) if covered else (None, 0)  # (sliced below)
         for zone in self.zones if plan.zones is None else map(self.zones.__getitem__, plan.zones):
             if covered:
                 if sees(zone, seat):
                     copy = ZONE_CLASS(zone)
-                    shown: list = zone
+                    shown: list[Any] = zone
                 else:  # the same count of placeholders (a `top` zone shows its top card)
                     hidden = len(zone) - (1 if zone.spec.visibility == "top" and zone else 0)
                     shown = zone[hidden:]
@@ -766,11 +769,12 @@ class Memory(Budget):
         zone = self.zones[self.where[card]]
         return sees(zone, seat) or (zone.spec.visibility == "top" and zone[-1] is card)
 
-    def baseline(self) -> tuple[dict, list[dict]]:
+    def baseline(self) -> tuple[dict[Any, Any], list[dict[Any, Any]]]:
         """The values of the variables now, and of each player's, for `key` (see there)."""
         return dict(self.vars), [{slot: getattr(p, slot) for slot in p.state_slots} for p in self.players]
 
-    def key(self, symmetric: bool = True, turn: int = 0, same: tuple[dict, list[dict]] | None = None) -> tuple:
+    def key(self, symmetric: bool = True, turn: int = 0,
+            same: tuple[dict[Any, Any], list[dict[Any, Any]]] | None = None) -> tuple[Any, ...]:
         """A hashable, canonical summary of the state (for memoising search).
 
         It leaves out the variables and zones the play never reads (see
@@ -839,10 +843,10 @@ def _zone_labels(memory: Memory, turn: int) -> list[int]:
     return found
 
 
-class _Seats(dict):
+class _Seats(dict[int, list[tuple[Any, ...]]]):
     """_SEATS[count][turn][seat]: how a player is keyed with seats counted from `turn` (made once, then shared)."""
 
-    def __missing__(self, count: int) -> list[tuple]:
+    def __missing__(self, count: int) -> list[tuple[Any, ...]]:
         self[count] = [tuple(("player", (seat - turn) % count) for seat in range(count)) for turn in range(count)]
         return self[count]
 
@@ -885,10 +889,10 @@ def _attribute(name: str) -> str:
     return found
 
 
-def hidden_cards(program: Any, count: int) -> list[CardBase]:
+def hidden_cards(program: Program, count: int) -> list[CardBase]:
     """At least `count` face-down placeholder cards of the program's card class (ids -1, -2, ...; every
     attribute None): the program's own list, to slice, never to change."""
-    cached = program.caches.setdefault("hidden cards", [])
+    cached: list[CardBase] = program.caches.setdefault("hidden cards", [])
     card_class = program.cards.card_class if program.cards is not None else CARD_CLASS
     while len(cached) < count:
         card = card_class.__new__(card_class)
@@ -899,11 +903,11 @@ def hidden_cards(program: Any, count: int) -> list[CardBase]:
     return cached
 
 
-def _label_order(label: Any) -> tuple:
+def _label_order(label: Any) -> tuple[Any, ...]:
     return (type(label).__name__, label) if isinstance(label, (int, float, str)) else ("~", repr(label))
 
 
-def symmetric_zones_key(zones: list[Zone], symmetric: tuple[str, ...], attributes: tuple[str, ...]) -> tuple:
+def symmetric_zones_key(zones: list[Zone], symmetric: tuple[str, ...], attributes: tuple[str, ...]) -> tuple[Any, ...]:
     """Zones as multisets of cards after a canonical relabelling of `symmetric` attributes.
 
     Each label is ranked by how many of its cards lie in each zone, then by
@@ -962,7 +966,7 @@ class _CopyPlan:
         self.hidden_player_state = [(attribute(var.name), var.visibility == "owner") for var in program.player_state
                                     if var.visibility in ("hidden", "owner") and kept(var.name)]
         # a variable (or a player's) -> its value when last found to hold no player or zone (values are immutable)
-        self.plain: dict = {}
+        self.plain: dict[Any, Any] = {}
 
 
 class _Remapper:
@@ -971,7 +975,7 @@ class _Remapper:
 
     __slots__ = ("players", "zones")
 
-    def __init__(self, players: list, zones: list):
+    def __init__(self, players: list[Any], zones: list[Any]):
         self.players, self.zones = players, zones
 
     def __call__(self, value: Any) -> Any:
@@ -1131,12 +1135,12 @@ def _deck_cards(spec: CardSpec, memory: Memory) -> list[CardBase]:
     return cards
 
 
-def _draws(functions: list) -> bool:
+def _draws(functions: list[Any]) -> bool:
     """Whether generated `functions`, or a function of the rule file they call, read the memory's generator
     (`M.rng`: every random draw of the language goes through it)."""
     stack = [f.__code__ for f in functions if f is not None]
     namespace = functions[0].__globals__
-    seen: set = set()
+    seen: set[Any] = set()
     while stack:
         code = stack.pop()
         if code in seen:
