@@ -39,6 +39,7 @@ from .memory import (
 Listener = Callable[[dict[Any, Any]], None]
 SHAREABLE: Final = frozenset({int, str, type(None)})  # argument kinds whose options games may share (besides cards)
 UNSEEN: Final = object()  # no watched name written yet (see Game.pause_after)
+NONE_FOUND: Final[list[Any]] = []  # no options or arguments (Game._offer; never changed: it is shared)
 STUCK_RULES_SHOWN = 8  # rules a "the game is stuck" error lists, with why each is idle
 
 
@@ -447,19 +448,14 @@ class Game:
         if memory.given_now:  # (moves asked together may share their candidates, for this decision: Memory.give)
             memory.given_now.clear()
         runs, V = self.runs, memory.vars
-        found: list[Any] = []
+        found: list[Any] = NONE_FOUND  # (no list made for a decision whose one move lists its own)
         try:
             for name in moves:  # (more than one: a move asked beside another, a close beside a discard)
                 run = runs[name]
                 args = run.choices(memory, V, player)
-                if not args:  # (a move not offered now)
-                    continue
-                if arguments:
-                    found.append((name, args))
-                elif found:
-                    found = found + self._options_of(run, player, args)
-                else:
-                    found = self._options_of(run, player, args)
+                if args:  # (else a move not offered now)
+                    listed = [(name, args)] if arguments else self._options_of(run, player, args)
+                    found = found + listed if found else listed
         except Exception as exc:
             self.program.raise_located(exc)
         if not found:
