@@ -46,6 +46,9 @@ SHOTS: dict[str, tuple[list[str], dict[str, str], int, Callable[[dict], bool]]] 
                and s["view"]["players"][1]["taken"] > 0),
     "hearts": (["human", "basic", "basic", "basic"], {}, 4, lambda s: trick_on_the_table(s)
                and s["view"]["state"]["hearts_broken"]),
+    "escoba": (["human", "basic"], {}, 6, lambda s: "take" in s["moves"] and len(s["view"]["zones"]["table"]) >= 4
+               and len(s["view"]["players"][1]["won"]) > 0),
+    "truco": (["human", "basic"], {}, 3, lambda s: "envido" in s["moves"] and len(s["view"]["zones"]["trick"]) == 1),
 }
 
 

@@ -176,6 +176,55 @@ def test_check_runs_the_start_of_the_game_too(tmp_path):
     assert "stuck" in result.output
 
 
+def test_check_plays_random_games_to_their_end(tmp_path):
+    # starts fine, fails once a few chips are taken: found in play, located, with the seed that replays it
+    path = write(tmp_path, """
+        game: late
+        extends: fichas
+        rules:
+          - name: breaks_late
+            when: "len(removed) > 2 and table[99].value > 0"
+            then: "pass"
+        """)
+    result = naipes("check", path)
+    clean(result)
+    assert result.exit_code == 1
+    assert f"{path}:5:12: in condition of rule 'breaks_late'" in result.output
+    assert "random players from seed 1" in result.output
+    assert naipes("check", path, "--games", "0").exit_code == 0  # (load and start only)
+
+
+def test_check_warns_of_a_move_the_bridges_cannot_number(tmp_path):
+    path = write(tmp_path, """
+        game: counted
+        extends: fichas
+        moves:
+          take_first:
+            choose: "n in range(1, len(table) + 1)"
+            then: |
+              move table[:n] to removed
+              last_taker = player
+              turn = next_player(player)
+        """)
+    result = naipes("check", path)
+    clean(result)
+    assert result.exit_code == 0
+    assert "warning: move 'take_first' has no 'space:'" in result.output
+    assert naipes("check", "fichas").output.count("warning") == 0
+
+
+@pytest.mark.slow
+def test_check_search_warns_of_an_evaluation_turned_the_wrong_way(tmp_path):
+    # Hearts scores penalty points: an evaluation that rewards taking them makes search lose to random play
+    reversed_ = write(tmp_path, "game: h\nextends: hearts\nevaluation: player.score\nparams: {target: 30}\n")
+    result = naipes("check", reversed_, "--search", "8")
+    clean(result)
+    assert result.exit_code == 0
+    assert "warning: search guided by 'evaluation'" in result.output
+    right = write(tmp_path, "game: h\nextends: hearts\nparams: {target: 30}\n", "right.yaml")
+    assert "warning" not in naipes("check", right, "--search", "8").output
+
+
 def test_check_a_yaml_error(tmp_path):
     path = write(tmp_path, "game: t\ntitle: a: b\n")
     result = naipes("check", path)

@@ -146,6 +146,10 @@ LOCATED = [
             when: "x ="
             then: "end game"
         """, "unexpected '='", ('x =', 1, 2), hint='=='),
+    case('misspelt_statement_word_gets_a_did_you_mean', one_rule_doing("x = 1", "anounce 'x'"),
+         "unexpected", "'x'", hint="did you mean 'announce'?"),
+    case('misspelt_goto_in_a_block', one_rule_doing("if x == 0:", "    gotoo play"),
+         "unexpected", "play", hint="did you mean 'goto'?"),
     case('condition_that_ends_too_early', """
         game: t
         state:

@@ -11,9 +11,7 @@ from pathlib import Path
 
 import pytest
 
-import naipes
-
-ENGINE = Path(naipes.__file__).resolve().parent
+ENGINE = Path(__file__).resolve().parents[1] / "engine"  # (the sources: the installed package may be compiled)
 LAYERS = ["errors", "library", "program", "runtime", "language", "agents", "tools"]
 LAYER_OF_TOP = {"errors": "errors", "library": "library", "program": "program", "runtime": "runtime",
                 "language": "language", "agents": "agents", "bots": "agents", "tools": "tools", "bridges": "tools",

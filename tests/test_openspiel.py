@@ -47,6 +47,8 @@ SIMULATED = {
     "naipes_tute_cabrero": ({"porotos_to_retire": 1}, 1), "naipes_wizard": ({"players": 6}, 1),
     "naipes_wizard_last_bidder": ({"players": 6}, 1), "naipes_wizard_official": ({"players": 6}, 1),
     "naipes_brisca": ({}, 2), "naipes_brisca_parejas": ({}, 2), "naipes_hearts": ({"target": 30}, 1),
+    "naipes_escoba": ({"target": 5}, 2), "naipes_escoba_parejas": ({"target": 5}, 1),
+    "naipes_truco": ({}, 3), "naipes_truco_parejas": ({}, 3),
 }
 # two decks from five players: every card twice
 TWO_DECKS = ("naipes_chinchon", {**SHORT_CHINCHON, "players": 5})

@@ -16,12 +16,16 @@ from naipes.bridges.pettingzoo import NaipesEnv, env  # noqa: E402
 ROOT = Path(__file__).resolve().parent.parent
 RULE_FILES = sorted((ROOT / "rulesets").glob("*.yaml"))
 QUICK = {"tute_cabrero": {"porotos_to_retire": "1"}, "pocha": {"peak": "2"}, "pocha_static": {"rounds": "2"},
-         "chinchon": {"target": "10"}, "chinchon_48": {"target": "10"}, "chinchon_jokers": {"target": "10"}}
+         "chinchon": {"target": "10"}, "chinchon_48": {"target": "10"}, "chinchon_jokers": {"target": "10"},
+         "escoba": {"target": "5"}, "escoba_parejas": {"target": "5"}}
+
+
+SLOW_API_TEST = ("chinchon", "escoba", "wizard", "tute", "truco")  # (seconds each)
 
 
 @pytest.mark.filterwarnings("ignore:Observation")  # a dict of observation and mask, as PettingZoo's card games have
-@pytest.mark.parametrize("path", [pytest.param(p, marks=pytest.mark.slow) if p.stem.startswith(("chinchon", "wizard",
-                                  "tute")) else p for p in RULE_FILES], ids=lambda p: p.stem)  # (slow: seconds each)
+@pytest.mark.parametrize("path", [pytest.param(p, marks=pytest.mark.slow) if p.stem.startswith(SLOW_API_TEST) else p
+                                  for p in RULE_FILES], ids=lambda p: p.stem)
 def test_pettingzoo_api_test(path: Path) -> None:
     api_test(NaipesEnv(str(path), QUICK.get(path.stem)), num_cycles=200, verbose_progress=False)
     api_test(env(str(path), QUICK.get(path.stem)), num_cycles=50, verbose_progress=False)

@@ -15,7 +15,7 @@ from naipes.agents.knowledge import Knowledge
 from naipes.agents.registry import RandomAgent, load_strategy, make_agent, strategy_agent
 from naipes.agents.search import Solver
 from naipes.agents.strategy import StrategyAgent
-from naipes.errors import RuleErrors
+from naipes.errors import RuleError, RuleErrors
 from naipes.language.builder import compile_expression
 from naipes.language.strategies import strategy_game, strategy_path
 from naipes.runtime.game import Game
@@ -256,6 +256,25 @@ rules:
     assert option.arg.rank == max(c.rank for c in game.memory.players[0].hand)
 
 
+def test_a_move_without_an_argument_is_chosen_by_a_true_choose(duel):
+    program, strategy = duel
+    rules = """
+game: duel
+rules:
+  - {name: pass_when_offered, move: pass_turn, choose: %s}
+"""
+    game = Game(program, 0)
+    game.start()
+    for _ in range(3):  # (pass_turn is offered once three cards are on the table)
+        game.apply(game.decision().options[0])
+    decision = game.decision()
+    assert {o.move for o in decision.options} == {"play", "pass_turn"}
+    option, rule = strategy_agent(strategy("yes", rules % "yes"), 0).decide(decision)
+    assert (option.move, rule) == ("pass_turn", "pass_when_offered")
+    option, rule = strategy_agent(strategy("no", rules % '"len(options) > 5"'), 0).decide(decision)
+    assert option.move == "play" and rule.startswith("default")
+
+
 def test_levels_extend_override_and_remove(duel):
     program, strategy = duel
     strategy("base", """
@@ -276,6 +295,26 @@ rules:
     assert [r.name for r in higher.program.rules] == ["lowest", "added"]
     (option, rule), game = decide(program, higher)
     assert rule == "lowest" and option.arg.rank == max(c.rank for c in game.memory.players[0].hand)
+
+
+def test_a_strategy_anywhere_extends_a_shipped_level_by_name(tmp_path):
+    """`extends: baseline` in a strategy outside the repository is the game's shipped level, as `extends: pocha`
+    in a rule file is the shipped game; a level beside the file comes first, a misspelt one is located."""
+    program = program_for("pocha")
+    mine = tmp_path / "mine.yaml"
+    mine.write_text("game: pocha\nextends: baseline\nrules:\n  - {name: first_card, priority: 99, move: play, "
+                    "choose: 'options[0]'}\n")
+    baseline = load_strategy(str(Path("strategies/pocha/baseline.yaml")), program)
+    levels = load_strategy(str(mine), program)
+    assert [r.name for r in levels.program.rules] == [*(r.name for r in baseline.program.rules), "first_card"]
+    (tmp_path / "baseline.yaml").write_text("game: pocha\nrules:\n  - {name: beside, move: play, "
+                                            "choose: 'options[0]'}\n")
+    assert [r.name for r in load_strategy(str(mine), program).program.rules] == ["beside", "first_card"]
+    mine.write_text("game: pocha\nextends: stron\nrules:\n  - {name: x, move: play, choose: 'options[0]'}\n")
+    with pytest.raises(RuleError) as caught:
+        load_strategy(str(mine), program)
+    assert caught.value.location.line == 2 and "'stron' not found" in str(caught.value)
+    assert caught.value.hint == "did you mean 'strong'?"
 
 
 def test_thinking_rules_and_observations_keep_a_private_memory(duel):

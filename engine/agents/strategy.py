@@ -208,7 +208,14 @@ def _unique(values: list) -> list:
 
 
 def _matching(options: list[Option], move: str | None, value: Any) -> Option | None:
+    """The offered option a rule's `choose` gave `value` for (of its `move`, if it names one), or None.
+
+    For a move that takes no argument, `value` says whether to make it: true (`choose: yes`) chooses it."""
     if value is None:
         return None
+    if move is not None and isinstance(value, bool):
+        argless = next((o for o in options if o.move == move and o.arg is None), None)
+        if argless is not None:
+            return argless if value else None
     wanted = arg_key(value)
     return next((o for o in options if (move is None or o.move == move) and arg_key(o.arg) == wanted), None)

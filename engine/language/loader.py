@@ -20,7 +20,7 @@ import yaml
 from yaml.constructor import SafeConstructor
 
 from ..errors import Location, RuleError, did_you_mean, remember_source
-from .shipped import RULESETS, is_file
+from .shipped import RULESETS, is_file, strategy_folders
 
 
 class Text(str):
@@ -345,19 +345,40 @@ def _resolve(tree: Map, path: Path, seen: tuple) -> Map:
     if not isinstance(base_name, str):
         raise RuleError("'extends' takes the path of the base rule file", tree.loc("extends"))
     base_path = (path.parent / base_name).resolve()
-    if base_name.isidentifier() and not is_file(base_path):  # `extends: pocha`: the file beside, else the shipped one
-        beside = (path.parent / f"{base_name}.yaml").resolve()
-        base_path = beside if is_file(beside) else (RULESETS / f"{base_name}.yaml").resolve()
+    if base_name.isidentifier() and not is_file(base_path):
+        base_path = _named_base(base_name, tree, path)
     if base_path in seen:
         raise RuleError(f"'extends' makes a cycle through {base_name}", tree.loc("extends"))
     if base_path.suffix not in (".yaml", ".yml"):
         raise RuleError(f"'extends' names a rule file (.yaml), not '{base_name}'", tree.loc("extends"))
     if not is_file(base_path):
+        shipped = [folder for folder in _shipped_bases(tree) if folder != path.parent]
         raise RuleError(f"base rule file '{base_name}' not found", tree.loc("extends"),
-                        hint=did_you_mean(base_name, [r.stem for r in RULESETS.glob("*.yaml")]) or
-                        f"paths are relative to {path.parent}; a name is a shipped rule file")
+                        hint=did_you_mean(base_name, [r.stem for f in shipped for r in f.glob("*.yaml")]) or
+                        f"paths are relative to {path.parent}; a name is a file beside it or a shipped one")
     base = _resolve(_read_base(base_path, tree), base_path, seen + (path.resolve(),))
     return merge_variant(base, tree)
+
+
+def written_as_strategy(tree: Map) -> bool:
+    """Whether a file's tree is written as a strategy: memory, a default level, or rules that choose or observe."""
+    rules = [r for key in ("rules", "override") if isinstance(found := tree.get(key), list) for r in found]
+    return "memory" in tree or "default" in tree or \
+        any(isinstance(r, Map) and ({"choose", "observe", "move"} & set(r)) for r in rules)
+
+
+def _named_base(name: str, tree: Map, path: Path) -> Path:
+    """The file that `extends: NAME` means: NAME.yaml beside the file, else the shipped one of that name (for a
+    strategy, a level of the game it plays first: `extends: baseline` reads the same from any folder)."""
+    paths = [(folder / f"{name}.yaml").resolve() for folder in [path.parent, *_shipped_bases(tree)]]
+    return next((p for p in paths if is_file(p)), paths[-1])
+
+
+def _shipped_bases(tree: Map) -> list[Path]:
+    """The shipped folders a name in `extends:` is looked up in: a strategy's game's levels, then the rule files."""
+    if written_as_strategy(tree) and isinstance(tree.get("game"), str):
+        return [*strategy_folders(tree["game"]), RULESETS]
+    return [RULESETS]
 
 
 def _read_base(base_path: Path, variant: Map) -> Map:

@@ -13,6 +13,7 @@ operands=[Number(raw='0')])
 from __future__ import annotations
 
 import ast
+import re
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -21,7 +22,7 @@ from lark import Lark, Token, Tree
 from lark.exceptions import LarkError, UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 from lark.indenter import DedentError, Indenter
 
-from ..errors import Location, RuleError
+from ..errors import Location, RuleError, did_you_mean
 from . import nodes as n
 from .loader import Text
 
@@ -94,6 +95,28 @@ def _expected(names: set[str]) -> str:
     return "; expected " + ", ".join(words)
 
 
+@lru_cache(maxsize=1)
+def _statement_words() -> list[str]:
+    """The words a statement begins with (goto, announce, deal, ...), read from the grammar."""
+    parser = _parser()
+    words = {t.name: t.pattern.value for t in parser.terminals if t.pattern.type == "str"}
+    return sorted({words[first.name] for rule in parser.rules if rule.expansion
+                   and str(rule.origin.name).endswith("_stmt") and (first := rule.expansion[0]).name in words
+                   and words[first.name].isalpha()})
+
+
+def _misspelt_statement(source: str, token: Token) -> str | None:
+    """A did-you-mean for a line such as `anounce 'x'`: a name that begins a line and cannot be followed by what
+    follows it is likely a statement's word misspelt."""
+    if token.line is None or token.column is None:
+        return None
+    line = source.split("\n")[token.line - 1]
+    word = re.match(r"\s*([A-Za-z_]\w*)\s+", line)
+    if not word or word.end() != token.column - 1:
+        return None
+    return did_you_mean(word.group(1), _statement_words())
+
+
 def _bad_dedent(text: str) -> tuple[int, int]:
     """(line, col) of the first line whose dedent matches no enclosing block."""
     levels = [0]
@@ -136,6 +159,8 @@ def _parse(text: str, start: str, what: str) -> Tree:
             hint = "blocks are indented like Python: 'if cond:' then an indented line"
         elif tok.type == "EQUAL" and start == "expr_start":
             hint = "use '==' to compare; '=' assigns, and only in actions"
+        elif start == "block_start":
+            hint = _misspelt_statement(source, tok)
         raise RuleError(f"unexpected {_describe(tok)} in {what}{_expected(set(exc.expected))}",
                         _where(line, col), hint=hint) from None
     except DedentError:

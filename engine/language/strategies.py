@@ -44,7 +44,7 @@ from . import nodes as n
 from .builder import Builder
 from .compiler import Compiler, Unit, identifier_problem
 from .linker import Module, compile_module, function_reads, linked_plans, names_read, resolve_specs
-from .loader import Map, Seq, load_tree
+from .loader import Map, Seq, load_tree, written_as_strategy
 from .rules import with_given
 from .shapes import shapes_checked
 from .shipped import STRATEGIES, is_file, strategy_folders
@@ -132,10 +132,7 @@ def is_strategy_file(path: str | Path) -> bool:
     """Whether a YAML file is a strategy (under a strategies/ folder, or written like one)."""
     if "strategies" in Path(path).parts:
         return True
-    tree = load_tree(path)
-    rules = found if isinstance(found := tree.get("rules"), list) else []
-    return "memory" in tree or "default" in tree or \
-        any(isinstance(r, Map) and ({"choose", "observe", "move"} & set(r)) for r in rules)
+    return written_as_strategy(load_tree(path))
 
 
 def strategy_game(path: str | Path) -> str:

@@ -772,8 +772,19 @@ def list_games() -> None:
 @main.command()
 @click.argument("rulesets", nargs=-1, required=True)
 @params_option
-def check(rulesets: tuple[str, ...], params: tuple[str, ...]) -> None:
-    """Validate rule files and strategy files; report every error (exit 1 if any)."""
+@click.option("--games", type=click.IntRange(min=0), default=4, show_default=True,
+              help="games of random players to play each rule file to its end (0: load and start only)")
+@click.option("--search", type=click.IntRange(min=0), default=0, show_default=True,
+              help="games of search guided by the file's evaluation against random play, in the same deals "
+                   "(whole games: seconds each); a warning if the search does clearly worse")
+@click.option("--seed", type=int, default=1, show_default=True, help="the first game's seed")
+def check(rulesets: tuple[str, ...], params: tuple[str, ...], games: int, search: int, seed: int) -> None:
+    """Validate rule files and strategy files; report every error (exit 1 if any).
+
+    A rule file is also played: a few games of random players to their end (an error if one fails), with
+    warnings for a game that does not end and for moves the bridges cannot number (no 'space:'); with
+    --search N, also whether search under its 'evaluation' does worse than random play.
+    """
     failed = False
     for name in rulesets:
         try:
@@ -788,7 +799,13 @@ def check(rulesets: tuple[str, ...], params: tuple[str, ...]) -> None:
                 continue
             program = load(name, params)
             Game(program, 0).start()  # the setup and first rules must run too
+            warnings = _tried(name, program, games, search, seed)
+            if warnings is None:
+                failed = True
+                continue
             click.echo(f"{name}: ok ({len(program.rules)} rules, {len(program.moves)} moves)")
+            for warning in warnings:
+                click.echo(f"  warning: {warning}")
             for bot in python_bots(program.default_ai):
                 click.echo(f"  note: players.ai names the Python bot {bot}, which a file cannot start: its seats "
                            f"get {default_opponent(program)} (seat the bot with --seat {bot})")
@@ -801,6 +818,18 @@ def check(rulesets: tuple[str, ...], params: tuple[str, ...]) -> None:
             click.echo(str(error), err=True)
             click.echo(f"{name}: 1 error", err=True)
     sys.exit(1 if failed else 0)
+
+
+def _tried(name: str, program: Program, games: int, search: int, seed: int) -> list[str] | None:
+    """Play `program` as `check --games --search` say: what the trials warn of, or None (said) if a game failed."""
+    from .trials import moves_without_space, random_games, search_against_random
+    found = random_games(program, games, seed)
+    if found.errors:
+        click.echo("\n".join(found.errors), err=True)
+        click.echo(f"{name}: 1 error", err=True)
+        return None
+    warning = search_against_random(program, search, seed)
+    return [*found.warnings, *moves_without_space(program), *([warning] if warning else [])]
 
 
 @main.command()

@@ -1,0 +1,82 @@
+"""What `naipes check` finds past loading: a few games played to their end, and what a file leaves unsaid.
+
+A rule file can load and still fail in play (a rule that reads what no rule has set yet, a game that never
+ends), leave the bridges without a fixed action space, or give search an `evaluation` that leads it astray.
+The first two take a fraction of a second; the last plays whole games with a search (`check --search N`).
+Every trial is played from a seed, so a finding can be replayed (`naipes play FILE --seat random ... --seed N`).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..agents.registry import RandomAgent, make_agent
+from ..errors import NaipesError
+from ..program import Program
+from ..runtime.game import Agent, play_game
+from .statistics import mean_interval
+
+# the search's budget in the trial of an evaluation: enough to prefer what the evaluation rewards (a reversed
+# Hearts evaluation loses clearly in 8 games), small enough for seconds a game
+SEARCH_TRIAL = "ismcts:iterations=40"
+
+
+@dataclass
+class Findings:
+    """Errors (the file fails in play) and warnings (it works, but something is likely unmeant)."""
+
+    errors: list[str] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+
+
+def moves_without_space(program: Program) -> list[str]:
+    """A warning per move that takes an argument but whose arguments cannot be listed before a game: the
+    OpenSpiel and PettingZoo bridges number every move's arguments once, from its `space:`."""
+    return [f"move '{move.name}' has no 'space:' and its 'choose' reads the game: the "
+            f"OpenSpiel and PettingZoo bridges cannot number its arguments (declare every argument it can ever "
+            f"offer, e.g. space: \"all_cards()\")"
+            for move in program.moves.values() if move.arg is not None and move.space is None]
+
+
+def random_games(program: Program, games: int, seed: int) -> Findings:
+    """`games` games of random players from `seed` on: an error for the first that fails, a warning per game cut
+    off at the decision limit."""
+    found, players = Findings(), program.players[2]
+    for game_seed in range(seed, seed + games):
+        agents: list[Agent] = [RandomAgent(game_seed * 31 + seat) for seat in range(players)]
+        try:
+            result = play_game(program, agents, game_seed)
+        except NaipesError as error:
+            found.errors.append(f"{error}\n    (in a game of random players from seed {game_seed}: "
+                                f"naipes play {program.path} --seed {game_seed} --opponents random replays it)")
+            return found
+        if result.cut_off is not None:
+            found.warnings.append(f"a game of random players from seed {game_seed} did not end: {result.cut_off}")
+    return found
+
+
+def search_against_random(program: Program, games: int, seed: int) -> str | None:
+    """A warning when search guided by the file's `evaluation` scores less than random play in the same games.
+
+    Game i puts the search in seat i (mod the players) and random players elsewhere; the same game is played
+    again with a random player in that seat. Whole games, measured by their payoffs: an evaluation is a proxy
+    for the result, and one that rewards the wrong thing (a sign turned, a score read from the wrong player)
+    makes search play worse than chance though it gains by its own measure. The warning needs the search
+    clearly worse: the 95 % interval of its mean difference from random play below 0 (a few games can
+    mislead)."""
+    if program.evaluation is None or games <= 0:
+        return None
+    players, differences = program.players[2], []
+    for game_seed in range(seed, seed + games):
+        seat = (game_seed - seed) % players
+        agents: list[Agent] = [RandomAgent(game_seed * 31 + s) for s in range(players)]
+        agents[seat] = make_agent(SEARCH_TRIAL, game_seed, program)
+        mine = play_game(program, agents, game_seed).payoffs[seat]
+        agents = [RandomAgent(game_seed * 31 + s) for s in range(players)]
+        theirs = play_game(program, agents, game_seed).payoffs[seat]
+        differences.append(mine - theirs)
+    mean, low, high = mean_interval(differences)
+    if high >= 0:
+        return None
+    return (f"search guided by 'evaluation' ({SEARCH_TRIAL}) scored {mean:+.3g} a game against random play in "
+            f"the same deals and seats (95 % interval {low:+.3g} to {high:+.3g}, {games} games): check that the "
+            f"evaluation rises as a player's standing improves, for the player it is asked about")
