@@ -9,6 +9,10 @@ optimiser) with each line's origin, for every shipped rule file and strategy, be
     .venv/bin/python benchmarks/generated_code.py compare /tmp/before /tmp/after
     .venv/bin/python benchmarks/generated_code.py compare --ast /tmp/before /tmp/after
 
+`dump --compiled` dumps what the linker compiles instead, after the optimiser: the module's syntax tree written
+back as Python (ast.unparse), then each statement's kind and origin. A pass moved from the optimiser to the
+compiler's own tree (issue 37) changes the source the linker is given, never what it compiles.
+
 `--ast` compares what the modules mean rather than their text: each module's syntax tree (without positions), and
 the origin of each statement in it (what it is, where in the rule file), so that a change of layout alone (a
 statement written on two lines, brackets around a comparison) is no difference.
@@ -38,8 +42,18 @@ def text_name(text: str) -> str:
     return hashlib.sha1(text.encode()).hexdigest()[:16]
 
 
-def dump(folder: Path) -> None:
-    """Every shipped rule file's and strategy's generated module into `folder`, one file each."""
+def compiled_text(tree: ast.Module, origins: dict[int, tuple]) -> str:
+    """A compiled module as Python, followed by each statement's kind and origin in the order ast.walk visits them."""
+    statements = [f"# {type(node).__name__} {origins.get(node.lineno)}" for node in ast.walk(tree)
+                  if isinstance(node, ast.stmt)]
+    return ast.unparse(tree) + "\n# origins\n" + "\n".join(statements) + "\n"
+
+
+def dump(folder: Path, compiled: bool = False) -> None:
+    """Every shipped rule file's and strategy's generated module into `folder`, one file each (`compiled`: as the
+    linker compiles it, after the optimiser)."""
+    import builtins
+
     from naipes import load_program
     from naipes.language import linker
     from naipes.language.strategies import compile_strategy, strategy_game
@@ -47,12 +61,22 @@ def dump(folder: Path) -> None:
     folder.mkdir(parents=True, exist_ok=True)
     captured: list[str] = []
     original = linker.module_source
+    last_origins: list[dict[int, tuple]] = [{}]
 
     def capturing(defs: list) -> tuple[str, dict]:
         source, origins = original(defs)
-        captured.append(module_text(source, origins))
+        last_origins[0] = origins
+        if not compiled:
+            captured.append(module_text(source, origins))
         return source, origins
+
+    def compiling(tree: object, name: str, mode: str) -> object:
+        if isinstance(tree, ast.Module):
+            captured.append(compiled_text(tree, last_origins[0]))
+        return builtins.compile(tree, name, mode)  # type: ignore[call-overload]
     linker.module_source = capturing  # type: ignore[assignment]
+    if compiled:
+        linker.compile = compiling  # type: ignore[attr-defined]
     games = {}
     for path in sorted((ROOT / "rulesets").glob("*.yaml")):
         captured.clear()
@@ -109,6 +133,9 @@ def compare(before: Path, after: Path, by_meaning: bool = False) -> int:
 def main() -> int:
     if len(sys.argv) == 3 and sys.argv[1] == "dump":
         dump(Path(sys.argv[2]))
+        return 0
+    if len(sys.argv) == 4 and sys.argv[1:3] == ["dump", "--compiled"]:
+        dump(Path(sys.argv[3]), compiled=True)
         return 0
     if len(sys.argv) == 4 and sys.argv[1] == "compare":
         return compare(Path(sys.argv[2]), Path(sys.argv[3]))

@@ -170,8 +170,8 @@ def optimised_source(tmp_path, monkeypatch, text: str, finish: str = FINISH) -> 
     seen: list[str] = []
     optimise = linker.optimise
 
-    def keep(tree):
-        tree = optimise(tree)
+    def keep(tree, kinds):
+        tree = optimise(tree, kinds)
         seen.append(ast.unparse(tree))
         return tree
     monkeypatch.setattr(linker, "optimise", keep)
@@ -342,7 +342,7 @@ def test_folding_computes_what_python_computes():
             text = expression(4)
             for source in (f"return {text}", f"if {text}:\n        return 1\n    return 0"):
                 module = f"def rule_when_0(M, V):\n    {source}\n"
-                tree = optimise(ast.parse(module))
+                tree = optimise(ast.parse(module), {"rule_when_0": "rule_when"})
                 assert outcome(ast.parse(module)) == outcome(tree), (module, ast.unparse(tree))
                 folded += ast.unparse(tree) != ast.unparse(ast.parse(module))
     assert folded > 1000  # (the folding did happen)

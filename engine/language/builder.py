@@ -13,17 +13,18 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from ..errors import RuleError, RuleErrors, did_you_mean
 from ..library.limits import MAX_DECISIONS, MAX_FIRINGS
-from ..program import Matching, Program, RuleSpec, VarSpec, ViewSpec, attribute
+from ..program import CardSpec, Matching, MoveSpec, Param, Program, RuleSpec, VarSpec, ViewSpec, ZoneSpec, attribute
 from . import nodes as n
 from .cards import Cards
 from .codecheck import check_generated
 from .codegen import write_module
-from .compiler import Compiler, Unit, identifier_problem
+from .compiler import Compiler, Symbols, Unit, identifier_problem
 from .declarations import Declarations
 from .display import read_display
 from .linker import (
@@ -41,16 +42,67 @@ from .loader import Map, Text, load_tree
 from .moves import Moves
 from .phases import Phases
 from .rules import Rules
-from .sections import located_text
+from .sections import FUNCTION, Definition, define, located_text
 from .settings import Settings
 from .shapes import shapes_checked
 from .vocabulary import RULE_FILE, SECTIONS, VAR_KEYS, VIEW_KEYS
 
 
+@dataclass
+class Declared:
+    """The declare stage's result: the file's name, doc, players, params and phases, its conflict-resolution
+    strategy, and the symbol table every text is then compiled against (filled: declarations.Declarations)."""
+
+    name: str
+    title: str
+    doc: str
+    players: tuple[int, int, int]
+    default_ai: str
+    params: dict[str, Param]
+    values: dict[str, Any]  # each param's value: its default, or the value `-p name=value` gave
+    phases: list[str]
+    strategy: str
+    symbols: Symbols
+
+
+@dataclass
+class Compiled:
+    """The compile stage's result: every spec, holding the names of its generated functions where the linker will
+    put the functions, and the generated definitions with what the linker needs of them."""
+
+    cards: CardSpec | None
+    zones: list[ZoneSpec]
+    state: list[VarSpec]
+    player_state: list[VarSpec]
+    setup: str | None
+    moves: dict[str, MoveSpec]
+    rules: list[RuleSpec]
+    result: str | None
+    evaluation: str | None
+    estimate: str | None
+    views: list[ViewSpec]
+    display: dict[str, Any]
+    max_firings: int
+    max_decisions: int
+    symmetric: tuple[str, ...]  # the card attributes whose values play alike (cards: symmetric:)
+    seats_alike: bool
+    defs: list[Definition]
+    rule_units: dict[int, tuple[Unit, list[Unit]]]
+
+
 class Builder(Settings, Phases, Declarations, Cards, Moves, Rules):
-    """Reads a whole rule tree, section by section, into a Program."""
+    """Reads a whole rule tree into a Program in three stages, each with a typed result: declare (names, params,
+    phases: the symbol table), compile (every section's texts into specs and generated definitions), link
+    (:func:`link`: one module compiled, the specs given its functions)."""
 
     def build(self) -> Program:
+        declared = self.declared()
+        compiled = self.compiled(declared)
+        self.raise_errors()
+        return link(declared, compiled, self.path, self.overrides)
+
+    def declared(self) -> Declared:
+        """The declare stage: the sections that name things, read into the symbol table."""
         tree = self.tree
         for key in tree:
             if key not in SECTIONS:
@@ -71,7 +123,15 @@ class Builder(Settings, Phases, Declarations, Cards, Moves, Rules):
         self.sym.params = values
         phases = self.phases()
         strategy = self.strategy()
-        self.declare(phases)
+        self.declare(phases, self.phase_stages)
+        default_ai = (str((tree.get("players") or {}).get("ai", "random")) if isinstance(tree.get("players"), Map)
+                      else "random")
+        return Declared(str(name), str(tree.get("title", name)), doc.strip() if isinstance(doc, str) else "", players,
+                        default_ai, params, values, phases, strategy, self.sym)
+
+    def compiled(self, declared: Declared) -> Compiled:
+        """The compile stage: every function, card, variable, move, rule, view and display of the file."""
+        tree = self.tree
         self.compile_functions()
         cards = self.cards()
         zones = self.zone_specs
@@ -82,8 +142,8 @@ class Builder(Settings, Phases, Declarations, Cards, Moves, Rules):
             unit = self.compiler.block(self.texts(tree["setup"], tree.loc("setup"), "'setup'"), {}, what="setup")
             setup = self.define("setup", (), unit, True, "setup")
         moves = self.moves()
-        rules = self.rules(phases, strategy)
-        rules += self.entry_rules(len(rules), strategy)
+        rules = self.rules(declared.phases, declared.strategy)
+        rules += self.entry_rules(len(rules), declared.strategy)
         result, evaluation, estimate = (self.per_player_expression(s) for s in ("result", "evaluation", "estimate"))
         views = self.views()
         display = read_display(tree, cards.attributes + list(cards.tables) if cards else [],
@@ -91,38 +151,12 @@ class Builder(Settings, Phases, Declarations, Cards, Moves, Rules):
                                self.error)
         max_firings = self.limit("max_firings", 100_000, MAX_FIRINGS)
         max_decisions = self.limit("max_decisions", 100_000, MAX_DECISIONS)
-        self.raise_errors()
-        reads = function_reads(self.defs)
-        plans = self.agenda_plans(rules, reads)
-        module = compile_module(self.defs, self.sym, self.path)
-        resolve_specs(module, moves, state + player_state, views, cards, rules)
-        read = self.names_read(reads)
-        return Program(
-            name=str(name), title=str(tree.get("title", name)), doc=str(doc).strip() if isinstance(doc, str) else "",
-            path=self.path, players=players,
-            default_ai=(str((tree.get("players") or {}).get("ai", "random")) if isinstance(tree.get("players"), Map)
-                        else "random"),
-            params=params, param_values=values, zones=zones, state=state, player_state=player_state,
-            phases=phases, strategy=strategy, rules=rules, moves=moves, setup=module.resolve(setup),
-            result=module.resolve(result), cards=cards, max_firings=max_firings, max_decisions=max_decisions,
-            views=views, evaluation=module.resolve(evaluation), estimate=module.resolve(estimate), display=display,
-            player_class=player_class(player_state, zones), state_names=tuple(v.name for v in state),
-            global_zone_names=tuple(z.name for z in zones if not z.per_player),
-            symmetric=self.symmetric if cards else (), card_attributes=cards.card_class.attributes if cards else (),
-            seats_alike=self.seats_alike,
-            matchings=linked_plans(module, plans), function_reads=reads,
-            line_origins=module.line_origins, code_name=module.code_name, overrides=dict(self.overrides),
-            symbols=self.sym, namespace=module.namespace, first_stages=dict(self.sym.first_stages),
-            key_state=tuple(v.name for v in state if v.name in read),
-            key_player_state=tuple(attribute(v.name) for v in player_state if v.name in read),
-            key_zones=frozenset(z.name for z in zones if z.name in read),
-            evaluation_reads=names_read([unit for name, _, unit, _, _ in self.defs if name == evaluation], reads))
+        return Compiled(cards, zones, state, player_state, setup, moves, rules, result, evaluation, estimate, views,
+                        display, max_firings, max_decisions, self.symmetric if cards else (), self.seats_alike,
+                        self.defs, self.rule_units)
 
-    def agenda_plans(self, rules: list[RuleSpec], reads: dict[str, set]) -> list[tuple[Matching, Any]]:
-        """Per word of rules, its plan and the name of its generated evaluation (None under recency or breadth)."""
-        return [(plan, None if plan.dynamic else self.define("agenda_evaluate", ("__stale", "__live"),
-                                                             evaluator(plan), True, "the agenda"))
-                for plan in read_indexes(rules, self.rule_units, reads)]
+    def agenda_plans(self, rules: list[RuleSpec], reads: dict[str, set[Any]]) -> list[tuple[Matching, Any]]:
+        return agenda_plans(self.defs, rules, self.rule_units, reads)
 
     def fact_collections(self) -> list[VarSpec]:
         """For each kind of fact, the variable holding those asserted (empty at the start)."""
@@ -133,19 +167,6 @@ class Builder(Settings, Phases, Declarations, Cards, Moves, Rules):
                                f"facts '{name}'")
             found.append(VarSpec(name, init, "public", f"facts {name}"))
         return found
-
-    def names_read(self, functions: dict[str, set]) -> set[str]:
-        """The variables and zones that the play reads: what rules, moves and the result read, themselves or
-        through functions (labels, views, spaces and evaluations only show things). Search keys leave the
-        rest out: positions that differ only there play on alike."""
-        read: set = set()
-        for name, _, unit, _, _ in self.defs:
-            if name.startswith("F_") or name.rsplit("_", 1)[0] in SHOWING:
-                continue
-            read |= unit.reads
-            for called in unit.calls:
-                read |= functions.get(called, set())
-        return {r if isinstance(r, str) else r[0] for r in read}
 
     def raise_errors(self) -> None:
         """Every error found so far (the compiler's too), once each, as one RuleErrors in error_order (a variant's
@@ -161,7 +182,8 @@ class Builder(Settings, Phases, Declarations, Cards, Moves, Rules):
             return None
         text = self.expr_text(self.tree[section], self.tree.loc(section), f"'{section}'")
         unit = None if not text else self.compiler.expression(text, {"player": "player"}, what=section)
-        return self.define(section, ("player",), unit, False, section)
+        name: str = self.define(section, ("player",), unit, False, section)
+        return name
 
     def variables(self, section: str, per_player: bool) -> list[VarSpec]:
         out = []
@@ -234,10 +256,63 @@ class Builder(Settings, Phases, Declarations, Cards, Moves, Rules):
 
 
 # The kinds of generated function that only show things (a label, a view), never change how play goes on.
+def link(declared: Declared, compiled: Compiled, path: str, overrides: dict[str, str]) -> Program:
+    """The link stage: the agenda's plans, one module of every generated definition compiled, and the Program whose
+    specs hold its functions."""
+    defs = compiled.defs
+    reads = function_reads(defs)
+    plans = agenda_plans(defs, compiled.rules, compiled.rule_units, reads)
+    module = compile_module(defs, declared.symbols, path)
+    state, player_state, zones, cards = compiled.state, compiled.player_state, compiled.zones, compiled.cards
+    resolve_specs(module, compiled.moves, state + player_state, compiled.views, cards, compiled.rules)
+    read = names_played(defs, reads)
+    return Program(
+        name=declared.name, title=declared.title, doc=declared.doc,
+        path=path, players=declared.players, default_ai=declared.default_ai,
+        params=declared.params, param_values=declared.values, zones=zones, state=state, player_state=player_state,
+        phases=declared.phases, strategy=declared.strategy, rules=compiled.rules, moves=compiled.moves,
+        setup=module.resolve(compiled.setup), result=module.resolve(compiled.result), cards=cards,
+        max_firings=compiled.max_firings, max_decisions=compiled.max_decisions, views=compiled.views,
+        evaluation=module.resolve(compiled.evaluation), estimate=module.resolve(compiled.estimate),
+        display=compiled.display, player_class=player_class(player_state, zones),
+        state_names=tuple(v.name for v in state), global_zone_names=tuple(z.name for z in zones if not z.per_player),
+        symmetric=compiled.symmetric, card_attributes=cards.card_class.attributes if cards else (),
+        seats_alike=compiled.seats_alike, matchings=linked_plans(module, plans), function_reads=reads,
+        line_origins=module.line_origins, code_name=module.code_name, overrides=dict(overrides),
+        symbols=declared.symbols, namespace=module.namespace, first_stages=dict(declared.symbols.first_stages),
+        key_state=tuple(v.name for v in state if v.name in read),
+        key_player_state=tuple(attribute(v.name) for v in player_state if v.name in read),
+        key_zones=frozenset(z.name for z in zones if z.name in read),
+        evaluation_reads=names_read([d.unit for d in defs if d.name == compiled.evaluation], reads))
+
+
+def agenda_plans(defs: list[Definition], rules: list[RuleSpec], rule_units: dict[int, tuple[Unit, list[Unit]]],
+                 reads: dict[str, set[Any]]) -> list[tuple[Matching, Any]]:
+    """Per word of rules, its plan and the name of its generated evaluation (None under recency or breadth), each
+    evaluation added to `defs`."""
+    return [(plan, None if plan.dynamic else define(defs, "agenda_evaluate", ("__stale", "__live"), evaluator(plan),
+                                                    True, "the agenda"))
+            for plan in read_indexes(rules, rule_units, reads)]
+
+
+def names_played(defs: list[Definition], functions: dict[str, set[Any]]) -> set[str]:
+    """The variables and zones that the play reads: what rules, moves and the result read, themselves or
+    through functions (labels, views, spaces and evaluations only show things). Search keys leave the
+    rest out: positions that differ only there play on alike."""
+    read: set[Any] = set()
+    for definition in defs:
+        if definition.kind == FUNCTION or definition.kind in SHOWING:
+            continue
+        read |= definition.unit.reads
+        for called in definition.unit.calls:
+            read |= functions.get(called, set())
+    return {r if isinstance(r, str) else r[0] for r in read}
+
+
 SHOWING = {"move_label", "move_public", "move_space", "view", "evaluation", "estimate"}
 
 
-def error_order(error: RuleError, first_file: str) -> tuple:
+def error_order(error: RuleError, first_file: str) -> tuple[bool, str, int, int]:
     """The loaded file's errors first, then each other file's, in line order."""
     loc = error.location
     return (loc.file != first_file, loc.file, loc.line, loc.col) if loc else (False, "", 0, 0)
@@ -251,7 +326,7 @@ def load_program(path: str | Path, params: dict[str, str] | None = None) -> Prog
 
 
 
-def compile_expression(program: Program, text: str, scope: tuple[str, ...] = ()) -> Callable:
+def compile_expression(program: Program, text: str, scope: tuple[str, ...] = ()) -> Callable[..., Any]:
     """An expression of the rule language compiled against `program`: f(memory, *scope values).
 
     For tools and tests (a REPL, a scenario harness); raises RuleErrors if it does not compile.
@@ -263,7 +338,7 @@ def compile_expression(program: Program, text: str, scope: tuple[str, ...] = ())
     source, _ = write_module([n.Definition("expression_0", scope, unit.expression, "an expression")])
     check_generated(source, readable_attributes(program.symbols))
     code = compile(source, "<naipes expression>", "exec")
-    local: dict = {}
+    local: dict[str, Any] = {}
     exec(code, program.namespace, local)
     function = local["expression_0"]
     return lambda memory, *values: function(memory, memory.vars, *values)

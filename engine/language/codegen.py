@@ -19,6 +19,7 @@ from .loader import number_problem
 from .resolver import NUMERIC
 
 Line = tuple[int, str, Location | None]  # (indent, python line, origin in the rule file)
+Origin = tuple[str, Location | None]  # what a generated line is part of ("condition of rule 'lead'"), and where
 
 # `a * b`, `a + b` and `a - b` go through the size checks of naipes.library.limits (a repeated or joined sequence, a
 # number of too many bits), unless one side is a number written in the rule file (for `*`, and the other side
@@ -80,13 +81,23 @@ def binary(op: str, left: str, left_type: str | None, right: str, right_type: st
     return f"({left} {op} {right})"
 
 
+def local_name(name: str) -> str:
+    """The Python name of a local (a rule file's `x` is `v_x`; the engine's own locals start with '_')."""
+    return f"v_{name}"
+
+
 def draws_at_random(node: n.Node) -> bool:
     """Whether computing `node` calls a built-in that draws from the game's generator."""
     return any(call.target == n.CALL_BUILTIN and BUILTINS[str(call.name)].random for call in node.find_all(n.Call))
 
 
 class Writer:
-    """Writes the Python of checked nodes."""
+    """Writes the Python of checked nodes; a card table's values (TableLookup) become a dict of the module, made once
+    as it runs (`tables`: each dict's source -> its name and where it was first needed; equal tables share one)."""
+
+    def __init__(self) -> None:
+        self.tables: dict[str, tuple[str, Origin]] = {}
+        self.what = ""  # what the definition being written is (the origin of a table first needed there)
 
     # ---------------------------------------------------------------------------------------- expressions
     def expr(self, node: n.Node) -> str:
@@ -112,7 +123,7 @@ class Writer:
 
     def e_Name(self, node: n.Name) -> str:
         if node.meaning == n.LOCAL:
-            return f"v_{node.id}"
+            return local_name(node.id)
         if node.meaning == n.PARAM:
             return literal(node.value)
         if node.meaning == n.GLOBAL:
@@ -143,7 +154,7 @@ class Writer:
         keywords = [f"{k.name}={self.expr(k.value)}" for k in node.keywords]
         name = node.name
         if target == n.CALL_LOCAL:
-            return f"M.call({', '.join([f'v_{name}', *args, *keywords])})"
+            return f"M.call({', '.join([local_name(str(name)), *args, *keywords])})"
         if target == n.CALL_RECORD:
             return f"R_{name}({', '.join(self.expr(value) for value in node.found)})"
         if target == n.CALL_FUNCTION:
@@ -177,7 +188,7 @@ class Writer:
         return f"({self.expr(node.body)} if {self.expr(node.test)} else {self.expr(node.orelse)})"
 
     def e_Lambda(self, node: n.Lambda) -> str:
-        return f"(lambda {', '.join('v_' + name for name in node.params)}: {self.expr(node.body)})"
+        return f"(lambda {', '.join(map(local_name, node.params))}: {self.expr(node.body)})"
 
     def e_TupleExpr(self, node: n.TupleExpr) -> str:
         return "(" + "".join(self.expr(item) + ", " for item in node.items) + ")"
@@ -198,7 +209,7 @@ class Writer:
         """A list, set or dict comprehension; a generator only where it stays one (Comprehension.lazy)."""
         clauses = []
         for clause in node.clauses:
-            text = f"for {', '.join('v_' + name for name in clause.names)} in M.charge({self.expr(clause.iterable)})"
+            text = f"for {', '.join(map(local_name, clause.names))} in M.charge({self.expr(clause.iterable)})"
             if clause.condition is not None:
                 text += f" if {self.expr(clause.condition)}"
             clauses.append(text)
@@ -224,7 +235,7 @@ class Writer:
 
     def s_Let(self, node: n.Let, indent: int, out: list[Line]) -> None:
         src = self.expr(node.value)
-        targets = ", ".join(f"v_{name}" for name in node.names)
+        targets = ", ".join(local_name(name) for name in node.names)
         if len(node.names) > 1:
             self.emit(out, indent, f"{targets}, = M.unpack({src}, {len(node.names)})", node)
         else:
@@ -239,7 +250,7 @@ class Writer:
         if isinstance(target, n.NameTarget):
             name = target.name
             if node.writes == n.WRITES_LOCAL:
-                self.emit(out, indent, f"v_{name} = {new(f'v_{name}')}", node)
+                self.emit(out, indent, f"{local_name(name)} = {new(local_name(name))}", node)
             else:
                 self.emit(out, indent, f"M.set_var({name!r}, {new(f'V[{name!r}]')})", node)
             return
@@ -314,7 +325,7 @@ class Writer:
             self.statements(branch.body, indent + 1, out)
 
     def s_For(self, node: n.For, indent: int, out: list[Line]) -> None:
-        targets = ", ".join(f"v_{name}" for name in node.names)
+        targets = ", ".join(local_name(name) for name in node.names)
         self.emit(out, indent, f"for {targets} in list(M.charge({self.expr(node.iterable)})):", node)
         self.statements(node.body, indent + 1, out)
 
@@ -335,11 +346,16 @@ class Writer:
         return f"list({self.expr(node.value)})"
 
     def e_Filter(self, node: n.Filter) -> str:
-        item = f"v_{node.item}" if node.item is not None else "_"
+        item = local_name(node.item) if node.item is not None else "_"
         return f"[{item} for {item} in {self.expr(node.items)} if {self.expr(node.test)}]"
 
     def e_TableLookup(self, node: n.TableLookup) -> str:
-        return f"B_lookup({literal(node.values)}, {self.expr(node.key)}, {literal(node.default)})"
+        """`B_lookup(table_N, key, default)`: only B_lookup reads the dict, and it goes nowhere else, so nothing can
+        change it (the table is made once, not at each call)."""
+        values = literal(node.values)
+        if values not in self.tables:
+            self.tables[values] = (f"table_{len(self.tables) + 1}", (self.what, node.loc))
+        return f"B_lookup({self.tables[values][0]}, {self.expr(node.key)}, {literal(node.default)})"
 
     def e_DeckProduct(self, node: n.DeckProduct) -> str:
         values = ", ".join(self.expr(value) for value in node.values)
@@ -349,13 +365,23 @@ class Writer:
     def s_Do(self, node: n.Do, indent: int, out: list[Line]) -> None:
         self.emit(out, indent, self.expr(node.call), node)
 
-    def s_MaskUpdate(self, node: n.MaskUpdate, indent: int, out: list[Line]) -> None:
-        self.emit(out, indent, f"v_{node.name} {node.op}= {int(node.bits)}", node)
+    def s_Grow(self, node: n.Grow, indent: int, out: list[Line]) -> None:
+        target, added = node.target, self.expr(node.added)
+        if isinstance(target, n.NameTarget):
+            self.emit(out, indent, f"M.grow_var({target.name!r}, {added})", node)
+        else:
+            obj = f"_o{node.temporary}"
+            self.emit(out, indent, f"{obj} = {self.expr(target.base)}; M.grow_attr({obj}, {target.name!r}, {added})",
+                      node)
 
-    def definition(self, node: n.Definition, lines: list[str], origins: dict[int, tuple]) -> None:
+    def s_MaskUpdate(self, node: n.MaskUpdate, indent: int, out: list[Line]) -> None:
+        self.emit(out, indent, f"{local_name(node.name)} {node.op}= {int(node.bits)}", node)
+
+    def definition(self, node: n.Definition, lines: list[str], origins: dict[int, Origin]) -> None:
         """Append the function `node` is to `lines`, each line's origin (what it is, where in the rule file) to
         `origins` (by line number, from 1)."""
-        args = ", ".join(("M", "V") + tuple(f"v_{p}" if p != "_" else "_" for p in node.params))
+        args = ", ".join(("M", "V") + tuple(local_name(p) if p != "_" else "_" for p in node.params))
+        self.what = node.what
         body: list[Line] = []
         if isinstance(node.body, list):
             self.statements(node.body, 0, body)
@@ -368,12 +394,15 @@ class Writer:
             origins[len(lines)] = (node.what, origin)
 
 
-def write_module(definitions: list[n.Definition]) -> tuple[str, dict[int, tuple]]:
+def write_module(definitions: list[n.Definition]) -> tuple[str, dict[int, Origin]]:
     """The Python source of a module of generated functions, and each line's origin: line number -> (what it is,
     its rule-file location)."""
     lines: list[str] = []
-    origins: dict[int, tuple] = {}
+    origins: dict[int, Origin] = {}
     writer = Writer()
     for definition in definitions:
         writer.definition(definition, lines, origins)
-    return "\n".join(lines) + "\n", origins
+    tables = [f"{name} = {values}" for values, (name, _) in writer.tables.items()]
+    origins = {line + len(tables): origin for line, origin in origins.items()}
+    origins.update({line: origin for line, (_, origin) in enumerate(writer.tables.values(), 1)})
+    return "\n".join(tables + lines) + "\n", origins

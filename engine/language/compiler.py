@@ -86,7 +86,7 @@ class Symbols:
     attr_enums: dict[str, tuple[str, ...]] = field(default_factory=dict)  # card or player attribute -> its texts
     records: dict[str, tuple[str, ...]] = field(default_factory=dict)  # record name -> its fields, in order
     facts: set[str] = field(default_factory=set)  # the records that are kinds of fact (each a global collection)
-    card_values: dict[str, tuple] = field(default_factory=dict)  # card attribute -> the values listed for it
+    card_values: dict[str, tuple[Any, ...]] = field(default_factory=dict)  # card attribute -> the values listed for it
     # a strategy's per-player memory: p.NAME reads item p.index of the global NAME (a tuple, one per player)
     player_memory: set[str] = field(default_factory=set)
 
@@ -115,13 +115,13 @@ class Unit:
     the resolver learnt of them."""
 
     tree: n.Expr | list[n.Stmt]
-    reads: set = field(default_factory=set)  # global names; (attr, bound var | seat number | ANY) pairs
-    calls: set = field(default_factory=set)  # user functions called
+    reads: set[Any] = field(default_factory=set)  # global names; (attr, bound var | seat number | ANY) pairs
+    calls: set[str] = field(default_factory=set)  # user functions called
     type: str | None = None
     tests: int = 0  # atomic tests in a condition (specificity)
-    guard: tuple | None = None  # (global name, literal) when the condition is `name == literal and ...`
-    uses: set = field(default_factory=set)  # the locals in scope it reads (an expression's: `player`, ...)
-    lookups: set = field(default_factory=set)  # kinds of fact it reads only through exists(...) (also in reads)
+    guard: tuple[str, Any] | None = None  # (global name, literal) when the condition is `name == literal and ...`
+    uses: set[str] = field(default_factory=set)  # the locals in scope it reads (an expression's: `player`, ...)
+    lookups: set[str] = field(default_factory=set)  # kinds of fact it reads only through exists(...) (also in reads)
 
     @property
     def expression(self) -> n.Expr:
@@ -134,6 +134,9 @@ class Unit:
         """The statements of a block's unit."""
         assert isinstance(self.tree, list), "an expression is no block of statements"
         return self.tree
+
+
+Conjunct = tuple[Unit, tuple[Unit, Unit] | None]  # a test of a condition, and the two sides of it if it is X == Y
 
 
 class Compiler:
@@ -163,7 +166,7 @@ class Compiler:
             self.errors.append(exc)
             return None
 
-    def conjuncts(self, text: str, scope: dict[str, str | None], what: str) -> list[tuple[Unit, tuple | None]]:
+    def conjuncts(self, text: str, scope: dict[str, str | None], what: str) -> list[Conjunct]:
         """The tests a condition `A and B and ...` makes, each compiled alone (what it reads, which locals it
         uses), with the two sides of a test `X == Y` compiled alone too; [] if the condition does not compile
         (its own compilation reports why)."""
@@ -173,7 +176,7 @@ class Compiler:
             return Unit(node, resolver.reads | resolver.lookups, resolver.calls, typ, uses=resolver.uses & set(scope))
         try:
             tree = parse_expression(text, what)
-            found = []
+            found: list[Conjunct] = []
             for node in tree.values if isinstance(tree, n.BoolOp) and tree.op == "and" else [tree]:
                 sides = None
                 if isinstance(node, n.Compare) and [op for op, _ in node.ops] == ["=="]:
@@ -222,7 +225,7 @@ class Compiler:
         return Unit(trees or [n.Pass()], reads, calls)
 
 
-def equality_guard(tree: n.Expr, sym: Symbols, scope: dict) -> tuple | None:
+def equality_guard(tree: n.Expr, sym: Symbols, scope: dict[str, str | None]) -> tuple[str, Any] | None:
     """(name, literal) when a condition is `name == literal`, alone or first in an `and`.
 
     The agenda indexes such rules by the literal, so a write to `name` touches

@@ -29,13 +29,12 @@ class Declarations(SectionReader):
             return DEFAULT_STRATEGY
         return str(strategy)
 
-    def declare(self, phases: list[str]) -> None:
-        """Put every name a rule file declares into the symbol table."""
+    def declare(self, phases: list[str], stages: dict[str, list[str]]) -> None:
+        """Put every name a rule file declares into the symbol table (`stages`: each phase's stages, if any)."""
         sym, tree = self.sym, self.tree
         sym.globals.update({"players": "list", "phase": "str" if phases else None})
         if phases:
             sym.enums["phase"] = tuple(phases)
-        stages = getattr(self, "phase_stages", {})
         if stages:
             sym.globals["stage"] = "str"
             sym.enums["stage"] = tuple(dict.fromkeys(s for names in stages.values() for s in names))

@@ -137,7 +137,7 @@ class _Reader:
                 out[str(name)] = str(value)
         return out
 
-    def values(self, attribute_values: dict[str, list]) -> dict[str, list]:
+    def values(self, attribute_values: dict[str, list[Any]]) -> dict[str, list[Any]]:
         """`values:` as {attribute: [[value, look], ...]}, in the file's order (JSON keeps the value's type)."""
         values = self.section.get("values", Map())
         if not isinstance(values, Map):
@@ -156,7 +156,7 @@ class _Reader:
                                     self.look(looks, value, attribute, known)] for value in looks]
         return out
 
-    def look(self, looks: Map, value: Any, attribute: str, known: list | None) -> dict[str, str]:
+    def look(self, looks: Map, value: Any, attribute: str, known: list[Any] | None) -> dict[str, str]:
         if known is not None and value not in known:
             self.error(f"'{value}' is not a value of the card attribute '{attribute}'", looks.key_loc(value),
                        did_you_mean(str(value), [str(k) for k in known]) or
@@ -183,7 +183,7 @@ class _Reader:
         return look
 
 
-def _literal_values(tree: Map) -> dict[str, list]:
+def _literal_values(tree: Map) -> dict[str, list[Any]]:
     """The values of the card attributes the rule file lists literally (`suit: [oros, copas]`)."""
     cards = tree.get("cards")
     attributes = cards.get("attributes") if isinstance(cards, Map) else None

@@ -40,10 +40,11 @@ from ..runtime.agenda import DYNAMIC_STRATEGIES, Activation
 from ..runtime.memory import REFRESH
 from . import nodes as n
 from .codecheck import check_generated
-from .codegen import write_module
+from .codegen import Origin, write_module
 from .compiler import ANY, CARD_BUILTIN_ATTRS, PLAYER_BUILTIN_ATTRS, ZONE_ATTRS, Symbols, Unit
 from .optimizer import optimise
-from .sections import Definition
+from .passes import optimise_definitions
+from .sections import FUNCTION, Definition
 
 
 @dataclass
@@ -51,15 +52,15 @@ class Module:
     """A rule file's generated module, compiled."""
 
     code_name: str  # the file name its code objects carry (tracebacks are mapped back through line_origins)
-    namespace: dict
-    line_origins: dict  # generated line -> (what it is, rule-file location)
+    namespace: dict[str, Any]
+    line_origins: dict[int, Origin]  # generated line -> (what it is, rule-file location)
 
     def resolve(self, name: Any) -> Any:
         """The generated function a spec's field names (None stays None): specs hold names until linked."""
         return name and self.namespace[name]
 
 
-def compile_module(defs: list[Definition], sym: Symbols, path: str, base: dict | None = None) -> Module:
+def compile_module(defs: list[Definition], sym: Symbols, path: str, base: dict[str, Any] | None = None) -> Module:
     """Write every definition into one module, check it, and compile it (`base`: the namespace of a
     module compiled before, whose functions this one calls: a strategy's calls its game's)."""
     code_name = f"<naipes {path}>"
@@ -68,7 +69,7 @@ def compile_module(defs: list[Definition], sym: Symbols, path: str, base: dict |
     with _too_deep_for_python(origins):
         tree = ast.parse(source)
     check_generated(tree, attributes)  # what the compiler wrote
-    tree = optimise(tree)
+    tree = optimise(tree, {d.name: d.kind for d in defs})
     check_generated(tree, attributes)  # and what the optimiser made of it
     # Generated code names only M, V, v_*, F_* and B_*; these few builtins serve its own scaffolding.
     namespace: dict[str, Any] = {"__builtins__": {"list": list, "dict": dict, "zip": zip, "range": range},
@@ -87,10 +88,12 @@ def compile_module(defs: list[Definition], sym: Symbols, path: str, base: dict |
     return Module(code_name, namespace, origins)
 
 
-def module_source(defs: list[Definition]) -> tuple[str, dict[int, tuple]]:
-    """The Python source of the definitions, one function each, and each line's origin: generated line ->
-    (what it is, rule-file location)."""
-    return write_module([n.Definition(name, params, unit.tree, what) for name, params, unit, _, what in defs])
+def module_source(defs: list[Definition]) -> tuple[str, dict[int, Origin]]:
+    """The Python source of the definitions, one function each, after the optimiser's passes over their trees,
+    and each line's origin: generated line -> (what it is, rule-file location)."""
+    definitions = [n.Definition(d.name, d.params, d.unit.tree, d.what) for d in defs]
+    optimise_definitions(definitions)
+    return write_module(definitions)
 
 
 def readable_attributes(sym: Symbols) -> set[str]:
@@ -100,7 +103,7 @@ def readable_attributes(sym: Symbols) -> set[str]:
 
 
 @contextmanager
-def _too_deep_for_python(origins: dict[int, tuple]) -> Iterator[None]:
+def _too_deep_for_python(origins: dict[int, Origin]) -> Iterator[None]:
     """Python's own limits on what it compiles (nested brackets, recursion), met where the parser's (see
     naipes.language.parser.MAX_NESTING) let a text through, as a located error rather than a traceback."""
     try:
@@ -152,14 +155,14 @@ def player_class(player_state: list[VarSpec], zones: list[ZoneSpec]) -> type:
                             [v.name for v in player_state] + [z.name for z in zones if z.per_player])
 
 
-def function_reads(defs: list[Definition], known: dict[str, set] | None = None) -> dict[str, set]:
+def function_reads(defs: list[Definition], known: dict[str, set[Any]] | None = None) -> dict[str, set[Any]]:
     """What each rule-file function reads, through every function it calls (`known`: functions compiled
     before, such as a game's under a strategy's, with what they read already closed)."""
     known = known or {}
-    direct = {name[2:]: (unit.reads, unit.calls) for name, _, unit, _, _ in defs if name.startswith("F_")}
-    closed: dict[str, set] = dict(known)
+    direct = {d.name[2:]: (d.unit.reads, d.unit.calls) for d in defs if d.kind == FUNCTION}
+    closed: dict[str, set[Any]] = dict(known)
     for name in direct:
-        reads: set = set()
+        reads: set[Any] = set()
         stack, seen = [name], set()
         while stack:
             current = stack.pop()
@@ -184,8 +187,8 @@ def reads_through_calls(unit: Unit, defs: list[Definition]) -> set[str]:
     return {r if isinstance(r, str) else r[0] for r in reads}
 
 
-def condition_data(unit: Unit, defs: list[Definition], variables: list[str], kinds: set[str]) -> tuple[tuple, tuple,
-                                                                                                       bool]:
+def condition_data(unit: Unit, defs: list[Definition], variables: list[str],
+                   kinds: set[str]) -> tuple[tuple[str, ...], tuple[Any, ...], bool]:
     """What a rule's condition reads, for the agenda: the kinds of fact it reads, the other names and players'
     variables it reads (as RuleSpec.data_reads holds them), both in a fixed order, and whether it reads those
     kinds only by looking their facts up (`exists`, itself: RuleSpec.probed)."""
@@ -193,7 +196,7 @@ def condition_data(unit: Unit, defs: list[Definition], variables: list[str], kin
     reads = _with_calls(unit, functions)
     looked_up = sorted(read for read in reads if isinstance(read, str) and read in kinds)
     through_calls = {read for name in unit.calls for read in functions.get(name, ()) if read in kinds}
-    data: set = set()
+    data: set[Any] = set()
     for read in reads:
         if isinstance(read, str):
             if read not in kinds:
@@ -208,14 +211,14 @@ def condition_data(unit: Unit, defs: list[Definition], variables: list[str], kin
     return tuple(looked_up), tuple(sorted(data, key=repr)), probed
 
 
-def names_read(units: list[Unit], functions: dict[str, set]) -> frozenset[str]:
+def names_read(units: list[Unit], functions: dict[str, set[Any]]) -> frozenset[str]:
     """The names of variables and zones (a player's by its name) that `units` read, themselves or through the
     functions they call (`functions`: what each reads, as function_reads gives)."""
     return frozenset(r if isinstance(r, str) else r[0] for unit in units for r in _with_calls(unit, functions))
 
 
 def read_indexes(rules: list[RuleSpec], units: dict[int, tuple[Unit, list[Unit]]],
-                 functions: dict[str, set]) -> tuple[Matching, ...]:
+                 functions: dict[str, set[Any]]) -> tuple[Matching, ...]:
     """What the agenda reacts with: which rules read which names, as bit masks (see Matching), one plan per
     word of WORD rules of the static conflict order."""
     dynamic = any(rule.strategy in DYNAMIC_STRATEGIES for rule in rules)
@@ -224,14 +227,15 @@ def read_indexes(rules: list[RuleSpec], units: dict[int, tuple[Unit, list[Unit]]
                  for start in range(0, max(len(order), 1), WORD))
 
 
-def _word_plan(slots: tuple[RuleSpec, ...], units: dict[int, tuple[Unit, list[Unit]]], functions: dict[str, set],
+def _word_plan(slots: tuple[RuleSpec, ...], units: dict[int, tuple[Unit, list[Unit]]], functions: dict[str, set[Any]],
                dynamic: bool) -> Matching:
     """The plan of one word of rules (`slots`: its rules in conflict order)."""
     rules = sorted(slots, key=lambda r: r.index)
     for slot, rule in enumerate(slots):
         rule.bit = 1 << slot
         rule.activation = None if rule.variables else Activation(rule, (), (), (), None)  # (its action: resolve_specs)
-    readers: dict[str, dict] = {k: {} for k in ("global", "attr", "bound", "seat", "domain", "guards", "kept")}
+    reader_kinds = ("global", "attr", "bound", "seat", "domain", "guards", "kept")
+    readers: dict[str, dict[Any, Any]] = {k: {} for k in reader_kinds}
     for rule in rules:
         cond_unit, domain_units = units[rule.index]
         _index_rule(readers, rule, cond_unit, domain_units, functions)
@@ -257,13 +261,13 @@ def _word_plan(slots: tuple[RuleSpec, ...], units: dict[int, tuple[Unit, list[Un
                     _interned_keys(simple), _interned_keys(incremental))
 
 
-def _interned_keys(by_key: dict) -> dict:
+def _interned_keys(by_key: dict[Any, Any]) -> dict[Any, Any]:
     """`by_key` with its names interned (a written key, a name the generated code interns, is then found by
     identity), and its (attr, seat) keys as they are."""
     return {interned(key) if isinstance(key, str) else key: value for key, value in by_key.items()}
 
 
-def _with_calls(unit: Unit, functions: dict[str, set]) -> set:
+def _with_calls(unit: Unit, functions: dict[str, set[Any]]) -> set[Any]:
     """What `unit` reads, itself or through the functions it calls."""
     reads = set(unit.reads)
     for fname in unit.calls:
@@ -305,8 +309,8 @@ def evaluator(matching: Matching) -> Unit | None:
 EVALUATED_ONE_BY_ONE = 4  # below this many rules, the generated evaluation tests each rule's bit
 
 
-def _index_rule(readers: dict[str, dict], rule: RuleSpec, cond_unit: Unit, domain_units: list[Unit],
-                functions: dict[str, set]) -> None:
+def _index_rule(readers: dict[str, dict[Any, Any]], rule: RuleSpec, cond_unit: Unit, domain_units: list[Unit],
+                functions: dict[str, set[Any]]) -> None:
     reads = set(cond_unit.reads)
     for fname in cond_unit.calls:
         reads |= functions.get(fname, set())
@@ -333,7 +337,7 @@ def _index_rule(readers: dict[str, dict], rule: RuleSpec, cond_unit: Unit, domai
         _add(readers["guards"].setdefault(rule.guard[0], {}), rule.guard[1], bit)
 
 
-def _add(masks: dict, key: Any, bit: int) -> None:
+def _add(masks: dict[Any, int], key: Any, bit: int) -> None:
     masks[key] = masks.get(key, 0) | bit
 
 
@@ -342,7 +346,7 @@ def record_class(name: str, fields: tuple[str, ...], fact: bool) -> type:
     are the declared ones behind the engine's prefix (naipes.program.attribute), shown by their declared names."""
     base = namedtuple(name, [attribute(f) for f in fields])  # type: ignore[misc]  # (names made at run time)
 
-    def __repr__(self: tuple) -> str:
+    def __repr__(self: tuple[Any, ...]) -> str:
         return f"{name}({', '.join(f'{f}={v!r}' for f, v in zip(fields, self))})"
     if not fact:
         return readable_by_name(type(name, (base,), {"__slots__": (), "__repr__": __repr__, "get": get}), fields)
@@ -351,11 +355,11 @@ def record_class(name: str, fields: tuple[str, ...], fact: bool) -> type:
         "__ne__": FactBase.__ne__}), fields)
 
 
-def lookup(table: dict, key: Any, default: Any) -> Any:
+def lookup(table: dict[Any, Any], key: Any, default: Any) -> Any:
     """A card table's value (generated code calls it B_lookup; no rule file can name it)."""
     return table.get(key, default)
 
 
-def replaced(values: tuple, index: int, value: Any) -> tuple:
+def replaced(values: tuple[Any, ...], index: int, value: Any) -> tuple[Any, ...]:
     """`values` with item `index` replaced (a strategy's per-player memory, written as p.NAME = value)."""
     return values[:index] + (value,) + values[index + 1:]

@@ -11,10 +11,10 @@ from .codegen import Writer
 from .compiler import Compiler, Unit
 from .linker import reads_through_calls
 from .loader import Map, location_of, subtext
+from .nodes import ALLOWED, CANDIDATES
 from .sections import BINDING, SectionReader
 from .vocabulary import MOVE_KEYS
 
-CANDIDATES, ALLOWED = "__candidates", "__allowed"  # the engine's locals of a move's choices (no file names one)
 NAME_LIST = re.compile(r"^\s*\[\s*([A-Za-z]\w*(\s*,\s*[A-Za-z]\w*)*)\s*\]\s*$", re.ASCII)
 
 

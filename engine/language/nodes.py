@@ -581,7 +581,7 @@ class TableLookup(Expr):
     """A card table's value for `key`: `values` (a dict written in the rule file) looked up, else `default`."""
 
     fields = ("key",)
-    values: dict
+    values: dict[Any, Any]
     key: Expr
     default: Any
 
@@ -595,7 +595,7 @@ class DeckProduct(Expr):
     attributes: list[str]
     copies: Expr
     values: list[Expr]
-    extra: list
+    extra: list[Any]
 
 
 @dataclass(eq=False)
@@ -605,6 +605,19 @@ class Do(Stmt):
     word = "call"
     fields = ("call",)
     call: Expr
+
+
+@dataclass(eq=False)
+class Grow(Stmt):
+    """`target = target + [...]` (or `target += [...]`) on a state variable or a player's attribute, made by the
+    optimiser (naipes.language.passes): the memory's grow_var or grow_attr adds `added` (a list display), weighing
+    only what the list gains. `temporary`: the assignment's (the local that holds the player)."""
+
+    word = "assign"
+    fields = ("target", "added")
+    target: NameTarget | AttrTarget
+    added: Expr
+    temporary: int = 0
 
 
 @dataclass(eq=False)
@@ -627,6 +640,9 @@ class Definition(Node):
     params: tuple[str, ...]
     body: Expr | list[Stmt]
     what: str
+
+
+CANDIDATES, ALLOWED = "__candidates", "__allowed"  # the engine's locals of a move's choices (no file names one)
 
 
 def local(name: str, at: Position | Location | None = None) -> Name:

@@ -3,11 +3,10 @@
 The compiler writes every condition, action and function as Python; the
 linker parses that source into a syntax tree, and this module rewrites the
 tree, as an optimising compiler's middle end does, before it becomes one code
-object.  Ten passes:
+object.  Eight passes (the passes moved onto the compiler's own tree, before
+code generation, are in :mod:`naipes.language.passes`; a card table's dict,
+made once, is written so by :mod:`naipes.language.codegen`):
 
-* **growing lists**: ``x = x + [...]`` and ``p.x = p.x + [...]`` call the
-  memory's ``grow_var`` and ``grow_attr``, which weigh only what the list gains
-  (:mod:`naipes.runtime.memory`);
 * **inlining**: a call of a small rule-file function written as one
   expression, and not recursive, becomes that expression, its parameters
   replaced by the arguments.  ``follows(c)`` in a legality test is then
@@ -58,16 +57,34 @@ object.  Ten passes:
   with the key or the test written in its body, taking the names it reads as
   parameters: no lambda or generator is made, called or resumed per item, and
   the function that needs the value keeps its names out of a closure.
-* **card tables**: a card table's values, which its function looks up
-  (``B_lookup({1: 12, 3: 11, ...}, v_rank, None)``), are a dict made once, as
-  the module runs (``table_`` and a number), not at each call.
+
+Where each pass belongs (issue 37: every optimisation a pass over the
+compiler's own tree, :mod:`naipes.language.passes`).  *Loops*, *tests* and
+*reductions* are about how CPython runs the code it is given (a comprehension
+is a call of its own in 3.11, a generator is resumed per item, a key lambda is
+called per item): they are a back end's choices, made after code generation,
+and would change or go for a compiled module (issue 37, item 2); they recognise
+Python's constructs (a statement's list comprehension, an ``if`` on ``all`` or
+``any`` of a generator, ``max``/``min`` with a key lambda), not what the
+compiler named.  *Inlining*, *folding*, *cascades*, *steps* and *hoisting* are
+about the rule language and are still to move, together, since each works on
+what inlining made: inlining needs a node for a temporary set at a parameter's
+first reading (``_t`` here), renaming of the names a lambda or a comprehension
+binds, and the count of steps an inlined call still charges (``_steps`` here);
+folding, the literal values of Number, String, Constant and param Names;
+cascades, the Filter steps of a move's choices (naipes.language.moves) and
+structural equality of their first tests; steps, the ``M.step()`` Do nodes and
+where a call repeats (a Comprehension's element or test, a Lambda's body);
+hoisting, a node for a value remembered until the statement ends (``_h`` and
+``B_UNSET`` here).  Each is checked by ``benchmarks/generated_code.py dump
+--compiled``: the module compiled must stay the same.
 
 Every rule-file function keeps its own definition (strategies and tools call
 them).  Inlined code keeps its line numbers, so a fault inside it is reported
 in the function it came from.  Nothing here adds a name, an attribute or a
 constant the compiler did not write, except the engine's own temporaries
-(``_h0``, ``_t1``, ``v__1_c``, ``v___items``), ``B_UNSET``, ``B_append``, the
-reductions' functions and the tables' dicts; :mod:`naipes.language.codecheck`
+(``_h0``, ``_t1``, ``v__1_c``, ``v___items``), ``B_UNSET``, ``B_append`` and the
+reductions' functions; :mod:`naipes.language.codecheck`
 checks the result again.
 """
 from __future__ import annotations
@@ -80,32 +97,31 @@ import operator
 from collections import Counter
 from collections.abc import Callable, Iterator
 
-from ..program import attribute
+from . import nodes
+from .codegen import local_name
+from .sections import FUNCTION
 
 INLINE_SIZE = 250  # the largest function expression (in syntax nodes) that is inlined
 LIGHT = 16  # a function whose call tree makes at most this many calls is not charged a step
-CANDIDATES = "v___candidates"  # a move's candidates, always a list (naipes.language.moves)
-ALLOWED = "v___allowed"  # the candidates a step of a move's legality cascade keeps
+CANDIDATES = local_name(nodes.CANDIDATES)  # a move's candidates, always a list (naipes.language.moves)
+ALLOWED = local_name(nodes.ALLOWED)  # the candidates a step of a move's legality cascade keeps
 SHARED = "v___shared_"  # the candidates passing the first test of several cascade steps (+ a number)
-CHOICES = "move_choices_"  # a move's choices: its candidates, then its cascade (naipes.language.moves)
-CONDITIONS = ("rule_when_", "phase_when_", "phase_test_")  # generated conditions, inlined where they are tested
+CHOICES = "move_choices"  # a move's choices: its candidates, then its cascade (naipes.language.moves)
+CONDITIONS = ("rule_when", "phase_when", "phase_test")  # generated conditions, inlined where they are tested
 UNSET = "B_UNSET"  # a hoisted value not computed yet (the linker binds the name to a unique object)
 LOOPS = (ast.Lambda, ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
 COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
 
 
-def optimise(module: ast.Module) -> ast.Module:
-    """The passes over a generated module (changed in place and returned)."""
-    functions = {node.name: node for node in module.body
-                 if isinstance(node, ast.FunctionDef) and node.name.startswith("F_")}
+def optimise(module: ast.Module, kinds: dict[str, str]) -> ast.Module:
+    """The passes over a generated module (changed in place and returned); `kinds`: what each of its functions is,
+    by name (naipes.language.sections.Definition.kind), which the passes go by, not by how a name is spelt."""
+    defined = {node.name: node for node in module.body if isinstance(node, ast.FunctionDef)}
+    functions = {name: node for name, node in defined.items() if kinds.get(name) == FUNCTION}
     # the conditions of rules are inlined too (into the agenda's generated evaluation: naipes.language.linker)
-    inlinable = {**functions, **{node.name: node for node in module.body
-                                 if isinstance(node, ast.FunctionDef) and node.name.startswith(CONDITIONS)}}
+    inlinable = {name: node for name, node in defined.items() if kinds.get(name) in (FUNCTION, *CONDITIONS)}
     calls = {name: _called(node, inlinable) for name, node in inlinable.items()}
     recursive = _recursive(calls)
-    for node in module.body:
-        if isinstance(node, ast.FunctionDef):
-            _growths(node.body)
     inliner = _Inliner(inlinable, recursive)
     folder = _Folder()
     for name in _callees_first(calls):  # (a function is folded before it is inlined: its callers copy less)
@@ -116,7 +132,7 @@ def optimise(module: ast.Module) -> ast.Module:
             inliner.visit(node)
             folder.statement(node)
     for node in module.body:
-        if isinstance(node, ast.FunctionDef) and node.name.startswith(CHOICES):
+        if isinstance(node, ast.FunctionDef) and kinds.get(node.name) == CHOICES:
             _share_first_tests(node)
     # (folded before steps are counted and values hoisted: both see only the code that can run)
     _drop_light_steps(functions, recursive)
@@ -135,7 +151,6 @@ def optimise(module: ast.Module) -> ast.Module:
             _filters_as_loops(node, taken)
             _tests_as_loops(node, taken)
     _reductions_as_functions(module)
-    _tables_made_once(module)
     return module
 
 
@@ -484,49 +499,6 @@ def _is_charge(node: ast.AST) -> bool:
         and _is_name(node.func.value, "M") and len(node.args) == 1
 
 
-# ---------------------------------------------------------------------------- growing lists
-def _growths(body: list[ast.stmt]) -> None:
-    """`x = x + [...]` and `p.x = p.x + [...]` call the memory's grow_var and grow_attr, which weigh only what
-    the list gains (naipes.runtime.memory)."""
-    previous: ast.stmt | None = None
-    for statement in body:
-        if isinstance(statement, ast.Expr) and isinstance(statement.value, ast.Call):
-            _grow(statement.value, previous)
-        for field in ("body", "orelse"):
-            inner = getattr(statement, field, None)
-            if isinstance(inner, list) and inner and isinstance(inner[0], ast.stmt):
-                _growths(inner)
-        previous = statement
-
-
-def _grow(call: ast.Call, previous: ast.stmt | None) -> None:
-    """`M.set_var(NAME, B_plus(M, V[NAME], [...]))` becomes `M.grow_var(NAME, [...])`; `M.set_attr(_o, ATTR,
-    B_plus(M, P.ATTR, [...]))` becomes `M.grow_attr(_o, ATTR, [...])` where P is _o, or the statement before
-    is `_o = P` (as the compiler writes a player's variable assigned)."""
-    if not (isinstance(call.func, ast.Attribute) and _is_name(call.func.value, "M")
-            and call.func.attr in ("set_var", "set_attr") and call.args and not call.keywords):
-        return
-    *target, new = call.args
-    if not (isinstance(new, ast.Call) and _is_name(new.func, "B_plus") and len(new.args) == 3
-            and isinstance(new.args[2], ast.List)):
-        return
-    read, name = new.args[1], target[-1]
-    if not (isinstance(name, ast.Constant) and isinstance(name.value, str)):
-        return
-    if call.func.attr == "set_var":
-        same = isinstance(read, ast.Subscript) and _is_name(read.value, "V") and \
-            isinstance(read.slice, ast.Constant) and read.slice.value == name.value
-    else:
-        obj = target[0]
-        same = isinstance(obj, ast.Name) and isinstance(read, ast.Attribute) and \
-            read.attr == attribute(name.value) and isinstance(read.value, ast.Name) and (read.value.id == obj.id or (
-                isinstance(previous, ast.Assign) and len(previous.targets) == 1 and
-                _is_name(previous.targets[0], obj.id) and _is_name(previous.value, read.value.id)))
-    if same:
-        call.func.attr = "grow_var" if call.func.attr == "set_var" else "grow_attr"
-        call.args = [*target, new.args[2]]
-
-
 # ---------------------------------------------------------------------------- cascades
 def _share_first_tests(node: ast.FunctionDef) -> None:
     """Steps of a legality cascade whose tests begin alike (``follows(c) and wins(c)``, then ``follows(c)``)
@@ -671,7 +643,7 @@ class _Hoister:
             out.append(statement)
         return [ast.fix_missing_locations(s) for s in out]
 
-    def visit(self, node: ast.expr, varying: frozenset | None, hoisted: list[str], consumed: bool) -> ast.expr:
+    def visit(self, node: ast.expr, varying: frozenset[str] | None, hoisted: list[str], consumed: bool) -> ast.expr:
         """`node` with its invariant calls remembered. `varying`: the names bound by the comprehensions
         around it (None: outside any comprehension, where nothing is hoisted); `consumed`: `node` is an
         argument of a call."""
@@ -714,7 +686,7 @@ class _Hoister:
         set_inside = {n.target.id for n in ast.walk(node) if isinstance(n, ast.NamedExpr)}
         return all(name in set_inside and count == self.temporaries[name] for name, count in inside.items())
 
-    def may_be_iterator(self, node: ast.expr, seen: frozenset = frozenset()) -> bool:
+    def may_be_iterator(self, node: ast.expr, seen: frozenset[str] = frozenset()) -> bool:
         """Whether `node`'s value could be a generator (built-ins return lists; a function may not)."""
         if isinstance(node, ast.GeneratorExp):
             return True
@@ -1085,7 +1057,8 @@ class _Outliner(ast.NodeTransformer):
                         [ast.Name(n, ast.Load()) for n in params], [])
         return ast.fix_missing_locations(ast.copy_location(call, node))
 
-    def invariants(self, item: frozenset, value: ast.expr, tests: list[ast.expr]) -> tuple[list, ast.expr, list]:
+    def invariants(self, item: frozenset[str], value: ast.expr,
+                   tests: list[ast.expr]) -> tuple[list[ast.stmt], ast.expr, list[ast.expr]]:
         """The calls in a reduction's value and tests that do not read its item (a trick's lead suit in the
         key of each of its cards), computed at most once per call of its function, when first needed: as a
         function that changes nothing remembers them (_Hoister.function); the statements that start them
@@ -1152,30 +1125,6 @@ def _reduction_body(kind: str, item: ast.expr, tests: list[ast.expr], value: ast
     if tests:
         settled = ast.If(_all_of(tests), [settled], [])
     return [ast.For(item, name(ITEMS), [settled], []), ast.Return(ast.Constant(every))]
-
-
-# --------------------------------------------------------------------------- card tables
-TABLE = "table_"  # a card table's values, a dict made once per module (+ a number)
-
-
-def _tables_made_once(module: ast.Module) -> None:
-    """A card table's values (`B_lookup({1: 12, 3: 11, ...}, v_rank, None)`: naipes.language.cards) become a
-    dict made once, as the module is run, where the call was making it anew each time. Nothing can change it:
-    only B_lookup reads it, and it goes nowhere else."""
-    names: dict[str, str] = {}  # the code of a table's dict -> its name (equal tables share one)
-    made: list[ast.stmt] = []
-    for node in ast.walk(module):
-        if not (isinstance(node, ast.Call) and _is_name(node.func, "B_lookup") and node.args
-                and isinstance(table := node.args[0], ast.Dict)
-                and all(isinstance(part, ast.Constant) for part in [*table.keys, *table.values])):
-            continue
-        code = ast.dump(table)
-        if code not in names:
-            names[code] = f"{TABLE}{len(names) + 1}"
-            made.append(ast.fix_missing_locations(ast.copy_location(
-                ast.Assign([ast.Name(names[code], ast.Store())], table), table)))
-        node.args[0] = ast.copy_location(ast.Name(names[code], ast.Load()), table)
-    module.body[:0] = made
 
 
 # -------------------------------------------------------------------- constant folding

@@ -93,9 +93,9 @@ class Resolver:
         self.what = what
         self.writable = writable
         self.pure = pure
-        self.reads: set = set()
-        self.lookups: set = set()  # kinds of fact looked up by exists(...) (Unit.lookups)
-        self.calls: set = set()
+        self.reads: set[Any] = set()
+        self.lookups: set[str] = set()  # kinds of fact looked up by exists(...) (Unit.lookups)
+        self.calls: set[str] = set()
         self.uses: set[str] = set()  # locals read (of the scope given, or made inside)
         self.temporaries = 0  # the locals numbered for the players whose variables are assigned
 
@@ -153,7 +153,8 @@ class Resolver:
             if name != "players":
                 self.reads.add(name)
             node.meaning = n.GLOBAL
-            return self.sym.globals[name]
+            declared: str | None = self.sym.globals[name]
+            return declared
         if name in self.sym.functions:
             self.fail(node, f"'{name}' is a function: call it, as in {name}(...)")
         if name in BUILTINS:

@@ -14,7 +14,7 @@ from .vocabulary import RULE_KEYS
 from .writes import unit_writes
 
 
-def with_given(given: tuple, unit: Unit, returns: bool = True) -> Unit:
+def with_given(given: tuple[Any, ...], unit: Unit, returns: bool = True) -> Unit:
     """`unit` as the body of a function that first computes the `given` values of its rule (see Rules.rule):
     statements, the expression returned (`returns`) or the actions as they are."""
     if not given:
@@ -76,9 +76,9 @@ class Rules(SectionReader):
         rules by name instead of by inventing priorities between theirs (39.5)."""
         names = {entry_name(e): i for i, e in enumerate(section) if isinstance(entry_name(e), str)}
         self.inherited = {}
-        keys: dict[int, tuple] = {}
+        keys: dict[int, tuple[Any, ...]] = {}
 
-        def key(i: int, visiting: frozenset[int] = frozenset()) -> tuple:
+        def key(i: int, visiting: frozenset[int] = frozenset()) -> tuple[Any, ...]:
             if i in keys:
                 return keys[i]
             entry = section[i]
@@ -145,7 +145,7 @@ class Rules(SectionReader):
         return str(name)
 
     def rule(self, index: int, name: str, spec: Map, phases: list[str], strategy: str,
-             given: tuple = (), groups: tuple[Map, ...] = ()) -> RuleSpec | None:
+             given: tuple[Any, ...] = (), groups: tuple[Map, ...] = ()) -> RuleSpec | None:
         """One rule; `given`: values its condition, actions and `for:` can read, each of its functions
         computing them first: (name, type, generated expression), the rule not applying while one is None
         (a strategy's `options`); the `when:` of each of its `groups` comes before its own (all must hold)."""
@@ -159,7 +159,7 @@ class Rules(SectionReader):
         bindings = [bindings] if isinstance(bindings, str) else bindings
         scope: dict[str, str | None] = {var: typ for var, typ, _ in given}
         variables: list[str] = []
-        domains: list = []
+        domains: list[Any] = []
         domain_units: list[Unit] = []
         collections: list[str] = []  # the `for:` texts after "in"
         for text in bindings if isinstance(bindings, list) else []:
@@ -218,7 +218,7 @@ class Rules(SectionReader):
         self.rule_writes.append((rule.phase, unit_writes(act_unit, self.sym.zones)))  # (see phases.entry_rules)
         return rule
 
-    def join_plan(self, name: str, when: str, variables: list[str], domains: list[Unit]) -> tuple:
+    def join_plan(self, name: str, when: str, variables: list[str], domains: list[Unit]) -> tuple[Any, ...]:
         """The tests of a rule's condition made while its variables are bound (see naipes.program.Join): each
         test of `A and B and ...` that reads nothing a game changes (only the values bound, cards, params) is
         made as soon as its last variable is bound, and an equality between one variable and earlier ones

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Set as AbstractSet
-from typing import Any
+from typing import Any, NamedTuple
 
 from ..errors import Location, RuleError, did_you_mean
 from ..program import ZoneSpec
@@ -21,7 +21,20 @@ from .loader import Map, Seq, Text, location_of
 PARAM_TYPES = {"int": int, "float": float, "bool": bool, "str": str}
 SIGNATURE = re.compile(r"^\s*([A-Za-z]\w*)\s*\(\s*([A-Za-z]\w*(\s*,\s*[A-Za-z]\w*)*)?\s*\)\s*$", re.ASCII)
 BINDING = re.compile(r"^\s*([A-Za-z]\w*)\s+in\s+(.+)$", re.S | re.ASCII)
-Definition = tuple[str, tuple[str, ...], Unit, bool, str]  # name, params, unit, is a block, what it is
+FUNCTION = "function"  # the kind of a rule-file function's definition (a card table's too)
+
+
+class Definition(NamedTuple):
+    """A generated function as a section reader defines it: its Python name, its parameters, its unit, whether it
+    is a block of statements, what it is (in errors), and its kind: FUNCTION for a rule-file function, else what
+    the engine makes it for ("rule_when", "move_choices", ...), which the optimiser and the linker go by."""
+
+    name: str
+    params: tuple[str, ...]
+    unit: Unit
+    block: bool
+    what: str
+    kind: str
 
 
 class SectionReader:
@@ -35,7 +48,8 @@ class SectionReader:
         self.sym = Symbols()
         self.compiler = Compiler(self.sym)
         self.defs: list[Definition] = []
-        self.rule_units: dict[int, tuple] = {}  # rule index -> (condition unit, domain units), for the linker
+        # rule index -> (condition unit, domain units), for the linker
+        self.rule_units: dict[int, tuple[Unit, list[Unit]]] = {}
         # (a rule's phase, what its actions may write): what may still change in a phase after its entry
         self.rule_writes: list[tuple[str | None, frozenset[str] | None]] = []
         self.symmetric: tuple[str, ...] = ()
@@ -103,10 +117,18 @@ class SectionReader:
         file's function `f` is `F_f`, its name checked first): rule-file text
         never names generated code.
         """
-        name = kind if kind.startswith("F_") else f"{kind}_{len(self.defs)}"
-        if unit is not None:
-            self.defs.append((name, params, unit, block, what))
-        return name
+        return define(self.defs, kind, params, unit, block, what)
+
+
+def define(defs: list[Definition], kind: str, params: tuple[str, ...], unit: Unit | None, block: bool,
+           what: str) -> str:
+    """Add a generated function of `kind` to `defs` (none when `unit` is None: its text had errors) and return its
+    name (see SectionReader.define)."""
+    function = kind.startswith("F_")
+    name = kind if function else f"{kind}_{len(defs)}"
+    if unit is not None:
+        defs.append(Definition(name, params, unit, block, what, FUNCTION if function else kind))
+    return name
 
 
 def located_text(text: str, loc: Location) -> Text:

@@ -124,7 +124,8 @@ class Settings(SectionReader):
         if isinstance(value, bool) or not 1 <= value <= largest:
             self.error(f"'{section}' must be a whole number from 1 to {largest:,}", self.tree.loc(section))
             return default
-        return value
+        number: int = value
+        return number
 
 
 def convert_param(param: Param, raw: Any) -> Any:

@@ -74,7 +74,7 @@ def _scalar_fits(value: Any, kinds: tuple[str, ...]) -> bool:
     return any(isinstance(value, KINDS[kind]) for kind in kinds)
 
 
-def _check(value: Any, shape: Shape, path: tuple, where: Location, errors: list[RuleError]) -> None:
+def _check(value: Any, shape: Shape, path: tuple[object, ...], where: Location, errors: list[RuleError]) -> None:
     if isinstance(shape, Value):
         if not _scalar_fits(value, shape.kinds):
             _wrong(value, shape, path, where, errors)
@@ -103,7 +103,7 @@ def _check(value: Any, shape: Shape, path: tuple, where: Location, errors: list[
         _wrong(value, shape, path, where, errors)
 
 
-def _check_record(value: Map, shape: Record, path: tuple, errors: list[RuleError]) -> None:
+def _check_record(value: Map, shape: Record, path: tuple[object, ...], errors: list[RuleError]) -> None:
     for key, item in value.items():
         field = shape.fields.get(key) if isinstance(key, str) else None
         if field is not None:  # (an unknown key is the readers' to report, with the key meant)
@@ -126,11 +126,11 @@ def _item_location(items: Seq, i: int, where: Location) -> Location:
     return locations[i] if locations and i < len(locations) else location_of(items, where)
 
 
-def _wrong(value: Any, shape: Shape, path: tuple, where: Location, errors: list[RuleError]) -> None:
+def _wrong(value: Any, shape: Shape, path: tuple[object, ...], where: Location, errors: list[RuleError]) -> None:
     errors.append(RuleError(f"{_named(path)} must be {describe(shape)}", location_of(value, where)))
 
 
-def _named(path: tuple) -> str:
+def _named(path: tuple[object, ...]) -> str:
     """How a message names the value at `path`: 'type' of 'params.n', or 'zones'."""
     *owner, last = [str(p) if not isinstance(p, int) else f"item {p + 1}" for p in path]
     return f"'{last}' of '{'.'.join(owner)}'" if owner else f"'{last}'"

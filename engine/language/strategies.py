@@ -39,7 +39,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import Location, RuleError, RuleErrors, did_you_mean
-from ..program import Program, RuleSpec
+from ..program import Program, RuleSpec, VarSpec
 from . import nodes as n
 from .builder import Builder
 from .compiler import Compiler, Unit, identifier_problem
@@ -60,8 +60,8 @@ class Observation:
     name: str
     move: str
     priority: float
-    when: Callable
-    then: Callable
+    when: Callable[..., Any]
+    then: Callable[..., Any]
 
 
 @dataclass
@@ -72,15 +72,16 @@ class Strategy:
     path: str
     game: Program
     program: Program  # the game's symbols plus the strategy's memory, functions and decision rules
-    memory: list  # VarSpecs of the private memory
+    memory: list[VarSpec]  # VarSpecs of the private memory
     observations: dict[str, list[Observation]] = field(default_factory=dict)  # by move
     default: str = "first"
     default_where: Location | None = None  # where `default:` is written (errors in making it are reported there)
-    resets: dict = field(default_factory=dict)  # memory name -> f(view, vars): the memory restarts when it changes
+    # memory name -> f(view, vars): the memory restarts when it changes
+    resets: dict[str, Callable[..., Any]] = field(default_factory=dict)
     # move -> the names of the game's variables and zones that its observation rules and the resets read (through
     # functions too): a view for observing that move holds no others (Memory.seen_by)
-    observed_reads: dict[str, frozenset] = field(default_factory=dict)
-    decision_reads: frozenset | None = None  # the same for deciding: what every other part of the strategy reads
+    observed_reads: dict[str, frozenset[str]] = field(default_factory=dict)
+    decision_reads: frozenset[str] | None = None  # the same for deciding: what every other part of the strategy reads
 
 
 def strategy_path(spec: str, game: Program) -> Path | None:
@@ -197,7 +198,7 @@ def _per_player(spec: Any) -> bool:
     return isinstance(spec, Map) and spec.get("per_player") is True
 
 
-def _one_per_player(init: Callable) -> Callable:
+def _one_per_player(init: Callable[..., Any]) -> Callable[..., Any]:
     """A per-player memory's start: its INIT for each player, in seat order."""
     return lambda memory, V: tuple(init(memory, V, player) for player in memory.players)
 
@@ -219,15 +220,15 @@ class _StrategyBuilder(Builder):
         self.strategy_tree, self.game = strategy, game
         memory = strategy.get("memory")
         self.memory_names = {str(k) for k in memory} if isinstance(memory, Map) else set()
-        self.observations: list[tuple] = []
+        self.observations: list[tuple[Any, ...]] = []
         self.resolved_observations: dict[str, list[Observation]] = {}
         self.decision_rules: dict[int, RuleSpec] = {}
         self.choices: dict[int, str] = {}  # rule index -> the generated name of its `choose`
         self.resets: dict[str, str] = {}  # memory name -> the generated name of its `reset:` expression
-        self.resolved_resets: dict[str, Callable] = {}
+        self.resolved_resets: dict[str, Callable[..., Any]] = {}
         self.read_units: dict[str | None, list[Unit]] = {None: []}  # move -> its observation units; None: resets
-        self.observed_reads: dict[str, frozenset] = {}
-        self.decision_reads: frozenset | None = None
+        self.observed_reads: dict[str, frozenset[str]] = {}
+        self.decision_reads: frozenset[str] | None = None
         self.default = str(strategy.get("default", "first"))
 
     def build(self) -> Program:
@@ -243,8 +244,8 @@ class _StrategyBuilder(Builder):
         resets = names_read(self.read_units[None], reads)
         self.observed_reads = {move: names_read(units, reads) | resets for move, units in self.read_units.items()
                                if move is not None}
-        self.decision_reads = names_read([unit for name, _, unit, _, _ in self.defs
-                                          if not name.startswith("observe_")], reads)
+        self.decision_reads = names_read([d.unit for d in self.defs if d.kind not in ("observe_when", "observe_then")],
+                                         reads)
         plans = self.agenda_plans(rules, reads)
         module = compile_module(self.defs, self.sym, self.path, base=game.namespace)
         resolve_specs(module, {}, memory + per_player, [], None, rules)

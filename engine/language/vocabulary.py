@@ -17,6 +17,7 @@ Shapes: :class:`Value` (a scalar of some kinds), :class:`ListOf`,
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 from ..runtime.agenda import STRATEGIES
 
@@ -29,7 +30,7 @@ class Value:
     """A scalar: `kinds` among text, int, number, bool, null; optionally one of `choices`, at least `minimum`."""
 
     kinds: tuple[str, ...]
-    choices: tuple = ()
+    choices: tuple[Any, ...] = ()
     minimum: int | None = None
     pattern: str | None = None  # a regular expression a text must match
 

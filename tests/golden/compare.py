@@ -4,6 +4,8 @@
     .venv/bin/python tests/golden/record.py --seeds 200 --out /tmp/after     # in the new one
     .venv/bin/python tests/golden/compare.py /tmp/before /tmp/after
 
+or, in one command between two git revisions, tests/golden/between.py main HEAD.
+
 A game is identical when every recorded decision, option digest, strategy rule, announcement, result and
 firing count and digest is. Exit status 1 if any game differs or is missing.
 """

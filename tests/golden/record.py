@@ -59,6 +59,8 @@ CONFIGS: dict[str, dict] = {
     "brisca": {"pool": ["random", "basic"], "ismcts": True},
     "brisca_parejas": {"pool": ["random", "basic"], "params": {"games_to_win": "2", "arrastre": "true"}},
     "hearts": {"pool": ["random", "basic"], "params": {"target": "40"}, "ismcts": True},
+    "kuhn_poker": {"pool": ["random"], "ismcts": True},
+    "leduc_poker": {"pool": ["random"], "ismcts": True},
     "escoba": {"pool": ["random", "basic"], "params": {"target": "6"}, "ismcts": True},
     "escoba_parejas": {"pool": ["random", "basic"], "params": {"target": "6", "must_capture": "true"}},
     "truco": {"pool": ["random", "basic"], "ismcts": True},

@@ -1,0 +1,72 @@
+"""The optimiser's passes over the compiler's own tree (:mod:`naipes.language.nodes`), before code generation.
+
+Each pass knows what it rewrites by the class of a node and what the resolver found of it (a name's meaning, an
+assignment's target), never by the Python a node is written as. :func:`optimise_definitions` runs them on every
+generated function of a module; code generation then writes the optimised tree. (The passes that still rewrite
+the generated Python's syntax tree are in :mod:`naipes.language.optimizer`, which runs after.)
+
+* **growing lists**: ``x = x + [...]`` or ``x += [...]`` on a state variable, and ``p.x = p.x + [...]`` or
+  ``p.x += [...]`` on a player's attribute, where ``[...]`` is a list display (written, or a param's list), become
+  :class:`~naipes.language.nodes.Grow`: the memory's ``grow_var`` and ``grow_attr`` weigh only what the list gains
+  (:mod:`naipes.runtime.memory`).
+"""
+from __future__ import annotations
+
+from . import nodes as n
+
+
+def optimise_definitions(definitions: list[n.Definition]) -> None:
+    """Every pass over the tree of each definition (changed in place)."""
+    for definition in definitions:
+        if isinstance(definition.body, list):
+            grow_lists(definition.body)
+
+
+# ---------------------------------------------------------------------------------------------- growing lists
+def grow_lists(statements: list[n.Stmt]) -> None:
+    """Each assignment of `statements` (and of the blocks in them) that adds a list display to the list it
+    writes becomes a Grow."""
+    for i, statement in enumerate(statements):
+        if isinstance(statement, n.Assign):
+            added = _growth(statement)
+            if added is not None:
+                statements[i] = n.Grow(statement.target, added, statement.temporary, at=statement.at)
+        elif isinstance(statement, n.If):
+            grow_lists(statement.body)
+            for branch in statement.branches:
+                grow_lists(branch.body)
+        elif isinstance(statement, n.For):
+            grow_lists(statement.body)
+
+
+def _growth(node: n.Assign) -> n.Expr | None:
+    """The list display `node` adds to the state variable or player's attribute it writes, if that is all it
+    does (`x += [...]`, or `x = x + [...]` reading the same variable, or the same attribute of the same local)."""
+    target, value = node.target, node.value
+    if node.writes not in (n.WRITES_GLOBAL, n.WRITES_PLAYER):
+        return None
+    if node.op == "+":
+        return value if _list_display(value) else None
+    if node.op is not None or not (isinstance(value, n.BinOp) and value.op == "+" and _list_display(value.right)):
+        return None
+    read = value.left
+    if isinstance(target, n.NameTarget):
+        same = isinstance(read, n.Name) and read.meaning == n.GLOBAL and read.id == target.name
+    else:
+        same = isinstance(read, n.Attribute) and not read.per_player_memory and read.name == target.name \
+            and _same_local(read.base, target.base)
+    return value.right if same else None
+
+
+def _list_display(node: n.Expr) -> bool:
+    """Whether `node` is a list written out: a list display, or a param's or engine's literal list."""
+    if isinstance(node, n.ListExpr):
+        return True
+    if isinstance(node, n.Literal) or (isinstance(node, n.Name) and node.meaning == n.PARAM):
+        return isinstance(node.value, list)
+    return False
+
+
+def _same_local(a: n.Expr, b: n.Expr) -> bool:
+    """Whether `a` and `b` read the same local (the player an attribute is read from and written to)."""
+    return isinstance(a, n.Name) and isinstance(b, n.Name) and a.meaning == b.meaning == n.LOCAL and a.id == b.id
