@@ -48,7 +48,9 @@ SIMULATED = {
     "naipes_wizard_last_bidder": ({"players": 6}, 1), "naipes_wizard_official": ({"players": 6}, 1),
     "naipes_brisca": ({}, 2), "naipes_brisca_parejas": ({}, 2), "naipes_hearts": ({"target": 30}, 1),
     "naipes_escoba": ({"target": 5}, 2), "naipes_escoba_parejas": ({"target": 5}, 1),
-    "naipes_truco": ({}, 3), "naipes_truco_parejas": ({}, 3), "naipes_mus": ({"target": 30}, 3),
+    "naipes_truco": ({}, 3), "naipes_truco_parejas": ({}, 3),
+    "naipes_texas_holdem": ({"hands": 3}, 3), "naipes_texas_holdem_limit": ({"hands": 3, "players": 3}, 3),
+    "naipes_mus": ({"target": 30}, 3),
 }
 # two decks from five players: every card twice
 TWO_DECKS = ("naipes_chinchon", {**SHORT_CHINCHON, "players": 5})
