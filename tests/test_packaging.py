@@ -98,6 +98,6 @@ def test_an_installed_wheel_plays_from_any_directory(installed: Path, tmp_path: 
 
 
 def test_the_development_install_runs_the_sources() -> None:
-    """The editable install (the development set-up, .ci/run's second run) compiles nothing into engine/: setup.py
+    """The editable install (the README's test command, .ci/run) compiles nothing into engine/: setup.py
     leaves an editable build plain, so an edit always takes effect and the plain test run tests the sources."""
     assert not [p.relative_to(ROOT) for p in (ROOT / "engine").rglob("*") if p.suffix in (".so", ".pyd", ".c")]
