@@ -49,6 +49,8 @@ SHOTS: dict[str, tuple[list[str], dict[str, str], int, Callable[[dict], bool]]] 
     "escoba": (["human", "basic"], {}, 6, lambda s: "take" in s["moves"] and len(s["view"]["zones"]["table"]) >= 4
                and len(s["view"]["players"][1]["won"]) > 0),
     "truco": (["human", "basic"], {}, 3, lambda s: "envido" in s["moves"] and len(s["view"]["zones"]["trick"]) == 1),
+    "texas_holdem": (["human", "basic", "basic", "basic"], {}, 5, lambda s: len(s["view"]["zones"]["board"]) == 3
+                     and "bet" in s["moves"]),
 }
 
 

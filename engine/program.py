@@ -10,9 +10,13 @@ import sys
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from operator import attrgetter
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, NoReturn
 
 from .errors import GameError, Location, NaipesError
+
+if TYPE_CHECKING:
+    from .runtime.agenda import Activation
+    from .runtime.memory import Memory
 
 DEFAULT_STRATEGY = "declaration"
 CYCLE_WATCH = 64  # the firings before the limit whose rules a "runaway cycle" error names (see Program.watch_from)
@@ -250,7 +254,7 @@ class RuleSpec:
     # position of the variable bound to the player,)) or (attr, None): of any player
     data_reads: tuple = ()
     bit: int = 0  # 1 << the rule's slot in its word of the static conflict order (set by the linker: see Matching)
-    activation: Any = None  # a rule without variables: its one activation (naipes.runtime.agenda)
+    activation: Activation | None = None  # a rule without variables: its one activation (naipes.runtime.agenda)
 
 
 @dataclass
@@ -265,7 +269,7 @@ class Join:
     key: Callable | None = None  # f(memory, vars, value) -> its key
     probe: Callable | None = None  # f(memory, vars, *earlier variables) -> the key wanted
 
-    def passes(self, memory: Any, binding: tuple) -> bool:
+    def passes(self, memory: Memory, binding: tuple[Any, ...]) -> bool:
         """Whether no test refuses the binding (a test that fails with an error refuses nothing: the condition,
         tested in its own order, says what is wrong if it comes to that)."""
         V = memory.vars
@@ -277,7 +281,7 @@ class Join:
                 continue
         return True
 
-    def index(self, memory: Any, tagged: bool = False) -> dict | None:
+    def index(self, memory: Memory, tagged: bool = False) -> dict[Any, list[tuple[Any, Any]]] | None:
         """The values of the collection by key, with their places in it (`tagged`: facts, placed by their time
         tags) (None: a key cannot be looked up)."""
         found: dict = {}
@@ -421,9 +425,18 @@ class Program:
         """Context manager turning faults in generated code into located GameErrors."""
         return self.locator
 
+    def raise_located(self, exc: Exception) -> NoReturn:
+        """Raise what a fault caught around generated code becomes (`located_error`): the one handler of the
+        context manager (`located`) and of the hot paths that catch faults themselves (`except Exception as
+        exc: program.raise_located(exc)`, where a `with` would cost two calls each time, fault or not)."""
+        located = self.located_error(exc)
+        if located is exc:
+            raise exc
+        raise located from None
+
     def located_error(self, exc: Exception) -> Exception:
-        """What a fault caught around generated code becomes (the context manager's rule, for hot paths
-        that catch it themselves): a located GameError, or the exception itself when it says enough."""
+        """What a fault caught around generated code becomes: a located GameError, or the exception itself
+        when it says enough."""
         if isinstance(exc, NaipesError) and not isinstance(exc, GameError):
             return exc  # already a user-facing error (a bad param, a rule-file error)
         if isinstance(exc, GameError) and (exc.message.startswith("in ") or exc.location is not None):
@@ -480,9 +493,6 @@ class Locator:
     def __exit__(self, kind: type | None, exc: BaseException | None, tb: Any) -> Literal[False]:
         if exc is None or not isinstance(exc, Exception):
             return False
-        located = self.program.located_error(exc)
-        if located is exc:
-            return False
-        raise located from None
+        self.program.raise_located(exc)
 
 

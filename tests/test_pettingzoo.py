@@ -17,10 +17,11 @@ ROOT = Path(__file__).resolve().parent.parent
 RULE_FILES = sorted((ROOT / "rulesets").glob("*.yaml"))
 QUICK = {"tute_cabrero": {"porotos_to_retire": "1"}, "pocha": {"peak": "2"}, "pocha_static": {"rounds": "2"},
          "chinchon": {"target": "10"}, "chinchon_48": {"target": "10"}, "chinchon_jokers": {"target": "10"},
-         "escoba": {"target": "5"}, "escoba_parejas": {"target": "5"}}
+         "escoba": {"target": "5"}, "escoba_parejas": {"target": "5"},
+         "texas_holdem": {"hands": "3"}, "texas_holdem_limit": {"hands": "3"}}
 
 
-SLOW_API_TEST = ("chinchon", "escoba", "wizard", "tute", "truco")  # (seconds each)
+SLOW_API_TEST = ("chinchon", "escoba", "wizard", "tute", "truco", "texas")  # (seconds each)
 
 
 @pytest.mark.filterwarnings("ignore:Observation")  # a dict of observation and mask, as PettingZoo's card games have

@@ -23,7 +23,8 @@ def clean(result) -> None:
 
 # README's measured ladders: the strong level of each card game, the original exact search for the chips.
 STRONGEST = {"chinchon": "strong", "pocha": "strong", "tute_cabrero": "strong", "wizard": "strong", "fichas": "exact",
-             "brisca": "basic", "hearts": "basic", "escoba": "basic", "truco": "basic"}
+             "brisca": "basic", "hearts": "basic", "escoba": "basic", "truco": "basic",
+             "texas_holdem": "basic"}
 
 
 @pytest.mark.slow

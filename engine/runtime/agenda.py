@@ -43,10 +43,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from heapq import heapify, heappop, heappush
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from ..program import Matching
 from .memory import ENTERED, FACT_CLASS, PLAYER_CLASS, SHARED, ZONE_CLASS, Memory
+
+if TYPE_CHECKING:
+    from ..program import Join, Program, RuleSpec
 
 STRATEGIES = {
     "declaration": "rules earlier in the file first (CLIPS: none; the last tie-break of every strategy)",
@@ -96,13 +99,15 @@ class Activation:
 
     __slots__ = ("rule", "binding", "position", "key", "action", "tags", "order")
 
-    def __init__(self, rule: Any, binding: tuple, position: tuple, bkey: tuple, action: Any):
+    def __init__(self, rule: RuleSpec, binding: tuple[Any, ...], position: tuple[Any, ...], bkey: tuple[Any, ...],
+                 action: Any):
         self.rule, self.binding, self.position, self.key = rule, binding, position, bkey
         self.action = action  # the rule's (a field of its own, which compiled code reads directly)
-        self.tags: tuple | None = None  # the time tags of the facts it binds, in its order (see time_tags)
-        self.order: tuple | None = None  # where it stands among activations equal for the strategy (Agenda.key)
+        self.tags: tuple[Any, ...] | None = None  # the time tags of the facts it binds, in its order (see time_tags)
+        # where it stands among activations equal for the strategy (Agenda.key)
+        self.order: tuple[Any, ...] | None = None
 
-    def time_tags(self) -> tuple:
+    def time_tags(self) -> tuple[Any, ...]:
         """The time tags of the facts it binds, in binding order (kept: facts do not change)."""
         tags = self.tags
         if tags is None:
@@ -118,13 +123,15 @@ class Bindings:
 
     __slots__ = ("acts", "index", "facts", "places")
 
-    def __init__(self, acts: dict[tuple, Activation], index: list[dict] | None, facts: dict[str, tuple]):
+    def __init__(self, acts: dict[tuple[Any, ...], Activation], index: list[dict[Any, Any]] | None,
+                 facts: dict[str, tuple[Any, ...]]):
         self.acts = acts
         self.index = index  # per variable: identity -> the positions bound to it (for bound reads)
         self.facts = facts  # kind of fact -> the facts of that kind when these were bound (see Agenda.extend)
-        self.places: dict[tuple, tuple] | None = None  # the values bound -> their position (see place)
+        # the values bound -> their position (see place)
+        self.places: dict[tuple[Any, ...], tuple[Any, ...]] | None = None
 
-    def place(self, bkey: tuple) -> tuple | None:
+    def place(self, bkey: tuple[Any, ...]) -> tuple[Any, ...] | None:
         """The position of the activation that binds the values `bkey` (None: none does)."""
         places = self.places
         if places is None:
@@ -140,9 +147,10 @@ class Lookups:
     __slots__ = ("of", "by", "fields")
 
     def __init__(self) -> None:
-        self.of: dict[tuple, tuple] = {}  # the values an activation binds -> its lookups: (kind, fields, values)
-        self.by: dict[tuple, set] = {}  # a lookup -> the activations (their values bound) that made it
-        self.fields: dict[str, set] = {}  # kind -> the fields its facts were looked up by
+        # the values an activation binds -> its lookups: (kind, fields, values)
+        self.of: dict[tuple[Any, ...], tuple[Any, ...]] = {}
+        self.by: dict[tuple[Any, ...], set[Any]] = {}  # a lookup -> the activations (their values bound) that made it
+        self.fields: dict[str, set[Any]] = {}  # kind -> the fields its facts were looked up by
 
     def copy(self) -> Lookups:
         new = Lookups()
@@ -151,7 +159,7 @@ class Lookups:
         new.fields = {kind: fields.copy() for kind, fields in self.fields.items()}
         return new
 
-    def note(self, bkey: tuple, probes: list) -> None:
+    def note(self, bkey: tuple[Any, ...], probes: list[Any]) -> None:
         """The activation binding `bkey` made the lookups `probes` (memory.probes) when evaluated."""
         self.forget(bkey)
         keys = tuple([probe[:3] for probe in probes])
@@ -166,15 +174,15 @@ class Lookups:
                 of_kind.add(key[1])
             found.add(bkey)
 
-    def forget(self, bkey: tuple) -> None:
+    def forget(self, bkey: tuple[Any, ...]) -> None:
         for key in self.of.pop(bkey, ()):
             found = self.by.get(key)
             if found is not None:
                 found.discard(bkey)
 
-    def touched(self, kind: str, facts: list) -> set:
+    def touched(self, kind: str, facts: list[Any]) -> set[Any]:
         """The activations (their values bound) whose lookups the coming or going of `facts` may answer otherwise."""
-        found: set = set()
+        found: set[Any] = set()
         for fields in self.fields.get(kind, ()):
             for fact in facts:
                 bkeys = self.by.get((kind, fields, tuple([getattr(fact, name) for name in fields])))
@@ -190,7 +198,8 @@ class Matches:
 
     __slots__ = ("flags", "heap", "asleep", "count")
 
-    def __init__(self, flags: dict[tuple, int], heap: list[tuple], asleep: tuple[dict, set] | None = None,
+    def __init__(self, flags: dict[tuple[Any, ...], int], heap: list[tuple[Any, ...]],
+                 asleep: tuple[dict[Any, Any], set[Any]] | None = None,
                  count: int = 0):
         self.flags, self.heap = flags, heap
         # asleep: (the activations when the rule's guard stopped holding, the values bound of those whose lookups
@@ -206,7 +215,7 @@ class Matches:
     def pending_any(self, dynamic: bool) -> bool:
         return self.count > 0 if dynamic else self.first() is not None
 
-    def first(self) -> tuple | None:
+    def first(self) -> tuple[Any, ...] | None:
         """The smallest pending position (None: none), after dropping the positions no longer pending."""
         heap, flags = self.heap, self.flags
         while heap:
@@ -215,7 +224,7 @@ class Matches:
             heappop(heap)
         return None
 
-    def pending(self) -> list[tuple]:
+    def pending(self) -> list[tuple[Any, ...]]:
         return sorted(position for position, flag in self.flags.items() if flag & LIVE)
 
 
@@ -243,7 +252,7 @@ class Agenda:
                  "probed_kinds", "guard_seen", "unbound", "ungrown", "unevaluated", "readers_of", "evaluator",
                  "variable_rules", "slots", "fixed", "spare", "holding", "wakes")
 
-    def __init__(self, program: Any = None, plan: Matching | None = None):
+    def __init__(self, program: Program | None = None, plan: Matching | None = None):
         """The agenda of `plan`, one word of `program`'s rules (see `new_agenda`). `program` None: a blank agenda,
         which `clone` fills in (a compiled class makes its objects through `__init__`)."""
         if program is None or plan is None:
@@ -253,12 +262,12 @@ class Agenda:
         # what every update reads of the plan, as fields of its own (compiled, the agenda reads its fields
         # directly and the plan's through attribute lookups)
         self.readers_of: dict[Any, int] = self.plan.readers
-        self.evaluator: Callable | None = self.plan.evaluate
+        self.evaluator: Callable[..., Any] | None = self.plan.evaluate
         self.variable_rules: int = self.plan.bound
-        self.slots: list[Any] = list(plan.slots)
+        self.slots: list[RuleSpec] = list(plan.slots)
         # slot -> the one activation of a rule without variables (None: the rule has variables)
         self.fixed: list[Activation | None] = [rule.activation for rule in plan.slots]
-        self.spare: set = set()  # the memory's next set of dirty keys (see update)
+        self.spare: set[Any] = set()  # the memory's next set of dirty keys (see update)
         self.holding, self.wakes = _holding(program, plan)
         self.live = self.fired = self.closed = 0
         self.bindings: list[Bindings] = [NO_BINDINGS] * len(program.rules)  # by rule index
@@ -267,22 +276,25 @@ class Agenda:
         self.code = CODES[plan.slots[0].strategy] if plan.slots else DECLARATION
         dynamic = self.code != DECLARATION
         self.times: list[int] = [0] * len(plan.slots)  # slot -> the stamp of the rule's one activation (dynamic)
-        self.queue: list | None = [] if dynamic else None  # heap of (key, serial, activation, stamp) (dynamic)
+        # heap of (key, serial, activation, stamp) (dynamic)
+        self.queue: list[tuple[Any, ...]] | None = [] if dynamic else None
         self.serial = 0  # entries pushed on the queue (equal keys do not compare activations)
         self.room = QUEUE_ROOM  # the queue's length past which the entries that no longer count are dropped
-        self.batches: dict[int, tuple[int, list]] = {}  # rule index -> (batch, entries): see _enqueue
-        self.join_indexes: dict[int, tuple] = {}  # id of a Join -> (the facts it indexed, the index): _fact_index
-        self.diffs: dict[str, tuple] = {}  # kind -> the last difference worked out between its facts (see _diff)
+        self.batches: dict[int, tuple[int, list[Any]]] = {}  # rule index -> (batch, entries): see _enqueue
+        # id of a Join -> (the facts it indexed, the index): _fact_index
+        self.join_indexes: dict[int, tuple[Any, dict[Any, Any] | None]] = {}
+        # kind -> the last difference worked out between its facts (see _diff)
+        self.diffs: dict[str, tuple[Any, ...]] = {}
         # LEX and MEA: a written key (a name, (attr, seat)) -> when it was last written (START before)
-        self.written: dict | None = {} if self.code in (LEX, MEA) else None
+        self.written: dict[Any, Any] | None = {} if self.code in (LEX, MEA) else None
         # rule index -> what its activations looked up (rules with variables whose conditions look facts up)
         self.lookups: list[Lookups | None] = [Lookups() if rule.probed and rule.variables else None
                                               for rule in program.rules]
         # the kinds of fact those rules look up -> their facts when the agenda last looked (see _changes)
         self.probed_kinds = frozenset(kind for rule in plan.rules if rule.probed and rule.variables
                                       for kind in rule.cond_kinds)
-        self.seen: dict[str, tuple] = {}
-        self.guard_seen: dict = {}
+        self.seen: dict[str, tuple[Any, ...]] = {}
+        self.guard_seen: dict[Any, Any] = {}
         # rules with variables whose `for:` changed while their guard did not hold, bound again when it holds:
         # whole, or (only facts came and went) re-matched for those facts
         self.unbound = self.ungrown = 0
@@ -309,7 +321,7 @@ class Agenda:
         new.unbound, new.ungrown, new.unevaluated = self.unbound, self.ungrown, self.unevaluated
         return new
 
-    def save_point(self) -> tuple:
+    def save_point(self) -> tuple[Any, ...]:
         """What to come back to after trying a move (the memory records its own writes)."""
         bound = self.variable_rules
         return (self.live, self.fired, self.closed, self.tick, self.before, self.guard_seen.copy(),
@@ -322,7 +334,7 @@ class Agenda:
                 None if not self.probed_kinds else (self.seen.copy(), [None if of is None else of.copy()
                                                                         for of in self.lookups]))
 
-    def restore(self, point: tuple) -> None:
+    def restore(self, point: tuple[Any, ...]) -> None:
         self.live, self.fired, self.closed, self.tick, self.before, self.guard_seen, bindings, matches, \
             self.unbound, self.ungrown, self.unevaluated, timed, looked_up = point
         if bindings is not None:
@@ -333,7 +345,7 @@ class Agenda:
         if looked_up is not None:
             self.seen, self.lookups = looked_up
 
-    def refracted(self) -> tuple:
+    def refracted(self) -> tuple[Any, ...]:
         """The refracted activations, hashable (part of a game's memo key)."""
         return self.fired, tuple(frozenset(m.flags.items()) for m in self.matches if m.flags)
 
@@ -378,7 +390,7 @@ class Agenda:
         memory.clock += 1
         self.tick = memory.clock
 
-    def bind(self, rule: Any, memory: Memory) -> list[tuple]:
+    def bind(self, rule: RuleSpec, memory: Memory) -> list[tuple[Any, ...]]:
         """(Re)compute a rule's bindings; returns the positions whose activations are new.
 
         An activation is its rule and the values it binds: while they are all still bound it keeps its
@@ -386,12 +398,13 @@ class Agenda:
         rid = rule.index
         old, old_flags = self.bindings[rid], self.matches[rid].flags
         old_acts = old.acts
-        before: dict[tuple, list[tuple]] = {}  # the values bound -> their old positions (a value may be twice)
+        # the values bound -> their old positions (a value may be twice)
+        before: dict[tuple[Any, ...], list[tuple[Any, ...]]] = {}
         for position, act in old_acts.items():
             before.setdefault(act.key, []).append(position)
-        acts: dict[tuple, Activation] = {}
-        fresh: list[tuple] = []
-        flags: dict[tuple, int] = {}
+        acts: dict[tuple[Any, ...], Activation] = {}
+        fresh: list[tuple[Any, ...]] = []
+        flags: dict[tuple[Any, ...], int] = {}
         moved: list[Activation] = []
         action = rule.action
         for position, binding in self._bindings(rule, memory):
@@ -425,7 +438,7 @@ class Agenda:
             self._requeue(rule, moved, flags)
         return fresh
 
-    def extend(self, rule: Any, memory: Memory) -> list[tuple] | None:
+    def extend(self, rule: RuleSpec, memory: Memory) -> list[tuple[Any, ...]] | None:
         """Re-match only what the facts asserted and retracted since the rule was bound change: the activations
         of the facts gone go, the others stay as they are (a fact's place is its time tag), and only the
         combinations with a new fact are bound (semi-naive: for each variable over a kind of fact, the new
@@ -435,7 +448,7 @@ class Agenda:
         old = self.bindings[rid]
         V = memory.vars
         levels = rule.fact_levels
-        added: dict[str, tuple] = {}  # kind -> its facts asserted since (after every one there before)
+        added: dict[str, tuple[Any, ...]] = {}  # kind -> its facts asserted since (after every one there before)
         gone: set[int] = set()  # the ids of the facts retracted since
         for kind, before in old.facts.items():
             now = V[kind]
@@ -446,7 +459,7 @@ class Agenda:
         matches = self.matches[rid]
         if gone:  # facts went: their activations go
             looked_up = self.lookups[rid]
-            acts: dict[tuple, Activation] = {}
+            acts: dict[tuple[Any, ...], Activation] = {}
             for position, act in old.acts.items():
                 for value in act.binding:
                     if id(value) in gone:
@@ -459,7 +472,7 @@ class Agenda:
                                                         matches.asleep)
         else:
             acts = dict(old.acts)
-        found: list[tuple[tuple, tuple]] = []
+        found: list[tuple[tuple[Any, ...], tuple[Any, ...]]] = []
         kinds = sorted(kind for kind in added if added[kind])
         for done, kind in enumerate(kinds):
             new = added[kind]
@@ -485,7 +498,7 @@ class Agenda:
             self.live &= ~rule.bit
         return fresh
 
-    def _matches(self, flags: dict[tuple, int], asleep: tuple[dict, set] | None) -> Matches:
+    def _matches(self, flags: dict[tuple[Any, ...], int], asleep: tuple[dict[Any, Any], set[Any]] | None) -> Matches:
         """A rule's Matches with these flags: its heap of the pending positions, or under a dynamic order their
         count."""
         if self.queue is None:
@@ -496,7 +509,8 @@ class Agenda:
                 count += 1
         return Matches(flags, [], asleep, count)
 
-    def _bindings(self, rule: Any, memory: Memory, given: dict[int, Any] | None = None) -> list[tuple[tuple, tuple]]:
+    def _bindings(self, rule: RuleSpec, memory: Memory,
+                  given: dict[int, Any] | None = None) -> list[tuple[tuple[Any, ...], tuple[Any, ...]]]:
         """Every binding of the rule's variables that its tests at binding time let through (one activation
         each), with its position: where each value stands in its collection (see Join), and for a variable over a
         kind of fact (`fact_levels`) its fact's time tag, which orders the facts as their collection does and stays
@@ -505,7 +519,7 @@ class Agenda:
         the facts there before). A variable over a kind of fact with a key finds its facts in an index kept up
         (_fact_index)."""
         V = memory.vars
-        found: list[tuple[tuple, tuple]] = [((), ())]
+        found: list[tuple[tuple[Any, ...], tuple[Any, ...]]] = [((), ())]
         levels = rule.fact_levels
         joins = rule.join
         for level, domain in enumerate(rule.domains):
@@ -521,15 +535,18 @@ class Agenda:
                              for i, value in chosen
                              if join is None or not join.tests or join.passes(memory, binding + (value,))]
                     continue
-            index: dict | None = None
+            index: dict[Any, Any] | None = None
+            probe: Callable[..., Any] | None = None
             if join is not None and join.key is not None:
                 index = self._fact_index(join, kind, memory) if kind is not None else join.index(memory)
+                probe = join.probe
             found_next = []
             for position, binding in found:
                 candidates: Any = None
                 if index is not None:
+                    assert probe is not None  # (a join with a key has its probe)
                     try:
-                        candidates = index.get(join.probe(memory, V, *binding), ())  # type: ignore[union-attr]
+                        candidates = index.get(probe(memory, V, *binding), ())
                     except TypeError:  # a key that cannot be looked up: go over them all
                         candidates = None
                 if candidates is None:
@@ -545,7 +562,7 @@ class Agenda:
             found = found_next
         return found
 
-    def _fact_index(self, join: Any, kind: str, memory: Memory) -> dict | None:
+    def _fact_index(self, join: Join, kind: str, memory: Memory) -> dict[Any, Any] | None:
         """The facts of `kind` by `join`'s key, with their time tags (None: a key cannot be looked up), kept up
         from the facts that came and went since it was last asked for."""
         now = memory.vars[kind]
@@ -553,26 +570,29 @@ class Agenda:
         if cached is not None and cached[0] is now:
             return cached[1]
         V, key = memory.vars, join.key
-        index: dict | None
+        assert key is not None  # (a join looked up by key)
+        index: dict[Any, Any] | None
         try:
             if cached is None or cached[1] is None:
                 index = {}
                 for fact in now:
                     index.setdefault(key(memory, V, fact), []).append((fact.time_tag, fact))
             else:
-                before, index = cached
+                before, kept = cached
+                assert kept is not None  # (tested above)
+                index = kept
                 went, new = self._diff(kind, before, now)
                 for fact in went:
-                    bucket = index[key(memory, V, fact)]
+                    bucket = kept[key(memory, V, fact)]
                     bucket[:] = [entry for entry in bucket if entry[1] is not fact]
                 for fact in new:
-                    index.setdefault(key(memory, V, fact), []).append((fact.time_tag, fact))
+                    kept.setdefault(key(memory, V, fact), []).append((fact.time_tag, fact))
         except TypeError:  # an unhashable key
             index = None
         self.join_indexes[id(join)] = (now, index)
         return index
 
-    def _requeue(self, rule: Any, moved: list[Activation], flags: dict[tuple, int]) -> None:
+    def _requeue(self, rule: RuleSpec, moved: list[Activation], flags: dict[tuple[Any, ...], int]) -> None:
         """Activations that moved to other places stay pending under the stamps they had (their queue entries,
         made for their old places, no longer count)."""
         for act in moved:
@@ -638,7 +658,7 @@ class Agenda:
             for rule in self._rules_of(made):
                 self._made(rule, self.tick, memory)
 
-    def evaluate_kept(self, mask: int, memory: Memory, changes: dict[str, list | None]) -> None:
+    def evaluate_kept(self, mask: int, memory: Memory, changes: dict[str, list[Any] | None]) -> None:
         """Re-evaluate the rules in `mask`, whose conditions look up facts that came or went (nothing else they read
         changed): an activation that still holds, and whose lookups' answers did not change in this update, is the
         same one (pending, or refracted, with its stamp); one that holds anew, or whose lookups changed and changed
@@ -666,13 +686,13 @@ class Agenda:
         for rule in self._rules_of(bound):
             self.evaluate_bound(rule, self._touched(rule, changes), memory, KEPT)
 
-    def _touched(self, rule: Any, changes: dict[str, list | None]) -> list[tuple] | None:
+    def _touched(self, rule: RuleSpec, changes: dict[str, list[Any] | None]) -> list[tuple[Any, ...]] | None:
         """The positions of the activations of `rule` whose lookups the facts that came and went (`changes`) may
         answer otherwise (None: every one, as for a rule that reads its kinds of fact otherwise)."""
         looked_up = self.lookups[rule.index]
         if looked_up is None:
             return None
-        bkeys: set = set()
+        bkeys: set[Any] = set()
         for kind in rule.cond_kinds:
             facts = changes.get(kind, ())
             if facts is None:
@@ -682,7 +702,7 @@ class Agenda:
         bindings = self.bindings[rule.index]
         return sorted(place for place in map(bindings.place, bkeys) if place is not None)
 
-    def _changes(self, kind: str, memory: Memory) -> list | None:
+    def _changes(self, kind: str, memory: Memory) -> list[Any] | None:
         """The facts of `kind` that came or went since the agenda last looked (None: not known, as after a copy
         of the game whose agenda has not looked yet)."""
         now = memory.vars[kind]
@@ -693,7 +713,8 @@ class Agenda:
         went, new = self._diff(kind, before, now)
         return list(went) + list(new)
 
-    def _diff(self, kind: str, before: tuple, now: tuple) -> tuple[tuple, tuple]:
+    def _diff(self, kind: str, before: tuple[Any, ...], now: tuple[Any, ...]) -> tuple[tuple[Any, ...],
+              tuple[Any, ...]]:
         """(the facts of `before` not in `now`, the facts of `now` not in `before`), facts of one kind at two
         times, found by their time tags (a kind's facts stand in the order of their tags; the new ones last); the
         last asked for of each kind is kept (the rules over a kind ask for the same one)."""
@@ -704,7 +725,7 @@ class Agenda:
         kept = len(now)
         while kept and now[kept - 1].time_tag > newest:
             kept -= 1
-        went: list = []
+        went: list[Any] = []
         if kept < len(before):  # (some went: the old ones still there are in the same order)
             j = 0
             for fact in before:
@@ -725,7 +746,8 @@ class Agenda:
             found.append(slots[bit.bit_length() - 1])
         return found
 
-    def evaluate_bound(self, rule: Any, positions: list[tuple] | None, memory: Memory, how: int = AGAIN) -> None:
+    def evaluate_bound(self, rule: RuleSpec, positions: list[tuple[Any, ...]] | None, memory: Memory,
+                       how: int = AGAIN) -> None:
         """Re-evaluate the activations of a rule with variables at `positions` (None: all of them). `how`: AGAIN,
         FRESH or KEPT (see their definitions)."""
         rid = rule.index
@@ -738,14 +760,14 @@ class Agenda:
         probing = looked_up is not None or how == KEPT or (timed and how == FRESH)
         before = self.before
         asleep = matches.asleep
-        slept: dict = {}
-        touched: set = set()
+        slept: dict[Any, Any] = {}
+        touched: set[Any] = set()
         if asleep is not None:  # (woken: what held when it went to sleep and no write could change holds still)
             matches.asleep = None
             slept, touched = asleep
-        made: list | None = [] if timed else None  # (queue entries, pushed at once: see _enqueue)
+        made: list[Any] | None = [] if timed else None  # (queue entries, pushed at once: see _enqueue)
         holds: Any
-        probes: list | None
+        probes: list[Any] | None
         for position in (acts if positions is None else positions):
             act = acts[position]
             # (asleep: its flags are as they were when the rule went to sleep, and nothing is pending)
@@ -758,6 +780,7 @@ class Agenda:
                 holds = condition(memory, V, *memory_local(memory, act.binding))
                 probes, memory.probes = memory.probes, None
                 if looked_up is not None:
+                    assert probes is not None  # (made when probing, as a rule whose lookups are followed is)
                     looked_up.note(act.key, probes)
             if holds:
                 moment = self.tick
@@ -829,7 +852,7 @@ class Agenda:
             dirty.clear()  # (the keys were read: the set is the next one, rather than a new set at each update)
             self.spare = dirty
 
-    def react(self, dirty: set, memory: Memory) -> None:
+    def react(self, dirty: set[Any], memory: Memory) -> None:
         """`update`, for the keys written `dirty` (the caller ticked the clock)."""
         readers_of, stale = self.readers_of, 0
         for key in dirty:  # the common case first: every key only makes its readers stale
@@ -846,7 +869,7 @@ class Agenda:
         plan = self.plan
         globals_, attrs = plan.globals, plan.attrs
         stale = rebind = refresh = factual = whole = kept = woken = 0
-        touched: list | None = None  # (rule, variable position, identity): activations bound to what was written
+        touched: list[Any] | None = None  # (rule, variable position, identity): activations bound to what was written
         for key in dirty:
             readers = readers_of.get(key)
             if readers is not None:
@@ -929,7 +952,7 @@ class Agenda:
             if matches.asleep is not None:
                 self.matches[rule.index] = Matches(dict.fromkeys(matches.flags, 0), [])
 
-    def _wake_less(self, mask: int, changes: dict[str, list | None]) -> None:
+    def _wake_less(self, mask: int, changes: dict[str, list[Any] | None]) -> None:
         """Asleep rules whose lookups' facts came or went: the activations they may answer otherwise are evaluated
         again when they wake."""
         for rule in self._rules_of(mask & self.variable_rules):
@@ -974,7 +997,7 @@ class Agenda:
             elif self.fired & rule.bit:
                 self.evaluate_rules(rule.bit, memory)
 
-    def _switch_guard(self, name: str, by_value: dict, value: Any) -> int:
+    def _switch_guard(self, name: str, by_value: dict[Any, Any], value: Any) -> int:
         """`name` was written: retract the rules expecting its old value; returns those expecting the new one."""
         old = self.guard_seen.get(name)
         woken = _get(by_value, value)
@@ -1011,13 +1034,15 @@ class Agenda:
             return memory.rng.getrandbits(30) << 40 | moment
         return moment
 
-    def _made(self, rule: Any, moment: int, memory: Memory) -> None:
+    def _made(self, rule: RuleSpec, moment: int, memory: Memory) -> None:
         """The one activation of a rule without variables was made (it is pending) at `moment`."""
         stamp = self._stamp(moment, memory)
         self.times[rule.bit.bit_length() - 1] = stamp
-        self._push(rule, rule.activation, stamp)
+        act = rule.activation
+        assert act is not None  # (a rule without variables has its one activation)
+        self._push(rule, act, stamp)
 
-    def _push(self, rule: Any, act: Activation, stamp: int) -> None:
+    def _push(self, rule: RuleSpec, act: Activation, stamp: int) -> None:
         """Queue an activation made pending with `stamp`: an entry (key, serial, activation, stamp, batch's rule or
         -1, batch)."""
         queue = self.queue
@@ -1027,7 +1052,7 @@ class Agenda:
         if len(queue) > self.room:
             self._compact()
 
-    def _enqueue(self, rid: int, made: list, whole: bool) -> None:
+    def _enqueue(self, rid: int, made: list[Any], whole: bool) -> None:
         """Queue the entries of activations a rule's evaluation made. Many, from an evaluation of all its
         activations (its guard holding again, what its condition reads written), are a batch: ordered in a heap
         of their own, which puts one entry at a time on the queue (the next when that one leaves it), so that
@@ -1077,7 +1102,7 @@ class Agenda:
         bit = rule.bit
         return bool(self.live & bit) and self.times[bit.bit_length() - 1] == stamp
 
-    def key(self, rule: Any, act: Activation, stamp: int) -> tuple:
+    def key(self, rule: RuleSpec, act: Activation, stamp: int) -> tuple[Any, ...]:
         """Where an activation stands in the conflict order (smallest first): (-priority, what the strategy
         looks at as CLIPS defines it, what breaks the ties CLIPS leaves to its implementation). Activations with
         equal first two parts are a tie in CLIPS: made by one assertion or retraction (or one update)."""
@@ -1086,7 +1111,7 @@ class Agenda:
         order = self._order(rule, act, stamp)
         return (order[0], order[1:-1], order[-1])
 
-    def _order(self, rule: Any, act: Activation, stamp: int) -> tuple:
+    def _order(self, rule: RuleSpec, act: Activation, stamp: int) -> tuple[Any, ...]:
         """`key`, flat (the priority, each thing the strategy looks at, the tie-breaks as one): the queue's keys."""
         code = self.code
         moment = stamp & MOMENT
@@ -1110,7 +1135,7 @@ class Agenda:
         first = self._time_of("phase") if rule.phase is not None else -1
         return (-rule.priority, -first, recency, -rule.tests, moment, tiebreak)
 
-    def _tiebreak(self, rule: Any, act: Activation) -> tuple:
+    def _tiebreak(self, rule: RuleSpec, act: Activation) -> tuple[Any, ...]:
         """What orders activations equal for the strategy: the time tags of their facts (under depth the newest
         first, else the oldest), then declaration, then binding order; the tags only under the strategies that
         look at no data themselves."""
@@ -1121,7 +1146,7 @@ class Agenda:
             return (act.time_tags(), rule.index, act.position)
         return (rule.index, act.position)
 
-    def _data(self, rule: Any, act: Activation) -> list[int]:
+    def _data(self, rule: RuleSpec, act: Activation) -> list[int]:
         """LEX and MEA: the time tags of what an activation matched: the facts it binds, the rule's phase (when it
         was entered), the variables its condition reads (when last written) and a 0 for each kind of fact it looks
         up (CLIPS's not and exists CEs); values bound that are not facts count from the start."""
@@ -1148,7 +1173,7 @@ class Agenda:
         return START if written is None else written.get(key, START)
 
     # -------------------------------------------------------------- resolving
-    def _top(self) -> tuple | None:
+    def _top(self) -> tuple[Any, ...] | None:
         """Under a dynamic order, the queue's first entry still pending (the entries before it dropped)."""
         queue = self.queue
         assert queue is not None
@@ -1161,7 +1186,7 @@ class Agenda:
                 self._promote(entry[4], entry[5])
         return None
 
-    def _winner(self) -> tuple[Any, tuple] | None:
+    def _winner(self) -> tuple[Any, tuple[Any, ...]] | None:
         """The rule whose activation fires next, and its binding position (() for a rule without variables)."""
         live = self.live
         if not live:
@@ -1178,9 +1203,9 @@ class Agenda:
             return rule, position
         return rule, ()
 
-    def _pending_pairs(self, mask: int) -> list[tuple[Any, tuple]]:
+    def _pending_pairs(self, mask: int) -> list[tuple[Any, tuple[Any, ...]]]:
         """(rule, position) of every pending activation of the rules in `mask`, in slot then binding order."""
-        found: list[tuple[Any, tuple]] = []
+        found: list[tuple[Any, tuple[Any, ...]]] = []
         for rule in self._rules_of(mask):
             if rule.variables:
                 found += [(rule, position) for position in self.matches[rule.index].pending()]
@@ -1188,10 +1213,12 @@ class Agenda:
                 found.append((rule, ()))
         return found
 
-    def _activation(self, rule: Any, position: tuple) -> Activation:
+    def _activation(self, rule: RuleSpec, position: tuple[Any, ...]) -> Activation:
         if rule.variables:
             return self.bindings[rule.index].acts[position]
-        return rule.activation
+        act: Activation | None = rule.activation
+        assert act is not None  # (a rule without variables has its one activation)
+        return act
 
     def next(self) -> Activation | None:
         """The winning activation, without removing it."""
@@ -1225,7 +1252,8 @@ class Agenda:
             heappop(self.queue)
             if entry[4] >= 0:
                 self._promote(entry[4], entry[5])
-            act, stamp = entry[2], entry[3]
+            act: Activation = entry[2]
+            stamp = entry[3]
             rule = act.rule
             if not rule.variables:
                 self.live = live ^ rule.bit
@@ -1296,7 +1324,7 @@ class Agenda:
             found.append((True, rule, reason))
         return found
 
-    def conflict_set(self) -> list[tuple[tuple, Activation]]:
+    def conflict_set(self) -> list[tuple[tuple[Any, ...], Activation]]:
         """Every pending activation with its place in the conflict order (see `key`), in firing order."""
         entries = []
         for rule, position in self._pending_pairs(self.live):
@@ -1328,13 +1356,13 @@ class Agendas(Agenda):
 
     __slots__ = ("parts", "routes")
 
-    def __init__(self, program: Any = None, parts: list[Agenda] | None = None):
+    def __init__(self, program: Program | None = None, parts: list[Agenda] | None = None):
         if program is None:
             return
         self.program = program
         self.parts: list[Agenda] = parts if parts is not None else [Agenda(program, plan)
                                                                     for plan in program.matchings]
-        self.routes: tuple[dict, dict, dict] = _word_routes(program)
+        self.routes: tuple[dict[Any, Any], dict[Any, Any], dict[Any, Any]] = _word_routes(program)
         self.variable_rules = 1 if any(part.variable_rules for part in self.parts) else 0
         self.tick = self.before = 0
         self.guard_seen = {}
@@ -1357,10 +1385,10 @@ class Agendas(Agenda):
         new.tick, new.before, new.guard_seen = self.tick, self.before, self.guard_seen.copy()
         return new
 
-    def save_point(self) -> tuple:
+    def save_point(self) -> tuple[Any, ...]:
         return tuple([part.save_point() for part in self.parts]), self.tick, self.before, self.guard_seen.copy()
 
-    def restore(self, point: tuple) -> None:
+    def restore(self, point: tuple[Any, ...]) -> None:
         points, self.tick, self.before, self.guard_seen = point
         for part, part_point in zip(self.parts, points):
             part.restore(part_point)
@@ -1369,7 +1397,7 @@ class Agendas(Agenda):
             part.written = self.written
         self._sync()
 
-    def refracted(self) -> tuple:
+    def refracted(self) -> tuple[Any, ...]:
         return tuple([part.refracted() for part in self.parts])
 
     def start(self, memory: Memory, lazy: bool = False) -> None:
@@ -1472,13 +1500,13 @@ class Agendas(Agenda):
     def idle_entries(self, memory: Memory) -> list[tuple[bool, Any, str]]:
         return [entry for part in self.parts for entry in part.idle_entries(memory)]
 
-    def conflict_set(self) -> list[tuple[tuple, Activation]]:
+    def conflict_set(self) -> list[tuple[tuple[Any, ...], Activation]]:
         entries = [entry for part in self.parts for entry in part.conflict_set()]
         entries.sort(key=lambda entry: entry[0])
         return entries
 
 
-def _word_routes(program: Any) -> tuple[dict, dict, dict]:
+def _word_routes(program: Program) -> tuple[dict[Any, Any], dict[Any, Any], dict[Any, Any]]:
     """Which words react to a written key, as masks of words (bit w: word w), once per program: name -> the words
     reading it; attribute -> the words reading it of some object; guard's name -> value -> the words with rules
     guarded by that value."""
@@ -1503,15 +1531,15 @@ def _word_routes(program: Any) -> tuple[dict, dict, dict]:
     return routes
 
 
-def _holding(program: Any, plan: Matching) -> tuple[dict, dict]:
+def _holding(program: Program, plan: Matching) -> tuple[dict[tuple[str, Any], int], dict[str, tuple[str, Any, int]]]:
     """A phase's enter steps run before any rule of it is evaluated: the rules of `plan`'s word held while the
     entry of their phase is pending, by guard (name, value); and by the key its entry writes
     (Memory.entered), (name, value, those rules). Once per program and word."""
     cache_key = ("holding", id(plan))
     found = program.caches.get(cache_key)
     if found is None:
-        by_guard: dict = {}
-        wakes: dict = {}
+        by_guard: dict[tuple[str, Any], int] = {}
+        wakes: dict[str, tuple[str, Any, int]] = {}
         entries = sum(rule.bit for rule in plan.slots if rule.steps)  # (a bit is its rule's place in its word)
         for rule in program.rules:
             if rule.steps and rule.guard is not None:
@@ -1524,13 +1552,13 @@ def _holding(program: Any, plan: Matching) -> tuple[dict, dict]:
     return found
 
 
-def new_agenda(program: Any) -> Agenda:
+def new_agenda(program: Program) -> Agenda:
     """The agenda of a program: one word of rules, or an agenda per word (see Matching)."""
     plans = program.matchings
     return Agenda(program, plans[0]) if len(plans) == 1 else Agendas(program)
 
 
-def _note_writes(written: dict, dirty: set, tick: int) -> None:
+def _note_writes(written: dict[Any, Any], dirty: set[Any], tick: int) -> None:
     """LEX and MEA: the keys of `dirty` were written at `tick` (a player's variable also as (attr, None): of some
     player)."""
     for key in dirty:
@@ -1539,7 +1567,7 @@ def _note_writes(written: dict, dirty: set, tick: int) -> None:
             written[key[0], None] = tick
 
 
-def _latest(probes: list) -> int:
+def _latest(probes: list[Any]) -> int:
     """When the last of a condition's lookups (kind, fields, values, when its answer last changed) changed its
     answer (0: none since the facts were indexed)."""
     latest = 0
@@ -1549,7 +1577,7 @@ def _latest(probes: list) -> int:
     return latest
 
 
-def _newest(binding: tuple) -> int:
+def _newest(binding: tuple[Any, ...]) -> int:
     """The time tag of the newest fact a binding holds (0: none)."""
     newest = 0
     for value in binding:
@@ -1558,18 +1586,18 @@ def _newest(binding: tuple) -> int:
     return newest
 
 
-def _bound_read_index(rule: Any, acts: Any) -> list[dict] | None:
+def _bound_read_index(rule: RuleSpec, acts: Any) -> list[dict[Any, Any]] | None:
     """Per variable of a rule that reads something of a bound variable: identity -> the positions bound to it."""
     if not rule.bound_reads:
         return None
-    index: list[dict] = [{} for _ in rule.variables]
+    index: list[dict[Any, Any]] = [{} for _ in rule.variables]
     for act in acts:
         for pos, ident in enumerate(act.key):
             index[pos].setdefault(ident, []).append(act.position)
     return index
 
 
-def _get(by_value: dict, value: Any) -> int:
+def _get(by_value: dict[Any, int], value: Any) -> int:
     try:
         return by_value.get(value, 0)
     except TypeError:  # an unhashable value is no rule's literal
@@ -1599,6 +1627,6 @@ def _hashable(value: Any) -> Any:
     return value
 
 
-def memory_local(memory: Memory, binding: tuple) -> tuple:
+def memory_local(memory: Memory, binding: tuple[Any, ...]) -> tuple[Any, ...]:
     """A binding's values as objects of `memory` (players and zones belong to one memory)."""
     return tuple([v if type(v) in SHARED else memory.localize(v) for v in binding])

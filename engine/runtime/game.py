@@ -21,8 +21,8 @@ from typing import Any, Final, Protocol
 
 from ..errors import GameError, Location, NaipesError
 from ..library.limits import MAX_STEPS
-from ..program import MoveSpec, Program, attribute, declared
-from .agenda import Agenda, memory_local, new_agenda
+from ..program import MoveSpec, Program, RuleSpec, attribute, declared
+from .agenda import Activation, Agenda, memory_local, new_agenda
 from .memory import (
     CARD_CLASS,
     FACT_CLASS,
@@ -36,9 +36,10 @@ from .memory import (
     sees,
 )
 
-Listener = Callable[[dict], None]
+Listener = Callable[[dict[Any, Any]], None]
 SHAREABLE: Final = frozenset({int, str, type(None)})  # argument kinds whose options games may share (besides cards)
 UNSEEN: Final = object()  # no watched name written yet (see Game.pause_after)
+NONE_FOUND: Final[list[Any]] = []  # no options or arguments (Game._offer; never changed: it is shared)
 STUCK_RULES_SHOWN = 8  # rules a "the game is stuck" error lists, with why each is idle
 
 
@@ -51,10 +52,12 @@ class MoveRun:
     def __init__(self, spec: MoveSpec):
         self.spec = spec
         self.name: str = spec.name
-        self.choices: Callable = spec.choices  # type: ignore[assignment]  # (every move of a built program has them)
-        self.effect: Callable = spec.effect
+        # (every move of a built program has them)
+        self.choices: Callable[..., Any] = spec.choices  # type: ignore[assignment]
+        self.effect: Callable[..., Any] = spec.effect
         self.fixed_label: bool = spec.fixed_label
-        self.shared: dict = {}  # a number's or a text's option, shared by every game of the program (_move_options)
+        # a number's or a text's option, shared by every game of the program (_options_of)
+        self.shared: dict[Any, Any] = {}
 
 
 def move_runs(program: Program) -> dict[str, MoveRun]:
@@ -74,12 +77,12 @@ class Option:
 
     __slots__ = ("move", "arg", "_label", "_labeller", "_key")
 
-    def __init__(self, move: str, arg: Any, label: str | None = None, labeller: Callable | None = None):
+    def __init__(self, move: str, arg: Any, label: str | None = None, labeller: Callable[..., Any] | None = None):
         self.move = move
         self.arg = arg
         self._label = label
         self._labeller = labeller
-        self._key: tuple | None = None
+        self._key: tuple[Any, ...] | None = None
 
     @property
     def label(self) -> str:
@@ -102,7 +105,7 @@ class Option:
         return self.label
 
     @property
-    def key(self) -> tuple:
+    def key(self) -> tuple[Any, ...]:
         """The option's identity across copies of a game: cards by id, players by seat, zones by slot."""
         if self._key is None:
             self._key = self.move, arg_key(self.arg)
@@ -135,14 +138,14 @@ class Decision:
         self.moves = moves
         self.options = options
         self.game = game
-        self._view: dict | None = None
+        self._view: dict[Any, Any] | None = None
 
     def __repr__(self) -> str:
         return f"Decision(player={self.player!r}, player_name={self.player_name!r}, moves={self.moves!r}, " \
                f"options={self.options!r})"
 
     @property
-    def view(self) -> dict:
+    def view(self) -> dict[Any, Any]:
         if self._view is None:
             self._view = self.game.view(self.player)
         return self._view
@@ -207,7 +210,7 @@ def jsonable(value: Any) -> Any:
     return value
 
 
-def card_order(card: CardBase) -> tuple:
+def card_order(card: CardBase) -> tuple[Any, ...]:
     """Cards of an unordered zone are shown sorted by their attributes, in declared order."""
     return tuple((0, v) if isinstance(v, (int, float)) else (1, str(v)) for v in
                  (getattr(card, attribute(a)) for a in card.attributes))
@@ -251,14 +254,14 @@ class Game:
         self.decisions = 0
         self.cut_off: str | None = None
         # a search's pause (see pause_after): the names watched, the phase they changed in, whether it paused
-        self.watched: frozenset | None = None
+        self.watched: frozenset[Any] | None = None
         self._watched_phase: Any = UNSEEN
         self.paused = False
         self._options: list[Option] | None = None
         self._labellers: dict[tuple[str, int], Callable[[Option], str]] = {}  # (move, seat) -> see _labeller
         self._recent: list[str] = []  # rules fired near the firing limit (to name a runaway cycle)
 
-    def pause_after(self, names: frozenset) -> None:
+    def pause_after(self, names: frozenset[Any]) -> None:
         """Fire no rule of another phase once a move or a rule in some phase has written one of `names`
         (variables, a player's by name): a search that scores positions by what they hold (the evaluation's
         names) plays no further than the end of the phase in which they changed (a playout to the end of a
@@ -287,7 +290,7 @@ class Game:
             self.history = []
             self.observers.append(self._record_history)
 
-    def _record_history(self, record: dict) -> None:
+    def _record_history(self, record: dict[Any, Any]) -> None:
         assert self.history is not None  # observing since keep_history made the list
         if record["type"] == "announce":
             self.history.append(record["text"])
@@ -325,17 +328,15 @@ class Game:
         return True
 
     def advance(self) -> None:
-        """Fire rules until none is left (or the game is over)."""
-        if self.listeners or self.observers or self.memory.events is not None:
-            self._advance_heard()
-        else:
-            self._fire()
-
-    def _fire(self) -> None:
-        """`advance` in a game nobody hears (a search's world may be watched: see pause_after): the loop alone."""
+        """Fire rules until none is left (or the game is over, or a search's world pauses: see pause_after).
+        What hears or watches the game costs the loop a test of a local each firing when there is none: the
+        records of firings go to the listeners, announcements to the listeners and observers."""
         program, memory, agenda, watched = self.program, self.memory, self.agenda, self.watched
+        listening = bool(self.listeners)
+        reporting = (listening or bool(self.observers) or memory.events is not None) and self._reporting()
+        memory.on_step = self._report_step if listening else None
         V, watch_from, count = memory.vars, self.watch_from, 0  # (watch_from: see _watch_cycle)
-        memory.on_step = None
+        phase: Any = None
         try:
             while agenda.live and not memory.over:  # (a game's agenda has an activation when `live` is not 0)
                 if watched is not None:
@@ -343,6 +344,8 @@ class Game:
                     if self._watched_phase is not UNSEEN and (phase != self._watched_phase or self.paused):
                         self.paused = True
                         break
+                if listening:
+                    self.emit(self._firing_record(agenda.next()))
                 act = agenda.pop()
                 assert act is not None  # (the agenda is live)
                 if act.binding:
@@ -356,52 +359,10 @@ class Game:
                 count += 1
                 if count > watch_from:
                     self._watch_cycle(act.rule, count, count == watch_from + 1)
-        except Exception as exc:
-            located = program.located_error(exc)
-            if located is exc:
-                raise
-            raise located from None
-        self.firings += count
-        self._options = None
-        if not memory.over and memory.pending is None and not self.paused:
-            raise self._stuck()
-
-    def _advance_heard(self) -> None:
-        """`advance` with listeners (each firing is a record) or observers (announcements), a search's watch kept."""
-        program, memory, agenda = self.program, self.memory, self.agenda
-        listening, watching = bool(self.listeners), self.watched is not None
-        reporting = self._reporting()
-        memory.on_step = self._report_step if listening else None
-        V, watch_from, count = memory.vars, self.watch_from, 0
-        try:
-            while agenda.live and not memory.over:
-                if watching:
-                    if self._watched_phase is not UNSEEN and (V.get("phase") != self._watched_phase or self.paused):
-                        self.paused = True
-                        break
-                    phase = V.get("phase")
-                if listening:
-                    self.emit(self._firing_record(agenda.next()))
-                act = agenda.pop()
-                assert act is not None  # (the agenda is live)
-                if act.binding:
-                    act.action(memory, V, *memory_local(memory, act.binding))
-                else:
-                    act.action(memory, V)
-                if memory.dirty:
-                    if watching:
-                        self._note_writes(phase)
-                    agenda.update(memory)
-                count += 1
-                if count > watch_from:
-                    self._watch_cycle(act.rule, count, count == watch_from + 1)
                 if reporting and memory.events:
                     self._flush_events()
         except Exception as exc:
-            located = program.located_error(exc)
-            if located is exc:
-                raise
-            raise located from None
+            program.raise_located(exc)
         self.firings += count
         if reporting and memory.events:
             self._flush_events()
@@ -423,7 +384,7 @@ class Game:
                                      "does not end ('end game'). The rules:\n        " + "\n        ".join(listed)
                          if listed else "the rule file has no rules: nobody is ever asked to move")
 
-    def _watch_cycle(self, rule: Any, count: int, first: bool) -> None:
+    def _watch_cycle(self, rule: RuleSpec, count: int, first: bool) -> None:
         """Near the firing limit, remember what fires (`first`: the first firing watched in this run of the
         rules); past it, report the cycle."""
         recent = self._recent
@@ -478,7 +439,7 @@ class Game:
             found = self._options = self._offer(*pending)
         return found
 
-    def _offer(self, player: PlayerBase, moves: tuple[str, ...], arguments: bool = False) -> list:
+    def _offer(self, player: PlayerBase, moves: tuple[str, ...], arguments: bool = False) -> list[Any]:
         """The legal options of `player`, asked to make one of `moves` (computed anew). `arguments`, for a
         search's playout: (move, its legal arguments) for each of `moves` that has some, in the order asked,
         and no options made."""
@@ -486,24 +447,17 @@ class Game:
         memory.steps = MAX_STEPS
         if memory.given_now:  # (moves asked together may share their candidates, for this decision: Memory.give)
             memory.given_now.clear()
-        runs = self.runs
+        runs, V = self.runs, memory.vars
+        found: list[Any] = NONE_FOUND  # (no list made for a decision whose one move lists its own)
         try:
-            if arguments:
-                found: list = []
-                for name in moves:
-                    args = runs[name].choices(memory, memory.vars, player)
-                    if args:
-                        found.append((name, args))
-            else:
-                found = self._move_options(runs[moves[0]], player)
-                if len(moves) > 1:  # (a move asked beside another: a close beside a discard)
-                    for name in moves[1:]:
-                        found = found + self._move_options(runs[name], player)
+            for name in moves:  # (more than one: a move asked beside another, a close beside a discard)
+                run = runs[name]
+                args = run.choices(memory, V, player)
+                if args:  # (else a move not offered now)
+                    listed = [(name, args)] if arguments else self._options_of(run, player, args)
+                    found = found + listed if found else listed
         except Exception as exc:
-            located = self.program.located_error(exc)
-            if located is exc:
-                raise
-            raise located from None
+            self.program.raise_located(exc)
         if not found:
             raise self._no_option(player, moves)
         return found
@@ -512,23 +466,21 @@ class Game:
         return GameError(f"{player} is asked to {' or '.join(moves)} but has no legal option; "
                          f"state: {self.describe_state()}")
 
-    def _candidates(self, move: MoveSpec, player: PlayerBase) -> list:
+    def _candidates(self, move: MoveSpec, player: PlayerBase) -> list[Any]:
         memory = self.memory
         if move.when is not None and not move.when(memory, memory.vars, player):
             return []
         return move.options(memory, memory.vars, player) if move.options else [None]
 
-    def _move_options(self, move: MoveRun, player: PlayerBase) -> list[Option]:
+    def _options_of(self, move: MoveRun, player: PlayerBase, args: list[Any]) -> list[Option]:
+        """`player`'s options of `move` for its legal arguments `args` (a new list)."""
         memory = self.memory
-        args = move.choices(memory, memory.vars, player)
-        if not args:  # (a move not offered now: one asked beside another, as a close beside a discard)
-            return []
         if move.fixed_label:
             # options whose label depends on the argument alone are made once and shared: a number or a text by
             # every game of the program, a card by a game and its copies (a new game has new cards); never a
             # player or a zone, which belong to one game
             name, made = move.name, memory.made
-            cards: dict | None = made.get(name)
+            cards: dict[Any, Any] | None = made.get(name)
             if cards is None:
                 cards = made[name] = {}
             found: list[Option] = []
@@ -674,10 +626,7 @@ class Game:
                 self._note_writes(phase)
             self.agenda.update(memory)
         except Exception as exc:
-            located = self.program.located_error(exc)
-            if located is exc:
-                raise
-            raise located from None
+            self.program.raise_located(exc)
         self.advance()
         if not memory.over and self.decisions >= self.program.max_decisions:
             self._cut_at_max_decisions()
@@ -709,15 +658,12 @@ class Game:
                 runs[chosen.move].effect(memory, V, player, chosen.arg)
                 agenda.update(memory)
             except Exception as exc:
-                located = program.located_error(exc)
-                if located is exc:
-                    raise
-                raise located from None
-            self._fire()
+                program.raise_located(exc)
+            self.advance()
             if not memory.over and self.decisions >= max_decisions:
                 self._cut_at_max_decisions()
 
-    def play_out(self, choose: Callable[[list[tuple[str, list]]], tuple[str, Any]], most: int) -> int:
+    def play_out(self, choose: Callable[[list[tuple[str, list[Any]]]], tuple[str, Any]], most: int) -> int:
         """A search's playout: play up to `most` moves while the game is not over nor paused and nothing hears
         or hooks its moves, and stop after a move that writes a watched name (see pause_after: the search then
         looks at where things stand). Each move is `choose(offered)`: a (move, argument) from `offered`, the
@@ -741,10 +687,7 @@ class Game:
                     self._note_writes(phase)
                 agenda.update(memory)
             except Exception as exc:
-                located = program.located_error(exc)
-                if located is exc:
-                    raise
-                raise located from None
+                program.raise_located(exc)
             self.advance()
             made += 1
             if not memory.over and self.decisions >= max_decisions:
@@ -777,7 +720,7 @@ class Game:
         new.watched, new._watched_phase, new.paused = None, UNSEEN, False
         return new
 
-    def make(self, option: Option) -> tuple:
+    def make(self, option: Option) -> tuple[Any, ...]:
         """Play `option`, recording how to take it back (`undo`): a search tries moves in one game, without
         copying it. Makes nest; each undo takes back the newest. Not for a game that others watch."""
         point = (self.memory.save_point(), self.agenda.save_point(), self.decisions, self.firings, self._options,
@@ -785,7 +728,7 @@ class Game:
         self.apply(option)
         return point
 
-    def undo(self, point: tuple) -> None:
+    def undo(self, point: tuple[Any, ...]) -> None:
         """Take back the move played by the `make` that returned `point` (and everything it set off)."""
         memory, agenda, self.decisions, self.firings, self._options, self.cut_off, self._watched_phase, \
             self.paused, halted = point
@@ -793,7 +736,8 @@ class Game:
         self.memory.halted = halted  # (a search's world that stopped where its evaluation changed: pause_after)
         self.agenda.restore(agenda)
 
-    def key(self, symmetric: bool = True, turn: int = 0, same: tuple[dict, list[dict]] | None = None) -> tuple:
+    def key(self, symmetric: bool = True, turn: int = 0,
+            same: tuple[dict[Any, Any], list[dict[Any, Any]]] | None = None) -> tuple[Any, ...]:
         """Canonical state key: equal keys play out identically (`symmetric`, `turn`, `same`: see Memory.key;
         seats are counted from `turn` only in a rule file whose seats are alike and whose rules bind no
         variables)."""
@@ -828,7 +772,7 @@ class Game:
         return result
 
     # ------------------------------------------------------------------- views
-    def view(self, seat: int | None) -> dict:
+    def view(self, seat: int | None) -> dict[Any, Any]:
         """What the player at `seat` can see (None: an onlooker who sees public things)."""
         memory, program = self.memory, self.program
         V = memory.vars
@@ -867,13 +811,13 @@ class Game:
             "to_move": memory.pending[0].name if memory.pending else None,
         }
 
-    def _global_views(self) -> dict:
+    def _global_views(self) -> dict[Any, Any]:
         memory, program = self.memory, self.program
         with program.located():
             return {v.name: jsonable(v.value(memory, memory.vars)) for v in program.views if not v.per_player}
 
     # ----------------------------------------------------------------- tracing
-    def emit(self, record: dict) -> None:
+    def emit(self, record: dict[Any, Any]) -> None:
         for listener in self.listeners:
             listener(record)
         if record["type"] in ("fire", "step") or not self.observers:
@@ -884,9 +828,10 @@ class Game:
         for observer in self.observers:
             observer(record)
 
-    def _firing_record(self, act: Any) -> dict:
+    def _firing_record(self, act: Activation | None) -> dict[str, Any]:
+        assert act is not None  # (told of a firing: the agenda is live)
         rule = act.rule
-        record = {"type": "fire", "rule": rule.name, "priority": rule.priority,
+        record: dict[str, Any] = {"type": "fire", "rule": rule.name, "priority": rule.priority,
                   "binding": {var: jsonable(v) for var, v in zip(rule.variables, act.binding)}}
         if rule.steps:
             record["steps"] = True  # its steps follow as records of their own
@@ -896,7 +841,7 @@ class Game:
             record["over"].append(f"... {len(others) - 5} more")
         return record
 
-    def _why_first(self, rule: Any, act: Any) -> str:
+    def _why_first(self, rule: RuleSpec, act: Activation) -> str:
         other, binding = act.rule, act.binding
         label = other.name + ("{" + ", ".join(f"{v}={jsonable(x)}" for v, x in zip(other.variables, binding)) + "}"
                               if binding else "")
@@ -910,7 +855,7 @@ class Game:
         return f"{label}: same rule, later binding"
 
 
-def offered(choice: Any, options: list[Option]) -> Option | None:
+def offered(choice: object, options: list[Option]) -> Option | None:
     """The option of `options` that `choice` is (the very object, as agents mostly return; else an equal one), or
     None (typed, what the game then reads of it is a field of the compiled Option, not a lookup by name)."""
     for option in options:

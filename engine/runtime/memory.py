@@ -25,8 +25,10 @@ from typing import Any, Final
 from ..errors import GameError, ParamError
 from ..library.builtins import DECK, shuffle_in_place
 from ..library.limits import LEAVES, MAX_ITEMS, MAX_STEPS, Budget, plus, weigh
-from ..program import CardBase, CardSpec, FactBase, PlayerBase, Program, attribute, declared
-from .zones import Zone
+from ..program import CardBase as CardBase
+from ..program import CardSpec, FactBase, Program, ZoneSpec, attribute, declared
+from ..program import PlayerBase as PlayerBase
+from .zones import Zone as Zone
 
 # The classes of the modules mypyc does not compile, as compiled code checks and makes them: mypyc looks a name imported
 # from such a module up in this module's globals at each use, and keeps a Final one in a C static
@@ -43,59 +45,79 @@ def sees(zone: Zone, seat: int | None) -> bool:
 
 
 class Memory(Budget):
-    """Game state plus the bookkeeping the engine needs (dirty keys, decisions, the steps left: see limits)."""
+    """Game state plus the bookkeeping the engine needs (dirty keys, decisions, the steps left: see limits).
 
-    __slots__ = ("vars", "players", "zones", "where", "dirty", "_rng", "_rng_origin", "_rng_own", "pending", "over",
-                 "on_step", "winners", "events", "program", "trackers", "shuffler", "trail", "indexes", "made",
-                 "given_now", "weighed", "halt", "halted", "keys", "clock", "probes")
+    Its fields are of three kinds, each set in one place, which is what makes a copy (`_copy`) right:
+    the game's state (`__init__` makes it, `_copy` copies it), what a memory shares with its copies, the
+    same objects (`_share`), and a memory's own bookkeeping and caches, which every memory and every copy
+    starts afresh (`_begin`).
+    """
 
-    def __init__(self, program: Any = None, rng: random.Random | None = None):
+    __slots__ = ("vars", "players", "zones", "where", "pending", "over", "winners", "clock", "_rng", "_rng_origin",
+                 "_rng_own",  # the state
+                 "program", "keys", "made", "weighed",  # shared with copies
+                 "dirty", "events", "trackers", "shuffler", "on_step", "trail", "indexes", "probes", "given_now",
+                 "halt", "halted")  # a memory's own (and `steps`, Budget's)
+
+    # shared with copies
+    program: Program
+    # slot -> the zone's key (the same in every copy: compiled, a move reads it here, not from the zone)
+    keys: list[Any]
+    made: dict[str, dict[Any, Any]]  # move -> card -> its option (naipes.runtime.game)
+    # name, or (name, seat) -> (the last list grow_var or grow_attr stored there, its weight) (a value is
+    # remembered by identity, and lists in the state are never changed in place)
+    weighed: dict[Any, tuple[Any, int]]
+
+    def __init__(self, program: Program | None = None, rng: random.Random | None = None):
         """`program` None: a blank memory, which `_copy` fills in (a compiled class makes its objects through
         `__init__`)."""
         if program is None:
             return
-        self.program = program
+        self._share(program, [], {}, {})
+        self._begin()
         self.vars: dict[str, Any] = {}
         self.players: list[PlayerBase] = []
         self.zones: list[Zone] = []
-        # slot -> the zone's key (the same in every copy: compiled, a move reads it here, not from the zone)
-        self.keys: list[Any] = []
         self.where: dict[CardBase, int] = {}  # (a card is its own key: hashed by identity, its id not read)
-        self.dirty: set = set()
-        self._rng: random.Random | None = rng  # None in a clone until it draws (see rng)
-        self._rng_origin: tuple | float | None = None  # a state to make it from, or a seed
-        self._rng_own = True  # the generator is this memory's alone (not an agent's, given through the setter)
-        self.pending: tuple | None = None  # (player, move names)
+        self.pending: tuple[PlayerBase, tuple[str, ...]] | None = None  # (player, move names)
         self.over = False
-        self.on_step: Callable[[str, str], None] | None = None  # told of each phase enter step before it runs
-        self.winners: tuple = ()
-        self.events: list[str] | None = []  # announcements not yet told; None: nobody is told
-        # told of every card movement and shuffle (what a seat can know: naipes.agents.knowledge)
-        self.trackers: tuple = ()
-        self.steps = MAX_STEPS  # what the engine operation under way may still spend (see naipes.library.limits)
-        # Where shuffles get their order: None, the seeded generator; else f(zone) -> the zone's cards in their
-        # new order (naipes.bridges.chance lets the caller decide each deal, one card at a time).
-        # Clones start with None.
-        self.shuffler: Callable[[Zone], list] | None = None
-        # While a search tries a move (Game.make): what each write replaced, to be put back (Game.undo)
-        self.trail: list | None = None
-        # kind of fact -> what is kept about its facts (see _book): their weight, indexes of their values
-        self.indexes: dict[str, tuple] = {}
+        self.winners: tuple[int, ...] = ()
         # The time tags of facts (CLIPS's): each assertion and retraction is a moment of its own, and the agenda
         # counts an update as one more (naipes.runtime.agenda: activations are as old as what made them)
         self.clock = 1  # (1: the start, when everything there before any fact counts as made)
+        self._rng: random.Random | None = rng  # None in a clone until it draws (see rng)
+        self._rng_origin: tuple[Any, ...] | float | None = None  # a state to make it from, or a seed
+        self._rng_own = True  # the generator is this memory's alone (not an agent's, given through the setter)
+
+    def _share(self, program: Program, keys: list[Any], made: dict[str, dict[Any, Any]],
+               weighed: dict[Any, tuple[Any, int]]) -> None:
+        """What this memory shares with the one it copies (a new memory's are its own, for its copies)."""
+        self.program, self.keys, self.made, self.weighed = program, keys, made, weighed
+
+    def _begin(self) -> None:
+        """A memory's own bookkeeping and caches, as a new memory and each copy start them."""
+        self.steps = MAX_STEPS  # what the engine operation under way may still spend (see naipes.library.limits)
+        self.dirty: set[Any] = set()
+        self.events: list[str] | None = []  # announcements not yet told; None: nobody is told
+        # told of every card movement and shuffle (what a seat can know: naipes.agents.knowledge)
+        self.trackers: tuple[Any, ...] = ()
+        # Where shuffles get their order: None, the seeded generator; else f(zone) -> the zone's cards in their
+        # new order (naipes.bridges.chance lets the caller decide each deal, one card at a time)
+        self.shuffler: Callable[[Zone], list[CardBase]] | None = None
+        self.on_step: Callable[[str, str], None] | None = None  # told of each phase enter step before it runs
+        # While a search tries a move (Game.make): what each write replaced, to be put back (Game.undo)
+        self.trail: list[tuple[Any, ...]] | None = None
+        # kind of fact -> what is kept about its facts (see _book): their weight, indexes of their values (changed
+        # in place: made anew when used)
+        self.indexes: dict[str, tuple[Any, ...]] = {}
         # While the agenda evaluates a condition that looks facts up: the lookups it made (see has_fact)
-        self.probes: list | None = None
-        self.made: dict = {}  # move -> card -> its option, shared with copies (naipes.runtime.game)
+        self.probes: list[Any] | None = None
         # the candidates made for the options of the decision under way, for moves that make theirs alike
         # (see give; naipes.runtime.game empties it as it begins a decision's options)
-        self.given_now: dict = {}
-        # name, or (name, seat) -> (the last list grow_var or grow_attr stored there, its weight): shared with
-        # copies (a value is remembered by identity, and lists in the state are never changed in place)
-        self.weighed: dict = {}
+        self.given_now: dict[int, list[Any]] = {}
         # A search's world that stops where its evaluation changed (Game.pause_after): (the names watched, the
         # dirty keys they make), and whether a phase's entry stopped early for it (see in_phase)
-        self.halt: tuple[frozenset, frozenset] | None = None
+        self.halt: tuple[frozenset[str], frozenset[Any]] | None = None
         self.halted = False
 
     @property
@@ -122,7 +144,7 @@ class Memory(Budget):
         makes up may never draw: making a generator costs more than many moves)."""
         self._rng, self._rng_origin, self._rng_own = None, seed, True
 
-    def _rng_snapshot(self) -> tuple | float | None:
+    def _rng_snapshot(self) -> tuple[Any, ...] | float | None:
         """The generator's state for a clone. A memory that owns its generator keeps the snapshot and lets the
         generator go (made again from it at its next draw), so that all its clones until then share one
         snapshot instead of copying 24 KB each; a generator given by an agent stays where it is."""
@@ -161,7 +183,7 @@ class Memory(Budget):
         return True
 
     # ------------------------------------------------------------------ zones
-    def new_zone(self, name: str, owner: PlayerBase | None, spec: Any) -> Zone:
+    def new_zone(self, name: str, owner: PlayerBase | None, spec: ZoneSpec) -> Zone:
         zone = ZONE_CLASS()
         zone.name, zone.owner, zone.spec, zone.slot = name, owner, spec, len(self.zones)
         zone.key = name if owner is None else (name, owner.index)
@@ -178,14 +200,14 @@ class Memory(Budget):
         self.dirty.add(zone.key)
 
     # --------------------------------------------------------- shared candidates
-    def give(self, key: int, candidates: list) -> list:
+    def give(self, key: int, candidates: list[Any]) -> list[Any]:
         """Keep the candidates of a move for the other moves asked with it whose candidates are the same code
         (naipes.language.moves: Moves.share_candidates); `given(key)` returns them while the options of this
         decision are made."""
         self.given_now[key] = candidates
         return candidates
 
-    def given(self, key: int) -> list | None:
+    def given(self, key: int) -> list[Any] | None:
         return self.given_now.get(key)
 
     # ----------------------------------------------------------------- writes
@@ -270,8 +292,8 @@ class Memory(Budget):
                 raise GameError(f"card {cards} is in {zone!r}, not in {source!r}")
             if self.trail is not None:
                 self.trail += [(ZONE, zone, zone[:]), self._kept(dest, bottom), (WHERE, slot, (cards,))]
-            pile: list = zone  # (typed as lists, a zone's methods are list operations for mypyc)
-            onto: list = dest
+            pile: list[Any] = zone  # (typed as lists, a zone's methods are list operations for mypyc)
+            onto: list[Any] = dest
             pile.remove(cards)
             if bottom:
                 onto.insert(0, cards)
@@ -303,7 +325,7 @@ class Memory(Budget):
         for tracker in self.trackers:
             tracker.moved(batch, dest)
 
-    def _move_each(self, batch: list, dest: Zone, source: Zone | None, bottom: bool) -> None:
+    def _move_each(self, batch: list[Any], dest: Zone, source: Zone | None, bottom: bool) -> None:
         """Move the cards of `batch` in turn (each leaves its zone, then lands on `dest`)."""
         zones, where, dirty = self.zones, self.where, self.dirty
         try:  # the common case first: distinct cards out of one zone
@@ -327,7 +349,7 @@ class Memory(Budget):
                 dirty.add(zone.key)
                 self._land(batch, dest, bottom)
                 return
-        taken: dict[int, set] = {}  # zone slot -> the cards leaving it
+        taken: dict[int, set[Any]] = {}  # zone slot -> the cards leaving it
         for card in batch:
             if not isinstance(card, CARD_CLASS):
                 raise GameError(f"'move' moves cards, got {card!r}")
@@ -357,13 +379,13 @@ class Memory(Budget):
             dirty.add(zone.key)
         self._land(batch, dest, bottom)
 
-    def _land(self, batch: list, dest: Zone, bottom: bool) -> None:
+    def _land(self, batch: list[Any], dest: Zone, bottom: bool) -> None:
         """The cards of `batch`, gone from their zones, land on `dest` together: on top, or at the bottom (each
         card in turn goes to the bottom, so the last one ends lowest)."""
         where, slot = self.where, dest.slot
         for card in batch:
             where[card] = slot
-        onto: list = dest  # (typed as a list, a zone's methods are list operations for mypyc)
+        onto: list[Any] = dest  # (typed as a list, a zone's methods are list operations for mypyc)
         if bottom:
             onto[:0] = batch[::-1]
         else:
@@ -398,14 +420,14 @@ class Memory(Budget):
                            *(self._kept(dest, False) for dest in dests)]
         many = len(dests)
         if len({*map(id, dests), id(source)}) == many + 1:  # distinct zones, none the source: dealt all at once
-            stock: list = source  # (typed as lists, a zone's methods are list operations for mypyc)
+            stock: list[Any] = source  # (typed as lists, a zone's methods are list operations for mypyc)
             dealt = stock[len(stock) - count * many:]
             del stock[len(stock) - count * many:]
             dealt.reverse()  # (in the order the cards leave the top)
             where = self.where
             for first, dest in enumerate(dests):
                 cards = dealt[first::many]
-                hand: list = dest
+                hand: list[Any] = dest
                 hand.extend(cards)
                 slot = dest.slot
                 for card in cards:
@@ -468,7 +490,7 @@ class Memory(Budget):
         self.retract_fact(fact)
         self.assert_fact(changed)
 
-    def has_fact(self, kind: str, fields: tuple[str, ...], values: tuple) -> bool:
+    def has_fact(self, kind: str, fields: tuple[str, ...], values: tuple[Any, ...]) -> bool:
         """Whether a fact of `kind` holds `values` in `fields` (exists(KIND, field=value, ...)), looked up in
         an index of the facts kept up as they come and go. While the agenda evaluates a condition, the lookup is
         noted in `probes` with when its answer last changed (the clock when the first such fact came or the last
@@ -482,7 +504,7 @@ class Memory(Budget):
             return False
         return found
 
-    def _book(self, kind: str) -> tuple[tuple, int, dict]:
+    def _book(self, kind: str) -> tuple[tuple[Any, ...], int, dict[Any, Any]]:
         """(the facts of `kind`, how much they weigh, fields -> its index: (Counter of the facts' values in those
         fields, values -> when a fact with them last came or went)), made again from the facts when they are
         not those it was kept for (a copy, a move taken back)."""
@@ -492,20 +514,21 @@ class Memory(Budget):
             book = self.indexes[kind] = (facts, 1 + sum(map(weigh, facts)), {})
         return book
 
-    def _index(self, kind: str, fields: tuple[str, ...]) -> tuple[Counter, dict]:
+    def _index(self, kind: str, fields: tuple[str, ...]) -> tuple[Counter[Any], dict[Any, Any]]:
         indexes = self._book(kind)[2]
         found = indexes.get(fields)
         if found is None:
             read = attrgetter(*fields) if len(fields) > 1 else (lambda fact, one=attrgetter(fields[0]): (one(fact),)) \
                 if fields else (lambda fact: ())
             facts = self.vars[kind]
-            since: dict = {}
+            since: dict[Any, Any] = {}
             for fact in reversed(facts):  # (the oldest fact with the values: since when they are there)
                 since[read(fact)] = fact.time_tag
             found = indexes[fields] = (Counter(map(read, facts)), since)
         return found
 
-    def _keep(self, kind: str, facts: tuple, weight: int, indexes: dict, fact: Any, change: int) -> None:
+    def _keep(self, kind: str, facts: tuple[Any, ...], weight: int, indexes: dict[Any, Any], fact: Any,
+              change: int) -> None:
         """Write the new collection (weighed already: it is not walked again), its indexes kept up."""
         clock = self.clock
         for fields, (counter, since) in indexes.items():
@@ -543,14 +566,14 @@ class Memory(Budget):
         self.pending = None
 
     @staticmethod
-    def unpack(value: Any, count: int) -> tuple:
+    def unpack(value: Any, count: int) -> tuple[Any, ...]:
         """`let a, b = value`: the value's items, checked to be exactly `count`."""
         items = tuple(value)
         if len(items) != count:
             raise GameError(f"cannot unpack {len(items)} values into {count} names")
         return items
 
-    def announce(self, parts: tuple) -> None:
+    def announce(self, parts: tuple[Any, ...]) -> None:
         if self.events is not None:  # someone hears the game (naipes.runtime.game)
             self.events.append(" ".join(str(p) for p in parts))
 
@@ -566,7 +589,7 @@ class Memory(Budget):
         return _Remapper(self.players, self.zones)(value)
 
     # ------------------------------------------------------- trying moves out
-    def save_point(self) -> tuple:
+    def save_point(self) -> tuple[Any, ...]:
         """Start recording what every write replaces (see restore); the point to come back to."""
         previous = self.trail
         if previous is None:
@@ -575,11 +598,11 @@ class Memory(Budget):
         return (previous, len(self.trail), self.pending, self.over, self.winners, rng)  # type: ignore[arg-type]
 
     @staticmethod
-    def _kept(dest: Zone, whole: bool) -> tuple:
+    def _kept(dest: Zone, whole: bool) -> tuple[Any, ...]:
         """A trail entry to put back a zone that cards are about to land on (on top: its length will do)."""
         return (ZONE, dest, dest[:]) if whole else (GREW, dest, len(dest))
 
-    def restore(self, point: tuple) -> None:
+    def restore(self, point: tuple[Any, ...]) -> None:
         """Put back every write since `point` was saved, newest first (a search tries a move and takes it back)."""
         previous, mark, self.pending, self.over, self.winners, (rng, origin, own) = point
         trail = self.trail
@@ -638,7 +661,7 @@ class Memory(Budget):
                     setattr(p, name, None)
         return new
 
-    def made_of(self, seat: int | None, reads: AbstractSet[str]) -> tuple | None:
+    def made_of(self, seat: int | None, reads: AbstractSet[str]) -> tuple[Any, ...] | None:
         """What `seen_by(seat, reads)` is made of, to tell whether a view made before is still the same one: the
         values of the variables and of the players' variables it keeps, the decision pending and the end;
         None when it keeps zones (their cards change in place)."""
@@ -668,13 +691,10 @@ class Memory(Budget):
         """A copy without a generator (a clone sets its origin); `covered`: the cards hidden from `seat` are
         placeholders, and only the cards it sees are in `where`; `reads`: see seen_by."""
         new = Memory()
-        new.program, new._rng, new._rng_origin, new._rng_own, new.steps = self.program, None, None, True, MAX_STEPS
-        new.over, new.winners, new.events, new.trackers, new.shuffler = self.over, self.winners, [], (), None
-        new.on_step, new.trail, new.indexes = None, None, {}  # (indexes are changed in place: made anew when used)
-        new.clock, new.probes = self.clock, None
-        new.halt, new.halted = None, False  # (a search watches a world of its own: Game.pause_after)
-        new.made, new.weighed, new.given_now, new.keys = self.made, self.weighed, {}, self.keys
-        new.dirty = set()
+        new._share(self.program, self.keys, self.made, self.weighed)
+        new._begin()
+        new.over, new.winners, new.clock = self.over, self.winners, self.clock
+        new._rng, new._rng_origin, new._rng_own = None, None, True
         new.where = where = {} if covered else self.where.copy()
         players = []
         for p in self.players:
@@ -683,13 +703,13 @@ class Memory(Budget):
             players.append(q)
         program = self.program
         plan = self._copy_plan(reads)
-        zones: list = [None] * len(self.zones)  # (None for a zone left out: see seen_by)
+        zones: list[Any] = [None] * len(self.zones)  # (None for a zone left out: see seen_by)
         unknown, used = (hidden_cards(program, len(self.where)), 0) if covered else (None, 0)  # (sliced below)
         for zone in self.zones if plan.zones is None else map(self.zones.__getitem__, plan.zones):
             if covered:
                 if sees(zone, seat):
                     copy = ZONE_CLASS(zone)
-                    shown: list = zone
+                    shown: list[Any] = zone
                 else:  # the same count of placeholders (a `top` zone shows its top card)
                     hidden = len(zone) - (1 if zone.spec.visibility == "top" and zone else 0)
                     shown = zone[hidden:]
@@ -754,11 +774,12 @@ class Memory(Budget):
         zone = self.zones[self.where[card]]
         return sees(zone, seat) or (zone.spec.visibility == "top" and zone[-1] is card)
 
-    def baseline(self) -> tuple[dict, list[dict]]:
+    def baseline(self) -> tuple[dict[Any, Any], list[dict[Any, Any]]]:
         """The values of the variables now, and of each player's, for `key` (see there)."""
         return dict(self.vars), [{slot: getattr(p, slot) for slot in p.state_slots} for p in self.players]
 
-    def key(self, symmetric: bool = True, turn: int = 0, same: tuple[dict, list[dict]] | None = None) -> tuple:
+    def key(self, symmetric: bool = True, turn: int = 0,
+            same: tuple[dict[Any, Any], list[dict[Any, Any]]] | None = None) -> tuple[Any, ...]:
         """A hashable, canonical summary of the state (for memoising search).
 
         It leaves out the variables and zones the play never reads (see
@@ -827,10 +848,10 @@ def _zone_labels(memory: Memory, turn: int) -> list[int]:
     return found
 
 
-class _Seats(dict):
+class _Seats(dict[int, list[tuple[Any, ...]]]):
     """_SEATS[count][turn][seat]: how a player is keyed with seats counted from `turn` (made once, then shared)."""
 
-    def __missing__(self, count: int) -> list[tuple]:
+    def __missing__(self, count: int) -> list[tuple[Any, ...]]:
         self[count] = [tuple(("player", (seat - turn) % count) for seat in range(count)) for turn in range(count)]
         return self[count]
 
@@ -874,10 +895,10 @@ def _attribute(name: str) -> str:
     return found
 
 
-def hidden_cards(program: Any, count: int) -> list[CardBase]:
+def hidden_cards(program: Program, count: int) -> list[CardBase]:
     """At least `count` face-down placeholder cards of the program's card class (ids -1, -2, ...; every
     attribute None): the program's own list, to slice, never to change."""
-    cached = program.caches.setdefault("hidden cards", [])
+    cached: list[CardBase] = program.caches.setdefault("hidden cards", [])
     card_class = program.cards.card_class if program.cards is not None else CARD_CLASS
     while len(cached) < count:
         card = card_class.__new__(card_class)
@@ -888,11 +909,11 @@ def hidden_cards(program: Any, count: int) -> list[CardBase]:
     return cached
 
 
-def _label_order(label: Any) -> tuple:
+def _label_order(label: Any) -> tuple[Any, ...]:
     return (type(label).__name__, label) if isinstance(label, (int, float, str)) else ("~", repr(label))
 
 
-def symmetric_zones_key(zones: list[Zone], symmetric: tuple[str, ...], attributes: tuple[str, ...]) -> tuple:
+def symmetric_zones_key(zones: list[Zone], symmetric: tuple[str, ...], attributes: tuple[str, ...]) -> tuple[Any, ...]:
     """Zones as multisets of cards after a canonical relabelling of `symmetric` attributes.
 
     Each label is ranked by how many of its cards lie in each zone, then by
@@ -951,7 +972,7 @@ class _CopyPlan:
         self.hidden_player_state = [(attribute(var.name), var.visibility == "owner") for var in program.player_state
                                     if var.visibility in ("hidden", "owner") and kept(var.name)]
         # a variable (or a player's) -> its value when last found to hold no player or zone (values are immutable)
-        self.plain: dict = {}
+        self.plain: dict[Any, Any] = {}
 
 
 class _Remapper:
@@ -960,7 +981,7 @@ class _Remapper:
 
     __slots__ = ("players", "zones")
 
-    def __init__(self, players: list, zones: list):
+    def __init__(self, players: list[Any], zones: list[Any]):
         self.players, self.zones = players, zones
 
     def __call__(self, value: Any) -> Any:
@@ -1070,7 +1091,7 @@ def build_deck(spec: CardSpec, memory: Memory) -> None:
     they can see then: the players, the phase, empty zones), and later games make their cards from the values
     kept, paying the steps the first one took."""
     program, slots = memory.program, (*map(attribute, (*spec.attributes, *spec.tables)), "name")
-    decks = program.caches.get(DECK)
+    decks: Any = program.caches.get(DECK)  # (a dict of decks, False, or None)
     if decks is None:  # (the first game: a table of decks, or False for a deck drawn at random)
         drawn = _draws([spec.build, spec.name, *(f for _, f in spec.tables.values())])
         decks = program.caches[DECK] = False if drawn else {}
@@ -1120,12 +1141,12 @@ def _deck_cards(spec: CardSpec, memory: Memory) -> list[CardBase]:
     return cards
 
 
-def _draws(functions: list) -> bool:
+def _draws(functions: list[Any]) -> bool:
     """Whether generated `functions`, or a function of the rule file they call, read the memory's generator
     (`M.rng`: every random draw of the language goes through it)."""
     stack = [f.__code__ for f in functions if f is not None]
     namespace = functions[0].__globals__
-    seen: set = set()
+    seen: set[Any] = set()
     while stack:
         code = stack.pop()
         if code in seen:

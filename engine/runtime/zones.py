@@ -1,10 +1,12 @@
 """A zone: a pile of cards, a Python list (kept out of the modules mypyc compiles, which cannot subclass list)."""
 from __future__ import annotations
 
+from typing import Any
+
 from ..program import ZONE_ATTRIBUTES, PlayerBase, ZoneSpec, expose
 
 
-class Zone(list):
+class Zone(list[Any]):
     """A pile of cards: a list whose last item is the top."""
 
     __slots__ = ("name", "owner", "key", "slot", "spec")

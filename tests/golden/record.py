@@ -65,6 +65,8 @@ CONFIGS: dict[str, dict] = {
     "escoba_parejas": {"pool": ["random", "basic"], "params": {"target": "6", "must_capture": "true"}},
     "truco": {"pool": ["random", "basic"], "ismcts": True},
     "truco_parejas": {"pool": ["random", "basic"], "params": {"target": "15", "flor": "true"}},
+    "texas_holdem": {"pool": ["random", "basic"], "params": {"hands": "3"}, "ismcts": True},
+    "texas_holdem_limit": {"pool": ["random", "basic"], "params": {"hands": "3"}, "players": 3},
 }
 
 
