@@ -51,6 +51,8 @@ SHOTS: dict[str, tuple[list[str], dict[str, str], int, Callable[[dict], bool]]] 
     "truco": (["human", "basic"], {}, 3, lambda s: "envido" in s["moves"] and len(s["view"]["zones"]["trick"]) == 1),
     "texas_holdem": (["human", "basic", "basic", "basic"], {}, 5, lambda s: len(s["view"]["zones"]["board"]) == 3
                      and "bet" in s["moves"]),
+    "mus": (["human", "basic", "basic", "basic"], {}, 4, lambda s: "answer" in s["moves"]
+            or ("envido" in s["moves"] and s["view"]["state"]["lance"] >= 2)),
 }
 
 

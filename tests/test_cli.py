@@ -225,6 +225,15 @@ def test_check_search_warns_of_an_evaluation_turned_the_wrong_way(tmp_path):
     assert "warning" not in naipes("check", right, "--search", "8").output
 
 
+def test_a_folder_named_like_a_game_does_not_hide_it(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "fichas").mkdir()
+    (tmp_path / "notes").mkdir()
+    assert naipes("check", "fichas", "--games", "0").exit_code == 0  # the shipped game, not the folder
+    result = naipes("check", "notes")
+    assert result.exit_code == 1 and "'notes' is a folder, not a rule file" in result.output
+
+
 def test_check_a_yaml_error(tmp_path):
     path = write(tmp_path, "game: t\ntitle: a: b\n")
     result = naipes("check", path)

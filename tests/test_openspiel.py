@@ -50,6 +50,7 @@ SIMULATED = {
     "naipes_escoba": ({"target": 5}, 2), "naipes_escoba_parejas": ({"target": 5}, 1),
     "naipes_truco": ({}, 3), "naipes_truco_parejas": ({}, 3),
     "naipes_texas_holdem": ({"hands": 3}, 3), "naipes_texas_holdem_limit": ({"hands": 3, "players": 3}, 3),
+    "naipes_mus": ({"target": 30}, 3),
 }
 # two decks from five players: every card twice
 TWO_DECKS = ("naipes_chinchon", {**SHORT_CHINCHON, "players": 5})

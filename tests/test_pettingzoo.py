@@ -21,7 +21,7 @@ QUICK = {"tute_cabrero": {"porotos_to_retire": "1"}, "pocha": {"peak": "2"}, "po
          "texas_holdem": {"hands": "3"}, "texas_holdem_limit": {"hands": "3"}}
 
 
-SLOW_API_TEST = ("chinchon", "escoba", "wizard", "tute", "truco", "texas")  # (seconds each)
+SLOW_API_TEST = ("chinchon", "escoba", "wizard", "tute", "truco", "texas", "mus")  # (seconds each)
 
 
 @pytest.mark.filterwarnings("ignore:Observation")  # a dict of observation and mask, as PettingZoo's card games have

@@ -24,7 +24,7 @@ def clean(result) -> None:
 # README's measured ladders: the strong level of each card game, the original exact search for the chips.
 STRONGEST = {"chinchon": "strong", "pocha": "strong", "tute_cabrero": "strong", "wizard": "strong", "fichas": "exact",
              "brisca": "basic", "hearts": "basic", "escoba": "basic", "truco": "basic",
-             "texas_holdem": "basic"}
+             "texas_holdem": "basic", "mus": "basic"}
 
 
 @pytest.mark.slow

@@ -76,6 +76,8 @@ def test_a_whole_chip_game_with_a_human_seat_against_minimax():
     assert state["view"]["zones"]["table"] == [] and state["options"] == []
     decisions = [r for r in table.records_for(0) if r["type"] == "decision"]
     assert [r["own"] for r in decisions if r["seat"] == 0] == [r["text"] for r in decisions if r["seat"] == 0]
+    # each move in its own words (the moves' `verb:`), as the terminal tells it: 'P2 takes every chip of colour R'
+    assert decisions and all(r["told"] == f" takes every chip of {r['text']}" for r in decisions)
     assert table.records[-1]["type"] == "end"
 
 

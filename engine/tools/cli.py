@@ -56,12 +56,14 @@ from .seating import close_agents, seat_agents, seat_list, seat_plan
 def find_ruleset(name: str) -> Path:
     """A rule file from a path or a short name (``mygame`` -> rulesets/mygame.yaml, here or shipped)."""
     path = Path(name)
-    if path.exists():
+    if path.is_file():
         return path
     local = Path("rulesets") / (name if name.endswith((".yaml", ".yml")) else f"{name}.yaml")
     found = local if local.is_file() else ruleset_path(name)
-    if found is not None:
+    if found is not None:  # (a folder called `mus` where the command runs does not hide the shipped game)
         return found
+    if path.exists():
+        raise ParamError(f"'{name}' is a folder, not a rule file")
     known = [p.stem for p in shipped_rulesets()]
     raise ParamError(f"no rule file '{name}'" + (f" (known: {', '.join(known)})" if known else ""))
 

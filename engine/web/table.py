@@ -352,8 +352,10 @@ class Table:
         entry = {"type": record["type"]}
         if record["type"] == "decision":
             seat = self.names.index(record["player"])
-            entry.update(player=record["player"], seat=seat, move=record["move"],
-                         text=str(record.get("public", record.get("choice"))))
+            text = str(record.get("public", record.get("choice")))
+            told = self.game.program.moves[record["move"]].told(record["player"], text)
+            entry.update(player=record["player"], seat=seat, move=record["move"], text=text,
+                         told=told[len(record["player"]):])  # (' takes 12o' with a `verb:`, else ': take 12o')
             agent = self.human_seats.get(seat)
             if agent is not None:  # the mover's own wording, for the mover only (a logged one's, made again)
                 entry["own"] = self.script[self._decided]["choice"] if self.catching_up else agent.last_label

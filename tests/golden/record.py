@@ -67,6 +67,7 @@ CONFIGS: dict[str, dict] = {
     "truco_parejas": {"pool": ["random", "basic"], "params": {"target": "15", "flor": "true"}},
     "texas_holdem": {"pool": ["random", "basic"], "params": {"hands": "3"}, "ismcts": True},
     "texas_holdem_limit": {"pool": ["random", "basic"], "params": {"hands": "3"}, "players": 3},
+    "mus": {"pool": ["random", "basic"], "params": {"target": "30"}, "ismcts": True},
 }
 
 

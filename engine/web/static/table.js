@@ -1103,6 +1103,10 @@ const Table = {
     if (record.type === "decision") {
       const mine = record.seat === this.seat;
       const text = mine && record.own ? record.own : record.text;
+      if (!mine && record.told && !record.told.startsWith(":")) {  // the move's own verb: "P2 takes 12o"
+        item.append(el("span", "who", record.player), richText(this.deck, record.told));
+        return item;
+      }
       // a move that reads as a bare card ("2e") says which move it is ("play 2e")
       const said = this.deck.isCard(text) ? `${words(record.move)} ${text}` : text;
       item.append(el("span", "who", mine ? "You" : record.player), ": ", richText(this.deck, said));
