@@ -5,6 +5,7 @@ Enter steps run in order on entering a phase, `goto` is checked, variants change
 import pytest
 
 from naipes import Game, RuleErrors, load_program
+from naipes.program import WORD
 
 from helpers import load_errors, write_rules
 
@@ -320,3 +321,175 @@ rules:
     halted, whole = watched_run(write(tmp_path, text), True), watched_run(write(tmp_path, text), False)
     assert [p.score for p in halted.memory.players] == [p.score for p in whole.memory.players] == [111, 111]
     assert not halted.memory.halted
+
+
+# The rules of a phase with enter steps read what the steps set: their conditions are evaluated only once the
+# steps have run (docs/language.md, Phases), on every entry, whatever guards them and whatever the strategy.
+UPCARD = """
+game: enter
+players: {min: 2, max: 2, default: 2}
+cards:
+  attributes: {rank: int}
+  generate: "[{'rank': r} for r in range(1, 7)]"
+  name: "f'c{c.rank}'"
+  start: deck
+zones:
+  deck: {visibility: hidden}
+  table: {visibility: public}
+state:
+  upcard: {init: "None"}
+  turn: {init: "0"}
+phases:
+  deal:
+  play:
+    enter:
+      - turn_up: |
+          move deck[0] to table
+          upcard = table[0]
+rules:
+  - name: start
+    when: "phase == 'deal'"
+    then: |
+      goto play
+  - name: finish
+    when: "phase == 'play' and upcard.rank > 0"
+    then: |
+      end game winner players[0]
+"""
+
+
+def test_a_rule_of_a_phase_reads_what_its_enter_steps_set(tmp_path):
+    game = Game(load_program(write(tmp_path, UPCARD, "enter.yaml")), 0)
+    game.start()
+    assert game.memory.over and game.memory.winners == (0,)
+    assert [card.name for card in game.memory.vars["table"]] == ["c1"]
+
+
+ROUNDS = """
+game: rounds
+players: 2
+strategy: STRATEGY
+state:
+  log: "[]"
+  rnd: 0
+  upcard: {init: "None"}
+cards:
+  attributes: {rank: int}
+  generate: "[{'rank': r} for r in range(1, 4)]"
+  name: "f'c{c.rank}'"
+  start: deck
+zones:
+  deck: {visibility: hidden}
+  table: {visibility: public}
+phases:
+  deal:
+  play:
+    enter:
+      - count_the_round: "rnd += 1"
+      - turn_up: |
+          move deck[0] to table
+          upcard = table[-1]
+rules:
+  - name: deal_again
+    phase: deal
+    then: |
+      upcard = None
+      goto play
+  - name: look
+    GUARD
+    then: |
+      log = log + [('look', rnd)]
+  - name: each_player
+    phase: play
+    for: p in players
+    when: "upcard.rank > p.index"
+    then: |
+      log = log + [('player', p.index, rnd)]
+  - name: next_round
+    phase: play
+    priority: -1
+    then: |
+      if rnd >= 2:
+          end game
+      else:
+          goto deal
+"""
+GUARDS = {"phase": "phase: play\n    when: \"upcard.rank == rnd\"",
+          "leading test": "when: \"phase == 'play' and upcard.rank == rnd\""}
+
+
+@pytest.mark.parametrize("strategy", ["declaration", "depth", "breadth", "lex", "mea", "random"])
+@pytest.mark.parametrize("guard", sorted(GUARDS))
+def test_the_rules_of_a_phase_wait_for_its_enter_steps_on_every_entry(tmp_path, strategy, guard):
+    text = ROUNDS.replace("STRATEGY", strategy).replace("GUARD", GUARDS[guard])
+    game = Game(load_program(write(tmp_path, text, "rounds.yaml")), 0)
+    game.start()  # (upcard is None in deal: a condition of play evaluated before turn_up would fail)
+    assert game.memory.over
+    log = game.memory.vars["log"]
+    for rnd, rank in ((1, 1), (2, 2)):  # each round turns up the next card: rank == rnd
+        assert ("look", rnd) in log
+        assert {entry[1] for entry in log if entry[0] == "player" and entry[2] == rnd} == set(range(rank))
+    assert len(log) == 5  # look, player 0 in the first round; look, players 0 and 1 in the second
+
+
+@pytest.mark.parametrize("first", ["play", "deal"])
+def test_a_phase_waits_for_its_steps_in_a_program_of_many_words(tmp_path, first):
+    """The game starts in the phase with enter steps, or enters it by a goto; its rule stands in another word of
+    the agenda than its entry (more than WORD rules)."""
+    deal = "  - name: go_play\n    phase: deal\n    then: goto play\n"
+    phases = "  play:\n    enter:\n      - open: \"hand = [3]\"\n  deal:\n  later:"
+    if first == "deal":
+        phases = "  deal:\n" + phases.replace("  deal:\n", "")
+    idle = "".join(f"  - name: idle_{i}\n    phase: later\n    priority: 5\n    then: pass\n" for i in range(WORD + 2))
+    text = f"""
+game: many
+players: 2
+state:
+  log: "[]"
+  hand: {{init: "None"}}
+phases:
+{phases}
+rules:
+{idle}{deal}  - name: read_the_hand
+    phase: play
+    when: "hand[0] == 3"
+    then: |
+      log = log + ['read']
+      end game
+"""
+    program = load_program(write(tmp_path, text, "many.yaml"))
+    assert len(program.matchings) > 1
+    game = Game(program, 0)
+    game.start()
+    assert game.memory.over and game.memory.vars["log"] == ["read"]
+
+
+def test_a_goto_in_a_step_enters_the_next_phase_whose_rules_wait_for_its_own_steps(tmp_path):
+    text = """
+game: chain
+players: 2
+state:
+  log: "[]"
+  hand: {init: "None"}
+phases:
+  deal:
+    enter:
+      - leave: |
+          log = log + ['deal']
+          goto play
+  play:
+    enter:
+      - open: |
+          log = log + ['open']
+          hand = [3]
+rules:
+  - name: read_the_hand
+    phase: play
+    when: "hand[0] == 3"
+    then: |
+      log = log + ['read']
+      end game
+"""
+    game = Game(load_program(write(tmp_path, text, "chain.yaml")), 0)
+    game.start()
+    assert game.memory.over and game.memory.vars["log"] == ["deal", "open", "read"]

@@ -819,7 +819,7 @@ class _Known(ast.NodeTransformer):
 
 
 WRITES = {"set_var", "set_attr", "grow_var", "grow_attr", "move", "shuffle", "deal", "ask", "end_game", "announce",
-          "refresh", "entering_step", "assert_fact", "retract_fact", "modify_fact"}
+          "refresh", "entering_step", "entered", "assert_fact", "retract_fact", "modify_fact"}
 
 
 def _invariant_filter(node: ast.expr | None) -> bool:

@@ -121,6 +121,7 @@ class Phases(SectionReader):
                 source += call
             if not source:
                 continue
+            source.insert(0, n.Do(n.MemoryCall("entered", [n.Literal(phase)]), at=where))  # (wakes the held rules)
             cond = self.compiler.expression(located_text("True", where), {}, what=f"entering phase '{phase}'")
             if cond is None:
                 continue

@@ -46,7 +46,7 @@ from heapq import heapify, heappop, heappush
 from typing import TYPE_CHECKING, Any, Final
 
 from ..program import Matching
-from .memory import FACT_CLASS, PLAYER_CLASS, SHARED, ZONE_CLASS, Memory
+from .memory import ENTERED, FACT_CLASS, PLAYER_CLASS, SHARED, ZONE_CLASS, Memory
 
 if TYPE_CHECKING:
     from ..program import Join, Program, RuleSpec
@@ -250,7 +250,7 @@ class Agenda:
     __slots__ = ("program", "plan", "live", "fired", "closed", "bindings", "matches", "tick", "before", "times",
                  "queue", "serial", "room", "batches", "join_indexes", "diffs", "code", "written", "lookups", "seen",
                  "probed_kinds", "guard_seen", "unbound", "ungrown", "unevaluated", "readers_of", "evaluator",
-                 "variable_rules", "slots", "fixed", "spare")
+                 "variable_rules", "slots", "fixed", "spare", "holding", "wakes")
 
     def __init__(self, program: Program | None = None, plan: Matching | None = None):
         """The agenda of `plan`, one word of `program`'s rules (see `new_agenda`). `program` None: a blank agenda,
@@ -268,6 +268,7 @@ class Agenda:
         # slot -> the one activation of a rule without variables (None: the rule has variables)
         self.fixed: list[Activation | None] = [rule.activation for rule in plan.slots]
         self.spare: set[Any] = set()  # the memory's next set of dirty keys (see update)
+        self.holding, self.wakes = _holding(program, plan)
         self.live = self.fired = self.closed = 0
         self.bindings: list[Bindings] = [NO_BINDINGS] * len(program.rules)  # by rule index
         self.matches: list[Matches] = [NO_MATCHES] * len(program.rules)
@@ -304,6 +305,7 @@ class Agenda:
         new.program, new.plan, new.code = self.program, self.plan, self.code
         new.readers_of, new.evaluator, new.variable_rules = self.readers_of, self.evaluator, self.variable_rules
         new.slots, new.fixed, new.spare = self.slots, self.fixed, set()
+        new.holding, new.wakes = self.holding, self.wakes
         new.live, new.fired, new.closed = self.live, self.fired, self.closed
         new.bindings = self.bindings.copy()
         new.matches = [m.copy() if m.flags else m for m in self.matches] if self.variable_rules else self.matches
@@ -365,6 +367,8 @@ class Agenda:
         for name, by_value in plan.guards.items():
             value = self.guard_seen[name] = V[name]
             closed |= plan.guarded[name] & ~_get(by_value, value)
+            if self.holding:  # (the first phase's enter steps come first too)
+                closed |= _get(self.holding, (name, value))
         self.closed = closed
         if lazy and self.queue is None:
             self.unevaluated = (1 << len(plan.slots)) - 1
@@ -874,6 +878,11 @@ class Agenda:
             if type(key) is str:
                 reaction = globals_.get(key)
                 if reaction is None:
+                    wake = self.wakes.get(key) if self.wakes else None
+                    if wake is not None:  # a phase's enter steps ran
+                        guard, value, held = wake
+                        woken |= self._wake(guard, value, held)
+                        continue
                     readers_of[key] = 0  # no rule reads it (the keys are the program's names)
                     continue
                 guards, readers, domain, refreshed, looked_up = reaction
@@ -1001,7 +1010,22 @@ class Agenda:
             if woken:
                 self.closed &= ~woken
             self.guard_seen[name] = value
+        held = _get(self.holding, (name, value)) if self.holding else 0
+        if held:  # a phase with enter steps: its other rules wait, closed, until the steps have run (_wake)
+            if held & (self.live | self.fired | self.variable_rules):
+                self.retract(held, asleep=True)
+            self.closed |= held
+            woken &= ~held
         return woken  # a write that sets the old value back wakes its rules too, as for any read
+
+    def _wake(self, name: str, value: Any, held: int) -> int:
+        """The enter steps of phase `value` (of guard `name`) ran: the rules they held are woken, if it is still
+        the phase (a goto in a step left it)."""
+        seen = self.guard_seen.get(name)
+        if seen is not value and seen != value:
+            return 0
+        self.closed &= ~held
+        return held
 
     # -------------------------------------------------------------- stamps
     def _stamp(self, moment: int, memory: Memory) -> int:
@@ -1501,8 +1525,31 @@ def _word_routes(program: Program) -> tuple[dict[Any, Any], dict[Any, Any], dict
                     of_name[value] = of_name.get(value, 0) | bit
             for attr in plan.attrs:
                 attrs[attr] = attrs.get(attr, 0) | bit
+            for key in _holding(program, plan)[1]:  # (a phase's entry wakes the words holding rules of it)
+                names[key] = names.get(key, 0) | bit
         routes = program.caches["word routes"] = (names, attrs, guards)
     return routes
+
+
+def _holding(program: Program, plan: Matching) -> tuple[dict[tuple[str, Any], int], dict[str, tuple[str, Any, int]]]:
+    """A phase's enter steps run before any rule of it is evaluated: the rules of `plan`'s word held while the
+    entry of their phase is pending, by guard (name, value); and by the key its entry writes
+    (Memory.entered), (name, value, those rules). Once per program and word."""
+    cache_key = ("holding", id(plan))
+    found = program.caches.get(cache_key)
+    if found is None:
+        by_guard: dict[tuple[str, Any], int] = {}
+        wakes: dict[str, tuple[str, Any, int]] = {}
+        entries = sum(rule.bit for rule in plan.slots if rule.steps)  # (a bit is its rule's place in its word)
+        for rule in program.rules:
+            if rule.steps and rule.guard is not None:
+                name, value = rule.guard
+                held = _get(plan.guards.get(name, {}), value) & ~entries
+                if held:
+                    by_guard[name, value] = held
+                    wakes[ENTERED + str(value)] = (name, value, held)
+        found = program.caches[cache_key] = (by_guard, wakes)
+    return found
 
 
 def new_agenda(program: Program) -> Agenda:

@@ -160,6 +160,11 @@ class Memory(Budget):
         if self.on_step is not None:
             self.on_step(phase, step)
 
+    def entered(self, phase: str) -> None:
+        """The enter steps of `phase` run in this firing: its rules held until they have are evaluated after it
+        (see Agenda.holding)."""
+        self.dirty.add(ENTERED + phase)
+
     def refresh(self, rule: str) -> None:
         """Let the activations of `rule` fire again though nothing they read changed (CLIPS's refresh)."""
         self.dirty.add(REFRESH + rule)
@@ -880,6 +885,7 @@ GREW: Final = "grew"
 WHERE: Final = "where"
 KEPT_DECKS = 16  # sets of player names whose deck a program keeps (see build_deck)
 REFRESH = "refresh "  # a dirty key REFRESH + rule name re-evaluates that rule (no declared name has a space)
+ENTERED = "entered "  # a dirty key ENTERED + phase: that phase's enter steps ran (its held rules are evaluated)
 _ATTRIBUTES: Final[dict[str, str]] = {}  # declared name -> the attribute holding it (naipes.program.attribute)
 
 
