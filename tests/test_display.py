@@ -83,6 +83,24 @@ def test_a_display_section_is_plain_data_in_the_files_order(tmp_path):
     assert all(type(value) in (str, int) for looks in program.display["values"].values() for value, _ in looks)
 
 
+def test_a_number_written_as_text_is_the_numeric_value_it_spells(tmp_path):
+    # JSON (and a quoted YAML key) writes every key as text: "10" is the rank 10, "3" no rank of this deck
+    program, _ = load_with(tmp_path, """
+        display:
+          values:
+            rank:
+              "10": {name: sota}
+        """)
+    assert program.display["values"]["rank"] == [[10, {"name": "sota"}]]
+    error = error_at(tmp_path, """
+        display:
+          values:
+            rank:
+              "3": {name: tres}
+        """, '"3"')
+    assert "'3' is not a value of the card attribute 'rank'" in str(error)
+
+
 def test_without_a_display_section_cards_get_the_generic_face(tmp_path):
     program, _ = load_with(tmp_path, "")
     assert program.display["corner"] is None and program.display["values"] == {}

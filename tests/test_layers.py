@@ -32,12 +32,23 @@ def layer(module: str) -> int:
     return LAYERS.index(LAYER_OF_TOP[parts[1]])
 
 
+def for_annotations_only(tree: ast.AST) -> set[int]:
+    """The ids of the statements under `if TYPE_CHECKING:`: names imported there serve annotations and run
+    nothing (a lower layer may name a higher one's types in its signatures, never call it)."""
+    return {id(statement) for node in ast.walk(tree) if isinstance(node, ast.If)
+            and isinstance(node.test, ast.Name) and node.test.id == "TYPE_CHECKING" for statement in node.body}
+
+
 def imports(path: Path) -> list[tuple[str, int]]:
-    """The naipes modules a file imports (module, line), wherever the import stands."""
+    """The naipes modules a file imports (module, line), wherever the import stands (but for annotations)."""
     here = module_name(path)
     package = here if path.name == "__init__.py" else here.rsplit(".", 1)[0]
     found = []
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    typing_only = for_annotations_only(tree)
+    for node in ast.walk(tree):
+        if id(node) in typing_only:
+            continue
         if isinstance(node, ast.ImportFrom):
             if node.level:
                 base = package.split(".")

@@ -152,12 +152,12 @@ class _Reader:
                            "{name, short, icon, symbol, colour}", values.loc(attribute))
                 continue
             known = attribute_values.get(attribute)
-            out[str(attribute)] = [[str(value) if isinstance(value, str) else value,
-                                    self.look(looks, value, attribute, known)] for value in looks]
+            out[str(attribute)] = [[_as_known(value, known), self.look(looks, value, attribute, known)]
+                                   for value in looks]
         return out
 
     def look(self, looks: Map, value: Any, attribute: str, known: list[Any] | None) -> dict[str, str]:
-        if known is not None and value not in known:
+        if known is not None and _as_known(value, known) not in known:
             self.error(f"'{value}' is not a value of the card attribute '{attribute}'", looks.key_loc(value),
                        did_you_mean(str(value), [str(k) for k in known]) or
                        f"values: {', '.join(map(str, known))}")
@@ -194,3 +194,12 @@ def _literal_values(tree: Map) -> dict[str, list[Any]]:
 
 def _item_loc(items: Any, index: int, default: Location) -> Location:
     return items.loc(index) if hasattr(items, "loc") else default
+
+
+def _as_known(value: Any, known: list[Any] | None) -> Any:
+    """A display key as the attribute's value: text that spells a number of a numeric attribute is that number
+    (JSON, and YAML quoted, write every key as text: "1" for the as)."""
+    if isinstance(value, str):
+        spelled = {str(k): k for k in known or () if not isinstance(k, str)}
+        return spelled.get(value, str(value))
+    return value
