@@ -227,7 +227,9 @@ class RuleSpec:
 
     name: str
     index: int
-    priority: float
+    # (int | float, not float: the runtime compiled by mypyc would read every priority as a float, and traces and
+    # logs of a compiled run would say 'priority 0.0' where a plain one says 'priority 0')
+    priority: int | float
     phase: str | None
     tests: int
     variables: tuple[str, ...]
