@@ -16,11 +16,18 @@ import pytest
 from naipes import load_program
 from naipes.agents.knowledge import Knowledge, sees
 from naipes.errors import GameError, RuleError, RuleErrors
+from naipes.language.shipped import RULESETS, STRATEGIES  # noqa: F401 (the tests import them from here)
 from naipes.program import Program
 from naipes.runtime.game import Game
 
 ROOT = Path(__file__).resolve().parent.parent
-RULESETS = ROOT / "rulesets"
+
+
+def shipped(name: str) -> str:
+    """The shipped rule file called `name` (``fichas``) where the installed package has it (the checkout's
+    rulesets/ in an editable install, site-packages in another): a log names a shipped file by its name, any other
+    by its path, so a test of shipped games takes them, like RULESETS and STRATEGIES, from the package."""
+    return str(RULESETS / f"{name}.yaml")
 
 
 @cache

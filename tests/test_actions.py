@@ -9,8 +9,9 @@ import pytest
 from naipes import Game, GameError, NaipesError, RuleErrors, load_program
 from naipes.bridges.actions import ActionSpace
 
-ROOT = Path(__file__).resolve().parent.parent
-RULE_FILES = sorted((ROOT / "rulesets").glob("*.yaml"))
+from helpers import RULESETS
+
+RULE_FILES = sorted(RULESETS.glob("*.yaml"))
 
 
 @pytest.mark.parametrize("path", [pytest.param(p, marks=pytest.mark.slow) if p.stem.startswith(("chinchon", "wizard",
@@ -41,15 +42,15 @@ def test_every_offered_option_maps_to_an_id_and_back(path: Path) -> None:
 
 
 def test_ids_depend_on_params_and_players_only() -> None:
-    small = ActionSpace(load_program(ROOT / "rulesets" / "fichas.yaml", {"colours": "2", "values": "3"}))
+    small = ActionSpace(load_program(RULESETS / "fichas.yaml", {"colours": "2", "values": "3"}))
     assert [small.describe(a) for a in range(small.size)] == \
         ["take_colour R", "take_colour B", "take_value 1", "take_value 2", "take_value 3"]
-    pocha = load_program(ROOT / "rulesets" / "pocha.yaml")
+    pocha = load_program(RULESETS / "pocha.yaml")
     assert ActionSpace(pocha, players=4).size == 40 + 11 and ActionSpace(pocha, players=5).size == 40 + 9
 
 
 def test_an_illegal_action_is_refused_with_the_reason() -> None:
-    program = load_program(ROOT / "rulesets" / "tute_cabrero.yaml")
+    program = load_program(RULESETS / "tute_cabrero.yaml")
     space = ActionSpace(program)
     game = Game(program, 5)
     game.start()

@@ -7,7 +7,6 @@ records) or through a state variable ``log`` that the rules append to.
 from __future__ import annotations
 
 import random
-from pathlib import Path
 
 import pytest
 
@@ -18,7 +17,7 @@ from naipes.runtime.game import Game
 
 from helpers import RULESETS, write_rules
 
-FICHAS = str(Path(__file__).resolve().parent.parent / "rulesets" / "fichas.yaml")
+FICHAS = str(RULESETS / "fichas.yaml")
 
 # A rule that ends the game once everything else has settled: without it a
 # rule file with no decision would be "stuck" (an error), which is tested apart.

@@ -23,7 +23,7 @@ from naipes.errors import ParamError
 from naipes.tools.cli import main
 from naipes.tools.competition import discover_bots
 
-from helpers import NOTE, bot_notes
+from helpers import NOTE, RULESETS, bot_notes
 
 ROOT = Path(__file__).resolve().parent.parent
 LIMITS = BotLimits(decision=0.3, game=5.0, memory_mb=256, startup=20.0)
@@ -301,7 +301,7 @@ def seated(folder):
 
 
 def chips():
-    return load_program(ROOT / "rulesets" / "fichas.yaml", {"chips": "R1 R2 R3 B1 B2 G3"})
+    return load_program(RULESETS / "fichas.yaml", {"chips": "R1 R2 R3 B1 B2 G3"})
 
 
 def running(mark, wait=10.0):
@@ -332,7 +332,7 @@ def play_against_random(seat, seed=3, program=None):
 
 # -------------------------------------------------------------- no way to the game
 def test_a_snoop_finds_nothing_of_the_game_in_its_process(seated, capsys):
-    program = load_program(ROOT / "rulesets" / "pocha_static.yaml", {"rounds": "1", "cards_each": "5"})
+    program = load_program(RULESETS / "pocha_static.yaml", {"rounds": "1", "cards_each": "5"})
     seat = seated("Snoop")
     play_game(program, [seat, RandomAgent(1), RandomAgent(2), RandomAgent(3)], seed=4)
     assert seat.faults == []
@@ -426,7 +426,7 @@ def test_a_process_a_bot_starts_is_a_fault_and_ends_with_it(seated, name, mark):
 
 def test_the_game_budget_ends_a_bot_slow_at_every_decision(seated):
     seat = seated("SlowEachTime", BotLimits(decision=0.3, game=0.5, memory_mb=256))
-    result, _ = play_against_random(seat, program=load_program(ROOT / "rulesets" / "fichas.yaml"))
+    result, _ = play_against_random(seat, program=load_program(RULESETS / "fichas.yaml"))
     assert result.winners
     [fault] = seat.faults
     assert "decide used up its 0.5 s for this game" in fault and ENDED in fault

@@ -8,7 +8,7 @@ from naipes.agents.bot_process import BotLimits
 from naipes.agents.bot_seat import make_bot_seat
 from naipes.errors import ParamError
 
-from helpers import NOTE, bot_notes
+from helpers import NOTE, bot_notes, shipped
 
 BOTS = NOTE + '''
 import os, time
@@ -82,7 +82,7 @@ def seated(bot_file):
 
 
 def chips():
-    return load_program("rulesets/fichas.yaml", {"chips": "R1 R2 R3 B1 B2 G3"})
+    return load_program(shipped("fichas"), {"chips": "R1 R2 R3 B1 B2 G3"})
 
 
 def written(seat, capsys):
@@ -150,7 +150,7 @@ def test_a_slow_bot_is_timed_out_and_plays_first_options_for_the_rest_of_the_gam
 
 def test_a_bot_that_always_fails_does_not_stop_a_long_run(seated):
     seat = seated("Raises")
-    program = load_program("rulesets/fichas.yaml", {})
+    program = load_program(shipped("fichas"), {})
     for game in range(300):
         assert play_game(program, [seat, RandomAgent(game)], seed=game).winners
     assert len(seat.faults) >= 300
@@ -194,7 +194,7 @@ def test_the_cli_seats_a_bot(bot_file):
 @pytest.mark.slow
 def test_a_bot_that_always_crashes_does_not_stop_a_1000_game_tournament(bot_file):
     from naipes.tools.tournament import run_tournament
-    summary = run_tournament("rulesets/fichas.yaml", [f"python:{bot_file}:Raises", "random"], deals=500, seed=1,
+    summary = run_tournament(shipped("fichas"), [f"python:{bot_file}:Raises", "random"], deals=500, seed=1,
                              jobs=1)
     assert summary["games"] == 1000
     crasher = summary["agents"][0]
@@ -212,7 +212,7 @@ def test_example_bots_play_without_faults():
         ("python:examples/chinchon_bots/tidy.py:Tidy", "chinchon", 2),
     ]:
         seat = make_bot_seat(spec)
-        program = load_program(f"rulesets/{ruleset}.yaml")
+        program = load_program(shipped(ruleset))
         for game in range(2):
             play_game(program, [seat] + [RandomAgent(game * 10 + i) for i in range(seats - 1)], seed=game)
         seat.close()

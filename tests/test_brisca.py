@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import itertools
 import re
-from pathlib import Path
 
 import pytest
 
@@ -25,9 +24,8 @@ from naipes.agents.registry import RandomAgent
 from naipes.runtime.game import Game
 from naipes.tools.scenario import arrange, player, zone
 
-from helpers import V, choose, labels, names, program, start_game, unask
+from helpers import RULESETS, V, choose, labels, names, program, start_game, unask
 
-RULESETS = Path(__file__).resolve().parent.parent / "rulesets"
 BRISCA = str(RULESETS / "brisca.yaml")
 PAREJAS = str(RULESETS / "brisca_parejas.yaml")
 SUITS = {"o": "oros", "c": "copas", "e": "espadas", "b": "bastos"}

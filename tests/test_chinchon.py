@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import io
 import random
-from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
@@ -34,9 +33,8 @@ from naipes.runtime.game import Game, play_game
 from naipes.runtime.memory import Memory
 from naipes.tools.scenario import arrange, cards, player, zone
 
-from helpers import V, choose, labels, names, program, start_game
+from helpers import RULESETS, V, choose, labels, names, program, start_game
 
-RULESETS = Path(__file__).resolve().parent.parent / "rulesets"
 CHINCHON = str(RULESETS / "chinchon.yaml")
 SUITS = "oceb"  # oros, copas, espadas, bastos
 RANKS_40 = [1, 2, 3, 4, 5, 6, 7, 10, 11, 12]

@@ -19,10 +19,10 @@ from click.testing import CliRunner
 
 from naipes.tools.cli import main
 
-from helpers import write_rules
+from helpers import RULESETS, write_rules
 
 ROOT = Path(__file__).resolve().parent.parent
-FICHAS = str(ROOT / "rulesets" / "fichas.yaml")
+FICHAS = str(RULESETS / "fichas.yaml")
 
 
 def naipes(*args: str, input: str | None = None):

@@ -19,8 +19,10 @@ from naipes.tools.cli import main  # noqa: E402
 from naipes.tools.cluster import files_named, play_deals_on_cluster, portable  # noqa: E402
 from naipes.tools.tournament import play_one_deal, run_tournament  # noqa: E402
 
+from helpers import RULESETS, STRATEGIES, shipped  # noqa: E402
+
 ROOT = Path(__file__).resolve().parent.parent
-TUTE = str(ROOT / "rulesets" / "tute_cabrero.yaml")
+TUTE = str(RULESETS / "tute_cabrero.yaml")
 # relative paths, as a user at the top of the checkout names them
 AGENTS = ["strategies/tute_cabrero/novice.yaml", "python:examples/first_option_bot.py:FirstOption",
           "ismcts:iterations=3,policy=strategies/tute_cabrero/novice.yaml"]
@@ -58,7 +60,7 @@ def test_a_tournament_on_a_cluster_equals_one_process(cluster: str) -> None:
 
 
 def test_the_cli_runs_a_tournament_on_a_cluster(cluster: str) -> None:
-    args = ["tournament", "rulesets/fichas.yaml", "--seat", "minimax", "--seat", "random", "-n", "4", "--seed", "3"]
+    args = ["tournament", shipped("fichas"), "--seat", "minimax", "--seat", "random", "-n", "4", "--seed", "3"]
     local = CliRunner().invoke(main, args + ["--jobs", "1"])
     remote = CliRunner().invoke(main, args + ["--cluster", cluster])
     assert remote.exit_code == 0, remote.output
@@ -76,7 +78,7 @@ def test_files_named_relative_to_here_travel_by_their_absolute_paths() -> None:
 
 def test_a_worker_without_a_file_says_which(cluster: str, tmp_path: Path) -> None:
     strategy = tmp_path / "mine.yaml"
-    strategy.write_text((ROOT / "strategies" / "tute_cabrero" / "novice.yaml").read_text(encoding="utf-8"),
+    strategy.write_text((STRATEGIES / "tute_cabrero" / "novice.yaml").read_text(encoding="utf-8"),
                         encoding="utf-8")
     deals = play_deals_on_cluster(cluster, play_one_deal, TUTE, {"porotos_to_retire": "1"},
                                   [str(strategy), "random", "random"], [1])
@@ -87,5 +89,5 @@ def test_a_worker_without_a_file_says_which(cluster: str, tmp_path: Path) -> Non
 
 def test_an_unreachable_cluster_is_a_clear_error() -> None:
     with pytest.raises(NaipesError, match="cannot reach the cluster at tcp://127.0.0.1:9"):
-        list(play_deals_on_cluster("tcp://127.0.0.1:9", play_one_deal, str(ROOT / "rulesets" / "fichas.yaml"), {},
+        list(play_deals_on_cluster("tcp://127.0.0.1:9", play_one_deal, str(RULESETS / "fichas.yaml"), {},
                                    ["random", "random"], [1], timeout=1))

@@ -8,7 +8,7 @@ from naipes.errors import NaipesError
 from naipes.tools.cli import main
 from naipes.tools.competition import discover_bots, run_competition
 
-from helpers import NOTE, bot_notes
+from helpers import NOTE, RULESETS, bot_notes, shipped
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -42,9 +42,9 @@ class Second(Recorder):
 @pytest.fixture()
 def short_pocha(tmp_path):
     """Pocha environments cut short for the tests: 2 rounds each."""
-    (tmp_path / "dyn.yaml").write_text(f"extends: {ROOT / 'rulesets/pocha.yaml'}\n"
+    (tmp_path / "dyn.yaml").write_text(f"extends: {RULESETS / 'pocha.yaml'}\n"
                                        "state:\n  schedule: {init: \"[1, 2]\"}\n")
-    (tmp_path / "static.yaml").write_text(f"extends: {ROOT / 'rulesets/pocha_static.yaml'}\n"
+    (tmp_path / "static.yaml").write_text(f"extends: {RULESETS / 'pocha_static.yaml'}\n"
                                           "params:\n  rounds: {default: 2}\n  cards_each: {default: 3}\n")
     bots = tmp_path / "bots"
     bots.mkdir()
@@ -136,4 +136,4 @@ def test_entrants_that_cannot_load_are_faults_and_the_competition_goes_on(short_
 def test_a_folder_of_which_nothing_loads_is_an_error(tmp_path):
     (tmp_path / "raises.py").write_text("raise RuntimeError('not today')\n")
     with pytest.raises(NaipesError, match="could be loaded: .*RuntimeError: not today"):
-        run_competition(["rulesets/fichas.yaml"], tmp_path, games=1, seed=1)
+        run_competition([shipped("fichas")], tmp_path, games=1, seed=1)

@@ -6,7 +6,6 @@ rule files describe values their decks really have.
 from __future__ import annotations
 
 import textwrap
-from pathlib import Path
 
 import pytest
 
@@ -15,7 +14,9 @@ from naipes.errors import RuleError, RuleErrors
 from naipes.library.builtins import all_cards
 from naipes.runtime.game import Game
 
-RULESETS = sorted(Path(__file__).resolve().parent.parent.joinpath("rulesets").glob("*.yaml"))
+from helpers import RULESETS
+
+RULE_FILES = sorted(RULESETS.glob("*.yaml"))
 
 GAME = """
 game: g
@@ -139,7 +140,7 @@ def test_display_needs_cards(tmp_path):
         load_program(path)
 
 
-@pytest.mark.parametrize("path", RULESETS, ids=lambda p: p.stem)
+@pytest.mark.parametrize("path", RULE_FILES, ids=lambda p: p.stem)
 def test_shipped_displays_describe_values_their_decks_have(path):
     program = load_program(path)
     display = program.display

@@ -18,16 +18,14 @@ from __future__ import annotations
 
 import itertools
 import re
-from pathlib import Path
 
 import pytest
 
 from naipes.agents.registry import RandomAgent
 from naipes.tools.scenario import arrange, player, zone
 
-from helpers import V, choose, labels, names, start_game, unask
+from helpers import RULESETS, V, choose, labels, names, start_game, unask
 
-RULESETS = Path(__file__).resolve().parent.parent / "rulesets"
 ESCOBA = str(RULESETS / "escoba.yaml")
 PAREJAS = str(RULESETS / "escoba_parejas.yaml")
 SUITS = {"o": "oros", "c": "copas", "e": "espadas", "b": "bastos"}

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from pathlib import Path
 
 import pytest
 
@@ -17,9 +16,9 @@ from naipes import load_program
 from naipes.agents.registry import RandomAgent
 from naipes.runtime.game import Game, play_game
 
-from helpers import choose, labels
+from helpers import RULESETS, choose, labels
 
-FICHAS = str(Path(__file__).resolve().parent.parent / "rulesets" / "fichas.yaml")
+FICHAS = str(RULESETS / "fichas.yaml")
 LETTERS = "RBGYWKOPCMNTLSVZDFHJQUXAEI"  # the rule file's colour letters, in order
 
 

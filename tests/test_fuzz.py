@@ -35,14 +35,16 @@ from naipes.errors import NaipesError, RuleError, RuleErrors
 from naipes.runtime.game import play_game
 from naipes.tools.cli import main
 
+from helpers import RULESETS, STRATEGIES
+
 # Mutated params can reach the engine's random module with a float (a DeprecationWarning
 # in Python 3.11, a TypeError -> GameError later): not what these tests are about.
 # slow: its tests share fixtures that load and play thousands of mutants
 pytestmark = [pytest.mark.filterwarnings("ignore::DeprecationWarning"), pytest.mark.slow]
 
 ROOT = Path(__file__).resolve().parent.parent
-RULESETS = sorted((ROOT / "rulesets").glob("*.yaml"))
-STRATEGY_FILES = sorted((ROOT / "strategies").glob("*/*.yaml"))
+RULE_FILES = sorted(RULESETS.glob("*.yaml"))
+STRATEGY_FILES = sorted(STRATEGIES.glob("*/*.yaml"))
 STRATEGY_MUTANTS = int(os.environ.get("NAIPES_FUZZ_STRATEGY_MUTANTS", "15"))  # per strategy file
 TOTAL_MUTANTS = int(os.environ.get("NAIPES_FUZZ_MUTANTS", "300"))  # spread over the rule files
 MAX_DECISIONS = 400  # a mutant whose game runs longer is cut (not a failure)
@@ -271,11 +273,11 @@ def all_outcomes(tmp_path_factory) -> tuple[Outcome, ...]:
     folder = tmp_path_factory.mktemp("mutants")
     # the unmutated files sit beside the mutants, so that a mutated variant
     # still finds the base it extends
-    for source in RULESETS:
+    for source in RULE_FILES:
         (folder / source.name).write_text(source.read_text(encoding="utf-8"), encoding="utf-8")
-    per_file = max(30, TOTAL_MUTANTS // max(len(RULESETS), 1))
+    per_file = max(30, TOTAL_MUTANTS // max(len(RULE_FILES), 1))
     found = []
-    for source in RULESETS:
+    for source in RULE_FILES:
         for seed in range(per_file):
             outcome = make_mutant(source, seed, folder)
             run_mutant(outcome)
@@ -304,7 +306,7 @@ def strategy_outcomes(tmp_path_factory) -> tuple[Outcome, ...]:
         level_folder.mkdir(exist_ok=True)
         for level in source.parent.glob("*.yaml"):
             (level_folder / level.name).write_text(level.read_text(encoding="utf-8"), encoding="utf-8")
-        game = games.setdefault(source.parent.name, load_program(ROOT / "rulesets" / f"{source.parent.name}.yaml"))
+        game = games.setdefault(source.parent.name, load_program(RULESETS / f"{source.parent.name}.yaml"))
         for seed in range(STRATEGY_MUTANTS):
             outcome = make_mutant(source, seed, level_folder)
             run_mutant(outcome, game)
@@ -331,13 +333,13 @@ def rule_errors(exc: BaseException) -> list[RuleError]:
 
 # ==================================================================== tests
 def test_there_are_rule_files_to_fuzz():
-    assert RULESETS, "no rule files in rulesets/"
-    assert any(p.name == "fichas.yaml" for p in RULESETS)
+    assert RULE_FILES, "no rule files in rulesets/"
+    assert any(p.name == "fichas.yaml" for p in RULE_FILES)
 
 
 def test_the_shipped_rule_files_load_and_play_unmutated():
     # the control: without mutations every file loads and plays
-    for source in RULESETS:
+    for source in RULE_FILES:
         program = load_program(source, {})
         budget = [MAX_DECISIONS]
         with contextlib.suppress(_LongGame):
@@ -345,7 +347,7 @@ def test_the_shipped_rule_files_load_and_play_unmutated():
 
 
 def test_mutations_are_reproducible_from_the_seed(tmp_path):
-    source = RULESETS[0]
+    source = RULE_FILES[0]
     a = make_mutant(source, 7, tmp_path)
     b = make_mutant(source, 7, tmp_path)
     assert a.text == b.text and a.mutations == b.mutations
@@ -397,7 +399,7 @@ def test_every_error_of_a_strategy_mutant_is_located(strategy_outcomes):
 
 def test_the_shape_mutations_are_all_exercised():
     rng = random.Random(1)
-    text = (ROOT / "rulesets" / "fichas.yaml").read_text(encoding="utf-8")
+    text = (RULESETS / "fichas.yaml").read_text(encoding="utf-8")
     kinds = {mutate_shape(text, rng)[0].split()[0] for _ in range(300)}
     assert kinds == {"value", "control", "truncate", "recursive", "tab", "number", "key", "tag"}
 
@@ -409,7 +411,7 @@ def test_every_loaded_mutant_plays_or_fails_with_a_naipes_error(all_outcomes):
 
 
 def test_the_fuzzer_exercises_both_outcomes(all_outcomes):
-    assert len(all_outcomes) >= min(TOTAL_MUTANTS, 30 * len(RULESETS))
+    assert len(all_outcomes) >= min(TOTAL_MUTANTS, 30 * len(RULE_FILES))
     failed = sum(1 for o in all_outcomes if o.load_error is not None)
     played = sum(1 for o in all_outcomes if o.played)
     # mutants both break files and leave some playable: neither outcome is vacuous
@@ -462,7 +464,7 @@ def test_naipes_check_subprocess_on_several_mutants(all_outcomes):
 
 
 def test_naipes_check_on_a_rule_without_when(tmp_path):
-    source = (ROOT / "rulesets" / "fichas.yaml").read_text(encoding="utf-8")
+    source = (RULESETS / "fichas.yaml").read_text(encoding="utf-8")
     mutant = "\n".join(line for line in source.split("\n") if line.strip() != 'when: "len(table) == 0"')
     assert mutant != source
     path = tmp_path / "no_when.yaml"

@@ -16,16 +16,15 @@ rules above, not from running the rule file.
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 import pytest
 
 from naipes.agents.registry import RandomAgent
 from naipes.tools.scenario import arrange, player, zone
 
-from helpers import V, choose, labels, names, start_game, unask
+from helpers import RULESETS, V, choose, labels, names, start_game, unask
 
-HEARTS = str(Path(__file__).resolve().parent.parent / "rulesets" / "hearts.yaml")
+HEARTS = str(RULESETS / "hearts.yaml")
 SEATS = ["P1", "P2", "P3", "P4"]
 FACES = {11: "J", 12: "Q", 13: "K", 14: "A"}
 

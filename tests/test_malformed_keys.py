@@ -21,6 +21,8 @@ from naipes.agents.registry import load_strategy
 from naipes.errors import NaipesError, RuleError, RuleErrors
 from naipes.language import vocabulary
 
+from helpers import RULESETS, STRATEGIES
+
 ROOT = Path(__file__).resolve().parent.parent
 NESTED: list = [1]
 for _ in range(20):
@@ -112,7 +114,7 @@ def load_rule_file(path: Path) -> None:
 
 
 def strategy_loader(game: str):
-    program = load_program(ROOT / "rulesets" / f"{game}.yaml")
+    program = load_program(RULESETS / f"{game}.yaml")
     return lambda path: load_strategy(path, program)
 
 
@@ -128,7 +130,7 @@ def test_every_key_of_a_small_game_refuses_every_wrong_shape_with_a_location(tmp
 
 
 def test_every_place_of_a_strategy_refuses_a_wrong_shape_with_a_location(tmp_path: Path) -> None:
-    source = ROOT / "strategies" / "pocha" / "baseline.yaml"
+    source = STRATEGIES / "pocha" / "baseline.yaml"
     problems = check_every_key(source, strategy_loader("pocha"), tmp_path, tried=set())
     assert not problems, "\n".join(problems[:20])
 
@@ -137,10 +139,10 @@ def test_every_place_of_a_strategy_refuses_a_wrong_shape_with_a_location(tmp_pat
 # (every shape at every key of them all is 13,400 loads at about 0.15 to 0.4 s each).
 @pytest.mark.slow
 def test_every_kind_of_key_of_the_shipped_games_refuses_wrong_shapes(tmp_path: Path) -> None:
-    for base in (ROOT / "rulesets").glob("*.yaml"):  # (a variant extends its base by name: found beside it)
+    for base in RULESETS.glob("*.yaml"):  # (a variant extends its base by name: found beside it)
         (tmp_path / base.name).write_text(base.read_text(encoding="utf-8"), encoding="utf-8")
     tried: set = set()
-    problems = [problem for source in sorted((ROOT / "rulesets").glob("*.yaml"))
+    problems = [problem for source in sorted(RULESETS.glob("*.yaml"))
                 for problem in check_every_key(source, load_rule_file, tmp_path, tried)]
     assert not problems, "\n".join(problems[:20])
 
@@ -149,7 +151,7 @@ def test_every_kind_of_key_of_the_shipped_games_refuses_wrong_shapes(tmp_path: P
 def test_every_kind_of_key_of_the_shipped_strategies_refuses_wrong_shapes(tmp_path: Path) -> None:
     tried: set = set()
     problems = []
-    for folder in sorted(p for p in (ROOT / "strategies").iterdir() if p.is_dir()):
+    for folder in sorted(p for p in STRATEGIES.iterdir() if p.is_dir()):
         work = tmp_path / folder.name
         work.mkdir()
         for level in folder.glob("*.yaml"):  # (a level extends a lower one beside it)

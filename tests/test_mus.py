@@ -14,16 +14,14 @@ rules above, not from running the rule file.
 """
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 from naipes.language.builder import compile_expression
 from naipes.tools.scenario import arrange
 
-from helpers import V, choose, labels, start_game, unask
+from helpers import RULESETS, V, choose, labels, start_game, unask
 
-MUS = str(Path(__file__).resolve().parent.parent / "rulesets" / "mus.yaml")
+MUS = str(RULESETS / "mus.yaml")
 SEATS = ["P1", "P2", "P3", "P4"]
 LANCE = "paso, envido, ordago"
 

@@ -12,7 +12,6 @@ from __future__ import annotations
 import json
 import random
 from functools import cache
-from pathlib import Path
 
 import pytest
 
@@ -21,12 +20,12 @@ from naipes.agents.equivalence import Distinct, read_attributes
 from naipes.agents.ismcts import estimates, standing
 from naipes.agents.solver import OpenSolver
 
-ROOT = Path(__file__).resolve().parent.parent
+from helpers import RULESETS
 
 
 @cache
 def program(name: str, **params: str):
-    return load_program(str(ROOT / "rulesets" / f"{name}.yaml"), dict(params))
+    return load_program(str(RULESETS / f"{name}.yaml"), dict(params))
 
 
 def leaf(game: Game) -> bool:

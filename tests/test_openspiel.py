@@ -32,7 +32,8 @@ from naipes.bridges.openspiel import load_game, register, register_all  # noqa: 
 from naipes.program import get  # noqa: E402
 from naipes.tools.cli import main as cli  # noqa: E402
 
-ROOT = Path(__file__).resolve().parent.parent
+from helpers import RULESETS  # noqa: E402
+
 NAMES = register_all()
 CHANCE = pyspiel.PlayerId.CHANCE
 
@@ -77,7 +78,7 @@ def to_decision(state, rng: np.random.RandomState):
 
 
 def test_every_shipped_rule_file_is_registered_and_simulated() -> None:
-    assert sorted(NAMES) == sorted(f"naipes_{p.stem}" for p in (ROOT / "rulesets").glob("*.yaml"))
+    assert sorted(NAMES) == sorted(f"naipes_{p.stem}" for p in RULESETS.glob("*.yaml"))
     assert set(NAMES) <= {t.short_name for t in pyspiel.registered_games()}
     assert sorted(SIMULATED) == sorted(NAMES)  # none left out of OpenSpiel's check
 
@@ -154,7 +155,7 @@ def test_a_resampled_state_is_saved_with_the_resampling() -> None:
 def test_a_game_around_a_naipes_game_cannot_be_saved() -> None:
     from naipes import Game
     from naipes.agents.knowledge import Knowledge
-    game = Game(load_program(ROOT / "rulesets" / "fichas.yaml"), 1)
+    game = Game(load_program(RULESETS / "fichas.yaml"), 1)
     knowledge = Knowledge(game, 0)
     game.start()
     with pytest.raises(NaipesError, match="cannot be saved"):
@@ -234,7 +235,7 @@ def random_chance_game(program, seed: int, moves: int, check: bool = False) -> C
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("path", sorted((ROOT / "rulesets").glob("*.yaml")), ids=lambda p: p.stem)
+@pytest.mark.parametrize("path", sorted(RULESETS.glob("*.yaml")), ids=lambda p: p.stem)
 def test_no_shipped_rule_file_reads_a_card_before_anybody_sees_it(path: Path) -> None:
     # each step run again with the unseen cards elsewhere: what any seat sees stays the same (check=True)
     program = load_program(path, {"target": "5", "allow_bad_close": "true"} if "chinchon" in path.stem else {})
@@ -270,7 +271,7 @@ def test_a_rule_file_that_reads_an_unseen_card_is_caught(rule_file) -> None:
 def test_placing_a_drawn_card_in_the_game_equals_playing_the_game_again(monkeypatch) -> None:
     # a card of an older shuffle is put in place in the game as it stands (ChanceGame._relabel); playing the
     # window again from its start with the new order must give the same game
-    program = load_program(ROOT / "rulesets" / "chinchon.yaml", {"target": "5"})
+    program = load_program(RULESETS / "chinchon.yaml", {"target": "5"})
     in_place = random_chance_game(program, 5, 400)
     monkeypatch.setattr(ChanceGame, "_relabel", lambda self, was, card: False)
     replayed = random_chance_game(program, 5, 400)
@@ -454,7 +455,7 @@ def test_bad_input_gets_clear_errors(tmp_path: Path) -> None:
     with pytest.raises(GameError, match=r"action 0 \(bid 0\) is not legal now"):
         state.apply_action(0)
     other = tmp_path / "fichas.yaml"  # another rule file of the same name
-    other.write_text((ROOT / "rulesets" / "fichas.yaml").read_text(encoding="utf-8"), encoding="utf-8")
+    other.write_text((RULESETS / "fichas.yaml").read_text(encoding="utf-8"), encoding="utf-8")
     with pytest.raises(NaipesError, match="naipes_fichas is already registered for"):
         register(other)
 
@@ -476,7 +477,7 @@ def test_an_openspiel_bot_plays_in_a_naipes_seat() -> None:
 
 def test_copies_of_a_state_are_independent() -> None:
     # copies share what they hold until one of them changes (ChanceGame.clone): then each has its own
-    table = ChanceGame(chance_module.cached_program(str(ROOT / "rulesets" / "leduc_poker.yaml"), ()))
+    table = ChanceGame(chance_module.cached_program(str(RULESETS / "leduc_poker.yaml"), ()))
     copy = table.clone()
     copy.deal(5)
     assert table.chance_cards() == list(range(6)) and copy.chance_cards() == [0, 1, 2, 3, 4]

@@ -13,8 +13,10 @@ from pettingzoo.test import api_test, seed_test  # noqa: E402
 from naipes import GameError, ParamError  # noqa: E402
 from naipes.bridges.pettingzoo import NaipesEnv, env  # noqa: E402
 
+from helpers import RULESETS
+
 ROOT = Path(__file__).resolve().parent.parent
-RULE_FILES = sorted((ROOT / "rulesets").glob("*.yaml"))
+RULE_FILES = sorted(RULESETS.glob("*.yaml"))
 QUICK = {"tute_cabrero": {"porotos_to_retire": "1"}, "pocha": {"peak": "2"}, "pocha_static": {"rounds": "2"},
          "chinchon": {"target": "10"}, "chinchon_48": {"target": "10"}, "chinchon_jokers": {"target": "10"},
          "escoba": {"target": "5"}, "escoba_parejas": {"target": "5"},

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import math
 import random
-from pathlib import Path
 
 import pytest
 
@@ -18,16 +17,15 @@ from naipes.agents.registry import RandomAgent, load_strategy, make_agent, strat
 from naipes.agents.rollout import Policies
 from naipes.agents.search import Solver
 
-from helpers import blind_check, run
+from helpers import RULESETS, blind_check, run
 
-ROOT = Path(__file__).resolve().parent.parent
 _programs: dict = {}
 
 
 def program_for(name: str, **params: str):
     key = (name, tuple(sorted(params.items())))
     if key not in _programs:
-        _programs[key] = load_program(ROOT / "rulesets" / f"{name}.yaml", params)
+        _programs[key] = load_program(RULESETS / f"{name}.yaml", params)
     return _programs[key]
 
 

@@ -17,18 +17,15 @@ rule files.
 """
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 from naipes.agents.registry import RandomAgent
 from naipes.tools.scenario import arrange, cards, player, zone
 
 import trick_games
-from helpers import V, choose, labels, names, program, start_game
+from helpers import RULESETS, V, choose, labels, names, program, start_game
 from trick_games import announced_tricks, assert_took_the_trick, bid_round, deal_round, legal_cards
 
-RULESETS = Path(__file__).resolve().parent.parent / "rulesets"
 POCHA = str(RULESETS / "pocha.yaml")
 STATIC = str(RULESETS / "pocha_static.yaml")
 

@@ -11,16 +11,13 @@ the rule files.
 """
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 from naipes.program import get
 from naipes.tools.scenario import arrange
 
-from helpers import choose, labels, start_game
+from helpers import RULESETS, choose, labels, start_game
 
-RULESETS = Path(__file__).resolve().parent.parent / "rulesets"
 KUHN, LEDUC = str(RULESETS / "kuhn_poker.yaml"), str(RULESETS / "leduc_poker.yaml")
 
 

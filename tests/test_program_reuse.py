@@ -6,16 +6,15 @@ must be kept per number of players.
 """
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 from naipes import load_program
 from naipes.agents.registry import make_agent
 from naipes.runtime.game import Game
 
-ROOT = Path(__file__).resolve().parent.parent
-CHINCHON = str(ROOT / "rulesets" / "chinchon.yaml")
+from helpers import RULESETS
+
+CHINCHON = str(RULESETS / "chinchon.yaml")
 
 
 def test_a_view_of_a_larger_table_holds_every_players_zones_after_a_smaller_one():

@@ -31,6 +31,8 @@ GOLDEN = Path(__file__).parent / "golden"
 sys.path.insert(0, str(GOLDEN))
 import record  # noqa: E402  (the agents and params each rule file is played with)
 
+from helpers import RULESETS  # noqa: E402
+
 SEEDS = (0, 1, 2)  # seed 3 would seat an ISMCTS agent in some files (slow, and nothing new here)
 MOVES_PER_GAME = 600
 WORD = re.compile(r"[^\s\[\](),;:+*'\"!?]+")
@@ -141,7 +143,7 @@ def test_the_watcher_sees_a_hidden_card_named(tmp_path, leak, told):
     # Chinchón without what keeps its public texts to cards in view
     from naipes import load_program
     from naipes.agents.registry import make_agent
-    rules = (Path(__file__).parent.parent / "rulesets" / "chinchon.yaml").read_text(encoding="utf-8")
+    rules = (RULESETS / "chinchon.yaml").read_text(encoding="utf-8")
     assert rules.count(leak) == 1
     leaky = tmp_path / "chinchon.yaml"
     leaky.write_text(rules.replace(leak, ""), encoding="utf-8")

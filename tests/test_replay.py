@@ -18,7 +18,8 @@ from naipes.tools.cli import GameLog, main
 from naipes.tools.gamelog import read_log
 from naipes.tools.replay import EVERYTHING, Replay
 
-ROOT = Path(__file__).resolve().parents[1]
+from helpers import RULESETS, STRATEGIES
+
 CHIPS = "chips=R1 R2 B1 G3 Y2 B2 G1 Y3 R3"
 
 
@@ -122,7 +123,7 @@ def fichas_log(tmp_path: Path, rule_file: Path | str = "fichas", name: str = "fi
 
 def test_a_changed_rule_file_is_a_located_error_not_a_wrong_replay(tmp_path: Path) -> None:
     rule_file = tmp_path / "chips.yaml"
-    shutil.copy(ROOT / "rulesets" / "fichas.yaml", rule_file)
+    shutil.copy(RULESETS / "fichas.yaml", rule_file)
     log = fichas_log(tmp_path, rule_file)
     assert naipes("replay", log, "--ruleset", rule_file, "--to", "1").exit_code == 0
     rule_file.write_text(rule_file.read_text() + "\n# a comment changes the file, not the game\n")
@@ -300,7 +301,7 @@ def with_header(log: Path, tmp_path: Path, name: str = "crafted.jsonl", **fields
 @pytest.mark.parametrize("named", ["{rules}", "{stem}", "../../../../../../..{stem}", "{rules_dir}/"])
 def test_a_log_that_names_a_rule_file_by_its_path_loads_it_only_if_the_command_line_does(tmp_path, named):
     rules = tmp_path / "chips.yaml"
-    shutil.copy(ROOT / "rulesets" / "fichas.yaml", rules)
+    shutil.copy(RULESETS / "fichas.yaml", rules)
     log = fichas_log(tmp_path, rules)
     crafted = with_header(log, tmp_path, ruleset=named.format(rules=rules, stem=rules.with_suffix(""),
                                                                rules_dir=tmp_path))
@@ -318,7 +319,7 @@ def test_a_log_that_names_a_rule_file_by_its_path_loads_it_only_if_the_command_l
 def test_a_log_that_names_a_bot_or_a_file_for_a_seat_is_shown_not_obeyed(tmp_path, seat):
     bot, strategy = tmp_path / "bot.py", tmp_path / "mine.yaml"
     bot.write_text(BOT)
-    shutil.copy(ROOT / "strategies" / "fichas" / "greedy.yaml", strategy)
+    shutil.copy(STRATEGIES / "fichas" / "greedy.yaml", strategy)
     log = fichas_log(tmp_path)
     lines = log.read_text().splitlines(keepends=True)
     second = [i for i, line in enumerate(lines) if '"decision"' in line][1]

@@ -4,9 +4,11 @@ import pytest
 from naipes.errors import NaipesError
 from naipes.tools.scenario import arrange, cards, new_game, zone
 
+from helpers import shipped
+
 
 def test_arrange_sets_zones_state_and_the_decision():
-    game = new_game("rulesets/fichas.yaml", {"chips": "R1 R2 B1 G3"})
+    game = new_game(shipped("fichas"), {"chips": "R1 R2 B1 G3"})
     arrange(game, zones={"removed": "R2 G3"}, spare="table", state={"turn": "players[1]"},
             to_move=("P2", "take_colour, take_value"))
     assert sorted(c.name for c in zone(game, "table")) == ["B1", "R1"]
@@ -17,7 +19,7 @@ def test_arrange_sets_zones_state_and_the_decision():
 
 
 def test_duplicate_names_pick_distinct_cards():
-    game = new_game("rulesets/fichas.yaml", {"chips": "R1 R1 B2"})
+    game = new_game(shipped("fichas"), {"chips": "R1 R1 B2"})
     first, second = cards(game, "R1 R1")
     assert first is not second
     with pytest.raises(NaipesError, match="no card 'R1' left"):
@@ -25,12 +27,12 @@ def test_duplicate_names_pick_distinct_cards():
 
 
 def test_settle_lets_the_rules_fire():
-    game = new_game("rulesets/fichas.yaml", {"chips": "R1 B2"})
+    game = new_game(shipped("fichas"), {"chips": "R1 B2"})
     arrange(game, zones={"removed": "R1 B2"}, spare="table", state={"last_taker": "players[0]"}, settle=True)
     assert game.over and game.winners == (0,)
 
 
 def test_the_spare_zone_cannot_be_set():
-    game = new_game("rulesets/fichas.yaml", {"chips": "R1 B2"})
+    game = new_game(shipped("fichas"), {"chips": "R1 B2"})
     with pytest.raises(NaipesError, match="spare"):
         arrange(game, zones={"table": "R1"})

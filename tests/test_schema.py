@@ -15,11 +15,12 @@ from naipes.agents.registry import load_strategy
 from naipes.tools.cli import main
 from naipes.tools.schema import rule_file_schema, strategy_file_schema
 
+from helpers import RULESETS, STRATEGIES
+
 jsonschema = pytest.importorskip("jsonschema", reason="jsonschema is a test extra: pip install -e '.[test]'")
 
-ROOT = Path(__file__).resolve().parent.parent
-RULE_FILES = sorted((ROOT / "rulesets").glob("*.yaml"))
-STRATEGY_FILES = sorted((ROOT / "strategies").glob("*/*.yaml"))
+RULE_FILES = sorted(RULESETS.glob("*.yaml"))
+STRATEGY_FILES = sorted(STRATEGIES.glob("*/*.yaml"))
 
 
 def as_json(path: Path) -> dict:
@@ -125,7 +126,7 @@ def test_schema_and_loader_agree_on_rule_file_mutants(path: Path, tmp_path: Path
 @pytest.mark.parametrize("path", [p for p in STRATEGY_FILES if p.parent.name in ("pocha", "tute_cabrero")],
                          ids=lambda p: f"{p.parent.name}/{p.stem}")
 def test_schema_and_loader_agree_on_strategy_file_mutants(path: Path, tmp_path: Path) -> None:
-    game = load_program(ROOT / "rulesets" / f"{path.parent.name}.yaml")
+    game = load_program(RULESETS / f"{path.parent.name}.yaml")
     folder = tmp_path / "strategies" / path.parent.name
     shutil.copytree(path.parent, folder)
     data = as_json(path)

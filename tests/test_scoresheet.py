@@ -7,7 +7,6 @@ it; the chip game declares no score, and its end says only who won.
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
@@ -19,7 +18,7 @@ from naipes.tools.cli import main
 from naipes.tools.replay import Replay
 from naipes.tools.scoresheet import ScoreSheet, score_columns
 
-from helpers import load_errors, write_rules
+from helpers import RULESETS, load_errors, shipped, write_rules
 
 POCHA = {"peak": "2", "random_seats": "false"}
 
@@ -36,15 +35,15 @@ def played(path: str, params: dict, seats: int, seed: int) -> tuple[Game, dict |
 
 
 def test_the_shipped_games_declare_their_scores():
-    assert score_columns(load_program("rulesets/pocha.yaml")) == ["score"]
-    assert score_columns(load_program("rulesets/wizard.yaml")) == ["score"]
-    assert score_columns(load_program("rulesets/chinchon_jokers.yaml")) == ["score"]
-    assert score_columns(load_program("rulesets/tute_cabrero.yaml")) == ["points", "porotos"]
-    assert score_columns(load_program("rulesets/fichas.yaml")) == []
+    assert score_columns(load_program(shipped("pocha"))) == ["score"]
+    assert score_columns(load_program(shipped("wizard"))) == ["score"]
+    assert score_columns(load_program(shipped("chinchon_jokers"))) == ["score"]
+    assert score_columns(load_program(shipped("tute_cabrero"))) == ["points", "porotos"]
+    assert score_columns(load_program(shipped("fichas"))) == []
 
 
 def test_a_pocha_of_three_hands_has_three_rows_and_ends_with_the_totals():
-    game, sheet, winners = played("rulesets/pocha.yaml", POCHA, 4, seed=9)
+    game, sheet, winners = played(shipped("pocha"), POCHA, 4, seed=9)
     final = [[p["score"]] for p in game.view(None)["players"]]
     assert sheet["players"] == ["P1", "P2", "P3", "P4"] and len(sheet["rows"]) == 3
     assert sheet["rows"][-1] == sheet["total"] == final
@@ -55,7 +54,7 @@ def test_a_pocha_of_three_hands_has_three_rows_and_ends_with_the_totals():
 
 
 def test_tute_notes_each_hands_points_and_the_porotos_of_who_lost_it():
-    game, sheet, _ = played("rulesets/tute_cabrero.yaml", {}, 3, seed=4)
+    game, sheet, _ = played(shipped("tute_cabrero"), {}, 3, seed=4)
     assert sheet["columns"] == ["points", "porotos"] and sheet["rows"]
     porotos = [0, 0, 0]
     for row in sheet["rows"]:
@@ -66,7 +65,7 @@ def test_tute_notes_each_hands_points_and_the_porotos_of_who_lost_it():
 
 
 def test_a_game_without_scores_has_no_sheet():
-    _, sheet, winners = played("rulesets/fichas.yaml", {"count": "6"}, 2, seed=1)
+    _, sheet, winners = played(shipped("fichas"), {"count": "6"}, 2, seed=1)
     assert sheet is None and len(winners) == 1
 
 
@@ -90,7 +89,7 @@ def test_naipes_play_of_a_game_without_scores_gives_the_payoffs():
     assert result.exit_code == 0 and "hand" not in result.output and re.search(r"P1: [01]", result.output)
 
 
-FICHAS = Path("rulesets/fichas.yaml").read_text(encoding="utf-8")
+FICHAS = (RULESETS / "fichas.yaml").read_text(encoding="utf-8")
 
 
 @pytest.mark.parametrize("text", [

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import random
 from functools import cache
-from pathlib import Path
 
 import pytest
 
@@ -19,7 +18,9 @@ from naipes.agents.registry import MinimaxAgent, RandomAgent
 from naipes.agents.search import Solver
 from naipes.runtime.game import Game, play_game
 
-FICHAS = str(Path(__file__).resolve().parent.parent / "rulesets" / "fichas.yaml")
+from helpers import RULESETS
+
+FICHAS = str(RULESETS / "fichas.yaml")
 
 
 # ---------------------------------------------------------------- brute force

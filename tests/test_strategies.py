@@ -21,10 +21,9 @@ from naipes.language.strategies import strategy_game, strategy_path
 from naipes.runtime.game import Game
 from naipes.tools.scenario import new_game
 
-from helpers import blind_check, hide_differently, run
+from helpers import RULESETS, STRATEGIES, blind_check, hide_differently, run
 
-ROOT = Path(__file__).resolve().parent.parent
-STRATEGY_FILES = sorted((ROOT / "strategies").glob("*/*.yaml"))
+STRATEGY_FILES = sorted(STRATEGIES.glob("*/*.yaml"))
 _programs: dict = {}
 
 
@@ -34,7 +33,7 @@ def option_key(option) -> tuple:
 
 def program_for(name: str):
     if name not in _programs:
-        _programs[name] = load_program(ROOT / "rulesets" / f"{name}.yaml")
+        _programs[name] = load_program(RULESETS / f"{name}.yaml")
     return _programs[name]
 
 
@@ -185,7 +184,7 @@ def test_a_playout_that_stops_early_in_the_scoring_sees_the_score_a_whole_scorin
 
 
 def test_ismcts_finds_the_winning_move_of_a_chip_game():
-    game = new_game(str(ROOT / "rulesets/fichas.yaml"), {"chips": "R1 R2 B1 B3 G3"})
+    game = new_game(str(RULESETS / "fichas.yaml"), {"chips": "R1 R2 B1 B3 G3"})
     winning = {option_key(o) for o in Solver().best(game.clone())}
     assert 0 < len(winning) < len(game.options())
     choices = {option_key(ISMCTSAgent(seed, iterations=400).choose(game.decision())) for seed in range(3)}
@@ -304,7 +303,7 @@ def test_a_strategy_anywhere_extends_a_shipped_level_by_name(tmp_path):
     mine = tmp_path / "mine.yaml"
     mine.write_text("game: pocha\nextends: baseline\nrules:\n  - {name: first_card, priority: 99, move: play, "
                     "choose: 'options[0]'}\n")
-    baseline = load_strategy(str(Path("strategies/pocha/baseline.yaml")), program)
+    baseline = load_strategy(str(STRATEGIES / "pocha" / "baseline.yaml"), program)
     levels = load_strategy(str(mine), program)
     assert [r.name for r in levels.program.rules] == [*(r.name for r in baseline.program.rules), "first_card"]
     (tmp_path / "baseline.yaml").write_text("game: pocha\nrules:\n  - {name: beside, move: play, "
@@ -528,14 +527,14 @@ def test_strategy_errors_are_located(duel, text, message):
 
 def test_short_names_find_the_strategies_of_a_game_and_its_variants():
     tute = program_for("tute_cabrero")
-    assert strategy_path("novice", tute) == ROOT / "strategies/tute_cabrero/novice.yaml"
-    official = load_program(ROOT / "rulesets/wizard_official.yaml")
-    assert strategy_path("seed", official) == ROOT / "strategies/wizard/seed.yaml"
+    assert strategy_path("novice", tute) == STRATEGIES / "tute_cabrero" / "novice.yaml"
+    official = load_program(RULESETS / "wizard_official.yaml")
+    assert strategy_path("seed", official) == STRATEGIES / "wizard" / "seed.yaml"
     assert strategy_path("nonexistent", tute) is None
 
 
 def test_a_view_knows_what_the_deck_is_made_of_but_not_where_hidden_cards_are():
-    game = new_game(str(ROOT / "rulesets/tute_cabrero.yaml"))
+    game = new_game(str(RULESETS / "tute_cabrero.yaml"))
     view = game.memory.seen_by(0)
     deck = compile_expression(game.program, "all_cards()")(view)
     assert sorted(c.name for c in deck) == sorted(c.name for z in game.memory.zones for c in z)

@@ -15,20 +15,17 @@ from the strategies' rules as documented in their files, not from running them.
 from __future__ import annotations
 
 from functools import cache
-from pathlib import Path
 
 import pytest
 
 from naipes.agents.registry import load_strategy, strategy_agent
 
-from helpers import program
+from helpers import STRATEGIES, program
 from test_brisca import BRISCA
 from test_brisca import on_table as brisca_table
 from test_hearts import HEARTS
 from test_hearts import on_table as hearts_table
 from test_hearts import start as hearts_start
-
-STRATEGIES = Path(__file__).resolve().parent.parent / "strategies"
 
 
 @cache

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import random
 from functools import cache
-from pathlib import Path
 
 import pytest
 
@@ -26,17 +25,16 @@ from naipes.language.builder import compile_expression
 from naipes.runtime.game import Game
 from naipes.tools.scenario import arrange, cards
 
-from helpers import program
+from helpers import RULESETS, STRATEGIES, program
 
-ROOT = Path(__file__).resolve().parent.parent
-CHINCHON = str(ROOT / "rulesets" / "chinchon.yaml")
-FICHAS = str(ROOT / "rulesets" / "fichas.yaml")
+CHINCHON = str(RULESETS / "chinchon.yaml")
+FICHAS = str(RULESETS / "fichas.yaml")
 
 
 @cache
 def strategy(game_path: str, level: str, params: tuple = ()):
     folder = "chinchon" if game_path == CHINCHON else "fichas"
-    return load_strategy(ROOT / "strategies" / folder / f"{level}.yaml", program(game_path, params))
+    return load_strategy(STRATEGIES / folder / f"{level}.yaml", program(game_path, params))
 
 
 def agent_for(game: Game, level: str, seat: int = 0, path: str = CHINCHON, params: tuple = ()) -> StrategyAgent:

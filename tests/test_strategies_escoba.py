@@ -11,16 +11,13 @@ rules as documented in its file, not from running it.
 from __future__ import annotations
 
 from functools import cache
-from pathlib import Path
 
 import pytest
 
 from naipes.agents.registry import load_strategy, strategy_agent
 
-from helpers import choose, program
+from helpers import STRATEGIES, choose, program
 from test_escoba import ESCOBA, on_table
-
-STRATEGIES = Path(__file__).resolve().parent.parent / "strategies"
 
 
 @cache

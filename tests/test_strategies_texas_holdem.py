@@ -11,7 +11,6 @@ Expected choices come from the strategy's rules as its header documents them, no
 from __future__ import annotations
 
 from functools import cache
-from pathlib import Path
 
 import pytest
 from test_texas_holdem import HOLDEM
@@ -19,9 +18,9 @@ from test_texas_holdem import HOLDEM
 from naipes.agents.registry import load_strategy, strategy_agent
 from naipes.tools.scenario import arrange
 
-from helpers import choose, program, start_game
+from helpers import STRATEGIES, choose, program, start_game
 
-STRATEGY = Path(__file__).resolve().parent.parent / "strategies" / "texas_holdem" / "basic.yaml"
+STRATEGY = STRATEGIES / "texas_holdem" / "basic.yaml"
 
 
 @cache

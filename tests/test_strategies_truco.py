@@ -13,16 +13,15 @@ header documents them, not from running it.
 from __future__ import annotations
 
 from functools import cache
-from pathlib import Path
 
 import pytest
 from test_truco import PAREJAS, TRUCO, deal, say
 
 from naipes.agents.registry import load_strategy, strategy_agent
 
-from helpers import program
+from helpers import STRATEGIES, program
 
-STRATEGY = Path(__file__).resolve().parent.parent / "strategies" / "truco" / "basic.yaml"
+STRATEGY = STRATEGIES / "truco" / "basic.yaml"
 
 
 @cache

@@ -10,7 +10,6 @@ Expected choices follow from the levels' rules (the strategy files' headers), wo
 from __future__ import annotations
 
 from functools import cache
-from pathlib import Path
 
 import pytest
 
@@ -19,14 +18,13 @@ from naipes.language.loader import load_tree, read_rule_file
 from naipes.runtime.game import play_game
 from naipes.tools.scenario import arrange, new_game
 
-from helpers import choose, program
+from helpers import RULESETS, STRATEGIES, choose, program
 
 # slow: each of the five strategy levels is compiled once (a second or two each), and the positions play on views
 pytestmark = pytest.mark.slow
 
-ROOT = Path(__file__).resolve().parent.parent
-TUTE = str(ROOT / "rulesets" / "tute_cabrero.yaml")
-LEVELS = ROOT / "strategies" / "tute_cabrero"
+TUTE = str(RULESETS / "tute_cabrero.yaml")
+LEVELS = STRATEGIES / "tute_cabrero"
 SEATS = ["P1", "P2", "P3"]
 ROUND = 2
 

@@ -18,20 +18,17 @@ in their files, not from running them.
 from __future__ import annotations
 
 from functools import cache
-from pathlib import Path
 
 import pytest
 
 from naipes.agents.registry import load_strategy, strategy_agent
 from naipes.tools.scenario import arrange
 
-from helpers import program
+from helpers import STRATEGIES, program
 from test_pocha import POCHA
 from test_pocha import on_table as pocha_table
 from test_wizard import WIZARD
 from test_wizard import on_table as wizard_table
-
-STRATEGIES = Path(__file__).resolve().parent.parent / "strategies"
 
 
 @cache

@@ -18,15 +18,13 @@ the rules above, not from running the rule file.
 from __future__ import annotations
 
 import random
-from pathlib import Path
 
 import pytest
 
 from naipes.tools.scenario import arrange
 
-from helpers import V, choose, labels, start_game, unask
+from helpers import RULESETS, V, choose, labels, start_game, unask
 
-RULESETS = Path(__file__).resolve().parent.parent / "rulesets"
 HOLDEM = str(RULESETS / "texas_holdem.yaml")
 LIMIT = str(RULESETS / "texas_holdem_limit.yaml")
 

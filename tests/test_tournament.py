@@ -3,7 +3,6 @@ import json
 import math
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
@@ -12,6 +11,8 @@ from naipes.errors import NaipesError
 from naipes.tools.cli import main
 from naipes.tools.statistics import wilson_interval
 from naipes.tools.tournament import mean_interval, rotations, run_tournament
+
+from helpers import RULESETS, shipped
 
 
 def test_mean_interval_of_known_samples():
@@ -34,7 +35,7 @@ def test_duplicate_deals_cancel_the_luck_between_equal_perfect_players():
     # Two perfect players: on each deal whoever moves first in a won position wins (or second in a lost one),
     # and each plays both seats, so each wins exactly one game of two on every deal: 0.5 with no spread in the
     # payoff (a win pays 1). The win rate's Wilson interval is a binomial one: it does not claim that certainty.
-    summary = run_tournament("rulesets/fichas.yaml", ["minimax", "minimax"], deals=12, seed=3, jobs=1)
+    summary = run_tournament(shipped("fichas"), ["minimax", "minimax"], deals=12, seed=3, jobs=1)
     for agent in summary["agents"]:
         assert agent["win_rate"] == 0.5 and agent["payoff_ci"] == [0.5, 0.5]
         assert agent["win_ci"] == pytest.approx(list(wilson_interval(6, 12)))
@@ -42,15 +43,15 @@ def test_duplicate_deals_cancel_the_luck_between_equal_perfect_players():
 
 
 def test_perfect_play_beats_random_with_separate_intervals():
-    summary = run_tournament("rulesets/fichas.yaml", ["minimax", "random"], deals=30, seed=1, jobs=1)
+    summary = run_tournament(shipped("fichas"), ["minimax", "random"], deals=30, seed=1, jobs=1)
     best, rand = summary["agents"]
     assert best["win_rate"] + rand["win_rate"] == pytest.approx(1.0)
     assert best["win_ci"][0] > rand["win_ci"][1]
 
 
 def test_results_do_not_depend_on_the_number_of_workers():
-    one = run_tournament("rulesets/fichas.yaml", ["random", "random"], deals=6, seed=9, jobs=1)
-    two = run_tournament("rulesets/fichas.yaml", ["random", "random"], deals=6, seed=9, jobs=2)
+    one = run_tournament(shipped("fichas"), ["random", "random"], deals=6, seed=9, jobs=1)
+    two = run_tournament(shipped("fichas"), ["random", "random"], deals=6, seed=9, jobs=2)
     assert one == two
 
 
@@ -72,7 +73,7 @@ print(json.dumps([start_method(), played[1], played[2]]))
 def test_workers_play_the_program_compiled_once_without_reading_the_rule_file_again(tmp_path):
     # in a fresh interpreter (no other thread: start_method forks), so that pytest's threads play no part
     path = tmp_path / "fichas.yaml"
-    path.write_text((Path(__file__).resolve().parent.parent / "rulesets" / "fichas.yaml").read_text())
+    path.write_text((RULESETS / "fichas.yaml").read_text())
     done = subprocess.run([sys.executable, "-c", ONE_COMPILATION, str(path)], capture_output=True, text=True,
                           timeout=120)
     assert done.returncode == 0, done.stderr
@@ -82,7 +83,7 @@ def test_workers_play_the_program_compiled_once_without_reading_the_rule_file_ag
 
 def test_wrong_number_of_agents_is_an_error():
     with pytest.raises(NaipesError, match="seats 2 to 2 players"):
-        run_tournament("rulesets/fichas.yaml", ["random", "random", "random"], deals=1, seed=1)
+        run_tournament(shipped("fichas"), ["random", "random", "random"], deals=1, seed=1)
 
 
 @pytest.mark.slow

@@ -15,17 +15,14 @@ come from the rules above, not from running the rule file.
 """
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 from naipes.agents.registry import RandomAgent
 from naipes.runtime.game import Game
 from naipes.tools.scenario import arrange, player
 
-from helpers import V, choose, labels, program, start_game, unask
+from helpers import RULESETS, V, choose, labels, program, start_game, unask
 
-RULESETS = Path(__file__).resolve().parent.parent / "rulesets"
 TRUCO = str(RULESETS / "truco.yaml")
 PAREJAS = str(RULESETS / "truco_parejas.yaml")
 SUITS = ["espadas", "bastos", "oros", "copas"]

@@ -22,7 +22,6 @@ not from running the rule file.
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 import pytest
 
@@ -30,9 +29,9 @@ from naipes.agents.registry import RandomAgent
 from naipes.runtime.game import Game
 from naipes.tools.scenario import arrange, player, zone
 
-from helpers import V, choose, labels, names, program, start_game, unask
+from helpers import RULESETS, V, choose, labels, names, program, start_game, unask
 
-TUTE = str(Path(__file__).resolve().parent.parent / "rulesets" / "tute_cabrero.yaml")
+TUTE = str(RULESETS / "tute_cabrero.yaml")
 SUITS = ["oros", "copas", "espadas", "bastos"]
 # weakest to strongest: as > 3 > rey > caballo > sota > 7 > 6 > 5 > 4 > 2
 ORDER = [2, 4, 5, 6, 7, 10, 11, 12, 3, 1]

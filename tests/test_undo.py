@@ -10,14 +10,14 @@ lead where a copy of the game playing it leads.
 from __future__ import annotations
 
 import random
-from pathlib import Path
 
 import pytest
 
 from naipes import load_program
 from naipes.runtime.game import Game
 
-ROOT = Path(__file__).resolve().parent.parent
+from helpers import RULESETS
+
 GAMES = {"fichas": {"count": "12"}, "pocha": {"peak": "3"}, "tute_cabrero": {"porotos_to_retire": "1"},
          "chinchon": {"target": "30"}, "wizard": {}}
 
@@ -41,7 +41,7 @@ def state(game: Game) -> tuple:
 @pytest.mark.slow
 @pytest.mark.parametrize("name", sorted(GAMES))
 def test_every_move_made_and_undone_leaves_the_game_as_it_was(name):
-    make_and_undo(name, load_program(ROOT / "rulesets" / f"{name}.yaml", GAMES[name]), range(3))
+    make_and_undo(name, load_program(RULESETS / f"{name}.yaml", GAMES[name]), range(3))
 
 
 @pytest.mark.parametrize("name", ["pocha", "tute_cabrero"])
@@ -49,7 +49,7 @@ def test_an_agenda_per_word_of_rules_is_taken_back_too(name, monkeypatch):
     """A program of more than WORD rules has an agenda per word (Agendas): here a word per rule."""
     from naipes.language import linker
     monkeypatch.setattr(linker, "WORD", 1)
-    program = load_program(ROOT / "rulesets" / f"{name}.yaml", GAMES[name])
+    program = load_program(RULESETS / f"{name}.yaml", GAMES[name])
     assert len(program.matchings) > 1
     make_and_undo(name, program, range(1))
 

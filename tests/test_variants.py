@@ -1,12 +1,13 @@
 """Variants: a short file that extends a base and overrides rules by name."""
 import random
 from functools import cache
-from pathlib import Path
 
 import pytest
 
 from naipes import Game, Solver, load_program
 from naipes.errors import RuleErrors
+
+from helpers import RULESETS, shipped
 
 
 @cache
@@ -19,15 +20,15 @@ def misere_mover_wins(position: tuple) -> bool:
 
 
 def test_misere_variant_replaces_only_the_winning_rule():
-    base = load_program("rulesets/fichas.yaml", {})
-    variant = load_program("rulesets/fichas_misere.yaml", {})
+    base = load_program(shipped("fichas"), {})
+    variant = load_program(shipped("fichas_misere"), {})
     assert [r.name for r in variant.rules] == [r.name for r in base.rules]
     assert variant.title != base.title
     assert variant.params.keys() == base.params.keys()
 
 
 def test_misere_single_chip_loses_for_the_mover():
-    game = Game(load_program("rulesets/fichas_misere.yaml", {"chips": "R1"}), 0)
+    game = Game(load_program(shipped("fichas_misere"), {"chips": "R1"}), 0)
     game.start()
     game.apply(game.options()[0])
     assert game.over and game.winners == (1,)
@@ -38,7 +39,7 @@ def test_misere_solver_agrees_with_brute_force():
     rng = random.Random(11)
     for _ in range(40):
         chips = tuple(sorted(("RBG"[rng.randrange(3)], rng.randint(1, 3)) for _ in range(rng.randint(1, 7))))
-        program = load_program("rulesets/fichas_misere.yaml", {"chips": " ".join(f"{c}{v}" for c, v in chips)})
+        program = load_program(shipped("fichas_misere"), {"chips": " ".join(f"{c}{v}" for c, v in chips)})
         game = Game(program, 0)
         game.start()
         won = any(value[0] == 1 for _, value in Solver().evaluate(game))
@@ -46,7 +47,7 @@ def test_misere_solver_agrees_with_brute_force():
 
 
 def test_override_of_a_missing_rule_is_a_located_error(tmp_path):
-    (tmp_path / "base.yaml").write_text(Path("rulesets/fichas.yaml").read_text())
+    (tmp_path / "base.yaml").write_text((RULESETS / "fichas.yaml").read_text())
     variant = tmp_path / "v.yaml"
     variant.write_text("extends: base.yaml\noverride:\n  - name: last_chip_win\n    then: pass\n")
     with pytest.raises(Exception) as info:
@@ -58,7 +59,7 @@ def test_override_of_a_missing_rule_is_a_located_error(tmp_path):
 
 def test_a_variant_changes_one_field_of_a_move(tmp_path):
     # The base's move keeps its options and effect; the variant restates only 'legal'.
-    (tmp_path / "base.yaml").write_text(Path("rulesets/fichas.yaml").read_text())
+    (tmp_path / "base.yaml").write_text((RULESETS / "fichas.yaml").read_text())
     variant = tmp_path / "v.yaml"
     variant.write_text("extends: base.yaml\nmoves:\n  take_colour:\n    legal: \"colour != 'R'\"\n")
     game = Game(load_program(variant, {"chips": "R1 B2"}), 0)

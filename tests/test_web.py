@@ -9,7 +9,6 @@ from __future__ import annotations
 import json
 import socket
 import threading
-from pathlib import Path
 
 import pytest
 
@@ -26,7 +25,8 @@ from naipes.tools.replay import Replay  # noqa: E402
 from naipes.web.app import create_app  # noqa: E402
 from naipes.web.table import Table, Tables  # noqa: E402
 
-RULESETS = Path(__file__).resolve().parent.parent / "rulesets"
+from helpers import RULESETS  # noqa: E402
+
 GAMES = {name: RULESETS / f"{name}.yaml" for name in ("fichas", "pocha")}
 TIMEOUT = 20
 

@@ -9,7 +9,6 @@ with the reason, where Chromium, chromedriver or Selenium is missing.
 from __future__ import annotations
 
 import threading
-from pathlib import Path
 
 import pytest
 
@@ -34,7 +33,8 @@ from naipes.web.browser import chromium  # noqa: E402
 from naipes.web.server import serving  # noqa: E402
 from naipes.web.table import Table  # noqa: E402
 
-RULESETS = Path(__file__).resolve().parent.parent / "rulesets"
+from helpers import RULESETS  # noqa: E402
+
 GAMES = {name: RULESETS / f"{name}.yaml" for name in ("fichas", "pocha")}
 POCHA = {"peak": "2", "random_seats": "false"}  # rounds of 1, 2 and 1 cards
 WAIT = 20

@@ -19,18 +19,15 @@ from the rules above, not from running the rule files.
 """
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 from naipes.errors import ParamError
 from naipes.tools.scenario import arrange, cards, player, zone
 
 import trick_games
-from helpers import V, choose, labels, names, program, start_game
+from helpers import RULESETS, V, choose, labels, names, program, start_game
 from trick_games import announced_tricks, assert_took_the_trick, bid_round, deal_round, legal_cards
 
-RULESETS = Path(__file__).resolve().parent.parent / "rulesets"
 WIZARD = str(RULESETS / "wizard.yaml")
 OFFICIAL = str(RULESETS / "wizard_official.yaml")
 LAST_BIDDER = str(RULESETS / "wizard_last_bidder.yaml")

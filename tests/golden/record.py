@@ -27,10 +27,10 @@ from pathlib import Path
 
 from naipes import load_program
 from naipes.agents.registry import load_strategy, make_agent, strategy_agent
+from naipes.language.shipped import RULESETS
 from naipes.language.strategies import strategy_path
 from naipes.runtime.game import Game, play_game
 
-ROOT = Path(__file__).resolve().parents[2]
 HERE = Path(__file__).resolve().parent
 MAX_DECISIONS = 2500  # a game still running after this many decisions is recorded as cut off
 
@@ -119,7 +119,7 @@ class _CutOff(Exception):
 
 @cache
 def program_of(name: str):
-    return load_program(ROOT / "rulesets" / f"{name}.yaml", dict(CONFIGS[name].get("params", {})))
+    return load_program(RULESETS / f"{name}.yaml", dict(CONFIGS[name].get("params", {})))
 
 
 @cache
