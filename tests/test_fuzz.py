@@ -39,8 +39,10 @@ from helpers import RULESETS, STRATEGIES
 
 # Mutated params can reach the engine's random module with a float (a DeprecationWarning
 # in Python 3.11, a TypeError -> GameError later): not what these tests are about.
-# slow: its tests share fixtures that load and play thousands of mutants
-pytestmark = [pytest.mark.filterwarnings("ignore::DeprecationWarning"), pytest.mark.slow]
+# slow: its tests share fixtures that load and play a thousand mutants; one xdist group, so that one worker makes
+# them once (pyproject.toml runs the suite with --dist loadgroup)
+pytestmark = [pytest.mark.filterwarnings("ignore::DeprecationWarning"), pytest.mark.slow,
+              pytest.mark.xdist_group("fuzz")]
 
 ROOT = Path(__file__).resolve().parent.parent
 RULE_FILES = sorted(RULESETS.glob("*.yaml"))

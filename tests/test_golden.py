@@ -56,21 +56,15 @@ def test_games_replay_as_recorded(name):
 def test_games_replay_with_the_rules_cut_into_words(name, monkeypatch):
     """A program of more than WORD rules has an agenda per word of its conflict order (Agendas); they fire as
     one agenda would: the first recorded games replay with a word per rule."""
-    monkeypatch.setattr(linker, "WORD", 1)
-    record.program_of.cache_clear()
-    record.strategy_of.cache_clear()
-    try:
-        assert len(record.program_of(name).matchings) > 1
-        for expected in recorded(name)[:4]:
-            actual = record.play_recorded(name, expected["seed"])
-            where = f"{name} seed {expected['seed']} ({', '.join(expected['seats'])})"
-            difference = first_difference(expected["events"], actual["events"])
-            assert actual["events"] == expected["events"], f"{where}: {difference}"
-            assert (actual["result"], actual["firings"], actual["firing_digest"]) == \
-                (expected["result"], expected["firings"], expected["firing_digest"]), where
-    finally:
-        record.program_of.cache_clear()
-        record.strategy_of.cache_clear()
+    monkeypatch.setattr(linker, "WORD", 1)  # (record compiles its programs and strategies again for it)
+    assert len(record.program_of(name).matchings) > 1
+    for expected in recorded(name)[:4]:
+        actual = record.play_recorded(name, expected["seed"])
+        where = f"{name} seed {expected['seed']} ({', '.join(expected['seats'])})"
+        difference = first_difference(expected["events"], actual["events"])
+        assert actual["events"] == expected["events"], f"{where}: {difference}"
+        assert (actual["result"], actual["firings"], actual["firing_digest"]) == \
+            (expected["result"], expected["firings"], expected["firing_digest"]), where
 
 
 class _Enough(Exception):

@@ -27,6 +27,7 @@ from pathlib import Path
 
 from naipes import load_program
 from naipes.agents.registry import load_strategy, make_agent, strategy_agent
+from naipes.language import linker
 from naipes.language.shipped import RULESETS
 from naipes.language.strategies import strategy_path
 from naipes.runtime.game import Game, play_game
@@ -117,14 +118,24 @@ class _CutOff(Exception):
     pass
 
 
-@cache
 def program_of(name: str):
+    """The rule file `name` with its params, compiled once per run and per linker.WORD (a test lowers it to cut the
+    rules into words: programs compiled so are kept apart from the others, not compiled again for the next test)."""
+    return _program(name, linker.WORD)
+
+
+def strategy_of(name: str, spec: str):
+    return _strategy(name, spec, linker.WORD)
+
+
+@cache
+def _program(name: str, word: int):
     return load_program(RULESETS / f"{name}.yaml", dict(CONFIGS[name].get("params", {})))
 
 
 @cache
-def strategy_of(name: str, spec: str):
-    program = program_of(name)
+def _strategy(name: str, spec: str, word: int):
+    program = _program(name, word)
     path = strategy_path(spec, program)
     return load_strategy(path, program) if path else None
 
