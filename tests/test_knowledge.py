@@ -15,7 +15,7 @@ GAMES = ["tute_cabrero", "pocha", "wizard", "chinchon"]
 
 @pytest.fixture(scope="module", params=GAMES)
 def program(request):
-    return load_program(f"rulesets/{request.param}.yaml")
+    return load_program(shipped(request.param))
 
 
 def _play(program, seed, check, decisions=150):
