@@ -10,6 +10,17 @@ import pytest
 from helpers import write_rules
 
 
+@pytest.fixture(autouse=True, scope="session")
+def _run_in_an_empty_folder(tmp_path_factory: pytest.TempPathFactory):
+    """The tests run in an empty folder, not the checkout: the command takes a game's short name for
+    ./rulesets/NAME.yaml where there is one, before the shipped game, and the checkout's copy would stand in for the
+    installed package's (logged by its path, where a shipped file is logged by its name)."""
+    before = os.getcwd()
+    os.chdir(tmp_path_factory.mktemp("cwd"))
+    yield
+    os.chdir(before)
+
+
 @pytest.fixture
 def rule_file(tmp_path: Path) -> Callable[..., Path]:
     """rule_file(TEXT, name="g.yaml", tail=""): TEXT dedented into a rule file in this test's tmp_path."""

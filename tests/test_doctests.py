@@ -2,6 +2,7 @@
 import doctest
 import importlib
 import pkgutil
+from pathlib import Path
 
 import pytest
 
@@ -16,9 +17,10 @@ OPTIONAL = {"naipes.bridges.openspiel": "pyspiel", "naipes.bridges.pettingzoo": 
 
 
 @pytest.mark.parametrize("name", MODULES)
-def test_docstring_examples(name):
+def test_docstring_examples(name, monkeypatch):
     if name in OPTIONAL:
         pytest.importorskip(OPTIONAL[name], reason=f"{name} needs an optional extra (see pyproject.toml)")
+    monkeypatch.chdir(Path(__file__).resolve().parent.parent)  # (the examples name files from the checkout's top)
     module = importlib.import_module(name)
     failures, _ = doctest.testmod(module, optionflags=doctest.ELLIPSIS)
     assert failures == 0
