@@ -88,6 +88,21 @@ def test_a_variant_overrides_and_removes_steps_by_name(tmp_path):
     assert run(variant) == ["counted", "start", "play", "counted", "start", "play"]
 
 
+def test_a_step_override_changes_only_the_keys_it_gives(tmp_path):
+    # 'when' alone keeps the step's 'then'; 'doc' alone keeps the actions of a step written '- name: actions'.
+    write(tmp_path, GAME)
+    variant = write(tmp_path, """
+        extends: steps.yaml
+        game: steps_variant
+        override:
+          - name: note_the_second_round
+            when: "rnd == 1"
+          - name: count_the_round
+            doc: one more round
+        """, "variant.yaml")
+    assert run(variant) == ["count", "second", "start", "play", "count", "start", "play"]
+
+
 def test_a_variant_lists_phases_in_a_new_order_keeping_their_steps(tmp_path):
     write(tmp_path, GAME)
     variant = write(tmp_path, """

@@ -218,7 +218,8 @@ RULE_FILE = _record(
     max_firings=("firings allowed between two decisions (at most 1,000,000)", COUNT),
     max_decisions=("decisions after which a game is cut off, so that none goes on for ever (default 100,000)", COUNT),
     extends=("base rule file of a variant: a path, or the name of a shipped rule file", TEXT),
-    override=("rules (or phase steps) replacing the base's by name", ListOf(RULE)),
+    override=("rules (or phase steps) changing the base's by name, key by key (a key given null is taken away)",
+              ListOf(RULE)),
     remove=("base rules, phase steps or variables to delete by name", NAMES))
 
 STRATEGY_RULE = _record(
@@ -249,7 +250,7 @@ STRATEGY_FILE = _record(
     ("game",), "extends",  # required keys; the key naming a base (extends)
     game=("the rule file it plays", TEXT), title=("a human title", TEXT), description=("free text", TEXT),
     extends=("a weaker level it adds rules to", TEXT),
-    override=("rules replacing the base's by name", ListOf(STRATEGY_RULE)),
+    override=("rules changing the base's by name, key by key", ListOf(STRATEGY_RULE)),
     remove=("base rules to delete by name", NAMES),
     default=("when no rule proposes a legal option: first, random, or an agent", TEXT),
     strategy=("conflict-resolution strategy", Value(("text",), tuple(STRATEGIES))),
