@@ -167,6 +167,7 @@ class VarSpec:
     type: str | None = None
     show: bool = True  # shown to a human at the table (bookkeeping can be hidden; views still carry it)
     score: bool = False  # a column of the score sheet at the end (naipes.tools.scoresheet)
+    reset: str | None = None  # the phase on each entry of which it starts again from its init (`reset:`)
 
     def __post_init__(self) -> None:
         self.name = interned(self.name)
@@ -401,6 +402,7 @@ class Program:
     symbols: Any = None  # the compiler's symbol table, kept to compile expressions later
     namespace: dict = field(default_factory=dict)
     first_stages: dict = field(default_factory=dict)  # phase -> the stage its turns start in (phases with stages)
+    resets: dict = field(default_factory=dict)  # phase -> (its game variables, its player variables) to reset
     # run-time values computed once per program (placeholder cards, the moves as games read them, the zones keys hold)
     caches: dict = field(default_factory=dict)
     function_reads: dict = field(default_factory=dict)  # function -> what it reads, through every call it makes

@@ -508,3 +508,64 @@ rules:
     game = Game(load_program(write(tmp_path, text, "chain.yaml")), 0)
     game.start()
     assert game.memory.over and game.memory.vars["log"] == ["deal", "open", "read"]
+
+
+RESETS = """
+game: resets
+players: 2
+params:
+  hands: {default: 3}
+state:
+  hand: 0
+  log: "[]"
+  raised: {init: "False", reset: deal}
+  stake: {init: "hand * 10", reset: deal}   # the init is computed again at each reset, from the state then
+player_state:
+  taken: {init: "player.index", reset: deal}
+phases:
+  deal:
+    enter:
+      - count: |
+          hand += 1
+          log = log + [(hand, raised, stake, [p.taken for p in players])]
+          goto play
+  play:
+  scoring:
+rules:
+  - name: play_it
+    phase: play
+    then: |
+      raised = True
+      stake += 5
+      for p in players:
+          p.taken += 7
+      goto scoring
+  - name: next_hand
+    phase: scoring
+    then: |
+      log = log + [('scored', stake)]
+      if hand >= hands:
+          end game
+      else:
+          goto deal
+"""
+
+
+def test_variables_reset_start_again_from_their_init_on_entering_their_phase(tmp_path):
+    # before the deal's steps: each hand sees False, 10 * the hand before, and each player's own index
+    assert run(write(tmp_path, RESETS)) == [
+        (1, False, 0, [0, 1]), ("scored", 5), (2, False, 10, [0, 1]), ("scored", 15),
+        (3, False, 20, [0, 1]), ("scored", 25)]
+
+
+def test_a_phase_without_enter_steps_resets_before_its_rules_see_the_variables(tmp_path):
+    # scoring has no enter steps: resetting 'stake' there, its rule reads the init
+    text = RESETS.replace('stake: {init: "hand * 10", reset: deal}', 'stake: {init: "hand * 10", reset: scoring}')
+    log = run(write(tmp_path, text))
+    assert [entry for entry in log if entry[0] == "scored"] == [("scored", 10), ("scored", 20), ("scored", 30)]
+
+
+def test_a_reset_that_names_no_phase_is_a_located_error_with_a_suggestion(tmp_path):
+    errors = errors_of(tmp_path, RESETS.replace("reset: deal}", "reset: dael}", 1))
+    assert "'reset' names the phase" in errors[0].message and "'dael' is not a phase" in errors[0].message
+    assert errors[0].location.line == 8 and "deal" in (errors[0].hint or "")

@@ -143,7 +143,7 @@ class Builder(Settings, Phases, Declarations, Cards, Moves, Rules):
             setup = self.define("setup", (), unit, True, "setup")
         moves = self.moves()
         rules = self.rules(declared.phases, declared.strategy)
-        rules += self.entry_rules(len(rules), declared.strategy)
+        rules += self.entry_rules(len(rules), declared.strategy, {v.reset for v in state + player_state if v.reset})
         result, evaluation, estimate = (self.per_player_expression(s) for s in ("result", "evaluation", "estimate"))
         views = self.views()
         display = read_display(tree, cards.attributes + list(cards.tables) if cards else [],
@@ -225,8 +225,20 @@ class Builder(Settings, Phases, Declarations, Cards, Moves, Rules):
                 self.error(f"{section} '{name}': 'score' is true or false, on a public per-player variable (the "
                            f"score sheet is shown to everyone)", spec.loc("score"))
             out.append(VarSpec(str(name), func, str(visibility), unit.type if unit else None, show is not False,
-                               score is True))
+                               score is True, self.reset_phase(spec, f"{section} '{name}'")))
         return out
+
+    def reset_phase(self, spec: Any, what: str) -> str | None:
+        """`reset: PHASE`: the phase whose every entry starts the variable again from its init."""
+        if not isinstance(spec, Map) or "reset" not in spec:
+            return None
+        phase, phases = spec["reset"], self.sym.enums.get("phase", ())
+        if phase not in phases:
+            hint = did_you_mean(str(phase), list(phases)) if phases else "declare the game's phases ('phases:')"
+            self.error(f"{what}: 'reset' names the phase each entry of which starts it again, and '{phase}' is not "
+                       f"a phase", spec.loc("reset"), hint)
+            return None
+        return str(phase)
 
     def views(self) -> list[ViewSpec]:
         """`views: name: {value: EXPR, per_player: bool, visibility}`: display values, never stored."""
@@ -280,6 +292,8 @@ def link(declared: Declared, compiled: Compiled, path: str, overrides: dict[str,
         seats_alike=compiled.seats_alike, matchings=linked_plans(module, plans), function_reads=reads,
         line_origins=module.line_origins, code_name=module.code_name, overrides=dict(overrides),
         symbols=declared.symbols, namespace=module.namespace, first_stages=dict(declared.symbols.first_stages),
+        resets={phase: (tuple(v for v in state if v.reset == phase), tuple(v for v in player_state if v.reset == phase))
+                for phase in declared.phases},
         key_state=tuple(v.name for v in state if v.name in read),
         key_player_state=tuple(attribute(v.name) for v in player_state if v.name in read),
         key_zones=frozenset(z.name for z in zones if z.name in read),

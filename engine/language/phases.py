@@ -48,6 +48,7 @@ class Phases(SectionReader):
     def phases(self) -> list[str]:
         self.phase_steps: dict[str, tuple[Seq, Any]] = {}
         self.phase_stages: dict[str, list[str]] = {}
+        self.phase_where: dict[str, Any] = {}  # phase -> where it is named
         phases = self.tree.get("phases") or Seq()
         if not isinstance(phases, (Seq, Map)):
             self.error("'phases' is a list of names, or a mapping of phases (name: {enter: steps})",
@@ -64,6 +65,7 @@ class Phases(SectionReader):
                 self.error(f"phase '{p}' is listed twice", where)
             else:
                 names.append(str(p))
+                self.phase_where[str(p)] = where
                 if isinstance(phases, Map):
                     self.phase_body(str(p), phases[p], phases.loc(p))
         return names
@@ -100,11 +102,14 @@ class Phases(SectionReader):
         if names:
             self.phase_stages[phase] = names
 
-    def entry_rules(self, first_index: int, strategy: str) -> list[RuleSpec]:
-        """One rule per phase with enter steps: guarded by the phase, first of all, running the steps in order."""
+    def entry_rules(self, first_index: int, strategy: str, resetting: set[str]) -> list[RuleSpec]:
+        """One rule per phase with enter steps or variables reset on entering it (`resetting`): guarded by the
+        phase, first of all, resetting the variables, then running the steps in order."""
         rules: list[RuleSpec] = []
         seen: set[str] = set()
-        for phase, (steps, where) in self.phase_steps.items():
+        entered = dict(self.phase_steps)
+        entered.update({phase: (Seq(), self.phase_where.get(phase)) for phase in resetting if phase not in entered})
+        for phase, (steps, where) in entered.items():
             calls: list[tuple[list[n.Stmt], frozenset[str] | None, Any]] = []
             for i, step in enumerate(steps):
                 made = self.step(phase, step, steps.loc(i), seen)
@@ -119,6 +124,8 @@ class Phases(SectionReader):
                     still = n.MemoryCall("in_phase", [n.Literal(phase), *names])
                     source.append(n.If(n.Not(still), [n.Return(None, at=where_step)], [], at=where_step))
                 source += call
+            if phase in resetting:
+                source.insert(0, n.Do(n.MemoryCall("reset_variables", [n.Literal(phase)]), at=where))
             if not source:
                 continue
             source.insert(0, n.Do(n.MemoryCall("entered", [n.Literal(phase)]), at=where))  # (wakes the held rules)

@@ -129,6 +129,8 @@ VARIABLE = _record(
     score=("a column of the score sheet shown when the game ends: its value after each hand that changes a score, "
            "and at the end (public per-player variables)", BOOL),
     values=("the only texts it may hold (a text the file writes to or compares with it must be one)", NAMES),
+    reset=("a phase: the variable starts again from its init each time the phase is entered, before its enter "
+           "steps (per-hand state: reset: deal)", TEXT),
     doc=("what it means", TEXT))
 VARIABLES = Entries(Either((VARIABLE, EXPRESSION, NULL)))  # name: INIT, or name: {init, visibility, ...}
 VIEW = _record(

@@ -165,6 +165,17 @@ class Memory(Budget):
         (see Agenda.holding)."""
         self.dirty.add(ENTERED + phase)
 
+    def reset_variables(self, phase: str) -> None:
+        """`phase` is entered: its variables declared `reset: PHASE` start again from their init, in the order
+        declared (the game's, then the players')."""
+        V = self.vars
+        game_vars, player_vars = self.program.resets[phase]
+        for var in game_vars:
+            self.set_var(var.name, var.init(self, V))
+        for var in player_vars:
+            for p in self.players:
+                self.set_attr(p, var.name, var.init(self, V, p))
+
     def refresh(self, rule: str) -> None:
         """Let the activations of `rule` fire again though nothing they read changed (CLIPS's refresh)."""
         self.dirty.add(REFRESH + rule)
