@@ -360,6 +360,17 @@ class CardSpec:
     declared: dict = field(default_factory=dict)  # attribute -> the values a generated deck may give it
 
 
+@dataclass
+class TurnSpec:
+    """A phase's declared turn order (`turns:`): who moves first on entering it, and who after each move."""
+
+    first: Callable
+    order: Callable | None = None  # the players in turn order (None: every player)
+    skip: Callable | None = None  # f(memory, vars, player): passed over
+    until: Callable | None = None  # f(memory, vars): the turn stops after a move
+    once: bool = False  # the turn goes round once, from `first`
+
+
 @dataclass(frozen=True, eq=False)
 class Program:
     """A compiled rule file: everything needed to run games of it (frozen: built once, then shared)."""
@@ -403,6 +414,8 @@ class Program:
     namespace: dict = field(default_factory=dict)
     first_stages: dict = field(default_factory=dict)  # phase -> the stage its turns start in (phases with stages)
     resets: dict = field(default_factory=dict)  # phase -> (its game variables, its player variables) to reset
+    turns: dict = field(default_factory=dict)  # phase -> its TurnSpec (`turns:`)
+    warnings: tuple[str, ...] = ()  # what loading found likely unmeant, though it runs (`naipes check` says it)
     # run-time values computed once per program (placeholder cards, the moves as games read them, the zones keys hold)
     caches: dict = field(default_factory=dict)
     function_reads: dict = field(default_factory=dict)  # function -> what it reads, through every call it makes

@@ -35,7 +35,7 @@ from . import nodes as n
 from .compiler import Unit, identifier_problem
 from .loader import Map, Seq
 from .sections import SectionReader, located_text
-from .vocabulary import PHASE_KEYS, STEP_KEYS
+from .vocabulary import PHASE_KEYS, STEP_KEYS, TURNS_KEYS
 from .writes import union, unit_writes
 
 NAME = re.compile(r"[A-Za-z]\w*\Z", re.ASCII)
@@ -49,6 +49,7 @@ class Phases(SectionReader):
         self.phase_steps: dict[str, tuple[Seq, Any]] = {}
         self.phase_stages: dict[str, list[str]] = {}
         self.phase_where: dict[str, Any] = {}  # phase -> where it is named
+        self.phase_turns: dict[str, Map] = {}  # phase -> its `turns:` as written
         phases = self.tree.get("phases") or Seq()
         if not isinstance(phases, (Seq, Map)):
             self.error("'phases' is a list of names, or a mapping of phases (name: {enter: steps})",
@@ -78,6 +79,14 @@ class Phases(SectionReader):
             return
         self.check_keys(body, PHASE_KEYS, f"phase '{name}'")
         self.stages(name, body)
+        turns = body.get("turns")
+        if turns is not None:
+            if isinstance(turns, Map) and "from" in turns:
+                self.check_keys(turns, TURNS_KEYS, f"the turns of phase '{name}'")
+                self.phase_turns[name] = turns
+            else:
+                self.error(f"the turns of phase '{name}' are a mapping with 'from: PLAYER' (and order, skip, once, "
+                           "until)", body.loc("turns"))
         steps = body.get("enter")
         if steps is None:
             return
@@ -102,13 +111,42 @@ class Phases(SectionReader):
         if names:
             self.phase_stages[phase] = names
 
+    def turn_orders(self) -> dict[str, tuple[Any, ...]]:
+        """Each phase's `turns:` compiled: phase -> the generated names of (from, order, skip, until) and once."""
+        out: dict[str, tuple[Any, ...]] = {}
+        if self.phase_turns and "turn" not in self.sym.globals:
+            phase, turns = next(iter(self.phase_turns.items()))
+            self.error(f"phase '{phase}' declares its turns: declare the state variable they set, 'turn' (the "
+                       "player to move)", turns.where, "state: {turn: None}")
+            return out
+        for phase, turns in self.phase_turns.items():
+            scopes: dict[str, dict[str, str | None]] = {"from": {}, "order": {}, "skip": {"player": "player"},
+                                                         "until": {}}
+            names = [self.turn_expression(phase, turns, key, scope) for key, scope in scopes.items()]
+            once = turns.get("once", False)
+            if not isinstance(once, bool):
+                self.error(f"'once' in the turns of phase '{phase}' is true or false", turns.loc("once"))
+            out[phase] = (*names, once is True)
+        return out
+
+    def turn_expression(self, phase: str, turns: Map, key: str, scope: dict[str, str | None]) -> str | None:
+        if key not in turns:
+            return None
+        what = f"'{key}' of the turns of phase '{phase}'"
+        text = self.expr_text(turns[key], turns.loc(key), what)
+        unit = None if not text else self.compiler.expression(text, dict(scope), what=what)
+        name: str = self.define(f"turn_{key}", tuple(scope), unit, False, what)
+        return name
+
     def entry_rules(self, first_index: int, strategy: str, resetting: set[str]) -> list[RuleSpec]:
-        """One rule per phase with enter steps or variables reset on entering it (`resetting`): guarded by the
-        phase, first of all, resetting the variables, then running the steps in order."""
+        """One rule per phase with enter steps, variables reset on entering it (`resetting`) or declared turns:
+        guarded by the phase, first of all, resetting the variables, giving the first turn, then running the
+        steps in order."""
         rules: list[RuleSpec] = []
         seen: set[str] = set()
         entered = dict(self.phase_steps)
-        entered.update({phase: (Seq(), self.phase_where.get(phase)) for phase in resetting if phase not in entered})
+        entered.update({phase: (Seq(), self.phase_where.get(phase)) for phase in [*resetting, *self.phase_turns]
+                        if phase not in entered})
         for phase, (steps, where) in entered.items():
             calls: list[tuple[list[n.Stmt], frozenset[str] | None, Any]] = []
             for i, step in enumerate(steps):
@@ -124,6 +162,8 @@ class Phases(SectionReader):
                     still = n.MemoryCall("in_phase", [n.Literal(phase), *names])
                     source.append(n.If(n.Not(still), [n.Return(None, at=where_step)], [], at=where_step))
                 source += call
+            if phase in self.phase_turns:
+                source.insert(0, n.Do(n.MemoryCall("start_turns", [n.Literal(phase)]), at=where))
             if phase in resetting:
                 source.insert(0, n.Do(n.MemoryCall("reset_variables", [n.Literal(phase)]), at=where))
             if not source:

@@ -177,7 +177,16 @@ STEP_BODY = _record(
     when=("run the step only if this holds when its turn comes", EXPRESSION), then=("its actions", ACTIONS),
     doc=("what it does", TEXT))
 STEP = Entries(Either((ACTIONS, STEP_BODY)), at_most=1)  # - step_name: ACTIONS, or - step_name: {when, then, doc}
+TURNS = _record(
+    ("from",), **{"from": ("who moves first on entering the phase (a player)", EXPRESSION)},
+    order=("the players who take turns, in turn order (default: players)", EXPRESSION),
+    skip=("a player passed over when this holds (an expression of `player`)", EXPRESSION),
+    once=("the turn goes round once: the player back to `from` gets no turn (turn is None)", BOOL),
+    until=("after a move, the turn stops (turn is None) when this holds", EXPRESSION),
+    doc=("how the turn goes round", TEXT))
 PHASE = _record(
+    turns=("declared turn order: `turn` is `from` on entering the phase and passes after each move made by the "
+           "player whose turn it is, to the next player of `order` (unless the move gave the turn itself)", TURNS),
     stages=("the stages of a turn in this phase, in order: `stage` holds the current one, the first on entering "
             "the phase; a move with `stage:` is offered only in its stage", NAMES),
     enter=("named steps run in order each time the phase is entered, before any rule of it; "
@@ -273,6 +282,7 @@ VIEW_KEYS = VIEW.keys
 PLAYERS_KEYS = PLAYERS.keys
 PHASE_KEYS = PHASE.keys
 STEP_KEYS = STEP_BODY.keys
+TURNS_KEYS = TURNS.keys
 TABLE_KEYS = TABLE.keys
 STRATEGY_SECTIONS = STRATEGY_FILE.keys
 STRATEGY_RULE_KEYS = STRATEGY_RULE.keys

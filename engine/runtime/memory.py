@@ -176,6 +176,37 @@ class Memory(Budget):
             for p in self.players:
                 self.set_attr(p, var.name, var.init(self, V, p))
 
+    def start_turns(self, phase: str) -> None:
+        """`phase`, with declared turns, is entered: the turn is its `from` player's."""
+        self.set_var("turn", self.program.turns[phase].first(self, self.vars))
+
+    def pass_turn(self, phase: str, player: PlayerBase) -> None:
+        """A move by `player` is made: in `phase`, with declared turns, the turn passes to the next player of its
+        order who is not passed over, unless the move gave the turn to someone else, changed the phase or ended the
+        game; None when `until` holds, when it would go back to `from` in a phase whose turn goes round once, or
+        when nobody is left."""
+        V = self.vars
+        if self.over or V.get("phase") != phase or V["turn"] is not player:
+            return
+        spec = self.program.turns[phase]
+        if spec.until is not None and spec.until(self, V):
+            self.set_var("turn", None)
+            return
+        ring = list(spec.order(self, V)) if spec.order is not None else self.players
+        if not any(p is player for p in ring):  # (left the order: the next of it after his seat)
+            ring = [p for p in self.players if p is player or any(p is q for q in ring)]
+        at = next(i for i, p in enumerate(ring) if p is player)
+        first = spec.first(self, V) if spec.once else None
+        following = None
+        for i in range(1, len(ring) + 1):
+            candidate = ring[(at + i) % len(ring)]
+            if spec.once and candidate is first:
+                break
+            if spec.skip is None or not spec.skip(self, V, candidate):
+                following = candidate
+                break
+        self.set_var("turn", following)
+
     def refresh(self, rule: str) -> None:
         """Let the activations of `rule` fire again though nothing they read changed (CLIPS's refresh)."""
         self.dirty.add(REFRESH + rule)
