@@ -369,6 +369,7 @@ class TurnSpec:
     skip: Callable | None = None  # f(memory, vars, player): passed over
     until: Callable | None = None  # f(memory, vars): the turn stops after a move
     once: bool = False  # the turn goes round once, from `first`
+    after: frozenset[str] | None = None  # the moves that end a turn (None: every move)
 
 
 @dataclass(frozen=True, eq=False)
@@ -415,6 +416,7 @@ class Program:
     first_stages: dict = field(default_factory=dict)  # phase -> the stage its turns start in (phases with stages)
     resets: dict = field(default_factory=dict)  # phase -> (its game variables, its player variables) to reset
     turns: dict = field(default_factory=dict)  # phase -> its TurnSpec (`turns:`)
+    teams: Any = None  # `teams:`: 'parity', tuples of seat indexes, or None (naipes.library.builtins.team_numbers)
     warnings: tuple[str, ...] = ()  # what loading found likely unmeant, though it runs (`naipes check` says it)
     # run-time values computed once per program (placeholder cards, the moves as games read them, the zones keys hold)
     caches: dict = field(default_factory=dict)

@@ -101,6 +101,19 @@ def test_the_turn_is_from_again_each_time_the_phase_is_entered(tmp_path):
     assert movers(tmp_path, text, [1, 2, 1, 1, 2, 1]) == [1, 2, 1, 2, 0, 1]  # the goto after 2, then 1 again
 
 
+def test_a_move_not_listed_in_after_leaves_the_turn_where_it_is(tmp_path):
+    # 'note' is a move that does not end a turn: the same player is asked again, then calls
+    text = GAME.replace('skip: "player.folded"}', 'after: [call]}').replace("""moves:
+""", """moves:
+  note:
+    then: "log = log + ['note']"
+""").replace('then: "ask turn to call"', 'then: "ask turn to call, note"')
+    game = play(write_rules(tmp_path, text), [])
+    for choice in ["note", "call", "note", "call", "call"]:
+        game.apply(next(o for o in game.options() if o.move == choice))
+    assert game.memory.vars["log"] == ["note", 1, "note", 2, 0]
+
+
 @pytest.mark.parametrize("text, message, line", [
     (GAME.replace('  turn: {init: "None"}\n', ""), "declare the state variable they set, 'turn'", 12),
     (GAME.replace('turns: {from: "players[1]", skip: "player.folded"}', 'turns: {skip: "player.folded"}'),
@@ -108,6 +121,7 @@ def test_the_turn_is_from_again_each_time_the_phase_is_entered(tmp_path):
     (GAME.replace('skip: "player.folded"}', 'skip: "player.foldd"}'), "foldd", 13),
     (GAME.replace('skip: "player.folded"}', 'once: 3}'), "'once' in the turns of phase 'calling' is true or false",
      13),
+    (GAME.replace('skip: "player.folded"}', 'after: [cal]}'), "'cal' is not one", 13),
 ])
 def test_bad_turns_are_located_errors(tmp_path, text, message, line):
     errors = load_errors(write_rules(tmp_path, text))

@@ -76,6 +76,7 @@ class Declared:
     phases: list[str]
     strategy: str
     symbols: Symbols
+    teams: Any  # `teams:` as Program.teams
 
 
 @dataclass
@@ -141,7 +142,7 @@ class Builder(Settings, Phases, Declarations, Cards, Moves, Rules):
         default_ai = (str((tree.get("players") or {}).get("ai", "random")) if isinstance(tree.get("players"), Map)
                       else "random")
         return Declared(str(name), str(tree.get("title", name)), doc.strip() if isinstance(doc, str) else "", players,
-                        default_ai, params, values, phases, strategy, self.sym)
+                        default_ai, params, values, phases, strategy, self.sym, self.teams(players[1]))
 
     def compiled(self, declared: Declared) -> Compiled:
         """The compile stage: every function, card, variable, move, rule, view and display of the file."""
@@ -309,8 +310,9 @@ def link(declared: Declared, compiled: Compiled, path: str, overrides: dict[str,
         symbols=declared.symbols, namespace=module.namespace, first_stages=dict(declared.symbols.first_stages),
         resets={phase: (tuple(v for v in state if v.reset == phase), tuple(v for v in player_state if v.reset == phase))
                 for phase in declared.phases},
+        teams=declared.teams,
         warnings=tuple(unmade_texts(defs, declared.symbols, declared_texts(declared, compiled))),
-        turns={phase: TurnSpec(*map(module.resolve, spec[:4]), once=spec[4])  # type: ignore[misc]
+        turns={phase: TurnSpec(*map(module.resolve, spec[:4]), once=spec[4], after=spec[5])  # type: ignore[misc]
                for phase, spec in compiled.turns.items()},
         key_state=tuple(v.name for v in state if v.name in read),
         key_player_state=tuple(attribute(v.name) for v in player_state if v.name in read),

@@ -262,7 +262,8 @@ class Writer:
             self.emit(out, indent, f"{obj} = {base}; M.set_var({name!r}, B_replaced(V[{name!r}], {index}, "
                                    f"{new(f'V[{name!r}][{index}]')}))", node)
         else:
-            self.emit(out, indent, f"{obj} = {base}; M.set_attr({obj}, {name!r}, {new(f'{obj}.{attribute(name)}')})",
+            setter = "set_team_attr" if node.writes == n.WRITES_TEAM else "set_attr"
+            self.emit(out, indent, f"{obj} = {base}; M.{setter}({obj}, {name!r}, {new(f'{obj}.{attribute(name)}')})",
                       node)
 
     def s_Move(self, node: n.Move, indent: int, out: list[Line]) -> None:

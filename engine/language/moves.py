@@ -18,6 +18,9 @@ from .vocabulary import MOVE_KEYS
 NAME_LIST = re.compile(r"^\s*\[\s*([A-Za-z]\w*(\s*,\s*[A-Za-z]\w*)*)\s*\]\s*$", re.ASCII)
 
 
+MOVED_IN = "_moved_in"  # the engine's local: the phase a move is made in (no file names one: '_')
+
+
 class Moves(SectionReader):
     """Reads ``moves:``."""
 
@@ -96,10 +99,11 @@ class Moves(SectionReader):
                                      f"public form of move '{name}'")
             unit = c.block(self.texts(spec.get("then", "pass"), spec.loc("then"), f"move '{name}' then"), dict(scope),
                            what=f"effect of move '{name}'")
-            if unit is not None and isinstance(unit.tree, list):  # with declared turns, the turn passes on after
-                at = spec.loc("then") if "then" in spec else spec.where  # the move (Memory.pass_turn)
-                unit.tree += [n.Do(n.MemoryCall("pass_turn", [n.Literal(phase), n.local("player")]), at=at)
-                              for phase in turn_phases]
+            if turn_phases and unit is not None and isinstance(unit.tree, list):  # with declared turns, the
+                at = spec.loc("then") if "then" in spec else spec.where  # turn passes on (Memory.pass_turn)
+                unit.tree.insert(0, n.set_local(MOVED_IN, n.global_name("phase", at), at))
+                unit.tree.append(n.Do(n.MemoryCall("pass_turn", [n.local("player"), n.Literal(str(name)),
+                                                                 n.local(MOVED_IN)]), at=at))
             effect = self.define("move_effect", ("player", arg or "_"), unit, True, f"effect of move '{name}'")
             out[str(name)] = MoveSpec(str(name), arg, options, cascade, when, label, effect, str(spec.get("doc", "")),
                                       strict=not isinstance(legal, list), public=public, space=space,

@@ -30,6 +30,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from ..errors import did_you_mean
 from ..program import RuleSpec
 from . import nodes as n
 from .compiler import Unit, identifier_problem
@@ -126,8 +127,23 @@ class Phases(SectionReader):
             once = turns.get("once", False)
             if not isinstance(once, bool):
                 self.error(f"'once' in the turns of phase '{phase}' is true or false", turns.loc("once"))
-            out[phase] = (*names, once is True)
+            out[phase] = (*names, once is True, self.turn_moves(phase, turns))
         return out
+
+    def turn_moves(self, phase: str, turns: Map) -> frozenset[str] | None:
+        """`after: [MOVE, ...]`: the moves that end a turn in the phase (None: every move)."""
+        after = turns.get("after")
+        if after is None:
+            return None
+        section = self.tree.get("moves")
+        moves = list(section) if isinstance(section, Map) else []
+        names = after if isinstance(after, Seq) else [after]
+        for i, name in enumerate(names):
+            if name not in moves:
+                where = after.loc(i) if isinstance(after, Seq) else turns.loc("after")
+                self.error(f"'after' in the turns of phase '{phase}' lists moves, and '{name}' is not one", where,
+                           did_you_mean(str(name), [str(m) for m in moves]))
+        return frozenset(str(name) for name in names)
 
     def turn_expression(self, phase: str, turns: Map, key: str, scope: dict[str, str | None]) -> str | None:
         if key not in turns:

@@ -129,6 +129,7 @@ VARIABLE = _record(
     score=("a column of the score sheet shown when the game ends: its value after each hand that changes a score, "
            "and at the end (public per-player variables)", BOOL),
     values=("the only texts it may hold (a text the file writes to or compares with it must be one)", NAMES),
+    team=("a per-player variable its team shares: writing it for one member writes it for each (teams:)", BOOL),
     reset=("a phase: the variable starts again from its init each time the phase is entered, before its enter "
            "steps (per-hand state: reset: deal)", TEXT),
     doc=("what it means", TEXT))
@@ -183,6 +184,8 @@ TURNS = _record(
     skip=("a player passed over when this holds (an expression of `player`)", EXPRESSION),
     once=("the turn goes round once: the player back to `from` gets no turn (turn is None)", BOOL),
     until=("after a move, the turn stops (turn is None) when this holds", EXPRESSION),
+    after=("the moves that end a turn (default: every move; a move not listed leaves the turn where it is)",
+           NAMES),
     doc=("how the turn goes round", TEXT))
 PHASE = _record(
     turns=("declared turn order: `turn` is `from` on entering the phase and passes after each move made by the "
@@ -210,6 +213,9 @@ RULE_FILE = _record(
     params=("named, typed parameters", Entries(Either((PARAM, ANY_SCALAR))),),
     cards=("the deck", CARDS), zones=("piles of cards and who sees them", Entries(Either((ZONE, NULL)))),
     state=("global variables", VARIABLES), player_state=("per-player variables", VARIABLES),
+    teams=("fixed partnerships: `parity` (seats 0, 2, ... against 1, 3, ...) or lists of seat indexes ([[0, 2], "
+           "[1, 3]]); a seat in none plays alone", Either((Value(("text",), ("parity",)),
+                                                           ListOf(ListOf(Value(("int",), minimum=0)))))),
     phases=("the phases (agenda groups), the first is the start: a list of names, or name: {enter: steps, doc}",
             Either((NAMES, Entries(Either((PHASE, NULL)))))),
     strategy=("conflict-resolution strategy", Value(("text",), tuple(STRATEGIES))),

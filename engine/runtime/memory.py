@@ -23,7 +23,7 @@ from types import CodeType, FunctionType
 from typing import Any, Final
 
 from ..errors import GameError, ParamError
-from ..library.builtins import DECK, shuffle_in_place
+from ..library.builtins import DECK, TEAMS, shuffle_in_place, team_numbers
 from ..library.limits import LEAVES, MAX_ITEMS, MAX_STEPS, Budget, plus, weigh
 from ..program import CardBase as CardBase
 from ..program import CardSpec, FactBase, Program, ZoneSpec, attribute, declared
@@ -180,15 +180,16 @@ class Memory(Budget):
         """`phase`, with declared turns, is entered: the turn is its `from` player's."""
         self.set_var("turn", self.program.turns[phase].first(self, self.vars))
 
-    def pass_turn(self, phase: str, player: PlayerBase) -> None:
-        """A move by `player` is made: in `phase`, with declared turns, the turn passes to the next player of its
-        order who is not passed over, unless the move gave the turn to someone else, changed the phase or ended the
-        game; None when `until` holds, when it would go back to `from` in a phase whose turn goes round once, or
-        when nobody is left."""
+    def pass_turn(self, player: PlayerBase, move: str, phase: str | None) -> None:
+        """`player` made `move` in `phase`: with declared turns, the turn passes to the next player of its order
+        who is not passed over, unless the move does not end a turn (`after`), gave the turn to someone else,
+        changed the phase or ended the game; None when `until` holds, when it would go back to `from` in a phase
+        whose turn goes round once, or when nobody is left."""
         V = self.vars
-        if self.over or V.get("phase") != phase or V["turn"] is not player:
+        spec = self.program.turns.get(phase)
+        if spec is None or self.over or V["turn"] is not player or V.get("phase") != phase or (
+                spec.after is not None and move not in spec.after):
             return
-        spec = self.program.turns[phase]
         if spec.until is not None and spec.until(self, V):
             self.set_var("turn", None)
             return
@@ -276,6 +277,16 @@ class Memory(Budget):
                 self.trail.append((ATTR, obj, attr, old))
             setattr(obj, attr, value)
             self.dirty.add((name, obj.index))
+
+    def set_team_attr(self, obj: PlayerBase, name: str, value: Any) -> None:
+        """`obj.name = value` for a variable `obj`'s team shares: for every member of his team."""
+        teams = self.vars[TEAMS]
+        own = teams[obj.index] if isinstance(obj, PLAYER_CLASS) else None
+        if own is None:
+            raise GameError(f"cannot set '{name}' on {obj!r}: only players have variables")
+        for p in self.players:
+            if teams[p.index] == own:
+                self.set_attr(p, name, value)
 
     def grow_var(self, name: str, added: Any) -> None:
         """`name = name + added`, for `added` a list display (naipes.language.optimizer writes it so): a list
@@ -1106,6 +1117,7 @@ def new_memory(program: Program, seed: int | None, player_names: list[str] | Non
         players.append(p)
     memory.players = players
     V["phase"] = program.phases[0] if program.phases else None
+    V[TEAMS] = team_numbers(program.teams, count)
     if program.first_stages:
         V["stage"] = program.first_stages.get(V["phase"])
     for spec in program.zones:
