@@ -185,22 +185,25 @@ class Memory(Budget):
         who is not passed over, unless the move does not end a turn (`after`), gave the turn to someone else,
         changed the phase or ended the game; None when `until` holds, when it would go back to `from` in a phase
         whose turn goes round once, or when nobody is left."""
-        V = self.vars
         spec = self.program.turns.get(phase)
-        if spec is None or self.over or V["turn"] is not player or V.get("phase") != phase or (
+        V = self.vars
+        if spec is None or self.over or V["turn"] is not player or V["phase"] != phase or (
                 spec.after is not None and move not in spec.after):
             return
         if spec.until is not None and spec.until(self, V):
             self.set_var("turn", None)
             return
-        ring = list(spec.order(self, V)) if spec.order is not None else self.players
-        if not any(p is player for p in ring):  # (left the order: the next of it after his seat)
-            ring = [p for p in self.players if p is player or any(p is q for q in ring)]
-        at = next(i for i, p in enumerate(ring) if p is player)
+        ring: list[Any] = spec.order(self, V) if spec.order is not None else self.players
+        if player not in ring:  # (left the order: the next of it after his seat)
+            ring = [p for p in self.players if p is player or p in ring]
+        at, count = ring.index(player), len(ring)
+        if spec.skip is None and not spec.once:
+            self.set_var("turn", ring[(at + 1) % count])
+            return
         first = spec.first(self, V) if spec.once else None
         following = None
-        for i in range(1, len(ring) + 1):
-            candidate = ring[(at + i) % len(ring)]
+        for i in range(1, count + 1):
+            candidate = ring[(at + i) % count]
             if spec.once and candidate is first:
                 break
             if spec.skip is None or not spec.skip(self, V, candidate):
