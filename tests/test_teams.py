@@ -64,6 +64,11 @@ def test_a_team_variable_written_for_one_member_is_written_for_each(tmp_path):
     assert game.payoffs() == [4, 6, 4, 6]
 
 
+def test_parity_at_an_odd_table_leaves_everyone_alone(tmp_path):
+    assert list(started(tmp_path, players=3).memory.vars["__teams"]) == [0, 1, 2]
+    assert list(started(tmp_path, players=6).memory.vars["__teams"]) == [0, 1, 0, 1, 0, 1]
+
+
 def test_fixed_teams_and_a_seat_left_alone(tmp_path):
     text = GAME.replace("teams: parity", "teams: [[0, 1], [2, 4]]")
     game = started(tmp_path, text, players=5)

@@ -213,9 +213,9 @@ RULE_FILE = _record(
     params=("named, typed parameters", Entries(Either((PARAM, ANY_SCALAR))),),
     cards=("the deck", CARDS), zones=("piles of cards and who sees them", Entries(Either((ZONE, NULL)))),
     state=("global variables", VARIABLES), player_state=("per-player variables", VARIABLES),
-    teams=("fixed partnerships: `parity` (seats 0, 2, ... against 1, 3, ...) or lists of seat indexes ([[0, 2], "
-           "[1, 3]]); a seat in none plays alone", Either((Value(("text",), ("parity",)),
-                                                           ListOf(ListOf(Value(("int",), minimum=0)))))),
+    teams=("fixed partnerships: `parity` (seats 0, 2, ... against 1, 3, ... at an even table; alone at an odd "
+           "one) or lists of seat indexes ([[0, 2], [1, 3]]); a seat in none plays alone",
+           Either((Value(("text",), ("parity",)), ListOf(ListOf(Value(("int",), minimum=0)))))),
     phases=("the phases (agenda groups), the first is the start: a list of names, or name: {enter: steps, doc}",
             Either((NAMES, Entries(Either((PHASE, NULL)))))),
     strategy=("conflict-resolution strategy", Value(("text",), tuple(STRATEGIES))),

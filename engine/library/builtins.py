@@ -51,10 +51,13 @@ def next_player(V: dict, player: Any, steps: int = 1) -> Any:
 
 
 def team_numbers(teams: Any, count: int) -> tuple[int, ...]:
-    """Each seat's team number at a table of `count`: `teams` is 'parity', lists of seat indexes, or None (every
-    seat its own); a seat listed in no team plays alone (a team of its own, numbered after the listed ones)."""
-    if teams == "parity":
+    """Each seat's team number at a table of `count`: `teams` is 'parity' (partners sit alternately, which only an
+    even table allows: at an odd one everyone plays alone), lists of seat indexes, or None (every seat its own);
+    a seat listed in no team plays alone (a team of its own, numbered after the listed ones)."""
+    if teams == "parity" and count % 2 == 0:
         return tuple(seat % 2 for seat in range(count))
+    if teams == "parity":
+        return tuple(range(count))
     listed = {seat: number for number, seats in enumerate(teams or ()) for seat in seats}
     alone = len(teams or ())
     return tuple(listed[seat] if seat in listed else alone + seat for seat in range(count))
