@@ -360,6 +360,11 @@ class CardSpec:
     declared: dict = field(default_factory=dict)  # attribute -> the values a generated deck may give it
 
 
+def entry_rule(phase: str) -> str:
+    """The name of the rule that enters `phase` (its resets, first turn and enter steps)."""
+    return f"entering_{phase}"
+
+
 @dataclass
 class TurnSpec:
     """A phase's declared turn order (`turns:`): who moves first on entering it, and who after each move."""
@@ -416,6 +421,7 @@ class Program:
     first_stages: dict = field(default_factory=dict)  # phase -> the stage its turns start in (phases with stages)
     resets: dict = field(default_factory=dict)  # phase -> (its game variables, its player variables) to reset
     turns: dict = field(default_factory=dict)  # phase -> its TurnSpec (`turns:`)
+    entries: frozenset = frozenset()  # the phases with an entry rule (entry_rule)
     teams: Any = None  # `teams:`: 'parity', tuples of seat indexes, or None (naipes.library.builtins.team_numbers)
     warnings: tuple[str, ...] = ()  # what loading found likely unmeant, though it runs (`naipes check` says it)
     # run-time values computed once per program (placeholder cards, the moves as games read them, the zones keys hold)

@@ -569,3 +569,32 @@ def test_a_reset_that_names_no_phase_is_a_located_error_with_a_suggestion(tmp_pa
     errors = errors_of(tmp_path, RESETS.replace("reset: deal}", "reset: dael}", 1))
     assert "'reset' names the phase" in errors[0].message and "'dael' is not a phase" in errors[0].message
     assert errors[0].location.line == 8 and "deal" in (errors[0].hint or "")
+
+
+def test_goto_the_phase_it_is_in_enters_it_again(tmp_path):
+    # a rule of 'play' that goes to 'play' runs its entry again: the resets and the enter steps
+    text = """
+game: again
+players: 1
+state:
+  log: "[]"
+  rounds: 0
+  stake: {init: 1, reset: play}
+phases:
+  play:
+    enter:
+      - note_it: "log = log + [('entered', stake)]"
+rules:
+  - name: raise_and_play_again
+    phase: play
+    then: |
+      stake += 10
+      rounds += 1
+      log = log + [('played', stake)]
+      if rounds == 3:
+          end game
+      else:
+          goto play
+"""
+    assert run(write(tmp_path, text)) == [("entered", 1), ("played", 11), ("entered", 1), ("played", 11),
+                                           ("entered", 1), ("played", 11)]

@@ -310,7 +310,7 @@ def link(declared: Declared, compiled: Compiled, path: str, overrides: dict[str,
         symbols=declared.symbols, namespace=module.namespace, first_stages=dict(declared.symbols.first_stages),
         resets={phase: (tuple(v for v in state if v.reset == phase), tuple(v for v in player_state if v.reset == phase))
                 for phase in declared.phases},
-        teams=declared.teams,
+        teams=declared.teams, entries=frozenset(r.phase for r in compiled.rules if r.steps),
         warnings=tuple(unmade_texts(defs, declared.symbols, declared_texts(declared, compiled))),
         turns={phase: TurnSpec(*map(module.resolve, spec[:4]), once=spec[4], after=spec[5])  # type: ignore[misc]
                for phase, spec in compiled.turns.items()},

@@ -289,7 +289,7 @@ class Writer:
 
         def chosen(target: Any, otherwise: Any) -> str:
             return literal(target) if test is None else f"({literal(target)} if {test} else {literal(otherwise)})"
-        self.emit(out, indent, f"M.set_var('phase', {chosen(node.target, node.otherwise)})", node)
+        self.emit(out, indent, f"M.goto({chosen(node.target, node.otherwise)})", node)
         if node.stages is not None:
             self.emit(out, indent, f"M.set_var('stage', {chosen(*node.stages)})", node)
 

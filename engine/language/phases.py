@@ -31,7 +31,7 @@ import re
 from typing import Any
 
 from ..errors import did_you_mean
-from ..program import RuleSpec
+from ..program import RuleSpec, entry_rule
 from . import nodes as n
 from .compiler import Unit, identifier_problem
 from .loader import Map, Seq
@@ -191,7 +191,7 @@ class Phases(SectionReader):
             index = first_index + len(rules)
             condition = self.define("phase_when", (), cond, False, f"entering phase '{phase}'")
             action = self.define("phase_enter", (), Unit(source), True, f"entering phase '{phase}'")
-            rule = RuleSpec(f"entering_{phase}", index, ENTRY_PRIORITY, phase, cond.tests, (), [], condition, action,
+            rule = RuleSpec(entry_rule(phase), index, ENTRY_PRIORITY, phase, cond.tests, (), [], condition, action,
                             ("phase", phase), where, doc=f"the enter steps of phase '{phase}'", steps=True,
                             strategy=strategy)
             self.rule_units[index] = (cond, [])

@@ -26,7 +26,7 @@ from ..errors import GameError, ParamError
 from ..library.builtins import DECK, TEAMS, shuffle_in_place, team_numbers
 from ..library.limits import LEAVES, MAX_ITEMS, MAX_STEPS, Budget, plus, weigh
 from ..program import CardBase as CardBase
-from ..program import CardSpec, FactBase, Program, ZoneSpec, attribute, declared
+from ..program import CardSpec, FactBase, Program, ZoneSpec, attribute, declared, entry_rule
 from ..program import PlayerBase as PlayerBase
 from .zones import Zone as Zone
 
@@ -175,6 +175,14 @@ class Memory(Budget):
         for var in player_vars:
             for p in self.players:
                 self.set_attr(p, var.name, var.init(self, V, p))
+
+    def goto(self, phase: str) -> None:
+        """`goto PHASE`: the phase is entered; if it is the phase already, entered again (its entry, the resets,
+        first turn and enter steps, runs again: the entry rule is refreshed)."""
+        if self.vars["phase"] != phase:
+            self.set_var("phase", phase)
+        elif phase in self.program.entries:
+            self.dirty.add(REFRESH + entry_rule(phase))
 
     def start_turns(self, phase: str) -> None:
         """`phase`, with declared turns, is entered: the turn is its `from` player's."""
