@@ -20,9 +20,11 @@ from pathlib import Path
 
 from common import ROOT  # noqa: F401  (puts the checkout on the path)
 
+from naipes import load_program
+from naipes.agents.bot_process import BotLimits
 from naipes.tools.cli import find_ruleset
 from naipes.tools.statistics import mean_interval
-from naipes.tools.tournament import play_deals
+from naipes.tools.tournament import compile_seats, play_deals
 
 
 def report(specs: list[str], deals: list[dict]) -> list[str]:
@@ -71,8 +73,9 @@ def main() -> None:
     done = len(run["deals"])
     seeds = [args.seed + i for i in range(done, args.deals)]
     started = time.time()
+    compiled = compile_seats(load_program(path, params), args.seats, BotLimits())
     try:
-        for result in play_deals(path, params, args.seats, seeds, args.jobs):
+        for result in play_deals(compiled, args.seats, seeds, args.jobs):
             run["deals"].append({"deal": result.deal, "payoff": list(result.payoff),
                                  "win_share": list(result.win_share), "faults": list(result.faults)})
             out.write_text(json.dumps(run))
