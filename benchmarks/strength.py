@@ -5,8 +5,9 @@ rotation of the agents, in worker processes, the same results for any --jobs), p
 table (mean payoff with its 95 % interval over deals), and adds what a comparison needs: for each agent
 after the first, the mean *difference* between the first agent's deal score and its own, with its 95 %
 interval (paired by deal, so the luck that deals share cancels), and the difference to all the others
-together. Every deal's scores go to --json as they come, so a run stopped by Ctrl-C keeps them, and
---resume FILE continues a run from the deals it holds (same agents, params and seed).
+together. Every deal's scores go to --json as they come, so a run stopped by Ctrl-C (or `kill -INT`, also
+in the background) keeps them and prints the table, and --resume FILE continues a run from the deals it holds
+(same agents, params and seed).
 
     PYTHONPATH=build/native-lib .venv/bin/python benchmarks/strength.py pocha -p peak=5 \\
         --seat pimc --seat strong --seat strong --seat strong -n 100 --jobs 2 --json pocha.json
@@ -15,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import signal
 import time
 from pathlib import Path
 
@@ -74,6 +76,7 @@ def main() -> None:
     seeds = [args.seed + i for i in range(done, args.deals)]
     started = time.time()
     compiled = compile_seats(load_program(path, params), args.seats, BotLimits())
+    signal.signal(signal.SIGINT, signal.default_int_handler)  # (a shell starts a background job with Ctrl-C ignored)
     try:
         for result in play_deals(compiled, args.seats, seeds, args.jobs):
             run["deals"].append({"deal": result.deal, "payoff": list(result.payoff),
