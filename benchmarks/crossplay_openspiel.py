@@ -5,10 +5,11 @@ against Naipes agents in every other seat; each deal is played once with the
 OpenSpiel bot in each seat (duplicate style), and a deal's score is the mean
 over those seatings. Reported: the OpenSpiel bot's and its opponents' mean
 payoff and win share, with 95 % intervals over deals. Needs the [openspiel]
-extra. Ctrl-C stops the run and prints the results of the deals played so far.
+extra. Ctrl-C (or `kill -INT`, also for a run in the background) stops the run and prints the results of
+the deals played so far.
 
 The OpenSpiel bot searches `--iterations` simulations per move, or, with
-`--seconds S`, as many as fit in S seconds (at least one); `--seconds` also
+`--seconds S`, as many as fit in S seconds (at least two); `--seconds` also
 gives the Naipes search agents (ismcts, pimc) the same time per move, unless
 their spec names one (`seconds=`).
 
@@ -19,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import signal
 import time
 
 import numpy as np
@@ -33,7 +35,7 @@ TIMED_AGENTS = ("ismcts", "pimc")  # the Naipes agents --seconds gives a time pe
 
 
 class TimedISMCTSBot(ismcts.ISMCTSBot):
-    """OpenSpiel's ISMCTS with a time per move: simulations until `seconds` have passed (at least one)."""
+    """OpenSpiel's ISMCTS with a time per move: simulations until `seconds` have passed (at least two)."""
 
     def __init__(self, *args: object, seconds: float, **kwargs: object):
         super().__init__(*args, **kwargs)
@@ -50,8 +52,8 @@ class TimedISMCTSBot(ismcts.ISMCTSBot):
         while True:
             self.run_simulation(self.sample_root_state(state))
             self.simulations += 1
-            if time.perf_counter() >= deadline:
-                break
+            if time.perf_counter() >= deadline and self._root_node.total_visits > 0:
+                break  # (OpenSpiel's first simulation only expands the root: its policy needs a second)
         if self._allow_inconsistent_action_sets:
             return self.get_final_policy(state, self.filter_illegals(self._root_node, state.legal_actions()))
         return self.get_final_policy(state, self._root_node)
@@ -93,6 +95,7 @@ def main() -> None:
         return ismcts.ISMCTSBot(game, evaluator, 2.0, args.iterations, random_state=rng)
 
     rows: dict[str, tuple[list, list]] = {"openspiel": ([], []), "naipes": ([], [])}
+    signal.signal(signal.SIGINT, signal.default_int_handler)  # (a shell starts a background job with Ctrl-C ignored)
     started = time.time()
     try:
         for deal in range(args.deals):

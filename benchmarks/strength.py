@@ -5,8 +5,9 @@ rotation of the agents, in worker processes, the same results for any --jobs), p
 table (mean payoff with its 95 % interval over deals), and adds what a comparison needs: for each agent
 after the first, the mean *difference* between the first agent's deal score and its own, with its 95 %
 interval (paired by deal, so the luck that deals share cancels), and the difference to all the others
-together. Every deal's scores go to --json as they come, so a run stopped by Ctrl-C keeps them, and
---resume FILE continues a run from the deals it holds (same agents, params and seed).
+together. Every deal's scores go to --json as they come, so a run stopped by Ctrl-C (or `kill -INT`, also
+in the background) keeps them and prints the table, and --resume FILE continues a run from the deals it holds
+(same agents, params and seed).
 
     PYTHONPATH=build/native-lib .venv/bin/python benchmarks/strength.py pocha -p peak=5 \\
         --seat pimc --seat strong --seat strong --seat strong -n 100 --jobs 2 --json pocha.json
@@ -15,14 +16,17 @@ from __future__ import annotations
 
 import argparse
 import json
+import signal
 import time
 from pathlib import Path
 
 from common import ROOT  # noqa: F401  (puts the checkout on the path)
 
+from naipes import load_program
+from naipes.agents.bot_process import BotLimits
 from naipes.tools.cli import find_ruleset
 from naipes.tools.statistics import mean_interval
-from naipes.tools.tournament import play_deals
+from naipes.tools.tournament import compile_seats, play_deals
 
 
 def report(specs: list[str], deals: list[dict]) -> list[str]:
@@ -71,8 +75,10 @@ def main() -> None:
     done = len(run["deals"])
     seeds = [args.seed + i for i in range(done, args.deals)]
     started = time.time()
+    compiled = compile_seats(load_program(path, params), args.seats, BotLimits())
+    signal.signal(signal.SIGINT, signal.default_int_handler)  # (a shell starts a background job with Ctrl-C ignored)
     try:
-        for result in play_deals(path, params, args.seats, seeds, args.jobs):
+        for result in play_deals(compiled, args.seats, seeds, args.jobs):
             run["deals"].append({"deal": result.deal, "payoff": list(result.payoff),
                                  "win_share": list(result.win_share), "faults": list(result.faults)})
             out.write_text(json.dumps(run))

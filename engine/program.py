@@ -167,6 +167,7 @@ class VarSpec:
     type: str | None = None
     show: bool = True  # shown to a human at the table (bookkeeping can be hidden; views still carry it)
     score: bool = False  # a column of the score sheet at the end (naipes.tools.scoresheet)
+    reset: str | None = None  # the phase on each entry of which it starts again from its init (`reset:`)
 
     def __post_init__(self) -> None:
         self.name = interned(self.name)
@@ -359,6 +360,23 @@ class CardSpec:
     declared: dict = field(default_factory=dict)  # attribute -> the values a generated deck may give it
 
 
+def entry_rule(phase: str) -> str:
+    """The name of the rule that enters `phase` (its resets, first turn and enter steps)."""
+    return f"entering_{phase}"
+
+
+@dataclass
+class TurnSpec:
+    """A phase's declared turn order (`turns:`): who moves first on entering it, and who after each move."""
+
+    first: Callable
+    order: Callable | None = None  # the players in turn order (None: every player)
+    skip: Callable | None = None  # f(memory, vars, player): passed over
+    until: Callable | None = None  # f(memory, vars): the turn stops after a move
+    once: bool = False  # the turn goes round once, from `first`
+    after: frozenset[str] | None = None  # the moves that end a turn (None: every move)
+
+
 @dataclass(frozen=True, eq=False)
 class Program:
     """A compiled rule file: everything needed to run games of it (frozen: built once, then shared)."""
@@ -401,6 +419,11 @@ class Program:
     symbols: Any = None  # the compiler's symbol table, kept to compile expressions later
     namespace: dict = field(default_factory=dict)
     first_stages: dict = field(default_factory=dict)  # phase -> the stage its turns start in (phases with stages)
+    resets: dict = field(default_factory=dict)  # phase -> (its game variables, its player variables) to reset
+    turns: dict = field(default_factory=dict)  # phase -> its TurnSpec (`turns:`)
+    entries: frozenset = frozenset()  # the phases with an entry rule (entry_rule)
+    teams: Any = None  # `teams:`: 'parity', tuples of seat indexes, or None (naipes.library.builtins.team_numbers)
+    warnings: tuple[str, ...] = ()  # what loading found likely unmeant, though it runs (`naipes check` says it)
     # run-time values computed once per program (placeholder cards, the moves as games read them, the zones keys hold)
     caches: dict = field(default_factory=dict)
     function_reads: dict = field(default_factory=dict)  # function -> what it reads, through every call it makes

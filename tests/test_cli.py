@@ -649,3 +649,31 @@ def test_the_installed_command_reports_a_bad_param_without_traceback():
     assert done.returncode == 1
     assert "Traceback" not in done.stdout + done.stderr
     assert "param 'count' is int" in done.stderr
+
+
+def test_check_warns_of_a_text_compared_with_but_never_made(tmp_path):
+    # 'tuet' is compared with but nothing makes it; 'tute' is made (assigned), 'none' is compared and made
+    path = write(tmp_path, """
+        game: t
+        players: 1
+        state:
+          song: "'none'"
+          sung: 0
+        rules:
+          - name: sing
+            when: "song == 'none'"
+            then: "song = 'tute'"
+          - name: count
+            when: "song == 'tuet' or sung > 0"
+            then: "sung += 1"
+          - name: stop
+            when: "song != 'none'"
+            priority: -1
+            then: "end game"
+        """)
+    result = naipes("check", path)
+    clean(result)
+    assert result.exit_code == 0
+    warnings = [line for line in result.output.splitlines() if "warning:" in line]
+    assert len(warnings) == 1, result.output
+    assert f"{path}:11:20" in warnings[0] and "'tuet'" in warnings[0] and "did you mean 'tute'?" in warnings[0]

@@ -275,7 +275,7 @@ def test_an_accepted_raise_pays_the_whole_bet():
 def test_an_accepted_ordago_wins_the_match_for_the_lance_winner():
     game = say(deal(PLAIN), "paso", "paso", "paso", "paso", "paso", "órdago", "quiero")   # at chica, P2's
     assert game.over
-    assert [p.name for p in game.memory.players if value(game, f"side(players[{p.index}]) == match_winner")] \
+    assert [p.name for p in game.memory.players if value(game, f"team(players[{p.index}]) == match_winner")] \
         == ["P2", "P4"]
 
 

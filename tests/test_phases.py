@@ -88,6 +88,21 @@ def test_a_variant_overrides_and_removes_steps_by_name(tmp_path):
     assert run(variant) == ["counted", "start", "play", "counted", "start", "play"]
 
 
+def test_a_step_override_changes_only_the_keys_it_gives(tmp_path):
+    # 'when' alone keeps the step's 'then'; 'doc' alone keeps the actions of a step written '- name: actions'.
+    write(tmp_path, GAME)
+    variant = write(tmp_path, """
+        extends: steps.yaml
+        game: steps_variant
+        override:
+          - name: note_the_second_round
+            when: "rnd == 1"
+          - name: count_the_round
+            doc: one more round
+        """, "variant.yaml")
+    assert run(variant) == ["count", "second", "start", "play", "count", "start", "play"]
+
+
 def test_a_variant_lists_phases_in_a_new_order_keeping_their_steps(tmp_path):
     write(tmp_path, GAME)
     variant = write(tmp_path, """
@@ -493,3 +508,93 @@ rules:
     game = Game(load_program(write(tmp_path, text, "chain.yaml")), 0)
     game.start()
     assert game.memory.over and game.memory.vars["log"] == ["deal", "open", "read"]
+
+
+RESETS = """
+game: resets
+players: 2
+params:
+  hands: {default: 3}
+state:
+  hand: 0
+  log: "[]"
+  raised: {init: "False", reset: deal}
+  stake: {init: "hand * 10", reset: deal}   # the init is computed again at each reset, from the state then
+player_state:
+  taken: {init: "player.index", reset: deal}
+phases:
+  deal:
+    enter:
+      - count: |
+          hand += 1
+          log = log + [(hand, raised, stake, [p.taken for p in players])]
+          goto play
+  play:
+  scoring:
+rules:
+  - name: play_it
+    phase: play
+    then: |
+      raised = True
+      stake += 5
+      for p in players:
+          p.taken += 7
+      goto scoring
+  - name: next_hand
+    phase: scoring
+    then: |
+      log = log + [('scored', stake)]
+      if hand >= hands:
+          end game
+      else:
+          goto deal
+"""
+
+
+def test_variables_reset_start_again_from_their_init_on_entering_their_phase(tmp_path):
+    # before the deal's steps: each hand sees False, 10 * the hand before, and each player's own index
+    assert run(write(tmp_path, RESETS)) == [
+        (1, False, 0, [0, 1]), ("scored", 5), (2, False, 10, [0, 1]), ("scored", 15),
+        (3, False, 20, [0, 1]), ("scored", 25)]
+
+
+def test_a_phase_without_enter_steps_resets_before_its_rules_see_the_variables(tmp_path):
+    # scoring has no enter steps: resetting 'stake' there, its rule reads the init
+    text = RESETS.replace('stake: {init: "hand * 10", reset: deal}', 'stake: {init: "hand * 10", reset: scoring}')
+    log = run(write(tmp_path, text))
+    assert [entry for entry in log if entry[0] == "scored"] == [("scored", 10), ("scored", 20), ("scored", 30)]
+
+
+def test_a_reset_that_names_no_phase_is_a_located_error_with_a_suggestion(tmp_path):
+    errors = errors_of(tmp_path, RESETS.replace("reset: deal}", "reset: dael}", 1))
+    assert "'reset' names the phase" in errors[0].message and "'dael' is not a phase" in errors[0].message
+    assert errors[0].location.line == 8 and "deal" in (errors[0].hint or "")
+
+
+def test_goto_the_phase_it_is_in_enters_it_again(tmp_path):
+    # a rule of 'play' that goes to 'play' runs its entry again: the resets and the enter steps
+    text = """
+game: again
+players: 1
+state:
+  log: "[]"
+  rounds: 0
+  stake: {init: 1, reset: play}
+phases:
+  play:
+    enter:
+      - note_it: "log = log + [('entered', stake)]"
+rules:
+  - name: raise_and_play_again
+    phase: play
+    then: |
+      stake += 10
+      rounds += 1
+      log = log + [('played', stake)]
+      if rounds == 3:
+          end game
+      else:
+          goto play
+"""
+    assert run(write(tmp_path, text)) == [("entered", 1), ("played", 11), ("entered", 1), ("played", 11),
+                                           ("entered", 1), ("played", 11)]

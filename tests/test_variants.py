@@ -108,3 +108,41 @@ rules:
     game.start()
     assert game.memory.vars["log"] == "abc"
     assert [(r.name, r.priority) for r in game.program.rules] == [("first", 5), ("middle", 0), ("last", 0)]
+
+
+def fichas_variant(tmp_path, text: str) -> Path:
+    (tmp_path / "base.yaml").write_text(Path("rulesets/fichas.yaml").read_text())
+    variant = tmp_path / "v.yaml"
+    variant.write_text("extends: base.yaml\n" + text)
+    return variant
+
+
+def test_an_override_changes_a_rule_key_by_key(tmp_path):
+    # Only 'then' is given: the base's 'when' and 'doc' stay, so the rule still fires only on an empty table.
+    variant = fichas_variant(tmp_path, "override:\n  - name: last_chip_wins\n"
+                                       "    then: end game winner next_player(last_taker)\n")
+    program = load_program(variant, {"chips": "R1"})
+    rule = next(r for r in program.rules if r.name == "last_chip_wins")
+    assert rule.doc == "whoever takes the last chip wins"
+    game = Game(program, 0)
+    game.start()
+    assert not game.over  # the kept 'when: len(table) == 0' holds it back while a chip is left
+    game.apply(game.options()[0])
+    assert game.over and game.winners == (1,)
+
+
+def test_an_override_of_the_condition_alone_keeps_the_actions(tmp_path):
+    variant = fichas_variant(tmp_path, "override:\n  - name: last_chip_wins\n    when: \"len(table) <= 1\"\n")
+    game = Game(load_program(variant, {"chips": "R1 B2"}), 0)
+    game.start()
+    game.apply(next(o for o in game.options() if o.label == "colour R"))
+    assert game.over and game.winners == (0,)  # one chip left: the base's 'then' ends it for the last taker
+
+
+def test_an_override_key_given_as_null_is_taken_away(tmp_path):
+    # 'when: ~' leaves the rule without a condition: the first rule to fire ends the game before any move.
+    variant = fichas_variant(tmp_path, "override:\n  - name: last_chip_wins\n    when: ~\n    then: end game\n"
+                                       "    priority: 10\n")
+    game = Game(load_program(variant, {"chips": "R1 B2"}), 0)
+    game.start()
+    assert game.over and game.memory.vars["table"]

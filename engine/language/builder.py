@@ -19,7 +19,19 @@ from typing import Any
 
 from ..errors import RuleError, RuleErrors, did_you_mean
 from ..library.limits import MAX_DECISIONS, MAX_FIRINGS
-from ..program import CardSpec, Matching, MoveSpec, Param, Program, RuleSpec, VarSpec, ViewSpec, ZoneSpec, attribute
+from ..program import (
+    CardSpec,
+    Matching,
+    MoveSpec,
+    Param,
+    Program,
+    RuleSpec,
+    TurnSpec,
+    VarSpec,
+    ViewSpec,
+    ZoneSpec,
+    attribute,
+)
 from . import nodes as n
 from .cards import Cards
 from .codecheck import check_generated
@@ -45,6 +57,7 @@ from .rules import Rules
 from .sections import FUNCTION, Definition, define, located_text
 from .settings import Settings
 from .shapes import shapes_checked
+from .texts import unmade_texts
 from .vocabulary import RULE_FILE, SECTIONS, VAR_KEYS, VIEW_KEYS
 
 
@@ -63,6 +76,7 @@ class Declared:
     phases: list[str]
     strategy: str
     symbols: Symbols
+    teams: Any  # `teams:` as Program.teams
 
 
 @dataclass
@@ -88,6 +102,7 @@ class Compiled:
     seats_alike: bool
     defs: list[Definition]
     rule_units: dict[int, tuple[Unit, list[Unit]]]
+    turns: dict[str, tuple[Any, ...]]  # phase -> its turn order's generated names (Phases.turn_orders)
 
 
 class Builder(Settings, Phases, Declarations, Cards, Moves, Rules):
@@ -127,12 +142,13 @@ class Builder(Settings, Phases, Declarations, Cards, Moves, Rules):
         default_ai = (str((tree.get("players") or {}).get("ai", "random")) if isinstance(tree.get("players"), Map)
                       else "random")
         return Declared(str(name), str(tree.get("title", name)), doc.strip() if isinstance(doc, str) else "", players,
-                        default_ai, params, values, phases, strategy, self.sym)
+                        default_ai, params, values, phases, strategy, self.sym, self.teams(players[1]))
 
     def compiled(self, declared: Declared) -> Compiled:
         """The compile stage: every function, card, variable, move, rule, view and display of the file."""
         tree = self.tree
         self.compile_functions()
+        turns = self.turn_orders()
         cards = self.cards()
         zones = self.zone_specs
         state = self.variables("state", per_player=False) + self.fact_collections()
@@ -141,9 +157,9 @@ class Builder(Settings, Phases, Declarations, Cards, Moves, Rules):
         if "setup" in tree:
             unit = self.compiler.block(self.texts(tree["setup"], tree.loc("setup"), "'setup'"), {}, what="setup")
             setup = self.define("setup", (), unit, True, "setup")
-        moves = self.moves()
+        moves = self.moves(list(turns))
         rules = self.rules(declared.phases, declared.strategy)
-        rules += self.entry_rules(len(rules), declared.strategy)
+        rules += self.entry_rules(len(rules), declared.strategy, {v.reset for v in state + player_state if v.reset})
         result, evaluation, estimate = (self.per_player_expression(s) for s in ("result", "evaluation", "estimate"))
         views = self.views()
         display = read_display(tree, cards.attributes + list(cards.tables) if cards else [],
@@ -153,7 +169,7 @@ class Builder(Settings, Phases, Declarations, Cards, Moves, Rules):
         max_decisions = self.limit("max_decisions", 100_000, MAX_DECISIONS)
         return Compiled(cards, zones, state, player_state, setup, moves, rules, result, evaluation, estimate, views,
                         display, max_firings, max_decisions, self.symmetric if cards else (), self.seats_alike,
-                        self.defs, self.rule_units)
+                        self.defs, self.rule_units, turns)
 
     def agenda_plans(self, rules: list[RuleSpec], reads: dict[str, set[Any]]) -> list[tuple[Matching, Any]]:
         return agenda_plans(self.defs, rules, self.rule_units, reads)
@@ -225,8 +241,20 @@ class Builder(Settings, Phases, Declarations, Cards, Moves, Rules):
                 self.error(f"{section} '{name}': 'score' is true or false, on a public per-player variable (the "
                            f"score sheet is shown to everyone)", spec.loc("score"))
             out.append(VarSpec(str(name), func, str(visibility), unit.type if unit else None, show is not False,
-                               score is True))
+                               score is True, self.reset_phase(spec, f"{section} '{name}'")))
         return out
+
+    def reset_phase(self, spec: Any, what: str) -> str | None:
+        """`reset: PHASE`: the phase whose every entry starts the variable again from its init."""
+        if not isinstance(spec, Map) or "reset" not in spec:
+            return None
+        phase, phases = spec["reset"], self.sym.enums.get("phase", ())
+        if phase not in phases:
+            hint = did_you_mean(str(phase), list(phases)) if phases else "declare the game's phases ('phases:')"
+            self.error(f"{what}: 'reset' names the phase each entry of which starts it again, and '{phase}' is not "
+                       f"a phase", spec.loc("reset"), hint)
+            return None
+        return str(phase)
 
     def views(self) -> list[ViewSpec]:
         """`views: name: {value: EXPR, per_player: bool, visibility}`: display values, never stored."""
@@ -280,10 +308,23 @@ def link(declared: Declared, compiled: Compiled, path: str, overrides: dict[str,
         seats_alike=compiled.seats_alike, matchings=linked_plans(module, plans), function_reads=reads,
         line_origins=module.line_origins, code_name=module.code_name, overrides=dict(overrides),
         symbols=declared.symbols, namespace=module.namespace, first_stages=dict(declared.symbols.first_stages),
+        resets={phase: (tuple(v for v in state if v.reset == phase), tuple(v for v in player_state if v.reset == phase))
+                for phase in declared.phases},
+        teams=declared.teams, entries=frozenset(r.phase for r in compiled.rules if r.steps),
+        warnings=tuple(unmade_texts(defs, declared.symbols, declared_texts(declared, compiled))),
+        turns={phase: TurnSpec(*map(module.resolve, spec[:4]), once=spec[4], after=spec[5])  # type: ignore[misc]
+               for phase, spec in compiled.turns.items()},
         key_state=tuple(v.name for v in state if v.name in read),
         key_player_state=tuple(attribute(v.name) for v in player_state if v.name in read),
         key_zones=frozenset(z.name for z in zones if z.name in read),
         evaluation_reads=names_read([d.unit for d in defs if d.name == compiled.evaluation], reads))
+
+
+def declared_texts(declared: Declared, compiled: Compiled) -> list[str]:
+    """The names and text values a rule file declares, which its variables may hold as texts."""
+    params = [str(v) for p in declared.params.values() for v in [p.default, *(p.choices or [])] if isinstance(v, str)]
+    return [*compiled.moves, *(z.name for z in compiled.zones), *declared.phases, *params,
+            *(str(v) for v in declared.values.values() if isinstance(v, str))]
 
 
 def agenda_plans(defs: list[Definition], rules: list[RuleSpec], rule_units: dict[int, tuple[Unit, list[Unit]]],

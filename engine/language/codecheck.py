@@ -48,8 +48,8 @@ HOISTED = re.compile(r"_[ht][0-9]+\Z", re.ASCII)
 # The working memory's methods that generated code calls (M.move(...), ...).
 MEMORY_API = frozenset({"set_var", "set_attr", "grow_var", "grow_attr", "move", "shuffle", "deal", "ask", "end_game",
                         "unpack", "announce", "rng", "charge", "step", "in_phase", "entering_step", "entered",
-                        "refresh", "events", "assert_fact", "retract_fact", "modify_fact", "has_fact", "spend", "give",
-                        "given", "call"})
+                        "reset_variables", "goto", "start_turns", "pass_turn", "set_team_attr", "refresh", "events",
+                        "assert_fact", "retract_fact", "modify_fact", "has_fact", "spend", "give", "given", "call"})
 CONSTANT_TYPES = (type(None), bool, int, float, str)
 
 

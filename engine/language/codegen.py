@@ -262,7 +262,8 @@ class Writer:
             self.emit(out, indent, f"{obj} = {base}; M.set_var({name!r}, B_replaced(V[{name!r}], {index}, "
                                    f"{new(f'V[{name!r}][{index}]')}))", node)
         else:
-            self.emit(out, indent, f"{obj} = {base}; M.set_attr({obj}, {name!r}, {new(f'{obj}.{attribute(name)}')})",
+            setter = "set_team_attr" if node.writes == n.WRITES_TEAM else "set_attr"
+            self.emit(out, indent, f"{obj} = {base}; M.{setter}({obj}, {name!r}, {new(f'{obj}.{attribute(name)}')})",
                       node)
 
     def s_Move(self, node: n.Move, indent: int, out: list[Line]) -> None:
@@ -288,7 +289,7 @@ class Writer:
 
         def chosen(target: Any, otherwise: Any) -> str:
             return literal(target) if test is None else f"({literal(target)} if {test} else {literal(otherwise)})"
-        self.emit(out, indent, f"M.set_var('phase', {chosen(node.target, node.otherwise)})", node)
+        self.emit(out, indent, f"M.goto({chosen(node.target, node.otherwise)})", node)
         if node.stages is not None:
             self.emit(out, indent, f"M.set_var('stage', {chosen(*node.stages)})", node)
 

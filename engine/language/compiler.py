@@ -89,6 +89,7 @@ class Symbols:
     card_values: dict[str, tuple[Any, ...]] = field(default_factory=dict)  # card attribute -> the values listed for it
     # a strategy's per-player memory: p.NAME reads item p.index of the global NAME (a tuple, one per player)
     player_memory: set[str] = field(default_factory=set)
+    team_attrs: set[str] = field(default_factory=set)  # the player variables a team shares (team: true)
 
     @property
     def record_fields(self) -> set[str]:

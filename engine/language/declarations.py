@@ -29,6 +29,40 @@ class Declarations(SectionReader):
             return DEFAULT_STRATEGY
         return str(strategy)
 
+    def declare_team_variable(self, section: str, name: str, spec: Any) -> None:
+        """`team: true`: a player variable his team shares (with `teams:` declared)."""
+        if not (isinstance(spec, Map) and "team" in spec):
+            return
+        if spec["team"] is not True:
+            if spec["team"] is not False:
+                self.error(f"{section} '{name}': 'team' is true or false", spec.loc("team"))
+            return
+        if section != "player_state":
+            self.error(f"state '{name}': only a per-player variable is shared by a team (player_state)",
+                       spec.loc("team"))
+        elif "teams" not in self.tree:
+            self.error(f"player_state '{name}' is shared by a team: declare the teams (teams: parity, or lists of "
+                       "seats)", spec.loc("team"))
+        else:
+            self.sym.team_attrs.add(str(name))
+
+    def teams(self, most: int) -> Any:
+        """`teams:` as Program.teams: 'parity', a tuple of tuples of seat indexes (below `most`), or None."""
+        teams, where = self.tree.get("teams"), self.tree.loc("teams") if "teams" in self.tree else None
+        if teams is None or teams == "parity":
+            return teams
+        seen: set[int] = set()
+        if isinstance(teams, Seq) and all(isinstance(t, Seq) for t in teams):
+            for seats in teams:
+                for j, seat in enumerate(seats):
+                    if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < most or seat in seen:
+                        self.error(f"a seat in 'teams' is an index from 0 to {most - 1}, in one team only: not "
+                                   f"{seat!r}", seats.loc(j))
+                    seen.add(seat)
+            return tuple(tuple(seats) for seats in teams)
+        self.error("'teams' is parity, or lists of seat indexes: [[0, 2], [1, 3]]", where)
+        return None
+
     def declare(self, phases: list[str], stages: dict[str, list[str]]) -> None:
         """Put every name a rule file declares into the symbol table (`stages`: each phase's stages, if any)."""
         sym, tree = self.sym, self.tree
@@ -62,6 +96,7 @@ class Declarations(SectionReader):
                 values = self.declared_values(entries[name], f"{section} '{name}'")
                 if values:
                     (sym.attr_enums if per_player else sym.enums)[str(name)] = values
+                self.declare_team_variable(section, name, entries[name])
         self.declare_functions()
         self.declare_records()
         self.declare_records("facts")
@@ -124,7 +159,7 @@ class Declarations(SectionReader):
             if problem:
                 self.error(problem, functions.key_loc(signature))
                 continue
-            if fname in sym.functions or fname in BUILTINS or fname in SPECIAL_FORMS:
+            if fname in sym.functions or fname in SPECIAL_FORMS:  # (one of the file's own hides a built-in)
                 self.error(f"function '{fname}' is already defined", functions.key_loc(signature))
             sym.functions[fname] = args
 

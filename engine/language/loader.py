@@ -508,7 +508,7 @@ def _merge_rules(base_rules: Seq, variant: Map, merged: Map) -> Seq:
             raise RuleError("an override names what it replaces: 'name: TEXT'", rule.loc("name"))
         if name in names:
             at = names.index(name)
-            rules[at], rules.item_locs[at] = _in_place_of(rules[at], rule), overrides.loc(i)
+            rules[at], rules.item_locs[at] = _overridden(rules[at], rule), overrides.loc(i)
         elif not _replace_step(merged, name, rule):
             raise missing(name, overrides.loc(i), "override")
     added = variant.get("rules") or Seq()
@@ -528,15 +528,20 @@ def _merge_rules(base_rules: Seq, variant: Map, merged: Map) -> Seq:
 PLACEMENT_KEYS = ("priority", "before", "after")
 
 
-def _in_place_of(replaced: Any, rule: Any) -> Any:
-    """An override keeps the place of the rule it replaces (its priority, before or after) unless it says one."""
-    if not (isinstance(replaced, Map) and isinstance(rule, Map)) or any(k in rule for k in PLACEMENT_KEYS):
+def _overridden(replaced: Any, rule: Any) -> Any:
+    """An override changes the rule it replaces key by key: a key it gives replaces the base's, a key it gives as
+    null (`when: ~`) is taken away, any other key stays the base's. It keeps the base's place (priority, before
+    or after) unless it says one."""
+    if not (isinstance(replaced, Map) and isinstance(rule, Map)):
         return rule
-    out = Map(rule)
-    out.where, out.key_locs, out.value_locs = rule.where, dict(rule.key_locs), dict(rule.value_locs)
-    for key in PLACEMENT_KEYS:
-        if key in replaced:
-            out[key], out.key_locs[key], out.value_locs[key] = replaced[key], replaced.key_loc(key), replaced.loc(key)
+    kept = [k for k in replaced if k not in rule and not (k in PLACEMENT_KEYS and set(PLACEMENT_KEYS) & set(rule))]
+    out = Map({k: replaced[k] for k in kept})
+    out.where = rule.where
+    out.key_locs = {k: replaced.key_loc(k) for k in kept}
+    out.value_locs = {k: replaced.loc(k) for k in kept}
+    for key, value in rule.items():
+        if value is not None:
+            out[key], out.key_locs[key], out.value_locs[key] = value, rule.key_loc(key), rule.loc(key)
     return out
 
 
@@ -570,7 +575,8 @@ def _step_names(merged: Map) -> list[str]:
 
 
 def _replace_step(merged: Map, name: Any, rule: Map | None) -> bool:
-    """Replace the enter step `name` by an override entry (`rule`: name, when, then, doc), or delete it (None).
+    """Change the enter step `name` key by key by an override entry (`rule`: name, when, then, doc), or delete it
+    (None).
     False if no phase has that step. The merged tree's phases are copied, never the base's changed."""
     for phase, steps in _phase_steps(merged):
         at = next((i for i, step in enumerate(steps) if isinstance(step, Map) and name in step), None)
@@ -586,7 +592,10 @@ def _replace_step(merged: Map, name: Any, rule: Map | None) -> bool:
                 key = sorted(extra)[0]
                 raise RuleError(f"'{key}' is not a key of a phase step ('{name}' is a step of phase '{phase}')",
                                 rule.key_loc(key), "a step has when, then and doc")
-            body = _located_map({k: v for k, v in rule.items() if k != "name"}, rule)
+            base = steps[at][name]
+            if not isinstance(base, Map):  # `- name: actions`: its actions are its `then`
+                base = _located_map({"then": base}, steps[at], value_at=steps[at].loc(name))
+            body = _overridden(base, _without_name(rule))
             new_steps[at] = _located_map({name: body}, rule, key_at=rule.key_loc("name"), value_at=rule.where)
         phases = merged["phases"]
         body = _located_map(dict(phases[phase]), phases[phase])
@@ -596,6 +605,10 @@ def _replace_step(merged: Map, name: Any, rule: Map | None) -> bool:
         merged["phases"] = new_phases
         return True
     return False
+
+
+def _without_name(rule: Map) -> Map:
+    return _located_map({k: v for k, v in rule.items() if k != "name"}, rule)
 
 
 def _located_map(items: dict, like: Map, key_at: Location | None = None, value_at: Location | None = None) -> Map:

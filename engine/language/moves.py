@@ -18,18 +18,22 @@ from .vocabulary import MOVE_KEYS
 NAME_LIST = re.compile(r"^\s*\[\s*([A-Za-z]\w*(\s*,\s*[A-Za-z]\w*)*)\s*\]\s*$", re.ASCII)
 
 
+MOVED_IN = "_moved_in"  # the engine's local: the phase a move is made in (no file names one: '_')
+
+
 class Moves(SectionReader):
     """Reads ``moves:``."""
 
-    def moves(self) -> dict[str, MoveSpec]:
+    def moves(self, turn_phases: list[str]) -> dict[str, MoveSpec]:
+        """Every move (`turn_phases`: the phases with declared turns, in which the turn passes after a move)."""
         out: dict[str, MoveSpec] = {}
         # (a move's choices, the statement making its candidates)
         self.candidate_lines: list[tuple[list[n.Stmt], int]] = []
-        self.read_moves(out)
+        self.read_moves(out, turn_phases)
         self.share_candidates()
         return out
 
-    def read_moves(self, out: dict[str, MoveSpec]) -> None:
+    def read_moves(self, out: dict[str, MoveSpec], turn_phases: list[str]) -> None:
         section = self.section("moves", Map, Map())
         for name, spec in section.items():
             if not isinstance(spec, Map):
@@ -95,6 +99,11 @@ class Moves(SectionReader):
                                      f"public form of move '{name}'")
             unit = c.block(self.texts(spec.get("then", "pass"), spec.loc("then"), f"move '{name}' then"), dict(scope),
                            what=f"effect of move '{name}'")
+            if turn_phases and unit is not None and isinstance(unit.tree, list):  # with declared turns, the
+                at = spec.loc("then") if "then" in spec else spec.where  # turn passes on (Memory.pass_turn)
+                unit.tree.insert(0, n.set_local(MOVED_IN, n.global_name("phase", at), at))
+                unit.tree.append(n.Do(n.MemoryCall("pass_turn", [n.local("player"), n.Literal(str(name)),
+                                                                 n.local(MOVED_IN)]), at=at))
             effect = self.define("move_effect", ("player", arg or "_"), unit, True, f"effect of move '{name}'")
             out[str(name)] = MoveSpec(str(name), arg, options, cascade, when, label, effect, str(spec.get("doc", "")),
                                       strict=not isinstance(legal, list), public=public, space=space,

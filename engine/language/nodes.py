@@ -361,6 +361,7 @@ class AttrTarget(Node):
 
 # What an assignment writes (Assign.writes), set by the resolver.
 WRITES_LOCAL, WRITES_GLOBAL, WRITES_PLAYER, WRITES_MEMORY = "local", "global", "player", "memory"
+WRITES_TEAM = "team"  # a player's variable that his team shares (player_state: {team: true})
 
 
 @dataclass(eq=False)

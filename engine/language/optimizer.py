@@ -818,8 +818,9 @@ class _Known(ast.NodeTransformer):
         return node
 
 
-WRITES = {"set_var", "set_attr", "grow_var", "grow_attr", "move", "shuffle", "deal", "ask", "end_game", "announce",
-          "refresh", "entering_step", "entered", "assert_fact", "retract_fact", "modify_fact"}
+WRITES = {"set_var", "set_attr", "set_team_attr", "grow_var", "grow_attr", "move", "shuffle", "deal", "ask",
+          "end_game", "announce", "refresh", "entering_step", "entered", "assert_fact", "retract_fact", "modify_fact",
+          "reset_variables", "start_turns", "pass_turn", "goto"}
 
 
 def _invariant_filter(node: ast.expr | None) -> bool:

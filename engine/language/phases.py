@@ -30,12 +30,13 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from ..program import RuleSpec
+from ..errors import did_you_mean
+from ..program import RuleSpec, entry_rule
 from . import nodes as n
 from .compiler import Unit, identifier_problem
 from .loader import Map, Seq
 from .sections import SectionReader, located_text
-from .vocabulary import PHASE_KEYS, STEP_KEYS
+from .vocabulary import PHASE_KEYS, STEP_KEYS, TURNS_KEYS
 from .writes import union, unit_writes
 
 NAME = re.compile(r"[A-Za-z]\w*\Z", re.ASCII)
@@ -48,6 +49,8 @@ class Phases(SectionReader):
     def phases(self) -> list[str]:
         self.phase_steps: dict[str, tuple[Seq, Any]] = {}
         self.phase_stages: dict[str, list[str]] = {}
+        self.phase_where: dict[str, Any] = {}  # phase -> where it is named
+        self.phase_turns: dict[str, Map] = {}  # phase -> its `turns:` as written
         phases = self.tree.get("phases") or Seq()
         if not isinstance(phases, (Seq, Map)):
             self.error("'phases' is a list of names, or a mapping of phases (name: {enter: steps})",
@@ -64,6 +67,7 @@ class Phases(SectionReader):
                 self.error(f"phase '{p}' is listed twice", where)
             else:
                 names.append(str(p))
+                self.phase_where[str(p)] = where
                 if isinstance(phases, Map):
                     self.phase_body(str(p), phases[p], phases.loc(p))
         return names
@@ -76,6 +80,14 @@ class Phases(SectionReader):
             return
         self.check_keys(body, PHASE_KEYS, f"phase '{name}'")
         self.stages(name, body)
+        turns = body.get("turns")
+        if turns is not None:
+            if isinstance(turns, Map) and "from" in turns:
+                self.check_keys(turns, TURNS_KEYS, f"the turns of phase '{name}'")
+                self.phase_turns[name] = turns
+            else:
+                self.error(f"the turns of phase '{name}' are a mapping with 'from: PLAYER' (and order, skip, once, "
+                           "until)", body.loc("turns"))
         steps = body.get("enter")
         if steps is None:
             return
@@ -100,11 +112,58 @@ class Phases(SectionReader):
         if names:
             self.phase_stages[phase] = names
 
-    def entry_rules(self, first_index: int, strategy: str) -> list[RuleSpec]:
-        """One rule per phase with enter steps: guarded by the phase, first of all, running the steps in order."""
+    def turn_orders(self) -> dict[str, tuple[Any, ...]]:
+        """Each phase's `turns:` compiled: phase -> the generated names of (from, order, skip, until) and once."""
+        out: dict[str, tuple[Any, ...]] = {}
+        if self.phase_turns and "turn" not in self.sym.globals:
+            phase, turns = next(iter(self.phase_turns.items()))
+            self.error(f"phase '{phase}' declares its turns: declare the state variable they set, 'turn' (the "
+                       "player to move)", turns.where, "state: {turn: None}")
+            return out
+        for phase, turns in self.phase_turns.items():
+            scopes: dict[str, dict[str, str | None]] = {"from": {}, "order": {}, "skip": {"player": "player"},
+                                                         "until": {}}
+            names = [self.turn_expression(phase, turns, key, scope) for key, scope in scopes.items()]
+            once = turns.get("once", False)
+            if not isinstance(once, bool):
+                self.error(f"'once' in the turns of phase '{phase}' is true or false", turns.loc("once"))
+            out[phase] = (*names, once is True, self.turn_moves(phase, turns))
+        return out
+
+    def turn_moves(self, phase: str, turns: Map) -> frozenset[str] | None:
+        """`after: [MOVE, ...]`: the moves that end a turn in the phase (None: every move)."""
+        after = turns.get("after")
+        if after is None:
+            return None
+        section = self.tree.get("moves")
+        moves = list(section) if isinstance(section, Map) else []
+        names = after if isinstance(after, Seq) else [after]
+        for i, name in enumerate(names):
+            if name not in moves:
+                where = after.loc(i) if isinstance(after, Seq) else turns.loc("after")
+                self.error(f"'after' in the turns of phase '{phase}' lists moves, and '{name}' is not one", where,
+                           did_you_mean(str(name), [str(m) for m in moves]))
+        return frozenset(str(name) for name in names)
+
+    def turn_expression(self, phase: str, turns: Map, key: str, scope: dict[str, str | None]) -> str | None:
+        if key not in turns:
+            return None
+        what = f"'{key}' of the turns of phase '{phase}'"
+        text = self.expr_text(turns[key], turns.loc(key), what)
+        unit = None if not text else self.compiler.expression(text, dict(scope), what=what)
+        name: str = self.define(f"turn_{key}", tuple(scope), unit, False, what)
+        return name
+
+    def entry_rules(self, first_index: int, strategy: str, resetting: set[str]) -> list[RuleSpec]:
+        """One rule per phase with enter steps, variables reset on entering it (`resetting`) or declared turns:
+        guarded by the phase, first of all, resetting the variables, giving the first turn, then running the
+        steps in order."""
         rules: list[RuleSpec] = []
         seen: set[str] = set()
-        for phase, (steps, where) in self.phase_steps.items():
+        entered = dict(self.phase_steps)
+        entered.update({phase: (Seq(), self.phase_where.get(phase)) for phase in [*resetting, *self.phase_turns]
+                        if phase not in entered})
+        for phase, (steps, where) in entered.items():
             calls: list[tuple[list[n.Stmt], frozenset[str] | None, Any]] = []
             for i, step in enumerate(steps):
                 made = self.step(phase, step, steps.loc(i), seen)
@@ -119,6 +178,10 @@ class Phases(SectionReader):
                     still = n.MemoryCall("in_phase", [n.Literal(phase), *names])
                     source.append(n.If(n.Not(still), [n.Return(None, at=where_step)], [], at=where_step))
                 source += call
+            if phase in self.phase_turns:
+                source.insert(0, n.Do(n.MemoryCall("start_turns", [n.Literal(phase)]), at=where))
+            if phase in resetting:
+                source.insert(0, n.Do(n.MemoryCall("reset_variables", [n.Literal(phase)]), at=where))
             if not source:
                 continue
             source.insert(0, n.Do(n.MemoryCall("entered", [n.Literal(phase)]), at=where))  # (wakes the held rules)
@@ -128,7 +191,7 @@ class Phases(SectionReader):
             index = first_index + len(rules)
             condition = self.define("phase_when", (), cond, False, f"entering phase '{phase}'")
             action = self.define("phase_enter", (), Unit(source), True, f"entering phase '{phase}'")
-            rule = RuleSpec(f"entering_{phase}", index, ENTRY_PRIORITY, phase, cond.tests, (), [], condition, action,
+            rule = RuleSpec(entry_rule(phase), index, ENTRY_PRIORITY, phase, cond.tests, (), [], condition, action,
                             ("phase", phase), where, doc=f"the enter steps of phase '{phase}'", steps=True,
                             strategy=strategy)
             self.rule_units[index] = (cond, [])

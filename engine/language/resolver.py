@@ -625,7 +625,8 @@ class Resolver:
             self.check_enum("." + attr, node.value)
         if op:
             self.check_augmented(node, op, self.sym.player_attrs[attr], typ)
-        node.writes, node.declared = n.WRITES_PLAYER, self.sym.player_attrs[attr]
+        node.writes = n.WRITES_TEAM if attr in self.sym.team_attrs else n.WRITES_PLAYER
+        node.declared = self.sym.player_attrs[attr]
         node.temporary = self.temporary()
 
     def temporary(self) -> int:

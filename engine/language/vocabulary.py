@@ -129,6 +129,9 @@ VARIABLE = _record(
     score=("a column of the score sheet shown when the game ends: its value after each hand that changes a score, "
            "and at the end (public per-player variables)", BOOL),
     values=("the only texts it may hold (a text the file writes to or compares with it must be one)", NAMES),
+    team=("a per-player variable its team shares: writing it for one member writes it for each (teams:)", BOOL),
+    reset=("a phase: the variable starts again from its init each time the phase is entered, before its enter "
+           "steps (per-hand state: reset: deal)", TEXT),
     doc=("what it means", TEXT))
 VARIABLES = Entries(Either((VARIABLE, EXPRESSION, NULL)))  # name: INIT, or name: {init, visibility, ...}
 VIEW = _record(
@@ -175,7 +178,18 @@ STEP_BODY = _record(
     when=("run the step only if this holds when its turn comes", EXPRESSION), then=("its actions", ACTIONS),
     doc=("what it does", TEXT))
 STEP = Entries(Either((ACTIONS, STEP_BODY)), at_most=1)  # - step_name: ACTIONS, or - step_name: {when, then, doc}
+TURNS = _record(
+    ("from",), **{"from": ("who moves first on entering the phase (a player)", EXPRESSION)},
+    order=("the players who take turns, in turn order (default: players)", EXPRESSION),
+    skip=("a player passed over when this holds (an expression of `player`)", EXPRESSION),
+    once=("the turn goes round once: the player back to `from` gets no turn (turn is None)", BOOL),
+    until=("after a move, the turn stops (turn is None) when this holds", EXPRESSION),
+    after=("the moves that end a turn (default: every move; a move not listed leaves the turn where it is)",
+           NAMES),
+    doc=("how the turn goes round", TEXT))
 PHASE = _record(
+    turns=("declared turn order: `turn` is `from` on entering the phase and passes after each move made by the "
+           "player whose turn it is, to the next player of `order` (unless the move gave the turn itself)", TURNS),
     stages=("the stages of a turn in this phase, in order: `stage` holds the current one, the first on entering "
             "the phase; a move with `stage:` is offered only in its stage", NAMES),
     enter=("named steps run in order each time the phase is entered, before any rule of it; "
@@ -199,6 +213,9 @@ RULE_FILE = _record(
     params=("named, typed parameters", Entries(Either((PARAM, ANY_SCALAR))),),
     cards=("the deck", CARDS), zones=("piles of cards and who sees them", Entries(Either((ZONE, NULL)))),
     state=("global variables", VARIABLES), player_state=("per-player variables", VARIABLES),
+    teams=("fixed partnerships: `parity` (seats 0, 2, ... against 1, 3, ... at an even table; alone at an odd "
+           "one) or lists of seat indexes ([[0, 2], [1, 3]]); a seat in none plays alone",
+           Either((Value(("text",), ("parity",)), ListOf(ListOf(Value(("int",), minimum=0)))))),
     phases=("the phases (agenda groups), the first is the start: a list of names, or name: {enter: steps, doc}",
             Either((NAMES, Entries(Either((PHASE, NULL)))))),
     strategy=("conflict-resolution strategy", Value(("text",), tuple(STRATEGIES))),
@@ -218,7 +235,8 @@ RULE_FILE = _record(
     max_firings=("firings allowed between two decisions (at most 1,000,000)", COUNT),
     max_decisions=("decisions after which a game is cut off, so that none goes on for ever (default 100,000)", COUNT),
     extends=("base rule file of a variant: a path, or the name of a shipped rule file", TEXT),
-    override=("rules (or phase steps) replacing the base's by name", ListOf(RULE)),
+    override=("rules (or phase steps) changing the base's by name, key by key (a key given null is taken away)",
+              ListOf(RULE)),
     remove=("base rules, phase steps or variables to delete by name", NAMES))
 
 STRATEGY_RULE = _record(
@@ -249,7 +267,7 @@ STRATEGY_FILE = _record(
     ("game",), "extends",  # required keys; the key naming a base (extends)
     game=("the rule file it plays", TEXT), title=("a human title", TEXT), description=("free text", TEXT),
     extends=("a weaker level it adds rules to", TEXT),
-    override=("rules replacing the base's by name", ListOf(STRATEGY_RULE)),
+    override=("rules changing the base's by name, key by key", ListOf(STRATEGY_RULE)),
     remove=("base rules to delete by name", NAMES),
     default=("when no rule proposes a legal option: first, random, or an agent", TEXT),
     strategy=("conflict-resolution strategy", Value(("text",), tuple(STRATEGIES))),
@@ -270,6 +288,7 @@ VIEW_KEYS = VIEW.keys
 PLAYERS_KEYS = PLAYERS.keys
 PHASE_KEYS = PHASE.keys
 STEP_KEYS = STEP_BODY.keys
+TURNS_KEYS = TURNS.keys
 TABLE_KEYS = TABLE.keys
 STRATEGY_SECTIONS = STRATEGY_FILE.keys
 STRATEGY_RULE_KEYS = STRATEGY_RULE.keys

@@ -37,6 +37,7 @@ class Builtin:
 
 
 DECK = "__deck"  # the variable holding every card, in deck order (rule files cannot name it)
+TEAMS = "__teams"  # the variable holding each seat's team number (`teams:`; rule files cannot name it)
 
 
 def _players(V: dict) -> list:
@@ -47,6 +48,48 @@ def next_player(V: dict, player: Any, steps: int = 1) -> Any:
     """The player `steps` seats after `player` (negative: before)."""
     seats = _players(V)
     return seats[(player.index + steps) % len(seats)]
+
+
+def team_numbers(teams: Any, count: int) -> tuple[int, ...]:
+    """Each seat's team number at a table of `count`: `teams` is 'parity' (partners sit alternately, which only an
+    even table allows: at an odd one everyone plays alone), lists of seat indexes, or None (every seat its own);
+    a seat listed in no team plays alone (a team of its own, numbered after the listed ones)."""
+    if teams == "parity" and count % 2 == 0:
+        return tuple(seat % 2 for seat in range(count))
+    if teams == "parity":
+        return tuple(range(count))
+    listed = {seat: number for number, seats in enumerate(teams or ()) for seat in seats}
+    alone = len(teams or ())
+    return tuple(listed[seat] if seat in listed else alone + seat for seat in range(count))
+
+
+def team(V: dict, player: Any) -> int:
+    """The number of `player`'s team (from 0, as `teams:` lists them; with `parity`, the seat's parity)."""
+    number: int = V[TEAMS][player.index]
+    return number
+
+
+def members(V: dict, number: int) -> list:
+    """The players of team `number`, in seat order."""
+    teams = V[TEAMS]
+    return [p for p in _players(V) if teams[p.index] == number]
+
+
+def partners(V: dict, player: Any) -> list:
+    """The other players of `player`'s team."""
+    return [p for p in members(V, team(V, player)) if p is not player]
+
+
+def partner(V: dict, player: Any) -> Any:
+    """`player`'s first partner (None if he plays alone)."""
+    found = partners(V, player)
+    return found[0] if found else None
+
+
+def opponents(V: dict, player: Any) -> list:
+    """The players not of `player`'s team, in seat order."""
+    teams, own = V[TEAMS], team(V, player)
+    return [p for p in _players(V) if teams[p.index] != own]
 
 
 def seating(V: dict, first: Any) -> list:
@@ -215,6 +258,11 @@ BUILTINS: dict[str, Builtin] = {
     "top": Builtin(top, 1, 2, doc="top card of a zone, or the top N cards"),
     "next_player": Builtin(next_player, 1, 2, state=True, returns="player"),
     "seating": Builtin(seating, 1, 1, state=True, returns="list"),
+    "team": Builtin(team, 1, 1, state=True, returns="int", doc="the number of a player's team (teams:)"),
+    "members": Builtin(members, 1, 1, state=True, returns="list", doc="the players of a team, by its number"),
+    "partner": Builtin(partner, 1, 1, state=True, returns="player", doc="a player's partner (None: alone)"),
+    "partners": Builtin(partners, 1, 1, state=True, returns="list", doc="the other players of a player's team"),
+    "opponents": Builtin(opponents, 1, 1, state=True, returns="list", doc="the players not of a player's team"),
     "randint": Builtin(randint, 2, 2, random=True, returns="int"),
     "choice": Builtin(choice, 1, 1, random=True),
     "random": Builtin(random_float, 0, 0, random=True, returns="float"),

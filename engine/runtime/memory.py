@@ -23,10 +23,10 @@ from types import CodeType, FunctionType
 from typing import Any, Final
 
 from ..errors import GameError, ParamError
-from ..library.builtins import DECK, shuffle_in_place
+from ..library.builtins import DECK, TEAMS, shuffle_in_place, team_numbers
 from ..library.limits import LEAVES, MAX_ITEMS, MAX_STEPS, Budget, plus, weigh
 from ..program import CardBase as CardBase
-from ..program import CardSpec, FactBase, Program, ZoneSpec, attribute, declared
+from ..program import CardSpec, FactBase, Program, ZoneSpec, attribute, declared, entry_rule
 from ..program import PlayerBase as PlayerBase
 from .zones import Zone as Zone
 
@@ -165,6 +165,60 @@ class Memory(Budget):
         (see Agenda.holding)."""
         self.dirty.add(ENTERED + phase)
 
+    def reset_variables(self, phase: str) -> None:
+        """`phase` is entered: its variables declared `reset: PHASE` start again from their init, in the order
+        declared (the game's, then the players')."""
+        V = self.vars
+        game_vars, player_vars = self.program.resets[phase]
+        for var in game_vars:
+            self.set_var(var.name, var.init(self, V))
+        for var in player_vars:
+            for p in self.players:
+                self.set_attr(p, var.name, var.init(self, V, p))
+
+    def goto(self, phase: str) -> None:
+        """`goto PHASE`: the phase is entered; if it is the phase already, entered again (its entry, the resets,
+        first turn and enter steps, runs again: the entry rule is refreshed)."""
+        if self.vars["phase"] != phase:
+            self.set_var("phase", phase)
+        elif phase in self.program.entries:
+            self.dirty.add(REFRESH + entry_rule(phase))
+
+    def start_turns(self, phase: str) -> None:
+        """`phase`, with declared turns, is entered: the turn is its `from` player's."""
+        self.set_var("turn", self.program.turns[phase].first(self, self.vars))
+
+    def pass_turn(self, player: PlayerBase, move: str, phase: str | None) -> None:
+        """`player` made `move` in `phase`: with declared turns, the turn passes to the next player of its order
+        who is not passed over, unless the move does not end a turn (`after`), gave the turn to someone else,
+        changed the phase or ended the game; None when `until` holds, when it would go back to `from` in a phase
+        whose turn goes round once, or when nobody is left."""
+        spec = self.program.turns.get(phase)
+        V = self.vars
+        if spec is None or self.over or V["turn"] is not player or V["phase"] != phase or (
+                spec.after is not None and move not in spec.after):
+            return
+        if spec.until is not None and spec.until(self, V):
+            self.set_var("turn", None)
+            return
+        ring: list[Any] = spec.order(self, V) if spec.order is not None else self.players
+        if player not in ring:  # (left the order: the next of it after his seat)
+            ring = [p for p in self.players if p is player or p in ring]
+        at, count = ring.index(player), len(ring)
+        if spec.skip is None and not spec.once:
+            self.set_var("turn", ring[(at + 1) % count])
+            return
+        first = spec.first(self, V) if spec.once else None
+        following = None
+        for i in range(1, count + 1):
+            candidate = ring[(at + i) % count]
+            if spec.once and candidate is first:
+                break
+            if spec.skip is None or not spec.skip(self, V, candidate):
+                following = candidate
+                break
+        self.set_var("turn", following)
+
     def refresh(self, rule: str) -> None:
         """Let the activations of `rule` fire again though nothing they read changed (CLIPS's refresh)."""
         self.dirty.add(REFRESH + rule)
@@ -234,6 +288,16 @@ class Memory(Budget):
                 self.trail.append((ATTR, obj, attr, old))
             setattr(obj, attr, value)
             self.dirty.add((name, obj.index))
+
+    def set_team_attr(self, obj: PlayerBase, name: str, value: Any) -> None:
+        """`obj.name = value` for a variable `obj`'s team shares: for every member of his team."""
+        teams = self.vars[TEAMS]
+        own = teams[obj.index] if isinstance(obj, PLAYER_CLASS) else None
+        if own is None:
+            raise GameError(f"cannot set '{name}' on {obj!r}: only players have variables")
+        for p in self.players:
+            if teams[p.index] == own:
+                self.set_attr(p, name, value)
 
     def grow_var(self, name: str, added: Any) -> None:
         """`name = name + added`, for `added` a list display (naipes.language.optimizer writes it so): a list
@@ -1064,6 +1128,7 @@ def new_memory(program: Program, seed: int | None, player_names: list[str] | Non
         players.append(p)
     memory.players = players
     V["phase"] = program.phases[0] if program.phases else None
+    V[TEAMS] = team_numbers(program.teams, count)
     if program.first_stages:
         V["stage"] = program.first_stages.get(V["phase"])
     for spec in program.zones:

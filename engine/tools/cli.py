@@ -784,7 +784,8 @@ def check(rulesets: tuple[str, ...], params: tuple[str, ...], games: int, search
     """Validate rule files and strategy files; report every error (exit 1 if any).
 
     A rule file is also played: a few games of random players to their end (an error if one fails), with
-    warnings for a game that does not end and for moves the bridges cannot number (no 'space:'); with
+    warnings for a game that does not end, for moves the bridges cannot number (no 'space:') and for a text
+    compared with that nothing makes (a near miss of one the file makes: a misspelling); with
     --search N, also whether search under its 'evaluation' does worse than random play.
     """
     failed = False
@@ -831,7 +832,7 @@ def _tried(name: str, program: Program, games: int, search: int, seed: int) -> l
         click.echo(f"{name}: 1 error", err=True)
         return None
     warning = search_against_random(program, search, seed)
-    return [*found.warnings, *moves_without_space(program), *([warning] if warning else [])]
+    return [*program.warnings, *found.warnings, *moves_without_space(program), *([warning] if warning else [])]
 
 
 @main.command()

@@ -61,6 +61,15 @@ def cards(game: Game, names: str | list[str], taken: set[int] | None = None) -> 
     return found
 
 
+def _entered(game: Game) -> None:
+    """The entries of the phase arranged, pending, count as done without running: the phase's rules wake."""
+    agenda, memory = game.agenda, game.memory
+    while (act := agenda.next()) is not None and act.rule.steps:
+        agenda.pop()
+        memory.entered(act.rule.phase or "")
+        agenda.update(memory)
+
+
 def arrange(game: Game, zones: dict[str, str | list[str]] | None = None, state: dict[str, str] | None = None,
             player_state: dict[str, str] | None = None, to_move: tuple[str, str] | None = None,
             settle: bool = False, spare: str | None = None) -> Game:
@@ -72,7 +81,8 @@ def arrange(game: Game, zones: dict[str, str | list[str]] | None = None, state: 
     state: {'trump': "'red'"} — global variables, as expressions.
     player_state: {'P2.bid': '3'} — per-player variables, as expressions.
     to_move: ('P2', 'play') — put that decision (move names comma-separated) to that player;
-      () — no decision pending (let the rules ask again, e.g. with settle).
+      () — no decision pending (let the rules ask again, e.g. with settle). A decision is in the middle of
+      a phase: the entry of a phase the state sets (its resets, first turn and enter steps) counts as done.
     settle: let the rules fire afterwards (as after a move).
     """
     memory = game.memory
@@ -100,6 +110,8 @@ def arrange(game: Game, zones: dict[str, str | list[str]] | None = None, state: 
     game._options = None
     with program.located():
         game.agenda.update(memory)
+        if to_move:
+            _entered(game)
     if settle:
         game.advance()
     return game
