@@ -1,6 +1,7 @@
 """Variants: a short file that extends a base and overrides rules by name."""
 import random
 from functools import cache
+from pathlib import Path
 
 import pytest
 
@@ -111,7 +112,7 @@ rules:
 
 
 def fichas_variant(tmp_path, text: str) -> Path:
-    (tmp_path / "base.yaml").write_text(Path("rulesets/fichas.yaml").read_text())
+    (tmp_path / "base.yaml").write_text((RULESETS / "fichas.yaml").read_text())
     variant = tmp_path / "v.yaml"
     variant.write_text("extends: base.yaml\n" + text)
     return variant
