@@ -8,7 +8,7 @@ from naipes.agents.bot_process import BotLimits
 from naipes.agents.bot_seat import make_bot_seat
 from naipes.errors import ParamError
 
-from helpers import NOTE, bot_notes, shipped
+from helpers import NOTE, ROOT, bot_notes, shipped
 
 BOTS = NOTE + '''
 import os, time
@@ -206,12 +206,12 @@ def test_a_bot_that_always_crashes_does_not_stop_a_1000_game_tournament(bot_file
 def test_example_bots_play_without_faults():
     from naipes import load_program
     for spec, ruleset, seats in [
-        ("python:examples/first_option_bot.py:FirstOption", "fichas", 2),
-        ("python:examples/pocha_bots/greedy.py:Greedy", "pocha", 4),
-        ("python:examples/tute_bots/sensible.py:Sensible", "tute_cabrero", 3),
-        ("python:examples/chinchon_bots/tidy.py:Tidy", "chinchon", 2),
+        ("first_option_bot.py:FirstOption", "fichas", 2),
+        ("pocha_bots/greedy.py:Greedy", "pocha", 4),
+        ("tute_bots/sensible.py:Sensible", "tute_cabrero", 3),
+        ("chinchon_bots/tidy.py:Tidy", "chinchon", 2),
     ]:
-        seat = make_bot_seat(spec)
+        seat = make_bot_seat(f"python:{ROOT / 'examples'}/{spec}")  # (the tests run in an empty folder)
         program = load_program(shipped(ruleset))
         for game in range(2):
             play_game(program, [seat] + [RandomAgent(game * 10 + i) for i in range(seats - 1)], seed=game)
