@@ -23,7 +23,7 @@ from types import CodeType, FunctionType
 from typing import Any, Final
 
 from ..errors import GameError, ParamError
-from ..library.builtins import DECK, TEAMS, shuffle_in_place, team_numbers
+from ..library.builtins import DECK, TEAMS, members, shuffle_in_place, team, team_numbers
 from ..library.limits import LEAVES, MAX_ITEMS, MAX_STEPS, Budget, plus, weigh
 from ..program import CardBase as CardBase
 from ..program import CardSpec, FactBase, Program, ZoneSpec, attribute, declared, entry_rule
@@ -291,13 +291,10 @@ class Memory(Budget):
 
     def set_team_attr(self, obj: PlayerBase, name: str, value: Any) -> None:
         """`obj.name = value` for a variable `obj`'s team shares: for every member of his team."""
-        teams = self.vars[TEAMS]
-        own = teams[obj.index] if isinstance(obj, PLAYER_CLASS) else None
-        if own is None:
+        if not isinstance(obj, PLAYER_CLASS):
             raise GameError(f"cannot set '{name}' on {obj!r}: only players have variables")
-        for p in self.players:
-            if teams[p.index] == own:
-                self.set_attr(p, name, value)
+        for p in members(self.vars, team(self.vars, obj)):
+            self.set_attr(p, name, value)
 
     def grow_var(self, name: str, added: Any) -> None:
         """`name = name + added`, for `added` a list display (naipes.language.optimizer writes it so): a list
