@@ -46,6 +46,7 @@ from typing import Any
 
 from ..errors import ParamError
 from ..runtime.game import Game, Option
+from .deadline import Deadline
 from .equivalence import Distinct
 from .ismcts import estimates, standing
 
@@ -60,7 +61,8 @@ Vector = tuple  # a standing change per player
 
 
 class OutOfNodes(Exception):
-    """The node budget ran out in the middle of a search (iterative deepening keeps the last search done)."""
+    """The node budget or the time ran out in the middle of a search (iterative deepening keeps the last search
+    done)."""
 
 
 class NoCollector:
@@ -114,6 +116,8 @@ class OpenSolver:
         self.table: dict = {}
         self.nodes = 0
         self._limit = INFINITE
+        self._deadline: Deadline | None = None
+        self.out_of_time = False  # the last search was stopped by its deadline
         self._distinct: Distinct | None = None
         self._merging_for: tuple | None = None  # the program and deck size `_distinct` was made for
         # the table's use by kind of position (see _key): [searches, found], for the program `_stats_for`
@@ -127,22 +131,23 @@ class OpenSolver:
         self._same: tuple[dict, list[dict]] | None = None
 
     # ------------------------------------------------------------ the public calls
-    def solve(self, game: Game, player: int | None = None, line: bool = True) -> Solution:
+    def solve(self, game: Game, player: int | None = None, line: bool = True,
+              deadline: Deadline | None = None) -> Solution:
         """Every option of the pending decision with its value, the best, and (`line`) the line of best play.
-        `player` (paranoid): whose value (by default the mover's). The game is left as it is."""
+        `player` (paranoid): whose value (by default the mover's). The game is left as it is. Past the
+        `deadline` (or the node budget) the deepest search done is kept; the first is finished regardless."""
         with NoCollector():
-            return self._solve(game, player, line)
+            return self._solve(game, player, line, deadline)
 
-    def _solve(self, game: Game, player: int | None, line: bool) -> Solution:
-        world = self._prepare(game, player)
-        self._limit = self.budget if self.budget is not None else INFINITE
+    def _solve(self, game: Game, player: int | None, line: bool, deadline: Deadline | None) -> Solution:
+        world = self._prepare(game, player, deadline)
         done: tuple | None = None
         for depth in self._depths():
             try:
                 scored, complete = self._root(world, depth)
             except OutOfNodes:
                 if done is None:  # not even the shallowest search fitted: finish it regardless
-                    self._limit = INFINITE
+                    self._limit, self._deadline = INFINITE, None
                     scored, complete = self._root(world, depth)
                     done = (scored, complete, depth)
                 break
@@ -153,14 +158,14 @@ class OpenSolver:
         scored, complete, depth = done
         return self._solution(world, scored, complete, depth, line)
 
-    def try_solve(self, game: Game, player: int | None = None) -> Solution | None:
-        """`solve` to the end of the hand in one search (no line), or None if the node budget runs out first."""
+    def try_solve(self, game: Game, player: int | None = None, deadline: Deadline | None = None) -> Solution | None:
+        """`solve` to the end of the hand in one search (no line), or None if the node budget runs out first or
+        the `deadline` passes (then `out_of_time` is set)."""
         with NoCollector():
-            return self._try_solve(game, player)
+            return self._try_solve(game, player, deadline)
 
-    def _try_solve(self, game: Game, player: int | None) -> Solution | None:
-        world = self._prepare(game, player)
-        self._limit = self.budget if self.budget is not None else INFINITE
+    def _try_solve(self, game: Game, player: int | None, deadline: Deadline | None) -> Solution | None:
+        world = self._prepare(game, player, deadline)
         try:
             scored, complete = self._root(world, INFINITE)
         except OutOfNodes:
@@ -173,7 +178,7 @@ class OpenSolver:
         top = max(self._rank(value, mover) for _, value in scored)
         best = [option for option, value in scored if self._rank(value, mover) == top]
         value = next(value for option, value in scored if option is best[0])
-        self._limit = INFINITE  # (the line is searched whatever the budget)
+        self._limit, self._deadline = INFINITE, None  # (the line is searched whatever the budget)
         shown = self._line(world, depth) if line else []
         return Solution(self.model, self._me if self.model == "paranoid" else mover, value, scored, best, shown,
                         self.nodes, None if complete else depth, complete)
@@ -181,7 +186,7 @@ class OpenSolver:
     def moves_left(self, game: Game, most: int = 1000) -> int:
         """How many moves one line from `game` takes to the end of the hand (the first option each time): how
         deep a search to the end must go."""
-        world = self._prepare(game, None)
+        world = self._prepare(game, None, None)
         count = 0
         while not self._leaf(world) and count < most:
             world.apply(world.options()[0])
@@ -196,11 +201,14 @@ class OpenSolver:
         return {option.key: value[seat] for option, value in solution.moves}
 
     # ------------------------------------------------------------------ set up
-    def _prepare(self, game: Game, player: int | None) -> Game:
-        """The search's own copy of `game`, watched for its evaluation, and what the search measures from."""
+    def _prepare(self, game: Game, player: int | None, deadline: Deadline | None) -> Game:
+        """The search's own copy of `game`, watched for its evaluation, and what the search measures from and
+        stops at."""
         if game.over or game.memory.pending is None:
             raise ParamError("the game is over: there is nothing to solve" if game.over else "no decision is pending")
         self.nodes = 0
+        self._limit = self.budget if self.budget is not None else INFINITE
+        self._deadline, self.out_of_time = deadline, False
         world = game.clone()
         program = world.program
         if program.evaluation is not None:
@@ -365,6 +373,9 @@ class OpenSolver:
             return self._cut_vector(world), False, None, None
         self.nodes += 1
         if self.nodes > self._limit:
+            raise OutOfNodes
+        if self._deadline is not None and self._deadline.passed():
+            self.out_of_time = True
             raise OutOfNodes
         key = self._key(world)
         return None, True, key, self.table.get(key) if key is not None else None
