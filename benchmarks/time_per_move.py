@@ -3,7 +3,8 @@
 Each AGENT plays seat 0 of `--games` games of the rule file, the rule file's AI in the other seats;
 reported per agent: decisions timed, and the mean, median, 90th percentile and largest CPU time (the
 process's, so that other work on a shared machine does not count; the load average is printed beside), and
-the largest wall-clock time (what an agent bounded by `seconds=` keeps to, and a player waits).
+the largest wall-clock time (what an agent bounded by `seconds=` keeps to, and a player waits), and what a
+search agent did a move (pimc's worlds, ISMCTS's iterations).
 Forced moves (one option) are answered at once by every agent and left out. For an ISMCTS at the same time
 as a pimc, take its iterations per second from here.
 
@@ -39,6 +40,15 @@ class Timed:
         return chosen
 
 
+def searched(agent, decisions: int) -> str:
+    """What a search agent did per decision: pimc's worlds (solved exactly), ISMCTS's iterations."""
+    if hasattr(agent, "worlds_done"):
+        return f"{agent.worlds_done / decisions:.1f} worlds a move ({agent.worlds_exact / decisions:.1f} exact)"
+    if hasattr(agent, "iterations_done"):
+        return f"{agent.iterations_done / decisions:.0f} iterations a move"
+    return ""
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("ruleset")
@@ -61,7 +71,7 @@ def main() -> None:
         times = sorted(timed.times)
         tenth = times[int(0.9 * (len(times) - 1))]
         print(f"{spec:45} {len(times):6} {statistics.mean(times):7.3f} {statistics.median(times):7.3f} "
-              f"{tenth:7.3f} {times[-1]:7.3f}  {' ' * 19}{max(timed.walls):8.3f}")
+              f"{tenth:7.3f} {times[-1]:7.3f}  {' ' * 19}{max(timed.walls):8.3f}  {searched(timed.agent, len(times))}")
 
 
 if __name__ == "__main__":

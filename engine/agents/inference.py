@@ -32,6 +32,7 @@ from ..runtime.game import Decision, Game, Option
 from ..runtime.memory import PlayerBase, Zone, sees
 from .deadline import NEVER, Deadline
 from .knowledge import Knowledge
+from .levels import strategy_levels
 
 EPSILON = 0.2  # the share of a model's probability left to the options it would not choose
 IMPOSSIBLE = 1e-12  # the likelihood of a choice the world's hand could not have made (never quite 0: see weights)
@@ -39,11 +40,16 @@ MOST_CANDIDATES = 4  # candidate worlds drawn at most per world kept (see weight
 
 
 def default_model(program: Program | None) -> str | None:
-    """The model of the other players by default: the rule file's AI, when it is one of its strategy levels."""
+    """The model of the other players by default: the rule file's AI when it is one of its strategy levels, else
+    (its AI is a search agent, as `pimc` itself may be) the strongest of its levels, the last of the ladder:
+    never a search agent, which would model the others by searching as itself in every world it weighs."""
     if program is None or program.perfect_information:
         return None
     name = program.default_ai
-    return name if strategy_path(name, program) is not None else None
+    if strategy_path(name, program) is not None:
+        return name
+    ladder = strategy_levels(program)
+    return ladder[-1]["name"] if ladder else None
 
 
 class _Record:
