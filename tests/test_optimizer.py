@@ -155,6 +155,23 @@ def test_a_fault_inside_an_inlined_function_is_reported_in_that_function(tmp_pat
     assert_located(start_fault(tmp_path, text), 3, "function 'first_of'", "IndexError")
 
 
+def test_a_fault_in_an_argument_put_into_an_inlined_function_is_reported_where_the_call_is(tmp_path):
+    # `twice(x)` reads x twice: the argument is computed once, inside the inlined body, yet its fault is the
+    # caller's (line 7, the setup), and a fault of the body itself stays the function's (line 3)
+    text = """\
+        game: t
+        functions:
+          twice(x): "x + x"
+        state:
+          v: "0"
+        setup: |
+          v = twice([1][2])
+    """
+    assert_located(start_fault(tmp_path, text), 7, "setup", "IndexError")
+    text = text.replace('"x + x"', '"x + x + [][0]"').replace("[1][2]", "1")
+    assert_located(start_fault(tmp_path, text), 3, "function 'twice'", "IndexError")
+
+
 def test_the_optimised_code_is_checked_again():
     check_generated("def rule_when_0(M, V):\n    return [v_x for v_x in V['a'] if (_h0 := 1)]\n", set())
     with pytest.raises(GeneratedCodeError, match="assignment expression"):
