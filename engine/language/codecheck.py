@@ -43,7 +43,7 @@ ALLOWED = STATEMENTS + EXPRESSIONS + PARTS
 ENGINE_NAMES = frozenset({"M", "V", "_", "combo", "list", "dict", "zip", "range"})
 PREFIXED = re.compile(r"(?:[vFBR]_[A-Za-z0-9_]+|_[oht][0-9]+|[a-z]+(?:_[a-z]+)*_[0-9]+)\Z", re.ASCII)
 # The only names an assignment expression sets: values the optimiser hoists, and the arguments of the calls it
-# inlines (naipes.language.optimizer).
+# inlines (naipes.language.inlining).
 HOISTED = re.compile(r"_[ht][0-9]+\Z", re.ASCII)
 # The working memory's methods that generated code calls (M.move(...), ...).
 MEMORY_API = frozenset({"set_var", "set_attr", "grow_var", "grow_attr", "move", "shuffle", "deal", "ask", "end_game",

@@ -8,6 +8,7 @@ behind :func:`naipes.program.attribute`; everything else is a literal of a known
 """
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -18,8 +19,11 @@ from . import nodes as n
 from .loader import number_problem
 from .resolver import NUMERIC
 
-Line = tuple[int, str, Location | None]  # (indent, python line, origin in the rule file)
 Origin = tuple[str, Location | None]  # what a generated line is part of ("condition of rule 'lead'"), and where
+Line = tuple[int, str, str, Location | None]  # (indent, python line, what it is part of ('': the function), where)
+# An expression of another origin (Node.origin) is written between these marks, its origin's number after the
+# first: a statement's text is cut there into lines, each with its own origin (Python joins lines in brackets).
+INLINED = re.compile("\x02(\\d+)\x03|\x04")
 
 # `a * b`, `a + b` and `a - b` go through the size checks of naipes.library.limits (a repeated or joined sequence, a
 # number of too many bits), unless one side is a number written in the rule file (for `*`, and the other side
@@ -91,6 +95,11 @@ def draws_at_random(node: n.Node) -> bool:
     return any(call.target == n.CALL_BUILTIN and BUILTINS[str(call.name)].random for call in node.find_all(n.Call))
 
 
+def charge(items: str, each: int) -> str:
+    """`items`, charged `each` steps per item (naipes.library.limits)."""
+    return f"M.charge({items})" if each == 1 else f"M.charge({items}, {each})"
+
+
 class Writer:
     """Writes the Python of checked nodes; a card table's values (TableLookup) become a dict of the module, made once
     as it runs (`tables`: each dict's source -> its name and where it was first needed; equal tables share one)."""
@@ -98,11 +107,16 @@ class Writer:
     def __init__(self) -> None:
         self.tables: dict[str, tuple[str, Origin]] = {}
         self.what = ""  # what the definition being written is (the origin of a table first needed there)
+        self.origins: list[Origin] = []  # the origins of the expressions written between INLINED's marks
 
     # ---------------------------------------------------------------------------------------- expressions
     def expr(self, node: n.Node) -> str:
         method: Callable[[Any], str] = getattr(self, "e_" + type(node).__name__)
-        return method(node)
+        text = method(node)
+        if not node.origin:
+            return text
+        self.origins.append((node.origin, node.loc))
+        return f"(\x02{len(self.origins) - 1}\x03{text}\x04)"
 
     def e_Number(self, node: n.Number) -> str:
         return literal(node.value)
@@ -147,20 +161,25 @@ class Writer:
         if target == n.VALUES_OF:
             return literal(node.found)
         if target == n.EXISTS:
-            kind, by, values = node.found
-            found = "".join(f"{self.expr(value)}, " for value in values)
+            kind, by = node.found
+            wanted = {k.name: k.value for k in node.keywords}
+            found = "".join(f"{self.expr(wanted[name])}, " for name in by)
             return f"M.has_fact({literal(kind)}, {literal(tuple(map(attribute, by)))}, ({found}))"
         args = [self.expr(arg) for arg in node.positional]
         keywords = [f"{k.name}={self.expr(k.value)}" for k in node.keywords]
         name = node.name
         if target == n.CALL_LOCAL:
-            return f"M.call({', '.join([local_name(str(name)), *args, *keywords])})"
+            return f"M.call({', '.join([self.expr(node.func), *args, *keywords])})"
         if target == n.CALL_RECORD:
-            return f"R_{name}({', '.join(self.expr(value) for value in node.found)})"
+            values = node.positional if node.found is None else [k.value for f in node.found for k in node.keywords
+                                                                  if k.name == f]
+            return f"R_{name}({', '.join(self.expr(value) for value in values)})"
         if target == n.CALL_FUNCTION:
             return f"F_{name}(M, V{''.join(', ' + a for a in args)})"
         b = BUILTINS[name]  # type: ignore[index]  # (a built-in: the resolver found it)
-        args = [f"M.charge({arg})" if i in node.charged else arg for i, arg in enumerate(args)]
+        # (an argument gone over is charged a step per item, and the steps of its key's inlined calls: key_steps)
+        each = [(i in node.charged) + (node.key_steps if i == 0 else 0) for i in range(len(args))]
+        args = [charge(arg, k) if k else arg for arg, k in zip(args, each)]
         lead = "M.rng" if b.random else "V" if b.state else "M" if b.costly else ""
         joined = ", ".join(x for x in (lead, ", ".join(args + keywords)) if x)
         return f"B_{name}{'_keyed' if node.keyed else ''}({joined})"
@@ -188,7 +207,10 @@ class Writer:
         return f"({self.expr(node.body)} if {self.expr(node.test)} else {self.expr(node.orelse)})"
 
     def e_Lambda(self, node: n.Lambda) -> str:
-        return f"(lambda {', '.join(map(local_name, node.params))}: {self.expr(node.body)})"
+        body = self.expr(node.body)
+        if node.spend:  # (M.spend(k) or BODY): spend gives None, so BODY is the value
+            body = f"(M.spend({node.spend}) or {body})"
+        return f"(lambda {', '.join(map(local_name, node.params))}: {body})"
 
     def e_TupleExpr(self, node: n.TupleExpr) -> str:
         return "(" + "".join(self.expr(item) + ", " for item in node.items) + ")"
@@ -209,7 +231,8 @@ class Writer:
         """A list, set or dict comprehension; a generator only where it stays one (Comprehension.lazy)."""
         clauses = []
         for clause in node.clauses:
-            text = f"for {', '.join(map(local_name, clause.names))} in M.charge({self.expr(clause.iterable)})"
+            names, items = ", ".join(map(local_name, clause.names)), self.expr(clause.iterable)
+            text = f"for {names} in {charge(items, clause.each)}"
             if clause.condition is not None:
                 text += f" if {self.expr(clause.condition)}"
             clauses.append(text)
@@ -223,9 +246,19 @@ class Writer:
         for statement in statements:
             getattr(self, "s_" + type(statement).__name__)(statement, indent, out)
 
-    @staticmethod
-    def emit(out: list[Line], indent: int, line: str, node: n.Node) -> None:
-        out.append((indent, line, node.loc))
+    def emit(self, out: list[Line], indent: int, line: str, node: n.Node) -> None:
+        """Append the statement `line` written for `node`, cut into lines where an expression of another origin
+        begins or ends (INLINED)."""
+        origins: list[tuple[str, Location | None]] = [("", node.loc)]
+        start = 0
+        for mark in INLINED.finditer(line):
+            out.append((indent, line[start:mark.start()], *origins[-1]))
+            start = mark.end()
+            if mark.group(1) is not None:
+                origins.append(self.origins[int(mark.group(1))])
+            else:
+                origins.pop()
+        out.append((indent, line[start:], *origins[-1]))
 
     def s_Return(self, node: n.Return, indent: int, out: list[Line]) -> None:
         self.emit(out, indent, "return" if node.value is None else f"return {self.expr(node.value)}", node)
@@ -337,6 +370,12 @@ class Writer:
     def e_Bits(self, node: n.Bits) -> str:
         return str(int(node.value))
 
+    def e_Temporary(self, node: n.Temporary) -> str:
+        return node.name
+
+    def e_Keep(self, node: n.Keep) -> str:
+        return f"({node.name} := {self.expr(node.value)})"
+
     def e_Generated(self, node: n.Generated) -> str:
         return f"{node.name}(M, V)"
 
@@ -348,7 +387,8 @@ class Writer:
 
     def e_Filter(self, node: n.Filter) -> str:
         item = local_name(node.item) if node.item is not None else "_"
-        return f"[{item} for {item} in {self.expr(node.items)} if {self.expr(node.test)}]"
+        items = self.expr(node.items)
+        return f"[{item} for {item} in {charge(items, node.each) if node.each else items} if {self.expr(node.test)}]"
 
     def e_TableLookup(self, node: n.TableLookup) -> str:
         """`B_lookup(table_N, key, default)`: only B_lookup reads the dict, and it goes nowhere else, so nothing can
@@ -387,12 +427,12 @@ class Writer:
         if isinstance(node.body, list):
             self.statements(node.body, 0, body)
         else:
-            body.append((0, f"return {self.expr(node.body)}", node.body.loc))
+            self.emit(body, 0, f"return {self.expr(node.body)}", node.body)
         lines.append(f"def {node.name}({args}):")
-        origins[len(lines)] = (node.what, body[0][2] if body else None)
-        for indent, text, origin in body:
+        origins[len(lines)] = (node.what, body[0][3] if body else None)
+        for indent, text, what, where in body:
             lines.append("    " * (indent + 1) + text)
-            origins[len(lines)] = (node.what, origin)
+            origins[len(lines)] = (what or node.what, where)
 
 
 def write_module(definitions: list[n.Definition]) -> tuple[str, dict[int, Origin]]:

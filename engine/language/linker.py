@@ -91,7 +91,7 @@ def compile_module(defs: list[Definition], sym: Symbols, path: str, base: dict[s
 def module_source(defs: list[Definition]) -> tuple[str, dict[int, Origin]]:
     """The Python source of the definitions, one function each, after the optimiser's passes over their trees,
     and each line's origin: generated line -> (what it is, rule-file location)."""
-    definitions = [n.Definition(d.name, d.params, d.unit.tree, d.what) for d in defs]
+    definitions = [n.Definition(d.name, d.params, d.unit.tree, d.what, d.kind) for d in defs]
     optimise_definitions(definitions)
     return write_module(definitions)
 

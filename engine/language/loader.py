@@ -28,7 +28,8 @@ class Text(str):
 
     loc: Location
     block_indent: int | None = None  # column (0-based) of a block scalar's content
-    positions: list | None = None  # source (line, col) of each character, where escapes or folding moved them
+    positions: list[tuple[int, int]] | None = None  # source (line, col) of each character, where escapes or folding
+    # moved them
 
     def at(self, line: int, col: int) -> Location:
         """Location of the character at 1-based (line, col) inside this text."""
@@ -67,25 +68,30 @@ class _SubText(Text):
         return self.parent.at(self.line0 + line - 1, col)
 
 
-class Map(dict):
-    """A YAML mapping that remembers where each key and value is."""
+# A key of a rule file's mapping: a name or a number (str | int | float; YAML's null is refused as a key). Typed Any
+# while the section readers still take keys they checked for names as str without narrowing them (six places).
+Key = Any
+
+
+class Map(dict[Key, Any]):
+    """A YAML mapping that remembers where each key and value is (a value is any YAML value)."""
 
     where: Location
-    key_locs: dict
-    value_locs: dict
+    key_locs: dict[Key, Location]
+    value_locs: dict[Key, Location]
 
-    def loc(self, key: str) -> Location:
+    def loc(self, key: Key) -> Location:
         return self.value_locs.get(key, self.where)
 
-    def key_loc(self, key: str) -> Location:
+    def key_loc(self, key: Key) -> Location:
         return self.key_locs.get(key, self.where)
 
 
-class Seq(list):
-    """A YAML sequence that remembers where each item is."""
+class Seq(list[Any]):
+    """A YAML sequence that remembers where each item is (an item is any YAML value)."""
 
     where: Location
-    item_locs: list
+    item_locs: list[Location]
 
     def loc(self, i: int) -> Location:
         return self.item_locs[i] if i < len(self.item_locs) else self.where
@@ -143,8 +149,9 @@ class _RuleFileLoader(yaml.SafeLoader):
         self.depth += 1
         try:
             if self.depth > MAX_DEPTH:
+                next_event = self.peek_event()  # type: ignore[no-untyped-call]  # (types-PyYAML leaves it untyped)
                 raise yaml.composer.ComposerError(None, None, f"lists and mappings nested more than {MAX_DEPTH} "
-                                                  "deep", self.peek_event().start_mark)
+                                                  "deep", next_event.start_mark)
             return super().compose_node(parent, index)
         finally:
             self.depth -= 1
@@ -335,7 +342,7 @@ def load_tree(path: str | Path) -> Map:
     return _resolve(read_rule_file(path), Path(path), ())
 
 
-def _resolve(tree: Map, path: Path, seen: tuple) -> Map:
+def _resolve(tree: Map, path: Path, seen: tuple[Path, ...]) -> Map:
     base_name = tree.get("extends")
     if base_name is None:
         for key in ("override", "remove"):
@@ -611,7 +618,8 @@ def _without_name(rule: Map) -> Map:
     return _located_map({k: v for k, v in rule.items() if k != "name"}, rule)
 
 
-def _located_map(items: dict, like: Map, key_at: Location | None = None, value_at: Location | None = None) -> Map:
+def _located_map(items: dict[Key, Any], like: Map, key_at: Location | None = None,
+                 value_at: Location | None = None) -> Map:
     """A Map of `items` with the locations `like` has for them (or the given ones for every key)."""
     out = Map(items)
     out.where = like.where

@@ -20,7 +20,7 @@ so that passes can walk any tree without knowing every class:
 from __future__ import annotations
 
 import builtins
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, TypeVar
 
@@ -61,6 +61,12 @@ class Node:
     # the static type the resolver found ("int", "str", "card", "player", "zone", "list", "record R", "facts R",
     # "function", ...), None where it is not known before the game runs
     type: str | None = field(default=None, init=False, repr=False)
+    # the steps of the rule-file calls inlined here, which this node still owes (naipes.language.steps)
+    steps: int = field(default=0, init=False, repr=False)
+    # what this node's code comes from where that is not the function it is written in: an inlined function's
+    # body (its Definition.what), or an argument put into one (its caller's); code generation gives it lines of
+    # its own with that origin, so a fault inside it is reported there (naipes.language.inlining)
+    origin: str = field(default="", init=False, repr=False)
 
     @property
     def loc(self) -> Location | None:
@@ -75,6 +81,15 @@ class Node:
                 yield value
             elif isinstance(value, list):
                 yield from (item for item in value if isinstance(item, Node))
+
+    def replace_children(self, change: Callable[[Node], Node]) -> None:
+        """Each child replaced by what `change` makes of it (the same node, or another in its place)."""
+        for name in self.fields:
+            value = getattr(self, name)
+            if isinstance(value, Node):
+                setattr(self, name, change(value))
+            elif isinstance(value, list):
+                setattr(self, name, [change(item) if isinstance(item, Node) else item for item in value])
 
     def find_all(self, kind: builtins.type[N]) -> Iterator[N]:
         """Every node of class `kind` in this tree, this one included, outermost first (without recursion)."""
@@ -188,7 +203,8 @@ class Call(Expr):
 
     The resolver sets `target` (CALL_LOCAL, CALL_RECORD, CALL_FUNCTION, CALL_BUILTIN, VALUES_OF, EXISTS), for a
     built-in which arguments it charges per item (`charged`) and whether it takes a key (`keyed`); for
-    values_of the values, for exists the kind of fact and the fields it looks up by (`found`)."""
+    values_of the values, for exists the kind of fact and the fields it looks up by, for a record given by name its
+    fields in order (`found`). What a call computes with is always among its children (`args`), which passes replace."""
 
     fields = ("func", "args")
     func: Expr
@@ -198,6 +214,7 @@ class Call(Expr):
     charged: tuple[int, ...] = field(default=(), init=False, repr=False)
     keyed: bool = field(default=False, init=False, repr=False)
     found: Any = field(default=None, init=False, repr=False)
+    key_steps: int = field(default=0, init=False, repr=False)  # steps its key lambda charges per item
 
     @property
     def name(self) -> str | None:
@@ -272,9 +289,12 @@ class IfExp(Expr):
 
 @dataclass(eq=False)
 class Lambda(Expr):
+    """`lambda params: body`; `spend`: steps its body charges at each call (naipes.language.steps)."""
+
     fields = ("body",)
     params: list[str]
     body: Expr
+    spend: int = field(default=0, init=False, repr=False)
 
 
 # ---------------------------------------------------------------------------------------------- collections
@@ -319,6 +339,7 @@ class ForClause(Node):
     names: list[str]
     iterable: Expr
     condition: Expr | None
+    each: int = field(default=1, init=False, repr=False)  # steps charged per item (naipes.language.steps)
 
 
 @dataclass(eq=False)
@@ -575,6 +596,7 @@ class Filter(Expr):
     item: str | None
     items: Expr
     test: Expr
+    each: int = field(default=0, init=False, repr=False)  # steps charged per item (naipes.language.steps)
 
 
 @dataclass(eq=False)
@@ -632,15 +654,33 @@ class MaskUpdate(Stmt):
 
 
 @dataclass(eq=False)
+class Temporary(Expr):
+    """A read of a temporary of the optimiser (`_t1`: an inlined call's argument, computed once: Keep)."""
+
+    name: str
+
+
+@dataclass(eq=False)
+class Keep(Expr):
+    """`value`, kept in the temporary `name` as it is computed (`(_t1 := value)`), for the reads that follow."""
+
+    fields = ("value",)
+    name: str
+    value: Expr
+
+
+@dataclass(eq=False)
 class Definition(Node):
     """A generated function of the module: `name(M, V, params...)` returning `body` (an expression) or running it
-    (statements); `what` says what it is in errors ("condition of rule 'lead'")."""
+    (statements); `what` says what it is in errors ("condition of rule 'lead'"); `kind` what the engine made it for
+    (naipes.language.sections.Definition.kind), which the optimiser goes by."""
 
     fields = ("body",)
     name: str
     params: tuple[str, ...]
     body: Expr | list[Stmt]
     what: str
+    kind: str = ""
 
 
 CANDIDATES, ALLOWED = "__candidates", "__allowed"  # the engine's locals of a move's choices (no file names one)

@@ -16,11 +16,12 @@ import ast
 import re
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from lark import Lark, Token, Tree
 from lark.exceptions import LarkError, UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 from lark.indenter import DedentError, Indenter
+from lark.tree import Meta
 
 from ..errors import Location, RuleError, did_you_mean
 from . import nodes as n
@@ -37,7 +38,7 @@ _TERMINAL_NAMES = {
 }
 
 
-class _BlockIndenter(Indenter):
+class _BlockIndenter(Indenter):  # type: ignore[misc]  # (Lark's types are skipped, pyproject.toml: Indenter is Any)
     NL_type = "_NL"
     OPEN_PAREN_types = ["LPAR", "LSQB", "LBRACE"]
     CLOSE_PAREN_types = ["RPAR", "RSQB", "RBRACE"]
@@ -206,7 +207,15 @@ def parse_block(text: str, what: str = "actions") -> list[n.Stmt]:
     return list(_ToNodes(text, False, what).transform(_parse(text, "block_start", what)).children)
 
 
-def _items(children: list) -> list:
+T = TypeVar("T")
+
+# A rule's children once transformed, in the order grammar.lark writes them: nodes, lists of nodes (arguments, a
+# suite), Lark's tokens (names, operators) and None (an optional part left out). A method whose children are of one
+# kind says which; where the grammar mixes kinds by position they are Children (Lark's types are Any here anyway).
+Children = list[Any]
+
+
+def _items(children: list[T | None]) -> list[T]:
     return [child for child in children if child is not None]
 
 
@@ -226,7 +235,7 @@ class _ToNodes:
         method = getattr(self, tree.data, None)
         return Tree(tree.data, children, tree.meta) if method is None else method(tree.meta, children)
 
-    def at(self, meta: Any) -> n.Position:
+    def at(self, meta: Meta | Token) -> n.Position:
         """Where a rule (its meta) or a token is written."""
         if isinstance(meta, Token):
             return n.Position(self.text, meta.line or 1, meta.column or 1, self.wrapped)
@@ -234,22 +243,22 @@ class _ToNodes:
         return n.Position(self.text, 1 if empty else meta.line, 1 if empty else meta.column, self.wrapped)
 
     # ------------------------------------------------------------------------------------------- literals
-    def number(self, meta: Any, c: list) -> n.Number:
+    def number(self, meta: Meta, c: list[Token]) -> n.Number:
         return n.Number(c[0].value, at=self.at(meta))
 
-    def string(self, meta: Any, c: list) -> n.String:
+    def string(self, meta: Meta, c: list[Token]) -> n.String:
         return n.String(c[0].value, at=self.at(meta))
 
-    def true(self, meta: Any, c: list) -> n.Constant:
+    def true(self, meta: Meta, c: Children) -> n.Constant:
         return n.Constant(True, at=self.at(meta))
 
-    def false(self, meta: Any, c: list) -> n.Constant:
+    def false(self, meta: Meta, c: Children) -> n.Constant:
         return n.Constant(False, at=self.at(meta))
 
-    def none(self, meta: Any, c: list) -> n.Constant:
+    def none(self, meta: Meta, c: Children) -> n.Constant:
         return n.Constant(None, at=self.at(meta))
 
-    def fstring(self, meta: Any, c: list) -> n.FString:
+    def fstring(self, meta: Meta, c: list[Token]) -> n.FString:
         """f'text {expr} text': its texts and expressions (each parsed where it stands in the file); a mistake in
         how it is written is kept in the node, for the resolver to report in its turn."""
         token: Token = c[0]
@@ -304,164 +313,164 @@ class _ToNodes:
         return parse_expression(text, self.what)
 
     # ---------------------------------------------------------------------------------- names and reads
-    def name(self, meta: Any, c: list) -> n.Name:
+    def name(self, meta: Meta, c: list[Token]) -> n.Name:
         return n.Name(c[0].value, at=self.at(meta))
 
-    def getattr(self, meta: Any, c: list) -> n.Attribute:
+    def getattr(self, meta: Meta, c: Children) -> n.Attribute:
         return n.Attribute(c[0], c[1].value, self.at(c[1]), at=self.at(meta))
 
-    def getitem(self, meta: Any, c: list) -> n.Subscript:
+    def getitem(self, meta: Meta, c: list[n.Expr]) -> n.Subscript:
         return n.Subscript(c[0], c[1], at=self.at(meta))
 
-    def slice(self, meta: Any, c: list) -> n.Slice:
+    def slice(self, meta: Meta, c: list[n.Expr | None]) -> n.Slice:
         return n.Slice(c[0], c[1], at=self.at(meta))
 
-    def call(self, meta: Any, c: list) -> n.Call:
+    def call(self, meta: Meta, c: Children) -> n.Call:
         return n.Call(c[0], c[1] if c[1] is not None else [], at=self.at(meta))
 
-    def call_gen(self, meta: Any, c: list) -> n.Call:
+    def call_gen(self, meta: Meta, c: Children) -> n.Call:
         generator = n.Comprehension("generator", c[1], c[2:], at=self.at(meta))
         return n.Call(c[0], [generator], bare_generator=True, at=self.at(meta))
 
-    def arguments(self, meta: Any, c: list) -> list:
+    def arguments(self, meta: Meta, c: list[n.Expr | n.Keyword | None]) -> list[n.Expr | n.Keyword]:
         return _items(c)
 
-    def kwarg(self, meta: Any, c: list) -> n.Keyword:
+    def kwarg(self, meta: Meta, c: Children) -> n.Keyword:
         return n.Keyword(c[0].value, c[1], at=self.at(meta))
 
     # --------------------------------------------------------------------------------------- operations
-    def binop(self, meta: Any, c: list) -> n.Expr:
-        node = c[0]
+    def binop(self, meta: Meta, c: Children) -> n.Expr:
+        node: n.Expr = c[0]
         for op, operand in zip(c[1::2], c[2::2]):
             node = n.BinOp(node, op.value, operand, self.at(op), at=self.at(meta))
         return node
 
-    def compare(self, meta: Any, c: list) -> n.Compare:
+    def compare(self, meta: Meta, c: Children) -> n.Compare:
         return n.Compare(c[0], [(" ".join(op.value.split()), self.at(op)) for op in c[1::2]], c[2::2],
                          at=self.at(meta))
 
-    def and_(self, meta: Any, c: list) -> n.BoolOp:
+    def and_(self, meta: Meta, c: list[n.Expr]) -> n.BoolOp:
         return n.BoolOp("and", c, at=self.at(meta))
 
-    def or_(self, meta: Any, c: list) -> n.BoolOp:
+    def or_(self, meta: Meta, c: list[n.Expr]) -> n.BoolOp:
         return n.BoolOp("or", c, at=self.at(meta))
 
-    def not_(self, meta: Any, c: list) -> n.Not:
+    def not_(self, meta: Meta, c: list[n.Expr]) -> n.Not:
         return n.Not(c[0], at=self.at(meta))
 
-    def unary(self, meta: Any, c: list) -> n.Unary:
+    def unary(self, meta: Meta, c: Children) -> n.Unary:
         return n.Unary(c[0].value, c[1], self.at(c[0]), at=self.at(meta))
 
-    def ifexp(self, meta: Any, c: list) -> n.IfExp:
+    def ifexp(self, meta: Meta, c: list[n.Expr]) -> n.IfExp:
         return n.IfExp(c[0], c[1], c[2], at=self.at(meta))
 
-    def lambda_expr(self, meta: Any, c: list) -> n.Lambda:
+    def lambda_expr(self, meta: Meta, c: Children) -> n.Lambda:
         return n.Lambda([t.value for t in c[:-1] if isinstance(t, Token)], c[-1], at=self.at(meta))
 
     # -------------------------------------------------------------------------------------- collections
-    def tuple_expr(self, meta: Any, c: list) -> n.TupleExpr:
+    def tuple_expr(self, meta: Meta, c: list[n.Expr | None]) -> n.TupleExpr:
         return n.TupleExpr(_items(c), at=self.at(meta))
 
-    def list_expr(self, meta: Any, c: list) -> n.ListExpr:
+    def list_expr(self, meta: Meta, c: list[n.Expr | None]) -> n.ListExpr:
         return n.ListExpr(_items(c), at=self.at(meta))
 
-    def set_expr(self, meta: Any, c: list) -> n.SetExpr:
+    def set_expr(self, meta: Meta, c: list[n.Expr | None]) -> n.SetExpr:
         return n.SetExpr(_items(c), at=self.at(meta))
 
-    def dict_expr(self, meta: Any, c: list) -> n.DictExpr:
+    def dict_expr(self, meta: Meta, c: list[n.Pair | None]) -> n.DictExpr:
         return n.DictExpr(_items(c), at=self.at(meta))
 
-    def pair(self, meta: Any, c: list) -> n.Pair:
+    def pair(self, meta: Meta, c: list[n.Expr]) -> n.Pair:
         return n.Pair(c[0], c[1], at=self.at(meta))
 
-    def comp_for(self, meta: Any, c: list) -> n.ForClause:
+    def comp_for(self, meta: Meta, c: Children) -> n.ForClause:
         *names, iterable, condition = c
         return n.ForClause([t.value for t in names], iterable, condition, at=self.at(meta))
 
-    def list_comp(self, meta: Any, c: list) -> n.Comprehension:
+    def list_comp(self, meta: Meta, c: Children) -> n.Comprehension:
         return n.Comprehension("list", c[0], c[1:], at=self.at(meta))
 
-    def set_comp(self, meta: Any, c: list) -> n.Comprehension:
+    def set_comp(self, meta: Meta, c: Children) -> n.Comprehension:
         return n.Comprehension("set", c[0], c[1:], at=self.at(meta))
 
-    def dict_comp(self, meta: Any, c: list) -> n.Comprehension:
+    def dict_comp(self, meta: Meta, c: Children) -> n.Comprehension:
         return n.Comprehension("dict", c[0], c[1:], at=self.at(meta))
 
-    def gen_comp(self, meta: Any, c: list) -> n.Comprehension:
+    def gen_comp(self, meta: Meta, c: Children) -> n.Comprehension:
         return n.Comprehension("generator", c[0], c[1:], at=self.at(meta))
 
     # --------------------------------------------------------------------------------------- statements
-    def let_stmt(self, meta: Any, c: list) -> n.Let:
+    def let_stmt(self, meta: Meta, c: Children) -> n.Let:
         *names, value = c
         return n.Let([t.value for t in names], [self.at(t) for t in names], value, at=self.at(meta))
 
-    def name_target(self, meta: Any, c: list) -> n.NameTarget:
+    def name_target(self, meta: Meta, c: list[Token]) -> n.NameTarget:
         return n.NameTarget(c[0].value, at=self.at(meta))
 
-    def attr_target(self, meta: Any, c: list) -> n.AttrTarget:
+    def attr_target(self, meta: Meta, c: Children) -> n.AttrTarget:
         return n.AttrTarget(c[0], c[1].value, self.at(c[1]), at=self.at(meta))
 
-    def assign_stmt(self, meta: Any, c: list) -> n.Assign:
+    def assign_stmt(self, meta: Meta, c: Children) -> n.Assign:
         return n.Assign(c[0], None, c[1], at=self.at(meta))
 
-    def aug_assign_stmt(self, meta: Any, c: list) -> n.Assign:
+    def aug_assign_stmt(self, meta: Meta, c: Children) -> n.Assign:
         return n.Assign(c[0], c[1].value[:-1], c[2], at=self.at(meta))
 
-    def move_stmt(self, meta: Any, c: list) -> n.Move:
+    def move_stmt(self, meta: Meta, c: Children) -> n.Move:
         return n.Move(c[0], c[1], c[2], c[3] is not None, at=self.at(meta))
 
-    def shuffle_stmt(self, meta: Any, c: list) -> n.Shuffle:
+    def shuffle_stmt(self, meta: Meta, c: list[n.Expr]) -> n.Shuffle:
         return n.Shuffle(c[0], at=self.at(meta))
 
-    def deal_stmt(self, meta: Any, c: list) -> n.Deal:
+    def deal_stmt(self, meta: Meta, c: list[n.Expr]) -> n.Deal:
         return n.Deal(c[0], c[1], c[2], at=self.at(meta))
 
-    def ask_stmt(self, meta: Any, c: list) -> n.Ask:
+    def ask_stmt(self, meta: Meta, c: Children) -> n.Ask:
         player, *moves = c
         return n.Ask(player, [t.value for t in moves], [self.at(t) for t in moves], at=self.at(meta))
 
-    def end_stmt(self, meta: Any, c: list) -> n.EndGame:
+    def end_stmt(self, meta: Meta, c: Children) -> n.EndGame:
         return n.EndGame(c[1], at=self.at(meta))
 
-    def goto_stmt(self, meta: Any, c: list) -> n.Goto:
+    def goto_stmt(self, meta: Meta, c: Children) -> n.Goto:
         target, condition, otherwise = c
         return n.Goto(target.value, self.at(target), condition, otherwise.value if otherwise is not None else None,
                       self.at(otherwise) if otherwise is not None else None, at=self.at(meta))
 
-    def refresh_stmt(self, meta: Any, c: list) -> n.Refresh:
+    def refresh_stmt(self, meta: Meta, c: list[Token]) -> n.Refresh:
         return n.Refresh(c[0].value, self.at(c[0]), at=self.at(meta))
 
-    def announce_stmt(self, meta: Any, c: list) -> n.Announce:
+    def announce_stmt(self, meta: Meta, c: list[n.Expr]) -> n.Announce:
         return n.Announce(c, at=self.at(meta))
 
-    def assert_stmt(self, meta: Any, c: list) -> n.AssertFact:
+    def assert_stmt(self, meta: Meta, c: list[n.Expr]) -> n.AssertFact:
         return n.AssertFact(c[0], at=self.at(meta))
 
-    def retract_stmt(self, meta: Any, c: list) -> n.Retract:
+    def retract_stmt(self, meta: Meta, c: list[n.Expr]) -> n.Retract:
         return n.Retract(c[0], at=self.at(meta))
 
-    def modify_stmt(self, meta: Any, c: list) -> n.Modify:
+    def modify_stmt(self, meta: Meta, c: list[n.Expr]) -> n.Modify:
         return n.Modify(c[0], at=self.at(meta))
 
-    def pass_stmt(self, meta: Any, c: list) -> n.Pass:
+    def pass_stmt(self, meta: Meta, c: Children) -> n.Pass:
         return n.Pass(at=self.at(meta))
 
-    def return_stmt(self, meta: Any, c: list) -> n.Return:
+    def return_stmt(self, meta: Meta, c: list[n.Expr]) -> n.Return:
         return n.Return(c[0], at=self.at(meta))
 
-    def suite(self, meta: Any, c: list) -> list:
+    def suite(self, meta: Meta, c: list[n.Stmt]) -> list[n.Stmt]:
         return c
 
-    def if_stmt(self, meta: Any, c: list) -> n.If:
+    def if_stmt(self, meta: Meta, c: Children) -> n.If:
         test, body, *branches = c
         return n.If(test, body, _items(branches), at=self.at(meta))
 
-    def elif_clause(self, meta: Any, c: list) -> n.Branch:
+    def elif_clause(self, meta: Meta, c: Children) -> n.Branch:
         return n.Branch(c[0], c[1], at=self.at(meta))
 
-    def else_clause(self, meta: Any, c: list) -> n.Branch:
+    def else_clause(self, meta: Meta, c: list[list[n.Stmt]]) -> n.Branch:
         return n.Branch(None, c[0], at=self.at(meta))
 
-    def for_stmt(self, meta: Any, c: list) -> n.For:
+    def for_stmt(self, meta: Meta, c: Children) -> n.For:
         *names, iterable, body = c
         return n.For([t.value for t in names], iterable, body, at=self.at(meta))

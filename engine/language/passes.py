@@ -1,25 +1,60 @@
 """The optimiser's passes over the compiler's own tree (:mod:`naipes.language.nodes`), before code generation.
 
 Each pass knows what it rewrites by the class of a node and what the resolver found of it (a name's meaning, an
-assignment's target), never by the Python a node is written as. :func:`optimise_definitions` runs them on every
-generated function of a module; code generation then writes the optimised tree. (The passes that still rewrite
-the generated Python's syntax tree are in :mod:`naipes.language.optimizer`, which runs after.)
+assignment's target, a call's callee), and the functions it works on by their kind
+(:attr:`naipes.language.nodes.Definition.kind`), never by the Python a node is written as or a name the compiler
+gave it. :func:`optimise_definitions` runs them, in this order, on the generated functions of a module; code
+generation then writes the optimised tree:
 
-* **growing lists**: ``x = x + [...]`` or ``x += [...]`` on a state variable, and ``p.x = p.x + [...]`` or
-  ``p.x += [...]`` on a player's attribute, where ``[...]`` is a list display (written, or a param's list), become
-  :class:`~naipes.language.nodes.Grow`: the memory's ``grow_var`` and ``grow_attr`` weigh only what the list gains
-  (:mod:`naipes.runtime.memory`).
+* **growing lists** (below): ``x = x + [...]`` or ``x += [...]`` on a state variable, and ``p.x = p.x + [...]``
+  or ``p.x += [...]`` on a player's attribute, where ``[...]`` is a list display (written, or a param's list),
+  become :class:`~naipes.language.nodes.Grow`: the memory's ``grow_var`` and ``grow_attr`` weigh only what the
+  list gains (:mod:`naipes.runtime.memory`);
+* **inlining** (:mod:`naipes.language.inlining`) and **folding** (:mod:`naipes.language.folding`), function by
+  function, each after those it calls, so that each folded function is what its callers copy;
+* **cascades** (:mod:`naipes.language.cascades`): the first test several steps of a move's legality cascade
+  share, made once;
+* **steps** (:mod:`naipes.language.steps`): what the inlined calls still charge, charged where repeating them
+  could run away.
+
+The passes that are about how CPython runs the code it is given (hoisting, loops, tests, reductions) rewrite the
+generated Python's syntax tree after code generation: :mod:`naipes.language.optimizer`.
 """
 from __future__ import annotations
 
 from . import nodes as n
+from .cascades import CHOICES, share_first_tests
+from .folding import Folder
+from .inlining import Inliner, callees_first, calls, clone, inlinable, recursive
+from .sections import FUNCTION
+from .steps import charge, drop_light_steps
 
 
 def optimise_definitions(definitions: list[n.Definition]) -> None:
-    """Every pass over the tree of each definition (changed in place)."""
+    """Every pass over the tree of each definition (each given a tree of its own first, changed in place: the
+    section readers may put one node in two definitions, a move's legality test in its choices too)."""
     for definition in definitions:
+        body = definition.body
+        definition.body = [clone(statement) for statement in body] if isinstance(body, list) else clone(body)
         if isinstance(definition.body, list):
             grow_lists(definition.body)
+    callable_ = inlinable(definitions)
+    graph = {name: set(calls(definition, callable_)) for name, definition in callable_.items()}
+    loops = recursive(graph)
+    inliner, folder = Inliner(callable_, loops), Folder()
+    for name in callees_first(graph):  # (a function is folded before it is inlined: its callers copy less)
+        inliner.definition(callable_[name])
+        folder.definition(callable_[name])
+    for definition in definitions:
+        if definition.name not in callable_:
+            inliner.definition(definition)
+            folder.definition(definition)
+        if definition.kind == CHOICES:
+            share_first_tests(definition)
+    functions = {d.name: d for d in definitions if d.kind == FUNCTION}
+    drop_light_steps(functions, loops)  # (after folding: steps are counted in the code that can run)
+    for definition in definitions:
+        charge(definition, definition.kind == FUNCTION)
 
 
 # ---------------------------------------------------------------------------------------------- growing lists

@@ -282,7 +282,7 @@ class Resolver:
         name = node.func.id
         args, keywords = node.positional, [k.name for k in node.keywords]
         if name in self.scope:  # a function held in a local (a lambda, an argument): a step, as every call
-            node.target = n.CALL_LOCAL
+            node.target, node.func.meaning = n.CALL_LOCAL, n.LOCAL
             return None
         if name in self.sym.records:
             self.record(node, name)
@@ -352,12 +352,12 @@ class Resolver:
             wanted[arg.name] = arg.value
         self.lookups.add(kind)
         by = tuple(f for f in fields if f in wanted)  # (in the kind's order: one index serves every writing)
-        node.target, node.found = n.EXISTS, (kind, by, [wanted[f] for f in by])
+        node.target, node.found = n.EXISTS, (kind, by)  # (the values: the call's keywords, codegen takes them by)
         return "bool"
 
     def record(self, node: n.Call, name: str) -> None:
         """`name(field=value, ...)`: a record with every field given, by name or all in order (node.found: the
-        values in the record's order)."""
+        fields in the record's order when given by name, None when given in order)."""
         fields = self.sym.records[name]
         args, keywords = node.positional, {k.name: k.value for k in node.keywords}
         if args and (keywords or len(args) != len(fields)):
@@ -368,7 +368,7 @@ class Resolver:
         missing = [f for f in fields if f not in keywords] if not args else []
         if missing:
             self.fail(node, f"record '{name}' needs every field: {', '.join(missing)} missing")
-        node.found = args or [keywords[f] for f in fields]
+        node.found = None if args else fields
 
     # --------------------------------------------------------------------------------------- operations
     def e_BinOp(self, node: n.BinOp) -> str | None:

@@ -87,7 +87,7 @@ class Budget:
 
     def charge(self, items: Any, each: int = 1) -> Any:
         """`items`, after spending `each` steps on each (a rule file's loop or comprehension goes over them;
-        `each` counts the calls of functions inlined in its body too: naipes.language.optimizer)."""
+        `each` counts the calls of functions inlined in its body too: naipes.language.steps)."""
         try:
             count = len(items)
         except TypeError:  # a generator: its own loops were charged as it ran

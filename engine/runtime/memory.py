@@ -297,7 +297,7 @@ class Memory(Budget):
             self.set_attr(p, name, value)
 
     def grow_var(self, name: str, added: Any) -> None:
-        """`name = name + added`, for `added` a list display (naipes.language.optimizer writes it so): a list
+        """`name = name + added`, for `added` a list display (naipes.language.passes writes it so): a list
         that grows is weighed by what it gains (see _grew)."""
         old = self.vars[name]
         value = plus(self, old, added)
