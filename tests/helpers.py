@@ -16,6 +16,7 @@ import pytest
 from naipes import load_program
 from naipes.agents.knowledge import Knowledge, sees
 from naipes.errors import GameError, RuleError, RuleErrors
+from naipes.language import linker
 from naipes.language.shipped import RULESETS, STRATEGIES  # noqa: F401 (the tests import them from here)
 from naipes.program import Program
 from naipes.runtime.game import Game
@@ -30,9 +31,20 @@ def shipped(name: str) -> str:
     return str(RULESETS / f"{name}.yaml")
 
 
+def program(path: str | Path, params: tuple = ()) -> Program:
+    """The rule file at `path` with `params` (a tuple of (name, text) pairs), loaded once per test process (and per
+    linker.WORD: a test that cuts the rules into words gets a program of its own). A test that is not about loading
+    takes its program from here: a shipped game costs about half a CPU second to compile."""
+    return _program(str(path), tuple(sorted(params)), linker.WORD)
+
+
+def shipped_program(name: str, **params: str) -> Program:
+    """The shipped game called `name` (``pocha``) with `params`, loaded once per test process (`program`)."""
+    return program(shipped(name), params_key(params))
+
+
 @cache
-def program(path: str, params: tuple = ()) -> Program:
-    """The rule file at `path` with `params` (a tuple of (name, text) pairs), loaded once per test run."""
+def _program(path: str, params: tuple, word: int) -> Program:
     return load_program(path, dict(params))
 
 

@@ -9,7 +9,7 @@ import pytest
 from naipes import Game, GameError, NaipesError, RuleErrors, load_program
 from naipes.bridges.actions import ActionSpace
 
-from helpers import RULESETS
+from helpers import RULESETS, shipped_program
 
 RULE_FILES = sorted(RULESETS.glob("*.yaml"))
 
@@ -17,9 +17,9 @@ RULE_FILES = sorted(RULESETS.glob("*.yaml"))
 @pytest.mark.parametrize("path", [pytest.param(p, marks=pytest.mark.slow) if p.stem.startswith(("chinchon", "wizard",
                                   "tute")) else p for p in RULE_FILES], ids=lambda p: p.stem)  # (slow: seconds each)
 def test_every_offered_option_maps_to_an_id_and_back(path: Path) -> None:
-    program = load_program(path)
+    program = shipped_program(path.stem)
     space = ActionSpace(program)
-    again = ActionSpace(load_program(path))
+    again = ActionSpace(load_program(path))  # (compiled again: the ids do not depend on one compilation)
     assert again.entries == space.entries  # stable for a rule file and its params
     decisions = seed = 0
     while seed < 20 or decisions <= 100:  # (a game of poker is a few decisions: more games then)
@@ -42,15 +42,15 @@ def test_every_offered_option_maps_to_an_id_and_back(path: Path) -> None:
 
 
 def test_ids_depend_on_params_and_players_only() -> None:
-    small = ActionSpace(load_program(RULESETS / "fichas.yaml", {"colours": "2", "values": "3"}))
+    small = ActionSpace(shipped_program("fichas", colours="2", values="3"))
     assert [small.describe(a) for a in range(small.size)] == \
         ["take_colour R", "take_colour B", "take_value 1", "take_value 2", "take_value 3"]
-    pocha = load_program(RULESETS / "pocha.yaml")
+    pocha = shipped_program("pocha")
     assert ActionSpace(pocha, players=4).size == 40 + 11 and ActionSpace(pocha, players=5).size == 40 + 9
 
 
 def test_an_illegal_action_is_refused_with_the_reason() -> None:
-    program = load_program(RULESETS / "tute_cabrero.yaml")
+    program = shipped_program("tute_cabrero")
     space = ActionSpace(program)
     game = Game(program, 5)
     game.start()

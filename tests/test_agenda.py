@@ -15,7 +15,7 @@ from naipes.errors import GameError
 from naipes.runtime.agenda import Agendas, memory_local, new_agenda
 from naipes.runtime.game import Game
 
-from helpers import RULESETS, write_rules
+from helpers import RULESETS, shipped_program, write_rules
 
 FICHAS = str(RULESETS / "fichas.yaml")
 
@@ -892,7 +892,7 @@ def test_end_game_in_a_move_stops_firing(tmp_path):
 
 # ------------------------------------------------------------- clone and key
 def _fichas(chips, seed=0):
-    game = Game(load_program(FICHAS, {"chips": chips}), seed)
+    game = Game(shipped_program("fichas", chips=chips), seed)
     game.start()
     return game
 

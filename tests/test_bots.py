@@ -3,12 +3,12 @@ import os
 
 import pytest
 
-from naipes import RandomAgent, load_program, play_game
+from naipes import RandomAgent, play_game
 from naipes.agents.bot_process import BotLimits
 from naipes.agents.bot_seat import make_bot_seat
 from naipes.errors import ParamError
 
-from helpers import NOTE, ROOT, bot_notes, shipped
+from helpers import NOTE, ROOT, bot_notes, shipped, shipped_program
 
 BOTS = NOTE + '''
 import os, time
@@ -82,7 +82,7 @@ def seated(bot_file):
 
 
 def chips():
-    return load_program(shipped("fichas"), {"chips": "R1 R2 R3 B1 B2 G3"})
+    return shipped_program("fichas", chips="R1 R2 R3 B1 B2 G3")
 
 
 def written(seat, capsys):
@@ -150,7 +150,7 @@ def test_a_slow_bot_is_timed_out_and_plays_first_options_for_the_rest_of_the_gam
 
 def test_a_bot_that_always_fails_does_not_stop_a_long_run(seated):
     seat = seated("Raises")
-    program = load_program(shipped("fichas"), {})
+    program = shipped_program("fichas")
     for game in range(300):
         assert play_game(program, [seat, RandomAgent(game)], seed=game).winners
     assert len(seat.faults) >= 300
@@ -204,7 +204,6 @@ def test_a_bot_that_always_crashes_does_not_stop_a_1000_game_tournament(bot_file
 
 @pytest.mark.slow
 def test_example_bots_play_without_faults():
-    from naipes import load_program
     for spec, ruleset, seats in [
         ("first_option_bot.py:FirstOption", "fichas", 2),
         ("pocha_bots/greedy.py:Greedy", "pocha", 4),
@@ -212,7 +211,7 @@ def test_example_bots_play_without_faults():
         ("chinchon_bots/tidy.py:Tidy", "chinchon", 2),
     ]:
         seat = make_bot_seat(f"python:{ROOT / 'examples'}/{spec}")  # (the tests run in an empty folder)
-        program = load_program(shipped(ruleset))
+        program = shipped_program(ruleset)
         for game in range(2):
             play_game(program, [seat] + [RandomAgent(game * 10 + i) for i in range(seats - 1)], seed=game)
         seat.close()

@@ -14,7 +14,7 @@ from naipes.errors import RuleError, RuleErrors
 from naipes.library.builtins import all_cards
 from naipes.runtime.game import Game
 
-from helpers import RULESETS
+from helpers import RULESETS, shipped_program
 
 RULE_FILES = sorted(RULESETS.glob("*.yaml"))
 
@@ -142,7 +142,7 @@ def test_display_needs_cards(tmp_path):
 
 @pytest.mark.parametrize("path", RULE_FILES, ids=lambda p: p.stem)
 def test_shipped_displays_describe_values_their_decks_have(path):
-    program = load_program(path)
+    program = shipped_program(path.stem)
     display = program.display
     game = Game(program, 1)
     deck = all_cards(game.memory.vars)

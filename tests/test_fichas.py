@@ -12,18 +12,17 @@ from collections import Counter
 
 import pytest
 
-from naipes import load_program
 from naipes.agents.registry import RandomAgent
 from naipes.runtime.game import Game, play_game
 
-from helpers import RULESETS, choose, labels
+from helpers import RULESETS, choose, labels, shipped_program
 
 FICHAS = str(RULESETS / "fichas.yaml")
 LETTERS = "RBGYWKOPCMNTLSVZDFHJQUXAEI"  # the rule file's colour letters, in order
 
 
 def new_game(seed=0, **params):
-    game = Game(load_program(FICHAS, {k: str(v) for k, v in params.items()}), seed)
+    game = Game(shipped_program("fichas", **{k: str(v) for k, v in params.items()}), seed)
     game.start()
     return game
 
@@ -140,7 +139,7 @@ def test_first_defaults_to_p1():
 
 
 def test_play_game_with_random_agents_ends_with_one_winner_who_took_the_last_chip():
-    program = load_program(FICHAS, {"count": "10", "colours": "3", "values": "3"})
+    program = shipped_program("fichas", count="10", colours="3", values="3")
     for seed in range(10):
         last = []
         result = play_game(program, [RandomAgent(seed), RandomAgent(seed + 100)], seed=seed,
@@ -220,7 +219,7 @@ def test_views_show_the_table_to_everyone():
 
 
 def test_the_program_is_perfect_information():
-    assert load_program(FICHAS, {"chips": "R1"}).perfect_information
+    assert shipped_program("fichas", chips="R1").perfect_information
 
 
 # ----------------------------------------------------------- conservation
@@ -231,7 +230,7 @@ def test_the_program_is_perfect_information():
     {"count": 6, "colours": 1, "values": 2},
 ])
 def test_chips_are_on_the_table_or_removed_after_every_move_of_random_games(params):
-    program = load_program(FICHAS, {k: str(v) for k, v in params.items()})
+    program = shipped_program("fichas", **{k: str(v) for k, v in params.items()})
     for seed in range(15):
         game = Game(program, seed)
         game.start()

@@ -9,14 +9,14 @@ import yaml
 from click.testing import CliRunner
 from rich.console import Console
 
-from naipes import RandomAgent, load_program
+from naipes import RandomAgent
 from naipes.agents.human import HumanAgent, cards_in_sight, hidden_variables, render_view
 from naipes.agents.legend import card_legend, deck, full_name
 from naipes.language.shipped import shipped_rulesets
 from naipes.runtime.game import Game
 from naipes.tools.cli import main
 
-from helpers import shipped
+from helpers import shipped_program
 
 # The Spanish deck's card points in Tute (docs/games/tute_cabrero.md): as 11, 3 10, rey 4, caballo 3, sota 2, others 0.
 TUTE_POINTS = {1: 11, 3: 10, 12: 4, 11: 3, 10: 2}
@@ -70,7 +70,7 @@ def test_list_names_every_shipped_game_and_its_strategies():
 # ==================================================================== legend
 @pytest.mark.slow
 def test_card_names_in_words_follow_the_display_section():
-    program = load_program(shipped("tute_cabrero"))
+    program = shipped_program("tute_cabrero")
     cards = {card.name: card for card in deck(program)}
     assert len(cards) == 40
     assert full_name(program, cards["10b"]) == "sota de bastos"
@@ -78,7 +78,7 @@ def test_card_names_in_words_follow_the_display_section():
     assert full_name(program, cards["12e"]) == "rey de espadas"
     assert full_name(program, cards["1o"]) == "as de oros"
     assert full_name(program, cards["7o"]) == "7 de oros"
-    wizard = load_program(shipped("wizard"))
+    wizard = shipped_program("wizard")
     named = {card.name: full_name(wizard, card) for card in deck(wizard)}
     assert named["W1"] == "wizard" and named["J4"] == "jester" and named["13s"] == "13 of spades"
 
@@ -86,7 +86,7 @@ def test_card_names_in_words_follow_the_display_section():
 @pytest.mark.slow
 @pytest.mark.parametrize("path", shipped_rulesets(), ids=lambda p: p.stem)
 def test_every_legend_example_is_a_card_of_the_game(path):
-    program = load_program(path)
+    program = shipped_program(path.stem)
     legend = card_legend(program)
     cards = {card.name: card for card in deck(program)}
     assert legend["examples"], "every shipped game names its cards"
@@ -95,7 +95,7 @@ def test_every_legend_example_is_a_card_of_the_game(path):
 
 
 def test_help_cards_names_the_cards_in_the_hand():
-    program = load_program(shipped("tute_cabrero"))
+    program = shipped_program("tute_cabrero")
     game = Game(program, 4)
     game.start()
     while game.to_move.index != 0:
@@ -116,7 +116,7 @@ def test_help_cards_names_the_cards_in_the_hand():
 
 # ========================================================= Tute: the hand's count
 def test_tute_shows_the_card_points_taken_so_far_this_hand():
-    program = load_program(shipped("tute_cabrero"))
+    program = shipped_program("tute_cabrero")
     game = Game(program, 7)
     game.start()
     agents = [RandomAgent(i) for i in range(3)]
@@ -132,7 +132,7 @@ def test_tute_shows_the_card_points_taken_so_far_this_hand():
 
 def loss_lines(seed: int, hands: int = 6) -> list[tuple[dict[str, int], dict[str, int], str, str]]:
     """For each loser of each hand: the hand's points and tricks by player, who lost, and the reason given."""
-    program = load_program(shipped("tute_cabrero"), {"porotos_to_retire": "20"})
+    program = shipped_program("tute_cabrero", porotos_to_retire="20")
     texts: list[str] = []
     game = Game(program, seed)
     game.observers.append(lambda r: texts.append(r["text"]) if r["type"] == "announce" else None)
@@ -178,7 +178,7 @@ def test_tute_says_why_a_hand_was_lost():
 
 
 def test_the_terminal_table_hides_bookkeeping():
-    program = load_program(shipped("tute_cabrero"))
+    program = shipped_program("tute_cabrero")
     game = Game(program, 1)
     game.start()
     out = io.StringIO()
@@ -218,4 +218,4 @@ def test_every_shipped_rule_file_says_how_to_play(path):
     doc = tree.get("doc")
     assert isinstance(doc, str) and 150 < len(doc) < 1600, f"{path.name}: doc: {doc!r}"
     assert re.search(r"\b(wins?|loses?)\b", doc), f"{path.name}: its doc does not say who wins"
-    assert load_program(path).doc == doc.strip()
+    assert shipped_program(path.stem).doc == doc.strip()

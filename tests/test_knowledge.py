@@ -3,19 +3,18 @@ import random
 
 import pytest
 
-from naipes import load_program
 from naipes.agents.knowledge import Knowledge, sees
 from naipes.agents.registry import RandomAgent
 from naipes.runtime.game import Game
 
-from helpers import shipped
+from helpers import shipped_program
 
 GAMES = ["tute_cabrero", "pocha", "wizard", "chinchon"]
 
 
 @pytest.fixture(scope="module", params=GAMES)
 def program(request):
-    return load_program(shipped(request.param))
+    return shipped_program(request.param)
 
 
 def _play(program, seed, check, decisions=150):
@@ -83,7 +82,7 @@ def test_worlds_keep_what_the_seat_sees_and_deduces(program):
 
 
 def test_worlds_differ_in_the_hidden_hands():
-    program = load_program(shipped("tute_cabrero"))
+    program = shipped_program("tute_cabrero")
     game = Game(program, 2)
     knowledge = Knowledge(game, 0)
     game.start()
@@ -97,7 +96,7 @@ def test_worlds_differ_in_the_hidden_hands():
 def test_a_world_follows_cards_moved_outside_a_decision():
     """Worlds drawn at one position share the work of finding the hidden cards; a card that moves (here by the
     memory directly, as a scenario or a bridge may move one) is where the next world puts it."""
-    program = load_program(shipped("tute_cabrero"))
+    program = shipped_program("tute_cabrero")
     game = Game(program, 2)
     knowledge = Knowledge(game, 0)
     game.start()

@@ -14,7 +14,7 @@ from naipes.errors import GameError, ParamError, RuleErrors
 from naipes.library.limits import MAX_BITS, MAX_DECISIONS, MAX_FIRINGS, MAX_ITEMS, MAX_STEPS
 from naipes.runtime.game import Game, play_game
 
-from helpers import shipped
+from helpers import shipped_program
 
 ONE_ACTION = """\
 game: runaway
@@ -193,13 +193,13 @@ rules:
 
 @pytest.mark.parametrize("option", ["seconds=1000000", "iterations=1000000000", "depth=100000000", "exploration=inf"])
 def test_a_search_agent_cannot_ask_for_an_unbounded_search(option):
-    program = load_program(shipped("fichas"))
+    program = shipped_program("fichas")
     with pytest.raises(ParamError, match="must be from"):
         make_agent(f"ismcts:{option}", program=program)
 
 
 def test_a_strategy_default_is_checked_when_the_strategy_loads(tmp_path):
-    game = load_program(shipped("pocha"))
+    game = shipped_program("pocha")
     greedy = tmp_path / "greedy.yaml"
     greedy.write_text('game: pocha\ndefault: "ismcts:seconds=1000000"\nrules: []\n', encoding="utf-8")
     with pytest.raises(RuleErrors) as caught:

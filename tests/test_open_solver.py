@@ -13,21 +13,15 @@ from __future__ import annotations
 
 import json
 import random
-from functools import cache
 
 import pytest
 
-from naipes import Game, load_program
+from naipes import Game
 from naipes.agents.equivalence import Distinct, read_attributes
 from naipes.agents.ismcts import estimates, standing
 from naipes.agents.solver import OpenSolver
 
-from helpers import RULESETS
-
-
-@cache
-def program(name: str, **params: str):
-    return load_program(str(RULESETS / f"{name}.yaml"), dict(params))
+from helpers import shipped_program
 
 
 def leaf(game: Game) -> bool:
@@ -81,7 +75,7 @@ def plain_root(game: Game, model: str, me: int, depth: int | None = None, side: 
 def positions(name: str, params: dict, seeds: range, most_moves_left: int, skip=lambda game: False):
     """Positions of random games with at most `most_moves_left` decisions to the end of the hand."""
     for seed in seeds:
-        game = Game(program(name, **params), seed)
+        game = Game(shipped_program(name, **params), seed)
         game.start()
         rng = random.Random(seed)
         while not game.over:
@@ -146,7 +140,7 @@ def test_teams_of_two_sides_are_searched_two_sided(name, asked):
     players = 4 if name == "brisca" else None
     compared = decided = apart = 0
     for seed in range(12):
-        game = Game(program(name), seed, players=players)
+        game = Game(shipped_program(name), seed, players=players)
         game.start()
         rng = random.Random(seed)
         while not game.over and moves_left(game) > 8:
@@ -170,7 +164,7 @@ def test_teams_of_two_sides_are_searched_two_sided(name, asked):
 
 
 def test_teams_at_a_table_of_two_keep_the_model_asked():
-    game = Game(program("brisca"), 1, players=2)
+    game = Game(shipped_program("brisca"), 1, players=2)
     game.start()
     assert OpenSolver("maxn", depth=2).solve(game).model == "maxn"
 
@@ -211,14 +205,14 @@ def test_the_principal_line_is_played_with_the_best_moves():
 
 # ----------------------------------------------------------------- merged cards
 def test_what_the_play_reads_of_a_card():
-    assert read_attributes(program("pocha")) == ("suit", "rank", "strength")
-    wizard = read_attributes(program("wizard"))
+    assert read_attributes(shipped_program("pocha")) == ("suit", "rank", "strength")
+    wizard = read_attributes(shipped_program("wizard"))
     assert "serial" not in wizard and {"kind", "suit", "strength"} <= set(wizard)
 
 
 def test_wizards_in_one_hand_are_one_option_and_a_card_a_variable_names_is_not():
     for seed in range(40):
-        game = Game(program("wizard"), seed)
+        game = Game(shipped_program("wizard"), seed)
         game.start()
         rng = random.Random(seed)
         while not game.over and not (game.memory.vars["phase"] == "play" and len(game.mover.hand) >= 2):
@@ -256,7 +250,7 @@ def test_solve_open_reports_what_the_solver_finds(model):
                     "--after", "12", "--model", model, "--json")
     assert result.exit_code == 0, result.output
     data = json.loads(result.stdout)
-    game = Game(program("pocha", peak="3", random_seats="false"), 3)
+    game = Game(shipped_program("pocha", peak="3", random_seats="false"), 3)
     from naipes.tools.solving import open_position
     game, origin = open_position(game.program, 3, after=12)
     expected = {option.key: value for option, value in OpenSolver(model).solve(game).moves}

@@ -18,16 +18,8 @@ from naipes.agents.registry import RandomAgent, load_strategy, make_agent, strat
 from naipes.agents.rollout import Policies
 from naipes.agents.search import Solver
 
-from helpers import RULESETS, blind_check, run
-
-_programs: dict = {}
-
-
-def program_for(name: str, **params: str):
-    key = (name, tuple(sorted(params.items())))
-    if key not in _programs:
-        _programs[key] = load_program(RULESETS / f"{name}.yaml", params)
-    return _programs[key]
+from helpers import blind_check, run
+from helpers import shipped_program as program_for
 
 
 @pytest.mark.parametrize("name, params", [("pocha", {"peak": "3"}), ("tute_cabrero", {"porotos_to_retire": "1"}),

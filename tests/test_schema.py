@@ -15,7 +15,7 @@ from naipes.agents.registry import load_strategy
 from naipes.tools.cli import main
 from naipes.tools.schema import rule_file_schema, strategy_file_schema
 
-from helpers import RULESETS, STRATEGIES
+from helpers import RULESETS, STRATEGIES, shipped_program
 
 jsonschema = pytest.importorskip("jsonschema", reason="jsonschema is a test extra: pip install -e '.[test]'")
 
@@ -126,7 +126,7 @@ def test_schema_and_loader_agree_on_rule_file_mutants(path: Path, tmp_path: Path
 @pytest.mark.parametrize("path", [p for p in STRATEGY_FILES if p.parent.name in ("pocha", "tute_cabrero")],
                          ids=lambda p: f"{p.parent.name}/{p.stem}")
 def test_schema_and_loader_agree_on_strategy_file_mutants(path: Path, tmp_path: Path) -> None:
-    game = load_program(RULESETS / f"{path.parent.name}.yaml")
+    game = shipped_program(path.parent.name)
     folder = tmp_path / "strategies" / path.parent.name
     shutil.copytree(path.parent, folder)
     data = as_json(path)

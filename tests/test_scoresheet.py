@@ -11,21 +11,20 @@ import re
 import pytest
 from click.testing import CliRunner
 
-from naipes import load_program
 from naipes.agents.registry import make_agent
 from naipes.runtime.game import Game, play_game
 from naipes.tools.cli import main
 from naipes.tools.replay import Replay
 from naipes.tools.scoresheet import ScoreSheet, score_columns
 
-from helpers import RULESETS, load_errors, shipped, write_rules
+from helpers import RULESETS, load_errors, shipped_program, write_rules
 
 POCHA = {"peak": "2", "random_seats": "false"}
 
 
-def played(path: str, params: dict, seats: int, seed: int) -> tuple[Game, dict | None, list[str]]:
-    """A game of random players, its sheet and its winners."""
-    program = load_program(path, params)
+def played(name: str, params: dict, seats: int, seed: int) -> tuple[Game, dict | None, list[str]]:
+    """A game of random players of the shipped game `name`, its sheet and its winners."""
+    program = shipped_program(name, **params)
     game = Game(program, seed, players=seats)
     sheet = ScoreSheet(score_columns(program))
     result = play_game(program, [make_agent("random", seed=seed + i) for i in range(seats)], seed, game=game,
@@ -35,15 +34,15 @@ def played(path: str, params: dict, seats: int, seed: int) -> tuple[Game, dict |
 
 
 def test_the_shipped_games_declare_their_scores():
-    assert score_columns(load_program(shipped("pocha"))) == ["score"]
-    assert score_columns(load_program(shipped("wizard"))) == ["score"]
-    assert score_columns(load_program(shipped("chinchon_jokers"))) == ["score"]
-    assert score_columns(load_program(shipped("tute_cabrero"))) == ["points", "porotos"]
-    assert score_columns(load_program(shipped("fichas"))) == []
+    assert score_columns(shipped_program("pocha")) == ["score"]
+    assert score_columns(shipped_program("wizard")) == ["score"]
+    assert score_columns(shipped_program("chinchon_jokers")) == ["score"]
+    assert score_columns(shipped_program("tute_cabrero")) == ["points", "porotos"]
+    assert score_columns(shipped_program("fichas")) == []
 
 
 def test_a_pocha_of_three_hands_has_three_rows_and_ends_with_the_totals():
-    game, sheet, winners = played(shipped("pocha"), POCHA, 4, seed=9)
+    game, sheet, winners = played("pocha", POCHA, 4, seed=9)
     final = [[p["score"]] for p in game.view(None)["players"]]
     assert sheet["players"] == ["P1", "P2", "P3", "P4"] and len(sheet["rows"]) == 3
     assert sheet["rows"][-1] == sheet["total"] == final
@@ -54,7 +53,7 @@ def test_a_pocha_of_three_hands_has_three_rows_and_ends_with_the_totals():
 
 
 def test_tute_notes_each_hands_points_and_the_porotos_of_who_lost_it():
-    game, sheet, _ = played(shipped("tute_cabrero"), {}, 3, seed=4)
+    game, sheet, _ = played("tute_cabrero", {}, 3, seed=4)
     assert sheet["columns"] == ["points", "porotos"] and sheet["rows"]
     porotos = [0, 0, 0]
     for row in sheet["rows"]:
@@ -65,7 +64,7 @@ def test_tute_notes_each_hands_points_and_the_porotos_of_who_lost_it():
 
 
 def test_a_game_without_scores_has_no_sheet():
-    _, sheet, winners = played(shipped("fichas"), {"count": "6"}, 2, seed=1)
+    _, sheet, winners = played("fichas", {"count": "6"}, 2, seed=1)
     assert sheet is None and len(winners) == 1
 
 

@@ -11,7 +11,7 @@ from naipes.language.shipped import shipped_rulesets
 from naipes.tools.cli import main
 from naipes.tools.seating import seat_plan
 
-from helpers import shipped
+from helpers import shipped_program
 
 
 def naipes(*args: str, input: str | None = None):
@@ -34,7 +34,7 @@ STRONGEST = {"chinchon": "strong", "pocha": "strong", "tute_cabrero": "ismcts:it
 @pytest.mark.slow
 @pytest.mark.parametrize("path", shipped_rulesets(), ids=lambda p: p.stem)
 def test_every_game_seats_a_strategy_of_its_own_by_default(path):
-    program = load_program(path)
+    program = shipped_program(path.stem)
     base = next((game for game in STRONGEST if path.stem.startswith(game)), None)
     if base is None:   # tricks.yaml, the base of the trick-taking games, has no strategies of its own
         assert program.default_ai == "random"
@@ -51,8 +51,8 @@ def test_every_game_seats_a_strategy_of_its_own_by_default(path):
 
 @pytest.mark.slow
 def test_a_variant_inherits_its_base_ai():
-    assert load_program(shipped("wizard_official")).default_ai == load_program(shipped("wizard")).default_ai
-    assert load_program(shipped("chinchon_48")).default_ai == "strong"
+    assert shipped_program("wizard_official").default_ai == shipped_program("wizard").default_ai
+    assert shipped_program("chinchon_48").default_ai == "strong"
 
 
 def test_an_unknown_ai_in_a_rule_file_is_a_located_error(tmp_path):
@@ -63,7 +63,7 @@ def test_an_unknown_ai_in_a_rule_file_is_a_located_error(tmp_path):
 
 
 def test_seat_plan_fills_the_table_with_the_rule_files_ai():
-    pocha = load_program(shipped("pocha"))   # 3 to 8 players, 4 by default
+    pocha = shipped_program("pocha")   # 3 to 8 players, 4 by default
     assert seat_plan(pocha, (), person_first=True) == ["human", "strong", "strong", "strong"]
     assert seat_plan(pocha, ("human", "random")) == ["human", "random", "strong", "strong"]
     assert seat_plan(pocha, ("human", "random"), players=3) == ["human", "random", "strong"]
@@ -75,7 +75,7 @@ def test_seat_plan_fills_the_table_with_the_rule_files_ai():
                                                   (("random",) * 4, 3, "--players 3, but 4 agents")])
 def test_seat_plan_refuses_a_table_the_game_cannot_seat(seats, players, flag):
     with pytest.raises(ParamError, match=re.escape(flag)):
-        seat_plan(load_program(shipped("pocha")), seats, players)
+        seat_plan(shipped_program("pocha"), seats, players)
 
 
 def test_play_says_who_sits_where_and_that_the_rule_files_ai_filled_the_table():
@@ -101,7 +101,7 @@ def test_the_default_play_of_every_card_game_seats_its_strongest_level():
         assert line.startswith("seats: P1 human (you), P2 ") and "random" not in line
         agent = level.partition(":")[0]
         shown = agent if agent in BUILT_IN else f"{game}/{level}"   # (a search agent is shown by its name)
-        assert line.count(shown) == load_program(shipped(game)).players[2] - 1
+        assert line.count(shown) == shipped_program(game).players[2] - 1
 
 
 def test_seat_help_lists_every_built_in_agent():
@@ -151,7 +151,7 @@ def test_a_variant_of_another_name_falls_back_to_random_when_the_bases_strategie
 def test_a_strategy_seated_twice_is_compiled_once_and_its_seats_keep_their_own_memory():
     from naipes.agents.bot_process import BotLimits
     from naipes.tools.seating import seat_agents
-    program = load_program(shipped("pocha"))
+    program = shipped_program("pocha")
     agents = seat_agents(program, ["strong", "strong", "baseline", "random"], 0, seed=1, limits=BotLimits())
     assert agents[0].strategy is agents[1].strategy  # one compiled file
     assert agents[2].strategy is not agents[0].strategy

@@ -13,12 +13,11 @@ from functools import cache
 
 import pytest
 
-from naipes import load_program
 from naipes.agents.registry import MinimaxAgent, RandomAgent
 from naipes.agents.search import Solver
 from naipes.runtime.game import Game, play_game
 
-from helpers import RULESETS
+from helpers import RULESETS, shipped_program
 
 FICHAS = str(RULESETS / "fichas.yaml")
 
@@ -51,9 +50,8 @@ def parse(chips):
 
 
 # -------------------------------------------------------------------- engine
-@cache
 def program(**params):
-    return load_program(FICHAS, {k: str(v) for k, v in params.items()})
+    return shipped_program("fichas", **{k: str(v) for k, v in params.items()})
 
 
 def start(seed=0, **params):

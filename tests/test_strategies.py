@@ -21,20 +21,14 @@ from naipes.language.strategies import strategy_game, strategy_path
 from naipes.runtime.game import Game
 from naipes.tools.scenario import new_game
 
-from helpers import RULESETS, STRATEGIES, blind_check, hide_differently, run
+from helpers import RULESETS, STRATEGIES, blind_check, hide_differently, run, shipped, start_game
+from helpers import shipped_program as program_for
 
 STRATEGY_FILES = sorted(STRATEGIES.glob("*/*.yaml"))
-_programs: dict = {}
 
 
 def option_key(option) -> tuple:
     return option.key
-
-
-def program_for(name: str):
-    if name not in _programs:
-        _programs[name] = load_program(RULESETS / f"{name}.yaml")
-    return _programs[name]
 
 
 def agent_for(path: Path, seed: int) -> StrategyAgent:
@@ -528,13 +522,13 @@ def test_strategy_errors_are_located(duel, text, message):
 def test_short_names_find_the_strategies_of_a_game_and_its_variants():
     tute = program_for("tute_cabrero")
     assert strategy_path("novice", tute) == STRATEGIES / "tute_cabrero" / "novice.yaml"
-    official = load_program(RULESETS / "wizard_official.yaml")
+    official = program_for("wizard_official")
     assert strategy_path("seed", official) == STRATEGIES / "wizard" / "seed.yaml"
     assert strategy_path("nonexistent", tute) is None
 
 
 def test_a_view_knows_what_the_deck_is_made_of_but_not_where_hidden_cards_are():
-    game = new_game(str(RULESETS / "tute_cabrero.yaml"))
+    game = start_game(shipped("tute_cabrero"), 3)
     view = game.memory.seen_by(0)
     deck = compile_expression(game.program, "all_cards()")(view)
     assert sorted(c.name for c in deck) == sorted(c.name for z in game.memory.zones for c in z)

@@ -16,9 +16,9 @@ import pytest
 from naipes.agents.registry import RandomAgent, load_strategy, strategy_agent
 from naipes.language.loader import load_tree, read_rule_file
 from naipes.runtime.game import play_game
-from naipes.tools.scenario import arrange, new_game
+from naipes.tools.scenario import arrange
 
-from helpers import RULESETS, STRATEGIES, choose, program
+from helpers import RULESETS, STRATEGIES, choose, program, start_game
 
 # slow: each of the five strategy levels is compiled once (a second or two each), and the positions play on views
 pytestmark = pytest.mark.slow
@@ -36,7 +36,7 @@ def strategy(level):
 
 def position(hand, trick="", *, leader="P1", trump="oros", tricks=None, sung=None, others=("", "")):
     """P1 holds `hand` (P2, P3: `others`); `trick` was played in turn from `leader`; P1 is asked to play (or sing)."""
-    game = new_game(TUTE, players=3)
+    game = start_game(TUTE, 3)
     played = trick.split()
     assert SEATS[(SEATS.index(leader) + len(played)) % 3] == "P1", "the trick must end before P1's turn"
     zones = {"P1.hand": hand, "P2.hand": others[0], "P3.hand": others[1], "trick": trick, "turnup": "",

@@ -8,12 +8,12 @@ import pytest
 from click.testing import CliRunner
 from rich.console import Console
 
-from naipes import RandomAgent, load_program, play_game
+from naipes import RandomAgent, play_game
 from naipes.agents.human import HumanAgent, render_view
 from naipes.runtime.game import Game
 from naipes.tools.cli import main
 
-from helpers import shipped
+from helpers import shipped_program
 
 
 def human(answers: list[str]) -> tuple[HumanAgent, io.StringIO]:
@@ -23,7 +23,7 @@ def human(answers: list[str]) -> tuple[HumanAgent, io.StringIO]:
 
 
 def test_history_lists_the_moves_so_far():
-    program = load_program(shipped("fichas"), {"chips": "R1 R2 R3 B1 B2 B3 G1 G2 G3"})
+    program = shipped_program("fichas", chips="R1 R2 R3 B1 B2 B3 G1 G2 G3")
     # P1 = random moves first; the human (P2) asks for the history before answering
     agent, out = human(["history", "1", "history", "1", "history", "1", "history", "1"])
     play_game(program, [RandomAgent(5), agent], seed=2)
@@ -34,7 +34,7 @@ def test_history_lists_the_moves_so_far():
 
 
 def test_refused_answer_keeps_asking_and_explains():
-    program = load_program(shipped("fichas"), {"chips": "R1 R2 B1"})
+    program = shipped_program("fichas", chips="R1 R2 B1")
     agent, out = human(["value 7", "colour", "colour B", "1", "1"])
     play_game(program, [agent, RandomAgent(1)], seed=1)
     text = out.getvalue()
@@ -43,7 +43,7 @@ def test_refused_answer_keeps_asking_and_explains():
 
 
 def test_the_view_shows_zones_and_whose_seat():
-    game = Game(load_program(shipped("fichas"), {"chips": "R1 B2"}), 0)
+    game = Game(shipped_program("fichas", chips="R1 B2"), 0)
     game.start()
     out = io.StringIO()
     Console(file=out, width=100).print(render_view(game.view(0)))
@@ -79,11 +79,11 @@ def test_each_move_is_told_once_in_its_own_words(tmp_path):
     ("fichas", "take_colour", "colour R", "P2 takes every chip of colour R"),
 ])
 def test_a_move_reads_with_the_verb_its_rule_file_gives(ruleset, move, public, told):
-    assert load_program(shipped(ruleset)).moves[move].told("P2", public) == told
+    assert shipped_program(ruleset).moves[move].told("P2", public) == told
 
 
 def test_a_move_without_a_verb_is_told_plainly():
-    spec = load_program(shipped("chinchon")).moves["draw"]
+    spec = shipped_program("chinchon").moves["draw"]
     assert spec.told("P1", "shuffle") == "P1: shuffle"   # none of its words: no verb is guessed
     assert replace(spec, verb=None).told("P1", "draw stock") == "P1: draw stock"
 
@@ -97,7 +97,7 @@ def test_the_table_hides_bookkeeping_and_labels_the_trick():
 
 def test_help_rules_says_how_to_play():
     result = naipes("play", "fichas", "--seed", "1", input="help rules\nquit\n")
-    program = load_program(shipped("fichas"))
+    program = shipped_program("fichas")
     assert "'help rules' says how to play" in result.output
     assert program.doc and program.doc.splitlines()[0] in result.output
     assert "take_colour: take every chip in play of one colour" in result.output

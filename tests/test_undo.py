@@ -16,7 +16,7 @@ import pytest
 from naipes import load_program
 from naipes.runtime.game import Game
 
-from helpers import RULESETS
+from helpers import RULESETS, shipped_program
 
 GAMES = {"fichas": {"count": "12"}, "pocha": {"peak": "3"}, "tute_cabrero": {"porotos_to_retire": "1"},
          "chinchon": {"target": "30"}, "wizard": {}}
@@ -41,7 +41,7 @@ def state(game: Game) -> tuple:
 @pytest.mark.slow
 @pytest.mark.parametrize("name", sorted(GAMES))
 def test_every_move_made_and_undone_leaves_the_game_as_it_was(name):
-    make_and_undo(name, load_program(RULESETS / f"{name}.yaml", GAMES[name]), range(3))
+    make_and_undo(name, shipped_program(name, **GAMES[name]), range(3))
 
 
 @pytest.mark.parametrize("name", ["pocha", "tute_cabrero"])

@@ -11,19 +11,20 @@ from pathlib import Path
 import pytest
 from test_manners import trace_router
 
-from naipes import load_program
 from naipes.runtime.game import Game
+
+from helpers import program
 
 WALTZ = Path(__file__).resolve().parent.parent / "examples" / "waltz"
 
 
 def lines(regions: int) -> list[tuple[int, int]]:
     """The rule file's drawing (its `lines`): CLIPS is given the same lines."""
-    return list(Game(load_program(WALTZ / "waltz.yaml", {"regions": str(regions)}), 0).memory.vars["lines"])
+    return list(Game(program(WALTZ / "waltz.yaml", (("regions", str(regions)),)), 0).memory.vars["lines"])
 
 
 def run_naipes(regions: int) -> tuple[Counter, set, set]:
-    game = Game(load_program(WALTZ / "waltz.yaml", {"regions": str(regions)}), 0)
+    game = Game(program(WALTZ / "waltz.yaml", (("regions", str(regions)),)), 0)
     counts: Counter = Counter()
     game.listeners.append(lambda r: counts.update([r["rule"]]) if r["type"] == "fire" else None)
     game.start()

@@ -25,7 +25,7 @@ from naipes.tools.replay import Replay  # noqa: E402
 from naipes.web.app import create_app  # noqa: E402
 from naipes.web.table import Table, Tables  # noqa: E402
 
-from helpers import RULESETS  # noqa: E402
+from helpers import RULESETS, shipped_program  # noqa: E402
 
 GAMES = {name: RULESETS / f"{name}.yaml" for name in ("fichas", "pocha")}
 TIMEOUT = 20
@@ -64,7 +64,7 @@ def started(program, seats, seed):
 
 # ------------------------------------------------------------ the table
 def test_a_whole_chip_game_with_a_human_seat_against_minimax():
-    table = started(load_program(GAMES["fichas"]), ["human", "minimax"], seed=11)
+    table = started(shipped_program("fichas"), ["human", "minimax"], seed=11)
     moves = 0
     while not (state := wait_for(table, 0, my_turn_or_over))["over"]:
         assert state["view"]["to_move"] == "P1" and state["options"]
@@ -83,7 +83,7 @@ def test_a_whole_chip_game_with_a_human_seat_against_minimax():
 
 def test_the_end_carries_the_games_score_sheet():
     """Pocha with peak 2 deals three hands: three rows, then the totals the game ended with."""
-    table = started(load_program(GAMES["pocha"], {"peak": "2", "random_seats": "false"}),
+    table = started(shipped_program("pocha", peak="2", random_seats="false"),
                     ["human", "random", "random", "random"], seed=9)
     while not (state := wait_for(table, 0, my_turn_or_over))["over"]:
         assert play(table, 0, state["options"][0]["label"]) is None
@@ -109,7 +109,7 @@ def first_refused_card(table: Table, seats: int):
 
 
 def test_an_illegal_card_is_refused_with_the_rule_that_forbids_it_and_changes_nothing():
-    table = started(load_program(GAMES["pocha"], {"peak": "3", "random_seats": "false"}), ["human"] * 4, seed=3)
+    table = started(shipped_program("pocha", peak="3", random_seats="false"), ["human"] * 4, seed=3)
     wait_for(table, 0, lambda s: s["to_move"] is not None)
     seat, state, card = first_refused_card(table, 4)
     assert card["reason"].startswith("the rule '") and "requires one of" in card["reason"]
@@ -126,7 +126,7 @@ def test_an_illegal_card_is_refused_with_the_rule_that_forbids_it_and_changes_no
 
 
 def test_requests_out_of_turn_or_for_an_earlier_position_are_refused():
-    table = started(load_program(GAMES["fichas"]), ["human", "human"], seed=4)
+    table = started(shipped_program("fichas"), ["human", "human"], seed=4)
     state = wait_for(table, 0, my_turn_or_over)
     label = state["options"][0]["label"]
     assert play(table, 1, label) == "it is not your turn: waiting for P1 to move"
@@ -145,7 +145,7 @@ def test_requests_out_of_turn_or_for_an_earlier_position_are_refused():
 
 
 def test_each_seat_sees_its_own_view_and_only_its_own_options():
-    program = load_program(GAMES["pocha"], {"peak": "2", "random_seats": "false"})
+    program = shipped_program("pocha", peak="2", random_seats="false")
     table = started(program, ["human", "human", "random", "random"], seed=5)
     mover = wait_for(table, 0, lambda s: s["to_move"] is not None)["view"]["to_move"]
     for seat in (0, 1):
@@ -198,7 +198,7 @@ def test_the_games_list_at_once_and_a_chosen_game_gives_its_params_and_ai_levels
     catalogue.describe_file.cache_clear()
     games = {g["name"]: g for g in client.get("/api/games").json()}
     assert set(games) == {"fichas", "pocha"} and compiled == []  # the list compiles nothing
-    how_to_play = load_program(GAMES["fichas"]).doc
+    how_to_play = shipped_program("fichas").doc
     assert how_to_play.startswith("The chip game: two players")
     assert games["fichas"] == {"name": "fichas", "title": "The chip game (fichas)", "doc": how_to_play,
                                "players": {"min": 2, "max": 2, "default": 2}}
@@ -253,7 +253,7 @@ def test_a_seat_may_be_the_rule_files_own_ai_with_its_options_and_no_options_a_r
     # Tute Cabrero's default AI is a search agent with options (players: ai: "ismcts:iterations=1000"): a table
     # seats it as the file says, and refuses the same agent with options the browser chose
     from naipes.web.app import TableError, _check_seats
-    program = load_program(RULESETS / "tute_cabrero.yaml")
+    program = shipped_program("tute_cabrero")
     assert ":" in program.default_ai
     _check_seats(program, ["human", program.default_ai, "strong"])
     with pytest.raises(TableError, match="unknown player 'ismcts:iterations=100000000'"):
