@@ -5,6 +5,7 @@ moves, be reproducible from its seed, and decide the same whatever the cards
 it cannot see are. The games' own strategy tests pin what each level chooses.
 """
 import random
+from functools import cache
 from pathlib import Path
 
 import pytest
@@ -17,7 +18,7 @@ from naipes.agents.search import Solver
 from naipes.agents.strategy import StrategyAgent
 from naipes.errors import RuleError, RuleErrors
 from naipes.language.builder import compile_expression
-from naipes.language.strategies import strategy_game, strategy_path
+from naipes.language.strategies import Strategy, strategy_game, strategy_path
 from naipes.runtime.game import Game
 from naipes.tools.scenario import new_game
 
@@ -31,8 +32,15 @@ def option_key(option) -> tuple:
     return option.key
 
 
+@cache
+def strategy_for(path: Path) -> Strategy:
+    """The shipped strategy file at `path`, compiled once per test process against its game (seats share it, as the
+    command's seats do, each agent with a memory of its own)."""
+    return load_strategy(path, program_for(strategy_game(path)))
+
+
 def agent_for(path: Path, seed: int) -> StrategyAgent:
-    return strategy_agent(load_strategy(path, program_for(strategy_game(path))), seed)
+    return strategy_agent(strategy_for(path), seed)
 
 
 def table(path: Path, seed: int, mine: int = 0) -> list:
