@@ -378,10 +378,12 @@ def to_move(table: Table, ready=lambda state: True) -> dict:
 
 def fit_cases() -> list[tuple[str, dict, list[str] | None, object]]:
     """Every shipped game at its default table at P1's first turn (Tute's 13 cards among them), then a card
-    Tute forbids, eight at Chinchón, Wizard's last round of 20 cards for three."""
+    Tute forbids (random opponents: the default AI searches about a second a move, and the layout is the test's
+    subject), eight at Chinchón, Wizard's last round of 20 cards for three."""
     from naipes.language.shipped import shipped_rulesets
     cases = [(path.stem, {}, None, lambda state: True) for path in shipped_rulesets()]
-    return cases + [("tute_cabrero", {}, None, lambda state: any(o["card"] for o in state["refused"])),
+    return cases + [("tute_cabrero", {}, ["human", "random", "random"],
+                     lambda state: any(o["card"] for o in state["refused"])),
                     ("chinchon", {}, ["human"] + ["strong"] * 7, lambda state: True),
                     ("wizard", {}, ["human", "random", "random"],
                      lambda state: len(state["view"]["players"][0]["hand"]) == 20 and "play" in state["moves"])]
