@@ -2,7 +2,9 @@
 
 Each AGENT plays seat 0 of `--games` games of the rule file, the rule file's AI in the other seats;
 reported per agent: decisions timed, and the mean, median, 90th percentile and largest CPU time (the
-process's, so that other work on a shared machine does not count; the load average is printed beside).
+process's, so that other work on a shared machine does not count; the load average is printed beside), and
+the largest wall-clock time (what an agent bounded by `seconds=` keeps to, and a player waits), and what a
+search agent did a move (pimc's worlds, ISMCTS's iterations).
 Forced moves (one option) are answered at once by every agent and left out. For an ISMCTS at the same time
 as a pimc, take its iterations per second from here.
 
@@ -23,7 +25,7 @@ class Timed:
     """An agent whose decisions with a choice are timed (CPU seconds)."""
 
     def __init__(self, agent):
-        self.agent, self.name, self.times = agent, agent.name, []
+        self.agent, self.name, self.times, self.walls = agent, agent.name, [], []
 
     def __getattr__(self, name):
         return getattr(self.agent, name)
@@ -31,10 +33,20 @@ class Timed:
     def choose(self, decision):
         if len(decision.options) == 1:
             return self.agent.choose(decision)
-        start = time.process_time()
+        start, wall = time.process_time(), time.perf_counter()
         chosen = self.agent.choose(decision)
         self.times.append(time.process_time() - start)
+        self.walls.append(time.perf_counter() - wall)
         return chosen
+
+
+def searched(agent, decisions: int) -> str:
+    """What a search agent did per decision: pimc's worlds (solved exactly), ISMCTS's iterations."""
+    if hasattr(agent, "worlds_done"):
+        return f"{agent.worlds_done / decisions:.1f} worlds a move ({agent.worlds_exact / decisions:.1f} exact)"
+    if hasattr(agent, "iterations_done"):
+        return f"{agent.iterations_done / decisions:.0f} iterations a move"
+    return ""
 
 
 def main() -> None:
@@ -48,7 +60,8 @@ def main() -> None:
     program = load_program(find_ruleset(args.ruleset), dict(p.split("=", 1) for p in args.params))
     with open("/proc/loadavg") as load:
         print(f"load average at the start: {load.read().split()[0]}")
-    print(f"{'agent':45} {'moves':>6} {'mean':>7} {'median':>7} {'90%':>7} {'max':>7}  (CPU seconds a move)")
+    print(f"{'agent':45} {'moves':>6} {'mean':>7} {'median':>7} {'90%':>7} {'max':>7}  (CPU seconds a move) "
+          f"{'max wall':>8}")
     for spec in args.agent:
         timed = Timed(make_agent(spec, seed=args.seed, program=program))
         for game in range(args.games):
@@ -58,7 +71,7 @@ def main() -> None:
         times = sorted(timed.times)
         tenth = times[int(0.9 * (len(times) - 1))]
         print(f"{spec:45} {len(times):6} {statistics.mean(times):7.3f} {statistics.median(times):7.3f} "
-              f"{tenth:7.3f} {times[-1]:7.3f}")
+              f"{tenth:7.3f} {times[-1]:7.3f}  {' ' * 19}{max(timed.walls):8.3f}  {searched(timed.agent, len(times))}")
 
 
 if __name__ == "__main__":

@@ -32,12 +32,12 @@ def test_info_lists_params_with_types_defaults_and_docs():
     assert result.exit_code == 0, result.output
     out = result.output
     assert out.startswith("Tute Cabrero (tute_cabrero)\n  Tute Cabrero: 3 to 6 players")  # how to play (doc:)
-    assert "\nplayers: 3 to 6, 3 by default; the AI: strong" in out
+    assert "\nplayers: 3 to 6, 3 by default; the AI: ismcts:iterations=1000" in out
     assert " those still in win.\n" in out.replace("\n  ", " ")   # the whole of it, wrapped
     assert "  porotos_to_retire (int, default 4; min 1, max 20): a player with this many porotos retires" in out
     assert "  sing: sing tute, las cuarenta or las veinte" in out          # moves, with their docs
     assert "phases:\n  deal: " in out
-    assert "  strong (strategy) [the default]: " in out and "  ismcts (built-in): " in out
+    assert "  strong (strategy): " in out and "  ismcts (built-in) [the default: ismcts:iterations=1000]: " in out
     assert "minimax" not in out                                            # hidden cards: no exhaustive search
     # the example: 10b is the sota de bastos, 11 the caballo, 12 the rey
     assert "cards: rank 1 as, 10 sota, 11 caballo, 12 rey" in out

@@ -4,8 +4,10 @@ The reference below is the definition and nothing more: every line played to
 its end through clones of the game (no make/undo, no table, no pruning, no
 merged cards, no ordering), each position's value the best for its mover
 (max^n, with the solver's documented tie-break) or, paranoid, the best for
-one player where he moves and the worst for him where the others do. The
-solver must give every root option the same value.
+one player where he moves and the worst for him where the others do (with
+teams that make two sides: the best for his side's mean where it moves, the
+worst where the other side does). The solver must give every root option the
+same value.
 """
 from __future__ import annotations
 
@@ -32,8 +34,11 @@ def leaf(game: Game) -> bool:
     return game.over or game.paused or game.watched_written
 
 
-def plain(game: Game, model: str, me: int, start: tuple, depth: int, start_estimate: tuple | None) -> tuple:
-    """The value vector of `game` by exhaustive search (deltas from `start`)."""
+def plain(game: Game, model: str, me: int, start: tuple, depth: int, start_estimate: tuple | None,
+          side: tuple = ()) -> tuple:
+    """The value vector of `game` by exhaustive search (deltas from `start`); `side`: the seats that maximise with
+    `me` (paranoid: none but him)."""
+    side = side or (me,)
     if leaf(game):
         return tuple(b - a for a, b in zip(start, standing(game)))
     if depth == 0:
@@ -46,10 +51,10 @@ def plain(game: Game, model: str, me: int, start: tuple, depth: int, start_estim
         child.watched, child._watched_phase, child.paused = game.watched, game._watched_phase, game.paused
         child.memory.halt = game.memory.halt
         child.apply(same(child, option))
-        values.append(plain(child, model, me, start, depth - 1, start_estimate))
-    if model == "paranoid":
-        pick = max if mover == me else min
-        return pick(values, key=lambda v: v[me])
+        values.append(plain(child, model, me, start, depth - 1, start_estimate, side))
+    if model in ("paranoid", "sides"):
+        pick = max if mover in side else min
+        return pick(values, key=lambda v: sum(v[seat] for seat in side) / len(side))
     return max(values, key=lambda v: (v[mover], -(sum(v) - v[mover]), tuple(-x for x in v)))
 
 
@@ -58,7 +63,7 @@ def same(game: Game, option):
     return next(o for o in game.options() if o.key == option.key)
 
 
-def plain_root(game: Game, model: str, me: int, depth: int | None = None) -> list[tuple]:
+def plain_root(game: Game, model: str, me: int, depth: int | None = None, side: tuple = ()) -> list[tuple]:
     world = game.clone()
     if world.program.evaluation is not None:
         world.pause_after(world.program.evaluation_reads)
@@ -69,7 +74,7 @@ def plain_root(game: Game, model: str, me: int, depth: int | None = None) -> lis
         child = world.clone()
         child.watched, child.memory.halt = world.watched, world.memory.halt
         child.apply(same(child, option))
-        values.append((option.key, plain(child, model, me, start, (depth or 10_000) - 1, start_estimate)))
+        values.append((option.key, plain(child, model, me, start, (depth or 10_000) - 1, start_estimate, side)))
     return values
 
 
@@ -130,6 +135,44 @@ def test_the_solver_gives_plain_minimax_values(name, params, seeds, most, model)
 def test_hundreds_of_positions_are_compared():
     count = sum(1 for name, params, seeds, most in CASES for _ in positions(name, params, seeds, most))
     assert count >= 150  # (each model: the test above)
+
+
+@pytest.mark.parametrize("asked", ["paranoid", "maxn"])
+@pytest.mark.parametrize("name", ["brisca", "brisca_parejas"])
+def test_teams_of_two_sides_are_searched_two_sided(name, asked):
+    """Brisca in pairs (teams: parity, 4 players): partners maximise their side's value together, whatever model
+    was asked; every player's side value equals plain minimax's over the last tricks of a deal (cut after 10
+    moves: a deal drawn changes no one's deals won, and its lines go on into the next deal)."""
+    players = 4 if name == "brisca" else None
+    compared = decided = apart = 0
+    for seed in range(12):
+        game = Game(program(name), seed, players=players)
+        game.start()
+        rng = random.Random(seed)
+        while not game.over and moves_left(game) > 8:
+            game.apply(rng.choice(game.options()))
+        if game.over or len(game.options()) < 2:
+            continue
+        for me in range(4):
+            side = (me % 2, me % 2 + 2)
+            expected = [(key, sum(v[s] for s in side) / 2)
+                        for key, v in plain_root(game, "sides", me, depth=10, side=side)]
+            solution = OpenSolver(asked, depth=10).solve(game, me)
+            assert solution.model == "sides"
+            assert [(option.key, value[me]) for option, value in solution.moves] == expected
+            assert all(value[side[0]] == value[side[1]] for _, value in solution.moves)  # (partners: one value)
+            decided += any(value for _, value in expected)
+            alone = [(key, v[me]) for key, v in plain_root(game, "paranoid", me, depth=10)]
+            apart += alone != expected
+        compared += 1
+    assert compared >= 8 and decided >= 8  # (positions where a side can win the deal)
+    assert apart >= 1  # (positions where a player left alone by his partner would get less: not the same search)
+
+
+def test_teams_at_a_table_of_two_keep_the_model_asked():
+    game = Game(program("brisca"), 1, players=2)
+    game.start()
+    assert OpenSolver("maxn", depth=2).solve(game).model == "maxn"
 
 
 @pytest.mark.parametrize("model", ["paranoid", "maxn"])

@@ -3,6 +3,7 @@
 weights that follow the model of the other players."""
 from __future__ import annotations
 
+import dataclasses
 import math
 import random
 
@@ -198,3 +199,12 @@ def test_resampled_worlds_favour_the_likely_ones(tmp_path):
     agreeing = sum(weight for world, weight in worlds
                    if any(c.rank == 6 for c in world.memory.players[0].hand) == (says == "high"))
     assert agreeing / 40 > 0.6  # (uniform worlds agree about 1 time in 3 for 'high', 2 in 3 for 'low')
+
+
+def test_pimc_as_the_rule_files_ai_models_the_others_by_its_strongest_level_not_by_itself():
+    """A rule file whose AI is pimc: pimc's policy and model of the others are the top of the game's ladder."""
+    program = dataclasses.replace(program_for("tute_cabrero", porotos_to_retire="1"), default_ai="pimc:worlds=3")
+    agent = make_agent(program.default_ai, seed=1, program=program)
+    assert (agent.policy_spec, agent.infer_spec) == ("strong", "strong")
+    first = run(Game(program, 3), [agent] + [make_agent("strong", seed=i, program=program) for i in (1, 2)], 12)
+    assert any(seat == 0 for seat, _ in first)

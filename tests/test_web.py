@@ -249,6 +249,17 @@ def test_a_table_that_cannot_be_made_is_refused_with_the_reason(client, body, me
     assert response.status_code == 400 and message in response.json()["error"]
 
 
+def test_a_seat_may_be_the_rule_files_own_ai_with_its_options_and_no_options_a_request_names():
+    # Tute Cabrero's default AI is a search agent with options (players: ai: "ismcts:iterations=1000"): a table
+    # seats it as the file says, and refuses the same agent with options the browser chose
+    from naipes.web.app import TableError, _check_seats
+    program = load_program(RULESETS / "tute_cabrero.yaml")
+    assert ":" in program.default_ai
+    _check_seats(program, ["human", program.default_ai, "strong"])
+    with pytest.raises(TableError, match="unknown player 'ismcts:iterations=100000000'"):
+        _check_seats(program, ["human", "ismcts:iterations=100000000", "strong"])
+
+
 def test_two_tabs_play_a_chip_game_each_at_its_seat(client):
     table_id, mine = new_table(client, seats=["human", "human"])
     with client.websocket_connect(mine) as first:

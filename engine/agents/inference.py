@@ -30,7 +30,9 @@ from ..language.strategies import strategy_path
 from ..program import Program
 from ..runtime.game import Decision, Game, Option
 from ..runtime.memory import PlayerBase, Zone, sees
+from .deadline import NEVER, Deadline
 from .knowledge import Knowledge
+from .levels import strategy_levels
 
 EPSILON = 0.2  # the share of a model's probability left to the options it would not choose
 IMPOSSIBLE = 1e-12  # the likelihood of a choice the world's hand could not have made (never quite 0: see weights)
@@ -38,11 +40,16 @@ MOST_CANDIDATES = 4  # candidate worlds drawn at most per world kept (see weight
 
 
 def default_model(program: Program | None) -> str | None:
-    """The model of the other players by default: the rule file's AI, when it is one of its strategy levels."""
+    """The model of the other players by default: the rule file's AI when it is one of its strategy levels, else
+    (its AI is a search agent, as `pimc` itself may be) the strongest of its levels, the last of the ladder:
+    never a search agent, which would model the others by searching as itself in every world it weighs."""
     if program is None or program.perfect_information:
         return None
     name = program.default_ai
-    return name if strategy_path(name, program) is not None else None
+    if strategy_path(name, program) is not None:
+        return name
+    ladder = strategy_levels(program)
+    return ladder[-1]["name"] if ladder else None
 
 
 class _Record:
@@ -119,29 +126,45 @@ class Inference:
         self.events = [e for e in self.events if e[1] != slot]
 
     # ------------------------------------------------------------------ worlds
-    def weighted_worlds(self, rng: random.Random, count: int) -> list[tuple[Game, float]]:
+    def weighted_worlds(self, rng: random.Random, count: int, deadline: Deadline = NEVER) -> list[tuple[Game, float]]:
         """`count` worlds resampled by likelihood from candidates drawn `count` at a time, until they are worth
-        `count` / 2 independent worlds (their effective sample size) or number MOST_CANDIDATES times `count`;
-        each with its weight (a world drawn k times is solved once, with weight k)."""
+        `count` / 2 independent worlds (their effective sample size) or number MOST_CANDIDATES times `count`,
+        or the `deadline` passes; each with its weight (a world drawn k times is solved once, with weight k).
+        Empty if the deadline passed before one candidate was weighed (a model can be slow: its caller draws
+        worlds unweighted then)."""
         if not self.records:
             return [(self.knowledge.world(rng), 1.0) for _ in range(count)]
         candidates: list[Game] = []
         logs: list[float] = []
         while len(candidates) < MOST_CANDIDATES * count:
-            batch = [self.knowledge.world(rng) for _ in range(count)]
-            candidates += batch
-            logs += [self.log_likelihood(world) for world in batch]
-            top = max(logs)
-            weights = [math.exp(log - top) for log in logs]
-            if sum(weights) ** 2 >= sum(w * w for w in weights) * count / 2:
-                break
-        picks = _systematic(weights, count, rng)
+            weighed = self._weigh(rng, count, deadline)
+            candidates += [world for world, _ in weighed]
+            logs += [log for _, log in weighed]
+            if len(weighed) < count or _effective(logs) >= count / 2:
+                break  # (out of time, or worth enough worlds)
+        if not candidates:
+            return []
+        picks = _systematic(_weights(logs), count, rng)
         return [(candidates[i], float(n)) for i, n in sorted(picks.items())]
 
-    def log_likelihood(self, world: Game) -> float:
-        """The log of how likely the model makes the recorded decisions with the hands `world` gives."""
+    def _weigh(self, rng: random.Random, count: int, deadline: Deadline) -> list[tuple[Game, float]]:
+        """Up to `count` new candidate worlds with their log-likelihoods; fewer if the deadline passes."""
+        weighed = []
+        for _ in range(count):
+            world = self.knowledge.world(rng)
+            log = self.log_likelihood(world, deadline)
+            if log is None:
+                break
+            weighed.append((world, log))
+        return weighed
+
+    def log_likelihood(self, world: Game, deadline: Deadline = NEVER) -> float | None:
+        """The log of how likely the model makes the recorded decisions with the hands `world` gives (None if
+        the `deadline` passed before all were weighed)."""
         total = 0.0
         for record in self.records:
+            if deadline.passed():
+                return None
             hand = self._hand_then(world, record)
             if hand is not None:
                 total += math.log(self._likelihood(record, hand))
@@ -247,6 +270,19 @@ def _undo(game: Game, swaps: list[tuple[int, int, int, int]]) -> None:
     for slot, i, other_slot, j in reversed(swaps):
         _swap(game, slot, i, other_slot, j)
     swaps.clear()
+
+
+def _weights(logs: list[float]) -> list[float]:
+    """Likelihoods from their logs, the largest 1 (so that none underflows to 0 against the others)."""
+    top = max(logs)
+    return [math.exp(log - top) for log in logs]
+
+
+def _effective(logs: list[float]) -> float:
+    """The effective sample size of worlds of these log-likelihoods: how many equally weighted worlds they are
+    worth."""
+    weights = _weights(logs)
+    return sum(weights) ** 2 / sum(w * w for w in weights)
 
 
 def _systematic(weights: list[float], count: int, rng: random.Random) -> dict[int, int]:

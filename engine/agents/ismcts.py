@@ -27,6 +27,12 @@ Named on the command line as ``ismcts`` or with parameters,
 ``ismcts:infer=strong`` (worlds resampled by how likely that strategy level makes
 the other players' choices so far: :mod:`naipes.agents.inference`; a pool of
 POOL worlds per decision, each iteration plays in a copy of one drawn by weight).
+
+With ``seconds`` a decision keeps to them (:mod:`naipes.agents.deadline`):
+it iterates until then (at least once), inference weighs candidate worlds for
+at most half the time (none weighed: the worlds are drawn unweighted), and a
+policy's playout stops at the deadline, scored where it stands as a playout
+cut off by ``depth`` is.
 """
 from __future__ import annotations
 
@@ -41,6 +47,7 @@ from typing import Any
 from ..errors import ParamError
 from ..program import Program
 from ..runtime.game import Decision, Game, Option, arg_key
+from .deadline import NEVER, Deadline
 from .inference import Inference
 from .knowledge import Knowledge
 from .options import parse_options
@@ -49,6 +56,7 @@ from .rollout import Policies
 # The most search one decision may ask for: a strategy or a seat cannot stall a game for longer.
 MAX_ITERATIONS, MAX_DEPTH, MAX_SECONDS = 100_000, 10_000, 60
 POOL = 32  # worlds resampled by inference at each decision, which the iterations draw from by weight
+INFERENCE_SHARE = 0.5  # the part of a decision's time that inference may take to weigh its pool of worlds
 
 
 class _Node:
@@ -67,9 +75,11 @@ class ISMCTSAgent:
 
     def __init__(self, seed: int | None = None, iterations: int = 100, seconds: float | None = None,
                  exploration: float = 0.7, policy: str | None = None, program: Program | None = None,
-                 depth: int = 300, make_policy: Callable[[str, int], Any] | None = None, infer: str | None = None):
+                 depth: int = 300, make_policy: Callable[[str, int], Any] | None = None, infer: str | None = None,
+                 clock: Callable[[], float] = time.perf_counter):
         """`make_policy(spec, seed)` makes the playout policy agent named by `policy` and the model of the other
-        players named by `infer` (the registry gives it)."""
+        players named by `infer` (the registry gives it); `clock` is what `seconds` are read from
+        (naipes.agents.deadline)."""
         bounds = {"iterations": (iterations, 1, MAX_ITERATIONS), "depth": (depth, 1, MAX_DEPTH),
                   "seconds": (seconds if seconds is not None else 1, 0.001, MAX_SECONDS),
                   "exploration": (exploration, 0, 100)}
@@ -93,6 +103,8 @@ class ISMCTSAgent:
         self.knowledge: Knowledge | None = None
         self.inference: Any = None
         self.iterations_done = 0
+        self.clock = clock
+        self._deadline = NEVER
 
     def reseed(self, seed: int) -> None:
         self.rng.seed(seed)
@@ -115,14 +127,15 @@ class ISMCTSAgent:
             return decision.options[0]
         root = _Node(decision.player)
         self._scale = 1e-9
-        deadline = time.perf_counter() + self.seconds if self.seconds else None
+        deadline = self._deadline = Deadline(self.seconds, self.clock)
         done = 0
         knowledge = self.knowledge
         assert knowledge is not None  # attached above
-        pool: list[tuple[Game, float]] = self.inference.weighted_worlds(self.rng, POOL) \
-            if self.inference is not None else []
+        pool: list[tuple[Game, float]] = \
+            self.inference.weighted_worlds(self.rng, POOL, deadline.share(INFERENCE_SHARE)) \
+            if self.inference is not None else []  # (empty if no candidate was weighed in time: worlds unweighted)
         totals = list(itertools.accumulate(weight for _, weight in pool))
-        while done < self.iterations if deadline is None else time.perf_counter() < deadline:
+        while done < self.iterations if self.seconds is None else not deadline.passed() or not done:
             if pool:  # a world of the pool, drawn by its weight (each iteration plays in a copy of its own)
                 world = pool[bisect.bisect_right(totals, self.rng.random() * totals[-1])][0].clone()
             else:
@@ -203,6 +216,8 @@ class ISMCTSAgent:
                     _step(world, lambda offered: _random_move(offered, rng))
                 left -= made or 1
             else:
+                if self._deadline.passed():
+                    break  # (a policy's playout stopped by the deadline: scored where it stands, as one cut off)
                 world.apply(policy.choose(world.decision()))
                 left -= 1
         end = standing(world)

@@ -15,11 +15,18 @@ moves and scores each line by the rule file's ``estimate`` or, without one
 or when a `policy` is named, by playing the world on to the end of the hand
 with a strategy level in every seat (:mod:`naipes.agents.rollout`).
 
+Given ``seconds``, a decision keeps to them (:mod:`naipes.agents.deadline`):
+inference weighs candidate worlds for up to half the time (none weighed: the
+worlds are drawn unweighted), and worlds are solved until the time is up. An
+exact search the deadline stops gives way to the depth-limited one; a world
+whose lines are still being played on at the deadline is dropped, and if it
+was the first, the seat plays what the policy would (the rule file's AI).
+
 Named on the command line as ``pimc`` or with options, e.g.
 ``pimc:worlds=20,seconds=1,model=maxn,nodes=3000,depth=1,policy=strong,infer=strong``:
 
 ``worlds``   worlds per decision (a fixed count: the same choices whatever the machine's load)
-``seconds``  stop drawing worlds after this long (at least one world is solved)
+``seconds``  the time one decision may take, all told (see below)
 ``model``    ``maxn`` (each player plays for himself) or ``paranoid`` (the others against the seat)
 ``nodes``    the node budget of a world's exact search (0: never exact)
 ``depth``    moves searched before a line is scored, when the exact search does not fit
@@ -33,12 +40,13 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from ..errors import ParamError
 from ..program import Program
-from ..runtime.game import Decision, Game, Option
+from ..runtime.game import Decision, Game, Option, offered
+from .deadline import NEVER, Deadline
 from .inference import Inference, default_model
 from .ismcts import standing
 from .knowledge import Knowledge
@@ -47,6 +55,7 @@ from .rollout import Policies
 from .solver import MODELS, OpenSolver, Vector
 
 MAX_WORLDS, MAX_SECONDS, MAX_NODES, MAX_DEPTH = 10_000, 60.0, 10_000_000, 100
+INFERENCE_SHARE = 0.5  # the part of a decision's time that inference may take to weigh candidate worlds
 
 
 class PIMCAgent:
@@ -55,9 +64,10 @@ class PIMCAgent:
     def __init__(self, seed: int | None = None, worlds: int = 10, seconds: float | None = None,
                  model: str = "maxn", nodes: int = 3000, depth: int = 1, policy: str | None = None,
                  infer: str | None = None, program: Program | None = None,
-                 make_policy: Callable[[str, int], Any] | None = None):
+                 make_policy: Callable[[str, int], Any] | None = None,
+                 clock: Callable[[], float] = time.perf_counter):
         """`make_policy(spec, seed)` makes the strategy agents named by `policy` and `infer` (the registry
-        gives it)."""
+        gives it); `clock` is what `seconds` are read from (naipes.agents.deadline)."""
         _check("worlds", worlds, 1, MAX_WORLDS)
         _check("nodes", nodes, 0, MAX_NODES)
         _check("depth", depth, 1, MAX_DEPTH)
@@ -79,7 +89,9 @@ class PIMCAgent:
         self.knowledge: Knowledge | None = None
         self.policies: Policies | None = None
         self.inference: Inference | None = None
-        self.worlds_done = self.worlds_exact = 0
+        self.worlds_done = self.worlds_exact = self.fallbacks = 0
+        self.clock = clock
+        self._deadline, self._cut_short = NEVER, False
         self._too_long = MAX_NODES  # moves left to the end of a hand whose exact search did not fit the budget
 
     def reseed(self, seed: int) -> None:
@@ -105,28 +117,41 @@ class PIMCAgent:
         if len(decision.options) == 1:
             return decision.options[0]
         means = self.evaluate(decision)
+        if not means:  # out of time before one world was solved: the policy's choice
+            assert self.policies is not None  # (only a policy's line can be cut short: see evaluate)
+            self.fallbacks += 1
+            return offered(self.policies.agents[decision.player].choose(decision), decision.options) or \
+                decision.options[0]
         return max(decision.options, key=lambda option: means.get(option.key, -math.inf))
 
     def evaluate(self, decision: Decision) -> dict[tuple, float]:
-        """Each option's weighted mean value for the seat over the worlds drawn, by option key."""
+        """Each option's weighted mean value for the seat over the worlds solved before the deadline, by option
+        key; empty if the deadline passed before the first world was solved (only a world whose lines the
+        policy plays on can take that long: an estimate's depth-limited search is always finished)."""
         knowledge = self.knowledge
         assert knowledge is not None  # attached in choose
-        deadline = time.perf_counter() + self.seconds if self.seconds is not None else None
+        deadline = Deadline(self.seconds, self.clock)
+        self._deadline = deadline
         sums: dict[tuple, float] = {}
         weight_sum = 0.0
         exact, left = self.exact, 0
-        for done, (world, weight) in enumerate(self._worlds(knowledge)):
-            if deadline is not None and done and time.perf_counter() > deadline:
+        for done, (world, weight) in enumerate(self._worlds(knowledge, deadline)):
+            if done and deadline.passed():
                 break
             if exact is not None and not done:
                 left = exact.moves_left(world)
                 if left >= self._too_long:
                     exact = None  # (as long as a hand whose exact search did not fit the budget: skipped)
-            solution = exact.try_solve(world, decision.player) if exact is not None else None
+            solution = exact.try_solve(world, decision.player, deadline) if exact is not None else None
             if solution is None:
-                if exact is not None:
+                if exact is not None:  # (a hand this long does not fit the budget, or the time)
                     self._too_long, exact = left, None  # (this decision's other worlds are as long)
+                if done and deadline.passed():
+                    break
+                self._cut_short = False
                 solution = self.cut.solve(world, decision.player, line=False)
+                if self._cut_short:
+                    break  # (a line the deadline stopped: the world is not counted)
             else:
                 self.worlds_exact += 1
             for option, value in solution.moves:
@@ -135,17 +160,25 @@ class PIMCAgent:
             self.worlds_done += 1
         return {key: total / weight_sum for key, total in sums.items()}
 
-    def _worlds(self, knowledge: Knowledge) -> list[tuple[Game, float]]:
-        """The worlds to solve, each with its weight (1 without inference)."""
-        if self.inference is None:
-            return [(knowledge.world(self.rng), 1.0) for _ in range(self.worlds)]
-        return self.inference.weighted_worlds(self.rng, self.worlds)
+    def _worlds(self, knowledge: Knowledge, deadline: Deadline) -> Iterator[tuple[Game, float]]:
+        """The worlds to solve, each with its weight (1 without inference), drawn as they are asked for. With a
+        deadline, inference weighs candidate worlds for up to half the time; if it had no time to weigh one, the
+        worlds are drawn unweighted."""
+        if self.inference is not None:
+            weighted = self.inference.weighted_worlds(self.rng, self.worlds, deadline.share(INFERENCE_SHARE))
+            if weighted:
+                yield from weighted
+                return
+        for _ in range(self.worlds):
+            yield knowledge.world(self.rng), 1.0
 
     def _play_on(self, world: Game) -> Vector:
-        """A line cut by depth: the standing once the policy has played the world to the end of the hand."""
+        """A line cut by depth: the standing once the policy has played the world to the end of the hand (a line
+        the deadline stops is marked cut short)."""
         policies = self.policies
         assert policies is not None  # (the cut plays on only with a policy)
-        policies.play_on(world)
+        if not policies.play_on(world, self._deadline):
+            self._cut_short = True
         try:
             return standing(world)
         finally:

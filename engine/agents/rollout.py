@@ -14,7 +14,8 @@ as the inference's model of the other players does. :meth:`Policies.play_on`
 plays a world on with copies of them, their memories as the real game left
 them, and takes every move back: the world is as it was, and the same world
 gives the same value (the copies draw from a generator seeded the same way
-each time).
+each time). Given a :class:`~naipes.agents.deadline.Deadline`, it stops where
+the line stands once it has passed and says so: the line was not played out.
 """
 from __future__ import annotations
 
@@ -24,6 +25,7 @@ from typing import Any
 
 from ..runtime.game import Game, Option, offered
 from ..runtime.memory import PlayerBase
+from .deadline import NEVER, Deadline
 
 MAX_MOVES = 2_000  # moves a rollout plays before it stops (a hand the policy never ends)
 
@@ -40,17 +42,21 @@ class Policies:
                 agent.attach(game, p.index)  # its memory follows what the seat sees of the table
             self.agents[p.index] = agent
 
-    def play_on(self, world: Game) -> None:
+    def play_on(self, world: Game, deadline: Deadline = NEVER) -> bool:
         """Play `world` on with the policy until it is over or paused where its evaluation changed (the world's
-        watch: Game.pause_after), or MAX_MOVES; `undo_all` takes the moves back."""
+        watch: Game.pause_after), or MAX_MOVES; `undo_all` takes the moves back. False if the `deadline` passed
+        first (the line stops where it stands)."""
         seated = {seat: _copy_for(agent, world, seat, self.seed + seat) for seat, agent in self.agents.items()}
         observers = [agent.note_move for agent in seated.values() if _observes(agent)]
         hook = _observe_all(observers) if observers else None
         if hook is not None:
             world.after_move.append(hook)
         points: list[tuple] = []
+        self._points = points
         try:
             while not (world.over or world.paused or world.watched_written) and len(points) < MAX_MOVES:
+                if deadline.passed():
+                    return False
                 decision = world.decision()
                 options = decision.options
                 if len(options) == 1:
@@ -62,7 +68,7 @@ class Policies:
         finally:
             if hook is not None:
                 world.after_move.remove(hook)
-        self._points = points
+        return True
 
     def undo_all(self, world: Game) -> None:
         for point in reversed(self._points):

@@ -22,6 +22,12 @@ the others are assumed to want, the *model*:
     way in every search: the fewest points for the others, then the
     vector's order), a prediction rather than a guarantee.
 
+When the rule file's ``teams:`` make two sides, either model searches
+*two-sided* (``sides``): the player's partners maximise with him the side's
+value (the mean of its members' values; a ``team: true`` variable gives them
+one), the other side minimises it, alpha-beta as paranoid: exact when the
+two sides' values sum to a constant.
+
 The search: alpha-beta (paranoid) or max^n with a transposition table over
 the game's canonical key (:meth:`Game.key`), the best move of an earlier
 search of a position tried first, an optional strategy level's choice tried
@@ -45,7 +51,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..errors import ParamError
+from ..library.builtins import TEAMS
 from ..runtime.game import Game, Option
+from .deadline import Deadline
 from .equivalence import Distinct
 from .ismcts import estimates, standing
 
@@ -53,6 +61,8 @@ MODELS = {
     "paranoid": "the others play together against the player whose value it is",
     "maxn": "each player plays for his own value",
 }
+SIDES = "sides"  # the search of a game whose teams make two sides (whatever the model asked: see _prepare)
+SEARCHES = {**MODELS, SIDES: "the player's side against the other: the rule file's teams make two sides"}
 INFINITE = 1 << 30  # a depth left that never runs out
 HISTORY_PLIES = 24  # a cut-off weighs 2 ** (HISTORY_PLIES - its ply) in the history heuristic
 TABLE_TRIAL, TABLE_HITS = 1000, 50  # a kind of position is looked up while found once in 50 lookups (see _key)
@@ -60,7 +70,8 @@ Vector = tuple  # a standing change per player
 
 
 class OutOfNodes(Exception):
-    """The node budget ran out in the middle of a search (iterative deepening keeps the last search done)."""
+    """The node budget or the time ran out in the middle of a search (iterative deepening keeps the last search
+    done)."""
 
 
 class NoCollector:
@@ -81,8 +92,8 @@ class NoCollector:
 class Solution:
     """What the solver found for the position: each option's value, the best, the line of best play."""
 
-    model: str
-    player: int  # the mover; paranoid: also the player whose value `value` is
+    model: str  # paranoid, maxn, or sides (teams that make two sides)
+    player: int  # the mover; paranoid and sides: also the player whose value `value` is (sides: his side's)
     value: Vector  # the position's value per player (paranoid: the player's alone is meaningful)
     moves: list[tuple[Option, Vector]]  # every legal option with its value
     best: list[Option]
@@ -114,6 +125,8 @@ class OpenSolver:
         self.table: dict = {}
         self.nodes = 0
         self._limit = INFINITE
+        self._deadline: Deadline | None = None
+        self.out_of_time = False  # the last search was stopped by its deadline
         self._distinct: Distinct | None = None
         self._merging_for: tuple | None = None  # the program and deck size `_distinct` was made for
         # the table's use by kind of position (see _key): [searches, found], for the program `_stats_for`
@@ -122,27 +135,30 @@ class OpenSolver:
         self._stats_for: Any = None
         self._ordered_slots: list[int] = []
         self._me = 0
+        self._search = model  # the model searched: `model`, or sides where the teams make two
+        self._side: tuple[int, ...] = ()  # paranoid and sides: the seats that maximise (the player's side)
         self._root_standing: Vector = ()
         self._root_estimate: Vector | None = None
         self._same: tuple[dict, list[dict]] | None = None
 
     # ------------------------------------------------------------ the public calls
-    def solve(self, game: Game, player: int | None = None, line: bool = True) -> Solution:
+    def solve(self, game: Game, player: int | None = None, line: bool = True,
+              deadline: Deadline | None = None) -> Solution:
         """Every option of the pending decision with its value, the best, and (`line`) the line of best play.
-        `player` (paranoid): whose value (by default the mover's). The game is left as it is."""
+        `player` (paranoid): whose value (by default the mover's). The game is left as it is. Past the
+        `deadline` (or the node budget) the deepest search done is kept; the first is finished regardless."""
         with NoCollector():
-            return self._solve(game, player, line)
+            return self._solve(game, player, line, deadline)
 
-    def _solve(self, game: Game, player: int | None, line: bool) -> Solution:
-        world = self._prepare(game, player)
-        self._limit = self.budget if self.budget is not None else INFINITE
+    def _solve(self, game: Game, player: int | None, line: bool, deadline: Deadline | None) -> Solution:
+        world = self._prepare(game, player, deadline)
         done: tuple | None = None
         for depth in self._depths():
             try:
                 scored, complete = self._root(world, depth)
             except OutOfNodes:
                 if done is None:  # not even the shallowest search fitted: finish it regardless
-                    self._limit = INFINITE
+                    self._limit, self._deadline = INFINITE, None
                     scored, complete = self._root(world, depth)
                     done = (scored, complete, depth)
                 break
@@ -153,14 +169,14 @@ class OpenSolver:
         scored, complete, depth = done
         return self._solution(world, scored, complete, depth, line)
 
-    def try_solve(self, game: Game, player: int | None = None) -> Solution | None:
-        """`solve` to the end of the hand in one search (no line), or None if the node budget runs out first."""
+    def try_solve(self, game: Game, player: int | None = None, deadline: Deadline | None = None) -> Solution | None:
+        """`solve` to the end of the hand in one search (no line), or None if the node budget runs out first or
+        the `deadline` passes (then `out_of_time` is set)."""
         with NoCollector():
-            return self._try_solve(game, player)
+            return self._try_solve(game, player, deadline)
 
-    def _try_solve(self, game: Game, player: int | None) -> Solution | None:
-        world = self._prepare(game, player)
-        self._limit = self.budget if self.budget is not None else INFINITE
+    def _try_solve(self, game: Game, player: int | None, deadline: Deadline | None) -> Solution | None:
+        world = self._prepare(game, player, deadline)
         try:
             scored, complete = self._root(world, INFINITE)
         except OutOfNodes:
@@ -173,15 +189,15 @@ class OpenSolver:
         top = max(self._rank(value, mover) for _, value in scored)
         best = [option for option, value in scored if self._rank(value, mover) == top]
         value = next(value for option, value in scored if option is best[0])
-        self._limit = INFINITE  # (the line is searched whatever the budget)
+        self._limit, self._deadline = INFINITE, None  # (the line is searched whatever the budget)
         shown = self._line(world, depth) if line else []
-        return Solution(self.model, self._me if self.model == "paranoid" else mover, value, scored, best, shown,
+        return Solution(self._search, self._me if self._search != "maxn" else mover, value, scored, best, shown,
                         self.nodes, None if complete else depth, complete)
 
     def moves_left(self, game: Game, most: int = 1000) -> int:
         """How many moves one line from `game` takes to the end of the hand (the first option each time): how
         deep a search to the end must go."""
-        world = self._prepare(game, None)
+        world = self._prepare(game, None, None)
         count = 0
         while not self._leaf(world) and count < most:
             world.apply(world.options()[0])
@@ -196,11 +212,14 @@ class OpenSolver:
         return {option.key: value[seat] for option, value in solution.moves}
 
     # ------------------------------------------------------------------ set up
-    def _prepare(self, game: Game, player: int | None) -> Game:
-        """The search's own copy of `game`, watched for its evaluation, and what the search measures from."""
+    def _prepare(self, game: Game, player: int | None, deadline: Deadline | None) -> Game:
+        """The search's own copy of `game`, watched for its evaluation, and what the search measures from and
+        stops at."""
         if game.over or game.memory.pending is None:
             raise ParamError("the game is over: there is nothing to solve" if game.over else "no decision is pending")
         self.nodes = 0
+        self._limit = self.budget if self.budget is not None else INFINITE
+        self._deadline, self.out_of_time = deadline, False
         world = game.clone()
         program = world.program
         if program.evaluation is not None:
@@ -209,6 +228,7 @@ class OpenSolver:
         self._me = world.mover.index if player is None else player
         if not 0 <= self._me < count:
             raise ParamError(f"no player {player}: the game has players 0..{count - 1}")
+        self._search, self._side = self._sides(world)
         self._same = world.memory.baseline()  # (the table's keys are this root's: see Memory.key)
         self.table.clear()
         self._history.clear()
@@ -223,6 +243,16 @@ class OpenSolver:
             distinct = Distinct(program, cards)
             self._distinct = distinct if distinct.attributes is not None else None  # (None: no two cards alike)
         return world
+
+    def _sides(self, world: Game) -> tuple[str, tuple[int, ...]]:
+        """The model searched and the seats that maximise: two-sided where the rule file's teams make two sides
+        of more than one player in all (the player's team against the other), else the model asked (paranoid:
+        the player alone)."""
+        teams = world.memory.vars[TEAMS]
+        if world.program.teams is not None and len(set(teams)) == 2 and len(teams) > 2:
+            own = teams[self._me]
+            return SIDES, tuple(seat for seat, number in enumerate(teams) if number == own)
+        return self.model, (self._me,)
 
     def _depths(self) -> list[int]:
         """The depths to search, deepest last: one to the end (no budget), else deepening by `depth` moves (or
@@ -244,7 +274,7 @@ class OpenSolver:
                 continue
             point = world.make(option)
             try:
-                if self.model == "paranoid":
+                if self._search != "maxn":
                     value, whole = self._paranoid(world, -math.inf, math.inf, depth - 1, 1)
                     vector = self._as_vector(world, value)
                 else:
@@ -259,10 +289,19 @@ class OpenSolver:
         return scored, complete
 
     def _as_vector(self, world: Game, value: float) -> Vector:
-        """A paranoid value as a vector: the player's value in its place (the others' are not searched: 0)."""
+        """A paranoid or sides value as a vector: the value in the places of the player's side (the others' are not
+        searched: 0)."""
         vector = [0.0] * len(world.memory.players)
-        vector[self._me] = value
+        for seat in self._side:
+            vector[seat] = value
         return tuple(vector)
+
+    def _side_value(self, vector: Vector) -> float:
+        """What the player's side gets of a value vector: the mean over its members (his own, alone)."""
+        side = self._side
+        if len(side) == 1:
+            return float(vector[side[0]])
+        return sum(vector[seat] for seat in side) / len(side)
 
     # ------------------------------------------------------------ the leaves
     def _leaf(self, world: Game) -> bool:
@@ -284,10 +323,9 @@ class OpenSolver:
     # ---------------------------------------------------------------- paranoid
     def _paranoid(self, world: Game, alpha: float, beta: float, depth: int, ply: int) -> tuple[float, bool]:
         """The player's value at `world` within (alpha, beta), and whether no line was cut by depth."""
-        me = self._me
         ended, complete, key, entry = self._reach(world, depth)
         if ended is not None:
-            return ended[me], complete
+            return self._side_value(ended), complete
         hint = None
         if entry is not None:
             lower, upper, searched, hint = entry
@@ -299,7 +337,7 @@ class OpenSolver:
                 alpha, beta = max(alpha, lower), min(beta, upper)
         low, high = alpha, beta
         mover = world.mover.index
-        maximising = mover == me
+        maximising = mover in self._side
         best, best_key = (-math.inf if maximising else math.inf), None
         for option in self._distinct_options(world, hint, ply):
             point = world.make(option)
@@ -366,6 +404,9 @@ class OpenSolver:
         self.nodes += 1
         if self.nodes > self._limit:
             raise OutOfNodes
+        if self._deadline is not None and self._deadline.passed():
+            self.out_of_time = True
+            raise OutOfNodes
         key = self._key(world)
         return None, True, key, self.table.get(key) if key is not None else None
 
@@ -409,7 +450,7 @@ class OpenSolver:
     def _rank(self, vector: Vector, mover: int) -> tuple:
         """How a player prefers outcomes: his own value first; max^n breaks ties by the fewest points for the
         others, then by the vector (the same choice whatever order the moves are searched in)."""
-        if self.model == "paranoid":
+        if self._search != "maxn":
             return (vector[self._me],)
         return (vector[mover], -(sum(vector) - vector[mover]), tuple(-x for x in vector))
 
@@ -421,7 +462,7 @@ class OpenSolver:
         its neighbours)."""
         if len(options) < 2:
             return options
-        if self.model == "paranoid" and self._history:
+        if self._search != "maxn" and self._history:
             mover, history = world.mover.index, self._history
             options = sorted(options, key=lambda option: -history.get((mover, option.key), 0))
         first = hint
@@ -456,9 +497,9 @@ class OpenSolver:
         mover = world.mover.index
         point = world.make(option)
         try:
-            if self.model == "paranoid":
+            if self._search != "maxn":
                 value = self._paranoid(world, -math.inf, math.inf, depth, 1)[0]
-                return (value if mover == self._me else -value,)
+                return (value if mover in self._side else -value,)
             return self._rank(self._maxn(world, depth, 1)[0], mover)
         finally:
             world.undo(point)

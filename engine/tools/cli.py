@@ -743,8 +743,10 @@ def info(ruleset: str, params: tuple[str, ...], as_json: bool) -> None:
             for row in rows:
                 click.echo(f"  {row['name']}" + (f": {row['doc']}" if row["doc"] else ""))
     click.echo("AI levels (--seat LEVEL, --opponents LEVEL):")
+    agent, _, options = players["ai"].partition(":")  # (a built-in agent may be the default with options)
     for level in entry["levels"]:
-        default = " [the default]" if level["name"] == players["ai"] else ""
+        marked = f" [the default: {players['ai']}]" if options else " [the default]"
+        default = marked if level["name"] == agent else ""
         click.echo(f"  {level['name']} ({level['kind']}){default}: {level['about']}")
     legend = legend_line(entry["legend"])
     if legend:

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from ..agents.registry import make_agent
-from ..agents.solver import MODELS, OpenSolver, Solution
+from ..agents.solver import SEARCHES, OpenSolver, Solution
 from ..errors import NaipesError
 from ..program import Program
 from ..runtime.game import Game
@@ -49,7 +49,7 @@ def solve_open(game: Game, model: str, depth: int | None = None) -> tuple[Soluti
         raise NaipesError("the game is over at that position: there is nothing to solve")
     solver = OpenSolver(model, depth=depth)
     solution = solver.solve(game)
-    if model == "maxn":
+    if solution.model == "maxn":
         return solution, list(solution.value)
     values = []
     for seat in range(len(game.memory.players)):
@@ -65,10 +65,10 @@ def report(game: Game, solution: Solution, values: list[float]) -> dict[str, Any
     return {
         "to_move": names[mover],
         "model": solution.model,
-        "about_the_model": MODELS[solution.model],
+        "about_the_model": SEARCHES[solution.model],
         "values": dict(zip(names, values)),
         "moves": [{"move": option.label,
-                   "value": value[mover] if solution.model == "paranoid" else dict(zip(names, value))}
+                   "value": value[mover] if solution.model != "maxn" else dict(zip(names, value))}
                   for option, value in solution.moves],
         "best": [option.label for option in solution.best],
         "line": solution.line,

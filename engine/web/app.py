@@ -122,8 +122,9 @@ def new_table(app: Starlette, game: str, params: dict[str, str], seats: list[str
 
 
 def _check_seats(program: Program, seats: list[str]) -> None:
-    """Every seat a person or an AI level the game lists (never a bot or file a request names)."""
-    levels = {level["name"] for level in ai_levels(program)} | {HUMAN}
+    """Every seat a person, an AI level the game lists, or the rule file's own default AI with the options the file
+    gives it (`ismcts:iterations=1000`): never a bot, a file or options a request names."""
+    levels = {level["name"] for level in ai_levels(program)} | {HUMAN, default_opponent(program)}
     for name in seats:
         if name not in levels:
             raise TableError(f"unknown player '{str(name)[:60]}': choose {', '.join(sorted(levels))}")
