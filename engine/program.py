@@ -104,6 +104,7 @@ class CardBase:
 PLAYER_ATTRIBUTES = {"index": "int", "name": "str"}
 CARD_ATTRIBUTES = {"id": "int", "name": "str"}
 ZONE_ATTRIBUTES = {"owner": "player"}
+LEAVE = "leave"  # the option 'ask any of PLAYERS' gives each asked player but the last: let the next one answer
 expose(PlayerBase, *PLAYER_ATTRIBUTES)
 expose(CardBase, *CARD_ATTRIBUTES)
 
@@ -424,6 +425,9 @@ class Program:
     entries: frozenset = frozenset()  # the phases with an entry rule (entry_rule)
     teams: Any = None  # `teams:`: 'parity', tuples of seat indexes, or None (naipes.library.builtins.team_numbers)
     warnings: tuple[str, ...] = ()  # what loading found likely unmeant, though it runs (`naipes check` says it)
+    # how its actions ask several players at once: 'each' (`ask each of`: answers held until all are in, so the
+    # game is one of imperfect information), 'any' (`ask any of`: the options may hold LEAVE)
+    asks_together: frozenset = frozenset()
     # run-time values computed once per program (placeholder cards, the moves as games read them, the zones keys hold)
     caches: dict = field(default_factory=dict)
     function_reads: dict = field(default_factory=dict)  # function -> what it reads, through every call it makes
@@ -442,8 +446,9 @@ class Program:
 
     @property
     def perfect_information(self) -> bool:
-        """True when every zone and variable is public (minimax may search it)."""
-        return all(z.visibility == "public" for z in self.zones) and \
+        """True when every zone and variable is public and no answer is held from the others (minimax may search
+        it)."""
+        return "each" not in self.asks_together and all(z.visibility == "public" for z in self.zones) and \
             all(v.visibility == "public" for v in self.state + self.player_state)
 
     def located(self) -> Locator:

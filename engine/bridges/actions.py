@@ -31,7 +31,7 @@ from collections import Counter
 from typing import Any
 
 from ..errors import GameError, NaipesError
-from ..program import Program
+from ..program import LEAVE, Program
 from ..runtime.game import Game, Option, arg_key, jsonable
 from ..runtime.memory import Zone, new_memory
 
@@ -50,6 +50,9 @@ class ActionSpace:
             for key, text in self._arguments(name, move, memory, other):
                 self.entries.append((name, key))
                 self.names.append(f"{name} {text}" if key != arg_key(None) else name)
+        if "any" in program.asks_together:  # (the option to let the next player asked answer: Memory.ask_group)
+            self.entries.append((LEAVE, arg_key(None)))
+            self.names.append(LEAVE)
         self.ids = {entry: i for i, entry in enumerate(self.entries)}
 
     def _arguments(self, name: str, move: Any, memory: Any, other: Any) -> list[tuple[Any, str]]:
@@ -117,8 +120,8 @@ class ActionSpace:
             return next((c for z in memory.zones for c in z if c.id == ident), None)
         if kind == "player":
             return memory.players[ident]
-        move = self.program.moves[self.entries[action][0]]
-        if move.space is None:  # a move without an argument
+        move = self.program.moves.get(self.entries[action][0])
+        if move is None or move.space is None:  # a move without an argument (or LEAVE)
             return None
         return next((v for v in move.space(memory, memory.vars) if arg_key(v) == (kind, ident)), None)
 

@@ -21,7 +21,7 @@ from typing import Any, Final, Protocol
 
 from ..errors import GameError, Location, NaipesError
 from ..library.limits import MAX_STEPS
-from ..program import MoveSpec, Program, RuleSpec, attribute, declared
+from ..program import LEAVE, MoveSpec, Program, RuleSpec, attribute, declared
 from .agenda import Activation, Agenda, memory_local, new_agenda
 from .memory import (
     CARD_CLASS,
@@ -260,6 +260,7 @@ class Game:
         self._options: list[Option] | None = None
         self._labellers: dict[tuple[str, int], Callable[[Option], str]] = {}  # (move, seat) -> see _labeller
         self._recent: list[str] = []  # rules fired near the firing limit (to name a runaway cycle)
+        self._untold: list[dict[str, Any]] = []  # the records of answers held until all are in (Memory.ask_group)
 
     def pause_after(self, names: frozenset[Any]) -> None:
         """Fire no rule of another phase once a move or a rule in some phase has written one of `names`
@@ -458,6 +459,10 @@ class Game:
                     found = found + listed if found else listed
         except Exception as exc:
             self.program.raise_located(exc)
+        group = memory.group
+        if group is not None and group[0] == "any" and group[1]:  # (not the last asked: he may leave it to the next)
+            leave = (LEAVE, [None]) if arguments else Option(LEAVE, None, f"leave it to {group[1][0].name}")
+            found = [*found, leave]
         if not found:
             raise self._no_option(player, moves)
         return found
@@ -544,8 +549,8 @@ class Game:
 
     def public_text(self, player: PlayerBase, option: Option) -> str:
         """How a move reads to the players who did not make it (the move's ``public:``, else its label)."""
-        move = self.program.moves[option.move]
-        if move.public is None:
+        move = self.program.moves.get(option.move)
+        if move is None or move.public is None:  # (None: LEAVE)
             return option.label
         self.memory.refuel()
         with self.program.located():
@@ -596,6 +601,43 @@ class Game:
         found = exact or (prefix if len(prefix) == 1 else [])
         return self.explain_illegal(*found[0]) if found else None
 
+    def _answers(self, player: PlayerBase, option: Option, moves: tuple[str, ...]) -> list[tuple[PlayerBase, Option]]:
+        """Take `player`'s answer to a decision put to several players (Memory.ask_group); the moves to make now,
+        in order: none while another player is still to answer (an answer to 'each' is held; 'any' left to the
+        next player, who is asked now), else every answer held and this one ('each'), or this one ('any')."""
+        memory = self.memory
+        assert memory.group is not None
+        mode, later, held = memory.group
+        if mode == "each":
+            held += ((player, option.move, option.arg),)
+        elif option.move != LEAVE:
+            memory.group = None
+            return [(player, option)]
+        if later:
+            memory.pending = (later[0], moves)
+            memory.group = (mode, later[1:], held) if later[1:] or mode == "each" else None
+            return []
+        memory.group = None
+        runs = self.program.moves
+        return [(who, option if who is player else Option(move, arg, None, self._labeller(runs[move], who)))
+                for who, move, arg in held]
+
+    def redraw_answers(self, seat: int, rng: Any) -> None:
+        """Answers held from the players other than `seat` drawn again at random among their options: a search's
+        world of what `seat` knows (no answer can depend on another, so each player's options are as they were
+        when he answered)."""
+        memory = self.memory
+        if memory.group is None or memory.pending is None:
+            return
+        mode, later, held = memory.group
+        moves = memory.pending[1]
+        drawn = []
+        for who, move, arg in held:
+            if who.index != seat:
+                move, arg = rng.choice([(name, a) for name, args in self._offer(who, moves, True) for a in args])
+            drawn.append((who, move, arg))
+        memory.group = (mode, later, tuple(drawn))
+
     def decision(self) -> Decision:
         if self.memory.pending is None:
             raise GameError("no decision is pending")
@@ -607,21 +649,29 @@ class Game:
         memory = self.memory
         if memory.pending is None:
             raise GameError("no decision is pending")
-        player = memory.pending[0]
-        if (self.listeners or self.observers or memory.events is not None) and self._reporting():
-            self.emit({"type": "decision", "player": player.name, "options": [o.label for o in self.options()],
-                       "move": option.move, "choice": option.label, "public": self.public_text(player, option)})
+        player, moves = memory.pending
+        record = {"type": "decision", "player": player.name, "options": [o.label for o in self.options()],
+                  "move": option.move, "choice": option.label, "public": self.public_text(player, option)} \
+            if (self.listeners or self.observers or memory.events is not None) and self._reporting() else None
         memory.pending = None
         self.decisions += 1
         memory.steps = MAX_STEPS
-        effect = self.runs[option.move].effect
+        group = memory.group
+        made = [(player, option)] if group is None else self._answers(player, option, moves)
+        if record is not None:
+            self._untold.append(record)
+            if made or group is None or group[0] == "any":  # (an answer held is told with the last one)
+                for told in self._untold:
+                    self.emit(told)
+                self._untold.clear()
         phase = memory.vars.get("phase") if self.watched is not None else None
         try:
-            for watch in self.before_move:
-                watch(self, player, option)
-            effect(memory, memory.vars, player, option.arg)
-            for watch in self.after_move:
-                watch(self, player, option)
+            for who, chosen in made:
+                for watch in self.before_move:
+                    watch(self, who, chosen)
+                self.runs[chosen.move].effect(memory, memory.vars, who, chosen.arg)
+                for watch in self.after_move:
+                    watch(self, who, chosen)
             if self.watched is not None:
                 self._note_writes(phase)
             self.agenda.update(memory)
@@ -655,7 +705,11 @@ class Game:
             self.decisions += 1
             memory.steps = MAX_STEPS
             try:
-                runs[chosen.move].effect(memory, V, player, chosen.arg)
+                if memory.group is None:
+                    runs[chosen.move].effect(memory, V, player, chosen.arg)
+                else:
+                    for who, answer in self._answers(player, chosen, names):
+                        runs[answer.move].effect(memory, V, who, answer.arg)
                 agenda.update(memory)
             except Exception as exc:
                 program.raise_located(exc)
@@ -682,7 +736,11 @@ class Game:
             memory.steps = MAX_STEPS
             phase = V.get("phase") if watching else None
             try:
-                runs[move].effect(memory, V, player, arg)
+                if memory.group is None:
+                    runs[move].effect(memory, V, player, arg)
+                else:
+                    for who, answer in self._answers(player, Option(move, arg, move), names):
+                        runs[answer.move].effect(memory, V, who, answer.arg)
                 if watching:
                     self._note_writes(phase)
                 agenda.update(memory)
@@ -716,7 +774,7 @@ class Game:
         new.listeners, new.observers, new.firings, new.decisions, new._options = [], [], 0, self.decisions, None
         new._labellers = {}
         new.before_move, new.after_move = [], []
-        new.history, new._recent, new.cut_off = None, [], self.cut_off
+        new.history, new._recent, new._untold, new.cut_off = None, [], [], self.cut_off
         new.watched, new._watched_phase, new.paused = None, UNSEEN, False
         return new
 
@@ -809,6 +867,7 @@ class Game:
             "zones": {z.name: zone_view(V[z.name]) for z in program.zones if not z.per_player},
             "players": players,
             "to_move": memory.pending[0].name if memory.pending else None,
+            **({"answered": [p.name for p, _, _ in memory.group[2]]} if memory.group and memory.group[2] else {}),
         }
 
     def _global_views(self) -> dict[Any, Any]:

@@ -353,7 +353,8 @@ class Table:
         if record["type"] == "decision":
             seat = self.names.index(record["player"])
             text = str(record.get("public", record.get("choice")))
-            told = self.game.program.moves[record["move"]].told(record["player"], text)
+            move = self.game.program.moves.get(record["move"])  # (None: LEAVE, told as its label)
+            told = move.told(record["player"], text) if move is not None else f"{record['player']}: {text}"
             entry.update(player=record["player"], seat=seat, move=record["move"], text=text,
                          told=told[len(record["player"]):])  # (' takes 12o' with a `verb:`, else ': take 12o')
             agent = self.human_seats.get(seat)
