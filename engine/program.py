@@ -185,6 +185,18 @@ class ViewSpec:
 
 
 @dataclass
+class PartSpec:
+    """A later choice of a compound move (`parts:`), made by the same player after the ones before it."""
+
+    name: str  # the name its value is bound to in what follows
+    key: str  # its options' move name: MOVE.NAME (numbered apart in the action space)
+    choices: Callable  # f(memory, vars, player, the values chosen before it...) -> its legal values
+    label: Callable | None = None  # f(memory, vars, player, the values before it..., value) -> how it reads
+    public: Callable | None = None  # as label, to the other players (default: the label)
+    space: Callable | None = None  # f(memory, vars) -> every value it can ever offer (as MoveSpec.space)
+
+
+@dataclass
 class MoveSpec:
     """A kind of decision: its options, the legality cascade, its effect."""
 
@@ -207,6 +219,7 @@ class MoveSpec:
     fixed_label: bool = False  # its label depends on the argument alone (options are made once: naipes.runtime.game)
     choices: Callable | None = None  # f(memory, vars, player) -> the legal arguments: `when`, candidates, cascade
     verb: str | dict[str, str] | None = None  # how the table tells of the move (`verb:`)
+    parts: tuple[PartSpec, ...] = ()  # a compound move's later choices; `effect` takes every value
 
     def __post_init__(self) -> None:
         self.name = interned(self.name)
@@ -450,6 +463,11 @@ class Program:
         it)."""
         return "each" not in self.asks_together and all(z.visibility == "public" for z in self.zones) and \
             all(v.visibility == "public" for v in self.state + self.player_state)
+
+    def told(self, move: str, player: str, text: str) -> str:
+        """A move as the table tells it (MoveSpec.told); a part of a compound move, or LEAVE, as 'P1: text'."""
+        spec = self.moves.get(move)
+        return spec.told(player, text) if spec is not None else f"{player}: {text}"
 
     def located(self) -> Locator:
         """Context manager turning faults in generated code into located GameErrors."""

@@ -129,7 +129,7 @@ def test_nobody_sees_an_answer_of_another_before_all_are_in(sealed):
     assert all(p["bid"] is None for p in view["players"])
     assert not [r for r in told if r["type"] == "decision"], "the table is told nothing of a held answer"
     mine, theirs = game.memory.seen_by(0).group, game.memory.seen_by(1).group
-    assert mine[2] == ((mine[2][0][0], "bid", 2),) and theirs[2] == ((theirs[2][0][0], None, None),)
+    assert mine[2] == ((mine[2][0][0], "bid", (2,)),) and theirs[2] == ((theirs[2][0][0], None, None),)
     choose(game, "bid 1")
     choose(game, "bid 3")
     decisions = [(r["player"], r["choice"]) for r in told if r["type"] == "decision"]
@@ -157,9 +157,9 @@ def test_a_search_world_draws_the_answers_held_from_the_seat_again(sealed):
     choose(game, "bid 1")  # P3 to bid: P1's and P2's bids are held
     rng = random.Random(4)
     worlds = [Knowledge(game, 1).world(rng).memory.group[2] for _ in range(60)]
-    assert {held[1][2] for held in worlds} == {1}, "P2 knows his own bid"
-    assert {held[0][2] for held in worlds} == {1, 2, 3}, "P2 does not know P1's"
-    assert game.memory.group[2][0][2] == 3, "the game itself is untouched"
+    assert {held[1][2] for held in worlds} == {(1,)}, "P2 knows his own bid"
+    assert {held[0][2] for held in worlds} == {(1,), (2,), (3,)}, "P2 does not know P1's"
+    assert game.memory.group[2][0][2] == (3,), "the game itself is untouched"
 
 
 def test_a_game_that_holds_answers_is_not_one_of_perfect_information(sealed, challenge):

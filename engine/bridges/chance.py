@@ -351,9 +351,6 @@ class ChanceGame:
         game.observers.append(lambda r: announced.append(Record(None, r["text"], r["text"]))
                               if r["type"] == "announce" else None)
         game.after_move.append(revealed)
-        group = game.memory.group  # (an answer to 'each' is held, unless it is the last, which tells them all)
-        each = group is not None and group[0] == "each"
-        held, last = each and bool(group[1]), each and not group[1]  # type: ignore[index]
         try:
             if step.move is None:
                 game.start()
@@ -369,7 +366,8 @@ class ChanceGame:
             game.after_move.clear()
         if step.record is not None:
             record = step.record
-            if last:
+            held = game.holding  # (an answer to 'each' is held until the last is in, which tells them all)
+            if not held:
                 work.records[:] = [replace(r, held=False) if r.held else r for r in work.records]
             work.records.append(Record(record.mover, record.label, record.public, record.card,
                                        seen[0] if seen else frozenset(), held))

@@ -58,8 +58,8 @@ class Memory(Budget):
     starts afresh (`_begin`).
     """
 
-    __slots__ = ("vars", "players", "zones", "where", "pending", "group", "over", "winners", "clock", "_rng",
-                 "_rng_origin",
+    __slots__ = ("vars", "players", "zones", "where", "pending", "group", "partial", "over", "winners", "clock",
+                 "_rng", "_rng_origin",
                  "_rng_own",  # the state
                  "program", "keys", "made", "weighed",  # shared with copies
                  "dirty", "events", "trackers", "shuffler", "on_step", "trail", "indexes", "probes", "given_now",
@@ -87,6 +87,8 @@ class Memory(Budget):
         self.where: dict[CardBase, int] = {}  # (a card is its own key: hashed by identity, its id not read)
         self.pending: tuple[PlayerBase, tuple[str, ...]] | None = None  # (player, move names)
         self.group: Group | None = None  # the players asked with the pending one, and their answers (ask_group)
+        # a compound move begun by the player to move: its name and the values of the parts chosen so far
+        self.partial: tuple[str, tuple[Any, ...]] | None = None
         self.over = False
         self.winners: tuple[int, ...] = ()
         # The time tags of facts (CLIPS's): each assertion and retraction is a moment of its own, and the agenda
@@ -645,7 +647,7 @@ class Memory(Budget):
             winners = (winners,)
         self.over = True
         self.winners = tuple(sorted(p.index for p in winners))
-        self.pending = self.group = None
+        self.pending = self.group = self.partial = None
 
     @staticmethod
     def unpack(value: Any, count: int) -> tuple[Any, ...]:
@@ -677,8 +679,8 @@ class Memory(Budget):
         if previous is None:
             self.trail = []
         rng = (self._rng, self._rng_snapshot(), self._rng_own)  # an own generator is let go (see _rng_snapshot)
-        return (previous, len(self.trail), self.pending, self.group, self.over, self.winners,  # type: ignore[arg-type]
-                rng)
+        return (previous, len(self.trail), self.pending, self.group, self.partial, self.over,  # type: ignore[arg-type]
+                self.winners, rng)
 
     @staticmethod
     def _kept(dest: Zone, whole: bool) -> tuple[Any, ...]:
@@ -687,7 +689,7 @@ class Memory(Budget):
 
     def restore(self, point: tuple[Any, ...]) -> None:
         """Put back every write since `point` was saved, newest first (a search tries a move and takes it back)."""
-        previous, mark, self.pending, self.group, self.over, self.winners, (rng, origin, own) = point
+        previous, mark, self.pending, self.group, self.partial, self.over, self.winners, (rng, origin, own) = point
         trail = self.trail
         assert trail is not None  # recording since the point was saved
         vars_, where = self.vars, self.where
@@ -737,6 +739,8 @@ class Memory(Budget):
         if new.group is not None:  # the answers of the others are not known yet
             mode, later, held = new.group
             new.group = (mode, later, tuple(h if h[0].index == seat else (h[0], None, None) for h in held))
+        if new.partial is not None and (new.pending is None or new.pending[0].index != seat):
+            new.partial = (new.partial[0], (None,) * len(new.partial[1]))  # (another's choices: not seen yet)
         plan = self._copy_plan(reads)
         W = new.vars
         for name in plan.hidden_state:
@@ -755,7 +759,8 @@ class Memory(Budget):
         if plan.zones or plan.player_zones or plan.kept_keys is None or plan.of_vars != len(self.vars):
             return None  # (kept_keys: known once a copy was made)
         V = self.vars
-        return (seat, self.pending, self.group, self.over, self.winners, *map(V.__getitem__, plan.kept_keys),
+        return (seat, self.pending, self.group, self.partial, self.over, self.winners,
+                *map(V.__getitem__, plan.kept_keys),
                 *[getattr(p, slot) for p in self.players for slot in plan.player_state])
 
     def restart(self) -> None:
@@ -853,6 +858,7 @@ class Memory(Budget):
             W[name] = zones[V[name].slot]
         pending = self.pending
         new.pending = (players[pending[0].index], pending[1]) if pending is not None else None
+        new.partial = None if self.partial is None else (self.partial[0], new.localize(self.partial[1]))
         new.group = None
         if self.group is not None:
             mode, later, held = self.group
@@ -925,6 +931,8 @@ class Memory(Budget):
         if group is not None:
             parts.append((group[0], tuple(seats[p.index] for p in group[1]),
                           tuple((seats[p.index], move, norm(arg)) for p, move, arg in group[2])))
+        if self.partial is not None:
+            parts.append((self.partial[0], norm(self.partial[1])))
         parts += (self.over, self.winners if not turn else tuple(sorted((w - turn) % count for w in self.winners)))
         return tuple(parts)
 

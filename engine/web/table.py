@@ -353,8 +353,7 @@ class Table:
         if record["type"] == "decision":
             seat = self.names.index(record["player"])
             text = str(record.get("public", record.get("choice")))
-            move = self.game.program.moves.get(record["move"])  # (None: LEAVE, told as its label)
-            told = move.told(record["player"], text) if move is not None else f"{record['player']}: {text}"
+            told = self.game.program.told(record["move"], record["player"], text)
             entry.update(player=record["player"], seat=seat, move=record["move"], text=text,
                          told=told[len(record["player"]):])  # (' takes 12o' with a `verb:`, else ': take 12o')
             agent = self.human_seats.get(seat)
