@@ -11,11 +11,11 @@ from click.testing import CliRunner
 from naipes import Game, GameError, RandomAgent, load_program, play_game
 from naipes.agents.bot_seat import make_bot_seat
 from naipes.agents.knowledge import Knowledge
-from naipes.program import LEAVE
+from naipes.program import LEAVE, get
 from naipes.tools.cli import main
 from naipes.tools.replay import Replay
 
-from helpers import ROOT, load_errors, write_rules
+from helpers import ROOT, load_errors, shipped, write_rules
 
 # Three players bid 1, 2 or 3 at once; the highest bid wins, the earliest seat among equal bids. `log` keeps the
 # order in which the bids were made; `seen` what each bidder could read of the others' bids when bidding.
@@ -313,3 +313,17 @@ def wait_for(table, seat, predicate):
         return state
     finally:
         table.watchers.remove(changed.set)
+
+
+def test_no_rule_runs_while_answers_are_held_even_in_a_search_world():
+    """A search's world deals the hidden cards again, which wakes the rule that asked; it must not ask again
+    while the answers it asked for are coming in (Hearts: everyone passes a card at once)."""
+    game = Game(load_program(shipped("hearts")), 2)
+    game.start()
+    for _ in range(5):  # the first round of the pass, and P1's second card (the others' first lie face down)
+        game.apply(game.options()[0])
+    world = Knowledge(game, 1).world(random.Random(1))
+    for _ in range(3):
+        world.apply(world.options()[0])
+    assert world.to_move.name == "P1" and world.memory.group[2] == (), "the third round of the pass is asked"
+    assert all(len(get(p, "passing")) == 2 for p in world.memory.players)

@@ -733,6 +733,9 @@ class Game:
                 for told in self._untold:
                     self.emit(told)
                 self._untold.clear()
+        if not made:  # (an answer held, or a part of a move begun: nothing is made, and no rule runs until it is)
+            self._options = None
+            return
         phase = memory.vars.get("phase") if self.watched is not None else None
         try:
             for who, chosen, values in made:
@@ -784,7 +787,11 @@ class Game:
                 if memory.group is None and memory.partial is None and run is not None and not run.parts:
                     run.effect(memory, V, player, chosen.arg)
                 else:
-                    for who, answer, values in self._take(player, chosen, names):
+                    taken = self._take(player, chosen, names)
+                    if not taken:  # (held, or a part of a move begun: nothing is made, no rule runs)
+                        self._options = None
+                        continue
+                    for who, answer, values in taken:
                         runs[answer.move].effect(memory, V, who, *values)
                 agenda.update(memory)
             except Exception as exc:
@@ -816,7 +823,11 @@ class Game:
                 if memory.group is None and memory.partial is None and run is not None and not run.parts:
                     run.effect(memory, V, player, arg)
                 else:
-                    for who, answer, values in self._take(player, Option(move, arg, move), names):
+                    taken = self._take(player, Option(move, arg, move), names)
+                    if not taken:  # (held, or a part of a move begun: nothing is made, no rule runs)
+                        made += 1
+                        continue
+                    for who, answer, values in taken:
                         runs[answer.move].effect(memory, V, who, *values)
                 if watching:
                     self._note_writes(phase)

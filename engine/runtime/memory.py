@@ -626,6 +626,11 @@ class Memory(Budget):
                             f"still has to {', '.join(self.pending[1])}")
         self.pending = (player, moves)
 
+    def withdraw(self) -> None:
+        """No decision under way: none pending, no players asked with it, no compound move begun (a scenario
+        puts the game in another position)."""
+        self.pending = self.group = self.partial = None
+
     def ask_group(self, mode: str, players: Any, moves: tuple[str, ...]) -> None:
         """`ask each of PLAYERS` (mode 'each') or `ask any of PLAYERS` ('any'): the decision goes to each player
         in turn, the first now. 'each': an answer is held, not made, until all have answered (Game.apply), so
