@@ -230,3 +230,24 @@ def test_a_part_with_no_legal_choice_is_an_error_naming_it(tmp_path):
     game.apply(game.options()[0])
     with pytest.raises(GameError, match="no legal choice for its part 'e'"):
         game.options()
+
+
+def test_the_web_table_offers_the_next_part_alone(passes):
+    pytest.importorskip("starlette", reason="the web table is an optional extra")
+    import threading
+
+    from naipes.web.table import Table
+    table = Table(load_program(passes), ["human", "random"], 3)
+    changed = threading.Event()
+    table.watchers.append(changed.set)
+    table.start()
+    try:
+        while not (state := table.state(0))["your_turn"]:
+            assert changed.wait(20)
+            changed.clear()
+        give = next(o for o in state["options"] if o["move"] == "give")
+        assert table.submit(0, {"serial": state["serial"], "label": give["label"]}).result(20) is None
+        state = table.state(0)
+        assert state["moves"] == ["give.d"] and state["view"]["choosing"]["move"] == "give"
+    finally:
+        table.close()

@@ -301,6 +301,21 @@ def test_the_web_table_asks_each_human_in_turn_and_shows_only_who_has_answered(s
         table.close()
 
 
+def test_the_web_table_offers_leave_to_a_person_asked_with_others(challenge):
+    pytest.importorskip("starlette", reason="the web table is an optional extra")
+    from naipes.web.table import Table
+    table = Table(load_program(challenge), ["random", "human", "human"], 5)
+    table.start()
+    try:
+        state = wait_for(table, 1, lambda s: s["your_turn"])
+        assert state["moves"] == ["accept", "refuse", LEAVE]
+        assert table.submit(1, {"serial": state["serial"], "label": "leave it to P3"}).result(20) is None
+        state = wait_for(table, 2, lambda s: s["your_turn"])
+        assert state["moves"] == ["accept", "refuse"] and [o["label"] for o in state["options"]] == ["accept", "refuse"]
+    finally:
+        table.close()
+
+
 def wait_for(table, seat, predicate):
     """The seat's state once `predicate` holds for it (the table plays in a thread of its own)."""
     import threading

@@ -338,7 +338,11 @@ class Table:
                      "your_turn": seat is not None and seat == self.turn, "moves": [], "options": [],
                      "refused": [], "over": self.over, "outcome": self.outcome}
             if decision is not None and seat == decision.player:
-                state["moves"] = list(decision.moves)
+                # the moves asked, and what else is offered (a part of a move begun replaces them: MOVE.PART;
+                # 'leave', where any of several players may answer)
+                begun = self.game.memory.partial is not None
+                state["moves"] = list(dict.fromkeys([*(() if begun else decision.moves),
+                                                     *(o.move for o in decision.options)]))
                 state["options"] = [option_data(o) for o in display_order(decision.options)]
                 state["refused"] = [{**option_data(o), "reason": decision.explain_illegal(o.move, o.arg)}
                                     for o in display_order(self.game.candidates()) if o not in decision.options]
