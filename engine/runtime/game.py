@@ -848,7 +848,8 @@ class Game:
     def _cut(self, reason: str) -> None:
         """End the game before its rules do: no winners; the payoffs are the result section's, as things stand."""
         memory = self.memory
-        memory.over, memory.winners, memory.pending = True, (), None
+        memory.withdraw()
+        memory.over, memory.winners = True, ()
         self.cut_off = reason
         self._options = None
 
