@@ -104,6 +104,7 @@ class CardBase:
 PLAYER_ATTRIBUTES = {"index": "int", "name": "str"}
 CARD_ATTRIBUTES = {"id": "int", "name": "str"}
 ZONE_ATTRIBUTES = {"owner": "player"}
+LEAVE = "leave"  # the option 'ask any of PLAYERS' gives each asked player but the last: let the next one answer
 expose(PlayerBase, *PLAYER_ATTRIBUTES)
 expose(CardBase, *CARD_ATTRIBUTES)
 
@@ -184,6 +185,18 @@ class ViewSpec:
 
 
 @dataclass
+class PartSpec:
+    """A later choice of a compound move (`parts:`), made by the same player after the ones before it."""
+
+    name: str  # the name its value is bound to in what follows
+    key: str  # its options' move name: MOVE.NAME (numbered apart in the action space)
+    choices: Callable  # f(memory, vars, player, the values chosen before it...) -> its legal values
+    label: Callable | None = None  # f(memory, vars, player, the values before it..., value) -> how it reads
+    public: Callable | None = None  # as label, to the other players (default: the label)
+    space: Callable | None = None  # f(memory, vars) -> every value it can ever offer (as MoveSpec.space)
+
+
+@dataclass
 class MoveSpec:
     """A kind of decision: its options, the legality cascade, its effect."""
 
@@ -206,6 +219,7 @@ class MoveSpec:
     fixed_label: bool = False  # its label depends on the argument alone (options are made once: naipes.runtime.game)
     choices: Callable | None = None  # f(memory, vars, player) -> the legal arguments: `when`, candidates, cascade
     verb: str | dict[str, str] | None = None  # how the table tells of the move (`verb:`)
+    parts: tuple[PartSpec, ...] = ()  # a compound move's later choices; `effect` takes every value
 
     def __post_init__(self) -> None:
         self.name = interned(self.name)
@@ -424,6 +438,9 @@ class Program:
     entries: frozenset = frozenset()  # the phases with an entry rule (entry_rule)
     teams: Any = None  # `teams:`: 'parity', tuples of seat indexes, or None (naipes.library.builtins.team_numbers)
     warnings: tuple[str, ...] = ()  # what loading found likely unmeant, though it runs (`naipes check` says it)
+    # how its actions ask several players at once: 'each' (`ask each of`: answers held until all are in, so the
+    # game is one of imperfect information), 'any' (`ask any of`: the options may hold LEAVE)
+    asks_together: frozenset = frozenset()
     # run-time values computed once per program (placeholder cards, the moves as games read them, the zones keys hold)
     caches: dict = field(default_factory=dict)
     function_reads: dict = field(default_factory=dict)  # function -> what it reads, through every call it makes
@@ -442,9 +459,15 @@ class Program:
 
     @property
     def perfect_information(self) -> bool:
-        """True when every zone and variable is public (minimax may search it)."""
-        return all(z.visibility == "public" for z in self.zones) and \
+        """True when every zone and variable is public and no answer is held from the others (minimax may search
+        it)."""
+        return "each" not in self.asks_together and all(z.visibility == "public" for z in self.zones) and \
             all(v.visibility == "public" for v in self.state + self.player_state)
+
+    def told(self, move: str, player: str, text: str) -> str:
+        """A move as the table tells it (MoveSpec.told); a part of a compound move, or LEAVE, as 'P1: text'."""
+        spec = self.moves.get(move)
+        return spec.told(player, text) if spec is not None else f"{player}: {text}"
 
     def located(self) -> Locator:
         """Context manager turning faults in generated code into located GameErrors."""

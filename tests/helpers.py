@@ -83,7 +83,7 @@ def V(game: Game) -> dict:
 
 def unask(game: Game) -> Game:
     """Withdraw the pending decision, to put the game in another position and let the rules run from there."""
-    game.memory.pending = None
+    game.memory.withdraw()
     return game
 
 

@@ -76,6 +76,21 @@ def test_every_shipped_rule_file_has_its_rules_in_docs_games(path):
         f"no page of docs/games/ gives the rules of {path.name}"
 
 
+def test_ci_runs_the_readmes_test_command_first():
+    """.ci/run's first run of the tests is the README's test command: the same install, not editable (CI adds
+    extras), and the same pytest command, with no editable install between them."""
+    readme = (ROOT / "README.md").read_text(encoding="utf-8").splitlines()
+    (command,) = [line for line in readme if line.startswith("python3 -m venv .venv &&") and "pytest" in line]
+    _, install, test = (part.strip() for part in command.split("&&"))
+    ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8").splitlines()
+    installs = [line for line in ci[:ci.index(test)] if line.startswith(".venv/bin/pip install")]
+    extras = re.compile(r"'\.\[([a-z0-9,]+)\]'")
+    (ci_install,) = [line for line in installs if extras.search(line)]
+    assert extras.sub("'.'", ci_install) == extras.sub("'.'", install), (ci_install, install)
+    assert set(extras.search(install)[1].split(",")) <= set(extras.search(ci_install)[1].split(","))
+    assert not [line for line in installs if " -e " in line]
+
+
 def test_nothing_cites_a_document_the_repository_does_not_hold():
     cited = re.compile(r"GAMES\.md|DESIGN\.md|\.\./shared|seed 00[0-9]|seed [0-9]\.[0-9]")
     sources = [p for folder in ("engine", "rulesets", "strategies", "tests", "docs", "benchmarks", "examples")

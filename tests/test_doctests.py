@@ -35,7 +35,7 @@ RUNNING = ["naipes", "naipes.errors", "naipes.runtime.game", "naipes.agents.sear
 def test_the_public_api_examples_are_run(name):
     module = importlib.import_module(name)
     if not str(module.__file__).endswith(".py"):  # (mypyc keeps no examples a test could find)
-        pytest.skip(f"{name} is compiled (.ci/native): its examples run with the plain Python sources")
+        pytest.skip(f"{name} is compiled by mypyc: its examples run with the plain Python sources")
     examples = [example for test in doctest.DocTestFinder().find(module) for example in test.examples]
     assert examples, f"{name} has no docstring examples"
     skipped = [example.source for example in examples if example.options.get(doctest.SKIP)]

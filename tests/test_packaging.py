@@ -63,7 +63,9 @@ def installed(wheel: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
     site = Path(run(python, "-c", "import sysconfig; print(sysconfig.get_path('purelib'))", cwd=env).stdout.strip())
     here = {sysconfig.get_path("purelib"), sysconfig.get_path("platlib")}  # where this run's dependencies are
     (site / "dependencies.pth").write_text("\n".join(sorted(here)) + "\n")
-    run(python, "-m", "pip", "install", "-q", "--no-deps", "--no-index", wheel, cwd=env)
+    # --ignore-installed: pip would otherwise take the naipes this run's environment may have (the README's test
+    # command installs one) for the wheel's, and install nothing
+    run(python, "-m", "pip", "install", "-q", "--no-deps", "--no-index", "--ignore-installed", wheel, cwd=env)
     return env / "bin"
 
 
@@ -98,6 +100,6 @@ def test_an_installed_wheel_plays_from_any_directory(installed: Path, tmp_path: 
 
 
 def test_the_development_install_runs_the_sources() -> None:
-    """The editable install (the README's test command, .ci/run) compiles nothing into engine/: setup.py
-    leaves an editable build plain, so an edit always takes effect and the plain test run tests the sources."""
+    """Neither install compiles anything into engine/: setup.py compiles a copy under build/ for a wheel and
+    leaves an editable build plain, so an edit always takes effect and .ci/run's editable run tests the sources."""
     assert not [p.relative_to(ROOT) for p in (ROOT / "engine").rglob("*") if p.suffix in (".so", ".pyd", ".c")]

@@ -90,14 +90,15 @@ def test_hearts_basic_plays(hands, trick, leader, chosen, rule):
 def test_hearts_basic_passes_the_queen_then_the_high_spades_then_the_highest_heart():
     game = hearts_start()
     assert game.decision().moves == ("pass_card",)
-    mover = game.to_move
+    hand = [c.name for c in game.to_move.hand]
     passed = []
-    for _ in range(3):
+    for _ in range(3):  # everyone passes at once: P1, then the others, three times
         label, rule = decide("hearts", game)
         assert rule == "pass_the_most_dangerous_card"
         passed.append(label.removeprefix("pass "))
         game.apply(next(o for o in game.options() if o.label == label))
-    hand = [c.name for c in mover.hand] + passed
+        for _ in range(3):
+            game.apply(game.options()[0])
     ranked = sorted(hand, key=danger, reverse=True)
     assert passed == ranked[:3]
 

@@ -178,6 +178,11 @@ class HumanAgent:
         if not self.legend_shown:
             self.show_legend(program)
         self.say(render_table(program, decision.view))
+        if decision.view.get("answered"):  # (asked with others at once: their answers are not shown yet)
+            self.say(f"Already answered, not shown until all have: {', '.join(decision.view['answered'])}.")
+        if decision.view.get("choosing"):  # (a compound move begun: its next part is asked)
+            begun = decision.view["choosing"]
+            self.say(f"{begun['move']}: chosen so far {', '.join(map(str, begun['chosen']))}; now the next part.")
         self.console.print(f"[bold]{decision.player_name}[/], your move:")
         options = display_order(decision.options)
         for i, option in enumerate(options, 1):

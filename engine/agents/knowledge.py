@@ -130,6 +130,7 @@ class Knowledge:
         for slot in hidden.piles:
             shuffle_in_place(rng, zones[slot])  # the order of a face-down pile is unknown too
         memory.seed_later(rng.random())  # not the real game's future shuffles
+        world.redraw_answers(self.seat, rng)  # nor the answers the others hold (Memory.ask_group)
         memory.dirty.update(hidden.keys)
         with world.program.located():
             world.agenda.update(memory)

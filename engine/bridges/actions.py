@@ -31,7 +31,7 @@ from collections import Counter
 from typing import Any
 
 from ..errors import GameError, NaipesError
-from ..program import Program
+from ..program import LEAVE, Program
 from ..runtime.game import Game, Option, arg_key, jsonable
 from ..runtime.memory import Zone, new_memory
 
@@ -50,19 +50,30 @@ class ActionSpace:
             for key, text in self._arguments(name, move, memory, other):
                 self.entries.append((name, key))
                 self.names.append(f"{name} {text}" if key != arg_key(None) else name)
+            for part in move.parts:  # (a compound move's later choices: numbered apart, part by part)
+                for key, text in self._values(part.key, part.space, memory, other):
+                    self.entries.append((part.key, key))
+                    self.names.append(f"{part.key} {text}")
+        if "any" in program.asks_together:  # (the option to let the next player asked answer: Memory.ask_group)
+            self.entries.append((LEAVE, arg_key(None)))
+            self.names.append(LEAVE)
         self.ids = {entry: i for i, entry in enumerate(self.entries)}
 
     def _arguments(self, name: str, move: Any, memory: Any, other: Any) -> list[tuple[Any, str]]:
         if move.options is None:
             return [(arg_key(None), name)]
-        if move.space is None:
+        return self._values(name, move.space, memory, other)
+
+    def _values(self, name: str, space: Any, memory: Any, other: Any) -> list[tuple[Any, str]]:
+        """(key, text) of each value of a move's (or a part's: MOVE.PART) `space`."""
+        if space is None:
             raise NaipesError(f"{self.program.path}: the choices of move '{name}' depend on the game's state; "
                               f"declare every argument it can offer with 'space:' (an expression of params, "
                               f"players and all_cards())")
         with self.program.located():
-            values = move.space(memory, memory.vars)
+            values = space(memory, memory.vars)
             keys = [arg_key(v) for v in values]
-            if keys != [arg_key(v) for v in move.space(other, other.vars)]:
+            if keys != [arg_key(v) for v in space(other, other.vars)]:
                 raise NaipesError(f"{self.program.path}: the space of move '{name}' changes with the game's seed; "
                                   f"it must depend only on params and the number of players")
         seen: dict = {}
@@ -117,8 +128,8 @@ class ActionSpace:
             return next((c for z in memory.zones for c in z if c.id == ident), None)
         if kind == "player":
             return memory.players[ident]
-        move = self.program.moves[self.entries[action][0]]
-        if move.space is None:  # a move without an argument
+        move = self.program.moves.get(self.entries[action][0])
+        if move is None or move.space is None:  # a move without an argument (or LEAVE)
             return None
         return next((v for v in move.space(memory, memory.vars) if arg_key(v) == (kind, ident)), None)
 

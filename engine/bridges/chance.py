@@ -39,7 +39,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import Any
 
@@ -62,6 +62,9 @@ class _NeedsChance(BaseException):
         self.places, self.unseen = places, unseen
 
 
+HELD = "answers"  # how the others read an answer held from them (Record.held)
+
+
 @dataclass(frozen=True)
 class Record:
     """One entry of the public record: a move (with what each seat read and saw of it) or an announcement."""
@@ -71,11 +74,12 @@ class Record:
     public: str  # the move as the others saw it
     card: int | None = None  # the id of a card argument
     seen_by: frozenset = frozenset()  # seats that could see that card right after the move
+    held: bool = False  # an answer held until the others asked with its player have answered (Memory.ask_group)
 
     def text_for(self, seat: int) -> str:
         if self.mover is None:
             return self.label
-        return f"P{self.mover + 1}: {self.label if seat == self.mover else self.public}"
+        return f"P{self.mover + 1}: {self.label if seat == self.mover else HELD if self.held else self.public}"
 
 
 @dataclass(frozen=True)
@@ -338,7 +342,7 @@ class ChanceGame:
             return [by_id[card] for card in order]
 
         def revealed(game: Game, player: PlayerBase, option: Option) -> None:
-            if isinstance(option.arg, CardBase):
+            if isinstance(option.arg, CardBase) and step.record is not None and player.index == step.record.mover:
                 zone = game.memory.zones[game.memory.where[option.arg]]
                 on_top = zone.spec.visibility == "top" and zone and zone[-1] is option.arg
                 seen.append(frozenset(s for s in range(len(game.memory.players)) if on_top or sees(zone, s)))
@@ -362,8 +366,11 @@ class ChanceGame:
             game.after_move.clear()
         if step.record is not None:
             record = step.record
+            held = game.holding  # (an answer to 'each' is held until the last is in, which tells them all)
+            if not held:
+                work.records[:] = [replace(r, held=False) if r.held else r for r in work.records]
             work.records.append(Record(record.mover, record.label, record.public, record.card,
-                                       seen[0] if seen else frozenset()))
+                                       seen[0] if seen else frozenset(), held))
         work.records.extend(announced)
 
     def _check(self, work: _Position) -> None:

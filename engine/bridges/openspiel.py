@@ -29,7 +29,8 @@ parameters are the rule file's params plus ``players``, ``seed`` and ``explore``
   games and of states (a state is kept as its rule file, params and actions, and played again when loaded).
 
 >>> import pyspiel
->>> name = register("rulesets/fichas.yaml")
+>>> from naipes.language.shipped import ruleset_path
+>>> name = register(ruleset_path("fichas"))  # the shipped chip game; any rule file's path will do
 >>> game = pyspiel.load_game(name, {"colours": 2, "values": 2})
 >>> game.num_distinct_actions(), game.num_players(), game.get_type().utility
 (4, 2, <Utility.ZERO_SUM: 0>)

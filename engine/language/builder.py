@@ -317,6 +317,9 @@ def link(declared: Declared, compiled: Compiled, path: str, overrides: dict[str,
         key_state=tuple(v.name for v in state if v.name in read),
         key_player_state=tuple(attribute(v.name) for v in player_state if v.name in read),
         key_zones=frozenset(z.name for z in zones if z.name in read),
+        asks_together=frozenset(ask.group for d in defs for tree in (d.unit.tree if isinstance(d.unit.tree, list)
+                                                                     else [d.unit.tree])
+                                for ask in tree.find_all(n.Ask) if ask.group is not None),
         evaluation_reads=names_read([d.unit for d in defs if d.name == compiled.evaluation], reads))
 
 

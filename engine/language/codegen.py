@@ -312,7 +312,11 @@ class Writer:
                   node)
 
     def s_Ask(self, node: n.Ask, indent: int, out: list[Line]) -> None:
-        self.emit(out, indent, f"M.ask({self.expr(node.player)}, {tuple(node.moves)!r})", node)
+        if node.group is None:
+            self.emit(out, indent, f"M.ask({self.expr(node.player)}, {tuple(node.moves)!r})", node)
+        else:
+            self.emit(out, indent, f"M.ask_group({node.group!r}, {self.expr(node.player)}, {tuple(node.moves)!r})",
+                      node)
 
     def s_EndGame(self, node: n.EndGame, indent: int, out: list[Line]) -> None:
         self.emit(out, indent, f"M.end_game({self.expr(node.winners) if node.winners is not None else 'None'})", node)

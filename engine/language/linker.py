@@ -131,6 +131,9 @@ def resolve_specs(module: Module, moves: dict[str, MoveSpec], variables: list[Va
         move.options, move.when, move.label = resolve(move.options), resolve(move.when), resolve(move.label)
         move.public, move.space, move.effect = resolve(move.public), resolve(move.space), resolve(move.effect)
         move.choices = resolve(move.choices)
+        for part in move.parts:
+            part.choices, part.label, part.public = resolve(part.choices), resolve(part.label), resolve(part.public)
+            part.space = resolve(part.space)
         move.cascade = [(n, resolve(f)) for n, f in move.cascade]
     for rule in rules:
         rule.condition, rule.action = resolve(rule.condition), resolve(rule.action)

@@ -4,8 +4,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from ..errors import did_you_mean
-from ..program import MoveSpec
+from ..errors import Location, did_you_mean
+from ..program import MoveSpec, PartSpec
 from . import nodes as n
 from .codegen import Writer
 from .compiler import Compiler, Unit
@@ -97,6 +97,7 @@ class Moves(SectionReader):
                 unit = None if not text else c.expression(text, dict(scope), what=f"move '{name}' public")
                 public = self.define("move_public", ("player", arg or "_"), unit, False,
                                      f"public form of move '{name}'")
+            parts = self.move_parts(str(name), spec, scope) if "parts" in spec else ()
             unit = c.block(self.texts(spec.get("then", "pass"), spec.loc("then"), f"move '{name}' then"), dict(scope),
                            what=f"effect of move '{name}'")
             if turn_phases and unit is not None and isinstance(unit.tree, list):  # with declared turns, the
@@ -104,10 +105,69 @@ class Moves(SectionReader):
                 unit.tree.insert(0, n.set_local(MOVED_IN, n.global_name("phase", at), at))
                 unit.tree.append(n.Do(n.MemoryCall("pass_turn", [n.local("player"), n.Literal(str(name)),
                                                                  n.local(MOVED_IN)]), at=at))
-            effect = self.define("move_effect", ("player", arg or "_"), unit, True, f"effect of move '{name}'")
+            effect = self.define("move_effect", ("player", arg or "_", *(p.name for p in parts)), unit, True,
+                                 f"effect of move '{name}'")
             out[str(name)] = MoveSpec(str(name), arg, options, cascade, when, label, effect, str(spec.get("doc", "")),
                                       strict=not isinstance(legal, list), public=public, space=space,
-                                      fixed_label=fixed_label, choices=choices, verb=self.move_verb(str(name), spec))
+                                      fixed_label=fixed_label, choices=choices, verb=self.move_verb(str(name), spec),
+                                      parts=tuple(parts))
+
+    def move_parts(self, name: str, spec: Map, scope: dict[str, str | None]) -> list[PartSpec]:
+        """A compound move's later choices (`parts:`), each compiled with the values chosen before it in scope
+        (added to `scope`, for the next parts and the effect)."""
+        parts, listed = [], spec["parts"]
+        if "choose" not in spec:
+            self.error(f"move '{name}': 'parts' come after the move's first choice: give it 'choose'",
+                       spec.key_loc("parts"))
+            return []
+        for i, part in enumerate(listed):
+            keys = part if isinstance(part, Map) else written_alone(part, location_of(part, spec.loc("parts")))
+            loc = keys.loc
+            what = f"part {i + 1} of move '{name}'"
+            text = self.expr_text(keys["choose"], loc("choose"), f"{what} choose")
+            match = BINDING.match(text or "")
+            if text is None or not match:
+                self.error(f"{what}: 'choose' is 'NAME in COLLECTION'", loc("choose"))
+                return []
+            value = match.group(1)
+            if value in scope:
+                self.error(f"{what}: '{value}' names an earlier choice already: give this part a name of its own",
+                           loc("choose"))
+                return []
+            before = tuple(k for k in scope if k != "player")
+            unit = self.compiler.expression(subtext(text, match.start(2)), dict(scope), what=f"{what} choose")
+            legal_unit = None
+            if "legal" in keys:
+                legal = self.expr_text(keys["legal"], loc("legal"), f"{what} legal")
+                legal_unit = None if not legal else \
+                    self.compiler.expression(legal, {**scope, value: None}, what=f"legality of {what}")
+            choices = self.define("move_part", ("player", *before), self.part_choices(value, unit, legal_unit),
+                                  True, f"choices of {what}")
+            label, public = (self.part_text(keys, key, loc, {**scope, value: None}, (*before, value), what)
+                             for key in ("label", "public"))
+            space = self.move_space(f"{name}.{value}", keys, unit)
+            scope[value] = None
+            parts.append(PartSpec(value, f"{name}.{value}", choices, label, public, space))
+        return parts
+
+    def part_choices(self, value: str, options: Unit | None, legal: Unit | None) -> Unit | None:
+        """A part's legal values: its candidates, filtered by its `legal` (if any)."""
+        if options is None:
+            return None
+        at = options.expression.at
+        made: n.Expr = n.Copy(options.expression, at=at) if legal is None else \
+            n.Filter(value, options.expression, legal.expression, at=legal.expression.at)
+        return Unit([n.Return(made, at=at)], options.reads | (legal.reads if legal else set()),
+                    options.calls | (legal.calls if legal else set()))
+
+    def part_text(self, keys: Any, key: str, loc: Any, scope: dict[str, str | None], params: tuple[str, ...],
+                  what: str) -> Any:
+        """A part's `label` or `public`, a function of the values chosen so far (None when not given)."""
+        if key not in keys:
+            return None
+        text = self.expr_text(keys[key], loc(key), f"{what} {key}")
+        unit = None if not text else self.compiler.expression(text, scope, what=f"{key} of {what}")
+        return self.define(f"move_{key}", ("player", *params), unit, False, f"{key} of {what}")
 
     def move_verb(self, name: str, spec: Map) -> str | dict[str, str] | None:
         """How the table tells of a move (`verb:`): a verb put before its public form, or its first words
@@ -234,3 +294,10 @@ class Moves(SectionReader):
 
     def reads_through_calls(self, unit: Unit) -> set[str]:
         return reads_through_calls(unit, self.defs)
+
+
+def written_alone(choose: Any, where: Location) -> Map:
+    """A part written as its binding alone (`- "d in player.hand"`), as the mapping `{choose: ...}`."""
+    keys = Map({"choose": choose})
+    keys.where, keys.key_locs, keys.value_locs = where, {"choose": where}, {"choose": where}
+    return keys

@@ -429,11 +429,13 @@ class Deal(Stmt):
 
 @dataclass(eq=False)
 class Ask(Stmt):
+    """`ask PLAYER to MOVES`; with `group` ('each' or 'any'), `player` is the players asked together."""
     word = "ask"
     fields = ("player",)
     player: Expr
     moves: list[str]
     move_ats: list[Position | Location | None]
+    group: str | None = None
 
 
 @dataclass(eq=False)

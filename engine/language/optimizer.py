@@ -302,8 +302,8 @@ class _Known(ast.NodeTransformer):
 
 
 WRITES = {"set_var", "set_attr", "set_team_attr", "grow_var", "grow_attr", "move", "shuffle", "deal", "ask",
-          "end_game", "announce", "refresh", "entering_step", "entered", "assert_fact", "retract_fact", "modify_fact",
-          "reset_variables", "start_turns", "pass_turn", "goto"}
+          "ask_group", "end_game", "announce", "refresh", "entering_step", "entered", "assert_fact", "retract_fact",
+          "modify_fact", "reset_variables", "start_turns", "pass_turn", "goto"}
 
 
 def _invariant_filter(node: ast.expr | None) -> bool:

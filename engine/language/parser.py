@@ -426,8 +426,9 @@ class _ToNodes:
         return n.Deal(c[0], c[1], c[2], at=self.at(meta))
 
     def ask_stmt(self, meta: Meta, c: Children) -> n.Ask:
-        player, *moves = c
-        return n.Ask(player, [t.value for t in moves], [self.at(t) for t in moves], at=self.at(meta))
+        group, player, *moves = c
+        return n.Ask(player, [t.value for t in moves], [self.at(t) for t in moves],
+                     group.value.split()[0] if group is not None else None, at=self.at(meta))
 
     def end_stmt(self, meta: Meta, c: Children) -> n.EndGame:
         return n.EndGame(c[1], at=self.at(meta))

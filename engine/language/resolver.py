@@ -23,7 +23,7 @@ from typing import Any, NoReturn
 
 from ..errors import Location, RuleError, did_you_mean
 from ..library.builtins import BUILTINS
-from ..program import CARD_ATTRIBUTES, PLAYER_ATTRIBUTES, ZONE_ATTRIBUTES
+from ..program import CARD_ATTRIBUTES, LEAVE, PLAYER_ATTRIBUTES, ZONE_ATTRIBUTES
 from . import nodes as n
 from .loader import MAX_DIGITS
 
@@ -677,11 +677,16 @@ class Resolver:
     def s_Ask(self, node: n.Ask) -> None:
         self.check_writable(node, None, "ask")
         ptyp = self.expr(node.player)
-        if ptyp not in (None, "player"):
+        if node.group is None and ptyp not in (None, "player"):
             self.fail(node.player, f"'ask' needs a player, not {ptyp}")
+        if node.group is not None and ptyp not in (None, "list", "set", "zone"):
+            self.fail(node.player, f"'ask {node.group} of' needs a list of players, not {ptyp}")
         for move, at in zip(node.moves, node.move_ats):
             if move not in self.sym.moves:
                 self.fail(at, f"unknown move '{move}'", did_you_mean(move, self.sym.moves))
+        if node.group == "any" and LEAVE in self.sym.moves:
+            self.fail(node, f"'{LEAVE}' is the option 'ask any of' adds (to let the next player answer): "
+                            f"give the move '{LEAVE}' another name")
 
     def s_EndGame(self, node: n.EndGame) -> None:
         self.check_writable(node, None, "end")

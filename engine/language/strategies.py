@@ -39,7 +39,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import Location, RuleError, RuleErrors, did_you_mean
-from ..program import Program, RuleSpec, VarSpec
+from ..program import LEAVE, Program, RuleSpec, VarSpec
 from . import nodes as n
 from .builder import Builder
 from .compiler import Compiler, Unit, identifier_problem
@@ -364,8 +364,15 @@ class _StrategyBuilder(Builder):
             return f"an observation rule (after anyone plays {target}) is written 'observe: {target}'"
         return None
 
-    def move_named(self, spec: Map, key: str) -> str | None:
+    def move_named(self, spec: Map, key: str, decision: bool = False) -> str | None:
+        """The move `key` names (`decision`: it may also be LEAVE, where the game asks `any of` players, or a part
+        of a compound move, MOVE.PART)."""
         move = spec.get(key)
+        if decision and move == LEAVE and "any" in self.game.asks_together:
+            return LEAVE
+        parts = {p.key: p.key for m in self.game.moves.values() for p in m.parts}
+        if decision and move in parts:
+            return parts[move]
         if move is not None and (not isinstance(move, str) or move not in self.game.moves):
             self.error(f"'{move}' is not a move of {self.game.name}", spec.loc(key),
                        did_you_mean(str(move), self.game.moves) or f"moves: {', '.join(self.game.moves)}")
@@ -374,7 +381,7 @@ class _StrategyBuilder(Builder):
 
     def decision_rule(self, index: int, name: str, spec: Map, phases: list[str], strategy: str,
                       group: Map | None = None) -> RuleSpec | None:
-        move = self.move_named(spec if "move" in spec or group is None else group, "move")
+        move = self.move_named(spec if "move" in spec or group is None else group, "move", decision=True)
         # `options`: the legal arguments of its move (None when the move is not offered: the rule does not apply)
         offered = n.global_name(OFFERED)
         options = (("options", "list", n.IfExp(n.Subscript(offered, n.Literal(move)),

@@ -160,8 +160,21 @@ DISPLAY = _record(
     click=("move: attribute: a click on a card picks the option of the move whose argument is the card's attribute",
            Entries(TEXT)))
 LEGAL_STEP = Either((EXPRESSION, Entries(EXPRESSION, key="any", at_most=1)))  # EXPR or {step_name: EXPR}
+PART = _record(
+    ("choose",),
+    choose=("NAME in COLLECTION: this part's candidates (the parts before it, and the move's argument, in scope)",
+            BINDING),
+    legal=("a filter of the candidates", EXPRESSION),
+    label=("how an option of this part reads to the player choosing (default: the value); the last part's label "
+           "reads the whole move", EXPRESSION),
+    public=("how this part reads to the other players (default: its label)", EXPRESSION),
+    space=("every value the part can ever offer (see the move's space)", EXPRESSION),
+    doc=("what the part is", TEXT))
 MOVE = _record(
     choose=("NAME in COLLECTION: the candidate arguments", BINDING),
+    parts=("a compound move's further choices, made one after the other by the same player once `choose` is made: "
+           "each NAME in COLLECTION, or {choose, legal, label, public, space}; `then` runs once all are made",
+           ListOf(Either((BINDING, PART)))),
     legal=("a filter, or an ordered list of filters (an obligation cascade)", Either((LEGAL_STEP, ListOf(LEGAL_STEP)))),
     when=("when the move is available at all", EXPRESSION),
     label=("how an option reads to the player choosing", EXPRESSION),

@@ -21,7 +21,7 @@ from typing import Any, Final, Protocol
 
 from ..errors import GameError, Location, NaipesError
 from ..library.limits import MAX_STEPS
-from ..program import MoveSpec, Program, RuleSpec, attribute, declared
+from ..program import LEAVE, MoveSpec, PartSpec, Program, RuleSpec, attribute, declared
 from .agenda import Activation, Agenda, memory_local, new_agenda
 from .memory import (
     CARD_CLASS,
@@ -47,7 +47,7 @@ class MoveRun:
     """What a game reads of a move at each decision, as fields of its own (compiled, a game reads them
     directly, and a MoveSpec's through attribute lookups). Made once per program (see `move_runs`)."""
 
-    __slots__ = ("spec", "name", "choices", "effect", "fixed_label", "shared")
+    __slots__ = ("spec", "name", "choices", "effect", "fixed_label", "shared", "parts")
 
     def __init__(self, spec: MoveSpec):
         self.spec = spec
@@ -56,6 +56,7 @@ class MoveRun:
         self.choices: Callable[..., Any] = spec.choices  # type: ignore[assignment]
         self.effect: Callable[..., Any] = spec.effect
         self.fixed_label: bool = spec.fixed_label
+        self.parts: tuple[PartSpec, ...] = spec.parts  # (a compound move's later choices: Memory.partial)
         # a number's or a text's option, shared by every game of the program (_options_of)
         self.shared: dict[Any, Any] = {}
 
@@ -111,6 +112,9 @@ class Option:
             self._key = self.move, arg_key(self.arg)
         return self._key
 
+
+# a move to make: its player, its option (a compound move's first), the values its effect takes (Game._take)
+Made = tuple[PlayerBase, Option, tuple[Any, ...]]
 
 def arg_key(arg: Any) -> Any:
     """A move argument's identity across copies of a game (a bid of 1 is not True)."""
@@ -260,6 +264,7 @@ class Game:
         self._options: list[Option] | None = None
         self._labellers: dict[tuple[str, int], Callable[[Option], str]] = {}  # (move, seat) -> see _labeller
         self._recent: list[str] = []  # rules fired near the firing limit (to name a runaway cycle)
+        self._untold: list[dict[str, Any]] = []  # the records of answers held until all are in (Memory.ask_group)
 
     def pause_after(self, names: frozenset[Any]) -> None:
         """Fire no rule of another phase once a move or a rule in some phase has written one of `names`
@@ -295,7 +300,7 @@ class Game:
         if record["type"] == "announce":
             self.history.append(record["text"])
         elif record["type"] == "decision":  # as the table tells it (the move's `verb:`)
-            self.history.append(self.program.moves[record["move"]].told(record["player"], record["choice"]))
+            self.history.append(self.program.told(record["move"], record["player"], record["choice"]))
 
     # ------------------------------------------------------------- lifecycle
     def start(self) -> None:
@@ -445,6 +450,8 @@ class Game:
         and no options made."""
         memory = self.memory
         memory.steps = MAX_STEPS
+        if memory.partial is not None:
+            return self._offer_part(player, memory.partial, arguments)
         if memory.given_now:  # (moves asked together may share their candidates, for this decision: Memory.give)
             memory.given_now.clear()
         runs, V = self.runs, memory.vars
@@ -458,9 +465,38 @@ class Game:
                     found = found + listed if found else listed
         except Exception as exc:
             self.program.raise_located(exc)
+        group = memory.group
+        if group is not None and group[0] == "any" and group[1]:  # (not the last asked: he may leave it to the next)
+            leave = (LEAVE, [None]) if arguments else Option(LEAVE, None, f"leave it to {group[1][0].name}")
+            found = [*found, leave]
         if not found:
             raise self._no_option(player, moves)
         return found
+
+    def _offer_part(self, player: PlayerBase, partial: tuple[str, tuple[Any, ...]], arguments: bool) -> list[Any]:
+        """The options of the next part of the compound move `player` has begun (Memory.partial)."""
+        move, values = partial
+        part = self.runs[move].parts[len(values) - 1]
+        memory = self.memory
+        with self.program.located():
+            args = part.choices(memory, memory.vars, player, *values)
+        if not args:
+            raise GameError(f"{player} has begun {move} but has no legal choice for its part '{part.name}'; "
+                            f"state: {self.describe_state()}")
+        if arguments:
+            return [(part.key, args)]
+
+        def labeller(option: Option) -> str:
+            memory.refuel()
+            with self.program.located():
+                return str(part.label(memory, memory.vars, player, *values, option.arg)) if part.label else \
+                    str(jsonable(option.arg))
+        return [Option(part.key, arg, None, labeller) for arg in args]
+
+    def _part(self, key: str) -> PartSpec | None:
+        """The part of a compound move whose options are named `key` (MOVE.PART), if it is one."""
+        run = self.runs.get(key.split(".")[0])
+        return next((p for p in run.parts if p.key == key), None) if run is not None else None
 
     def _no_option(self, player: PlayerBase, moves: tuple[str, ...]) -> GameError:
         return GameError(f"{player} is asked to {' or '.join(moves)} but has no legal option; "
@@ -544,8 +580,15 @@ class Game:
 
     def public_text(self, player: PlayerBase, option: Option) -> str:
         """How a move reads to the players who did not make it (the move's ``public:``, else its label)."""
-        move = self.program.moves[option.move]
-        if move.public is None:
+        move = self.program.moves.get(option.move)
+        part = self._part(option.move) if move is None else None
+        if part is not None and part.public is not None:
+            memory = self.memory
+            assert memory.partial is not None  # (a part is offered while its move is begun)
+            memory.refuel()
+            with self.program.located():
+                return str(part.public(memory, memory.vars, player, *memory.partial[1], option.arg))
+        if move is None or move.public is None:  # (None: LEAVE, or a part)
             return option.label
         self.memory.refuel()
         with self.program.located():
@@ -581,6 +624,8 @@ class Game:
         """Every option the pending decision's moves consider, legal or not, labelled (to explain the illegal ones)."""
         if self.memory.pending is None:
             return []
+        if self.memory.partial is not None:  # (a part's candidates are its legal values)
+            return self.options()
         player, moves = self.memory.pending
         self.memory.refuel()
         with self.program.located():
@@ -596,6 +641,72 @@ class Game:
         found = exact or (prefix if len(prefix) == 1 else [])
         return self.explain_illegal(*found[0]) if found else None
 
+    def _take(self, player: PlayerBase, option: Option, moves: tuple[str, ...]) -> list[Made]:
+        """What `player`'s choice `option` (of a decision offering `moves`) makes now: (player, the move's option,
+        the values its effect takes) for each move, in order. Nothing while the move waits for its next part
+        (a compound move: Memory.partial; the same player is asked again) or for other players' answers
+        (Memory.group)."""
+        memory = self.memory
+        partial = memory.partial
+        if partial is not None:
+            move, values = partial
+            values += (option.arg,)
+            if len(values) <= len(self.runs[move].parts):
+                memory.partial, memory.pending = (move, values), (player, moves)
+                return []
+            memory.partial = None
+            option = Option(move, values[0], None, self._labeller(self.program.moves[move], player))
+        elif option.move in self.runs and self.runs[option.move].parts:
+            memory.partial, memory.pending = (option.move, (option.arg,)), (player, moves)
+            return []
+        else:
+            values = (option.arg,)
+        if memory.group is None:
+            return [(player, option, values)]
+        return self._answers(player, option, values, moves)
+
+    def _answers(self, player: PlayerBase, option: Option, values: tuple[Any, ...], moves: tuple[str, ...]
+                 ) -> list[Made]:
+        """Take `player`'s answer to a decision put to several players (Memory.ask_group); the moves to make now,
+        in order: none while another player is still to answer (an answer to 'each' is held; 'any' left to the
+        next player, who is asked now), else every answer held and this one ('each'), or this one ('any')."""
+        memory = self.memory
+        assert memory.group is not None
+        mode, later, held = memory.group
+        if mode == "each":
+            held += ((player, option.move, values),)
+        elif option.move != LEAVE:
+            memory.group = None
+            return [(player, option, values)]
+        if later:
+            memory.pending = (later[0], moves)
+            memory.group = (mode, later[1:], held) if later[1:] or mode == "each" else None
+            return []
+        memory.group = None
+        specs = self.program.moves
+        return [(who, option if who is player else Option(move, made[0], None, self._labeller(specs[move], who)),
+                 made) for who, move, made in held]
+
+    def redraw_answers(self, seat: int, rng: Any) -> None:
+        """Answers held from the players other than `seat` drawn again at random among their options: a search's
+        world of what `seat` knows (no answer can depend on another, so each player's options are as they were
+        when he answered)."""
+        memory = self.memory
+        if memory.group is None or memory.pending is None:
+            return
+        mode, later, held = memory.group
+        moves = memory.pending[1]
+        partial, memory.partial = memory.partial, None  # (the player to move may have begun a compound move)
+        drawn = []
+        for who, move, values in held:
+            if who.index != seat:
+                move, arg = rng.choice([(name, a) for name, args in self._offer(who, moves, True) for a in args])
+                values = (arg,)
+                for part in self.runs[move].parts:  # (a compound move: each part drawn in turn)
+                    values += (rng.choice(part.choices(memory, memory.vars, who, *values)),)
+            drawn.append((who, move, values))
+        memory.group, memory.partial = (mode, later, tuple(drawn)), partial
+
     def decision(self) -> Decision:
         if self.memory.pending is None:
             raise GameError("no decision is pending")
@@ -607,21 +718,32 @@ class Game:
         memory = self.memory
         if memory.pending is None:
             raise GameError("no decision is pending")
-        player = memory.pending[0]
-        if (self.listeners or self.observers or memory.events is not None) and self._reporting():
-            self.emit({"type": "decision", "player": player.name, "options": [o.label for o in self.options()],
-                       "move": option.move, "choice": option.label, "public": self.public_text(player, option)})
+        player, moves = memory.pending
+        record = {"type": "decision", "player": player.name, "options": [o.label for o in self.options()],
+                  "move": option.move, "choice": option.label, "public": self.public_text(player, option)} \
+            if (self.listeners or self.observers or memory.events is not None) and self._reporting() else None
         memory.pending = None
         self.decisions += 1
         memory.steps = MAX_STEPS
-        effect = self.runs[option.move].effect
+        group = memory.group
+        made = self._take(player, option, moves)
+        if record is not None:
+            self._untold.append(record)
+            if made or group is None or group[0] == "any":  # (an answer held is told with the last one)
+                for told in self._untold:
+                    self.emit(told)
+                self._untold.clear()
+        if not made:  # (an answer held, or a part of a move begun: nothing is made, and no rule runs until it is)
+            self._options = None
+            return
         phase = memory.vars.get("phase") if self.watched is not None else None
         try:
-            for watch in self.before_move:
-                watch(self, player, option)
-            effect(memory, memory.vars, player, option.arg)
-            for watch in self.after_move:
-                watch(self, player, option)
+            for who, chosen, values in made:
+                for watch in self.before_move:
+                    watch(self, who, chosen)
+                self.runs[chosen.move].effect(memory, memory.vars, who, *values)
+                for watch in self.after_move:
+                    watch(self, who, chosen)
             if self.watched is not None:
                 self._note_writes(phase)
             self.agenda.update(memory)
@@ -630,6 +752,12 @@ class Game:
         self.advance()
         if not memory.over and self.decisions >= self.program.max_decisions:
             self._cut_at_max_decisions()
+
+    @property
+    def holding(self) -> bool:
+        """Whether answers are held from the table until others asked with their players have answered (the
+        records of the decisions made since are told with the last: Memory.ask_group)."""
+        return bool(self._untold)
 
     @property
     def quiet(self) -> bool:
@@ -655,7 +783,16 @@ class Game:
             self.decisions += 1
             memory.steps = MAX_STEPS
             try:
-                runs[chosen.move].effect(memory, V, player, chosen.arg)
+                run = runs.get(chosen.move)  # (None: a part of a compound move, or LEAVE)
+                if memory.group is None and memory.partial is None and run is not None and not run.parts:
+                    run.effect(memory, V, player, chosen.arg)
+                else:
+                    taken = self._take(player, chosen, names)
+                    if not taken:  # (held, or a part of a move begun: nothing is made, no rule runs)
+                        self._options = None
+                        continue
+                    for who, answer, values in taken:
+                        runs[answer.move].effect(memory, V, who, *values)
                 agenda.update(memory)
             except Exception as exc:
                 program.raise_located(exc)
@@ -682,7 +819,16 @@ class Game:
             memory.steps = MAX_STEPS
             phase = V.get("phase") if watching else None
             try:
-                runs[move].effect(memory, V, player, arg)
+                run = runs.get(move)  # (None: a part of a compound move, or LEAVE)
+                if memory.group is None and memory.partial is None and run is not None and not run.parts:
+                    run.effect(memory, V, player, arg)
+                else:
+                    taken = self._take(player, Option(move, arg, move), names)
+                    if not taken:  # (held, or a part of a move begun: nothing is made, no rule runs)
+                        made += 1
+                        continue
+                    for who, answer, values in taken:
+                        runs[answer.move].effect(memory, V, who, *values)
                 if watching:
                     self._note_writes(phase)
                 agenda.update(memory)
@@ -702,7 +848,8 @@ class Game:
     def _cut(self, reason: str) -> None:
         """End the game before its rules do: no winners; the payoffs are the result section's, as things stand."""
         memory = self.memory
-        memory.over, memory.winners, memory.pending = True, (), None
+        memory.withdraw()
+        memory.over, memory.winners = True, ()
         self.cut_off = reason
         self._options = None
 
@@ -716,7 +863,7 @@ class Game:
         new.listeners, new.observers, new.firings, new.decisions, new._options = [], [], 0, self.decisions, None
         new._labellers = {}
         new.before_move, new.after_move = [], []
-        new.history, new._recent, new.cut_off = None, [], self.cut_off
+        new.history, new._recent, new._untold, new.cut_off = None, [], [], self.cut_off
         new.watched, new._watched_phase, new.paused = None, UNSEEN, False
         return new
 
@@ -809,6 +956,9 @@ class Game:
             "zones": {z.name: zone_view(V[z.name]) for z in program.zones if not z.per_player},
             "players": players,
             "to_move": memory.pending[0].name if memory.pending else None,
+            **({"answered": [p.name for p, _, _ in memory.group[2]]} if memory.group and memory.group[2] else {}),
+            **({"choosing": {"move": memory.partial[0], "chosen": [jsonable(v) for v in memory.partial[1]]}}
+               if memory.partial and memory.pending and memory.pending[0].index == seat else {}),
         }
 
     def _global_views(self) -> dict[Any, Any]:

@@ -37,6 +37,11 @@ CARD_CLASS: Final = CardBase
 PLAYER_CLASS: Final = PlayerBase
 FACT_CLASS: Final = FactBase
 
+# Players asked together with the pending one (Memory.ask_group): 'each' or 'any', the players still to be asked
+# after it, and for 'each' the answers held so far, (player, move, argument) (held for another seat, in a seat's
+# view: (player, None, None))
+Group = tuple[str, tuple[PlayerBase, ...], tuple[tuple[PlayerBase, Any, Any], ...]]
+
 
 def sees(zone: Zone, seat: int | None) -> bool:
     """Whether the player at `seat` sees every card of the zone (a ``top`` zone shows only its top)."""
@@ -53,7 +58,8 @@ class Memory(Budget):
     starts afresh (`_begin`).
     """
 
-    __slots__ = ("vars", "players", "zones", "where", "pending", "over", "winners", "clock", "_rng", "_rng_origin",
+    __slots__ = ("vars", "players", "zones", "where", "pending", "group", "partial", "over", "winners", "clock",
+                 "_rng", "_rng_origin",
                  "_rng_own",  # the state
                  "program", "keys", "made", "weighed",  # shared with copies
                  "dirty", "events", "trackers", "shuffler", "on_step", "trail", "indexes", "probes", "given_now",
@@ -80,6 +86,9 @@ class Memory(Budget):
         self.zones: list[Zone] = []
         self.where: dict[CardBase, int] = {}  # (a card is its own key: hashed by identity, its id not read)
         self.pending: tuple[PlayerBase, tuple[str, ...]] | None = None  # (player, move names)
+        self.group: Group | None = None  # the players asked with the pending one, and their answers (ask_group)
+        # a compound move begun by the player to move: its name and the values of the parts chosen so far
+        self.partial: tuple[str, tuple[Any, ...]] | None = None
         self.over = False
         self.winners: tuple[int, ...] = ()
         # The time tags of facts (CLIPS's): each assertion and retraction is a moment of its own, and the agenda
@@ -617,6 +626,25 @@ class Memory(Budget):
                             f"still has to {', '.join(self.pending[1])}")
         self.pending = (player, moves)
 
+    def withdraw(self) -> None:
+        """No decision under way: none pending, no players asked with it, no compound move begun (a scenario
+        puts the game in another position)."""
+        self.pending = self.group = self.partial = None
+
+    def ask_group(self, mode: str, players: Any, moves: tuple[str, ...]) -> None:
+        """`ask each of PLAYERS` (mode 'each') or `ask any of PLAYERS` ('any'): the decision goes to each player
+        in turn, the first now. 'each': an answer is held, not made, until all have answered (Game.apply), so
+        no answer can depend on another; 'any': a player answers for all, or leaves it to the next (the last
+        must answer)."""
+        asked = list(players)
+        if not asked or not all(isinstance(p, PLAYER_CLASS) for p in asked):
+            raise GameError(f"'ask {mode} of' needs a list of players, got {players!r}")
+        if len({p.index for p in asked}) < len(asked):
+            raise GameError(f"'ask {mode} of' names a player twice: {', '.join(map(str, asked))}")
+        self.ask(asked[0], moves)
+        if len(asked) > 1:
+            self.group = (mode, tuple(asked[1:]), ())
+
     def end_game(self, winners: Any = None) -> None:
         if winners is None:
             winners = ()
@@ -624,7 +652,7 @@ class Memory(Budget):
             winners = (winners,)
         self.over = True
         self.winners = tuple(sorted(p.index for p in winners))
-        self.pending = None
+        self.pending = self.group = self.partial = None
 
     @staticmethod
     def unpack(value: Any, count: int) -> tuple[Any, ...]:
@@ -656,7 +684,8 @@ class Memory(Budget):
         if previous is None:
             self.trail = []
         rng = (self._rng, self._rng_snapshot(), self._rng_own)  # an own generator is let go (see _rng_snapshot)
-        return (previous, len(self.trail), self.pending, self.over, self.winners, rng)  # type: ignore[arg-type]
+        return (previous, len(self.trail), self.pending, self.group, self.partial, self.over,  # type: ignore[arg-type]
+                self.winners, rng)
 
     @staticmethod
     def _kept(dest: Zone, whole: bool) -> tuple[Any, ...]:
@@ -665,7 +694,7 @@ class Memory(Budget):
 
     def restore(self, point: tuple[Any, ...]) -> None:
         """Put back every write since `point` was saved, newest first (a search tries a move and takes it back)."""
-        previous, mark, self.pending, self.over, self.winners, (rng, origin, own) = point
+        previous, mark, self.pending, self.group, self.partial, self.over, self.winners, (rng, origin, own) = point
         trail = self.trail
         assert trail is not None  # recording since the point was saved
         vars_, where = self.vars, self.where
@@ -712,6 +741,11 @@ class Memory(Budget):
         Strategy.decision_reads); the others are left out.
         """
         new = self._copy(seat, covered=True, reads=reads)
+        if new.group is not None:  # the answers of the others are not known yet
+            mode, later, held = new.group
+            new.group = (mode, later, tuple(h if h[0].index == seat else (h[0], None, None) for h in held))
+        if new.partial is not None and (new.pending is None or new.pending[0].index != seat):
+            new.partial = (new.partial[0], (None,) * len(new.partial[1]))  # (another's choices: not seen yet)
         plan = self._copy_plan(reads)
         W = new.vars
         for name in plan.hidden_state:
@@ -730,7 +764,8 @@ class Memory(Budget):
         if plan.zones or plan.player_zones or plan.kept_keys is None or plan.of_vars != len(self.vars):
             return None  # (kept_keys: known once a copy was made)
         V = self.vars
-        return (seat, self.pending, self.over, self.winners, *map(V.__getitem__, plan.kept_keys),
+        return (seat, self.pending, self.group, self.partial, self.over, self.winners,
+                *map(V.__getitem__, plan.kept_keys),
                 *[getattr(p, slot) for p in self.players for slot in plan.player_state])
 
     def restart(self) -> None:
@@ -828,6 +863,12 @@ class Memory(Budget):
             W[name] = zones[V[name].slot]
         pending = self.pending
         new.pending = (players[pending[0].index], pending[1]) if pending is not None else None
+        new.partial = None if self.partial is None else (self.partial[0], new.localize(self.partial[1]))
+        new.group = None
+        if self.group is not None:
+            mode, later, held = self.group
+            new.group = (mode, tuple(players[p.index] for p in later),
+                         tuple((players[p.index], move, new.localize(arg)) for p, move, arg in held))
         return new
 
     def shows(self, card: CardBase, seat: int | None) -> bool:
@@ -891,6 +932,12 @@ class Memory(Budget):
                     parts.append(tuple([c.id for c in zone]))
         pending = self.pending
         parts += (seats[pending[0].index], pending[1]) if pending is not None else (None, None)
+        group = self.group
+        if group is not None:
+            parts.append((group[0], tuple(seats[p.index] for p in group[1]),
+                          tuple((seats[p.index], move, norm(arg)) for p, move, arg in group[2])))
+        if self.partial is not None:
+            parts.append((self.partial[0], norm(self.partial[1])))
         parts += (self.over, self.winners if not turn else tuple(sorted((w - turn) % count for w in self.winners)))
         return tuple(parts)
 

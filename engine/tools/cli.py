@@ -142,7 +142,7 @@ def table_printer(program: Program, quiet: Callable[[], bool] = lambda: False) -
         if kind == "announce":
             click.echo(f"* {record['text']}")
         elif kind == "decision":
-            click.echo(program.moves[record["move"]].told(record["player"], record["choice"]))
+            click.echo(program.told(record["move"], record["player"], record["choice"]))
         elif kind == "end":
             if record.get("cut_off"):
                 click.echo(f"Game {record['cut_off']}: nobody wins.")

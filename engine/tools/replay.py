@@ -337,7 +337,7 @@ def step_lines(replay: Replay, number: int, seat: int | str | None) -> list[str]
              f" · seen by {seat_text(replay, seat)}"]
     for record in replay.records_for(number, seat, since=number - 1 if number else None):
         if record["type"] == "decision":
-            lines.append(f"  {replay.program.moves[record['move']].told(record['player'], record['text'])}")
+            lines.append(f"  {replay.program.told(record['move'], record['player'], record['text'])}")
         elif record["type"] == "end":
             winners = ", ".join(record["winners"]) or "nobody"
             lines.append("  " + (record.get("cut_off") or f"Game over. Winner: {winners}."))

@@ -105,8 +105,9 @@ def arrange(game: Game, zones: dict[str, str | list[str]] | None = None, state: 
             raise NaipesError(f"no player variable '{attr}'")
         memory.set_attr(player(game, owner), attr, compile_expression(program, text)(memory))
     if to_move is not None:
-        memory.pending = (player(game, to_move[0]), tuple(m.strip() for m in to_move[1].split(","))) if to_move \
-            else None
+        memory.withdraw()
+        if to_move:
+            memory.pending = (player(game, to_move[0]), tuple(m.strip() for m in to_move[1].split(",")))
     game._options = None
     with program.located():
         game.agenda.update(memory)

@@ -338,7 +338,11 @@ class Table:
                      "your_turn": seat is not None and seat == self.turn, "moves": [], "options": [],
                      "refused": [], "over": self.over, "outcome": self.outcome}
             if decision is not None and seat == decision.player:
-                state["moves"] = list(decision.moves)
+                # the moves asked, and what else is offered (a part of a move begun replaces them: MOVE.PART;
+                # 'leave', where any of several players may answer)
+                begun = self.game.memory.partial is not None
+                state["moves"] = list(dict.fromkeys([*(() if begun else decision.moves),
+                                                     *(o.move for o in decision.options)]))
                 state["options"] = [option_data(o) for o in display_order(decision.options)]
                 state["refused"] = [{**option_data(o), "reason": decision.explain_illegal(o.move, o.arg)}
                                     for o in display_order(self.game.candidates()) if o not in decision.options]
@@ -353,7 +357,7 @@ class Table:
         if record["type"] == "decision":
             seat = self.names.index(record["player"])
             text = str(record.get("public", record.get("choice")))
-            told = self.game.program.moves[record["move"]].told(record["player"], text)
+            told = self.game.program.told(record["move"], record["player"], text)
             entry.update(player=record["player"], seat=seat, move=record["move"], text=text,
                          told=told[len(record["player"]):])  # (' takes 12o' with a `verb:`, else ': take 12o')
             agent = self.human_seats.get(seat)
