@@ -1,10 +1,12 @@
 """Bets (`bets:`): a call waits for an answer (accept, refuse, or a raise that accepts it), who must answer, who
-may raise after an accept, what a refusal pays; a bet's mistakes, located."""
+may raise after an accept, what a refusal pays; the side_pots built-in; a bet's mistakes, located."""
 from pathlib import Path
 
 import pytest
 
 from naipes import Game, load_program
+from naipes.library.builtins import side_pots
+from naipes.library.limits import Budget
 
 from helpers import V, choose, labels, load_errors, write_rules
 
@@ -159,6 +161,37 @@ def test_bets_sharing_an_answer_are_answered_in_the_order_declared(tmp_path):
     choose(game, "accept")
     assert V(game)["passes"] == 50 and V(game)["side_asked"] is None and V(game)["stake_asked"].name == "P2"
     assert V(game)["stake_accepted"] == 0
+
+
+def test_side_pots_split_by_what_each_put_in_among_those_still_in():
+    # A all-in for 10, B all-in for 25, C folded after 30, D in for 50
+    put = [("A", 10), ("B", 25), ("C", 30), ("D", 50)]
+    assert side_pots(Budget(), put, ["A", "B", "D"]) == [(40, ["A", "B", "D"]), (45, ["B", "D"]), (30, ["D"])]
+    # a folded player put in more than anyone still in: his chips go to the last pot
+    assert side_pots(Budget(), [("A", 10), ("B", 40), ("C", 20)], ["A", "C"]) == [(30, ["A", "C"]), (40, ["C"])]
+    # equal stacks: one pot
+    assert side_pots(Budget(), [("A", 5), ("B", 5), ("C", 2)], ["A", "B"]) == [(12, ["A", "B"])]
+    assert side_pots(Budget(), [("A", 5)], []) == []
+
+
+def test_side_pots_from_a_rule_file(tmp_path):
+    path = write_rules(tmp_path, """
+        game: pots
+        players: 4
+        state:
+          pots: "[]"
+        player_state:
+          put: "[10, 25, 30, 50][player.index]"
+        rules:
+          - name: split
+            when: "len(pots) == 0"
+            then: |
+              let pots_made = side_pots([(p, p.put) for p in players], [p for p in players if p.index != 2])
+              pots = [(n, [p.name for p in ps]) for n, ps in pots_made]
+              end game
+        """)
+    game = started(path, players=4)
+    assert V(game)["pots"] == [(40, ["P1", "P2", "P4"]), (45, ["P2", "P4"]), (30, ["P4"])]
 
 
 def errors_of(tmp_path, old, new):
