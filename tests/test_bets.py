@@ -5,6 +5,7 @@ from pathlib import Path
 import pytest
 
 from naipes import Game, load_program
+from naipes.language.builder import compile_expression
 from naipes.library.builtins import side_pots
 from naipes.library.limits import Budget
 
@@ -243,3 +244,19 @@ def test_the_docs_show_the_bet_of_examples_envite():
 def test_a_function_the_bet_makes_cannot_be_declared_again(tmp_path):
     [(line, col, message, _)] = errors_of(tmp_path, "moves:\n", 'functions:\n  stake_stake(): "1"\nmoves:\n')
     assert (line, col) == (line_of(LADDER, "moves:") + 1, 3) and "makes the function 'stake_stake'" in message
+
+
+def test_a_variant_changes_one_key_of_a_bet(tmp_path):
+    base = write_rules(tmp_path, LADDER, name="ladder.yaml")
+    variant = write_rules(tmp_path, f"""
+        extends: {base}
+        bets:
+          stake: {{worth: [5, 7, 9]}}
+        """, name="variant.yaml")
+    game = started(variant)
+    choose(game, "one")
+    choose(game, "two")
+    assert V(game)["stake_calls"] == ["one", "two"] and V(game)["stake_accepted"] == 1
+    assert compile_expression(game.program, "(stake_stake(), stake_value())")(game.memory) == (5, 7)
+    choose(game, "refuse")
+    assert game.over and V(game)["passes"] == 99  # the base's refusal still runs
