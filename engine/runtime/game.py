@@ -655,7 +655,7 @@ class Game:
                 memory.partial, memory.pending = (move, values), (player, moves)
                 return []
             memory.partial = None
-            option = Option(move, values[0], None, self._labeller(self.program.moves[move], player))
+            option = self._whole(player, move, values[0])
         elif option.move in self.runs and self.runs[option.move].parts:
             memory.partial, memory.pending = (option.move, (option.arg,)), (player, moves)
             return []
@@ -683,9 +683,12 @@ class Game:
             memory.group = (mode, later[1:], held) if later[1:] or mode == "each" else None
             return []
         memory.group = None
-        specs = self.program.moves
-        return [(who, option if who is player else Option(move, made[0], None, self._labeller(specs[move], who)),
-                 made) for who, move, made in held]
+        return [(who, option if who is player else self._whole(who, move, made[0]), made) for who, move, made in held]
+
+    def _whole(self, player: PlayerBase, move: str, arg: Any) -> Option:
+        """`player`'s option of `move` with its first value `arg`, labelled when read: the whole move, made once
+        every part is chosen or every answer is in."""
+        return Option(move, arg, None, self._labeller(self.program.moves[move], player))
 
     def redraw_answers(self, seat: int, rng: Any) -> None:
         """Answers held from the players other than `seat` drawn again at random among their options: a search's
@@ -698,13 +701,14 @@ class Game:
         moves = memory.pending[1]
         partial, memory.partial = memory.partial, None  # (the player to move may have begun a compound move)
         drawn = []
-        for who, move, values in held:
-            if who.index != seat:
-                move, arg = rng.choice([(name, a) for name, args in self._offer(who, moves, True) for a in args])
-                values = (arg,)
-                for part in self.runs[move].parts:  # (a compound move: each part drawn in turn)
-                    values += (rng.choice(part.choices(memory, memory.vars, who, *values)),)
-            drawn.append((who, move, values))
+        with self.program.located():  # (a part's choices are the rule file's code)
+            for who, move, values in held:
+                if who.index != seat:
+                    move, arg = rng.choice([(name, a) for name, args in self._offer(who, moves, True) for a in args])
+                    values = (arg,)
+                    for part in self.runs[move].parts:  # (a compound move: each part drawn in turn)
+                        values += (rng.choice(part.choices(memory, memory.vars, who, *values)),)
+                drawn.append((who, move, values))
         memory.group, memory.partial = (mode, later, tuple(drawn)), partial
 
     def decision(self) -> Decision:
