@@ -481,6 +481,8 @@ class Memory(Budget):
 
     def deal(self, count: int, source: Zone, dests: Iterable[Zone]) -> None:
         """Deal `count` cards to each zone in `dests`, one at a time, round robin."""
+        if isinstance(dests, ZONE_CLASS):  # (a zone is a list of its cards: empty, it would deal to nothing)
+            raise GameError(f"'deal N from ZONE to ZONES' deals to a list of zones: write [{dests.name}]")
         dests = list(dests)
         if not all(isinstance(d, ZONE_CLASS) for d in dests) or not isinstance(source, ZONE_CLASS):
             raise GameError("'deal N from ZONE to ZONES' needs a zone and a list of zones")
