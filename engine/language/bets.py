@@ -209,12 +209,9 @@ def _read(name: str, spec: Map, loc: Location, report: Report) -> _Bet | None:
             report(problem, spec.loc("answer" if value == answer else "move"), None)
             return None
     sizes = _sizes(name, spec, by_move, report)
-    if sizes is None:
-        return None
-    if "answerer" in spec and "answerers" in spec:
+    if "answerer" in spec and "answerers" in spec:  # (reported: the answerers stand, for what follows)
         report(f"bets '{name}': give 'answerer' (one player) or 'answerers' (players in order), not both",
                spec.key_loc("answerers"), None)
-        return None
     raiser = str(spec.get("raiser", "accepter"))
     for key, value, allowed in (("raiser", raiser, RAISERS), ("answered_by", spec.get("answered_by", "player"),
                                                                    ANSWERED_BY)):
@@ -244,35 +241,34 @@ def _moves(name: str, spec: Map, calls: list[str], report: Report) -> dict[str, 
             report(f"bets '{name}': 'move' names a move for '{call}', which is not one of its calls",
                    given.key_loc(call), did_you_mean(str(call), calls) or f"calls: {', '.join(calls)}")
     missing = [call for call in calls if call not in given]
-    if missing:
+    if missing:  # (reported: the bet's own name makes them, for what follows)
         report(f"bets '{name}': 'move' gives no move for the call '{missing[0]}' (a move for each call, or one "
                f"name for all)", spec.loc("move"), None)
-        return None
     by_move: dict[str, list[str]] = {}
     for call in calls:
-        by_move.setdefault(str(given[call]), []).append(call)
+        by_move.setdefault(str(given.get(call, name)), []).append(call)
     return by_move
 
 
-def _sizes(name: str, spec: Map, moves: dict[str, list[str]], report: Report) -> dict[str, Any] | None:
-    """The sized calls and their amounts' expressions; a sized call needs a move of its own."""
+def _sizes(name: str, spec: Map, moves: dict[str, list[str]], report: Report) -> dict[str, Any]:
+    """The sized calls and their amounts' expressions; a sized call needs a move of its own (a wrong one is
+    reported and left out)."""
     given = spec.get("size")
-    if given is None:
-        return {}
     if not isinstance(given, Map):
-        return None  # (the shape check reported it)
+        return {}  # (none, or the shape check reported it)
     calls = [call for made in moves.values() for call in made]
+    sizes = {}
     for call in given:
         if str(call) not in calls:
             report(f"bets '{name}': 'size' gives the amounts of '{call}', which is not one of its calls",
                    given.key_loc(call), did_you_mean(str(call), calls) or f"calls: {', '.join(calls)}")
-            return None
-        shared = next(made for made in moves.values() if str(call) in made)
-        if len(shared) > 1 or not isinstance(spec.get("move"), Map):
+        elif not isinstance(spec.get("move"), Map) or any(str(call) in made and len(made) > 1
+                                                           for made in moves.values()):
             report(f"bets '{name}': the sized call '{call}' needs a move of its own (it chooses the amount): "
                    f"'move: {{{call}: MOVE, ...}}'", given.key_loc(call), None)
-            return None
-    return {str(call): given[call] for call in given}
+        else:
+            sizes[str(call)] = given[call]
+    return sizes
 
 
 def _section(tree: Map, key: str) -> Map:
