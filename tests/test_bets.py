@@ -235,10 +235,13 @@ def test_a_name_the_bet_makes_cannot_be_declared_again(tmp_path):
 def test_the_docs_show_the_bet_of_examples_envite():
     page = (ROOT / "docs" / "language.md").read_text(encoding="utf-8")
     section = page[page.index("\n## Bets\n"):page.index("\n## Visibility and views\n")]
-    [shown] = [block for block in section.split("```yaml\n")[1:]]
+    envite, mus = [block.split("```")[0] for block in section.split("```yaml\n")[1:]]
     example = ENVITE.read_text(encoding="utf-8")
-    for part in shown.split("```")[0].strip("\n").split("\n\n"):
+    for part in envite.strip("\n").split("\n\n"):
         assert part + "\n" in example, part
+    shipped = (ROOT / "rulesets" / "mus.yaml").read_text(encoding="utf-8").splitlines()
+    for line in mus.strip("\n").splitlines():
+        assert not line or line in shipped, line
 
 
 def test_a_function_the_bet_makes_cannot_be_declared_again(tmp_path):
