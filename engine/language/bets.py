@@ -17,15 +17,19 @@ For a bet NAME the file gets:
 - state ``NAME_calls`` (the calls made, in order), ``NAME_accepted`` (how many
   of them are accepted), ``NAME_asked`` (who must answer; None: nothing waits),
   ``NAME_by`` (who made the last call), ``NAME_raiser`` (the team that may call
-  next once a call is accepted; -1: either), each started again by ``reset:``;
+  next once a call is accepted; -1: either), with ``size:`` ``NAME_sizes`` (the
+  amount of each call), with ``answerers:`` ``NAME_next`` (who is asked next
+  if the one asked refuses), each started again by ``reset:``;
 - functions ``NAME_answering(p)`` (p must answer it now), ``NAME_options(p)``
-  (the calls p may make now), ``NAME_worth(k)``, ``NAME_stake()`` (what the bet
-  stands at as accepted: what a refusal pays) and ``NAME_value()`` (what it
+  (the calls p may make now), ``NAME_worth(k)``, ``NAME_amount(i)`` (what the
+  i-th call made is worth: its size, or its worth), ``NAME_stake()`` (what the
+  bet stands at as accepted: what a refusal pays) and ``NAME_value()`` (what it
   stands at if the last call is accepted);
-- the move that makes a call (``move:``, default NAME) and the answer move
-  (``answer:``, default ``answer``; bets that name the same answer move share
-  it, and an answer goes to the first of them, in the order declared, that
-  waits for the player).
+- the move that makes a call (``move:``, default NAME; or a move for each
+  call, a move of one call making it without a choice, or for the amount it
+  chooses if the call is sized) and the answer move (``answer:``, default
+  ``answer``; bets that name the same answer move share it, and an answer goes
+  to the first of them, in the order declared, that waits for the player).
 
 Every text the file gives (conditions, worths, actions) keeps its own place in
 the file inside the generated text, so an error in it is located where it was
