@@ -232,16 +232,19 @@ def test_a_name_the_bet_makes_cannot_be_declared_again(tmp_path):
     assert line == line_of(LADDER, "moves:") + 1 and "writes its then" in message
 
 
-def test_the_docs_show_the_bet_of_examples_envite():
+def test_the_docs_examples_of_bets_are_the_shipped_files_own_lines():
     page = (ROOT / "docs" / "language.md").read_text(encoding="utf-8")
     section = page[page.index("\n## Bets\n"):page.index("\n## Visibility and views\n")]
-    envite, mus = [block.split("```")[0] for block in section.split("```yaml\n")[1:]]
+    envite, mus, poker = [block.split("```")[0] for block in section.split("```yaml\n")[1:]]
     example = ENVITE.read_text(encoding="utf-8")
     for part in envite.strip("\n").split("\n\n"):
         assert part + "\n" in example, part
     shipped = (ROOT / "rulesets" / "mus.yaml").read_text(encoding="utf-8").splitlines()
     for line in mus.strip("\n").splitlines():
         assert not line or line in shipped, line
+    holdem = (ROOT / "rulesets" / "texas_holdem.yaml").read_text(encoding="utf-8").splitlines()
+    for line in poker.strip("\n").splitlines():
+        assert line.split("#")[0].rstrip() in [shipped_line.split("#")[0].rstrip() for shipped_line in holdem], line
 
 
 def test_a_function_the_bet_makes_cannot_be_declared_again(tmp_path):
