@@ -354,7 +354,7 @@ def test_folding_computes_what_python_computes(monkeypatch):
         with monkeypatch.context() as patch:
             if not fold:
                 patch.setattr(passes, "Folder", Unfolded)
-            source, _ = linker.module_source(defs)
+            source, _, _ = linker.module_source(defs)
             module = linker.compile_module(defs, Symbols(), "test")
         try:
             value = module.namespace["rule_when_0"](Budget(), {}, *values.values())
