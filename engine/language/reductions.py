@@ -15,12 +15,12 @@ locals of each node are found once, bottom up, as the pass goes (:func:`Outliner
 """
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable
 
 from ..errors import Location
 from . import nodes as n
 from .codegen import INLINED, Line, Writer, local_name
+from .inlining import clone
 
 Where = n.Position | Location | None
 
@@ -198,22 +198,30 @@ class Outliner:
 
 def _code(body: list[n.Stmt], reads: Free) -> str:
     """What a reduction's function computes, as text: equal for code that differs only in the names its loop, its
-    lambdas and its comprehensions bind (the inliner names them afresh at each call site). A name also read from
-    around it keeps its name."""
+    lambdas and its comprehensions bind (the inliner names them afresh at each call site), each renamed in a copy
+    by the order it is bound in. A name also read from around it keeps its name."""
+    copied = [clone(statement) for statement in body]
+    canonical: dict[str, str] = {}
+
+    def renamed(names: list[str]) -> list[str]:
+        for name in names:
+            if local_name(name) not in reads:
+                canonical.setdefault(name, f"_{len(canonical)}")
+        return [canonical.get(name, name) for name in names]
+    nodes = [node for statement in copied for node in statement.find_all(n.Node)]
+    for node in nodes:
+        if isinstance(node, n.Lambda):
+            node.params = renamed(node.params)
+        elif isinstance(node, (n.ForClause, n.Loop)):
+            node.names = renamed(node.names)
+        elif isinstance(node, n.Filter) and node.item is not None:
+            node.item = renamed([node.item])[0]
+    for node in nodes:
+        if isinstance(node, n.Name) and node.meaning == n.LOCAL:
+            node.id = canonical.get(node.id, node.id)
     lines: list[Line] = []
-    Writer().statements(body, 0, lines)
-    text = INLINED.sub("", "\n".join(line for _, line, _, _ in lines))
-    bound: dict[str, None] = {}
-    for statement in body:
-        for node in statement.find_all(n.Node):
-            names = node.params if isinstance(node, n.Lambda) else \
-                node.names if isinstance(node, (n.ForClause, n.Loop)) \
-                else [node.item] if isinstance(node, n.Filter) and node.item else []
-            bound.update((local_name(name), None) for name in names if local_name(name) not in reads)
-    if not bound:
-        return text
-    canonical = {name: f"_{i}" for i, name in enumerate(bound)}
-    return re.sub(r"\b(?:" + "|".join(map(re.escape, canonical)) + r")\b", lambda m: canonical[m.group()], text)
+    Writer().statements(copied, 0, lines)
+    return INLINED.sub("", "\n".join(line for _, line, _, _ in lines))
 
 
 def _read(node: n.Expr) -> n.Expr:
