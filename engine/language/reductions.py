@@ -15,7 +15,7 @@ locals of each node are found once, bottom up, as the pass goes (:func:`Outliner
 """
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 from ..errors import Location
 from . import nodes as n
@@ -50,7 +50,8 @@ class Outliner:
     def __init__(self) -> None:
         self.made: list[n.Definition] = []
         self.what = ""  # what the definition being visited is
-        self.taken: set[str] = set()  # its own locals, by Python name: a loop in it may bind none of them
+        self.current: n.Definition | None = None  # the definition being visited
+        self.taken: set[str] | None = None  # its own locals, by Python name, once needed (own_names)
         self.inside: dict[int, Free] = {}  # what each lambda and generator visited reads inside (by id)
         self.names: dict[tuple[str, str, str], str] = {}  # the function made for each reduction's code (_code)
         # the origin of the code being visited (naipes.language.nodes.Node.origin) and where it is: the definition's
@@ -61,8 +62,7 @@ class Outliner:
         self.what, body = definition.what, definition.body
         self.origin = (self.what, None)
         if isinstance(body, list):
-            self.taken = {local_name(p) for p in definition.params} | _assigned(body) | set(
-                self.visit_statements(body, dry=True))
+            self.current, self.taken = definition, None
             self.visit_statements(body)
         else:
             self.origin = (self.what, body.at)
@@ -100,13 +100,24 @@ class Outliner:
         test = node.test
         assert test is not None
         last = test.values[-1] if isinstance(test, n.BoolOp) and test.op == "and" else test
-        if dry or not _settled_by_loop(last, self.taken):
+        if dry or not _settled_by_loop(last, self.own_names):
             node.test = self.visit(test, free, dry)
             return
         if isinstance(test, n.BoolOp) and last is not test:
             test.values[:-1] = [self.visit(part, free) for part in test.values[:-1]]
         assert isinstance(last, n.Call)  # (_settled_by_loop)
         self.visit_children(last.args[0], free)
+
+    def own_names(self) -> set[str]:
+        """The locals the definition being visited takes, assigns or reads outside the lambdas and comprehensions
+        that bind them, by Python name: a loop in it may bind none of them (found when first needed)."""
+        if self.taken is None:
+            assert self.current is not None and isinstance(self.current.body, list)
+            around, body = self.origin, self.current.body
+            self.taken = {local_name(p) for p in self.current.params} | _assigned(body) | set(
+                self.visit_statements(body, dry=True))
+            self.origin = around
+        return self.taken
 
     def visit(self, node: n.Expr, free: Free, dry: bool = False) -> n.Expr:
         """`node` with its reductions outlined (innermost first); its free locals added to `free`."""
@@ -308,7 +319,7 @@ def _body(kind: str, names: list[str], test: n.Expr | None, value: n.Expr,
     return [n.Loop(names, items, [found], at=at), n.Return(n.Constant(not settles, at=at), at=at)]
 
 
-def _settled_by_loop(test: n.Expr, taken: set[str]) -> bool:
+def _settled_by_loop(test: n.Expr, taken: Callable[[], set[str]]) -> bool:
     """Whether `test` is `all(e for c in items ...)` or `any(...)` that a loop in place can decide: one clause, its
     item one name that is none of the function's own (`taken`)."""
     if not (isinstance(test, n.Call) and test.target == n.CALL_BUILTIN and test.name in SETTLES
@@ -316,4 +327,4 @@ def _settled_by_loop(test: n.Expr, taken: set[str]) -> bool:
         return False
     generator = test.args[0]
     return isinstance(generator, n.Comprehension) and generator.lazy and len(generator.clauses) == 1 and \
-        len(generator.clauses[0].names) == 1 and local_name(generator.clauses[0].names[0]) not in taken
+        len(generator.clauses[0].names) == 1 and local_name(generator.clauses[0].names[0]) not in taken()
