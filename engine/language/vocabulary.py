@@ -169,6 +169,9 @@ PART = _record(
            "reads the whole move", EXPRESSION),
     public=("how this part reads to the other players (default: its label)", EXPRESSION),
     space=("every value the part can ever offer (see the move's space)", EXPRESSION),
+    collect=("the part is chosen again and again, one value each time: the name of the tuple of its values so far, "
+             "in scope in its own keys, the parts after it and the effect (needs until)", TEXT),
+    until=("with collect: the part is complete once this holds, checked after each value chosen", EXPRESSION),
     doc=("what the part is", TEXT))
 MOVE = _record(
     choose=("NAME in COLLECTION: the candidate arguments", BINDING),
