@@ -196,3 +196,45 @@ def test_a_mistake_in_a_repeated_part_is_located(tmp_path, old, new, message):
     errors = [e for e in load_errors(write_rules(tmp_path, CAPTURE.replace(old, new))) if message in e.message]
     line = next(i for i, text in enumerate(CAPTURE.splitlines(), 1) if text.startswith("      - choose: \"t in"))
     assert errors and line <= errors[0].location.line <= line + 5, errors
+
+
+STRATEGY = """
+game: captures
+rules:
+  - name: capture_with_the_highest
+    move: capture
+    choose: "max(options, key=lambda c: c.rank)"
+  # the card played and the cards taken so far are in scope, by the game's names for them
+  - name: complete_at_once
+    move: capture.taken
+    choose: "first([t for t in options if c.rank + total(taken) + t.rank == 10])"
+  - name: else_the_lowest
+    move: capture.taken
+    choose: "min(options, key=lambda t: t.rank)"
+"""
+
+
+def test_a_strategy_choosing_a_part_reads_the_values_chosen_before_it(captures, tmp_path):
+    from naipes import make_agent
+    strategy = write_rules(tmp_path, STRATEGY, "completes.yaml")
+    program = load_program(captures)
+    checked = 0
+    for seed in range(20):
+        game, agent = Game(program, seed), make_agent(str(strategy), seed=seed, program=program)
+        game.start()
+        while not game.over and checked < 40:
+            decision = game.decision()
+            if decision.player != 0:
+                game.apply(random.Random(seed).choice(game.options()))
+                continue
+            option, rule = agent.decide(decision)
+            begun = game.begun()
+            if option.move == "capture.taken":
+                card, taken = begun[1]
+                need = 10 - rank(card) - sum(rank(t) for t in taken)
+                at_once = [o for o in decision.options if rank(o.arg) == need]
+                assert rule == ("complete_at_once" if at_once else "else_the_lowest")
+                assert option.arg == (at_once[0].arg if at_once else min((o.arg for o in decision.options), key=rank))
+                checked += 1
+            game.apply(option)
+    assert checked >= 20

@@ -426,6 +426,16 @@ class Game:
         pending = self.memory.pending
         return pending[0] if pending else None
 
+    def begun(self) -> tuple[str, tuple[Any, ...]] | None:
+        """The compound move the player to move has begun (Memory.partial), and the values its next part reads:
+        the move's argument, each earlier part's value, and a part chosen again and again its values so far."""
+        partial, pending = self.memory.partial, self.memory.pending
+        if partial is None or pending is None:
+            return None
+        with self.program.located():
+            following = self._next_part(pending[0], *partial)
+        return (partial[0], following[1]) if following is not None else None
+
     @property
     def mover(self) -> PlayerBase:
         """The player to move, where a decision must be pending (a GameError if none is)."""
