@@ -15,7 +15,8 @@ compiler's own tree (issue 37) changes the source the linker is given, never wha
 
 `--ast` compares what the modules mean rather than their text: each module's syntax tree (without positions), and
 the origin of each statement in it (what it is, where in the rule file), so that a change of layout alone (a
-statement written on two lines, brackets around a comparison) is no difference.
+statement written on two lines, brackets around a comparison) is no difference. It reads `dump --compiled` folders
+too (their text is already written from a syntax tree: the difference is only that positions are not compared).
 
 The test suite's own rule files are dumped too when it runs with NAIPES_DUMP_GENERATED=DIR (tests/conftest.py:
 each module's source and origins, and each list of errors a rule file gets, in a file named by its hash);
@@ -23,9 +24,11 @@ each module's source and origins, and each list of errors a rule file gets, in a
 """
 from __future__ import annotations
 
+import argparse
 import ast
 import difflib
 import hashlib
+import re
 import sys
 from pathlib import Path
 
@@ -91,12 +94,14 @@ def dump(folder: Path, compiled: bool = False) -> None:
 
 def meaning(text: str) -> str:
     """A dumped module as its syntax tree without positions, then each statement's kind and origin, in the order
-    ast.walk visits them (a list of errors as it is)."""
+    ast.walk visits them (a list of errors as it is; a compiled dump's statements are already so)."""
     source, found, where = text.partition("# origins\n")
     if not found:
         return text
-    origins = dict(line[2:].split(": ", 1) for line in where.splitlines())
     tree = ast.parse(source)
+    if not re.match(r"# \d+: ", where):
+        return ast.dump(tree, indent=1) + "\n" + where  # (a compiled dump: its statements' origins as they are)
+    origins = dict(line[2:].split(": ", 1) for line in where.splitlines())
     statements = [f"{type(node).__name__} {origins.get(str(node.lineno))}" for node in ast.walk(tree)
                   if isinstance(node, ast.stmt)]
     return "\n".join([ast.dump(tree, indent=1), *statements]) + "\n"
@@ -130,19 +135,28 @@ def compare(before: Path, after: Path, by_meaning: bool = False) -> int:
     return 1 if differing or only_old or only_new else 0
 
 
-def main() -> int:
-    if len(sys.argv) == 3 and sys.argv[1] == "dump":
-        dump(Path(sys.argv[2]))
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n", 1)[0],
+                                     formatter_class=argparse.RawDescriptionHelpFormatter,
+                                     epilog=__doc__.split("\n\n", 1)[1])
+    commands = parser.add_subparsers(dest="command", required=True)
+    dumping = commands.add_parser("dump", help="write every shipped file's generated module into FOLDER")
+    dumping.add_argument("--compiled", action="store_true",
+                         help="what the linker compiles (after the optimiser), not the source it is given")
+    dumping.add_argument("folder", type=Path, metavar="FOLDER", help="made if missing; one .py file per module")
+    comparing = commands.add_parser("compare", help="compare two dumped folders (exit 1 when they differ)")
+    comparing.add_argument("--ast", action="store_true",
+                           help="compare what the modules mean (syntax trees and origins), not their text")
+    comparing.add_argument("before", type=Path, metavar="BEFORE")
+    comparing.add_argument("after", type=Path, metavar="AFTER")
+    arguments = parser.parse_args(argv)
+    if arguments.command == "dump":
+        dump(arguments.folder, compiled=arguments.compiled)
         return 0
-    if len(sys.argv) == 4 and sys.argv[1:3] == ["dump", "--compiled"]:
-        dump(Path(sys.argv[3]), compiled=True)
-        return 0
-    if len(sys.argv) == 4 and sys.argv[1] == "compare":
-        return compare(Path(sys.argv[2]), Path(sys.argv[3]))
-    if len(sys.argv) == 5 and sys.argv[1:3] == ["compare", "--ast"]:
-        return compare(Path(sys.argv[3]), Path(sys.argv[4]), by_meaning=True)
-    print(__doc__)
-    return 2
+    for folder in (arguments.before, arguments.after):
+        if not folder.is_dir():
+            parser.error(f"{folder} is not a folder of dumped modules")
+    return compare(arguments.before, arguments.after, by_meaning=arguments.ast)
 
 
 if __name__ == "__main__":
