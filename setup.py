@@ -1,4 +1,5 @@
-"""The engine's runtime compiled by mypyc, for a built package (a wheel, `pip install .`).
+"""The engine's runtime compiled by mypyc, for a built package (a wheel, `pip install .`), and the packages
+and data files the package ships (found in the source tree: each game's folder of strategy files).
 
 Everything else is in pyproject.toml. A wheel gets the modules in NATIVE
 compiled to C extensions by mypyc (mypy's compiler, as black and mypy ship
@@ -73,4 +74,18 @@ def native_extensions() -> list:
     return extensions
 
 
-setup(ext_modules=native_extensions())
+PACKAGES = ["naipes", "naipes.library", "naipes.runtime", "naipes.language", "naipes.agents", "naipes.tools",
+            "naipes.bridges", "naipes.web", "naipes.rulesets", "naipes.strategies"]
+
+
+def data_packages() -> dict[str, list[str]]:
+    """The folders of data files shipped, with their files: each is a package to setuptools, and one left out of
+    the list gets a warning of a dozen lines per build. Every folder of strategies/ is a game's strategy files."""
+    games = sorted(path.name for path in Path("strategies").iterdir()
+                   if path.is_dir() and path.name.isidentifier() and not path.name.startswith("_"))
+    return {"naipes.web.static": ["*"], "naipes.language": ["grammar.lark"], "naipes.rulesets": ["*.yaml"],
+            **{f"naipes.strategies.{game}": ["*.yaml"] for game in games}}
+
+
+DATA = data_packages()
+setup(packages=sorted({*PACKAGES, *DATA}), package_data=DATA, ext_modules=native_extensions())

@@ -194,6 +194,10 @@ class PartSpec:
     label: Callable | None = None  # f(memory, vars, player, the values before it..., value) -> how it reads
     public: Callable | None = None  # as label, to the other players (default: the label)
     space: Callable | None = None  # f(memory, vars) -> every value it can ever offer (as MoveSpec.space)
+    # a part chosen again and again (`collect:`): f(memory, vars, player, the values before it..., its values so
+    # far) -> complete; its name is bound to the tuple of its values, and its choices and texts take that tuple
+    # after the values before it (its texts then the value offered)
+    until: Callable | None = None
 
 
 @dataclass

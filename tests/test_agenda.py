@@ -1237,9 +1237,15 @@ def test_a_playout_in_one_loop_plays_as_apply_does_and_stops_where_the_search_lo
 @pytest.mark.parametrize("rule_file", ["pocha.yaml", "tute_cabrero.yaml", "chinchon.yaml"])
 def test_the_names_a_game_looks_up_are_interned_as_the_generated_code_names_are(rule_file):
     """The memory's variables, its zones' keys, the agenda's reactions and a game's moves are keyed by the one
-    str of each name that Python keeps, as the generated code's constants are: a lookup is found by identity."""
+    str of each name that Python keeps, as the generated code's constants are: a lookup is found by identity.
+    Keys the engine makes as it plays (a phase entered) included: a game is played first on the same program."""
     import sys
-    game = Game(load_program(RULESETS / rule_file), seed=1)
+    played = Game(shipped_program(rule_file.removesuffix(".yaml")), seed=2)
+    played.start()
+    for _ in range(40):
+        if played.result() is None and played.options():
+            played.apply(played.options()[0])
+    game = Game(played.program, seed=1)
     game.start()
     plan = (game.agenda.parts[0] if isinstance(game.agenda, Agendas) else game.agenda).plan
     names = [*game.memory.vars, *(zone.key if isinstance(zone.key, str) else zone.key[0] for zone in game.memory.zones),

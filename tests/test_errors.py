@@ -766,6 +766,23 @@ def test_runtime_errors_are_never_plain_python_exceptions(tmp_path):
             start(tmp_path, text)
 
 
+def test_dealing_to_a_zone_rather_than_a_list_of_zones_says_what_to_write(tmp_path):
+    """An empty zone is an empty list of cards: dealt to as if it were the list of zones, it received nothing."""
+    with pytest.raises(NaipesError, match=r"deals to a list of zones: write \[table\]") as info:
+        start(tmp_path, """
+            game: t
+            cards:
+              attributes: {rank: [1, 2, 3, 4]}
+            zones:
+              deck: {}
+              table: {}
+            setup: |
+              move all_cards() to deck
+              deal 2 from deck to table
+            """)
+    assert info.value.location.line == 9
+
+
 # ================================================= edge cases and known bugs
 def test_a_rule_without_when_loads(tmp_path):
     game = start(tmp_path, """

@@ -46,8 +46,8 @@ def value(name):
     return VALUE[int(name[:-1])]
 
 
-def on_table(hands, table, *, mover="P1", players=2, won=None, stock=None, spare=None, capture="", **params):
-    """A deal in play: `hands` and `table` set, `mover` to play (or, with `capture`, to take or lay).
+def on_table(hands, table, *, mover="P1", players=2, won=None, stock=None, spare=None, **params):
+    """A deal in play: `hands` and `table` set, `mover` to play.
 
     `stock`: the face-down cards (None: whatever the deal left there); set, the cards it displaces go to the
     won pile of `spare` (by default the last seat)."""
@@ -55,12 +55,12 @@ def on_table(hands, table, *, mover="P1", players=2, won=None, stock=None, spare
     seats = seat_names(players)
     zones = {f"{p}.hand": hands.get(p, "") for p in seats}
     zones.update({f"{p}.won": (won or {}).get(p, "") for p in seats})
-    zones.update({"table": table, "capture": capture})
-    state = {"phase": "'play'", "stage": "'take'" if capture else "'card'", "turn": f"players[{seats.index(mover)}]"}
+    zones.update({"table": table})
+    state = {"phase": "'play'", "turn": f"players[{seats.index(mover)}]"}
     arrange(game, zones=zones, state=state)
     if stock is not None:
         arrange(game, zones={"stock": stock}, spare=f"{spare or seats[-1]}.won")
-    return arrange(game, to_move=(mover, "take, lay" if capture else "play"))
+    return arrange(game, to_move=(mover, "capture, lay"))
 
 
 def count_deal(won, players=2, escobas=None, scores=None, path=ESCOBA, **params):
@@ -71,7 +71,7 @@ def count_deal(won, players=2, escobas=None, scores=None, path=ESCOBA, **params)
     seats = seat_names(players)
     zones = {f"{p}.hand": "" for p in seats}
     zones.update({f"{p}.won": won.get(p, "") for p in seats})
-    zones.update({"table": "", "capture": ""})
+    zones.update({"table": ""})
     ps = {f"{p}.escobas": str((escobas or {}).get(p, 0)) for p in seats}
     ps.update({f"{p}.score": str((scores or {}).get(p, 0)) for p in seats})
     arrange(game, zones=zones, player_state=ps)
@@ -116,7 +116,7 @@ def test_three_cards_each_and_four_on_the_table(players):
         swept = list(dealer.won)
         assert len(zone(game, "table")) + len(swept) == 4 and len(zone(game, "stock")) == 36 - 3 * players
         # the last seat deals; the player after him, P1, plays first
-        assert dealer.name == f"P{players}" and game.to_move.name == "P1" and "play" in {o.move for o in
+        assert dealer.name == f"P{players}" and game.to_move.name == "P1" and "lay" in {o.move for o in
                                                                                         game.options()}
 
 
@@ -143,7 +143,8 @@ def test_four_table_cards_that_make_15_are_the_dealers_escoba():
 
 def test_three_more_cards_each_when_the_hands_are_empty_none_to_the_table():
     game = on_table({"P1": "", "P2": "4c"}, "12b 12o", mover="P2", stock="1o 2o 3o 4o 5o 6o")
-    choose(game, "play 4c")  # no 15 with two reyes (4 + 10): laid down
+    assert plays(game) == {"lay 4c down"}  # no 15 with two reyes (4 + 10)
+    choose(game, "lay 4c down")
     assert names(zone(game, "table")) == ["12b", "12o", "4c"]
     assert len(player(game, "P1").hand) == 3 and len(player(game, "P2").hand) == 3
     assert len(zone(game, "stock")) == 0 and game.to_move.name == "P1"
@@ -151,8 +152,9 @@ def test_three_more_cards_each_when_the_hands_are_empty_none_to_the_table():
 
 # ============================================================ captures of 15
 def test_a_card_that_cannot_make_15_stays_on_the_table():
-    game = on_table({"P1": "1c 5e", "P2": "3b"}, "12b 12o 10e")  # 1 + 10 + ... never 15
-    choose(game, "play 1c")
+    game = on_table({"P1": "1c 5e", "P2": "3b"}, "12b 12o 10e")  # 1 + 10 + ... never 15; 5 + 10 is
+    assert plays(game) == {"lay 1c down", "lay 5e down", "capture with 5e"}
+    choose(game, "lay 1c down")
     assert names(zone(game, "table")) == ["10e", "12b", "12o", "1c"] and game.to_move.name == "P2"
     assert len(player(game, "P1").won) == 0
 
@@ -160,31 +162,32 @@ def test_a_card_that_cannot_make_15_stays_on_the_table():
 def test_only_table_cards_that_can_still_complete_15_are_offered():
     # 5o needs 10: the rey (10), or the sota and the 2 (8 + 2); the 6 fits no fifteen
     game = on_table({"P1": "5o 1c", "P2": "3b"}, "12b 10c 2e 6o")
-    choose(game, "play 5o")
-    assert names(zone(game, "capture")) == ["5o"] and game.to_move.name == "P1"
-    assert set(labels(game)) == {"take 12b", "take 10c", "take 2e", "lay 5o down"}
+    # (1c too: it needs 14, the sota and the 6)
+    assert plays(game) == {"capture with 5o", "lay 5o down", "capture with 1c", "lay 1c down"}
+    choose(game, "capture with 5o")
+    assert game.to_move.name == "P1" and len(player(game, "P1").hand) == 2, "nothing is made before 15"
+    assert set(labels(game)) == {"take 12b", "take 10c", "take 2e"}
     choose(game, "take 10c")                          # 13: only the 2 completes it
     assert set(labels(game)) == {"take 2e"}
     choose(game, "take 2e")
     assert names(player(game, "P1").won) == ["10c", "2e", "5o"]
-    assert names(zone(game, "table")) == ["12b", "6o"] and names(zone(game, "capture")) == []
+    assert names(zone(game, "table")) == ["12b", "6o"]
     assert player(game, "P1").escobas == 0 and V(game)["last_capturer"].name == "P1"
-    assert game.to_move.name == "P2" and "play 3b" in labels(game)
+    assert game.to_move.name == "P2" and "lay 3b down" in labels(game)
 
 
 @pytest.mark.parametrize("order", [("7c", "2e", "1b"), ("1b", "7c", "2e"), ("2e", "1b", "7c")])
 def test_the_cards_of_a_capture_may_be_taken_in_any_order(order):
     # 5 + 7 + 2 + 1 = 15: three table cards with one from the hand, whatever the order
     game = on_table({"P1": "5o", "P2": "3b"}, "7c 2e 1b 12o")
-    choose(game, "play 5o")
+    choose(game, "capture with 5o")
     for name in order:
         choose(game, f"take {name}")
     assert names(player(game, "P1").won) == ["1b", "2e", "5o", "7c"] and names(zone(game, "table")) == ["12o"]
 
 
-def test_capturing_is_optional_the_card_may_be_laid_down_before_any_take():
+def test_capturing_is_optional_a_card_that_could_capture_may_be_laid_down():
     game = on_table({"P1": "5o", "P2": "3b"}, "12b 6o")
-    choose(game, "play 5o")
     choose(game, "lay 5o down")
     assert names(zone(game, "table")) == ["12b", "5o", "6o"] and len(player(game, "P1").won) == 0
     assert game.to_move.name == "P2"
@@ -192,18 +195,19 @@ def test_capturing_is_optional_the_card_may_be_laid_down_before_any_take():
 
 def test_after_a_take_the_capture_must_be_completed():
     game = on_table({"P1": "3o", "P2": "3b"}, "10c 4e 12b 2c")   # 3 + 8 + 4, or 3 + 10 + 2
-    choose(game, "play 3o")
+    choose(game, "capture with 3o")
     choose(game, "take 10c")
     assert set(labels(game)) == {"take 4e"}
 
 
 def test_with_must_capture_a_card_that_can_capture_must():
     game = on_table({"P1": "5o", "P2": "3b"}, "12b 6o", must_capture=True)
-    choose(game, "play 5o")
+    assert labels(game) == ["capture with 5o"]
+    choose(game, "capture with 5o")
     assert labels(game) == ["take 12b"]
     # a card that cannot capture is still laid down
     game = on_table({"P1": "1o", "P2": "3b"}, "12b 6o", must_capture=True)
-    choose(game, "play 1o")
+    choose(game, "lay 1o down")
     assert names(zone(game, "table")) == ["12b", "1o", "6o"] and game.to_move.name == "P2"
 
 
@@ -211,7 +215,7 @@ def test_with_must_capture_a_card_that_can_capture_must():
 def test_clearing_the_table_is_an_escoba():
     game = on_table({"P1": "10c 1b", "P2": "3b"}, "3o 4e")   # 8 + 3 + 4
     texts = announced(game)
-    choose(game, "play 10c")
+    choose(game, "capture with 10c")
     choose(game, "take 3o")
     assert player(game, "P1").escobas == 0
     choose(game, "take 4e")
@@ -222,7 +226,7 @@ def test_clearing_the_table_is_an_escoba():
 
 def test_a_capture_that_leaves_a_card_is_no_escoba():
     game = on_table({"P1": "10c 1b", "P2": "3b"}, "3o 4e 1c")
-    choose(game, "play 10c")
+    choose(game, "capture with 10c")
     choose(game, "take 3o")
     choose(game, "take 4e")
     assert names(zone(game, "table")) == ["1c"] and player(game, "P1").escobas == 0
@@ -234,7 +238,7 @@ def test_the_last_to_capture_takes_what_is_left_and_it_is_no_escoba():
     # the table goes to P1, then the count (target 1: the match ends there, the piles stay to be seen)
     game = on_table({"P1": "", "P2": "1c"}, "12b 12o", mover="P2", stock="", won={"P1": "7o 7c 2o"}, target=1)
     arrange(game, state={"last_capturer": "players[0]"})
-    choose(game, "play 1c")
+    choose(game, "lay 1c down")
     assert names(player(game, "P1").won) == ["12b", "12o", "1c", "2o", "7c", "7o"]
     assert player(game, "P1").escobas == 0 and len(player(game, "P2").won) == 34
     # P1 the 7 de oros; P2 the most cards, the most oros (8 to 2), the setenta (2 sevens each, 4 sixes to 0)
@@ -244,7 +248,7 @@ def test_the_last_to_capture_takes_what_is_left_and_it_is_no_escoba():
 def test_the_last_capture_of_the_deal_keeps_its_escoba():
     game = on_table({"P1": "", "P2": "10c"}, "3o 4e", mover="P2", stock="", won={"P2": "5o"}, target=1,
                     spare="P1")
-    choose(game, "play 10c")
+    choose(game, "capture with 10c")
     choose(game, "take 3o")
     choose(game, "take 4e")
     assert names(player(game, "P2").won) == ["10c", "3o", "4e", "5o"] and player(game, "P2").escobas == 1
@@ -391,16 +395,22 @@ class Checker:
                 if sum(value(n) for n in s) == need for t in s}
 
     def check_options(self, game, p):
-        capture = [c.name for c in zone(game, "capture")]
-        table = [c.name for c in zone(game, "table")]
+        capture, table = self.capture_and_table(game)
         offered = plays(game)
         if not capture:
-            assert offered == {f"play {c.name}" for c in p.hand}
+            can = {c.name for c in p.hand if self.legal_takes([c.name], table)}
+            assert offered == {f"capture with {c}" for c in can} | \
+                {f"lay {c.name} down" for c in p.hand if not (self.must_capture and c.name in can)}
             return
         takes = self.legal_takes(capture, table)
-        assert takes  # a card is held in the capture only when it can capture
-        lay = {f"lay {capture[0]} down"} if len(capture) == 1 and not self.must_capture else set()
-        assert offered == takes | lay
+        assert takes and offered == takes  # (a capture is begun only with a card that can capture)
+
+    @staticmethod
+    def capture_and_table(game):
+        """The capture begun (the card played, then the table cards taken so far) and the table cards left."""
+        begun = game.begun()
+        capture = [begun[1][0], *begun[1][1]] if begun is not None else []
+        return [c.name for c in capture], [c.name for c in zone(game, "table") if c not in capture]
 
     def run(self):
         game = self.game
@@ -411,12 +421,11 @@ class Checker:
             self.check_options(game, p)
             won = {q.name: [c.name for c in q.won] for q in game.memory.players}
             escobas = {q.index: q.escobas for q in game.memory.players}
-            table = [c.name for c in zone(game, "table")]
-            capture = [c.name for c in zone(game, "capture")]
+            capture, table = self.capture_and_table(game)
             last, deal = V(game)["last_capturer"], V(game)["round_number"]
             choice = self.agents[decision.player].choose(decision)
             game.apply(choice)
-            captured = choice.move == "take" and sum(value(n) for n in capture) + choice.arg.value == 15
+            captured = choice.move == "capture.taken" and sum(value(n) for n in capture) + choice.arg.value == 15
             if captured:
                 self.captures += 1
                 escobas[p.index] += table == [choice.arg.name]  # the table cleared: an escoba
@@ -425,7 +434,7 @@ class Checker:
                 assert {q.index: q.escobas for q in game.memory.players} == escobas
                 continue
             # the deal ended with this move: what is left goes to the last to capture; then the count
-            rest = table + capture + ([choice.arg.name] if choice.move == "play" else [])
+            rest = table + capture + ([choice.arg.name] if choice.move == "lay" else [])
             if last is not None:
                 won[last.name] = won[last.name] + rest
             self.check_count(game, won, escobas)

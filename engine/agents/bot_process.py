@@ -284,7 +284,9 @@ class Output:
             while raw := self._stream.readline(MAX_MESSAGE):  # (a longer line comes in pieces)
                 line = clean(raw.decode("utf-8", "replace").rstrip("\n"), MAX_MESSAGE)
                 self.last = [*self.last[-self.KEPT + 1:], line]
-                print(f"[{self.name}] {line}", file=sys.stderr, flush=True)
+                # one write, newline included: print() writes the newline apart, and two workers' lines interleaved
+                sys.stderr.write(f"[{self.name}] {line}\n")
+                sys.stderr.flush()
 
     def close(self) -> None:
         """Wait (a moment) for the rest of what the worker printed, then close the pipe."""

@@ -12,7 +12,7 @@ from operator import is_
 from typing import Any
 
 from ..errors import GameError, ParamError
-from ..language.strategies import OFFERED, Strategy
+from ..language.strategies import BEGUN, OFFERED, Strategy
 from ..program import CardBase, PlayerBase
 from ..runtime.agenda import new_agenda
 from ..runtime.game import Decision, Game, Option, arg_key
@@ -78,6 +78,8 @@ class StrategyAgent:
             offered.setdefault(o.move, []).append(o.arg)
         view = self._view(decision.game, offered, self.strategy.decision_reads)  # (what the strategy reads)
         V = view.vars
+        begun = decision.game.begun()
+        V[BEGUN] = view.localize(begun[1]) if begun is not None else ()
         agenda = new_agenda(program)
         fired = 0
         with program.located():

@@ -33,6 +33,7 @@ from ..program import (
     attribute,
 )
 from . import nodes as n
+from .bets import expand_bets
 from .cards import Cards
 from .codecheck import check_generated
 from .codegen import write_module
@@ -111,6 +112,7 @@ class Builder(Settings, Phases, Declarations, Cards, Moves, Rules):
     (:func:`link`: one module compiled, the specs given its functions)."""
 
     def build(self) -> Program:
+        self.tree = expand_bets(self.tree, self.error)
         declared = self.declared()
         compiled = self.compiled(declared)
         self.raise_errors()

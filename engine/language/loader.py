@@ -330,11 +330,11 @@ def read_rule_file(path: str | Path) -> Map:
 
 # Sections whose entries are merged by name when a variant extends a base.
 MERGED_SECTIONS = ("params", "zones", "state", "player_state", "moves", "functions", "cards", "players", "memory",
-                   "phases")
+                   "phases", "bets")
 # Sections whose entries merge field by field, and mappings inside them key by key: a
 # variant names only what it changes (a param's default, a move's legality, one more
 # card table).
-DEEP_SECTIONS = ("params", "moves", "cards", "phases")
+DEEP_SECTIONS = ("params", "moves", "cards", "phases", "bets")
 
 
 def load_tree(path: str | Path) -> Map:

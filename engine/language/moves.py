@@ -8,7 +8,7 @@ from ..errors import Location, did_you_mean
 from ..program import MoveSpec, PartSpec
 from . import nodes as n
 from .codegen import Writer
-from .compiler import Compiler, Unit
+from .compiler import Compiler, Unit, identifier_problem
 from .linker import reads_through_calls
 from .loader import Map, location_of, subtext
 from .nodes import ALLOWED, CANDIDATES
@@ -134,7 +134,13 @@ class Moves(SectionReader):
                 self.error(f"{what}: '{value}' names an earlier choice already: give this part a name of its own",
                            loc("choose"))
                 return []
+            well_formed, collected = self.collected(keys, value, scope, what)
+            if not well_formed:
+                return []
             before = tuple(k for k in scope if k != "player")
+            if collected:  # (chosen again and again: its values so far are in scope, after the parts before it)
+                scope[collected] = None
+                before += (collected,)
             unit = self.compiler.expression(subtext(text, match.start(2)), dict(scope), what=f"{what} choose")
             legal_unit = None
             if "legal" in keys:
@@ -145,10 +151,27 @@ class Moves(SectionReader):
                                   True, f"choices of {what}")
             label, public = (self.part_text(keys, key, loc, {**scope, value: None}, (*before, value), what)
                              for key in ("label", "public"))
-            space = self.move_space(f"{name}.{value}", keys, unit)
-            scope[value] = None
-            parts.append(PartSpec(value, f"{name}.{value}", choices, label, public, space))
+            until = self.part_text(keys, "until", loc, dict(scope), before, what) if collected else None
+            bound = collected or value
+            space = self.move_space(f"{name}.{bound}", keys, unit)
+            scope[bound] = None
+            parts.append(PartSpec(bound, f"{name}.{bound}", choices, label, public, space, until))
         return parts
+
+    def collected(self, keys: Any, value: str, scope: dict[str, str | None], what: str) -> tuple[bool, str | None]:
+        """Whether a part's `collect:` and `until:` are right (reported when not), and the name of its values so
+        far when it is chosen again and again (None for a part chosen once)."""
+        if "collect" not in keys and "until" not in keys:
+            return True, None
+        name = keys.get("collect")
+        problem = ("'collect' needs 'until': when the part is complete" if "until" not in keys else
+                   "'until' goes with 'collect': the name of the values chosen so far" if name is None else
+                   identifier_problem(name, "part")
+                   or (f"'{name}' is already a name here" if name in scope or name == value else None))
+        if problem:
+            self.error(f"{what}: {problem}", keys.key_loc("collect" if "collect" in keys else "until"))
+            return False, None
+        return True, str(name)
 
     def part_choices(self, value: str, options: Unit | None, legal: Unit | None) -> Unit | None:
         """A part's legal values: its candidates, filtered by its `legal` (if any)."""

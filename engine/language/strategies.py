@@ -51,6 +51,7 @@ from .shipped import STRATEGIES, is_file, strategy_folders
 from .vocabulary import AGENT_NAMES, STRATEGY_FILE, STRATEGY_GROUP_KEYS, STRATEGY_RULE_KEYS, STRATEGY_SECTIONS
 
 OFFERED = "__offered"  # the legal arguments by move, in the view's variables (no rule can name it)
+BEGUN = "__begun"  # the values of the compound move begun (Game.begun), in the view's variables (as OFFERED)
 
 
 @dataclass
@@ -386,7 +387,7 @@ class _StrategyBuilder(Builder):
         offered = n.global_name(OFFERED)
         options = (("options", "list", n.IfExp(n.Subscript(offered, n.Literal(move)),
                                                n.Compare(n.Literal(move), [("in", None)], [offered]),
-                                               n.Literal(None))),)
+                                               n.Literal(None))),) + self.begun_values(move)
         rule = self.rule(index, name, spec, phases, strategy, given=options,
                          groups=(group,) if group is not None else ())
         if rule is None:
@@ -395,12 +396,26 @@ class _StrategyBuilder(Builder):
         self.decision_rules[index] = rule
         if "choose" in spec:
             text = self.expr_text(spec["choose"], spec.loc("choose"), f"rule '{name}' choose")
-            scope = {"options": "list", **dict.fromkeys(rule.variables)}
+            scope = {**{value: kind for value, kind, _ in options}, **dict.fromkeys(rule.variables)}
             unit = None if not text else self.compiler.expression(text, scope, what=f"choice of rule '{name}'",
                                                                   allow_random=True)
             self.choices[index] = self.define("rule_choose", rule.variables,
                                               unit and with_given(options, unit), True, f"choice of rule '{name}'")
         return rule
+
+    def begun_values(self, move: str | None) -> tuple[tuple[str, None, n.Expr], ...]:
+        """For a rule choosing a part of a compound move (MOVE.PART), the values chosen before it by their names
+        in the game's move (its argument, the earlier parts, a repeated part's values so far: Game.begun)."""
+        spec = self.game.moves.get(move.split(".")[0]) if move is not None and "." in move else None
+        if spec is None or spec.arg is None:
+            return ()
+        index = next(i for i, part in enumerate(spec.parts) if part.key == move)
+        names = (spec.arg, *(part.name for part in spec.parts[:index]),
+                 *((spec.parts[index].name,) if spec.parts[index].until is not None else ()))
+        begun, offered = n.global_name(BEGUN), n.global_name(OFFERED)  # (None where the part is not offered)
+        return tuple((name, None, n.IfExp(n.Subscript(begun, n.Literal(i)),
+                                          n.Compare(n.Literal(move), [("in", None)], [offered]), n.Literal(None)))
+                     for i, name in enumerate(names))
 
     def observation(self, index: int, name: str, spec: Map) -> None:
         move = self.move_named(spec, "observe")

@@ -169,6 +169,9 @@ PART = _record(
            "reads the whole move", EXPRESSION),
     public=("how this part reads to the other players (default: its label)", EXPRESSION),
     space=("every value the part can ever offer (see the move's space)", EXPRESSION),
+    collect=("the part is chosen again and again, one value each time: the name of the tuple of its values so far, "
+             "in scope in its own keys, the parts after it and the effect (needs until)", TEXT),
+    until=("with collect: the part is complete once this holds, checked after each value chosen", EXPRESSION),
     doc=("what the part is", TEXT))
 MOVE = _record(
     choose=("NAME in COLLECTION: the candidate arguments", BINDING),
@@ -217,6 +220,31 @@ RULE = _record(
     before=ORDER_BEFORE, after=ORDER_AFTER,
     doc=("what it does", TEXT), **{"for": ("NAME in COLLECTION bindings: one activation per binding", BINDINGS)})
 
+BET = _record(
+    ("calls",),
+    calls=("the calls, in the order they raise (the call move's options): [truco, retruco, vale cuatro]", NAMES),
+    answers=("two words: accepting, then refusing (default [accept, refuse]): the answer move's options", NAMES),
+    move=("the move that makes a call (default: the bet's name)", TEXT),
+    answer=("the move that answers a call (default: answer); bets naming the same one share it, answered in the "
+            "order declared", TEXT),
+    when=("when any call may be made at all (an expression of player)", EXPRESSION),
+    open=("when a player may make a call with none waiting (an expression of player)", EXPRESSION),
+    follows=("which call k may be made next (an expression of k and player; default: the next one of the ladder)",
+             EXPRESSION),
+    answerer=("who must answer a call the player made (default: next_player(player))", EXPRESSION),
+    answered_by=("player (default: the player asked answers) or team (any member of his team may)",
+                 Value(("text",), ("player", "team"))),
+    raiser=("who may call next once a call is accepted: accepter (his team, the default) or any",
+            Value(("text",), ("accepter", "any"))),
+    worth=("what each call is worth: a number for each call, or an expression of the call k (default: 1, 2, 3...)",
+           Either((ListOf(NUMBER), EXPRESSION))),
+    adds=("true: the calls accepted add up (envido); false: the bet stands at the last one's worth (truco)", BOOL),
+    base=("what the bet stands at before any call is accepted (default 0)", EXPRESSION),
+    accepted=("actions when a call is accepted (player: who accepts)", ACTIONS),
+    refused=("actions when a call is refused (player: who refuses; NAME_by made the call)", ACTIONS),
+    reset=("a phase each entry of which starts the bet again (reset: deal)", TEXT),
+    doc=("what the bet is", TEXT))
+
 RULE_FILE = _record(
     ("game",), "extends",  # required keys; the key naming a base (extends)
     game=("the game's identifier", TEXT), title=("a human title", TEXT), description=("free text", TEXT),
@@ -238,7 +266,10 @@ RULE_FILE = _record(
              Entries(NAMES)),
     facts=("kinds of fact, NAME: [field, ...]: actions assert NAME(field=value, ...), modify F(field=value) and "
            "retract F; NAME is the collection of the facts asserted, oldest first (for: f in NAME)", Entries(NAMES)),
-    moves=("the decisions players make", Entries(MOVE)), rules=("production rules", ListOf(RULE)),
+    moves=("the decisions players make", Entries(MOVE)),
+    bets=("calls that wait for an answer (accept, refuse, or call again): each written out as state NAME_calls, "
+          "NAME_accepted, NAME_asked, NAME_by, NAME_raiser, functions and its moves", Entries(BET)),
+    rules=("production rules", ListOf(RULE)),
     result=("each player's payoff when the game ends", EXPRESSION),
     evaluation=("how well each player stands mid-game (search agents stop their playouts when it changes)", EXPRESSION),
     estimate=("how well each player stands right now, the round in progress included "

@@ -15,7 +15,7 @@ from operator import indexOf
 from typing import Any
 
 from ..errors import GameError
-from .limits import bounded_join, bounded_range, bounded_str, bounded_sum
+from .limits import Budget, bounded_join, bounded_range, bounded_str, bounded_sum
 from .melds import best_melds, can_lay_off, is_meld, lay_off_all, longest_run, meld_and_lay_off, meldable
 
 
@@ -96,6 +96,30 @@ def seating(V: dict, first: Any) -> list:
     """Every player once, in turn order, starting with `first`."""
     seats = _players(V)
     return seats[first.index:] + seats[:first.index]
+
+
+def side_pots(budget: Budget, put: Any, live: Any) -> list:
+    """The pots of a betting round whose players put in different amounts (poker's side pots): `put` is
+    (player, amount) for every player who put anything in, `live` the players who may still win. Each level of
+    what the live players put in is a pot: every player's chips up to that level and above the one before, won
+    among the live players who put in that much; the last pot also takes what folded players put in above the
+    highest live level. A list of (amount, players) pairs, the main pot first, each pot's players in the order
+    `put` gives them (a pot of one player is his own chips, given back)."""
+    pairs = [(p, a) for p, a in put]
+    alive = list(live)
+    budget.spend(len(pairs) * (len(alive) + 1))  # who is live; then a pot for each live player at most
+    still_in = [p in alive for p, _ in pairs]
+    tops = sorted({a for (_, a), inside in zip(pairs, still_in) if inside})
+    if not tops:
+        return []
+    levels = tops[:-1] + [max([tops[-1]] + [a for _, a in pairs])]
+    pots, before = [], 0
+    for level in levels:
+        amount = sum(min(a, level) - min(a, before) for _, a in pairs)
+        winners = [p for (p, a), inside in zip(pairs, still_in) if inside and a >= min(level, tops[-1])]
+        pots.append((amount, winners))
+        before = level
+    return pots
 
 
 def top(zone: Any, count: int | None = None) -> Any:
@@ -255,6 +279,8 @@ BUILTINS: dict[str, Builtin] = {
     "first": Builtin(first, 1, 2, iterates=True),
     "all_cards": Builtin(all_cards, 0, 0, state=True, returns="list"),
     "shuffled": Builtin(shuffled, 1, 1, random=True, returns="list"),
+    "side_pots": Builtin(side_pots, 2, 2, costly=True, returns="list",
+                         doc="the pots of a betting round from (player, amount) put in and the players still in"),
     "top": Builtin(top, 1, 2, doc="top card of a zone, or the top N cards"),
     "next_player": Builtin(next_player, 1, 2, state=True, returns="player"),
     "seating": Builtin(seating, 1, 1, state=True, returns="list"),

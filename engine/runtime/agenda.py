@@ -41,6 +41,7 @@ pending ones (``queue``).
 """
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable
 from heapq import heapify, heappop, heappush
 from typing import TYPE_CHECKING, Any, Final
@@ -1547,7 +1548,7 @@ def _holding(program: Program, plan: Matching) -> tuple[dict[tuple[str, Any], in
                 held = _get(plan.guards.get(name, {}), value) & ~entries
                 if held:
                     by_guard[name, value] = held
-                    wakes[ENTERED + str(value)] = (name, value, held)
+                    wakes[sys.intern(ENTERED + str(value))] = (name, value, held)  # (as Memory.entered's)
         found = program.caches[cache_key] = (by_guard, wakes)
     return found
 

@@ -426,6 +426,16 @@ class Game:
         pending = self.memory.pending
         return pending[0] if pending else None
 
+    def begun(self) -> tuple[str, tuple[Any, ...]] | None:
+        """The compound move the player to move has begun (Memory.partial), and the values its next part reads:
+        the move's argument, each earlier part's value, and a part chosen again and again its values so far."""
+        partial, pending = self.memory.partial, self.memory.pending
+        if partial is None or pending is None:
+            return None
+        with self.program.located():
+            following = self._next_part(pending[0], *partial)
+        return (partial[0], following[1]) if following is not None else None
+
     @property
     def mover(self) -> PlayerBase:
         """The player to move, where a decision must be pending (a GameError if none is)."""
@@ -476,9 +486,9 @@ class Game:
     def _offer_part(self, player: PlayerBase, partial: tuple[str, tuple[Any, ...]], arguments: bool) -> list[Any]:
         """The options of the next part of the compound move `player` has begun (Memory.partial)."""
         move, values = partial
-        part = self.runs[move].parts[len(values) - 1]
         memory = self.memory
         with self.program.located():
+            part, values = self._next_part(player, move, values)  # type: ignore[misc]  # (begun: a part is next)
             args = part.choices(memory, memory.vars, player, *values)
         if not args:
             raise GameError(f"{player} has begun {move} but has no legal choice for its part '{part.name}'; "
@@ -492,6 +502,26 @@ class Game:
                 return str(part.label(memory, memory.vars, player, *values, option.arg)) if part.label else \
                     str(jsonable(option.arg))
         return [Option(part.key, arg, None, labeller) for arg in args]
+
+    def _next_part(self, player: PlayerBase, move: str, values: tuple[Any, ...]
+                   ) -> tuple[PartSpec, tuple[Any, ...]] | None:
+        """The part of `player`'s compound `move` to choose after `values` (its argument, then each part's
+        value), and the values its choices and texts take; None when every part is chosen. A part chosen again
+        and again (`until`) is next until its condition holds: its values so far are then the last value."""
+        parts, memory = self.runs[move].parts, self.memory
+        last = len(values) - 2  # (the part of the last value; -1: the move's own argument)
+        until = parts[last].until if last >= 0 else None
+        if until is not None and not until(memory, memory.vars, player, *values):
+            return parts[last], values
+        if len(values) > len(parts):
+            return None
+        part = parts[len(values) - 1]
+        return part, (*values, ()) if part.until is not None else values
+
+    @staticmethod
+    def _chosen(part: PartSpec, values: tuple[Any, ...], arg: Any) -> tuple[Any, ...]:
+        """`values` (as _next_part gives them for `part`) with `arg` chosen for `part`."""
+        return (*values[:-1], (*values[-1], arg)) if part.until is not None else (*values, arg)
 
     def _part(self, key: str) -> PartSpec | None:
         """The part of a compound move whose options are named `key` (MOVE.PART), if it is one."""
@@ -587,7 +617,8 @@ class Game:
             assert memory.partial is not None  # (a part is offered while its move is begun)
             memory.refuel()
             with self.program.located():
-                return str(part.public(memory, memory.vars, player, *memory.partial[1], option.arg))
+                values = self._next_part(player, *memory.partial)[1]  # type: ignore[index]  # (begun: one is next)
+                return str(part.public(memory, memory.vars, player, *values, option.arg))
         if move is None or move.public is None:  # (None: LEAVE, or a part)
             return option.label
         self.memory.refuel()
@@ -650,12 +681,13 @@ class Game:
         partial = memory.partial
         if partial is not None:
             move, values = partial
-            values += (option.arg,)
-            if len(values) <= len(self.runs[move].parts):
+            part, values = self._next_part(player, move, values)  # type: ignore[misc]  # (begun: a part is next)
+            values = self._chosen(part, values, option.arg)
+            if self._next_part(player, move, values) is not None:
                 memory.partial, memory.pending = (move, values), (player, moves)
                 return []
             memory.partial = None
-            option = Option(move, values[0], None, self._labeller(self.program.moves[move], player))
+            option = self._whole(player, move, values[0])
         elif option.move in self.runs and self.runs[option.move].parts:
             memory.partial, memory.pending = (option.move, (option.arg,)), (player, moves)
             return []
@@ -683,9 +715,12 @@ class Game:
             memory.group = (mode, later[1:], held) if later[1:] or mode == "each" else None
             return []
         memory.group = None
-        specs = self.program.moves
-        return [(who, option if who is player else Option(move, made[0], None, self._labeller(specs[move], who)),
-                 made) for who, move, made in held]
+        return [(who, option if who is player else self._whole(who, move, made[0]), made) for who, move, made in held]
+
+    def _whole(self, player: PlayerBase, move: str, arg: Any) -> Option:
+        """`player`'s option of `move` with its first value `arg`, labelled when read: the whole move, made once
+        every part is chosen or every answer is in."""
+        return Option(move, arg, None, self._labeller(self.program.moves[move], player))
 
     def redraw_answers(self, seat: int, rng: Any) -> None:
         """Answers held from the players other than `seat` drawn again at random among their options: a search's
@@ -698,13 +733,15 @@ class Game:
         moves = memory.pending[1]
         partial, memory.partial = memory.partial, None  # (the player to move may have begun a compound move)
         drawn = []
-        for who, move, values in held:
-            if who.index != seat:
-                move, arg = rng.choice([(name, a) for name, args in self._offer(who, moves, True) for a in args])
-                values = (arg,)
-                for part in self.runs[move].parts:  # (a compound move: each part drawn in turn)
-                    values += (rng.choice(part.choices(memory, memory.vars, who, *values)),)
-            drawn.append((who, move, values))
+        with self.program.located():  # (a part's choices are the rule file's code)
+            for who, move, values in held:
+                if who.index != seat:
+                    move, arg = rng.choice([(name, a) for name, args in self._offer(who, moves, True) for a in args])
+                    values = (arg,)
+                    while (following := self._next_part(who, move, values)) is not None:  # (a compound move's
+                        part, values = following                                           # parts, in turn)
+                        values = self._chosen(part, values, rng.choice(part.choices(memory, memory.vars, who, *values)))
+                drawn.append((who, move, values))
         memory.group, memory.partial = (mode, later, tuple(drawn)), partial
 
     def decision(self) -> Decision:

@@ -14,6 +14,7 @@ agents that clone millions of times.
 from __future__ import annotations
 
 import random
+import sys
 from collections import Counter
 from collections.abc import Callable, Iterable
 from collections.abc import Set as AbstractSet
@@ -172,7 +173,7 @@ class Memory(Budget):
     def entered(self, phase: str) -> None:
         """The enter steps of `phase` run in this firing: its rules held until they have are evaluated after it
         (see Agenda.holding)."""
-        self.dirty.add(ENTERED + phase)
+        self.dirty.add(sys.intern(ENTERED + phase))  # (interned: the agenda's key of it is found by identity)
 
     def reset_variables(self, phase: str) -> None:
         """`phase` is entered: its variables declared `reset: PHASE` start again from their init, in the order
@@ -480,6 +481,8 @@ class Memory(Budget):
 
     def deal(self, count: int, source: Zone, dests: Iterable[Zone]) -> None:
         """Deal `count` cards to each zone in `dests`, one at a time, round robin."""
+        if isinstance(dests, ZONE_CLASS):  # (a zone is a list of its cards: empty, it would deal to nothing)
+            raise GameError(f"'deal N from ZONE to ZONES' deals to a list of zones: write [{dests.name}]")
         dests = list(dests)
         if not all(isinstance(d, ZONE_CLASS) for d in dests) or not isinstance(source, ZONE_CLASS):
             raise GameError("'deal N from ZONE to ZONES' needs a zone and a list of zones")

@@ -1,0 +1,392 @@
+"""The ``bets:`` section: a call that waits for an answer, written once for every betting game.
+
+A bet is a ladder of calls (Truco's truco, retruco, vale cuatro; Mus's envido
+and órdago; poker's bet and raises) that a player makes and an opponent must
+answer: accept, refuse, or call again, which accepts what it answers. What
+every such bet keeps is the same (the calls made, how many are accepted, who
+must answer, who made the last call, which side may raise next), and so are
+the moves that change it; only what the calls are worth, when one may be
+made and what an answer does are the game's. This module expands each
+declared bet into ordinary state variables, functions and moves of the rule
+tree before the section readers see it (a desugaring: nothing new reaches the
+compiler or the engine), so the expanded file is checked, compiled and run as
+if written out by hand.
+
+For a bet NAME the file gets:
+
+- state ``NAME_calls`` (the calls made, in order), ``NAME_accepted`` (how many
+  of them are accepted), ``NAME_asked`` (who must answer; None: nothing waits),
+  ``NAME_by`` (who made the last call), ``NAME_raiser`` (the team that may call
+  next once a call is accepted; -1: either), each started again by ``reset:``;
+- functions ``NAME_answering(p)`` (p must answer it now), ``NAME_options(p)``
+  (the calls p may make now), ``NAME_worth(k)``, ``NAME_stake()`` (what the bet
+  stands at as accepted: what a refusal pays) and ``NAME_value()`` (what it
+  stands at if the last call is accepted);
+- the move that makes a call (``move:``, default NAME) and the answer move
+  (``answer:``, default ``answer``; bets that name the same answer move share
+  it, and an answer goes to the first of them, in the order declared, that
+  waits for the player).
+
+Every text the file gives (conditions, worths, actions) keeps its own place in
+the file inside the generated text, so an error in it is located where it was
+written. Names and calls are checked before they are written into generated
+text: a name is an identifier, a call plain words.
+"""
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from ..errors import Location, did_you_mean
+from .compiler import identifier_problem
+from .loader import Map, Seq, Text, location_of
+from .sections import SIGNATURE
+from .shapes import shape_errors
+from .vocabulary import BET, RULE_FILE
+
+Report = Callable[[str, Location, str | None], None]
+CALL = re.compile(r"\w[\w .-]*", re.UNICODE)  # a call or an answer: words (no quote can end the generated text)
+GENERATED_MOVE_KEYS = ("choose", "space", "when", "then")  # what a bet writes of its moves (the file: the rest)
+RAISERS = ("accepter", "any")  # who may call next after an accept: the accepter's team, or either
+ANSWERED_BY = ("player", "team")  # who may answer: the player asked, or any member of his team
+
+
+class _Composed(Text):
+    """Generated text whose every character knows its place: a character of the file's own text is where the file
+    wrote it, a generated one is at the declaration it was made for."""
+
+    places: list[Location]
+
+    def at(self, line: int, col: int) -> Location:
+        lines = self.split("\n")
+        offset = sum(len(text) + 1 for text in lines[:line - 1]) + col - 1
+        return self.places[min(max(offset, 0), len(self.places) - 1)]
+
+
+class _Writer:
+    """Builds a :class:`_Composed` text piece by piece."""
+
+    def __init__(self, loc: Location):
+        self.loc = loc
+        self.chars: list[str] = []
+        self.places: list[Location] = []
+
+    def add(self, text: str) -> _Writer:
+        """Generated text (located at the declaration)."""
+        self.chars.append(text)
+        self.places.extend([self.loc] * len(text))
+        return self
+
+    def quote(self, call: str) -> _Writer:
+        return self.add(f"'{call}'")
+
+    def user(self, text: str, indent: str = "") -> _Writer:
+        """The file's own text, each character where it was written (each line after `indent`)."""
+        line, col, start = 1, 1, True
+        for ch in text:
+            if start and indent:
+                self.add(indent)
+            start = False
+            self.chars.append(ch)
+            self.places.append(text.at(line, col) if isinstance(text, Text) else location_of(text, self.loc))
+            line, col = (line + 1, 1) if ch == "\n" else (line, col + 1)
+            start = ch == "\n"
+        return self
+
+    def text(self) -> Text:
+        composed = _Composed("".join(self.chars))
+        composed.loc, composed.block_indent, composed.places = self.loc, None, self.places or [self.loc]
+        return composed
+
+
+@dataclass
+class _Bet:
+    """One declared bet, its keys read and checked."""
+
+    name: str
+    spec: Map
+    loc: Location
+    calls: list[str]
+    move: str
+    answer: str
+    answers: tuple[str, str]
+    raiser: str  # who may call after an accept: accepter or any
+
+    def key(self, key: str) -> Any:
+        return self.spec.get(key)
+
+    def place(self, key: str) -> Location:
+        return self.spec.loc(key) if key in self.spec else self.loc
+
+
+def expand_bets(tree: Map, report: Report) -> Map:
+    """`tree` with its `bets:` written out as state, functions and moves (the tree itself if it declares none)."""
+    bets = tree.get("bets")
+    if not isinstance(bets, Map) or not bets:
+        return tree
+    misshapen = shape_errors(_map(tree.where, bets=bets), RULE_FILE)
+    for problem in misshapen:
+        report(problem.message, problem.location or bets.where, problem.hint)
+    if misshapen:
+        return tree
+    read = [_read(str(name), spec, bets.key_loc(name), report) for name, spec in bets.items()]
+    declared = [bet for bet in read if bet is not None]
+    out = _copy(tree)
+    state, functions, moves = (_copy(_section(tree, key)) for key in ("state", "functions", "moves"))
+    written = {m.group(1): key for key in functions if (m := SIGNATURE.match(str(key)))}  # name -> signature
+    for bet in declared:
+        for name, spec in _variables(bet).items():
+            _put(state, name, spec, bet, "state variable", report)
+        for signature, body in _functions(bet, declared).items():
+            name = signature.split("(")[0]
+            if name in written:
+                report(f"the bet '{bet.name}' makes the function '{name}', and the file declares one of that name",
+                       functions.key_loc(written[name]), f"the bet is declared at {bet.loc}")
+                del functions[written[name]]  # (the bet's stands, for what follows)
+            _put(functions, signature, body, bet, "function", report)
+        _put_move(moves, bet.move, _call_move(bet), bet, report)
+    for answer in dict.fromkeys(bet.answer for bet in declared):
+        sharing = [bet for bet in declared if bet.answer == answer]
+        for bet in sharing[1:]:
+            if bet.answers != sharing[0].answers:
+                report(f"the bets '{sharing[0].name}' and '{bet.name}' share the move '{answer}' and must give the "
+                       f"same answers", bet.place("answers"), f"'{sharing[0].name}' gives {list(sharing[0].answers)}")
+        _put_move(moves, answer, _answer_move(sharing), sharing[0], report)
+    for key, section in (("state", state), ("functions", functions), ("moves", moves)):
+        out[key] = section
+        out.key_locs.setdefault(key, bets.where)
+        out.value_locs.setdefault(key, bets.where)
+    del out["bets"]
+    return out
+
+
+def _read(name: str, spec: Map, loc: Location, report: Report) -> _Bet | None:
+    for key in spec:
+        if key not in BET.keys:
+            report(f"unknown key '{key}' in bets '{name}'", spec.key_loc(key),
+                   did_you_mean(str(key), BET.keys) or f"allowed: {', '.join(sorted(BET.keys))}")
+    problem = identifier_problem(name, "bet")
+    if problem:
+        report(problem, loc, None)
+        return None
+    calls = spec.get("calls")
+    if not isinstance(calls, Seq) or not calls:
+        report(f"the bet '{name}' needs its calls: 'calls: [CALL, ...]', in the order they raise",
+               spec.loc("calls") if "calls" in spec else loc, None)
+        return None
+    answers = spec.get("answers", Seq(["accept", "refuse"]))
+    if not isinstance(answers, Seq) or len(answers) != 2:
+        report(f"bets '{name}': 'answers' is two words, accepting then refusing: [quiero, no quiero]",
+               spec.loc("answers"), None)
+        return None
+    words = [(str(w), location_of(w, spec.loc(key))) for key in ("calls", "answers") for w in spec.get(key, ())]
+    bad = [(w, at) for w, at in words if not CALL.fullmatch(w)]
+    for word, at in bad:
+        report(f"bets '{name}': the call or answer '{word}' must be words (letters, digits, spaces, '.', '-')", at,
+               None)
+    calls = Seq(c for c in calls if CALL.fullmatch(str(c))) or calls  # (a bad call is reported: go on without it)
+    words = [(w, at) for w, at in words if CALL.fullmatch(w)]
+    if len({w for w, _ in words}) < len(words):
+        report(f"bets '{name}': a call or an answer is given twice", spec.loc("calls"), None)
+        return None
+    move, answer = str(spec.get("move", name)), str(spec.get("answer", "answer"))
+    for key, value in (("move", move), ("answer", answer)):
+        problem = identifier_problem(value, "move")
+        if problem:
+            report(problem, spec.loc(key), None)
+            return None
+    raiser = str(spec.get("raiser", "accepter"))
+    for key, value, allowed in (("raiser", raiser, RAISERS), ("answered_by", spec.get("answered_by", "player"),
+                                                                   ANSWERED_BY)):
+        if value not in allowed:
+            report(f"bets '{name}': '{key}' is one of {', '.join(allowed)}", spec.loc(key),
+                   did_you_mean(str(value), allowed))
+    raiser = raiser if raiser in RAISERS else RAISERS[0]
+    worth = spec.get("worth")
+    if isinstance(worth, Seq) and (len(worth) != len(calls) or not all(
+            isinstance(w, (int, float)) and not isinstance(w, bool) for w in worth)):
+        report(f"bets '{name}': 'worth' is a number for each call ({len(calls)}), or an expression of the call k",
+               spec.loc("worth"), None)
+        return None
+    if any(not CALL.fullmatch(w) for w in answers) or not all(CALL.fullmatch(str(c)) for c in calls):
+        return None
+    return _Bet(name, spec, loc, [str(c) for c in calls], move, answer, (str(answers[0]), str(answers[1])), raiser)
+
+
+def _section(tree: Map, key: str) -> Map:
+    value = tree.get(key)
+    if isinstance(value, Map):
+        return value
+    empty = Map()
+    empty.where, empty.key_locs, empty.value_locs = tree.where, {}, {}
+    return empty
+
+
+def _copy(entries: Map) -> Map:
+    out = Map(entries)
+    out.where, out.key_locs, out.value_locs = entries.where, dict(entries.key_locs), dict(entries.value_locs)
+    return out
+
+
+def _map(loc: Location, **items: Any) -> Map:
+    out = Map(items)
+    out.where, out.key_locs, out.value_locs = loc, dict.fromkeys(items, loc), dict.fromkeys(items, loc)
+    return out
+
+
+def _put(section: Map, key: str, value: Any, bet: _Bet, what: str, report: Report) -> None:
+    if key in section:
+        report(f"the bet '{bet.name}' makes the {what} '{key}', and the file declares one of that name",
+               section.key_loc(key), f"the bet is declared at {bet.loc}")  # (the bet's stands, for what follows)
+    section[key] = value
+    section.key_locs[key] = section.value_locs[key] = bet.loc
+
+
+def _put_move(moves: Map, name: str, generated: Map, bet: _Bet, report: Report) -> None:
+    """The generated move, merged into the file's entry of that name (which may give its doc, label, verb...)."""
+    given = moves.get(name)
+    if given is None or not isinstance(given, Map):
+        moves[name] = generated
+        moves.key_locs[name] = moves.value_locs[name] = bet.loc
+        return
+    merged = _copy(given)
+    for key, value in generated.items():
+        if key in given and key in GENERATED_MOVE_KEYS:
+            report(f"move '{name}' is made by the bet '{bet.name}', which writes its {key}", given.key_loc(key),
+                   "the file may give it its doc, label, public, verb and stage")
+        elif key not in given:
+            merged[key] = value
+            merged.key_locs[key] = merged.value_locs[key] = bet.loc
+    moves[name] = merged
+
+
+def _text(bet: _Bet, *pieces: str | tuple[str, str]) -> Text:
+    """Generated text from pieces: plain strings are generated, (key, indent) pieces the bet's key's own text."""
+    writer = _Writer(bet.loc)
+    for piece in pieces:
+        if isinstance(piece, tuple):
+            key, indent = piece
+            writer.user(_given(bet, key), indent)
+        else:
+            writer.add(piece)
+    return writer.text()
+
+
+def _given(bet: _Bet, key: str) -> str:
+    """The bet's text for `key` (actions given as a list are one text, a line each)."""
+    value = bet.key(key)
+    if isinstance(value, Seq):
+        writer = _Writer(bet.place(key))
+        for i, line in enumerate(value):
+            writer.add("\n" if i else "").user(str(line) if not isinstance(line, str) else line)
+        return writer.text()
+    if isinstance(value, bool):
+        return "True" if value else "False"
+    if isinstance(value, (int, float)) or value is None:
+        return repr(value)
+    return str(value) if not isinstance(value, Text) else value
+
+
+def _calls_list(bet: _Bet) -> str:
+    return "[" + ", ".join(f"'{c}'" for c in bet.calls) + "]"
+
+
+def _variables(bet: _Bet) -> dict[str, Map]:
+    b, loc = bet.name, bet.loc
+    reset = {"reset": bet.key("reset")} if "reset" in bet.spec else {}
+    made = {
+        "calls": ("[]", True, f"the calls of the bet '{b}' made so far, in order (accepted, then the one waiting)"),
+        "accepted": ("0", False, f"how many of {b}_calls are accepted"),
+        "asked": ("None", False, f"who must answer the last call of '{b}' (None: no call waits)"),
+        "by": ("None", False, f"who made the last call of '{b}'"),
+        "raiser": ("-1", False, f"the team that may call '{b}' next once a call is accepted (-1: either)"),
+    }
+    variables = {f"{b}_{key}": _map(loc, init=_text(bet, init), show=show, doc=doc, **reset)
+                 for key, (init, show, doc) in made.items()}
+    for variable in variables.values():
+        variable.value_locs["reset"] = bet.place("reset")
+    return variables
+
+
+def _functions(bet: _Bet, bets: list[_Bet]) -> dict[str, Text]:
+    b = bet.name
+    earlier = [other for other in bets[:bets.index(bet)] if other.answer == bet.answer]
+    first = "" if not earlier else "".join(f" and {o.name}_asked is None" for o in earlier)
+    asked = (f"{b}_asked is not None and team(p) == team({b}_asked)" if bet.key("answered_by") == "team"
+             else f"{b}_asked == p")
+    follows: list[str | tuple[str, str]] = (
+        ["(", ("follows", ""), ")"] if "follows" in bet.spec
+        else [f"len({b}_calls) < {len(bet.calls)} and k == {_calls_list(bet)}[len({b}_calls)]"])
+    opens: list[str | tuple[str, str]] = ["(", ("open", ""), ")"] if "open" in bet.spec else ["True"]
+    worth = bet.key("worth")
+    if worth is not None and not isinstance(worth, Seq):
+        worth_text = _text(bet, ("worth", ""))
+    else:  # a number for each call (by default its place in the ladder: 1, 2, 3, ...)
+        numbers = list(worth) if isinstance(worth, Seq) else list(range(1, len(bet.calls) + 1))
+        worth_text = _text(bet, "".join(f"{w!r} if k == '{c}' else " for w, c in zip(numbers[:-1], bet.calls)) +
+                           repr(numbers[-1]))
+    base: str | tuple[str, str] = ("base", "") if "base" in bet.spec else "0"
+    total = f"sum({b}_worth(k) for k in CALLS)" if bet.key("adds") is True else f"{b}_worth(CALLS[-1])"
+
+    def stake(calls: str) -> Text:
+        """What the bet stands at with `calls` accepted: their worths added up (adds: true) or the last one's."""
+        return _text(bet, total.replace("CALLS", calls) + f" if len({calls}) > 0 else ", base)
+
+    return {
+        f"{b}_answering(p)": _text(bet, asked + first),
+        f"{b}_options(player)": _text(
+            bet, f"[k for k in {_calls_list(bet)} if ({b}_answering(player) or ({b}_asked is None and (",
+            *opens, f") and ({b}_raiser == -1 or {b}_raiser == team(player)))) and ", *follows, "]"),
+        f"{b}_worth(k)": worth_text,
+        f"{b}_stake()": stake(f"{b}_calls[:{b}_accepted]"),
+        f"{b}_value()": stake(f"{b}_calls"),
+    }
+
+
+def _call_move(bet: _Bet) -> Map:
+    b = bet.name
+    answerer: list[str | tuple[str, str]] = ["(", ("answerer", ""), ")"] if "answerer" in bet.spec else [
+        "next_player(player)"]
+    then = _text(bet, f"if {b}_answering(player):\n    {b}_accepted = len({b}_calls)\n"
+                      f"{b}_calls = {b}_calls + [k]\n{b}_by = player\n{b}_asked = ", *answerer)
+    when = _text(bet, "(", ("when", ""), ")") if "when" in bet.spec else _text(bet, "True")
+    return _map(bet.loc, choose=_text(bet, f"k in {b}_options(player)"), space=_text(bet, _calls_list(bet)),
+                when=when, label=_text(bet, "k"), then=then)
+
+
+def _answer_move(bets: list[_Bet]) -> Map:
+    first = bets[0]
+    accept, refuse = first.answers
+    pieces: list[str | tuple[str, str]] = []
+    for i, bet in enumerate(bets):
+        b = bet.name
+        pieces += [f"{'if' if i == 0 else 'elif'} {b}_answering(player):\n    if k == '{accept}':\n"
+                   f"        {b}_accepted = len({b}_calls)\n"]
+        if bet.raiser == "accepter":
+            pieces.append(f"        {b}_raiser = team(player)\n")
+        pieces.append(("accepted", "        ") if "accepted" in bet.spec else "        pass")
+        pieces.append("\n    else:\n")
+        pieces.append(("refused", "        ") if "refused" in bet.spec else "        pass")
+        pieces.append(f"\n    {b}_asked = None\n")
+    writer = _Writer(first.loc)
+    for piece, bet in zip(pieces, _owners(bets, pieces)):
+        if isinstance(piece, tuple):
+            writer.user(_given(bet, piece[0]), piece[1])
+        else:
+            writer.add(piece)
+    either = " or ".join(f"{bet.name}_answering(player)" for bet in bets)
+    return _map(first.loc, choose=_text(first, f"k in ['{accept}', '{refuse}']"),
+                space=_text(first, f"['{accept}', '{refuse}']"), when=_text(first, either), label=_text(first, "k"),
+                then=writer.text())
+
+
+def _owners(bets: list[_Bet], pieces: list[str | tuple[str, str]]) -> list[_Bet]:
+    """The bet each piece of the answer move's text was made for (pieces start at each bet's 'if'/'elif')."""
+    owners, i = [], -1
+    for piece in pieces:
+        if isinstance(piece, str) and (piece.startswith("if ") or piece.startswith("elif ")):
+            i += 1
+        owners.append(bets[i])
+    return owners

@@ -1,0 +1,262 @@
+"""Bets (`bets:`): a call waits for an answer (accept, refuse, or a raise that accepts it), who must answer, who
+may raise after an accept, what a refusal pays; the side_pots built-in; a bet's mistakes, located."""
+from pathlib import Path
+
+import pytest
+
+from naipes import Game, load_program
+from naipes.language.builder import compile_expression
+from naipes.library.builtins import side_pots
+from naipes.library.limits import Budget
+
+from helpers import V, choose, labels, load_errors, write_rules
+
+ROOT = Path(__file__).resolve().parent.parent
+ENVITE = ROOT / "examples" / "envite.yaml"
+
+# A ladder bet in a game of turns: each player in turn passes or calls; three passes end it.
+LADDER = """
+game: ladder
+players: {min: 2, max: 4, default: 2}
+teams: parity
+state:
+  turn: "players[0]"
+  passes: 0
+phases: [play]
+bets:
+  stake:
+    calls: [one, two, three]
+    open: "player == turn"
+    base: 1
+    refused: "passes = 99"
+moves:
+  wait:
+    then: |
+      passes += 1
+      turn = next_player(player)
+rules:
+  - name: ask_the_answer
+    when: "stake_asked is not None"
+    then: "ask stake_asked to answer, stake"
+  - name: ask_the_turn
+    when: "stake_asked is None and passes < 3"
+    then: "ask turn to wait, stake"
+  - name: stop
+    when: "stake_asked is None and passes >= 3"
+    then: "end game"
+"""
+
+
+def started(path, seed=0, players=2):
+    game = Game(load_program(path), seed, players=players)
+    game.start()
+    return game
+
+
+def envite(seed=0):
+    return started(ENVITE, seed)
+
+
+def test_a_call_waits_for_the_next_player_who_accepts_refuses_or_raises():
+    game = envite()
+    assert game.mover.name == "P1" and labels(game) == ["check", "bet"]
+    choose(game, "bet")
+    assert (game.mover.name, labels(game)) == ("P2", ["call", "fold", "raise"])
+    assert V(game)["stake_asked"].name == "P2" and V(game)["stake_by"].name == "P1"
+    choose(game, "raise")  # a raise accepts the bet it answers
+    assert V(game)["stake_calls"] == ["bet", "raise"] and V(game)["stake_accepted"] == 1
+    assert (game.mover.name, labels(game)) == ("P1", ["call", "fold", "all-in"])
+    choose(game, "all-in")
+    assert labels(game) == ["call", "fold"]  # the top of the ladder: no raise left
+    choose(game, "call")
+    assert game.over
+    cards = {p.name: p.hand[0].rank for p in V(game)["players"]}
+    best = max(cards, key=cards.get)
+    assert {p.name: p.chips for p in V(game)["players"]} == {n: 8 if n == best else -8 for n in cards}
+
+
+@pytest.mark.parametrize("calls, paid, to", [
+    (["bet", "fold"], 1, "P1"),                    # nothing accepted before: the base
+    (["bet", "raise", "fold"], 2, "P2"),           # the bet was accepted by the raise
+    (["bet", "raise", "all-in", "fold"], 4, "P1"),
+])
+def test_a_refusal_pays_what_was_accepted_before_to_the_last_caller(calls, paid, to):
+    game = envite()
+    for label in calls:
+        choose(game, label)
+    assert game.over
+    assert {p.name: p.chips for p in V(game)["players"]} == {"P1": paid if to == "P1" else -paid,
+                                                            "P2": paid if to == "P2" else -paid}
+
+
+def test_two_checks_show_the_cards_for_the_base():
+    game = envite(3)
+    choose(game, "check")
+    choose(game, "check")
+    assert game.over and sorted(p.chips for p in V(game)["players"]) == [-1, 1]
+
+
+def test_after_an_accept_only_the_accepters_side_may_raise(tmp_path):
+    game = started(write_rules(tmp_path, LADDER))
+    choose(game, "one")
+    choose(game, "accept")
+    assert V(game)["stake_raiser"] == 1 and game.mover.name == "P1"
+    assert labels(game) == ["wait"]  # P1 called: the side that accepted raises next
+    choose(game, "wait")
+    assert (game.mover.name, labels(game)) == ("P2", ["wait", "two"])
+    choose(game, "two")
+    assert (game.mover.name, labels(game)) == ("P1", ["accept", "refuse", "three"])
+
+
+def test_raiser_any_lets_either_side_raise_after_an_accept(tmp_path):
+    game = started(write_rules(tmp_path, LADDER.replace("    base: 1\n", "    base: 1\n    raiser: any\n")))
+    choose(game, "one")
+    choose(game, "accept")
+    assert V(game)["stake_raiser"] == -1 and labels(game) == ["wait", "two"]
+
+
+def test_stake_follows_the_ladder_and_a_refusal_runs_its_actions(tmp_path):
+    game = started(write_rules(tmp_path, LADDER))
+    memory = game.memory
+    choose(game, "one")
+    choose(game, "three") if "three" in labels(game) else choose(game, "two")
+    assert V(game)["stake_calls"] == ["one", "two"] and V(game)["stake_accepted"] == 1
+    choose(game, "refuse")
+    assert game.over and V(game)["passes"] == 99 and memory is game.memory
+
+
+def test_answered_by_team_lets_either_opponent_answer_asked_any_of(tmp_path):
+    text = LADDER.replace("    base: 1\n", "    base: 1\n    answered_by: team\n").replace(
+        'then: "ask stake_asked to answer, stake"', 'then: "ask any of opponents(stake_by) to answer, stake"')
+    game = started(write_rules(tmp_path, text), players=4)
+    choose(game, "one")
+    assert game.mover.name == "P2" and labels(game) == ["accept", "refuse", "two", "leave it to P4"]
+    choose(game, "leave it to P4")
+    assert game.mover.name == "P4"
+    choose(game, "accept")
+    assert V(game)["stake_accepted"] == 1 and V(game)["stake_raiser"] == 1
+
+
+def test_bets_sharing_an_answer_are_answered_in_the_order_declared(tmp_path):
+    text = LADDER.replace("  stake:\n", """  side:
+    calls: [side]
+    open: "player == turn and stake_asked is not None"
+    accepted: "passes = 50"
+  stake:
+""").replace('then: "ask stake_asked to answer, stake"', 'then: "ask stake_asked to answer, stake, side"').replace(
+        'when: "stake_asked is not None"', 'when: "stake_asked is not None and side_asked is None"').replace(
+        '''  - name: ask_the_answer''', '''  - name: ask_the_side_answer
+    when: "side_asked is not None"
+    priority: 1
+    then: "ask side_asked to answer"
+  - name: ask_the_answer''').replace('when: "stake_asked is None and passes < 3"',
+                                     'when: "stake_asked is None and side_asked is None and passes < 3"')
+    game = started(write_rules(tmp_path, text))
+    choose(game, "one")
+    assert labels(game) == ["accept", "refuse", "two"]  # P2 is not the turn: no side bet
+    text = text.replace('open: "player == turn and stake_asked is not None"', 'open: "stake_asked is not None"')
+    game = started(write_rules(tmp_path, text))
+    choose(game, "one")
+    choose(game, "side")  # P2 makes the side call while answering the stake; P1 answers it first
+    assert game.mover.name == "P1" and labels(game) == ["accept", "refuse"]
+    choose(game, "accept")
+    assert V(game)["passes"] == 50 and V(game)["side_asked"] is None and V(game)["stake_asked"].name == "P2"
+    assert V(game)["stake_accepted"] == 0
+
+
+def test_side_pots_split_by_what_each_put_in_among_those_still_in():
+    # A all-in for 10, B all-in for 25, C folded after 30, D in for 50
+    put = [("A", 10), ("B", 25), ("C", 30), ("D", 50)]
+    assert side_pots(Budget(), put, ["A", "B", "D"]) == [(40, ["A", "B", "D"]), (45, ["B", "D"]), (30, ["D"])]
+    # a folded player put in more than anyone still in: his chips go to the last pot
+    assert side_pots(Budget(), [("A", 10), ("B", 40), ("C", 20)], ["A", "C"]) == [(30, ["A", "C"]), (40, ["C"])]
+    # equal stacks: one pot
+    assert side_pots(Budget(), [("A", 5), ("B", 5), ("C", 2)], ["A", "B"]) == [(12, ["A", "B"])]
+    assert side_pots(Budget(), [("A", 5)], []) == []
+
+
+def test_side_pots_from_a_rule_file(tmp_path):
+    path = write_rules(tmp_path, """
+        game: pots
+        players: 4
+        state:
+          pots: "[]"
+        player_state:
+          put: "[10, 25, 30, 50][player.index]"
+        rules:
+          - name: split
+            when: "len(pots) == 0"
+            then: |
+              let pots_made = side_pots([(p, p.put) for p in players], [p for p in players if p.index != 2])
+              pots = [(n, [p.name for p in ps]) for n, ps in pots_made]
+              end game
+        """)
+    game = started(path, players=4)
+    assert V(game)["pots"] == [(40, ["P1", "P2", "P4"]), (45, ["P2", "P4"]), (30, ["P4"])]
+
+
+def errors_of(tmp_path, old, new):
+    text = LADDER.replace(old, new)
+    assert text != LADDER
+    return [(e.location.line, e.location.col, e.message, e.hint) for e in load_errors(write_rules(tmp_path, text))]
+
+
+def line_of(text, needle):
+    return next(i for i, line in enumerate(text.lstrip("\n").splitlines(), 1) if needle in line)
+
+
+def test_a_misspelt_key_of_a_bet_is_located_with_a_suggestion(tmp_path):
+    [(line, col, message, hint)] = errors_of(tmp_path, "    base: 1\n", "    bse: 1\n")
+    assert (line, col) == (line_of(LADDER, "base: 1"), 5) and "unknown key 'bse'" in message and "base" in hint
+
+
+def test_a_wrong_value_of_a_bet_is_located(tmp_path):
+    [(line, _, message, hint)] = errors_of(tmp_path, "    base: 1\n", "    base: 1\n    raiser: acepter\n")
+    assert line == line_of(LADDER, "base: 1") + 1 and "'raiser' is one of accepter, any" in message
+    assert "accepter" in hint
+    [(line, _, message, _)] = errors_of(tmp_path, "calls: [one, two, three]", "calls: [one, \"t'wo\", three]")
+    assert line == line_of(LADDER, "calls:") and "must be words" in message
+    (line, _, message, _), *later = errors_of(tmp_path, "calls: [one, two, three]", "calls: 3")  # (then its names)
+    assert line == line_of(LADDER, "calls:") and "calls" in message
+
+
+def test_a_mistake_in_a_bets_expression_is_located_where_it_is_written(tmp_path):
+    [(line, col, message, _)] = errors_of(tmp_path, 'open: "player == turn"', 'open: "player == trun"')
+    assert (line, col) == (line_of(LADDER, "open:"), len('    open: "player == ') + 1) and "trun" in message
+
+
+def test_a_name_the_bet_makes_cannot_be_declared_again(tmp_path):
+    [(line, _, message, _)] = errors_of(tmp_path, "  passes: 0\n", "  passes: 0\n  stake_asked: 0\n")
+    assert line == line_of(LADDER, "passes: 0") + 1 and "the bet 'stake' makes the state variable" in message
+    [(line, _, message, _)] = errors_of(tmp_path, "moves:\n", "moves:\n  stake: {then: \"passes = 1\"}\n")
+    assert line == line_of(LADDER, "moves:") + 1 and "writes its then" in message
+
+
+def test_the_docs_show_the_bet_of_examples_envite():
+    page = (ROOT / "docs" / "language.md").read_text(encoding="utf-8")
+    section = page[page.index("\n## Bets\n"):page.index("\n## Visibility and views\n")]
+    [shown] = [block for block in section.split("```yaml\n")[1:]]
+    example = ENVITE.read_text(encoding="utf-8")
+    for part in shown.split("```")[0].strip("\n").split("\n\n"):
+        assert part + "\n" in example, part
+
+
+def test_a_function_the_bet_makes_cannot_be_declared_again(tmp_path):
+    [(line, col, message, _)] = errors_of(tmp_path, "moves:\n", 'functions:\n  stake_stake(): "1"\nmoves:\n')
+    assert (line, col) == (line_of(LADDER, "moves:") + 1, 3) and "makes the function 'stake_stake'" in message
+
+
+def test_a_variant_changes_one_key_of_a_bet(tmp_path):
+    base = write_rules(tmp_path, LADDER, name="ladder.yaml")
+    variant = write_rules(tmp_path, f"""
+        extends: {base}
+        bets:
+          stake: {{worth: [5, 7, 9]}}
+        """, name="variant.yaml")
+    game = started(variant)
+    choose(game, "one")
+    choose(game, "two")
+    assert V(game)["stake_calls"] == ["one", "two"] and V(game)["stake_accepted"] == 1
+    assert compile_expression(game.program, "(stake_stake(), stake_value())")(game.memory) == (5, 7)
+    choose(game, "refuse")
+    assert game.over and V(game)["passes"] == 99  # the base's refusal still runs
