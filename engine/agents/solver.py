@@ -347,7 +347,8 @@ class OpenSolver:
         for option in self._distinct_options(world, hint, ply):
             point = world.make(option)
             try:
-                value, whole = self._paranoid(world, alpha, beta, self._below(world, depth, mover), ply + 1)
+                below = self._below(world, depth, mover) if self.turns else depth - 1  # (a call less a node)
+                value, whole = self._paranoid(world, alpha, beta, below, ply + 1)
             finally:
                 world.undo(point)
             complete = complete and whole
@@ -386,7 +387,8 @@ class OpenSolver:
         for option in self._distinct_options(world, hint, ply):
             point = world.make(option)
             try:
-                vector, whole = self._maxn(world, self._below(world, depth, mover), ply + 1)
+                below = self._below(world, depth, mover) if self.turns else depth - 1
+                vector, whole = self._maxn(world, below, ply + 1)
             finally:
                 world.undo(point)
             complete = complete and whole
