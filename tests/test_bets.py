@@ -232,13 +232,19 @@ def test_a_name_the_bet_makes_cannot_be_declared_again(tmp_path):
     assert line == line_of(LADDER, "moves:") + 1 and "writes its then" in message
 
 
-def test_the_docs_show_the_bet_of_examples_envite():
+def test_the_docs_examples_of_bets_are_the_shipped_files_own_lines():
     page = (ROOT / "docs" / "language.md").read_text(encoding="utf-8")
     section = page[page.index("\n## Bets\n"):page.index("\n## Visibility and views\n")]
-    [shown] = [block for block in section.split("```yaml\n")[1:]]
+    envite, mus, poker = [block.split("```")[0] for block in section.split("```yaml\n")[1:]]
     example = ENVITE.read_text(encoding="utf-8")
-    for part in shown.split("```")[0].strip("\n").split("\n\n"):
+    for part in envite.strip("\n").split("\n\n"):
         assert part + "\n" in example, part
+    shipped = (ROOT / "rulesets" / "mus.yaml").read_text(encoding="utf-8").splitlines()
+    for line in mus.strip("\n").splitlines():
+        assert not line or line in shipped, line
+    holdem = (ROOT / "rulesets" / "texas_holdem.yaml").read_text(encoding="utf-8").splitlines()
+    for line in poker.strip("\n").splitlines():
+        assert line.split("#")[0].rstrip() in [shipped_line.split("#")[0].rstrip() for shipped_line in holdem], line
 
 
 def test_a_function_the_bet_makes_cannot_be_declared_again(tmp_path):
@@ -260,3 +266,105 @@ def test_a_variant_changes_one_key_of_a_bet(tmp_path):
     assert compile_expression(game.program, "(stake_stake(), stake_value())")(game.memory) == (5, 7)
     choose(game, "refuse")
     assert game.over and V(game)["passes"] == 99  # the base's refusal still runs
+
+
+# A Mus-style envite among two partnerships: a raise of 2 or 5 (sized), or all-in, answered by the next opponent
+# and, if he refuses, by his partner; a raise answering a call accepts it and adds to it.
+ENVITES = """
+game: envites
+players: {min: 4, max: 4, default: 4}
+teams: parity
+state:
+  turn: "players[0]"
+  passes: 0
+  paid: "None"
+phases: [play]
+bets:
+  pot:
+    calls: [raise, all-in]
+    move: {raise: up, all-in: shove}
+    size: {raise: "[2, 5]"}
+    answerers: "[q for q in seating(next_player(player)) if team(q) != team(player)]"
+    open: "player == turn"
+    follows: "'all-in' not in pot_calls"
+    raiser: any
+    adds: true
+    base: 1
+    worth: "100"
+    accepted: "paid = ('accepted', pot_value())"
+    refused: "paid = ('refused', pot_stake(), pot_by.name)"
+moves:
+  wait:
+    then: |
+      passes += 1
+      turn = next_player(player)
+  up: {label: "f'{n} more' if pot_answering(player) else f'raise {n}'"}
+rules:
+  - name: ask_the_answer
+    when: "pot_asked is not None"
+    then: "ask pot_asked to answer, up, shove"
+  - name: ask_the_turn
+    when: "pot_asked is None and paid is None and passes < 4"
+    then: "ask turn to wait, up, shove"
+  - name: stop
+    when: "pot_asked is None and (paid is not None or passes >= 4)"
+    then: "end game"
+"""
+
+
+def test_a_sized_call_chooses_its_amount_and_a_raise_adds_to_what_it_accepts(tmp_path):
+    game = started(write_rules(tmp_path, ENVITES), players=4)
+    assert labels(game) == ["wait", "raise 2", "raise 5", "all-in"]
+    choose(game, "raise 5")
+    assert V(game)["pot_calls"] == ["raise"] and V(game)["pot_sizes"] == [5]
+    assert (game.mover.name, labels(game)) == ("P2", ["accept", "refuse", "2 more", "5 more", "all-in"])
+    choose(game, "2 more")                       # accepts the 5, and adds 2
+    assert V(game)["pot_sizes"] == [5, 2] and V(game)["pot_accepted"] == 1
+    assert compile_expression(game.program, "(pot_stake(), pot_value())")(game.memory) == (5, 7)
+    assert game.mover.name == "P3"               # the next opponent of P2
+    choose(game, "accept")
+    assert game.over and V(game)["paid"] == ("accepted", 7)
+
+
+def test_a_refusal_asks_the_next_answerer_and_the_call_is_refused_when_the_last_refuses(tmp_path):
+    game = started(write_rules(tmp_path, ENVITES), players=4)
+    choose(game, "raise 2")
+    assert game.mover.name == "P2" and [p.name for p in V(game)["pot_next"]] == ["P4"]
+    choose(game, "refuse")
+    assert game.mover.name == "P4" and V(game)["paid"] is None   # not refused yet: his partner is asked
+    assert labels(game) == ["accept", "refuse", "2 more", "5 more", "all-in"]
+    choose(game, "refuse")
+    assert game.over and V(game)["paid"] == ("refused", 1, "P1")  # nothing accepted before: the base
+
+
+def test_the_partner_may_accept_or_raise_after_a_refusal(tmp_path):
+    game = started(write_rules(tmp_path, ENVITES), players=4)
+    choose(game, "raise 2")
+    choose(game, "refuse")
+    choose(game, "all-in")                       # P4 accepts the 2 and goes all-in: P1, then P3, answer
+    assert V(game)["pot_calls"] == ["raise", "all-in"] and V(game)["pot_accepted"] == 1
+    assert (game.mover.name, labels(game)) == ("P1", ["accept", "refuse"])
+    choose(game, "refuse")
+    assert game.mover.name == "P3"
+    choose(game, "refuse")
+    assert game.over and V(game)["paid"] == ("refused", 2, "P4")  # what was accepted before the all-in
+
+
+def envites_errors(tmp_path, old, new):
+    text = ENVITES.replace(old, new)
+    assert text != ENVITES
+    return [(e.location.line, e.message) for e in load_errors(write_rules(tmp_path, text))][0]  # (then its uses)
+
+
+def test_wrong_sizes_moves_and_answerers_are_located(tmp_path):
+    size_line, move_line = line_of(ENVITES, "size:"), line_of(ENVITES, "move: {raise")
+    line, message = envites_errors(tmp_path, 'size: {raise: "[2, 5]"}', 'size: {rise: "[2, 5]"}')
+    assert line == size_line and "'size' gives the amounts of 'rise'" in message
+    line, message = envites_errors(tmp_path, "move: {raise: up, all-in: shove}", "move: {raise: up}")
+    assert line == move_line and "no move for the call 'all-in'" in message
+    line, message = envites_errors(tmp_path, "move: {raise: up, all-in: shove}", "move: pot")
+    assert line == size_line and "the sized call 'raise' needs a move of its own" in message
+    line, message = envites_errors(tmp_path, "    answerers:", '    answerer: "next_player(player)"\n    answerers:')
+    assert line == line_of(ENVITES, "answerers:") + 1 and "not both" in message
+    line, message = envites_errors(tmp_path, 'size: {raise: "[2, 5]"}', 'size: {raise: "[2, fiv]"}')
+    assert line == size_line and "fiv" in message

@@ -57,7 +57,6 @@ def test_info_of_an_unknown_game_is_a_clean_error():
     assert result.exit_code == 1 and "no rule file 'nosuchgame'" in result.output and "Traceback" not in result.output
 
 
-@pytest.mark.slow
 def test_list_names_every_shipped_game_and_its_strategies():
     out = naipes("list").output
     for path in shipped_rulesets():
@@ -65,6 +64,19 @@ def test_list_names_every_shipped_game_and_its_strategies():
     pocha = next(line for line in out.splitlines() if line.startswith("pocha "))
     assert "3-8 players; AI strong; strategies: baseline, strong" in pocha
     assert "ismcts" in out
+
+
+@pytest.mark.parametrize("path", shipped_rulesets(), ids=lambda path: path.stem)
+def test_a_glance_at_a_rule_file_says_what_compiling_it_says(path):
+    """`naipes list` and the choose-game screen read title, seats, AI and strategies without compiling: the same
+    as the compiled program's description (a variant's own keys, else its bases')."""
+    from naipes.agents.levels import default_opponent, strategy_levels
+    from naipes.tools.catalogue import describe, glance
+    seen, described = glance(path), describe(shipped_program(path.stem))
+    assert (seen.file, seen.name, seen.title, seen.doc) == \
+        (described["name"], described["game"], described["title"], described["doc"])
+    assert {**seen.players, "ai": default_opponent(seen)} == described["players"]
+    assert strategy_levels(seen) == [level for level in described["levels"] if level["kind"] == "strategy"]
 
 
 # ==================================================================== legend

@@ -354,7 +354,7 @@ def test_folding_computes_what_python_computes(monkeypatch):
         with monkeypatch.context() as patch:
             if not fold:
                 patch.setattr(passes, "Folder", Unfolded)
-            source, _ = linker.module_source(defs)
+            source, _, _ = linker.module_source(defs)
             module = linker.compile_module(defs, Symbols(), "test")
         try:
             value = module.namespace["rule_when_0"](Budget(), {}, *values.values())
@@ -740,6 +740,22 @@ def test_a_call_in_a_key_that_does_not_read_the_item_is_computed_once_per_reduct
                      re.S), best
     assert ":= B_min(" in lazy and "B_UNSET\n" in lazy, lazy
     assert "_h" not in near, near
+
+
+def test_equal_reductions_written_in_one_place_loop_in_one_function(tmp_path, monkeypatch):
+    # lowest() is inlined in two places, each a copy of its min with the names of its lambda made afresh: the
+    # copies and the function's own definition share one loop; a min written elsewhere alike gets one of its own
+    text = """\
+        game: t
+        functions:
+          lowest(): "min([3, 1, 2], key=lambda r: -r)"
+        state:
+          v: "[lowest(), lowest() + 1, min([3, 1, 2], key=lambda r: -r)]"
+    """
+    game, source = optimised_source(tmp_path, monkeypatch, text)
+    assert game.memory.vars["v"] == [3, 4, 3]
+    assert source.count("\ndef reduction_") == 2, source
+    assert source.count("reduction_1(M, V, M.charge(") == 3, source  # (F_lowest and both copies of it)
 
 
 @pytest.mark.parametrize("items, body, said", [

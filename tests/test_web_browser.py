@@ -28,6 +28,7 @@ from starlette.responses import HTMLResponse  # noqa: E402
 from starlette.routing import Route  # noqa: E402
 
 from naipes import load_program  # noqa: E402
+from naipes.program import get  # noqa: E402
 from naipes.web.app import create_app, new_table  # noqa: E402
 from naipes.web.browser import chromium  # noqa: E402
 from naipes.web.server import serving  # noqa: E402
@@ -35,7 +36,7 @@ from naipes.web.table import Table  # noqa: E402
 
 from helpers import RULESETS  # noqa: E402
 
-GAMES = {name: RULESETS / f"{name}.yaml" for name in ("fichas", "pocha")}
+GAMES = {name: RULESETS / f"{name}.yaml" for name in ("fichas", "pocha", "escoba")}
 POCHA = {"peak": "2", "random_seats": "false"}  # rounds of 1, 2 and 1 cards
 WAIT = 20
 EVIL = "evil.test"  # another site, whose name the browser resolves to this machine (DNS rebinding)
@@ -374,6 +375,28 @@ def to_move(table: Table, ready=lambda state: True) -> dict:
             return state
         play_first_option(table, 0)
         until(table, lambda state=state: table.serial > state["serial"])
+
+
+def test_a_table_card_an_option_names_is_clicked_where_it_lies(server, driver):
+    """Escoba's capture takes table cards one at a time (a part of the move): each legal one is highlighted on
+    the table, and a click on it takes it."""
+    app, url = server
+    table = new_table(app, "escoba", {}, ["human", "random"], 2)
+    state = to_move(table, lambda state: "capture" in {o["move"] for o in state["options"]})
+    capture = next(o for o in state["options"] if o["move"] == "capture")
+    assert table.submit(0, {"serial": state["serial"], "label": capture["label"]}).result(WAIT) is None
+    driver.get(f"{url}{table.link(0)}")
+    while (state := table.state(0))["options"] and state["options"][0]["move"] == "capture.taken":
+        shown(driver, table, 0)
+        offered = {o["card"] for o in state["options"]}
+        legal = driver.find_elements(By.CSS_SELECTOR, '#centre [data-zone="table"] .card.legal')
+        assert {card.get_attribute("data-card") for card in legal} == offered
+        taken = legal[0].get_attribute("data-card")
+        legal[0].click()
+        until(table, lambda state=state: table.serial > state["serial"])
+        assert table.game.begun() is None or taken in {c.name for c in table.game.begun()[1][1]}
+    assert capture["card"] in {c.name for c in get(table.game.memory.players[0], "won")}, "the capture was made"
+    table.close()
 
 
 def fit_cases() -> list[tuple[str, dict, list[str] | None, object]]:

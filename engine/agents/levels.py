@@ -6,10 +6,19 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Protocol
 
 from ..language.shipped import STRATEGIES, is_file
-from ..language.strategies import strategy_path
+from ..language.strategies import NamedGame, strategy_path
 from ..program import Program
+
+
+class DeclaredGame(NamedGame, Protocol):
+    """A game as far as its default opponent goes: its name and its `players: ai:` (a Program, or a rule file
+    glanced at without compiling: naipes.tools.catalogue.glance)."""
+
+    @property
+    def default_ai(self) -> str: ...
 
 # Built-in agents a table can seat, and what each is; minimax only where nothing is hidden.
 BUILT_IN = {
@@ -20,7 +29,7 @@ BUILT_IN = {
 }
 
 
-def strategy_levels(program: Program) -> list[dict[str, str]]:
+def strategy_levels(program: NamedGame) -> list[dict[str, str]]:
     """The strategy files that play `program` (its own folder, or its base game's), weakest first.
 
     A level that extends another comes after it; each says what it is from its first comment line.
@@ -33,7 +42,7 @@ def strategy_levels(program: Program) -> list[dict[str, str]]:
     return [{"name": name, "kind": "strategy", "about": about} for _, name, about in sorted(levels)]
 
 
-def default_opponent(program: Program) -> str:
+def default_opponent(program: DeclaredGame) -> str:
     """The agent a seat gets unless told otherwise: the rule file's `players: ai:`, if it plays this game
     (a variant of another name inherits its base's level, but the base's strategy files do not play it) and
     names no Python bot (only the command line starts one), else random."""

@@ -17,15 +17,19 @@ For a bet NAME the file gets:
 - state ``NAME_calls`` (the calls made, in order), ``NAME_accepted`` (how many
   of them are accepted), ``NAME_asked`` (who must answer; None: nothing waits),
   ``NAME_by`` (who made the last call), ``NAME_raiser`` (the team that may call
-  next once a call is accepted; -1: either), each started again by ``reset:``;
+  next once a call is accepted; -1: either), with ``size:`` ``NAME_sizes`` (the
+  amount of each call), with ``answerers:`` ``NAME_next`` (who is asked next
+  if the one asked refuses), each started again by ``reset:``;
 - functions ``NAME_answering(p)`` (p must answer it now), ``NAME_options(p)``
-  (the calls p may make now), ``NAME_worth(k)``, ``NAME_stake()`` (what the bet
-  stands at as accepted: what a refusal pays) and ``NAME_value()`` (what it
+  (the calls p may make now), ``NAME_worth(k)``, ``NAME_amount(i)`` (what the
+  i-th call made is worth: its size, or its worth), ``NAME_stake()`` (what the
+  bet stands at as accepted: what a refusal pays) and ``NAME_value()`` (what it
   stands at if the last call is accepted);
-- the move that makes a call (``move:``, default NAME) and the answer move
-  (``answer:``, default ``answer``; bets that name the same answer move share
-  it, and an answer goes to the first of them, in the order declared, that
-  waits for the player).
+- the move that makes a call (``move:``, default NAME; or a move for each
+  call, a move of one call making it without a choice, or for the amount it
+  chooses if the call is sized) and the answer move (``answer:``, default
+  ``answer``; bets that name the same answer move share it, and an answer goes
+  to the first of them, in the order declared, that waits for the player).
 
 Every text the file gives (conditions, worths, actions) keeps its own place in
 the file inside the generated text, so an error in it is located where it was
@@ -109,10 +113,17 @@ class _Bet:
     spec: Map
     loc: Location
     calls: list[str]
-    move: str
+    moves: dict[str, list[str]]  # each call move, and the calls it makes
+    named: bool  # `move:` named a move for each call (a move of one call then takes no choice, or its amount)
     answer: str
     answers: tuple[str, str]
     raiser: str  # who may call after an accept: accepter or any
+    sizes: dict[str, Any]  # a sized call, and the expression of the amounts it may be made for
+
+    @property
+    def move(self) -> str:
+        """The first call move (the one a doc names)."""
+        return next(iter(self.moves))
 
     def key(self, key: str) -> Any:
         return self.spec.get(key)
@@ -146,7 +157,8 @@ def expand_bets(tree: Map, report: Report) -> Map:
                        functions.key_loc(written[name]), f"the bet is declared at {bet.loc}")
                 del functions[written[name]]  # (the bet's stands, for what follows)
             _put(functions, signature, body, bet, "function", report)
-        _put_move(moves, bet.move, _call_move(bet), bet, report)
+        for move, calls in bet.moves.items():
+            _put_move(moves, move, _call_move(bet, move, calls), bet, report)
     for answer in dict.fromkeys(bet.answer for bet in declared):
         sharing = [bet for bet in declared if bet.answer == answer]
         for bet in sharing[1:]:
@@ -191,12 +203,19 @@ def _read(name: str, spec: Map, loc: Location, report: Report) -> _Bet | None:
     if len({w for w, _ in words}) < len(words):
         report(f"bets '{name}': a call or an answer is given twice", spec.loc("calls"), None)
         return None
-    move, answer = str(spec.get("move", name)), str(spec.get("answer", "answer"))
-    for key, value in (("move", move), ("answer", answer)):
+    by_move = _moves(name, spec, [str(c) for c in calls], report)
+    answer = str(spec.get("answer", "answer"))
+    if by_move is None:
+        return None
+    for value in [answer, *by_move]:
         problem = identifier_problem(value, "move")
         if problem:
-            report(problem, spec.loc(key), None)
+            report(problem, spec.loc("answer" if value == answer else "move"), None)
             return None
+    sizes = _sizes(name, spec, by_move, report)
+    if "answerer" in spec and "answerers" in spec:  # (reported: the answerers stand, for what follows)
+        report(f"bets '{name}': give 'answerer' (one player) or 'answerers' (players in order), not both",
+               spec.key_loc("answerers"), None)
     raiser = str(spec.get("raiser", "accepter"))
     for key, value, allowed in (("raiser", raiser, RAISERS), ("answered_by", spec.get("answered_by", "player"),
                                                                    ANSWERED_BY)):
@@ -212,7 +231,48 @@ def _read(name: str, spec: Map, loc: Location, report: Report) -> _Bet | None:
         return None
     if any(not CALL.fullmatch(w) for w in answers) or not all(CALL.fullmatch(str(c)) for c in calls):
         return None
-    return _Bet(name, spec, loc, [str(c) for c in calls], move, answer, (str(answers[0]), str(answers[1])), raiser)
+    return _Bet(name, spec, loc, [str(c) for c in calls], by_move, isinstance(spec.get("move"), Map), answer,
+                (str(answers[0]), str(answers[1])), raiser, sizes)
+
+
+def _moves(name: str, spec: Map, calls: list[str], report: Report) -> dict[str, list[str]] | None:
+    """Each call move and its calls: `move:` names one move for every call, or a move for each call."""
+    given = spec.get("move", name)
+    if not isinstance(given, Map):
+        return {str(given): calls}
+    for call in given:
+        if str(call) not in calls:
+            report(f"bets '{name}': 'move' names a move for '{call}', which is not one of its calls",
+                   given.key_loc(call), did_you_mean(str(call), calls) or f"calls: {', '.join(calls)}")
+    missing = [call for call in calls if call not in given]
+    if missing:  # (reported: the bet's own name makes them, for what follows)
+        report(f"bets '{name}': 'move' gives no move for the call '{missing[0]}' (a move for each call, or one "
+               f"name for all)", spec.loc("move"), None)
+    by_move: dict[str, list[str]] = {}
+    for call in calls:
+        by_move.setdefault(str(given.get(call, name)), []).append(call)
+    return by_move
+
+
+def _sizes(name: str, spec: Map, moves: dict[str, list[str]], report: Report) -> dict[str, Any]:
+    """The sized calls and their amounts' expressions; a sized call needs a move of its own (a wrong one is
+    reported and left out)."""
+    given = spec.get("size")
+    if not isinstance(given, Map):
+        return {}  # (none, or the shape check reported it)
+    calls = [call for made in moves.values() for call in made]
+    sizes = {}
+    for call in given:
+        if str(call) not in calls:
+            report(f"bets '{name}': 'size' gives the amounts of '{call}', which is not one of its calls",
+                   given.key_loc(call), did_you_mean(str(call), calls) or f"calls: {', '.join(calls)}")
+        elif not isinstance(spec.get("move"), Map) or any(str(call) in made and len(made) > 1
+                                                           for made in moves.values()):
+            report(f"bets '{name}': the sized call '{call}' needs a move of its own (it chooses the amount): "
+                   f"'move: {{{call}: MOVE, ...}}'", given.key_loc(call), None)
+        else:
+            sizes[str(call)] = given[call]
+    return sizes
 
 
 def _section(tree: Map, key: str) -> Map:
@@ -269,6 +329,8 @@ def _text(bet: _Bet, *pieces: str | tuple[str, str]) -> Text:
         if isinstance(piece, tuple):
             key, indent = piece
             writer.user(_given(bet, key), indent)
+        elif isinstance(piece, Text):  # the file's own text, given otherwise than by a key (a call's size)
+            writer.user(piece)
         else:
             writer.add(piece)
     return writer.text()
@@ -303,6 +365,10 @@ def _variables(bet: _Bet) -> dict[str, Map]:
         "by": ("None", False, f"who made the last call of '{b}'"),
         "raiser": ("-1", False, f"the team that may call '{b}' next once a call is accepted (-1: either)"),
     }
+    if bet.sizes:
+        made["sizes"] = ("[]", True, f"the amount of each call in {b}_calls (None: a call made for no amount)")
+    if "answerers" in bet.spec:
+        made["next"] = ("[]", False, f"who is asked the last call of '{b}' next if {b}_asked refuses it")
     variables = {f"{b}_{key}": _map(loc, init=_text(bet, init), show=show, doc=doc, **reset)
                  for key, (init, show, doc) in made.items()}
     for variable in variables.values():
@@ -328,32 +394,55 @@ def _functions(bet: _Bet, bets: list[_Bet]) -> dict[str, Text]:
         worth_text = _text(bet, "".join(f"{w!r} if k == '{c}' else " for w, c in zip(numbers[:-1], bet.calls)) +
                            repr(numbers[-1]))
     base: str | tuple[str, str] = ("base", "") if "base" in bet.spec else "0"
-    total = f"sum({b}_worth(k) for k in CALLS)" if bet.key("adds") is True else f"{b}_worth(CALLS[-1])"
+    total = f"sum({b}_amount(i) for i in range(N))" if bet.key("adds") is True else f"{b}_amount(N - 1)"
 
-    def stake(calls: str) -> Text:
-        """What the bet stands at with `calls` accepted: their worths added up (adds: true) or the last one's."""
-        return _text(bet, total.replace("CALLS", calls) + f" if len({calls}) > 0 else ", base)
+    def stake(count: str) -> Text:
+        """What the bet stands at with its first `count` calls accepted: their worths added up (adds: true) or
+        the last one's."""
+        return _text(bet, total.replace("N", count) + f" if {count} > 0 else ", base)
 
+    amount = (f"{b}_sizes[i] if {b}_sizes[i] is not None else {b}_worth({b}_calls[i])" if bet.sizes
+              else f"{b}_worth({b}_calls[i])")
     return {
         f"{b}_answering(p)": _text(bet, asked + first),
         f"{b}_options(player)": _text(
             bet, f"[k for k in {_calls_list(bet)} if ({b}_answering(player) or ({b}_asked is None and (",
             *opens, f") and ({b}_raiser == -1 or {b}_raiser == team(player)))) and ", *follows, "]"),
         f"{b}_worth(k)": worth_text,
-        f"{b}_stake()": stake(f"{b}_calls[:{b}_accepted]"),
-        f"{b}_value()": stake(f"{b}_calls"),
+        f"{b}_amount(i)": _text(bet, amount),
+        f"{b}_stake()": stake(f"{b}_accepted"),
+        f"{b}_value()": stake(f"len({b}_calls)"),
     }
 
 
-def _call_move(bet: _Bet) -> Map:
+def _call_move(bet: _Bet, move: str, calls: list[str]) -> Map:
+    """The move that makes `calls`: it chooses the call k among them, or (a move named for one call) makes that
+    call, for the amount n it chooses if the call is sized."""
     b = bet.name
-    answerer: list[str | tuple[str, str]] = ["(", ("answerer", ""), ")"] if "answerer" in bet.spec else [
-        "next_player(player)"]
+    who: list[str | tuple[str, str]]
+    if "answerers" in bet.spec:
+        who = [f"{b}_next = list(", ("answerers", ""), f")\n{b}_asked = {b}_next[0]\n{b}_next = {b}_next[1:]"]
+    else:
+        who = [f"{b}_asked = ", *(["(", ("answerer", ""), ")"] if "answerer" in bet.spec else ["next_player(player)"])]
+    single = bet.named and len(calls) == 1
+    call = f"'{calls[0]}'" if single else "k"
+    size = calls[0] in bet.sizes if single else False
+    sizes = f"{b}_sizes = {b}_sizes + [{'n' if size else 'None'}]\n" if bet.sizes else ""
     then = _text(bet, f"if {b}_answering(player):\n    {b}_accepted = len({b}_calls)\n"
-                      f"{b}_calls = {b}_calls + [k]\n{b}_by = player\n{b}_asked = ", *answerer)
-    when = _text(bet, "(", ("when", ""), ")") if "when" in bet.spec else _text(bet, "True")
-    return _map(bet.loc, choose=_text(bet, f"k in {b}_options(player)"), space=_text(bet, _calls_list(bet)),
-                when=when, label=_text(bet, "k"), then=then)
+                      f"{b}_calls = {b}_calls + [{call}]\n{sizes}{b}_by = player\n", *who)
+    when: list[str | tuple[str, str]] = ["(", ("when", ""), ")"] if "when" in bet.spec else ["True"]
+    if not single:
+        listed = "[" + ", ".join(f"'{c}'" for c in calls) + "]"
+        options = f"{b}_options(player)" if calls == bet.calls else f"[c for c in {b}_options(player) if c in {listed}]"
+        return _map(bet.loc, choose=_text(bet, f"k in {options}"), space=_text(bet, listed), when=_text(bet, *when),
+                    label=_text(bet, "k"), then=then)
+    when += [f" and {call} in {b}_options(player)"]
+    if not size:
+        return _map(bet.loc, when=_text(bet, *when), label=_text(bet, call), then=then)
+    amounts = bet.sizes[calls[0]]
+    amounts = amounts if isinstance(amounts, str) else repr(amounts)
+    return _map(bet.loc, choose=_text(bet, "n in (", amounts, ")"), when=_text(bet, *when),
+                label=_text(bet, f"{call} + ' ' + str(n)"), then=then)
 
 
 def _answer_move(bets: list[_Bet]) -> Map:
@@ -367,9 +456,13 @@ def _answer_move(bets: list[_Bet]) -> Map:
         if bet.raiser == "accepter":
             pieces.append(f"        {b}_raiser = team(player)\n")
         pieces.append(("accepted", "        ") if "accepted" in bet.spec else "        pass")
-        pieces.append("\n    else:\n")
+        pieces.append(f"\n        {b}_asked = None\n")
+        if "answerers" in bet.spec:  # a refusal asks the next of them, while one is left
+            pieces.append(f"    elif len({b}_next) > 0:\n        {b}_asked = {b}_next[0]\n"
+                          f"        {b}_next = {b}_next[1:]\n")
+        pieces.append("    else:\n")
         pieces.append(("refused", "        ") if "refused" in bet.spec else "        pass")
-        pieces.append(f"\n    {b}_asked = None\n")
+        pieces.append(f"\n        {b}_asked = None\n")
     writer = _Writer(first.loc)
     for piece, bet in zip(pieces, _owners(bets, pieces)):
         if isinstance(piece, tuple):

@@ -381,7 +381,10 @@ class Writer:
         return f"({node.name} := {self.expr(node.value)})"
 
     def e_Generated(self, node: n.Generated) -> str:
-        return f"{node.name}(M, V)"
+        return f"{node.name}({', '.join(['M', 'V', *map(self.expr, node.args)])})"
+
+    def e_Unset(self, node: n.Unset) -> str:
+        return "B_UNSET"
 
     def e_MemoryCall(self, node: n.MemoryCall) -> str:
         return f"M.{node.method}({', '.join(self.expr(arg) for arg in node.args)})"
@@ -407,6 +410,10 @@ class Writer:
         return (f"[dict(zip({literal(node.attributes)}, combo)) for _ in range({self.expr(node.copies)}) "
                 f"for combo in B_product({values})] + {literal(node.extra)}")
 
+    def s_Loop(self, node: n.Loop, indent: int, out: list[Line]) -> None:
+        self.emit(out, indent, f"for {', '.join(map(local_name, node.names))} in {self.expr(node.iterable)}:", node)
+        self.statements(node.body, indent + 1, out)
+
     def s_Do(self, node: n.Do, indent: int, out: list[Line]) -> None:
         self.emit(out, indent, self.expr(node.call), node)
 
@@ -425,7 +432,8 @@ class Writer:
     def definition(self, node: n.Definition, lines: list[str], origins: dict[int, Origin]) -> None:
         """Append the function `node` is to `lines`, each line's origin (what it is, where in the rule file) to
         `origins` (by line number, from 1)."""
-        args = ", ".join(("M", "V") + tuple(local_name(p) if p != "_" else "_" for p in node.params))
+        args = ", ".join(("M", "V") + tuple(local_name(p) if p != "_" else "_" for p in node.params) +
+                         tuple(map(self.expr, node.reads)))
         self.what = node.what
         body: list[Line] = []
         if isinstance(node.body, list):

@@ -64,12 +64,12 @@ def compile_module(defs: list[Definition], sym: Symbols, path: str, base: dict[s
     """Write every definition into one module, check it, and compile it (`base`: the namespace of a
     module compiled before, whose functions this one calls: a strategy's calls its game's)."""
     code_name = f"<naipes {path}>"
-    source, origins = module_source(defs)
+    source, origins, kinds = module_source(defs)
     attributes = readable_attributes(sym)
     with _too_deep_for_python(origins):
         tree = ast.parse(source)
     check_generated(tree, attributes)  # what the compiler wrote
-    tree = optimise(tree, {d.name: d.kind for d in defs})
+    tree = optimise(tree, kinds)
     check_generated(tree, attributes)  # and what the optimiser made of it
     # Generated code names only M, V, v_*, F_* and B_*; these few builtins serve its own scaffolding.
     namespace: dict[str, Any] = {"__builtins__": {"list": list, "dict": dict, "zip": zip, "range": range},
@@ -88,12 +88,13 @@ def compile_module(defs: list[Definition], sym: Symbols, path: str, base: dict[s
     return Module(code_name, namespace, origins)
 
 
-def module_source(defs: list[Definition]) -> tuple[str, dict[int, Origin]]:
-    """The Python source of the definitions, one function each, after the optimiser's passes over their trees,
-    and each line's origin: generated line -> (what it is, rule-file location)."""
+def module_source(defs: list[Definition]) -> tuple[str, dict[int, Origin], dict[str, str]]:
+    """The Python source of the definitions, one function each, after the optimiser's passes over their trees
+    (which may add functions), each line's origin (generated line -> (what it is, rule-file location)) and what
+    each function is (its name -> naipes.language.sections.Definition.kind)."""
     definitions = [n.Definition(d.name, d.params, d.unit.tree, d.what, d.kind) for d in defs]
     optimise_definitions(definitions)
-    return write_module(definitions)
+    return (*write_module(definitions), {d.name: d.kind for d in definitions})
 
 
 def readable_attributes(sym: Symbols) -> set[str]:

@@ -567,9 +567,12 @@ class Bits(Expr):
 
 @dataclass(eq=False)
 class Generated(Expr):
-    """A call of another generated function of the module, `name(M, V)` (a rule's condition, a step's actions)."""
+    """A call of another generated function of the module, `name(M, V, args...)` (a rule's condition, a step's
+    actions, a reduction's loop: naipes.language.reductions)."""
 
+    fields = ("args",)
     name: str
+    args: list[Expr] = field(default_factory=list)
 
 
 @dataclass(eq=False)
@@ -672,10 +675,28 @@ class Keep(Expr):
 
 
 @dataclass(eq=False)
+class Unset(Expr):
+    """The engine's value of a local not set yet (`B_UNSET`: an object nothing else is)."""
+
+
+@dataclass(eq=False)
+class Loop(Stmt):
+    """`for names in iterable:` over a collection as it is (no copy, no charge: the optimiser's own loops, over
+    items already charged)."""
+
+    word = "for"
+    fields = ("iterable", "body")
+    names: list[str]
+    iterable: Expr
+    body: list[Stmt]
+
+
+@dataclass(eq=False)
 class Definition(Node):
     """A generated function of the module: `name(M, V, params...)` returning `body` (an expression) or running it
     (statements); `what` says what it is in errors ("condition of rule 'lead'"); `kind` what the engine made it for
-    (naipes.language.sections.Definition.kind), which the optimiser goes by."""
+    (naipes.language.sections.Definition.kind), which the optimiser goes by; `reads`: values it takes after its
+    params, each under the name it has where it is read (a reduction's locals and temporaries of its caller)."""
 
     fields = ("body",)
     name: str
@@ -683,6 +704,7 @@ class Definition(Node):
     body: Expr | list[Stmt]
     what: str
     kind: str = ""
+    reads: list[Expr] = field(default_factory=list)
 
 
 CANDIDATES, ALLOWED = "__candidates", "__allowed"  # the engine's locals of a move's choices (no file names one)

@@ -22,16 +22,14 @@ Python's constructs (a statement's list comprehension, an ``if`` on ``all`` or `
 * **tests**: an ``if`` on ``all(e for c in items)`` or ``any(...)``, alone or last after ``and`` (a condition in
   the agenda's generated evaluation, say), is decided by a loop that stops at the first item settling it, in a
   flag (``_t`` and a number), not by a generator the built-in resumes per item.
-* **reductions**: where an expression needs the value of ``max(items, key=lambda c: ...)``, ``min(...)``,
-  ``any(... for c in items)`` or ``all(...)`` (a trick's best card inside a legality test, its winner), a
-  function of the module (``reduction_`` and a number) loops over the items with the key or the test written in
-  its body, taking the names it reads as parameters: no lambda or generator is made, called or resumed per item,
-  and the function that needs the value keeps its names out of a closure.
+* **reductions**: the functions of the module that loop over a reduction's items
+  (:mod:`naipes.language.reductions`, a pass over the compiler's own tree) remember the calls in their loop that
+  do not read its item, as a function that changes nothing does (above).
 
 Each is checked by ``benchmarks/generated_code.py dump --compiled``. Every rule-file function keeps its own
 definition (strategies and tools call them). Nothing here adds a name, an attribute or a constant the compiler
-did not write, except the engine's own temporaries (``_h0``, ``_t1``, ``v___items``), ``B_UNSET``, ``B_append``
-and the reductions' functions; :mod:`naipes.language.codecheck` checks the result again.
+did not write, except the engine's own temporaries (``_h0``, ``_t1``), ``B_UNSET`` and ``B_append``;
+:mod:`naipes.language.codecheck` checks the result again.
 """
 from __future__ import annotations
 
@@ -44,6 +42,7 @@ from collections.abc import Callable, Iterator
 from . import nodes
 from .cascades import SHARED as SHARED_LOCAL
 from .codegen import local_name
+from .reductions import REDUCTION
 from .sections import FUNCTION
 
 CANDIDATES = local_name(nodes.CANDIDATES)  # a move's candidates, always a list (naipes.language.moves)
@@ -56,14 +55,17 @@ def optimise(module: ast.Module, kinds: dict[str, str]) -> ast.Module:
     """The passes over a generated module (changed in place and returned); `kinds`: what each of its functions is,
     by name (naipes.language.sections.Definition.kind), which the passes go by, not by how a name is spelt."""
     defined = [node for node in module.body if isinstance(node, ast.FunctionDef)]
-    hoister = _Hoister({node.name: node for node in defined if kinds.get(node.name) == FUNCTION})
+    hoister = _Hoister({node.name: node for node in defined if kinds.get(node.name) in (FUNCTION, REDUCTION)})
     for node in defined:
-        hoister.function(node)
+        if kinds.get(node.name) == REDUCTION:
+            hoister.reduction(node)
+        else:
+            hoister.function(node)
     for node in defined:
-        taken = _own_names(node)
-        _filters_as_loops(node, taken)
-        _tests_as_loops(node, taken)
-    _reductions_as_functions(module)
+        if kinds.get(node.name) != REDUCTION:
+            taken = _own_names(node)
+            _filters_as_loops(node, taken)
+            _tests_as_loops(node, taken)
     return module
 
 
@@ -104,6 +106,29 @@ class _Hoister:
             self.shared = None
         else:
             node.body = self.statements(node.body)
+
+    def reduction(self, node: ast.FunctionDef) -> None:
+        """A reduction's function (naipes.language.reductions): the calls in its loop that do not read the loop's
+        item (a trick's lead suit in the key of each of its cards), computed at most once per call, when first
+        needed, as a function that changes nothing remembers them (numbered from 0 in each)."""
+        self.shared, self.assigned, count, self.count = {}, set(), self.count, 0
+        for loop in node.body:
+            if isinstance(loop, ast.For):
+                self.in_loop(loop.body, frozenset(t.id for t in ast.walk(loop.target) if isinstance(t, ast.Name)))
+        node.body = [ast.fix_missing_locations(statement) for statement in
+                     [ast.copy_location(_unset(name), node.body[0]) for name in self.shared.values()] + node.body]
+        self.shared, self.count = None, count
+
+    def in_loop(self, body: list[ast.stmt], item: frozenset[str]) -> None:
+        """The expressions of the statements of a loop over `item`, invariant calls remembered."""
+        for statement in body:
+            for field in ("value", "test"):
+                value = getattr(statement, field, None)
+                if isinstance(value, ast.expr):
+                    self.temporaries = _temporary_names(value)
+                    setattr(statement, field, self.visit(value, item, [], False))
+            for field in ("body", "orelse"):
+                self.in_loop(getattr(statement, field, []), item)
 
     def statements(self, body: list[ast.stmt]) -> list[ast.stmt]:
         out: list[ast.stmt] = []
@@ -490,122 +515,3 @@ def _test_as_loop(statement: ast.stmt, taken: set[str], flags: Iterator[int]) ->
         decide = [ast.Assign([flag(ast.Store())], first), ast.If(flag(ast.Load()), decide[every:], [])]
     made = [*decide, ast.If(flag(ast.Load()), statement.body, statement.orelse)]
     return [ast.fix_missing_locations(ast.copy_location(s, statement)) for s in made]
-
-
-# ------------------------------------------------------------ reductions as functions
-REDUCTION = "reduction_"  # a generated function that loops over the items of one reduction (+ a number)
-KEYED_ORDER = {"B_max_keyed": ast.Gt, "B_min_keyed": ast.Lt}  # max keeps an item whose key is greater, min less
-MODULE_NAMES = frozenset({"list", "dict", "zip", "range"})  # the namespace's own (naipes.language.linker)
-
-
-def _reductions_as_functions(module: ast.Module) -> None:
-    """Where an expression needs the value of `max(items, key=lambda c: e)`, `min(...)`, `any(e for c in items
-    if f)` or `all(...)`, call a function of the module (`reduction_` and a number) that loops over the items
-    with `e` and `f` written in its body, and takes the other names they read as parameters: no lambda or
-    generator is made, nor called or resumed per item, and the names read are not a closure's. (An `if` on
-    `all` or `any` is already a loop: see _tests_as_loops.)"""
-    functions = {node.name: node for node in module.body if isinstance(node, ast.FunctionDef)}
-    outliner = _Outliner(lambda name: name in functions or name in MODULE_NAMES or name[:2] in ("B_", "F_", "R_"),
-                         functions)
-    for node in list(module.body):
-        if isinstance(node, ast.FunctionDef):
-            outliner.visit(node)
-    module.body += outliner.made
-
-
-class _Outliner(ast.NodeTransformer):
-    """Replaces each reduction it visits by a call of a function it makes (`made`), passing the names the
-    reduction reads that are not the module's (`is_global`): innermost first."""
-
-    def __init__(self, is_global: Callable[[str], bool], functions: dict[str, ast.FunctionDef]) -> None:
-        self.is_global = is_global
-        self.functions = functions  # (the module's, and the reductions made: see invariants)
-        self.made: list[ast.FunctionDef] = []
-
-    def visit_Call(self, node: ast.Call) -> ast.expr:
-        self.generic_visit(node)  # (the reductions inside its items or its body first)
-        parts = _reduction(node)
-        if parts is None:
-            return node
-        kind, item, items, tests, value = parts
-        bound = {n.id for n in ast.walk(item) if isinstance(n, ast.Name)}
-        params = sorted(set().union(*map(_free, [value, *tests])) - bound - {"M", "V"})
-        params = [name for name in params if not self.is_global(name)]
-        name = f"{REDUCTION}{len(self.made) + 1}"
-        signature = ast.arguments([], [ast.arg(n) for n in ("M", "V", ITEMS, *params)], None, [], [], None, [])
-        unset, value, tests = self.invariants(frozenset(bound), value, tests)
-        function = ast.FunctionDef(name, signature, unset + _reduction_body(kind, item, tests, value), [])
-        self.made.append(ast.fix_missing_locations(ast.copy_location(function, value)))
-        self.functions[name] = function
-        call = ast.Call(ast.Name(name, ast.Load()), [ast.Name(n, ast.Load()) for n in ("M", "V")] + [items] +
-                        [ast.Name(n, ast.Load()) for n in params], [])
-        return ast.fix_missing_locations(ast.copy_location(call, node))
-
-    def invariants(self, item: frozenset[str], value: ast.expr,
-                   tests: list[ast.expr]) -> tuple[list[ast.stmt], ast.expr, list[ast.expr]]:
-        """The calls in a reduction's value and tests that do not read its item (a trick's lead suit in the
-        key of each of its cards), computed at most once per call of its function, when first needed: as a
-        function that changes nothing remembers them (_Hoister.function); the statements that start them
-        unset, and the value and tests that read them."""
-        hoister = _Hoister(self.functions)
-        hoister.shared = {}
-        parts = []
-        for part in (value, *tests):
-            hoister.temporaries = _temporary_names(part)
-            parts.append(hoister.visit(part, item, [], False))
-        return [_unset(name) for name in hoister.shared.values()], parts[0], parts[1:]
-
-
-ITEMS, BEST, TOP, KEY = "v___items", "v___best", "v___top", "v___key"  # a reduction's own variables
-
-
-def _reduction(call: ast.Call) -> tuple[str, ast.expr, ast.expr, list[ast.expr], ast.expr] | None:
-    """(kind, item, items, tests, value) of a reduction that can be its own function, or None: `max` or `min` of one
-    collection with a lambda of one parameter as its only keyword, or `any` or `all` of a generator over one
-    collection. Not one whose value or tests set a name (`:=`): a generator's would be its function's."""
-    if not (isinstance(call.func, ast.Name) and len(call.args) == 1 and not isinstance(call.args[0], ast.Starred)):
-        return None
-    kind = call.func.id
-    item: ast.expr
-    if kind in KEYED_ORDER:
-        key = call.keywords[0].value if len(call.keywords) == 1 and call.keywords[0].arg == "key" else None
-        if not isinstance(key, ast.Lambda) or len(key.args.args) != 1 or key.args.posonlyargs or \
-                key.args.kwonlyargs or key.args.vararg or key.args.kwarg or key.args.defaults:
-            return None
-        item, items, tests, value = ast.Name(key.args.args[0].arg, ast.Store()), call.args[0], [], key.body
-    elif kind in ("B_any", "B_all") and not call.keywords and isinstance(call.args[0], ast.GeneratorExp):
-        generator = call.args[0]
-        if len(generator.generators) != 1 or generator.generators[0].is_async:
-            return None
-        loop = generator.generators[0]
-        item, items, tests, value = loop.target, loop.iter, loop.ifs, generator.elt
-    else:
-        return None
-    if any(isinstance(n, ast.NamedExpr) for part in (value, *tests) for n in ast.walk(part)):
-        return None
-    return kind, item, items, tests, value
-
-
-def _reduction_body(kind: str, item: ast.expr, tests: list[ast.expr], value: ast.expr) -> list[ast.stmt]:
-    """The statements of a reduction's function: a loop over ITEMS that keeps the first item whose key no
-    later key beats (max, min: as the built-in compares them) or returns at the first value that settles it
-    (any, all); an empty collection's max or min is the built-in's, which says why it has none."""
-    def name(n: str, ctx: ast.expr_context | None = None) -> ast.Name:
-        return ast.Name(n, ctx or ast.Load())
-    if kind in KEYED_ORDER:
-        unset = ast.Compare(name(BEST), [ast.Is()], [name(UNSET)])
-        better = ast.Compare(name(KEY), [KEYED_ORDER[kind]()], [name(TOP)])
-        assert isinstance(item, ast.Name)  # (a lambda's parameter: _reduction)
-        keep: list[ast.stmt] = [ast.Assign([name(BEST, ast.Store())], name(item.id)),
-                                ast.Assign([name(TOP, ast.Store())], name(KEY))]
-        loop: list[ast.stmt] = [ast.Assign([name(KEY, ast.Store())], value),
-                                ast.If(ast.BoolOp(ast.Or(), [unset, better]), keep, [])]
-        empty = ast.Call(name(kind), [name(ITEMS)], [])
-        return [ast.Assign([name(BEST, ast.Store())], name(UNSET)), ast.For(item, name(ITEMS), loop, []),
-                ast.If(copy.deepcopy(unset), [ast.Return(empty)], []), ast.Return(name(BEST))]
-    every = kind == "B_all"  # all: the first false value settles it; any: the first true one
-    settled: ast.stmt = ast.If(ast.UnaryOp(ast.Not(), value) if every else value,
-                               [ast.Return(ast.Constant(not every))], [])
-    if tests:
-        settled = ast.If(_all_of(tests), [settled], [])
-    return [ast.For(item, name(ITEMS), [settled], []), ast.Return(ast.Constant(every))]

@@ -15,9 +15,11 @@ generation then writes the optimised tree:
 * **cascades** (:mod:`naipes.language.cascades`): the first test several steps of a move's legality cascade
   share, made once;
 * **steps** (:mod:`naipes.language.steps`): what the inlined calls still charge, charged where repeating them
-  could run away.
+  could run away;
+* **reductions** (:mod:`naipes.language.reductions`): ``max`` or ``min`` with a key lambda, ``any`` and ``all``
+  of a generator, where an expression needs their value, loop in functions of their own.
 
-The passes that are about how CPython runs the code it is given (hoisting, loops, tests, reductions) rewrite the
+The passes that are about how CPython runs the code it is given (hoisting, loops, tests) still rewrite the
 generated Python's syntax tree after code generation: :mod:`naipes.language.optimizer`.
 """
 from __future__ import annotations
@@ -26,6 +28,7 @@ from . import nodes as n
 from .cascades import CHOICES, share_first_tests
 from .folding import Folder
 from .inlining import Inliner, callees_first, calls, clone, inlinable, recursive
+from .reductions import outline_reductions
 from .sections import FUNCTION
 from .steps import charge, drop_light_steps
 
@@ -55,6 +58,7 @@ def optimise_definitions(definitions: list[n.Definition]) -> None:
     drop_light_steps(functions, loops)  # (after folding: steps are counted in the code that can run)
     for definition in definitions:
         charge(definition, definition.kind == FUNCTION)
+    outline_reductions(definitions)
 
 
 # ---------------------------------------------------------------------------------------------- growing lists

@@ -36,7 +36,7 @@ import copy
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from ..errors import Location, RuleError, RuleErrors, did_you_mean
 from ..program import LEAVE, Program, RuleSpec, VarSpec
@@ -85,7 +85,14 @@ class Strategy:
     decision_reads: frozenset[str] | None = None  # the same for deciding: what every other part of the strategy reads
 
 
-def strategy_path(spec: str, game: Program) -> Path | None:
+class NamedGame(Protocol):
+    """A game as far as finding its strategy files goes: its name (a Program, or a rule file glanced at)."""
+
+    @property
+    def name(self) -> str: ...
+
+
+def strategy_path(spec: str, game: NamedGame) -> Path | None:
     """The file a ``--seat`` name means: a path, ``GAME/LEVEL``, or a level of the game being played."""
     given = Path(spec)
     if given.suffix in (".yaml", ".yml"):

@@ -224,7 +224,10 @@ BET = _record(
     ("calls",),
     calls=("the calls, in the order they raise (the call move's options): [truco, retruco, vale cuatro]", NAMES),
     answers=("two words: accepting, then refusing (default [accept, refuse]): the answer move's options", NAMES),
-    move=("the move that makes a call (default: the bet's name)", TEXT),
+    move=("the move that makes a call (default: the bet's name), or a move for each call: {envido: envido, "
+          "órdago: ordago} (calls naming the same move share it)", Either((TEXT, Entries(TEXT, key="any")))),
+    size=("the amounts a call is made for, by call: {envido: '[2, 5, 10]'} (an expression of player); a sized "
+          "call has a move of its own, which chooses the amount n, and is worth it", Entries(EXPRESSION, key="any")),
     answer=("the move that answers a call (default: answer); bets naming the same one share it, answered in the "
             "order declared", TEXT),
     when=("when any call may be made at all (an expression of player)", EXPRESSION),
@@ -232,6 +235,8 @@ BET = _record(
     follows=("which call k may be made next (an expression of k and player; default: the next one of the ladder)",
              EXPRESSION),
     answerer=("who must answer a call the player made (default: next_player(player))", EXPRESSION),
+    answerers=("who may answer a call the player made, in order (a list): a refusal asks the next, and the call is "
+               "refused when the last refuses (instead of answerer)", EXPRESSION),
     answered_by=("player (default: the player asked answers) or team (any member of his team may)",
                  Value(("text",), ("player", "team"))),
     raiser=("who may call next once a call is accepted: accepter (his team, the default) or any",

@@ -9,15 +9,83 @@ Plain data for tables and listings (the web table's choose-game screen):
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 from typing import Any
+
+import yaml
 
 from ..agents.legend import card_legend
 from ..agents.levels import ai_levels, default_opponent
 from ..language.builder import load_program
 from ..language.loader import Map, load_tree
+from ..language.shipped import RULESETS
 from ..program import Program
+
+LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # (libyaml's parser where PyYAML has it)
+BASES = 10  # bases followed through `extends` at most
+
+
+@dataclass(frozen=True)
+class Glance:
+    """What a rule file says of itself, read from its YAML and its bases' (`extends`) without compiling: each key
+    the file's own, else its nearest base's (milliseconds, where compiling takes a second). A listing needs no
+    more; params and AI levels that apply need the compiled program (`describe`)."""
+
+    file: str  # the file's name without .yaml
+    name: str  # the game (`game:`), as Program.name: its strategy folders play it
+    title: str
+    doc: str
+    players: dict[str, int | None]  # min, max, default
+    default_ai: str  # `players: ai:`, as Program.default_ai
+
+    def listed(self) -> dict[str, Any]:
+        """As the choose-game screen lists it."""
+        return {"name": self.file, "title": self.title, "doc": self.doc, "players": self.players}
+
+
+def glance(path: Path) -> Glance:
+    """The rule file at `path` glanced at (OSError or yaml.YAMLError when it cannot be read)."""
+    found: dict[str, Any] = {}
+    seats: dict[str, Any] = {}
+    for tree in _chain(path):
+        for key in ("game", "title", "doc"):
+            if tree.get(key) is not None:
+                found.setdefault(key, tree[key])
+        players = tree.get("players")
+        players = {"min": players, "max": players, "default": players} if isinstance(players, int) else players
+        for key, value in (players.items() if isinstance(players, dict) else ()):
+            seats.setdefault(key, value)
+    title, doc = found.get("title"), found.get("doc")
+    return Glance(path.stem, str(found.get("game") or path.stem), str(title or path.stem),
+                  doc.strip() if isinstance(doc, str) else "",
+                  {"min": seats.get("min"), "max": seats.get("max"), "default": seats.get("default", seats.get("min"))},
+                  str(seats.get("ai", "random")))
+
+
+def _chain(path: Path) -> list[dict]:
+    """A rule file's tree and its bases', the file first (as far as they read as mappings)."""
+    chain: list[dict] = []
+    while len(chain) < BASES:
+        tree = yaml.load(path.read_text(encoding="utf-8"), Loader=LOADER)
+        if not isinstance(tree, dict):
+            break
+        chain.append(tree)
+        base = tree.get("extends")
+        if not isinstance(base, str):
+            break
+        path = _base_path(path, base)
+    return chain
+
+
+def _base_path(path: Path, base: str) -> Path:
+    """The file `extends: base` names, found as the loader finds it (beside the file, else a shipped one)."""
+    given = path.parent / base
+    if base.isidentifier() and not given.is_file():
+        beside = path.parent / f"{base}.yaml"
+        return beside if beside.is_file() else RULESETS / f"{base}.yaml"
+    return given
 
 
 def describe(program: Program) -> dict[str, Any]:

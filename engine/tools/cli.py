@@ -756,18 +756,21 @@ def info(ruleset: str, params: tuple[str, ...], as_json: bool) -> None:
 @main.command(name="list")
 def list_games() -> None:
     """List the shipped games (rule files) and the strategies (AI levels) of each."""
+    import yaml
+
+    from ..agents.levels import strategy_levels
     from ..language.shipped import STRATEGIES
-    from .catalogue import describe_file
-    for path in shipped_rulesets():
+    from .catalogue import glance
+    for path in shipped_rulesets():  # (read, not compiled: 'naipes info' compiles one)
         try:
-            entry = describe_file(str(path))
-        except NaipesError as error:
-            click.echo(f"{path.stem}: cannot be loaded: {error}", err=True)
+            game = glance(path)
+        except (OSError, yaml.YAMLError) as error:
+            click.echo(f"{path.stem}: cannot be read: {error}", err=True)
             continue
-        low, high = entry["players"]["min"], entry["players"]["max"]
+        low, high = game.players["min"], game.players["max"]
         seats = f"{low}" if low == high else f"{low}-{high}"
-        levels = [level["name"] for level in entry["levels"] if level["kind"] == "strategy"]
-        click.echo(f"{entry['name']:<20}{entry['title']} ({seats} players; AI {entry['players']['ai']}"
+        levels = [level["name"] for level in strategy_levels(game)]
+        click.echo(f"{game.file:<20}{game.title} ({seats} players; AI {default_opponent(game)}"
                    + (f"; strategies: {', '.join(levels)}" if levels else "") + ")")
     click.echo(f"Strategies are in {STRATEGIES}; built-in agents: {', '.join(AGENTS)}. "
                "'naipes info GAME' describes one game.")

@@ -20,62 +20,19 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse
 
 from ..errors import NaipesError
-from ..language.shipped import RULESETS
-from ..tools.catalogue import describe_file
-
-LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # (libyaml's parser where PyYAML has it)
-BASES = 10  # bases followed through `extends` at most
+from ..tools.catalogue import describe_file, glance
 
 
-def glance(name: str, path: Path) -> dict[str, Any]:
-    """What the list shows of a rule file: its title, how to play and its seats (a variant's, from its base when it
-    gives none)."""
-    title, doc, players = None, None, None
+def glanced(name: str, path: Path) -> dict[str, Any]:
+    """What the list shows of a rule file (naipes.tools.catalogue.glance), or why it cannot be read."""
     try:
-        for tree in _chain(path):
-            title = title if title is not None else tree.get("title")
-            doc = doc if doc is not None else tree.get("doc")
-            players = players if players is not None else tree.get("players")
+        return {**glance(path).listed(), "name": name}
     except (OSError, yaml.YAMLError) as error:
         return {"name": name, "title": name, "error": f"{path}: {error}"}
-    return {"name": name, "title": str(title or name), "doc": str(doc).strip() if isinstance(doc, str) else "",
-            "players": _seats(players)}
-
-
-def _chain(path: Path) -> list[dict]:
-    """A rule file's tree and its bases', the file first (as far as they read as mappings)."""
-    chain: list[dict] = []
-    while len(chain) < BASES:
-        tree = yaml.load(path.read_text(encoding="utf-8"), Loader=LOADER)
-        if not isinstance(tree, dict):
-            break
-        chain.append(tree)
-        base = tree.get("extends")
-        if not isinstance(base, str):
-            break
-        path = _base_path(path, base)
-    return chain
-
-
-def _base_path(path: Path, base: str) -> Path:
-    """The file `extends: base` names, found as the loader finds it (beside the file, else a shipped one)."""
-    given = path.parent / base
-    if base.isidentifier() and not given.is_file():
-        beside = path.parent / f"{base}.yaml"
-        return beside if beside.is_file() else RULESETS / f"{base}.yaml"
-    return given
-
-
-def _seats(players: Any) -> dict[str, int | None]:
-    if isinstance(players, int):
-        return {"min": players, "max": players, "default": players}
-    found = players if isinstance(players, dict) else {}
-    low, high = found.get("min"), found.get("max")
-    return {"min": low, "max": high, "default": found.get("default", low)}
 
 
 async def games(request: Request) -> JSONResponse:
-    return JSONResponse([glance(name, path) for name, path in request.app.state.rulesets.items()])
+    return JSONResponse([glanced(name, path) for name, path in request.app.state.rulesets.items()])
 
 
 async def game(request: Request) -> JSONResponse:

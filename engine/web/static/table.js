@@ -868,8 +868,9 @@ const Table = {
     return box;
   },
 
-  // options a click on the table makes: a zone an option names ('draw stock'), or a card whose
-  // attribute an option of a `display.click` move names (take the chips of colour R)
+  // options a click on the table makes: a zone an option names ('draw stock'), a card on the table an
+  // option names (take 10c, a part of a capture), or a card whose attribute an option of a `display.click`
+  // move names (take the chips of colour R)
   pointers(view) {
     const s = this.state;
     const all = [...s.options.map((o) => ({...o, legal: true})), ...s.refused.map((o) => ({...o, legal: false}))];
@@ -878,6 +879,7 @@ const Table = {
     const click = this.info.display.click || {};
     for (const o of all) {
       if (typeof o.arg === "string" && Object.prototype.hasOwnProperty.call(view.zones, o.arg)) add(zones, o.arg, o);
+      if (o.card) add(cards, o.card, o);
       const attribute = click[o.move];
       if (!attribute) continue;
       for (const [zone, names] of Object.entries(view.zones)) {
