@@ -29,9 +29,9 @@ def leaf(game: Game) -> bool:
 
 
 def plain(game: Game, model: str, me: int, start: tuple, depth: int, start_estimate: tuple | None,
-          side: tuple = ()) -> tuple:
+          side: tuple = (), turns: bool = False) -> tuple:
     """The value vector of `game` by exhaustive search (deltas from `start`); `side`: the seats that maximise with
-    `me` (paranoid: none but him)."""
+    `me` (paranoid: none but him); `turns`: a move after which its player is still to move does not count."""
     side = side or (me,)
     if leaf(game):
         return tuple(b - a for a, b in zip(start, standing(game)))
@@ -45,11 +45,16 @@ def plain(game: Game, model: str, me: int, start: tuple, depth: int, start_estim
         child.watched, child._watched_phase, child.paused = game.watched, game._watched_phase, game.paused
         child.memory.halt = game.memory.halt
         child.apply(same(child, option))
-        values.append(plain(child, model, me, start, depth - 1, start_estimate, side))
+        values.append(plain(child, model, me, start, below(child, depth, mover, turns), start_estimate, side, turns))
     if model in ("paranoid", "sides"):
         pick = max if mover in side else min
         return pick(values, key=lambda v: sum(v[seat] for seat in side) / len(side))
     return max(values, key=lambda v: (v[mover], -(sum(v) - v[mover]), tuple(-x for x in v)))
+
+
+def below(child: Game, depth: int, mover: int, turns: bool) -> int:
+    """The depth left after `mover`'s move: one less, unless (turns) he is to move again."""
+    return depth if turns and not leaf(child) and child.mover.index == mover else depth - 1
 
 
 def same(game: Game, option):
@@ -57,18 +62,20 @@ def same(game: Game, option):
     return next(o for o in game.options() if o.key == option.key)
 
 
-def plain_root(game: Game, model: str, me: int, depth: int | None = None, side: tuple = ()) -> list[tuple]:
+def plain_root(game: Game, model: str, me: int, depth: int | None = None, side: tuple = (),
+               turns: bool = False) -> list[tuple]:
     world = game.clone()
     if world.program.evaluation is not None:
         world.pause_after(world.program.evaluation_reads)
     start = standing(world)
     start_estimate = estimates(world) if world.program.estimate is not None and depth is not None else None
-    values = []
+    values, mover = [], world.mover.index
     for option in world.options():
         child = world.clone()
         child.watched, child.memory.halt = world.watched, world.memory.halt
         child.apply(same(child, option))
-        values.append((option.key, plain(child, model, me, start, (depth or 10_000) - 1, start_estimate, side)))
+        left = below(child, depth or 10_000, mover, turns)
+        values.append((option.key, plain(child, model, me, start, left, start_estimate, side, turns)))
     return values
 
 
@@ -98,10 +105,11 @@ def moves_left(game: Game) -> int:
     return count
 
 
-def compare(game: Game, model: str, me: int | None = None, depth: int | None = None, **solver) -> None:
+def compare(game: Game, model: str, me: int | None = None, depth: int | None = None, turns: bool = False,
+            **solver) -> None:
     me = game.mover.index if me is None else me
-    expected = plain_root(game, model, me, depth)
-    solution = OpenSolver(model, depth=depth, **solver).solve(game, me)
+    expected = plain_root(game, model, me, depth, turns=turns)
+    solution = OpenSolver(model, depth=depth, turns=turns, **solver).solve(game, me)
     found = [(option.key, value) for option, value in solution.moves]
     if model == "paranoid":
         assert [(k, v[me]) for k, v in found] == [(k, v[me]) for k, v in expected]
@@ -177,15 +185,37 @@ def test_every_players_paranoid_value_and_merged_cards_change_nothing(model):
             compare(game, model, me, merge=False)
 
 
-def test_a_depth_cut_scores_the_estimate_as_plain_minimax_does():
-    """Chinchón's hands are long: a line cut after `depth` moves is scored by the change of its estimate."""
+@pytest.mark.parametrize("turns", [False, True])
+def test_a_depth_cut_scores_the_estimate_as_plain_minimax_does(turns):
+    """Chinchón's hands are long: a line cut after `depth` moves (or turns: a draw and its discard are one) is
+    scored by the change of its estimate."""
     compared = 0
     for game in positions("chinchon", {}, range(6), 10_000, skip=lambda game: game.decisions % 7):
-        compare(game, "maxn", depth=3)
+        compare(game, "maxn", depth=3 if not turns else 2, turns=turns)
         compared += 1
         if compared >= 6:
             break
     assert compared >= 6
+
+
+def test_a_depth_in_turns_never_cuts_a_line_between_a_draw_and_its_discard():
+    """Searched one turn deep, a Chinchón draw is valued by the best discard after it (one move deep: by the
+    estimate of a hand of eight cards, the discard not made), and the principal line is the whole turn."""
+    game = next(positions("chinchon", {}, range(3), 10_000, skip=lambda game: "draw" not in
+                          {option.move for option in game.options()}))
+    mover = game.mover.index
+    by_turn = OpenSolver("maxn", depth=1, turns=True).solve(game)
+    by_move = OpenSolver("maxn", depth=1).solve(game)
+    assert len(by_turn.line) == 2 and len(by_move.line) == 1
+    start = estimates(game)[mover]
+    for (option, turn_value), (_, move_value) in zip(by_turn.moves, by_move.moves):
+        child = game.clone()
+        child.apply(same(child, option))
+        drawn = estimates(child)[mover]
+        assert move_value[mover] == drawn - start
+        after = OpenSolver("maxn", depth=1).solve(child)  # the discards after that draw, one move each
+        assert child.mover.index == mover and len(after.moves) > 1
+        assert turn_value[mover] == max(value[mover] for _, value in after.moves) + drawn - start
 
 
 def test_iterative_deepening_under_a_budget_ends_with_the_full_search_when_it_fits():

@@ -11,7 +11,8 @@ the Skat programs), here for any rule file.
 
 A world is solved exactly, to the end of the hand, when that fits in a node
 budget (the last tricks of a hand); otherwise its search stops after `depth`
-moves and scores each line by the rule file's ``estimate`` or, without one
+turns (a player's moves in a row count as one: a rummy's draw and its
+discard are searched together) and scores each line by the rule file's ``estimate`` or, without one
 or when a `policy` is named, by playing the world on to the end of the hand
 with a strategy level in every seat (:mod:`naipes.agents.rollout`).
 
@@ -29,7 +30,8 @@ Named on the command line as ``pimc`` or with options, e.g.
 ``seconds``  the time one decision may take, all told (see below)
 ``model``    ``maxn`` (each player plays for himself) or ``paranoid`` (the others against the seat)
 ``nodes``    the node budget of a world's exact search (0: never exact)
-``depth``    moves searched before a line is scored, when the exact search does not fit
+``depth``    turns searched before a line is scored, when the exact search does not fit (a turn: one player's
+             moves in a row)
 ``policy``   the strategy level that plays lines on (``random`` too; by default the rule file's AI, or its
              ``estimate`` if it declares one)
 ``infer``    the strategy level that models the other players' choices (``none``: no inference; by
@@ -84,7 +86,7 @@ class PIMCAgent:
         if (self.policy_spec or self.infer_spec) and (program is None or make_policy is None):
             raise ParamError("pimc's policy and inference need the game's program (make it with make_agent)")
         self.exact = OpenSolver(model, nodes=nodes) if nodes else None
-        self.cut = OpenSolver(model, depth=depth, cut=self._play_on if self.policy_spec else None)
+        self.cut = OpenSolver(model, depth=depth, cut=self._play_on if self.policy_spec else None, turns=True)
         self.name = "pimc"
         self.knowledge: Knowledge | None = None
         self.policies: Policies | None = None

@@ -6,8 +6,10 @@ game: :meth:`naipes.agents.knowledge.Knowledge.world`). It plays lines through
 the interpreter with :meth:`Game.make` and :meth:`Game.undo`, so it solves
 whatever a rule file says, and stops a line where the rule file's
 ``evaluation`` changes (the end of a hand: a round scored, a poroto lost) or
-where the game ends; a line cut after ``depth`` moves is scored by the
-change in the ``estimate`` (or in the evaluation, without one).
+where the game ends; a line cut after ``depth`` moves (or, with ``turns``,
+turns: a player's moves in a row count as one, so a line is never cut in the
+middle of a turn, between a rummy's draw and its discard, say) is scored by
+the change in the ``estimate`` (or in the evaluation, without one).
 
 What a position is worth is a change of each player's standing (the
 evaluation; the payoffs of a game without one). With two players and a
@@ -109,19 +111,20 @@ class OpenSolver:
 
     def __init__(self, model: str = "paranoid", depth: int | None = None, nodes: int | None = None,
                  order: Callable[[Game], Option | None] | None = None, merge: bool = True,
-                 order_depth: int = 4, cut: Callable[[Game], Vector] | None = None):
+                 order_depth: int = 4, cut: Callable[[Game], Vector] | None = None, turns: bool = False):
         """`depth`: moves searched before a line is cut (None: to the end of the hand); `nodes`: the budget of
         one `solve` (deepening two moves at a time until it runs out, up to `depth`; None: no budget);
         `order(game)`: an option to try first (a strategy's choice), asked in the first `order_depth` moves of
         a line; `merge`: options that differ by cards the rule file cannot tell apart are searched once;
         `cut(game)`: the standing a line cut by depth is worth (naipes.agents.rollout plays it on; by
-        default the estimate, or the standing as it is)."""
+        default the estimate, or the standing as it is); `turns`: `depth` counts turns, a player's moves in a
+        row counting as one (a line is cut only where another player is to move)."""
         if model not in MODELS:
             raise ParamError(f"unknown model '{model}': choose {', '.join(MODELS)}")
         if depth is not None and depth < 1:
             raise ParamError(f"the depth is {depth}: it must be at least 1")
         self.model, self.depth, self.budget, self.order, self.order_depth = model, depth, nodes, order, order_depth
-        self.merge, self.cut = merge, cut
+        self.merge, self.cut, self.turns = merge, cut, turns
         self.table: dict = {}
         self.nodes = 0
         self._limit = INFINITE
@@ -272,13 +275,15 @@ class OpenSolver:
             if merged in known:
                 scored.append((option, known[merged]))
                 continue
+            mover = world.mover.index
             point = world.make(option)
             try:
+                below = self._below(world, depth, mover)
                 if self._search != "maxn":
-                    value, whole = self._paranoid(world, -math.inf, math.inf, depth - 1, 1)
+                    value, whole = self._paranoid(world, -math.inf, math.inf, below, 1)
                     vector = self._as_vector(world, value)
                 else:
-                    vector, whole = self._maxn(world, depth - 1, 1)
+                    vector, whole = self._maxn(world, below, 1)
             finally:
                 world.undo(point)
             complete = complete and whole
@@ -342,7 +347,8 @@ class OpenSolver:
         for option in self._distinct_options(world, hint, ply):
             point = world.make(option)
             try:
-                value, whole = self._paranoid(world, alpha, beta, depth - 1, ply + 1)
+                below = self._below(world, depth, mover) if self.turns else depth - 1  # (a call less a node)
+                value, whole = self._paranoid(world, alpha, beta, below, ply + 1)
             finally:
                 world.undo(point)
             complete = complete and whole
@@ -381,7 +387,8 @@ class OpenSolver:
         for option in self._distinct_options(world, hint, ply):
             point = world.make(option)
             try:
-                vector, whole = self._maxn(world, depth - 1, ply + 1)
+                below = self._below(world, depth, mover) if self.turns else depth - 1
+                vector, whole = self._maxn(world, below, ply + 1)
             finally:
                 world.undo(point)
             complete = complete and whole
@@ -393,6 +400,12 @@ class OpenSolver:
         if key is not None:
             self.table[key] = (best, INFINITE if complete else depth, best_key)
         return best, complete
+
+    def _below(self, world: Game, depth: int, mover: int) -> int:
+        """The depth left once `mover` has moved: one less, but (turns) the same while he is still to move."""
+        if self.turns and not self._leaf(world) and world.mover.index == mover:
+            return depth
+        return depth - 1
 
     def _reach(self, world: Game, depth: int) -> tuple[Vector | None, bool, tuple | None, Any]:
         """A position the search reaches: (its value vector, True) at the end of the hand, (the cut's value,
@@ -481,22 +494,25 @@ class OpenSolver:
         """The labels of the line of best play from the root, each move one of best value where it is played."""
         line: list[str] = []
         points: list[tuple] = []
+        left = depth
         try:
-            while not self._leaf(world) and len(line) < depth:
-                left = depth - len(line) - 1
+            while not self._leaf(world) and left > 0:
+                mover = world.mover
                 chosen = max(world.options(), key=lambda option: self._preference(world, option, left))
-                line.append(f"{world.mover.name}: {chosen.label}")
+                line.append(f"{mover.name}: {chosen.label}")
                 points.append(world.make(chosen))
+                left = self._below(world, left, mover.index)
         finally:
             while points:
                 world.undo(points.pop())
         return line
 
     def _preference(self, world: Game, option: Option, depth: int) -> tuple:
-        """How much the player to move likes `option` (searched `depth` moves on): the larger, the better."""
+        """How much the player to move likes `option` (searched to `depth` from here): the larger, the better."""
         mover = world.mover.index
         point = world.make(option)
         try:
+            depth = self._below(world, depth, mover)
             if self._search != "maxn":
                 value = self._paranoid(world, -math.inf, math.inf, depth, 1)[0]
                 return (value if mover in self._side else -value,)
