@@ -38,6 +38,7 @@ import copy
 import itertools
 from collections import Counter
 from collections.abc import Callable, Iterator
+from typing import NamedTuple
 
 from . import nodes
 from .cascades import SHARED as SHARED_LOCAL
@@ -56,17 +57,40 @@ def optimise(module: ast.Module, kinds: dict[str, str]) -> ast.Module:
     by name (naipes.language.sections.Definition.kind), which the passes go by, not by how a name is spelt."""
     defined = [node for node in module.body if isinstance(node, ast.FunctionDef)]
     hoister = _Hoister({node.name: node for node in defined if kinds.get(node.name) in (FUNCTION, REDUCTION)})
+    facts = {node.name: _facts(node) for node in defined if kinds.get(node.name) != REDUCTION}
     for node in defined:
         if kinds.get(node.name) == REDUCTION:
             hoister.reduction(node)
         else:
-            hoister.function(node)
+            hoister.function(node, facts[node.name])
     for node in defined:
         if kinds.get(node.name) != REDUCTION:
-            taken = _own_names(node)
-            _filters_as_loops(node, taken)
-            _tests_as_loops(node, taken)
+            _filters_as_loops(node, facts[node.name].own)
+            _tests_as_loops(node, facts[node.name])
     return module
+
+
+class _Facts(NamedTuple):
+    """What the passes need to know of a function, found in one walk before they change it (what they add, the
+    temporaries `_hN` and the names they read, is never a comprehension's item nor a flag `_tN`)."""
+    changes_nothing: bool  # it calls none of the memory's writing methods
+    assigned: set[str]  # the names its statements assign
+    own: set[str]  # the names it reads (outside the comprehensions and lambdas that bind them), assigns or takes
+    last_flag: int  # the largest N of a temporary `_tN` it names (0: none)
+
+
+def _facts(node: ast.FunctionDef) -> _Facts:
+    writes, assigned, flags = False, set(), [0]
+    for n in ast.walk(node):
+        if isinstance(n, ast.Attribute):
+            writes = writes or _is_name(n.value, "M") and (n.attr in WRITES or n.attr == "rng")
+        elif isinstance(n, (ast.Assign, ast.For)):
+            targets = n.targets if isinstance(n, ast.Assign) else [n.target]
+            assigned |= {t.id for target in targets for t in ast.walk(target) if isinstance(t, ast.Name)}
+        elif isinstance(n, ast.Name) and n.id[:2] == "_t" and n.id[2:].isdigit():
+            flags.append(int(n.id[2:]))
+    own = _free(node) | assigned | {a.arg for a in node.args.args}
+    return _Facts(not writes, assigned, own, max(flags))
 
 
 def _is_name(node: ast.AST, name: str) -> bool:
@@ -96,10 +120,9 @@ class _Hoister:
         self.assigned: set[str] = set()
         self.temporaries: Counter[str] = Counter()  # how often the expression being visited names each temporary
 
-    def function(self, node: ast.FunctionDef) -> None:
-        if _changes_nothing(node):
-            self.shared = {}
-            self.assigned = {n.id for statement in node.body for n in _statement_targets(statement)}
+    def function(self, node: ast.FunctionDef, facts: _Facts) -> None:
+        if facts.changes_nothing:
+            self.shared, self.assigned = {}, facts.assigned
             body = self.statements(node.body)
             node.body = [ast.fix_missing_locations(ast.copy_location(_unset(name), node.body[0]))
                          for name in self.shared.values()] + body
@@ -341,22 +364,6 @@ def _invariant_filter(node: ast.expr | None) -> bool:
         all(generator.target.id not in _free(test) and _pure(test) for test in generator.ifs)
 
 
-def _changes_nothing(node: ast.FunctionDef) -> bool:
-    """Whether a generated function only computes: it calls none of the memory's writing methods."""
-    return not any(isinstance(n, ast.Attribute) and _is_name(n.value, "M") and (n.attr in WRITES or n.attr == "rng")
-                   for n in ast.walk(node))
-
-
-def _statement_targets(statement: ast.stmt) -> list[ast.Name]:
-    """The names a statement (and the statements in it) assign, outside comprehensions and lambdas."""
-    found: list[ast.Name] = []
-    for n in ast.walk(statement):
-        if isinstance(n, (ast.Assign, ast.For)):
-            targets = n.targets if isinstance(n, ast.Assign) else [n.target]
-            found += [t for target in targets for t in ast.walk(target) if isinstance(t, ast.Name)]
-    return found
-
-
 def _code(node: ast.expr) -> str:
     """What `node` computes, as text: equal for code that differs only in the names of its lambdas' and
     comprehensions' own variables (the inliner names them afresh at every call site)."""
@@ -425,13 +432,6 @@ def _has_call(node: ast.AST) -> bool:
 APPEND = "B_append"  # list.append (the linker binds it): generated code names no method of a list
 
 
-def _own_names(node: ast.FunctionDef) -> set[str]:
-    """The names a function reads, assigns or takes as parameters, outside the comprehensions and lambdas
-    that bind them (a loop may bind a comprehension's item in the function only if it is none of these)."""
-    return _free(node) | {n.id for statement in node.body for n in _statement_targets(statement)} | \
-        {a.arg for a in node.args.args}
-
-
 def _rewritten(body: list[ast.stmt], rewrite: Callable[[ast.stmt], list[ast.stmt] | None]) -> list[ast.stmt]:
     """`body` with each statement, those inside it first, replaced by what `rewrite` makes of it (None: kept)."""
     out: list[ast.stmt] = []
@@ -475,14 +475,12 @@ def _as_loop(statement: ast.stmt, taken: set[str]) -> list[ast.stmt] | None:
     return [ast.fix_missing_locations(ast.copy_location(s, statement)) for s in made]
 
 
-def _tests_as_loops(node: ast.FunctionDef, taken: set[str]) -> None:
+def _tests_as_loops(node: ast.FunctionDef, facts: _Facts) -> None:
     """Each `if` whose test is `all(e for c in items if f)` or `any(...)`, or ends with one after `and`,
     decides it with a loop that stops at the first item that settles it, in a flag (`_t` and a number the
-    function does not use), where `c` is not one of the function's own names (`taken`)."""
-    numbers = [int(n.id[2:]) for n in ast.walk(node) if isinstance(n, ast.Name) and n.id[:2] == "_t"
-               and n.id[2:].isdigit()]
-    flags = itertools.count(max(numbers, default=0) + 1)
-    node.body = _rewritten(node.body, lambda statement: _test_as_loop(statement, taken, flags))
+    function does not use), where `c` is not one of the function's own names."""
+    flags = itertools.count(facts.last_flag + 1)
+    node.body = _rewritten(node.body, lambda statement: _test_as_loop(statement, facts.own, flags))
 
 
 def _test_as_loop(statement: ast.stmt, taken: set[str], flags: Iterator[int]) -> list[ast.stmt] | None:
