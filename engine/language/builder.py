@@ -314,7 +314,8 @@ def link(declared: Declared, compiled: Compiled, path: str, overrides: dict[str,
                 for phase in declared.phases},
         teams=declared.teams, entries=frozenset(r.phase for r in compiled.rules if r.steps),
         warnings=tuple(unmade_texts(defs, declared.symbols, declared_texts(declared, compiled))),
-        turns={phase: TurnSpec(*map(module.resolve, spec[:4]), once=spec[4], after=spec[5])  # type: ignore[misc]
+        turns={phase: TurnSpec(*map(module.resolve, spec[:4]), once=spec[4], after=spec[5],
+                                 ask=tuple(spec[6] or ()))  # type: ignore[misc]
                for phase, spec in compiled.turns.items()},
         key_state=tuple(v.name for v in state if v.name in read),
         key_player_state=tuple(attribute(v.name) for v in player_state if v.name in read),

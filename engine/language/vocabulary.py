@@ -202,6 +202,8 @@ TURNS = _record(
     until=("after a move, the turn stops (turn is None) when this holds", EXPRESSION),
     after=("the moves that end a turn (default: every move; a move not listed leaves the turn where it is)",
            NAMES),
+    ask=("the moves the player is asked each time the turn order gives him the turn (on entering the phase, once "
+         "its enter steps have run, and after each move that ends a turn)", NAMES),
     doc=("how the turn goes round", TEXT))
 PHASE = _record(
     turns=("declared turn order: `turn` is `from` on entering the phase and passes after each move made by the "

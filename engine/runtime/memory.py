@@ -202,7 +202,7 @@ class Memory(Budget):
         """`player` made `move` in `phase`: with declared turns, the turn passes to the next player of its order
         who is not passed over, unless the move does not end a turn (`after`), gave the turn to someone else,
         changed the phase or ended the game; None when `until` holds, when it would go back to `from` in a phase
-        whose turn goes round once, or when nobody is left."""
+        whose turn goes round once, or when nobody is left. The player it passes to is asked the turns' `ask`."""
         spec = self.program.turns.get(phase)
         V = self.vars
         if spec is None or self.over or V["turn"] is not player or V["phase"] != phase or (
@@ -211,23 +211,29 @@ class Memory(Budget):
         if spec.until is not None and spec.until(self, V):
             self.set_var("turn", None)
             return
-        ring: list[Any] = spec.order(self, V) if spec.order is not None else self.players
-        if player not in ring:  # (left the order: the next of it after his seat)
-            ring = [p for p in self.players if p is player or p in ring]
-        at, count = ring.index(player), len(ring)
+        ring: list[Any] = self.players
+        at = player.index  # (his place in the order: every player's is his seat)
+        if spec.order is not None:
+            ring = spec.order(self, V)
+            if player not in ring:  # (left the order: the next of it after his seat)
+                ring = [p for p in self.players if p is player or p in ring]
+            at = ring.index(player)
+        count = len(ring)
+        following: Any = None
         if spec.skip is None and not spec.once:
-            self.set_var("turn", ring[(at + 1) % count])
-            return
-        first = spec.first(self, V) if spec.once else None
-        following = None
-        for i in range(1, count + 1):
-            candidate = ring[(at + i) % count]
-            if spec.once and candidate is first:
-                break
-            if spec.skip is None or not spec.skip(self, V, candidate):
-                following = candidate
-                break
+            following = ring[(at + 1) % count]
+        else:
+            first = spec.first(self, V) if spec.once else None
+            for i in range(1, count + 1):
+                candidate = ring[(at + i) % count]
+                if spec.once and candidate is first:
+                    break
+                if spec.skip is None or not spec.skip(self, V, candidate):
+                    following = candidate
+                    break
         self.set_var("turn", following)
+        if following is not None and spec.ask:
+            self.ask(following, spec.ask)
 
     def refresh(self, rule: str) -> None:
         """Let the activations of `rule` fire again though nothing they read changed (CLIPS's refresh)."""
