@@ -505,6 +505,8 @@ def _call_move(bet: _Bet, move: str, calls: list[str]) -> Map:
     then = _text(bet, f"if {b}_answering(player):\n    {b}_accepted = len({b}_calls)\n"
                       f"{b}_calls = {b}_calls + [{call}]\n{sizes}{b}_by = player\n", *who)
     when: list[str | tuple[str, str]] = ["(", ("when", ""), ")"] if "when" in bet.spec else ["True"]
+    if "answerers" in bet.spec:  # a call nobody may answer is not offered (rather than failing once made)
+        when += [" and len(list(", ("answerers", ""), ")) > 0"]
     if not single:
         listed = "[" + ", ".join(f"'{c}'" for c in calls) + "]"
         options = f"{b}_options(player)" if calls == bet.calls else f"[c for c in {b}_options(player) if c in {listed}]"
