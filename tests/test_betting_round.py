@@ -225,3 +225,14 @@ def test_a_round_names_a_declared_phase_and_a_player_variable(tmp_path):
 def test_a_mistake_in_a_size_is_located_where_it_is_written(tmp_path):
     [(line, message, _)] = round_errors(tmp_path, 'pot: "pot_size() + pot_high', 'pot: "pot_sise() + pot_high')
     assert line == line_of("pot: \"pot_size()") and "pot_sise" in message
+
+
+def test_a_mistake_in_the_blinds_step_is_located_where_it_is_written(tmp_path):
+    [(line, message, _)] = round_errors(tmp_path, 'when: "rounds == 0"', 'when: "rouns == 0"')
+    assert line == line_of('when: "rounds == 0"') and "rouns" in message
+    blinds = '        bets: "[(players[0], 1), (players[1], 2)]"\n'
+    text = ROUND.replace(blinds, blinds + '        then: ["rounds = 0", "annouce 1"]\n')
+    [error] = load_errors(write_rules(tmp_path, text))  # (a list of actions: each where it is written)
+    column = len('        then: ["rounds = 0", "annouce ') + 1
+    assert (error.location.line, error.location.col) == (line_of("bets: \"[(players[0]") + 1, column)
+    assert "unexpected '1' in step 'post_blinds'" in error.message

@@ -28,11 +28,16 @@ state, functions, moves and an enter step before the section readers see it: eac
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..errors import Location, did_you_mean
 from .compiler import identifier_problem
 from .loader import Map, Seq, Text
+
+if TYPE_CHECKING:
+    from .bets import Report
+
+Pieces = list[str | Text | tuple[str, str]]  # a generated text's pieces (see bets._text)
 
 ACTIONS = ("bet", "call", "fold")  # what a player may do in turn (the moves, by default so named)
 ALL_IN = "all-in"  # the size a player may always bet or raise to: every chip he has
@@ -57,7 +62,7 @@ class Round:
         return self.spec.loc(key) if key in self.spec else self.loc
 
 
-def read_round(name: str, spec: Map, loc: Location, tree: Map, report: Any) -> Round | None:
+def read_round(name: str, spec: Map, loc: Location, tree: Map, report: Report) -> Round | None:
     """The round `spec` declares, or None (every problem reported where it is)."""
     from .bets import BET_ONLY  # (bets imports this module when it meets a round)
     for key in spec:
@@ -91,7 +96,7 @@ def read_round(name: str, spec: Map, loc: Location, tree: Map, report: Any) -> R
     return Round(name, spec, loc, phase, chips, moves, sizes, blinds)
 
 
-def _moves(name: str, spec: Map, report: Any) -> dict[str, str] | None:
+def _moves(name: str, spec: Map, report: Report) -> dict[str, str] | None:
     given = spec.get("move")
     if given is None:
         return {action: action for action in ACTIONS}
@@ -116,7 +121,7 @@ def _moves(name: str, spec: Map, report: Any) -> dict[str, str] | None:
     return moves
 
 
-def _sizes(name: str, spec: Map, report: Any) -> dict[str, Any] | None:
+def _sizes(name: str, spec: Map, report: Report) -> dict[str, Any] | None:
     from .bets import CALL
     given = spec.get("sizes")
     if given is None:
@@ -157,13 +162,13 @@ def variables(r: Round) -> tuple[dict[str, tuple[str, str, bool, str]], dict[str
     return game, players
 
 
-def functions(r: Round) -> dict[str, list[str | Text | tuple[str, str]]]:
+def functions(r: Round) -> dict[str, Pieces]:
     """The round's functions: signature -> the pieces of its text (plain text generated; a (key, indent) pair,
     or a Text, the file's own)."""
     b, c = r.name, r.chips
     words = list(r.sizes)
     first, every = repr([words[0]]), repr(words)
-    size: list[str | Text | tuple[str, str]] = []
+    size: Pieces = []
     for word in words[:-1]:
         size += ["(", _expression(r.sizes[word]), f") if k == {word!r} else "]
     size += ["(", _expression(r.sizes[words[-1]]), ")"]
@@ -192,7 +197,7 @@ def functions(r: Round) -> dict[str, list[str | Text | tuple[str, str]]]:
     }
 
 
-def _key(r: Round, key: str, default: str) -> list[str | Text | tuple[str, str]]:
+def _key(r: Round, key: str, default: str) -> Pieces:
     return ["(", (key, ""), ")"] if key in r.spec else [default]
 
 
@@ -201,10 +206,10 @@ def _expression(value: Any) -> str | Text:
     return value if isinstance(value, Text) else str(value)
 
 
-def moves(r: Round) -> dict[str, dict[str, list[str | Text | tuple[str, str]]]]:
+def moves(r: Round) -> dict[str, dict[str, Pieces]]:
     """The round's three moves: name -> key -> pieces of its text."""
     b, c = r.name, r.chips
-    folded: list[str | Text | tuple[str, str]] = [("folded", "")] if "folded" in r.spec else []
+    folded: Pieces = [("folded", "")] if "folded" in r.spec else []
     return {
         r.moves["fold"]: {
             "choose": ["k in ['fold']"], "space": ["['fold']"], "when": [f"player.{b}_bet < {b}_high"],
@@ -229,22 +234,22 @@ def moves(r: Round) -> dict[str, dict[str, list[str | Text | tuple[str, str]]]]:
     }
 
 
-def blinds_step(r: Round) -> tuple[str, dict[str, list[str | Text | tuple[str, str]]]] | None:
+def blinds_step(r: Round) -> tuple[str, dict[str, Pieces]] | None:
     """The enter step that posts the forced bets: each (player, amount) in order, at most his chips; the largest
     amount is the bet to call, the minimum raise at least it, and it counts as the round's first bet."""
     if r.blinds is None:
         return None
     b, c = r.name, r.chips
     step, body = r.blinds
-    then: list[str | Text | tuple[str, str]] = [
+    then: Pieces = [
         f"let {b}_forced = list(", _expression(body.get("bets", "[]")), ")\n"
         f"for {b}_p, {b}_a in {b}_forced:\n    let {b}_posted = min({b}_a, {b}_p.{c})\n"
         f"    {b}_p.{c} -= {b}_posted\n    {b}_p.{b}_bet += {b}_posted\n    {b}_p.{b}_put += {b}_posted\n"
         f"if len({b}_forced) > 0:\n    {b}_high = max([{b}_high] + [pair[1] for pair in {b}_forced])\n"
         f"    {b}_raise = max({b}_raise, {b}_high)\n    {b}_raises += 1\n"]
     if "then" in body:
-        then.append(_actions(body["then"]))
-    out: dict[str, list[str | Text | tuple[str, str]]] = {"then": then}
+        then += _actions(body["then"])
+    out: dict[str, Pieces] = {"then": then}
     if "when" in body:
         out["when"] = [_expression(body["when"])]
     if "doc" in body:
@@ -252,7 +257,10 @@ def blinds_step(r: Round) -> tuple[str, dict[str, list[str | Text | tuple[str, s
     return step, out
 
 
-def _actions(value: Any) -> str | Text:
-    if isinstance(value, Seq):
-        return "\n".join(str(line) for line in value)
-    return _expression(value)
+def _actions(value: Any) -> Pieces:
+    """Actions as the file gave them: one text, or a list of texts (a line each), each where it was written."""
+    lines = list(value) if isinstance(value, Seq) else [value]
+    pieces: Pieces = []
+    for i, line in enumerate(lines):
+        pieces += ["\n" if i else "", _expression(line)]
+    return pieces

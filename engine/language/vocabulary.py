@@ -288,7 +288,8 @@ RULE_FILE = _record(
            "retract F; NAME is the collection of the facts asserted, oldest first (for: f in NAME)", Entries(NAMES)),
     moves=("the decisions players make", Entries(MOVE)),
     bets=("calls that wait for an answer (accept, refuse, or call again): each written out as state NAME_calls, "
-          "NAME_accepted, NAME_asked, NAME_by, NAME_raiser, functions and its moves", Entries(BET)),
+          "NAME_accepted, NAME_asked, NAME_by, NAME_raiser, functions and its moves; or, with round: PHASE, a round "
+          "of betting (NAME_high, p.NAME_bet, NAME_over(), the moves fold, call and bet...)", Entries(BET)),
     rules=("production rules", ListOf(RULE)),
     result=("each player's payoff when the game ends", EXPRESSION),
     evaluation=("how well each player stands mid-game (search agents stop their playouts when it changes)", EXPRESSION),
