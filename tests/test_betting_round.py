@@ -153,7 +153,7 @@ def test_an_all_in_short_of_a_full_raise_does_not_reopen_the_betting(tmp_path):
     assert mover(game) == "P2" and labels(game) == ["fold", "call 1"]
     choose(game, "call 1")
     assert V(game)["rounds"] == 1 and bets(game) == [0, 0, 0]
-    assert not value(game, "pot_to_act(players[2])")  # all-in: he no longer acts
+    assert not value(game, "pot_to_act(players[2])") and value(game, "pot_all_in(players[2])")  # he no longer acts
 
 
 def test_a_short_all_in_leaves_those_who_have_not_acted_free_to_raise(tmp_path):
@@ -236,3 +236,13 @@ def test_a_mistake_in_the_blinds_step_is_located_where_it_is_written(tmp_path):
     column = len('        then: ["rounds = 0", "annouce ') + 1
     assert (error.location.line, error.location.col) == (line_of("bets: \"[(players[0]") + 1, column)
     assert "unexpected '1' in step 'post_blinds'" in error.message
+
+
+def test_antes_are_dead_chips_in_the_pot_posted_before_the_blinds(tmp_path):
+    text = ROUND.replace('        when: "rounds == 0"\n', '        when: "rounds == 0"\n        antes: "1"\n')
+    game = started(tmp_path, text)
+    players = V(game)["players"]
+    assert [p.pot_put for p in players] == [2, 3, 1] and [p.chips for p in players] == [98, 97, 99]
+    assert bets(game) == [1, 2, 0] and V(game)["pot_high"] == 2  # the antes are no bet of the round
+    assert labels(game)[:2] == ["fold", "call 2"] and value(game, "pot_size()") == 6
+    assert not value(game, "pot_all_in(players[0])")

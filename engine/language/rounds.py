@@ -90,7 +90,7 @@ def read_round(name: str, spec: Map, loc: Location, tree: Map, report: Report) -
         return None
     moves = _moves(name, spec, report)
     sizes = _sizes(name, spec, report)
-    blinds = _blinds(spec)
+    blinds = _blinds(name, spec, report)
     if moves is None or sizes is None:
         return None
     return Round(name, spec, loc, phase, chips, moves, sizes, blinds)
@@ -136,12 +136,18 @@ def _sizes(name: str, spec: Map, report: Report) -> dict[str, Any] | None:
     return {str(word): given[word] for word in given}
 
 
-def _blinds(spec: Map) -> tuple[str, Map] | None:
+def _blinds(name: str, spec: Map, report: Report) -> tuple[str, Map] | None:
     given = spec.get("blinds")
     if not isinstance(given, Map) or len(given) != 1:
         return None  # (none, or the shape check reported it)
     step, body = next(iter(given.items()))
-    return (str(step), body) if isinstance(body, Map) else None
+    if not isinstance(body, Map):
+        return None
+    if "bets" not in body and "antes" not in body:
+        report(f"bets '{name}': the step '{step}' posts nothing: give its 'bets' (the blinds) or 'antes'",
+               given.key_loc(step), None)
+        return None
+    return str(step), body
 
 
 def variables(r: Round) -> tuple[dict[str, tuple[str, str, bool, str]], dict[str, tuple[str, str, bool, str]]]:
@@ -180,6 +186,7 @@ def functions(r: Round) -> dict[str, Pieces]:
                            f"any(q != p and q.{c} > 0 for q in {b}_in())))"],
         f"{b}_next_to_act(p)": [f"first([q for q in seating(next_player(p)) if {b}_to_act(q)])"],
         f"{b}_over()": [f"not any({b}_to_act(p) for p in players)"],
+        f"{b}_all_in(p)": [f"not p.{b}_folded and p.{c} == 0"],
         f"{b}_minimum()": _key(r, "minimum", "1"),
         f"{b}_fixed()": _key(r, "fixed", "0"),
         f"{b}_cap()": _key(r, "cap", "0"),
@@ -235,13 +242,18 @@ def moves(r: Round) -> dict[str, dict[str, Pieces]]:
 
 
 def blinds_step(r: Round) -> tuple[str, dict[str, Pieces]] | None:
-    """The enter step that posts the forced bets: each (player, amount) in order, at most his chips; the largest
-    amount is the bet to call, the minimum raise at least it, and it counts as the round's first bet."""
+    """The enter step that posts the forced bets: first each player's ante (dead: in the pot, not a bet of the
+    round), then the blinds, each (player, amount) in order; what a player posts is at most his chips. The largest
+    blind is the bet to call, the minimum raise at least it, and it counts as the round's first bet."""
     if r.blinds is None:
         return None
     b, c = r.name, r.chips
     step, body = r.blinds
-    then: Pieces = [
+    then: Pieces = []
+    if "antes" in body:
+        then += [f"for player in {b}_in():\n    let {b}_ante = min(", _expression(body["antes"]), f", player.{c})\n"
+                 f"    player.{c} -= {b}_ante\n    player.{b}_put += {b}_ante\n"]
+    then += [
         f"let {b}_forced = list(", _expression(body.get("bets", "[]")), ")\n"
         f"for {b}_p, {b}_a in {b}_forced:\n    let {b}_posted = min({b}_a, {b}_p.{c})\n"
         f"    {b}_p.{c} -= {b}_posted\n    {b}_p.{b}_bet += {b}_posted\n    {b}_p.{b}_put += {b}_posted\n"

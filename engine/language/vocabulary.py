@@ -221,8 +221,10 @@ RULE = _record(
     doc=("what it does", TEXT), **{"for": ("NAME in COLLECTION bindings: one activation per binding", BINDINGS)})
 
 BLINDS_STEP = _record(
-    ("bets",), bets=("the forced bets, posted in order: a list of (player, amount); a player short of his posts what "
-                     "he has (all-in)", EXPRESSION),
+    bets=("the blinds, posted in order: a list of (player, amount); a player short of his posts what he has "
+          "(all-in); the largest is the round's first bet", EXPRESSION),
+    antes=("the ante each player still in posts first (an expression of player): dead, in the pot but not a bet "
+           "of the round", EXPRESSION),
     when=("post them only if this holds when the round begins (street == 0)", EXPRESSION),
     then=("actions once they are posted (what each posted: p.NAME_bet)", ACTIONS), doc=("what is posted", TEXT))
 BET = _record(
