@@ -246,3 +246,20 @@ def test_antes_are_dead_chips_in_the_pot_posted_before_the_blinds(tmp_path):
     assert bets(game) == [1, 2, 0] and V(game)["pot_high"] == 2  # the antes are no bet of the round
     assert labels(game)[:2] == ["fold", "call 2"] and value(game, "pot_size()") == 6
     assert not value(game, "pot_all_in(players[0])")
+
+
+def test_a_key_of_a_round_is_not_one_of_a_bet_answered_once(tmp_path):
+    errors = round_errors(tmp_path, "    round: betting\n", "")  # (without round: a bet answered once, no calls)
+    assert (line_of("minimum: 2") - 1, "'minimum' is a key of a round of betting (give 'round: PHASE'), not of a "
+            "bet answered once", None) in errors
+    assert any("needs its calls" in message for _, message, _ in errors)
+
+
+def test_a_round_names_its_moves(tmp_path):
+    text = ROUND.replace("    minimum: 2\n", "    minimum: 2\n    move: {bet: up, fold: out}\n").replace(
+        "ask turn to fold, call, bet", "ask turn to out, call, up")
+    game = started(tmp_path, text)
+    assert labels(game) == ["fold", "call 2", "raise to 4", "raise to 7", "raise to 100 (all-in)"]
+    assert [option.move for option in game.options()][::2] == ["out", "up", "up"]
+    [(line, message, _)] = round_errors(tmp_path, "    minimum: 2\n", "    minimum: 2\n    move: {raise: up}\n")
+    assert line == line_of("minimum: 2") + 1 and "'raise' is none of them" in message

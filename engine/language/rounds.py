@@ -72,6 +72,10 @@ def read_round(name: str, spec: Map, loc: Location, tree: Map, report: Report) -
         elif key not in ROUND_KEYS:
             report(f"unknown key '{key}' in bets '{name}'", spec.key_loc(key),
                    did_you_mean(str(key), ROUND_KEYS) or f"allowed: {', '.join(sorted(ROUND_KEYS))}")
+    problem = identifier_problem(name, "bet")
+    if problem:
+        report(problem, loc, None)
+        return None
     phases = tree.get("phases")
     declared = [str(p) for p in phases] if isinstance(phases, (Map, Seq)) else []
     phase = str(spec["round"])
@@ -209,7 +213,7 @@ def _key(r: Round, key: str, default: str) -> Pieces:
 
 
 def _expression(value: Any) -> str | Text:
-    """A size as the file gave it (a number is generated text)."""
+    """A value as the file gave it: its own text (located), or a number or a truth value as generated text."""
     return value if isinstance(value, Text) else str(value)
 
 
