@@ -1,4 +1,4 @@
-"""The optimiser (naipes.language.optimizer) changes how fast rule files run, never what they compute.
+"""The optimiser (naipes.language.passes) changes how fast rule files run, never what they compute.
 
 Each test writes a rule file whose result is known from the language's
 semantics, in a shape that one of the optimiser's passes rewrites (an inlined
@@ -180,18 +180,19 @@ def test_the_optimised_code_is_checked_again():
 
 # ------------------------------------------------------------------ constant folding
 def optimised_source(tmp_path, monkeypatch, text: str, finish: str = FINISH) -> tuple[Game, str]:
-    """A started game of the rule file `text` (and `finish`), and its generated module as the optimiser left it."""
+    """A started game of the rule file `text` (and `finish`), and its generated modules as the linker compiles them
+    (written back from their syntax trees: ast.unparse)."""
     import ast
 
     import naipes.language.linker as linker
     seen: list[str] = []
-    optimise = linker.optimise
+    module_source = linker.module_source
 
-    def keep(tree, kinds):
-        tree = optimise(tree, kinds)
-        seen.append(ast.unparse(tree))
-        return tree
-    monkeypatch.setattr(linker, "optimise", keep)
+    def keep(defs):
+        source, origins = module_source(defs)
+        seen.append(ast.unparse(ast.parse(source)))
+        return source, origins
+    monkeypatch.setattr(linker, "module_source", keep)
     game = run(tmp_path, text, finish=finish)
     return game, "\n".join(seen)
 
@@ -354,7 +355,7 @@ def test_folding_computes_what_python_computes(monkeypatch):
         with monkeypatch.context() as patch:
             if not fold:
                 patch.setattr(passes, "Folder", Unfolded)
-            source, _, _ = linker.module_source(defs)
+            source, _ = linker.module_source(defs)
             module = linker.compile_module(defs, Symbols(), "test")
         try:
             value = module.namespace["rule_when_0"](Budget(), {}, *values.values())

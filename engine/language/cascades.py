@@ -40,16 +40,16 @@ def share_first_tests(definition: n.Definition) -> None:
         first, first_tests = steps[0]
         made = first.value
         assert isinstance(made, n.Filter)  # (a step: cascade_tests)
-        inserts[id(first)] = n.set_local(shared, n.Filter(made.item, n.local(n.CANDIDATES, made.at), first_tests[0],
-                                                          at=made.at), first.at)
+        candidates = n.local(n.CANDIDATES, made.at, "list")
+        inserts[id(first)] = n.set_local(shared, n.Filter(made.item, candidates, first_tests[0], at=made.at), first.at)
         for statement, tests in steps:
             step = statement.value
             assert isinstance(step, n.Filter)
             rest = tests[1:]
             if not rest:
-                statement.value = n.local(shared, step.at)
+                statement.value = n.local(shared, step.at, "list")
             else:
-                step.items = n.local(shared, step.at)
+                step.items = n.local(shared, step.at, "list")
                 step.test = rest[0] if len(rest) == 1 else n.BoolOp("and", rest, at=rest[0].at)
     if inserts:
         definition.body = [made for statement in body
