@@ -11,14 +11,12 @@ once for each candidate, as each step did).
 """
 from __future__ import annotations
 
-import re
-
 from . import nodes as n
-from .codegen import INLINED, Writer, draws_at_random
+from .codegen import Writer, draws_at_random
+from .inlining import canonical_code, free_locals
 
 CHOICES = "move_choices"  # the kind of a move's choices (naipes.language.moves)
 SHARED = "__shared_"  # the candidates passing the first test of several steps (+ a number): an engine local
-FRESH = re.compile(r"v__\d+_\w+")  # a local the inliner named afresh (naipes.language.inlining)
 CALLS = (n.Generated, n.MemoryCall, n.Copy, n.Comprehension, n.DeckProduct, n.Keep, n.Temporary)
 
 
@@ -86,6 +84,4 @@ def shareable(test: n.Expr) -> bool:
 def code(writer: Writer, test: n.Expr) -> str:
     """What `test` computes, as text: equal for code that differs only in the names the inliner gave its lambdas'
     and comprehensions' own variables (fresh at every call site)."""
-    names: dict[str, str] = {}
-    text = INLINED.sub("", writer.expr(test))  # (where each part comes from does not change what it computes)
-    return FRESH.sub(lambda match: names.setdefault(match.group(), f"_{len(names)}"), text)
+    return canonical_code([test], free_locals(test), writer)

@@ -28,7 +28,7 @@ from collections.abc import Callable, Iterator
 
 from . import nodes as n
 from .codegen import Writer, draws_at_random, local_name, makes_call
-from .inlining import callee, canonical_code
+from .inlining import callee, canonical_code, free_locals
 from .reductions import REDUCTION, assigned_locals
 from .sections import FUNCTION
 
@@ -65,39 +65,15 @@ def statement_lists(statement: n.Stmt) -> Iterator[list[n.Stmt]]:
             yield from (branch.body for branch in value if isinstance(branch, n.Branch))
 
 
-def free_locals(node: n.Node) -> set[str]:
-    """The locals (by Python name) and temporaries `node` reads that it does not bind itself (in a lambda, a
-    comprehension or a filter)."""
-    if isinstance(node, n.Name):
-        return {local_name(node.id)} if node.meaning == n.LOCAL else set()
-    if isinstance(node, (n.Temporary, n.Remember)):
-        return {node.name} | (free_locals(node.value) if isinstance(node, n.Remember) else set())
-    if isinstance(node, n.Lambda):
-        return free_locals(node.body) - {local_name(param) for param in node.params}
-    if isinstance(node, n.Filter):
-        return free_locals(node.items) | (free_locals(node.test) - {local_name(node.item or "_")})
-    if isinstance(node, n.Comprehension):
-        found: set[str] = set()
-        bound: set[str] = set()
-        for clause in node.clauses:
-            found |= free_locals(clause.iterable) - bound
-            bound |= {local_name(name) for name in clause.names}
-            if clause.condition is not None:
-                found |= free_locals(clause.condition) - bound
-        return found | (free_locals(node.element) - bound)
-    found = set()
-    for child in node.children():
-        found |= free_locals(child)
-    return found
-
-
 def changes_nothing(definition: n.Definition) -> bool:
     """Whether running `definition` writes nothing of the game's and draws nothing at random."""
     for node in definition.find_all(n.Node):
         if isinstance(node, WRITING) or (isinstance(node, n.Assign) and node.writes != n.WRITES_LOCAL) or \
-                (isinstance(node, n.MemoryCall) and node.method in WRITES):
+                (isinstance(node, n.MemoryCall) and node.method in WRITES) or \
+                (isinstance(node, n.Do) and isinstance(node.call, n.Generated)) or \
+                (isinstance(node, n.Call) and draws_at_random(node)):  # (a step's actions run; a random draw)
             return False
-    return not draws_at_random(definition)
+    return True
 
 
 def temporaries(node: n.Node) -> Counter[str]:
@@ -126,7 +102,9 @@ class Hoister:
         # locals it assigns (a value reading one of them is not remembered). None: per statement.
         self.shared: dict[str, str] | None = None
         self.assigned: set[str] = set()
-        self.temporaries: Counter[str] = Counter()  # how often the expression being visited names each temporary
+        # the expression being visited, and how often it names each temporary (counted when first needed)
+        self.expression: list[n.Expr] = []
+        self.counted: Counter[str] | None = None
         self.writer = Writer()  # (one for all the code compared: its card tables keep their names)
 
     def function(self, definition: n.Definition) -> None:
@@ -197,13 +175,13 @@ class Hoister:
         for name in statement.fields:
             value = getattr(statement, name)
             if isinstance(value, n.AttrTarget):
-                self.temporaries = temporaries(value.base)
+                self.expression, self.counted = [value.base], None
                 value.base = self.visit(value.base, varying, hoisted)
             elif isinstance(value, n.Expr):
-                self.temporaries = temporaries(value)
+                self.expression, self.counted = [value], None
                 setattr(statement, name, self.visit(value, varying, hoisted))
             elif isinstance(value, list) and value and isinstance(value[0], n.Expr):
-                self.temporaries = sum((temporaries(item) for item in value), Counter())
+                self.expression, self.counted = list(value), None
                 setattr(statement, name, [self.visit(item, varying, hoisted) for item in value])
 
     def visit(self, node: n.N, varying: frozenset[str], hoisted: list[str], consumed: bool = False) -> n.N:
@@ -245,8 +223,12 @@ class Hoister:
         its expression: a whole inlined call (`(_t2 := best()).suit, _t2.rank`), which computes the same value each
         time, and not a part of one."""
         inside = temporaries(node)
+        if not inside:
+            return True
+        if self.counted is None:
+            self.counted = sum((temporaries(part) for part in self.expression), Counter())
         set_inside = {keep.name for keep in node.find_all(n.Keep)}
-        return all(name in set_inside and count == self.temporaries[name] for name, count in inside.items())
+        return all(name in set_inside and count == self.counted[name] for name, count in inside.items())
 
     def may_be_iterator(self, node: n.Expr, seen: frozenset[str] = frozenset()) -> bool:
         """Whether `node`'s value could be a generator (built-ins give lists; a function may not)."""

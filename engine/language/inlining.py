@@ -124,6 +124,32 @@ def clone(node: n.N) -> n.N:
     return new
 
 
+def free_locals(node: n.Node) -> set[str]:
+    """The locals (by Python name) and temporaries `node` reads that it does not bind itself (in a lambda, a
+    comprehension or a filter)."""
+    if isinstance(node, n.Name):
+        return {local_name(node.id)} if node.meaning == n.LOCAL else set()
+    if isinstance(node, (n.Temporary, n.Remember)):
+        return {node.name} | (free_locals(node.value) if isinstance(node, n.Remember) else set())
+    if isinstance(node, n.Lambda):
+        return free_locals(node.body) - {local_name(param) for param in node.params}
+    if isinstance(node, n.Filter):
+        return free_locals(node.items) | (free_locals(node.test) - {local_name(node.item or "_")})
+    if isinstance(node, n.Comprehension):
+        found: set[str] = set()
+        bound: set[str] = set()
+        for clause in node.clauses:
+            found |= free_locals(clause.iterable) - bound
+            bound |= {local_name(name) for name in clause.names}
+            if clause.condition is not None:
+                found |= free_locals(clause.condition) - bound
+        return found | (free_locals(node.element) - bound)
+    found = set()
+    for child in node.children():
+        found |= free_locals(child)
+    return found
+
+
 def canonical_code(nodes: list[n.Node], free: set[str], writer: Writer) -> str:
     """What `nodes` (statements or expressions) compute, as text: equal for code that differs only in the names its
     loops, lambdas, comprehensions and filters bind (the inliner names them afresh at each call site), each renamed

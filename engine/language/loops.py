@@ -25,7 +25,8 @@ from collections.abc import Callable, Iterator
 
 from . import nodes as n
 from .codegen import local_name
-from .hoisting import chain, charged, filtered_statement, free_locals
+from .hoisting import chain, charged, filtered_statement
+from .inlining import free_locals
 from .reductions import REDUCTION, SETTLES, assigned_locals, settled_by_loop
 
 FLAG = "__settled_"  # the engine local (and a number) that holds what a loop decided of an `all` or an `any`
