@@ -668,6 +668,40 @@ def test_an_if_on_all_or_any_is_a_loop_that_stops_at_the_item_that_settles_it(tm
     assert "B_all(" not in evaluation and "break" in evaluation, evaluation
 
 
+def test_an_elif_on_all_or_any_or_with_a_remembered_value_is_decided_in_an_else(tmp_path, monkeypatch):
+    # an `elif` whose test becomes a loop (all, any) or needs a remembered value set first (max(xs) inside a
+    # filter) becomes an `else` holding those statements and an `if` with the branches after it: each test is
+    # still made only when the ones before it failed, and `all` stops before the division by zero
+    text = """\
+        game: t
+        state:
+          seen: "[]"
+        rules:
+          - name: decide
+            when: "len(seen) == 0"
+            then: |
+              let xs = [3, 6, 0]
+              let found = []
+              if len(xs) == 0:
+                  found = found + ['empty']
+              elif all(6 // x > 1 for x in xs):
+                  found = found + ['all']
+              elif len([x for x in xs if x == max(xs)]) == 2:
+                  found = found + ['two highest']
+              elif any(x == 3 for x in xs):
+                  found = found + ['any']
+              else:
+                  found = found + ['else']
+              seen = found + ['end']
+              end game
+    """
+    game, source = optimised_source(tmp_path, monkeypatch, text, finish="")
+    assert game.memory.vars["seen"] == ["any", "end"]
+    rule = next(f for f in source.split("\ndef ") if "v_found" in f)
+    assert "B_all(" not in rule and "B_any(" not in rule and rule.count("break") == 2, rule
+    assert re.search(r"else:\n +_h(\d+) = B_UNSET\n +if .*\(_h\1 := B_max\(", rule), rule
+
+
 def test_an_all_whose_item_name_the_function_also_uses_loops_in_a_function_of_its_own(tmp_path, monkeypatch):
     text = """\
         game: t
