@@ -241,7 +241,7 @@ class Hoister:
         if isinstance(node, n.Keep):
             return self.may_be_iterator(node.value, seen)
         if isinstance(node, n.Copy):
-            return True  # (as the optimiser on Python's tree had it: `list` is no built-in of the language's)
+            return True  # (a new list each time: remembered, one list would be every item's)
         if not isinstance(node, (n.Call, n.Generated)) or isinstance(node, n.Call) and \
                 node.target != n.CALL_FUNCTION:
             return False  # built-ins, records and the memory's methods give lists and tuples; a lambda is called
