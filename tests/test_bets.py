@@ -368,3 +368,14 @@ def test_wrong_sizes_moves_and_answerers_are_located(tmp_path):
     assert line == line_of(ENVITES, "answerers:") + 1 and "not both" in message
     line, message = envites_errors(tmp_path, 'size: {raise: "[2, 5]"}', 'size: {raise: "[2, fiv]"}')
     assert line == size_line and "fiv" in message
+
+
+def test_a_call_nobody_may_answer_is_not_offered(tmp_path):
+    # answerers that give nobody (here: the opponents still in, when none is): no call to make, and no failure
+    text = ENVITES.replace('answerers: "[q for q in seating(next_player(player)) if team(q) != team(player)]"',
+                           'answerers: "[q for q in seating(next_player(player)) if team(q) != team(player) and '
+                           'passes > 0]"')
+    game = started(write_rules(tmp_path, text), players=4)
+    assert labels(game) == ["wait"]
+    choose(game, "wait")
+    assert game.mover.name == "P2" and labels(game) == ["wait", "raise 2", "raise 5", "all-in"]

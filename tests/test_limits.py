@@ -55,7 +55,7 @@ RUNAWAYS = {
                               f"{MAX_STEPS:,} steps"),
     "deep recursion": ('functions:\n  "g(n)": "0 if n == 0 else 1 + g(n - 1)"', "out = g(1000000)", "too deeply"),
     # no function calls itself, but each calls the one before twice: 2**40 calls (small ones are inlined or not
-    # charged a step, naipes.language.optimizer; the budget must still see the tree grow)
+    # charged a step, naipes.language.steps; the budget must still see the tree grow)
     # f is inlined into the comprehension: each item still charges f's call (600,000 items, 1,200,000 steps)
     "a loop of inlined calls": ('functions:\n  "f(n)": "n + 1"', "out = len([f(i) for i in range(600000)])",
                                 f"{MAX_STEPS:,} steps"),

@@ -1,4 +1,4 @@
-"""The optimiser (naipes.language.optimizer) changes how fast rule files run, never what they compute.
+"""The optimiser (naipes.language.passes) changes how fast rule files run, never what they compute.
 
 Each test writes a rule file whose result is known from the language's
 semantics, in a shape that one of the optimiser's passes rewrites (an inlined
@@ -180,18 +180,19 @@ def test_the_optimised_code_is_checked_again():
 
 # ------------------------------------------------------------------ constant folding
 def optimised_source(tmp_path, monkeypatch, text: str, finish: str = FINISH) -> tuple[Game, str]:
-    """A started game of the rule file `text` (and `finish`), and its generated module as the optimiser left it."""
+    """A started game of the rule file `text` (and `finish`), and its generated modules as the linker compiles them
+    (written back from their syntax trees: ast.unparse)."""
     import ast
 
     import naipes.language.linker as linker
     seen: list[str] = []
-    optimise = linker.optimise
+    module_source = linker.module_source
 
-    def keep(tree, kinds):
-        tree = optimise(tree, kinds)
-        seen.append(ast.unparse(tree))
-        return tree
-    monkeypatch.setattr(linker, "optimise", keep)
+    def keep(defs):
+        source, origins = module_source(defs)
+        seen.append(ast.unparse(ast.parse(source)))
+        return source, origins
+    monkeypatch.setattr(linker, "module_source", keep)
     game = run(tmp_path, text, finish=finish)
     return game, "\n".join(seen)
 
@@ -354,7 +355,7 @@ def test_folding_computes_what_python_computes(monkeypatch):
         with monkeypatch.context() as patch:
             if not fold:
                 patch.setattr(passes, "Folder", Unfolded)
-            source, _, _ = linker.module_source(defs)
+            source, _ = linker.module_source(defs)
             module = linker.compile_module(defs, Symbols(), "test")
         try:
             value = module.namespace["rule_when_0"](Budget(), {}, *values.values())
@@ -665,6 +666,40 @@ def test_an_if_on_all_or_any_is_a_loop_that_stops_at_the_item_that_settles_it(tm
     assert "B_all(" not in rule and "B_any(" not in rule and rule.count("break") == 5, rule
     evaluation = source[source.index("def agenda_evaluate"):]
     assert "B_all(" not in evaluation and "break" in evaluation, evaluation
+
+
+def test_an_elif_on_all_or_any_or_with_a_remembered_value_is_decided_in_an_else(tmp_path, monkeypatch):
+    # an `elif` whose test becomes a loop (all, any) or needs a remembered value set first (max(xs) inside a
+    # filter) becomes an `else` holding those statements and an `if` with the branches after it: each test is
+    # still made only when the ones before it failed, and `all` stops before the division by zero
+    text = """\
+        game: t
+        state:
+          seen: "[]"
+        rules:
+          - name: decide
+            when: "len(seen) == 0"
+            then: |
+              let xs = [3, 6, 0]
+              let found = []
+              if len(xs) == 0:
+                  found = found + ['empty']
+              elif all(6 // x > 1 for x in xs):
+                  found = found + ['all']
+              elif len([x for x in xs if x == max(xs)]) == 2:
+                  found = found + ['two highest']
+              elif any(x == 3 for x in xs):
+                  found = found + ['any']
+              else:
+                  found = found + ['else']
+              seen = found + ['end']
+              end game
+    """
+    game, source = optimised_source(tmp_path, monkeypatch, text, finish="")
+    assert game.memory.vars["seen"] == ["any", "end"]
+    rule = next(f for f in source.split("\ndef ") if "v_found" in f)
+    assert "B_all(" not in rule and "B_any(" not in rule and rule.count("break") == 2, rule
+    assert re.search(r"else:\n +_h(\d+) = B_UNSET\n +if .*\(_h\1 := B_max\(", rule), rule
 
 
 def test_an_all_whose_item_name_the_function_also_uses_loops_in_a_function_of_its_own(tmp_path, monkeypatch):

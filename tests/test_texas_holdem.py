@@ -54,9 +54,9 @@ def showdown(hands, board, totals, stacks=None, texts=None):
     arrange(game, zones={**{f"{p}.hand": hands.get(p, "") for p in names}, "board": board})
     ps = {}
     for p in names:
-        ps.update({f"{p}.total": str(totals[p]), f"{p}.bet": "0", f"{p}.acted": "True",
-                   f"{p}.folded": str(p not in hands), f"{p}.chips": str((stacks or {}).get(p, 0))})
-    return arrange(game, state={"street": "3", "stake": "0", "button": "players[0]"}, player_state=ps,
+        ps.update({f"{p}.pot_put": str(totals[p]), f"{p}.pot_bet": "0", f"{p}.pot_acted": "True",
+                   f"{p}.pot_folded": str(p not in hands), f"{p}.chips": str((stacks or {}).get(p, 0))})
+    return arrange(game, state={"street": "3", "pot_high": "0", "button": "players[0]"}, player_state=ps,
                    to_move=(), settle=True)
 
 
@@ -77,14 +77,14 @@ def test_fifty_two_cards_two_each_and_the_blinds_posted():
     assert len(V(game)["board"]) == 0
     # button P1, small blind P2, big blind P3; P4 (after the big blind) acts first
     assert V(game)["button"].name == "P1"
-    assert [(p.bet, p.chips) for p in game.memory.players[:3]] == [(0, 100), (1, 99), (2, 98)]
+    assert [(p.pot_bet, p.chips) for p in game.memory.players[:3]] == [(0, 100), (1, 99), (2, 98)]
     assert asked(game) == "P4"
     assert labels(game) == ["fold", "call 2", "raise to 4", "raise to 7", "raise to 100 (all-in)"]
 
 
 def test_heads_up_the_button_posts_the_small_blind_acts_first_pre_flop_and_last_after():
     game = start_game(HOLDEM, 2, 0)
-    assert [p.bet for p in game.memory.players] == [1, 2]
+    assert [p.pot_bet for p in game.memory.players] == [1, 2]
     assert asked(game) == "P1"
     choose(game, "call 1")
     assert asked(game) == "P2"  # the big blind's option
@@ -108,7 +108,7 @@ def test_the_big_blind_has_the_option_and_the_button_moves_on():
     assert chips(game) == {"P1": 96, "P2": 98, "P3": 103}
     # hand 2: the button is P2, P3 posts the small blind, P1 the big blind; P2 acts first
     assert V(game)["button"].name == "P2"
-    assert [p.bet for p in game.memory.players] == [2, 0, 1]
+    assert [p.pot_bet for p in game.memory.players] == [2, 0, 1]
     assert asked(game) == "P2"  # three-handed the button acts first pre-flop
 
 

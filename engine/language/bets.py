@@ -38,20 +38,19 @@ text: a name is an identifier, a call plain words.
 """
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 from ..errors import Location, did_you_mean
+from . import rounds
 from .compiler import identifier_problem
 from .loader import Map, Seq, Text, location_of
+from .rounds import CALL, ROUND_KEYS, Report, Round
 from .sections import SIGNATURE
 from .shapes import shape_errors
 from .vocabulary import BET, RULE_FILE
 
-Report = Callable[[str, Location, str | None], None]
-CALL = re.compile(r"\w[\w .-]*", re.UNICODE)  # a call or an answer: words (no quote can end the generated text)
 GENERATED_MOVE_KEYS = ("choose", "space", "when", "then")  # what a bet writes of its moves (the file: the rest)
 RAISERS = ("accepter", "any")  # who may call next after an accept: the accepter's team, or either
 ANSWERED_BY = ("player", "team")  # who may answer: the player asked, or any member of his team
@@ -132,6 +131,16 @@ class _Bet:
         return self.spec.loc(key) if key in self.spec else self.loc
 
 
+class _Declared(Protocol):
+    """A bet answered once (_Bet) or a round of betting (rounds.Round): what generated text is made for."""
+
+    name: str
+    spec: Map
+    loc: Location
+
+    def place(self, key: str) -> Location: ...
+
+
 def expand_bets(tree: Map, report: Report) -> Map:
     """`tree` with its `bets:` written out as state, functions and moves (the tree itself if it declares none)."""
     bets = tree.get("bets")
@@ -142,23 +151,35 @@ def expand_bets(tree: Map, report: Report) -> Map:
         report(problem.message, problem.location or bets.where, problem.hint)
     if misshapen:
         return tree
-    read = [_read(str(name), spec, bets.key_loc(name), report) for name, spec in bets.items()]
-    declared = [bet for bet in read if bet is not None]
+    ladders: list[_Bet | None] = []
+    betting: list[Round | None] = []
+    for name, spec in bets.items():
+        if isinstance(spec, Map) and "round" in spec:
+            betting.append(rounds.read_round(str(name), spec, bets.key_loc(name), tree, report))
+        else:
+            ladders.append(_read(str(name), spec, bets.key_loc(name), report))
+    declared = [bet for bet in ladders if bet is not None]
     out = _copy(tree)
-    state, functions, moves = (_copy(_section(tree, key)) for key in ("state", "functions", "moves"))
+    sections = {key: _copy(_section(tree, key)) for key in ("state", "player_state", "functions", "moves", "phases")}
+    state, functions, moves = sections["state"], sections["functions"], sections["moves"]
     written = {m.group(1): key for key in functions if (m := SIGNATURE.match(str(key)))}  # name -> signature
+
+    def put_function(bet: _Declared, signature: str, body: Text) -> None:
+        name = signature.split("(")[0]
+        if name in written:
+            report(f"the bet '{bet.name}' makes the function '{name}', and the file declares one of that name",
+                   functions.key_loc(written[name]), f"the bet is declared at {bet.loc}")
+            del functions[written[name]]  # (the bet's stands, for what follows)
+        _put(functions, signature, body, bet, "function", report)
     for bet in declared:
         for name, spec in _variables(bet).items():
             _put(state, name, spec, bet, "state variable", report)
         for signature, body in _functions(bet, declared).items():
-            name = signature.split("(")[0]
-            if name in written:
-                report(f"the bet '{bet.name}' makes the function '{name}', and the file declares one of that name",
-                       functions.key_loc(written[name]), f"the bet is declared at {bet.loc}")
-                del functions[written[name]]  # (the bet's stands, for what follows)
-            _put(functions, signature, body, bet, "function", report)
+            put_function(bet, signature, body)
         for move, calls in bet.moves.items():
             _put_move(moves, move, _call_move(bet, move, calls), bet, report)
+    for r in (r for r in betting if r is not None):
+        _write_round(r, sections, put_function, report)
     for answer in dict.fromkeys(bet.answer for bet in declared):
         sharing = [bet for bet in declared if bet.answer == answer]
         for bet in sharing[1:]:
@@ -166,7 +187,9 @@ def expand_bets(tree: Map, report: Report) -> Map:
                 report(f"the bets '{sharing[0].name}' and '{bet.name}' share the move '{answer}' and must give the "
                        f"same answers", bet.place("answers"), f"'{sharing[0].name}' gives {list(sharing[0].answers)}")
         _put_move(moves, answer, _answer_move(sharing), sharing[0], report)
-    for key, section in (("state", state), ("functions", functions), ("moves", moves)):
+    for key, section in sections.items():
+        if not section and not isinstance(tree.get(key), Map):
+            continue  # (nothing made for it, and the file gives none or another shape, which its reader reports)
         out[key] = section
         out.key_locs.setdefault(key, bets.where)
         out.value_locs.setdefault(key, bets.where)
@@ -174,9 +197,51 @@ def expand_bets(tree: Map, report: Report) -> Map:
     return out
 
 
+def _write_round(r: Round, sections: dict[str, Map], put_function: Callable[[_Declared, str, Text], None],
+                 report: Report) -> None:
+    """A round of betting written out: its variables, functions, moves and the step posting its blinds."""
+    for section, made in zip(("state", "player_state"), rounds.variables(r)):
+        for name, (init, reset, shown, doc) in made.items():
+            spec = _map(r.loc, init=_text(r, init), show=shown, doc=doc, **({"reset": reset} if reset else {}))
+            if reset and "reset" in r.spec and reset != r.phase:
+                spec.value_locs["reset"] = r.place("reset")
+            _put(sections[section], name, spec, r, "player variable" if section == "player_state" else
+                 "state variable", report)
+    for signature, pieces in rounds.functions(r).items():
+        put_function(r, signature, _text(r, *pieces))
+    for move, keys in rounds.moves(r).items():
+        _put_move(sections["moves"], move, _map(r.loc, **{key: _text(r, *pieces) for key, pieces in keys.items()}),
+                  r, report)
+    made_step = rounds.blinds_step(r)
+    if made_step is None:
+        return
+    step, keys = made_step
+    phases = sections["phases"]
+    body = phases.get(r.phase)
+    phase = _copy(body) if isinstance(body, Map) else _map(phases.key_loc(r.phase))
+    steps = phase.get("enter")
+    enter = Seq(steps) if isinstance(steps, Seq) else Seq()
+    enter.where = phase.loc("enter")
+    enter.item_locs = list(steps.item_locs) if isinstance(steps, Seq) else []
+    if any(isinstance(s, Map) and step in s for s in enter):
+        report(f"the bet '{r.name}' makes the step '{step}' of phase '{r.phase}', and the file declares one of that "
+               f"name", phase.loc("enter"), f"the bet is declared at {r.loc}")
+    where = r.spec["blinds"].key_loc(step)
+    made = _map(where, **{key: _text(r, *pieces) for key, pieces in keys.items()})
+    enter.insert(0, _map(where, **{step: made}))
+    enter.item_locs.insert(0, where)
+    phase["enter"] = enter
+    phase.key_locs.setdefault("enter", where)
+    phase.value_locs.setdefault("enter", where)
+    phases[r.phase] = phase
+
+
 def _read(name: str, spec: Map, loc: Location, report: Report) -> _Bet | None:
     for key in spec:
-        if key not in BET.keys:
+        if key in ROUND_KEYS - {"move", "reset", "doc"}:
+            report(f"'{key}' is a key of a round of betting (give 'round: PHASE'), not of a bet answered once",
+                   spec.key_loc(key), None)
+        elif key not in BET.keys:
             report(f"unknown key '{key}' in bets '{name}'", spec.key_loc(key),
                    did_you_mean(str(key), BET.keys) or f"allowed: {', '.join(sorted(BET.keys))}")
     problem = identifier_problem(name, "bet")
@@ -296,7 +361,7 @@ def _map(loc: Location, **items: Any) -> Map:
     return out
 
 
-def _put(section: Map, key: str, value: Any, bet: _Bet, what: str, report: Report) -> None:
+def _put(section: Map, key: str, value: Any, bet: _Declared, what: str, report: Report) -> None:
     if key in section:
         report(f"the bet '{bet.name}' makes the {what} '{key}', and the file declares one of that name",
                section.key_loc(key), f"the bet is declared at {bet.loc}")  # (the bet's stands, for what follows)
@@ -304,7 +369,7 @@ def _put(section: Map, key: str, value: Any, bet: _Bet, what: str, report: Repor
     section.key_locs[key] = section.value_locs[key] = bet.loc
 
 
-def _put_move(moves: Map, name: str, generated: Map, bet: _Bet, report: Report) -> None:
+def _put_move(moves: Map, name: str, generated: Map, bet: _Declared, report: Report) -> None:
     """The generated move, merged into the file's entry of that name (which may give its doc, label, verb...)."""
     given = moves.get(name)
     if given is None or not isinstance(given, Map):
@@ -322,7 +387,7 @@ def _put_move(moves: Map, name: str, generated: Map, bet: _Bet, report: Report) 
     moves[name] = merged
 
 
-def _text(bet: _Bet, *pieces: str | tuple[str, str]) -> Text:
+def _text(bet: _Declared, *pieces: str | tuple[str, str]) -> Text:
     """Generated text from pieces: plain strings are generated, (key, indent) pieces the bet's key's own text."""
     writer = _Writer(bet.loc)
     for piece in pieces:
@@ -336,9 +401,9 @@ def _text(bet: _Bet, *pieces: str | tuple[str, str]) -> Text:
     return writer.text()
 
 
-def _given(bet: _Bet, key: str) -> str:
+def _given(bet: _Declared, key: str) -> str:
     """The bet's text for `key` (actions given as a list are one text, a line each)."""
-    value = bet.key(key)
+    value = bet.spec.get(key)
     if isinstance(value, Seq):
         writer = _Writer(bet.place(key))
         for i, line in enumerate(value):
@@ -431,6 +496,8 @@ def _call_move(bet: _Bet, move: str, calls: list[str]) -> Map:
     then = _text(bet, f"if {b}_answering(player):\n    {b}_accepted = len({b}_calls)\n"
                       f"{b}_calls = {b}_calls + [{call}]\n{sizes}{b}_by = player\n", *who)
     when: list[str | tuple[str, str]] = ["(", ("when", ""), ")"] if "when" in bet.spec else ["True"]
+    if "answerers" in bet.spec:  # a call nobody may answer is not offered (rather than failing once made)
+        when += [" and len(list(", ("answerers", ""), ")) > 0"]
     if not single:
         listed = "[" + ", ".join(f"'{c}'" for c in calls) + "]"
         options = f"{b}_options(player)" if calls == bet.calls else f"[c for c in {b}_options(player) if c in {listed}]"

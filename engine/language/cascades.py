@@ -11,14 +11,12 @@ once for each candidate, as each step did).
 """
 from __future__ import annotations
 
-import re
-
 from . import nodes as n
-from .codegen import INLINED, Writer, draws_at_random
+from .codegen import Writer, draws_at_random
+from .inlining import canonical_code, free_locals
 
 CHOICES = "move_choices"  # the kind of a move's choices (naipes.language.moves)
 SHARED = "__shared_"  # the candidates passing the first test of several steps (+ a number): an engine local
-FRESH = re.compile(r"v__\d+_\w+")  # a local the inliner named afresh (naipes.language.inlining)
 CALLS = (n.Generated, n.MemoryCall, n.Copy, n.Comprehension, n.DeckProduct, n.Keep, n.Temporary)
 
 
@@ -40,16 +38,16 @@ def share_first_tests(definition: n.Definition) -> None:
         first, first_tests = steps[0]
         made = first.value
         assert isinstance(made, n.Filter)  # (a step: cascade_tests)
-        inserts[id(first)] = n.set_local(shared, n.Filter(made.item, n.local(n.CANDIDATES, made.at), first_tests[0],
-                                                          at=made.at), first.at)
+        candidates = n.local(n.CANDIDATES, made.at, "list")
+        inserts[id(first)] = n.set_local(shared, n.Filter(made.item, candidates, first_tests[0], at=made.at), first.at)
         for statement, tests in steps:
             step = statement.value
             assert isinstance(step, n.Filter)
             rest = tests[1:]
             if not rest:
-                statement.value = n.local(shared, step.at)
+                statement.value = n.local(shared, step.at, "list")
             else:
-                step.items = n.local(shared, step.at)
+                step.items = n.local(shared, step.at, "list")
                 step.test = rest[0] if len(rest) == 1 else n.BoolOp("and", rest, at=rest[0].at)
     if inserts:
         definition.body = [made for statement in body
@@ -86,6 +84,4 @@ def shareable(test: n.Expr) -> bool:
 def code(writer: Writer, test: n.Expr) -> str:
     """What `test` computes, as text: equal for code that differs only in the names the inliner gave its lambdas'
     and comprehensions' own variables (fresh at every call site)."""
-    names: dict[str, str] = {}
-    text = INLINED.sub("", writer.expr(test))  # (where each part comes from does not change what it computes)
-    return FRESH.sub(lambda match: names.setdefault(match.group(), f"_{len(names)}"), text)
+    return canonical_code([test], free_locals(test), writer)

@@ -69,20 +69,43 @@ def constant_number(node: n.Node | None) -> bool:
     return False
 
 
-def binary(op: str, left: str, left_type: str | None, right: str, right_type: str | None,
-           left_node: n.Node | None = None, right_node: n.Node | None = None) -> str:
-    """Python for `left op right` (see ARITHMETIC_CHECKED); `left_node`, `right_node`: the operands' nodes, where
-    they are nodes (an assignment's target is not)."""
+def checked(op: str, left_type: str | None, right_type: str | None, left_node: n.Node | None = None,
+            right_node: n.Node | None = None) -> str | None:
+    """The built-in that computes `left op right` with the size checks of naipes.library.limits (see
+    ARITHMETIC_CHECKED), or None where Python's operator is safe; `left_node`, `right_node`: the operands' nodes,
+    where they are nodes (an assignment's target is not)."""
     left_constant, right_constant = constant_number(left_node), constant_number(right_node)
     if op == "%" and not (left_type in NUMERIC or left_constant):  # a text's % formats it: of any size
-        return f"B_modulo(M, {left}, {right})"
+        return "B_modulo"
     if op == "*":  # by a number, a number grows slowly; a text or list multiplied by one can be huge
         safe = (left_constant and right_type in NUMERIC) or (right_constant and left_type in NUMERIC)
     else:
         safe = left_constant or right_constant
-    if op in ARITHMETIC_CHECKED and not safe:
-        return f"{ARITHMETIC_CHECKED[op]}(M, {left}, {right})"
-    return f"({left} {op} {right})"
+    return ARITHMETIC_CHECKED[op] if op in ARITHMETIC_CHECKED and not safe else None
+
+
+def binary(op: str, left: str, left_type: str | None, right: str, right_type: str | None,
+           left_node: n.Node | None = None, right_node: n.Node | None = None) -> str:
+    """Python for `left op right` (see checked)."""
+    call = checked(op, left_type, right_type, left_node, right_node)
+    return f"{call}(M, {left}, {right})" if call else f"({left} {op} {right})"
+
+
+def makes_call(node: n.Node) -> bool:
+    """Whether the Python written for `node` itself (not counting its children's) calls a function."""
+    if isinstance(node, (n.Generated, n.MemoryCall, n.Copy, n.TableLookup, n.DeckProduct, n.Comprehension)):
+        return True  # (a comprehension charges its items: M.charge)
+    if isinstance(node, n.Call):
+        return node.target != n.VALUES_OF  # (values_of is a literal)
+    if isinstance(node, n.BinOp):
+        return checked(node.op, node.left.type, node.right.type, node.left, node.right) is not None
+    if isinstance(node, n.FString):
+        return any(not isinstance(part, str) for part in node.parts) or len(node.parts) > 1
+    if isinstance(node, n.Filter):
+        return bool(node.each)
+    if isinstance(node, n.Lambda):
+        return bool(node.spend)
+    return False
 
 
 def local_name(name: str) -> str:
@@ -386,6 +409,9 @@ class Writer:
     def e_Unset(self, node: n.Unset) -> str:
         return "B_UNSET"
 
+    def e_Remember(self, node: n.Remember) -> str:
+        return f"({node.name} if {node.name} is not B_UNSET else ({node.name} := {self.expr(node.value)}))"
+
     def e_MemoryCall(self, node: n.MemoryCall) -> str:
         return f"M.{node.method}({', '.join(self.expr(arg) for arg in node.args)})"
 
@@ -425,6 +451,15 @@ class Writer:
             obj = f"_o{node.temporary}"
             self.emit(out, indent, f"{obj} = {self.expr(target.base)}; M.grow_attr({obj}, {target.name!r}, {added})",
                       node)
+
+    def s_SetTemporary(self, node: n.SetTemporary, indent: int, out: list[Line]) -> None:
+        self.emit(out, indent, f"{node.name} = {self.expr(node.value)}", node)
+
+    def s_Append(self, node: n.Append, indent: int, out: list[Line]) -> None:
+        self.emit(out, indent, f"B_append({local_name(node.name)}, {self.expr(node.value)})", node)
+
+    def s_Break(self, node: n.Break, indent: int, out: list[Line]) -> None:
+        self.emit(out, indent, "break", node)
 
     def s_MaskUpdate(self, node: n.MaskUpdate, indent: int, out: list[Line]) -> None:
         self.emit(out, indent, f"{local_name(node.name)} {node.op}= {int(node.bits)}", node)

@@ -24,7 +24,7 @@ import re
 from collections.abc import Iterator
 
 from . import nodes as n
-from .codegen import draws_at_random
+from .codegen import INLINED, Line, Writer, draws_at_random, local_name
 from .sections import FUNCTION
 
 INLINE_SIZE = 120  # the largest function expression (in nodes) that is inlined
@@ -122,6 +122,66 @@ def clone(node: n.N) -> n.N:
     elif isinstance(new, n.ForClause):
         new.names = list(new.names)
     return new
+
+
+def free_locals(node: n.Node) -> set[str]:
+    """The locals (by Python name) and temporaries `node` reads that it does not bind itself (in a lambda, a
+    comprehension or a filter)."""
+    if isinstance(node, n.Name):
+        return {local_name(node.id)} if node.meaning == n.LOCAL else set()
+    if isinstance(node, (n.Temporary, n.Remember)):
+        return {node.name} | (free_locals(node.value) if isinstance(node, n.Remember) else set())
+    if isinstance(node, n.Lambda):
+        return free_locals(node.body) - {local_name(param) for param in node.params}
+    if isinstance(node, n.Filter):
+        return free_locals(node.items) | (free_locals(node.test) - {local_name(node.item or "_")})
+    if isinstance(node, n.Comprehension):
+        found: set[str] = set()
+        bound: set[str] = set()
+        for clause in node.clauses:
+            found |= free_locals(clause.iterable) - bound
+            bound |= {local_name(name) for name in clause.names}
+            if clause.condition is not None:
+                found |= free_locals(clause.condition) - bound
+        return found | (free_locals(node.element) - bound)
+    found = set()
+    for child in node.children():
+        found |= free_locals(child)
+    return found
+
+
+def canonical_code(nodes: list[n.Node], free: set[str], writer: Writer) -> str:
+    """What `nodes` (statements or expressions) compute, as text: equal for code that differs only in the names its
+    loops, lambdas, comprehensions and filters bind (the inliner names them afresh at each call site), each renamed
+    in a copy by the order it is bound in. A name also read from around it (in `free`, by Python name) keeps its
+    name; `writer` writes the text (one for all the code compared: its card tables keep their names)."""
+    copied = [clone(node) for node in nodes]
+    canonical: dict[str, str] = {}
+
+    def renamed(names: list[str]) -> list[str]:
+        for name in names:
+            if local_name(name) not in free:
+                canonical.setdefault(name, f"_{len(canonical)}")
+        return [canonical.get(name, name) for name in names]
+    found = [inner for node in copied for inner in node.find_all(n.Node)]
+    for node in found:
+        if isinstance(node, n.Lambda):
+            node.params = renamed(node.params)
+        elif isinstance(node, (n.ForClause, n.Loop)):
+            node.names = renamed(node.names)
+        elif isinstance(node, n.Filter) and node.item is not None:
+            node.item = renamed([node.item])[0]
+    for node in found:
+        if isinstance(node, n.Name) and node.meaning == n.LOCAL:
+            node.id = canonical.get(node.id, node.id)
+    lines: list[Line] = []
+    texts = []
+    for node in copied:
+        if isinstance(node, n.Stmt):
+            writer.statements([node], 0, lines)
+        else:
+            texts.append(writer.expr(node))
+    return INLINED.sub("", "\n".join([line for _, line, _, _ in lines] + texts))
 
 
 def trivial(node: n.Node) -> bool:

@@ -42,7 +42,6 @@ from . import nodes as n
 from .codecheck import check_generated
 from .codegen import Origin, write_module
 from .compiler import ANY, CARD_BUILTIN_ATTRS, PLAYER_BUILTIN_ATTRS, ZONE_ATTRS, Symbols, Unit
-from .optimizer import optimise
 from .passes import optimise_definitions
 from .sections import FUNCTION, Definition
 
@@ -64,13 +63,10 @@ def compile_module(defs: list[Definition], sym: Symbols, path: str, base: dict[s
     """Write every definition into one module, check it, and compile it (`base`: the namespace of a
     module compiled before, whose functions this one calls: a strategy's calls its game's)."""
     code_name = f"<naipes {path}>"
-    source, origins, kinds = module_source(defs)
-    attributes = readable_attributes(sym)
+    source, origins = module_source(defs)
     with _too_deep_for_python(origins):
         tree = ast.parse(source)
-    check_generated(tree, attributes)  # what the compiler wrote
-    tree = optimise(tree, kinds)
-    check_generated(tree, attributes)  # and what the optimiser made of it
+    check_generated(tree, readable_attributes(sym))  # what the compiler wrote
     # Generated code names only M, V, v_*, F_* and B_*; these few builtins serve its own scaffolding.
     namespace: dict[str, Any] = {"__builtins__": {"list": list, "dict": dict, "zip": zip, "range": range},
                                  "B_product": product}
@@ -88,13 +84,12 @@ def compile_module(defs: list[Definition], sym: Symbols, path: str, base: dict[s
     return Module(code_name, namespace, origins)
 
 
-def module_source(defs: list[Definition]) -> tuple[str, dict[int, Origin], dict[str, str]]:
+def module_source(defs: list[Definition]) -> tuple[str, dict[int, Origin]]:
     """The Python source of the definitions, one function each, after the optimiser's passes over their trees
-    (which may add functions), each line's origin (generated line -> (what it is, rule-file location)) and what
-    each function is (its name -> naipes.language.sections.Definition.kind)."""
+    (which may add functions), and each line's origin (generated line -> (what it is, rule-file location))."""
     definitions = [n.Definition(d.name, d.params, d.unit.tree, d.what, d.kind) for d in defs]
     optimise_definitions(definitions)
-    return (*write_module(definitions), {d.name: d.kind for d in definitions})
+    return write_module(definitions)
 
 
 def readable_attributes(sym: Symbols) -> set[str]:

@@ -71,7 +71,7 @@ class Moves(SectionReader):
                 unit = c.expression(text, dict(scope), what=f"legality of move '{name}'")
                 if unit is not None:  # one call filters every candidate: [x for x in candidates if TEST]
                     test = unit.expression
-                    filtered = n.Filter(arg, n.local(CANDIDATES, test.at), test, at=test.at)
+                    filtered = n.Filter(arg, n.local(CANDIDATES, test.at, "list"), test, at=test.at)
                     unit.tree = [n.Return(filtered, at=test.at)]
                     tests.append((filtered, unit))
                 cascade.append((str(step_name), self.define("move_legal", ("player", "__candidates"), unit,

@@ -680,6 +680,44 @@ class Unset(Expr):
 
 
 @dataclass(eq=False)
+class Remember(Expr):
+    """`value`, computed the first time it is needed and kept in the temporary `name` for the reads that follow
+    (`(_h1 if _h1 is not B_UNSET else (_h1 := value))`: naipes.language.hoisting); a SetTemporary before it sets
+    the temporary to Unset."""
+
+    fields = ("value",)
+    name: str
+    value: Expr
+
+
+@dataclass(eq=False)
+class SetTemporary(Stmt):
+    """`name = value` for a temporary of the optimiser (Unset: a remembered value not computed yet)."""
+
+    word = "assign"
+    fields = ("value",)
+    name: str
+    value: Expr
+
+
+@dataclass(eq=False)
+class Append(Stmt):
+    """`value` appended to the list in the local `name` (a filter made a loop: naipes.language.loops)."""
+
+    word = "assign"
+    fields = ("value",)
+    name: str
+    value: Expr
+
+
+@dataclass(eq=False)
+class Break(Stmt):
+    """The end of the loop it is in (a loop deciding `all` or `any` stops at the item that settles it)."""
+
+    word = "break"
+
+
+@dataclass(eq=False)
 class Loop(Stmt):
     """`for names in iterable:` over a collection as it is (no copy, no charge: the optimiser's own loops, over
     items already charged)."""
@@ -710,10 +748,11 @@ class Definition(Node):
 CANDIDATES, ALLOWED = "__candidates", "__allowed"  # the engine's locals of a move's choices (no file names one)
 
 
-def local(name: str, at: Position | Location | None = None) -> Name:
-    """A read of a local (the engine's own start with '_': '__candidates')."""
+def local(name: str, at: Position | Location | None = None, type_: str | None = None) -> Name:
+    """A read of a local (the engine's own start with '_': '__candidates'), of the static type `type_` if known."""
     node = Name(name, at=at)
     node.meaning = LOCAL
+    node.type = type_
     return node
 
 

@@ -17,17 +17,20 @@ generation then writes the optimised tree:
 * **steps** (:mod:`naipes.language.steps`): what the inlined calls still charge, charged where repeating them
   could run away;
 * **reductions** (:mod:`naipes.language.reductions`): ``max`` or ``min`` with a key lambda, ``any`` and ``all``
-  of a generator, where an expression needs their value, loop in functions of their own.
-
-The passes that are about how CPython runs the code it is given (hoisting, loops, tests) still rewrite the
-generated Python's syntax tree after code generation: :mod:`naipes.language.optimizer`.
+  of a generator, where an expression needs their value, loop in functions of their own;
+* **hoisting** (:mod:`naipes.language.hoisting`): what a comprehension computes that does not depend on its
+  items, computed once, when first needed;
+* **loops** (:mod:`naipes.language.loops`): a statement's filter, and an ``if`` on ``all`` or ``any``, decided by
+  a loop in the function (CPython runs a comprehension as a function of its own, resumes a generator per item).
 """
 from __future__ import annotations
 
 from . import nodes as n
 from .cascades import CHOICES, share_first_tests
 from .folding import Folder
+from .hoisting import hoist
 from .inlining import Inliner, callees_first, calls, clone, inlinable, recursive
+from .loops import make_loops
 from .reductions import outline_reductions
 from .sections import FUNCTION
 from .steps import charge, drop_light_steps
@@ -59,6 +62,8 @@ def optimise_definitions(definitions: list[n.Definition]) -> None:
     for definition in definitions:
         charge(definition, definition.kind == FUNCTION)
     outline_reductions(definitions)
+    hoist(definitions)
+    make_loops(definitions)
 
 
 # ---------------------------------------------------------------------------------------------- growing lists

@@ -10,7 +10,7 @@ resumed per item, and the function that needs the value keeps its names out of a
 reduction inside another's key is a call in the outer one's body.
 
 An ``if`` on ``all(...)`` or ``any(...)`` (alone, or last after ``and``) is left as it is, where its loop can bind
-the item in the function: the back end decides it by a loop in place (:mod:`naipes.language.optimizer`). The free
+the item in the function: a loop decides it in place (:mod:`naipes.language.loops`). The free
 locals of each node are found once, bottom up, as the pass goes (:func:`Outliner.visit`), not walked again.
 """
 from __future__ import annotations
@@ -19,8 +19,8 @@ from collections.abc import Callable, Iterable
 
 from ..errors import Location
 from . import nodes as n
-from .codegen import INLINED, Line, Writer, local_name
-from .inlining import clone
+from .codegen import Writer, local_name
+from .inlining import canonical_code
 
 Where = n.Position | Location | None
 
@@ -96,16 +96,16 @@ class Outliner:
 
     def test(self, node: n.If | n.Branch, free: Free, dry: bool) -> None:
         """An `if`'s test; a last `all(...)` or `any(...)` whose item the function does not use stays (a loop decides
-        it in place: naipes.language.optimizer), and what is inside it is visited."""
+        it in place: naipes.language.loops), and what is inside it is visited."""
         test = node.test
         assert test is not None
         last = test.values[-1] if isinstance(test, n.BoolOp) and test.op == "and" else test
-        if dry or not _settled_by_loop(last, self.own_names):
+        if dry or not settled_by_loop(last, self.own_names):
             node.test = self.visit(test, free, dry)
             return
         if isinstance(test, n.BoolOp) and last is not test:
             test.values[:-1] = [self.visit(part, free) for part in test.values[:-1]]
-        assert isinstance(last, n.Call)  # (_settled_by_loop)
+        assert isinstance(last, n.Call)  # (settled_by_loop)
         self.visit_children(last.args[0], free)
 
     def own_names(self) -> set[str]:
@@ -114,7 +114,7 @@ class Outliner:
         if self.taken is None:
             assert self.current is not None and isinstance(self.current.body, list)
             around, body = self.origin, self.current.body
-            self.taken = {local_name(p) for p in self.current.params} | _assigned(body) | set(
+            self.taken = {local_name(p) for p in self.current.params} | assigned_locals(body) | set(
                 self.visit_statements(body, dry=True))
             self.origin = around
         return self.taken
@@ -198,7 +198,8 @@ class Outliner:
         params = sorted(name for name in reads if name not in own and not name.startswith(KEEPS))
         what, at = next(((node.origin, node.at) for node in reversed([call, *within]) if node.origin), self.origin)
         body = _body(kind, names, test, value, at)
-        same = (_code(body, reads), what, str(n.Node(at=at).loc))  # (equal code made where it is written alike)
+        # (equal code made where it is written alike)
+        same = (canonical_code(list(body), set(reads), Writer()), what, str(n.Node(at=at).loc))
         name = self.names.get(same, "")
         if not name:
             name = self.names[same] = f"{NAME}{len(self.made) + 1}"
@@ -207,49 +208,21 @@ class Outliner:
         return n.Generated(name, [items, *(_read(reads[p]) for p in params)], at=call.at)
 
 
-def _code(body: list[n.Stmt], reads: Free) -> str:
-    """What a reduction's function computes, as text: equal for code that differs only in the names its loop, its
-    lambdas and its comprehensions bind (the inliner names them afresh at each call site), each renamed in a copy
-    by the order it is bound in. A name also read from around it keeps its name."""
-    copied = [clone(statement) for statement in body]
-    canonical: dict[str, str] = {}
-
-    def renamed(names: list[str]) -> list[str]:
-        for name in names:
-            if local_name(name) not in reads:
-                canonical.setdefault(name, f"_{len(canonical)}")
-        return [canonical.get(name, name) for name in names]
-    nodes = [node for statement in copied for node in statement.find_all(n.Node)]
-    for node in nodes:
-        if isinstance(node, n.Lambda):
-            node.params = renamed(node.params)
-        elif isinstance(node, (n.ForClause, n.Loop)):
-            node.names = renamed(node.names)
-        elif isinstance(node, n.Filter) and node.item is not None:
-            node.item = renamed([node.item])[0]
-    for node in nodes:
-        if isinstance(node, n.Name) and node.meaning == n.LOCAL:
-            node.id = canonical.get(node.id, node.id)
-    lines: list[Line] = []
-    Writer().statements(copied, 0, lines)
-    return INLINED.sub("", "\n".join(line for _, line, _, _ in lines))
-
-
 def _read(node: n.Expr) -> n.Expr:
     """A read of the same local or temporary as `node`."""
     return n.Temporary(node.name, at=node.at) if isinstance(node, n.Temporary) else \
         n.local(node.id, node.at)  # type: ignore[attr-defined]  # (a local Name: Outliner.visit)
 
 
-def _assigned(body: Iterable[n.Stmt]) -> set[str]:
+def assigned_locals(body: Iterable[n.Stmt]) -> set[str]:
     """The locals the statements of `body` (and the blocks in them) assign, by Python name."""
     found: set[str] = set()
     for statement in body:
         for node in statement.find_all(n.Node):
             if isinstance(node, n.Let):
                 found |= {local_name(name) for name in node.names}
-            elif isinstance(node, (n.Assign, n.Grow)) and isinstance(node.target, n.NameTarget) and \
-                    getattr(node, "writes", n.WRITES_LOCAL) == n.WRITES_LOCAL:
+            elif isinstance(node, n.Assign) and isinstance(node.target, n.NameTarget) and \
+                    node.writes == n.WRITES_LOCAL:
                 found.add(local_name(node.target.name))
             elif isinstance(node, n.For):
                 found |= {local_name(name) for name in node.names}
@@ -319,7 +292,7 @@ def _body(kind: str, names: list[str], test: n.Expr | None, value: n.Expr,
     return [n.Loop(names, items, [found], at=at), n.Return(n.Constant(not settles, at=at), at=at)]
 
 
-def _settled_by_loop(test: n.Expr, taken: Callable[[], set[str]]) -> bool:
+def settled_by_loop(test: n.Expr, taken: Callable[[], set[str]]) -> bool:
     """Whether `test` is `all(e for c in items ...)` or `any(...)` that a loop in place can decide: one clause, its
     item one name that is none of the function's own (`taken`)."""
     if not (isinstance(test, n.Call) and test.target == n.CALL_BUILTIN and test.name in SETTLES

@@ -222,8 +222,14 @@ RULE = _record(
     before=ORDER_BEFORE, after=ORDER_AFTER,
     doc=("what it does", TEXT), **{"for": ("NAME in COLLECTION bindings: one activation per binding", BINDINGS)})
 
+BLINDS_STEP = _record(
+    bets=("the blinds, posted in order: a list of (player, amount); a player short of his posts what he has "
+          "(all-in); the largest is the round's first bet", EXPRESSION),
+    antes=("the ante each player still in posts first (an expression of player): dead, in the pot but not a bet "
+           "of the round", EXPRESSION),
+    when=("post them only if this holds when the round begins (street == 0)", EXPRESSION),
+    then=("actions once they are posted (what each posted: p.NAME_bet)", ACTIONS), doc=("what is posted", TEXT))
 BET = _record(
-    ("calls",),
     calls=("the calls, in the order they raise (the call move's options): [truco, retruco, vale cuatro]", NAMES),
     answers=("two words: accepting, then refusing (default [accept, refuse]): the answer move's options", NAMES),
     move=("the move that makes a call (default: the bet's name), or a move for each call: {envido: envido, "
@@ -250,6 +256,17 @@ BET = _record(
     accepted=("actions when a call is accepted (player: who accepts)", ACTIONS),
     refused=("actions when a call is refused (player: who refuses; NAME_by made the call)", ACTIONS),
     reset=("a phase each entry of which starts the bet again (reset: deal)", TEXT),
+    round=("a round of betting: the phase each entry of which is one (every player still in answers each bet in "
+           "turn, until the bets are level)", TEXT),
+    chips=("a round: the player variable the chips are bet from (default: chips)", TEXT),
+    minimum=("a round: the smallest bet (and raise, until a larger one; default 1)", EXPRESSION),
+    fixed=("a round: fixed-limit, the size of every bet and raise (0: no-limit)", EXPRESSION),
+    cap=("a round: the bets and raises a round may have (0: no cap)", EXPRESSION),
+    sizes=("a round: the no-limit sizes, by word: what a raise is by, at least the minimum raise ({min: '0', pot: "
+           "'...'}); all-in is always offered", Entries(EXPRESSION, key="any")),
+    blinds=("a round: the enter step of its phase that posts forced bets: {STEP: {bets, when, then, doc}}",
+            Entries(BLINDS_STEP, at_most=1)),
+    folded=("a round: actions when a player folds (player: who folds)", ACTIONS),
     doc=("what the bet is", TEXT))
 
 RULE_FILE = _record(
@@ -275,7 +292,8 @@ RULE_FILE = _record(
            "retract F; NAME is the collection of the facts asserted, oldest first (for: f in NAME)", Entries(NAMES)),
     moves=("the decisions players make", Entries(MOVE)),
     bets=("calls that wait for an answer (accept, refuse, or call again): each written out as state NAME_calls, "
-          "NAME_accepted, NAME_asked, NAME_by, NAME_raiser, functions and its moves", Entries(BET)),
+          "NAME_accepted, NAME_asked, NAME_by, NAME_raiser, functions and its moves; or, with round: PHASE, a round "
+          "of betting (NAME_high, p.NAME_bet, NAME_over(), the moves fold, call and bet...)", Entries(BET)),
     rules=("production rules", ListOf(RULE)),
     result=("each player's payoff when the game ends", EXPRESSION),
     evaluation=("how well each player stands mid-game (search agents stop their playouts when it changes)", EXPRESSION),
