@@ -235,7 +235,7 @@ def test_a_mistake_in_the_blinds_step_is_located_where_it_is_written(tmp_path):
     [error] = load_errors(write_rules(tmp_path, text))  # (a list of actions: each where it is written)
     column = len('        then: ["rounds = 0", "annouce ') + 1
     assert (error.location.line, error.location.col) == (line_of("bets: \"[(players[0]") + 1, column)
-    assert "unexpected '1' in step 'post_blinds'" in error.message
+    assert "unexpected '1' in step 'post_blinds'" in error.message and error.hint == "did you mean 'announce'?"
 
 
 def test_antes_are_dead_chips_in_the_pot_posted_before_the_blinds(tmp_path):

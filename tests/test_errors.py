@@ -150,6 +150,15 @@ LOCATED = [
          "unexpected", "'x'", hint="did you mean 'announce'?"),
     case('misspelt_goto_in_a_block', one_rule_doing("if x == 0:", "    gotoo play"),
          "unexpected", "play", hint="did you mean 'goto'?"),
+    # what was expected is said in the language's own signs and words, never the grammar's names for them
+    case('expected_signs_are_written_as_the_file_writes_them', one_rule_doing("x = 1", "anounce x"),
+         ("expected '(', '+=', '.', '='",), ('anounce x', 1, 8), hint="did you mean 'announce'?"),
+    case('expected_values_are_written_as_the_file_writes_them', one_rule_doing("let y == 1"),
+         ("unexpected '='", "'-'", "'{'", "a name"), ('= 1', 1, 0)),
+    case('a_misspelt_second_word_of_a_statement_is_named', one_rule_doing("end gaem"),
+         ("unexpected 'gaem'", "expected 'game'"), 'gaem', hint="did you mean 'game'?"),
+    case('an_assignment_where_a_comparison_is_expected_in_actions', one_rule_doing("if x = 1:", "    pass"),
+         "unexpected '='", ('x = 1', 1, 2), hint="use '=='"),
     case('condition_that_ends_too_early', """
         game: t
         state:
