@@ -807,7 +807,7 @@ def check(rulesets: tuple[str, ...], params: tuple[str, ...], games: int, search
                 continue
             program = load(name, params)
             Game(program, 0).start()  # the setup and first rules must run too
-            warnings = _tried(name, program, games, search, seed)
+            warnings = _tried(name, program, games, search, seed, params)
             if warnings is None:
                 failed = True
                 continue
@@ -828,10 +828,11 @@ def check(rulesets: tuple[str, ...], params: tuple[str, ...], games: int, search
     sys.exit(1 if failed else 0)
 
 
-def _tried(name: str, program: Program, games: int, search: int, seed: int) -> list[str] | None:
+def _tried(name: str, program: Program, games: int, search: int, seed: int,
+           params: tuple[str, ...]) -> list[str] | None:
     """Play `program` as `check --games --search` say: what the trials warn of, or None (said) if a game failed."""
     from .trials import moves_without_space, random_games, search_against_random
-    found = random_games(program, games, seed)
+    found = random_games(program, games, seed, "".join(f" -p {pair}" for pair in params))
     if found.errors:
         click.echo("\n".join(found.errors), err=True)
         click.echo(f"{name}: 1 error", err=True)
