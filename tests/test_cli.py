@@ -760,3 +760,33 @@ def test_check_warns_of_a_text_compared_with_but_never_made(tmp_path):
     warnings = [line for line in result.output.splitlines() if "warning:" in line]
     assert len(warnings) == 1, result.output
     assert f"{path}:11:20" in warnings[0] and "'tuet'" in warnings[0] and "did you mean 'tute'?" in warnings[0]
+
+
+# ================================================ a strategy for a rule file of one's own
+OWN_GAME = """
+game: mine
+extends: fichas
+"""
+OWN_STRATEGY = """
+game: mine
+rules:
+  - name: take_a_colour
+    move: take_colour
+    choose: "first(options)"
+"""
+
+
+def test_check_finds_the_rule_file_a_strategy_plays_given_before_it_or_beside_it(tmp_path, monkeypatch):
+    (tmp_path / "rules").mkdir()
+    rules = write(tmp_path / "rules", OWN_GAME, "my_rules.yaml")  # (its game: is mine, its file name is not)
+    strategy = write(tmp_path, OWN_STRATEGY, "bot.yaml")
+    result = naipes("check", rules, strategy, "--games", "0")
+    assert result.exit_code == 0 and f"{strategy}: ok (a strategy for mine" in result.output
+    monkeypatch.chdir(tmp_path / "rules")  # (nowhere near: not here, nor in ./rulesets)
+    result = naipes("check", strategy)
+    assert result.exit_code == 1
+    assert f"{strategy}:1:7: no rule file 'mine'" in result.output  # located at its game:
+    assert f"naipes check RULES.yaml {strategy}" in result.output
+    write(tmp_path, OWN_GAME, "mine.yaml")
+    result = naipes("check", strategy)
+    assert result.exit_code == 0 and "ok (a strategy for mine" in result.output

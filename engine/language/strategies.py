@@ -149,6 +149,12 @@ def strategy_game(path: str | Path) -> str:
     return _declared_game(load_tree(path))
 
 
+def strategy_game_at(path: str | Path) -> tuple[str, Location | None]:
+    """A strategy file's ``game:`` and where it is written."""
+    tree = load_tree(path)
+    return _declared_game(tree), tree.loc("game")
+
+
 def _declared_game(tree: Map) -> str:
     game = tree.get("game")
     if not isinstance(game, str) or not game:
