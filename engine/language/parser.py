@@ -133,6 +133,16 @@ def _misspelt_statement(source: str, token: Token) -> str | None:
     return did_you_mean(word.group(1), _statement_words())
 
 
+def _statement_word_assigned(source: str, token: Token) -> str | None:
+    """The statement's word a line assigns to (`deal = 3`, `move += 1`): a variable named like a statement's word
+    cannot begin a line."""
+    if token.type != "EQUAL" or token.line is None or token.column is None:
+        return None
+    line = source.split("\n")[token.line - 1][:token.column - 1]
+    word = re.fullmatch(r"\s*([A-Za-z_]\w*)\s*(\+|-|\*|//)?", line)
+    return word.group(1) if word and word.group(1) in _statement_words() else None
+
+
 def _bad_dedent(text: str) -> tuple[int, int]:
     """(line, col) of the first line whose dedent matches no enclosing block."""
     levels = [0]
@@ -171,8 +181,12 @@ def _parse(text: str, start: str, what: str) -> Tree:
         tok = exc.token
         line, col = (tok.line, tok.column) if tok.line is not None else (1, 1)
         hint = None
+        assigned = _statement_word_assigned(source, tok) if start == "block_start" else None
         if tok.type == "_INDENT" or "_INDENT" in exc.expected:
             hint = "blocks are indented like Python: 'if cond:' then an indented line"
+        elif assigned:
+            hint = (f"'{assigned}' begins a statement, so a line cannot assign a variable named '{assigned}': "
+                    f"give it another name")
         elif tok.type == "EQUAL" and (start == "expr_start" or "EQUAL" not in exc.expected):
             hint = "use '==' to compare; '=' only assigns, a statement of its own in actions"
         else:
