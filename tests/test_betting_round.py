@@ -220,6 +220,8 @@ def test_a_round_names_a_declared_phase_and_a_player_variable(tmp_path):
     errors = round_errors(tmp_path, "    reset: deal\n", "    reset: deal\n    chips: chip\n")
     [(line, message, hint)] = [e for e in errors if "chips" in e[1]]
     assert line == line_of("reset: deal") + 1 and "'chip'" in message and "chips" in hint
+    [(line, message, hint)] = round_errors(tmp_path, "    reset: deal\n", "    reset: dael\n")
+    assert line == line_of("reset: deal") and "'dael' is not a phase" in message and hint == "did you mean 'deal'?"
 
 
 def test_a_mistake_in_a_size_is_located_where_it_is_written(tmp_path):
