@@ -293,6 +293,7 @@ def test_the_web_table_asks_each_human_in_turn_and_shows_only_who_has_answered(s
     table = Table(load_program(sealed), ["human", "human", "random"], 5)
     table.start()
     try:
+        assert table.info(0)["cards"] == {}  # (a game without cards: what a tab is told first, once a KeyError)
         state = wait_for(table, 0, lambda s: s["your_turn"])
         assert table.submit(0, {"serial": state["serial"], "label": "bid 2"}).result(20) is None
         state = wait_for(table, 1, lambda s: s["your_turn"])

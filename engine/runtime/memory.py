@@ -1187,6 +1187,7 @@ def new_memory(program: Program, seed: int | None, player_names: list[str] | Non
                 setattr(p, attribute(spec.name), memory.new_zone(spec.name, p, spec))
         else:
             V[spec.name] = memory.new_zone(spec.name, None, spec)
+    V[DECK] = ()  # (a game without cards has none: all_cards() is empty)
     with program.located():
         if program.cards is not None:
             build_deck(program.cards, memory)
