@@ -157,6 +157,13 @@ LOCATED = [
          ("unexpected '='", "'-'", "'{'", "a name"), ('= 1', 1, 0)),
     case('a_misspelt_second_word_of_a_statement_is_named', one_rule_doing("end gaem"),
          ("unexpected 'gaem'", "expected 'game'"), 'gaem', hint="did you mean 'game'?"),
+    case('a_function_body_misspelt_at_its_first_word_gets_a_did_you_mean', """
+        game: t
+        functions:
+          "f(a)": |
+            lett b = a
+            return b
+        """, "unexpected 'b' in function 'f'", ('lett b', 1, 5), hint="did you mean 'let'?"),
     case('a_variable_named_like_a_statement_cannot_be_assigned', one_rule_doing("x = 1", "deal += 1"),
          "unexpected '='", ('deal +=', 1, 6), hint="'deal' begins a statement"),
     case('an_assignment_where_a_comparison_is_expected_in_actions', one_rule_doing("if x = 1:", "    pass"),

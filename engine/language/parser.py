@@ -123,11 +123,12 @@ def _misspelt_word(token: Token, expected: set[str]) -> str | None:
 
 def _misspelt_statement(source: str, token: Token) -> str | None:
     """A did-you-mean for a line such as `anounce 'x'`: a name that begins a line and cannot be followed by what
-    follows it is likely a statement's word misspelt."""
+    follows it is likely a statement's word misspelt (in a function's body too, read as an expression when its first
+    word is no statement's: `lett b = a`)."""
     if token.line is None or token.column is None:
         return None
     line = source.split("\n")[token.line - 1]
-    word = re.match(r"\s*([A-Za-z_]\w*)\s+", line)
+    word = re.match(r"\(?\s*([A-Za-z_]\w*)\s+", line)  # (an expression is parsed in brackets)
     if not word or word.end() != token.column - 1:
         return None
     return did_you_mean(word.group(1), _statement_words())
@@ -191,7 +192,7 @@ def _parse(text: str, start: str, what: str) -> Tree:
             hint = "use '==' to compare; '=' only assigns, a statement of its own in actions"
         else:
             hint = _misspelt_word(tok, set(exc.expected))
-            if hint is None and start == "block_start":
+            if hint is None:  # (an expression too: a function's body of statements misspelt at its first word)
                 hint = _misspelt_statement(source, tok)
         raise RuleError(f"unexpected {_describe(tok)} in {what}{_expected(set(exc.expected))}",
                         _where(line, col), hint=hint) from None
