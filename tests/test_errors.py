@@ -323,6 +323,10 @@ LOCATED = [
         extends: missing.yaml
         game: v
         """, "base rule file 'missing.yaml' not found", 'missing.yaml', name='v.yaml'),
+    case('extends_a_misspelt_name_of_a_file_beside_it', """
+        extends: bsae
+        game: v
+        """, "base rule file 'bsae' not found", 'bsae', hint="did you mean 'base'?", name='v.yaml'),
     case('override_of_a_rule_the_base_lacks', """
         extends: base.yaml
         override:

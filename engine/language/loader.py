@@ -359,9 +359,10 @@ def _resolve(tree: Map, path: Path, seen: tuple[Path, ...]) -> Map:
     if base_path.suffix not in (".yaml", ".yml"):
         raise RuleError(f"'extends' names a rule file (.yaml), not '{base_name}'", tree.loc("extends"))
     if not is_file(base_path):
-        shipped = [folder for folder in _shipped_bases(tree) if folder != path.parent]
+        folders = [path.parent, *(folder for folder in _shipped_bases(tree) if folder != path.parent)]
+        known = [r.stem for f in folders for r in f.glob("*.yaml") if r.resolve() != path.resolve()]
         raise RuleError(f"base rule file '{base_name}' not found", tree.loc("extends"),
-                        hint=did_you_mean(base_name, [r.stem for f in shipped for r in f.glob("*.yaml")]) or
+                        hint=did_you_mean(base_name, known) or
                         f"paths are relative to {path.parent}; a name is a file beside it or a shipped one")
     base = _resolve(_read_base(base_path, tree), base_path, seen + (path.resolve(),))
     return merge_variant(base, tree)
