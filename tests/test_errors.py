@@ -569,6 +569,17 @@ def test_adding_a_rule_the_base_already_has(tmp_path):
     assert "override" in error.hint
 
 
+def test_every_name_a_variant_changes_that_the_base_lacks_is_reported_in_file_order(tmp_path):
+    write_rules(tmp_path, BASE, "base.yaml")
+    text = ('extends: base.yaml\noverride:\n  - name: stop_rul\n    when: ~\n  - name: nothing_like_it\n'
+            '    then: "pass"\nremove: [strat_rule]\n')
+    errors = load_errors(write_rules(tmp_path, text, "v.yaml"))
+    assert [(e.location.line, e.message, e.hint) for e in errors] == [
+        (3, "override: the base has no rule or phase step named 'stop_rul'", "did you mean 'stop_rule'?"),
+        (5, "override: the base has no rule or phase step named 'nothing_like_it'", None),
+        (7, "remove: the base has no rule, phase step or variable named 'strat_rule'", "did you mean 'start_rule'?")]
+
+
 def test_a_valid_variant_loads_and_runs(tmp_path):
     # a control for the variant tests above: the override takes effect
     path = write_rules(tmp_path, stop_rule_variant(tmp_path, "override", "end game winner players[1]"), name="v.yaml")
