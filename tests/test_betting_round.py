@@ -250,6 +250,16 @@ def test_antes_are_dead_chips_in_the_pot_posted_before_the_blinds(tmp_path):
     assert not value(game, "pot_all_in(players[0])")
 
 
+def test_a_player_the_antes_leave_all_in_passes_the_first_turn_on_by_the_rule_the_docs_give(tmp_path):
+    # P3, first to act, has one chip: the ante takes it; the phase's turns gave him the turn before the antes
+    # were posted, and the rule docs/language.md gives passes it to the first who must act: P1, who owes 1
+    text = ROUND.replace('        when: "rounds == 0"\n', '        when: "rounds == 0"\n        antes: "1"\n').replace(
+        "rules:\n", "rules:\n  - name: pass_the_turn_of_an_all_in\n    phase: betting\n"
+        "    when: \"turn is not None and not pot_to_act(turn)\"\n    then: \"turn = pot_next_to_act(turn)\"\n")
+    game = started(tmp_path, text, short=1)
+    assert value(game, "pot_all_in(players[2])") and mover(game) == "P1" and labels(game)[:2] == ["fold", "call 1"]
+
+
 def test_a_key_of_a_round_is_not_one_of_a_bet_answered_once(tmp_path):
     errors = round_errors(tmp_path, "    round: betting\n", "")  # (without round: a bet answered once, no calls)
     assert (line_of("minimum: 2") - 1, "'minimum' is a key of a round of betting (give 'round: PHASE'), not of a "
