@@ -252,9 +252,12 @@ class Builder(Settings, Phases, Declarations, Cards, Moves, Rules):
             return None
         phase, phases = spec["reset"], self.sym.enums.get("phase", ())
         if phase not in phases:
-            hint = did_you_mean(str(phase), list(phases)) if phases else "declare the game's phases ('phases:')"
-            self.error(f"{what}: 'reset' names the phase each entry of which starts it again, and '{phase}' is not "
-                       f"a phase", spec.loc("reset"), hint)
+            where = spec.loc("reset")
+            if str(where) not in self.wrong_resets:  # (a bet's variables share its reset: one mistake, said once)
+                self.wrong_resets.add(str(where))
+                hint = did_you_mean(str(phase), list(phases)) if phases else "declare the game's phases ('phases:')"
+                self.error(f"{what}: 'reset' names the phase each entry of which starts it again, and '{phase}' is "
+                           f"not a phase", where, hint)
             return None
         return str(phase)
 

@@ -671,7 +671,10 @@ class Memory(Budget):
         in turn, the first now. 'each': an answer is held, not made, until all have answered (Game.apply), so
         no answer can depend on another; 'any': a player answers for all, or leaves it to the next (the last
         must answer)."""
-        asked = list(players)
+        if isinstance(players, PLAYER_CLASS):
+            raise GameError(f"'ask {mode} of' needs a list of players, got the player {players}: 'ask PLAYER to' "
+                            f"asks one player, 'ask {mode} of [{players}, ...]' several")
+        asked = list(players) if isinstance(players, (list, tuple, set, frozenset)) else []
         if not asked or not all(isinstance(p, PLAYER_CLASS) for p in asked):
             raise GameError(f"'ask {mode} of' needs a list of players, got {players!r}")
         if len({p.index for p in asked}) < len(asked):
@@ -1216,6 +1219,7 @@ def new_memory(program: Program, seed: int | None, player_names: list[str] | Non
                 setattr(p, attribute(spec.name), memory.new_zone(spec.name, p, spec))
         else:
             V[spec.name] = memory.new_zone(spec.name, None, spec)
+    V[DECK] = ()  # (a game without cards has none: all_cards() is empty)
     with program.located():
         if program.cards is not None:
             build_deck(program.cards, memory)
