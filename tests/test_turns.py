@@ -215,3 +215,29 @@ def test_a_move_ask_does_not_know_is_a_located_error(tmp_path):
     errors = load_errors(write_rules(tmp_path, ASKED.replace("ask: [draw]", "ask: [drow]")))
     assert any("'drow' is not one" in e.message and "draw" in str(e) and e.location.line == 13 for e in errors), \
         [(e.message, e.location.line) for e in errors]
+
+
+def test_a_first_player_whom_the_enter_steps_leave_passed_over_passes_the_turn_on(tmp_path):
+    # the enter step folds player 1 (a blind that left him all-in, say) after 'from' gave him the turn
+    turns = '    turns: {from: "players[1]", skip: "player.folded"}'
+    text = GAME.replace(turns, turns + '''
+    enter:
+      - fold_the_first: "players[1].folded = True"''')
+    assert movers(tmp_path, text, [1] * 5) == [2, 0, 2, 0, 2]
+
+
+def test_a_turn_that_comes_back_to_the_player_who_moved_asks_him_again(tmp_path):
+    # the rule that asks reads only the turn: once players 2 and 0 have folded the turn comes back to player 1
+    # unchanged, and he is asked again (no refresh written)
+    text = GAME.replace('when: "turn is not None and len(log) < calls"', 'when: "turn is not None"').replace(
+        '''      if n == 2:
+          turn = players[0]''', '''      if len(log) >= calls:
+          end game''')
+    game = play(write_rules(tmp_path, text), [1, 0, 0, 1, 1, 1, 1])
+    assert game.memory.vars["log"] == [1, 2, 0, 1, 1, 1, 1] and game.over
+
+
+def test_an_order_that_is_no_list_of_players_is_a_clear_error(tmp_path):
+    text = GAME.replace('skip: "player.folded"}', 'order: "3"}')
+    with pytest.raises(Exception, match="'order' of the turns of phase 'calling' gives 3, where a list of players"):
+        play(write_rules(tmp_path, text), [1, 1])

@@ -152,9 +152,21 @@ class Phases(SectionReader):
                            did_you_mean(str(name), [str(m) for m in moves]))
         return tuple(str(name) for name in names if name in moves)
 
+    def entry_end(self, phase: str) -> list[n.Stmt]:
+        """The end of the entry of a phase with declared turns, once the enter steps have run, if the game is still
+        in the phase: a holder of the turn whom they left one the order passes over (`skip`) passes it on; the
+        player whose turn it is, if any, is asked the turns' `ask:`."""
+        turns = self.phase_turns[phase]
+        if "skip" not in turns and phase not in self.turn_asks:
+            return []
+        still = n.MemoryCall("in_phase", [n.Literal(phase)])
+        end: list[n.Stmt] = [n.If(n.Not(still), [n.Return(None, at=turns.where)], [], at=turns.where)]
+        if "skip" in turns:
+            end.append(n.Do(n.MemoryCall("settle_turns", [n.Literal(phase)]), at=turns.loc("skip")))
+        return end + self.first_ask(phase)
+
     def first_ask(self, phase: str) -> list[n.Stmt]:
-        """The end of the entry of a phase whose turns `ask:`: the player whose turn it is, if any, is asked (once
-        the enter steps have run, if the game is still in the phase)."""
+        """The player whose turn it is, if any, is asked the turns' `ask:` (at the end of the phase's entry)."""
         if phase not in self.turn_asks:
             return []
         what, at = f"'ask' of the turns of phase '{phase}'", self.phase_turns[phase].loc("ask")
@@ -163,9 +175,7 @@ class Phases(SectionReader):
         someone = self.compiler.expression(located_text("turn is not None", at), {}, what=what)
         if unit is None or someone is None:
             return []
-        still = n.MemoryCall("in_phase", [n.Literal(phase)])
-        return [n.If(n.Not(still), [n.Return(None, at=at)], [], at=at),
-                n.If(n.Generated(self.define("phase_test", (), someone, False, what)),
+        return [n.If(n.Generated(self.define("phase_test", (), someone, False, what)),
                      [n.Do(n.Generated(self.define("phase_step", (), unit, True, what)), at=at)], [], at=at)]
 
     def turn_expression(self, phase: str, turns: Map, key: str, scope: dict[str, str | None]) -> str | None:
@@ -203,7 +213,7 @@ class Phases(SectionReader):
                 source += call
             if phase in self.phase_turns:
                 source.insert(0, n.Do(n.MemoryCall("start_turns", [n.Literal(phase)]), at=where))
-                source += self.first_ask(phase)
+                source += self.entry_end(phase)
             if phase in resetting:
                 source.insert(0, n.Do(n.MemoryCall("reset_variables", [n.Literal(phase)]), at=where))
             if not source:

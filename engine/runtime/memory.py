@@ -222,44 +222,68 @@ class Memory(Budget):
 
     def start_turns(self, phase: str) -> None:
         """`phase`, with declared turns, is entered: the turn is its `from` player's."""
-        self.set_var("turn", self.turn_runs[phase].first(self, self.vars))
+        first = self.turn_runs[phase].first(self, self.vars)
+        if first is not None and not isinstance(first, PLAYER_CLASS):
+            raise GameError(f"'from' of the turns of phase '{phase}' gives {first!r}, where a player (or None) is "
+                            "wanted")
+        self.set_var("turn", first)
+
+    def settle_turns(self, phase: str) -> None:
+        """The end of the entry of `phase`, its enter steps run: if they left the player whose turn it is one the
+        order passes over (`skip`: a blind that left him all-in, say), the turn passes on from him as after a
+        move."""
+        spec = self.turn_runs[phase]
+        holder = self.vars["turn"]
+        if spec.skip is not None and holder is not None and spec.skip(self, self.vars, holder):
+            self.set_var("turn", self._following(spec, holder, phase))
 
     def pass_turn(self, player: PlayerBase, move: str, phase: str | None) -> None:
         """`player` made `move` in `phase`: with declared turns, the turn passes to the next player of its order
         who is not passed over, unless the move does not end a turn (`after`), gave the turn to someone else,
         changed the phase or ended the game; None when `until` holds, when it would go back to `from` in a phase
-        whose turn goes round once, or when nobody is left. The player it passes to is asked the turns' `ask`."""
+        whose turn goes round once, or when nobody is left. The player it passes to is asked the turns' `ask`;
+        where it comes back to the player himself (every other passed over), the rules that read `turn` are
+        woken as if it had changed (they ask him again)."""
         spec = self.turn_runs.get(phase) if phase is not None else None
         V = self.vars
-        if spec is None or self.over or V["turn"] is not player or V["phase"] != phase or (
+        if phase is None or spec is None or self.over or V["turn"] is not player or V["phase"] != phase or (
                 spec.after is not None and move not in spec.after):
             return
         if spec.until is not None and spec.until(self, V):
             self.set_var("turn", None)
             return
-        ring: list[Any] = self.players
+        following = self._following(spec, player, phase)
+        if following is player:
+            self.dirty.add("turn")
+        self.set_var("turn", following)
+        if following is not None and spec.ask:
+            self.ask(following, spec.ask)
+
+    def _following(self, spec: TurnRun, player: PlayerBase, phase: str) -> Any:
+        """The player the turn passes to from `player` (None: nobody, or back at `from` where it goes round
+        once)."""
+        V = self.vars
+        ring: Any = self.players
         at = player.index  # (his place in the order: every player's is his seat)
         if spec.order is not None:
             ring = spec.order(self, V)
+            if not isinstance(ring, (list, tuple)) or not all(isinstance(p, PLAYER_CLASS) for p in ring):
+                raise GameError(f"'order' of the turns of phase '{phase}' gives {ring!r}, where a list of players "
+                                "is wanted")
             if player not in ring:  # (left the order: the next of it after his seat)
                 ring = [p for p in self.players if p is player or p in ring]
             at = ring.index(player)
         count = len(ring)
-        following: Any = None
         if spec.skip is None and not spec.once:
-            following = ring[(at + 1) % count]
-        else:
-            first = spec.first(self, V) if spec.once else None
-            for i in range(1, count + 1):
-                candidate = ring[(at + i) % count]
-                if spec.once and candidate is first:
-                    break
-                if spec.skip is None or not spec.skip(self, V, candidate):
-                    following = candidate
-                    break
-        self.set_var("turn", following)
-        if following is not None and spec.ask:
-            self.ask(following, spec.ask)
+            return ring[(at + 1) % count]
+        first = spec.first(self, V) if spec.once else None
+        for i in range(1, count + 1):
+            candidate = ring[(at + i) % count]
+            if spec.once and candidate is first:
+                return None
+            if spec.skip is None or not spec.skip(self, V, candidate):
+                return candidate
+        return None
 
     def refresh(self, rule: str) -> None:
         """Let the activations of `rule` fire again though nothing they read changed (CLIPS's refresh)."""
