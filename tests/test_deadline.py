@@ -110,3 +110,16 @@ def test_the_solver_stops_at_its_deadline():
     solution = deepening.solve(game, line=False, deadline=Deadline(0.5, Ticking(0.001)))
     assert not solution.complete and solution.depth is not None  # (the deepest search done before the deadline)
     assert {option.key for option, _ in solution.moves} == {option.key for option in game.options()}
+
+
+def test_a_pimc_decision_drops_a_world_whose_search_a_turns_deep_the_deadline_stops(chinchon):
+    # three turns deep, a world's search of this draw takes 794 positions; a read of the clock each: the
+    # deadline (the 100th read) comes inside the second world's search, which is dropped (the first is always
+    # finished, so that one world counts)
+    agent = PIMCAgent(1, worlds=50, seconds=0.1, infer="none", nodes=0, depth=3, program=chinchon,
+                      make_policy=make_policy(chinchon), clock=Ticking(0.001))
+    game = position(chinchon, agent, 6)
+    choice = agent.choose(game.decision())
+    assert choice in game.options()
+    assert agent.worlds_done == 1 and agent.fallbacks == 0
+    assert agent.cut.out_of_time and agent.cut.nodes < 794

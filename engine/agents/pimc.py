@@ -20,8 +20,10 @@ Given ``seconds``, a decision keeps to them (:mod:`naipes.agents.deadline`):
 inference weighs candidate worlds for up to half the time (none weighed: the
 worlds are drawn unweighted), and worlds are solved until the time is up. An
 exact search the deadline stops gives way to the depth-limited one; a world
-whose lines are still being played on at the deadline is dropped, and if it
-was the first, the seat plays what the policy would (the rule file's AI).
+whose depth-limited search or whose lines played on the deadline stops is
+dropped (the first world's search is finished regardless), and if lines of
+the first were cut short, the seat plays what the policy would (the rule
+file's AI).
 
 Named on the command line as ``pimc`` or with options, e.g.
 ``pimc:worlds=20,seconds=1,model=maxn,nodes=3000,depth=1,policy=strong,infer=strong``:
@@ -151,9 +153,14 @@ class PIMCAgent:
                 if done and deadline.passed():
                     break
                 self._cut_short = False
-                solution = self.cut.solve(world, decision.player, line=False)
-                if self._cut_short:
-                    break  # (a line the deadline stopped: the world is not counted)
+                # (the first world's search is finished whatever the time, so that one is counted; a later one
+                # that the deadline stops is dropped: a rule file whose turns are long chains of one player's
+                # moves could make a search a turn deep take long)
+                found = self.cut.try_solve(world, decision.player, deadline) if done else \
+                    self.cut.solve(world, decision.player, line=False)
+                if found is None or self._cut_short:
+                    break  # (a search or a line the deadline stopped: the world is not counted)
+                solution = found
             else:
                 self.worlds_exact += 1
             for option, value in solution.moves:

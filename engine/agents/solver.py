@@ -173,18 +173,19 @@ class OpenSolver:
         return self._solution(world, scored, complete, depth, line)
 
     def try_solve(self, game: Game, player: int | None = None, deadline: Deadline | None = None) -> Solution | None:
-        """`solve` to the end of the hand in one search (no line), or None if the node budget runs out first or
-        the `deadline` passes (then `out_of_time` is set)."""
+        """`solve` in one search (no line) to the solver's `depth` (to the end of the hand without one), or None if
+        the node budget runs out first or the `deadline` passes (then `out_of_time` is set)."""
         with NoCollector():
             return self._try_solve(game, player, deadline)
 
     def _try_solve(self, game: Game, player: int | None, deadline: Deadline | None) -> Solution | None:
         world = self._prepare(game, player, deadline)
+        depth = self.depth if self.depth is not None else INFINITE
         try:
-            scored, complete = self._root(world, INFINITE)
+            scored, complete = self._root(world, depth)
         except OutOfNodes:
             return None
-        return self._solution(world, scored, complete, INFINITE, False)
+        return self._solution(world, scored, complete, depth, False)
 
     def _solution(self, world: Game, scored: list[tuple[Option, Vector]], complete: bool, depth: int,
                   line: bool) -> Solution:
