@@ -393,6 +393,7 @@ class TurnSpec:
     until: Callable | None = None  # f(memory, vars): the turn stops after a move
     once: bool = False  # the turn goes round once, from `first`
     after: frozenset[str] | None = None  # the moves that end a turn (None: every move)
+    ask: tuple[str, ...] = ()  # the moves the player is asked when the turn passes to him
 
 
 @dataclass(frozen=True, eq=False)

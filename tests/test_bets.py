@@ -225,6 +225,19 @@ def test_a_mistake_in_a_bets_expression_is_located_where_it_is_written(tmp_path)
     assert (line, col) == (line_of(LADDER, "open:"), len('    open: "player == ') + 1) and "trun" in message
 
 
+def test_a_misspelt_reset_of_a_bet_is_one_error(tmp_path):
+    # (each variable the bet makes starts again on it: the mistake is still one)
+    [(line, _, message, hint)] = errors_of(tmp_path, "    base: 1\n", "    base: 1\n    reset: pley\n")
+    assert line == line_of(LADDER, "base: 1") + 1 and "'pley' is not a phase" in message
+    assert hint == "did you mean 'play'?"
+
+
+def test_a_misspelt_statement_in_a_bets_actions_gets_a_did_you_mean(tmp_path):
+    [(line, col, message, hint)] = errors_of(tmp_path, 'refused: "passes = 99"', 'refused: "anounce stake_by"')
+    assert (line, col) == (line_of(LADDER, "refused:"), len('    refused: "anounce ') + 1)
+    assert "unexpected 'stake_by'" in message and "augop" not in message and hint == "did you mean 'announce'?"
+
+
 def test_a_name_the_bet_makes_cannot_be_declared_again(tmp_path):
     [(line, _, message, _)] = errors_of(tmp_path, "  passes: 0\n", "  passes: 0\n  stake_asked: 0\n")
     assert line == line_of(LADDER, "passes: 0") + 1 and "the bet 'stake' makes the state variable" in message

@@ -220,6 +220,8 @@ def test_a_round_names_a_declared_phase_and_a_player_variable(tmp_path):
     errors = round_errors(tmp_path, "    reset: deal\n", "    reset: deal\n    chips: chip\n")
     [(line, message, hint)] = [e for e in errors if "chips" in e[1]]
     assert line == line_of("reset: deal") + 1 and "'chip'" in message and "chips" in hint
+    [(line, message, hint)] = round_errors(tmp_path, "    reset: deal\n", "    reset: dael\n")
+    assert line == line_of("reset: deal") and "'dael' is not a phase" in message and hint == "did you mean 'deal'?"
 
 
 def test_a_mistake_in_a_size_is_located_where_it_is_written(tmp_path):
@@ -235,7 +237,7 @@ def test_a_mistake_in_the_blinds_step_is_located_where_it_is_written(tmp_path):
     [error] = load_errors(write_rules(tmp_path, text))  # (a list of actions: each where it is written)
     column = len('        then: ["rounds = 0", "annouce ') + 1
     assert (error.location.line, error.location.col) == (line_of("bets: \"[(players[0]") + 1, column)
-    assert "unexpected '1' in step 'post_blinds'" in error.message
+    assert "unexpected '1' in step 'post_blinds'" in error.message and error.hint == "did you mean 'announce'?"
 
 
 def test_antes_are_dead_chips_in_the_pot_posted_before_the_blinds(tmp_path):
@@ -246,6 +248,16 @@ def test_antes_are_dead_chips_in_the_pot_posted_before_the_blinds(tmp_path):
     assert bets(game) == [1, 2, 0] and V(game)["pot_high"] == 2  # the antes are no bet of the round
     assert labels(game)[:2] == ["fold", "call 2"] and value(game, "pot_size()") == 6
     assert not value(game, "pot_all_in(players[0])")
+
+
+def test_a_player_the_antes_leave_all_in_passes_the_first_turn_on_by_the_rule_the_docs_give(tmp_path):
+    # P3, first to act, has one chip: the ante takes it; the phase's turns gave him the turn before the antes
+    # were posted, and the rule docs/language.md gives passes it to the first who must act: P1, who owes 1
+    text = ROUND.replace('        when: "rounds == 0"\n', '        when: "rounds == 0"\n        antes: "1"\n').replace(
+        "rules:\n", "rules:\n  - name: pass_the_turn_of_an_all_in\n    phase: betting\n"
+        "    when: \"turn is not None and not pot_to_act(turn)\"\n    then: \"turn = pot_next_to_act(turn)\"\n")
+    game = started(tmp_path, text, short=1)
+    assert value(game, "pot_all_in(players[2])") and mover(game) == "P1" and labels(game)[:2] == ["fold", "call 1"]
 
 
 def test_a_key_of_a_round_is_not_one_of_a_bet_answered_once(tmp_path):

@@ -194,22 +194,105 @@ def test_check_plays_random_games_to_their_end(tmp_path):
     assert naipes("check", path, "--games", "0").exit_code == 0  # (load and start only)
 
 
-def test_check_warns_of_a_move_the_bridges_cannot_number(tmp_path):
-    path = write(tmp_path, """
+# Three players, seats 1 and 3 partners (parity): the second seat plays alone, so a trick he takes has no
+# partner to name; nothing else reads the partner, so only what the table is told (or shows) fails.
+ALONE = """
+game: alone
+players: 3
+teams: parity
+cards:
+  attributes: {rank: [1, 2, 3, 4, 5, 6]}
+  start: stock
+zones:
+  stock: {visibility: hidden}
+  hand: {per_player: true}
+state:
+  turn: "players[0]"
+  played: 0
+  best: {init: "None", show: false}
+player_state:
+  tricks: 0
+views:
+  partner_name: {value: "partner(player).name", per_player: true}
+phases:
+  deal:
+    enter:
+      - deal: |
+          shuffle stock
+          deal 2 from stock to [p.hand for p in players]
+          goto play
+  play:
+moves:
+  play:
+    choose: "c in player.hand"
+    then: |
+      if best is None or c.rank > best[1].rank:
+          best = (player, c)
+      move c from player.hand to stock
+      played += 1
+      turn = next_player(player)
+rules:
+  - name: ask
+    phase: play
+    when: "played < len(players)"
+    then: "ask turn to play"
+  - name: take
+    phase: play
+    when: "played == len(players)"
+    then: |
+      best[0].tricks += 1
+      TOLD
+      turn = best[0]
+      best = None
+      played = 0
+      if len(turn.hand) == 0:
+          end game
+"""
+
+
+@pytest.mark.parametrize("told", ["announce best[0].name, 'and', partner(best[0]).name, 'take it'", "pass"])
+def test_check_plays_as_the_table_does_and_its_seed_replays_the_game(tmp_path, told):
+    # the table hears the announcement and shows the seat asked its view: check fails where the table would,
+    # and the command it gives fails the same way
+    path = write(tmp_path, ALONE.replace("TOLD", told))
+    result = naipes("check", path, "--games", "30")
+    assert result.exit_code == 1
+    error = result.output.split("\n    (in a game")[0]
+    assert "None has no attribute 'name'" in error and f"{path}:" in error
+    replay = re.search(r"naipes play (.*) replays it", result.output).group(1).split()
+    assert replay[:6] == [path, "--seed", replay[2], "--seat", "random", "--opponents"]
+    replayed = naipes("play", *replay)
+    assert replayed.exit_code == 1 and error in replayed.output
+
+
+@pytest.mark.parametrize("move, warned", [
+    # how many chips to take, offered from the table's count
+    ("""take_first:
+            choose: "n in range(1, len(table) + 1)"
+            then: |
+              move table[:n] to removed""", "take_first"),
+    # a colour (its space given), then how many chips of it: the count offered reads the table, the part gives no space
+    ("""take_colour:
+            parts:
+              - "n in range(1, len([c for c in table if c.colour == colour]) + 1)"
+            then: |
+              move [c for c in table if c.colour == colour][:n] to removed""", "take_colour.n"),
+])
+def test_check_warns_of_a_move_the_bridges_cannot_number(tmp_path, move, warned):
+    path = write(tmp_path, f"""
         game: counted
         extends: fichas
         moves:
-          take_first:
-            choose: "n in range(1, len(table) + 1)"
-            then: |
-              move table[:n] to removed
+          {move}
               last_taker = player
               turn = next_player(player)
         """)
     result = naipes("check", path)
     clean(result)
     assert result.exit_code == 0
-    assert "warning: move 'take_first' has no 'space:'" in result.output
+    assert [line for line in result.output.splitlines() if "warning" in line] == [
+        f"  warning: move '{warned}' has no 'space:' and its 'choose' reads the game: the OpenSpiel and PettingZoo "
+        f"bridges cannot number its arguments (declare every argument it can ever offer, e.g. space: \"all_cards()\")"]
     assert naipes("check", "fichas").output.count("warning") == 0
 
 
@@ -677,3 +760,33 @@ def test_check_warns_of_a_text_compared_with_but_never_made(tmp_path):
     warnings = [line for line in result.output.splitlines() if "warning:" in line]
     assert len(warnings) == 1, result.output
     assert f"{path}:11:20" in warnings[0] and "'tuet'" in warnings[0] and "did you mean 'tute'?" in warnings[0]
+
+
+# ================================================ a strategy for a rule file of one's own
+OWN_GAME = """
+game: mine
+extends: fichas
+"""
+OWN_STRATEGY = """
+game: mine
+rules:
+  - name: take_a_colour
+    move: take_colour
+    choose: "first(options)"
+"""
+
+
+def test_check_finds_the_rule_file_a_strategy_plays_given_before_it_or_beside_it(tmp_path, monkeypatch):
+    (tmp_path / "rules").mkdir()
+    rules = write(tmp_path / "rules", OWN_GAME, "my_rules.yaml")  # (its game: is mine, its file name is not)
+    strategy = write(tmp_path, OWN_STRATEGY, "bot.yaml")
+    result = naipes("check", rules, strategy, "--games", "0")
+    assert result.exit_code == 0 and f"{strategy}: ok (a strategy for mine" in result.output
+    monkeypatch.chdir(tmp_path / "rules")  # (nowhere near: not here, nor in ./rulesets)
+    result = naipes("check", strategy)
+    assert result.exit_code == 1
+    assert f"{strategy}:1:7: no rule file 'mine'" in result.output  # located at its game:
+    assert f"naipes check RULES.yaml {strategy}" in result.output
+    write(tmp_path, OWN_GAME, "mine.yaml")
+    result = naipes("check", strategy)
+    assert result.exit_code == 0 and "ok (a strategy for mine" in result.output

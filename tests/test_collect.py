@@ -11,7 +11,9 @@ import pytest
 from click.testing import CliRunner
 
 from naipes import Game, load_program
+from naipes.agents.registry import load_strategy
 from naipes.bridges.actions import ActionSpace
+from naipes.errors import RuleErrors
 from naipes.program import get
 from naipes.tools.cli import main
 
@@ -238,3 +240,25 @@ def test_a_strategy_choosing_a_part_reads_the_values_chosen_before_it(captures, 
                 checked += 1
             game.apply(option)
     assert checked >= 20
+
+
+def test_a_strategy_naming_a_repeated_part_by_its_choose_is_told_its_name(captures, tmp_path):
+    # the part is named by its collect: (capture.taken), not by the name of the value offered (t)
+    strategy = write_rules(tmp_path, STRATEGY.replace("move: capture.taken\n    choose: \"first",
+                                                      "move: capture.t\n    choose: \"first"), "completes.yaml")
+    with pytest.raises(RuleErrors) as caught:
+        load_strategy(str(strategy), load_program(captures))
+    error = caught.value.errors[0]
+    assert error.message == "'capture.t' is not a move of captures" and error.location.line == 8
+    assert error.hint.startswith("the parts of 'capture' are capture.taken, capture.how")
+
+
+def test_a_person_at_the_terminal_is_told_the_values_taken_so_far_one_by_one(captures):
+    told = []
+    for seed in range(10):
+        result = CliRunner().invoke(main, ["play", str(captures), "--seat", "human", "--seat", "random",
+                                           "--seed", str(seed)], input="1\n" * 40 + "quit\n")
+        assert "Traceback" not in result.output
+        told += [line for line in result.output.splitlines() if "chosen so far" in line]
+    # the card played, then each table card taken, as the table names cards (never a list: ['3o'])
+    assert any(line.count(",") >= 1 for line in told) and not any("[" in line or "'" in line for line in told)

@@ -150,6 +150,24 @@ LOCATED = [
          "unexpected", "'x'", hint="did you mean 'announce'?"),
     case('misspelt_goto_in_a_block', one_rule_doing("if x == 0:", "    gotoo play"),
          "unexpected", "play", hint="did you mean 'goto'?"),
+    # what was expected is said in the language's own signs and words, never the grammar's names for them
+    case('expected_signs_are_written_as_the_file_writes_them', one_rule_doing("x = 1", "anounce x"),
+         ("expected '(', '+=', '.', '='",), ('anounce x', 1, 8), hint="did you mean 'announce'?"),
+    case('expected_values_are_written_as_the_file_writes_them', one_rule_doing("let y == 1"),
+         ("unexpected '='", "'-'", "'{'", "a name"), ('= 1', 1, 0)),
+    case('a_misspelt_second_word_of_a_statement_is_named', one_rule_doing("end gaem"),
+         ("unexpected 'gaem'", "expected 'game'"), 'gaem', hint="did you mean 'game'?"),
+    case('a_function_body_misspelt_at_its_first_word_gets_a_did_you_mean', """
+        game: t
+        functions:
+          "f(a)": |
+            lett b = a
+            return b
+        """, "unexpected 'b' in function 'f'", ('lett b', 1, 5), hint="did you mean 'let'?"),
+    case('a_variable_named_like_a_statement_cannot_be_assigned', one_rule_doing("x = 1", "deal += 1"),
+         "unexpected '='", ('deal +=', 1, 6), hint="'deal' begins a statement"),
+    case('an_assignment_where_a_comparison_is_expected_in_actions', one_rule_doing("if x = 1:", "    pass"),
+         "unexpected '='", ('x = 1', 1, 2), hint="use '=='"),
     case('condition_that_ends_too_early', """
         game: t
         state:
@@ -305,6 +323,10 @@ LOCATED = [
         extends: missing.yaml
         game: v
         """, "base rule file 'missing.yaml' not found", 'missing.yaml', name='v.yaml'),
+    case('extends_a_misspelt_name_of_a_file_beside_it', """
+        extends: bsae
+        game: v
+        """, "base rule file 'bsae' not found", 'bsae', hint="did you mean 'base'?", name='v.yaml'),
     case('override_of_a_rule_the_base_lacks', """
         extends: base.yaml
         override:
@@ -545,6 +567,17 @@ def test_adding_a_rule_the_base_already_has(tmp_path):
     error = only_error(tmp_path, stop_rule_variant(tmp_path, "rules", "end game"), name="v.yaml")
     assert "already has a rule named 'stop_rule'" in error.message
     assert "override" in error.hint
+
+
+def test_every_name_a_variant_changes_that_the_base_lacks_is_reported_in_file_order(tmp_path):
+    write_rules(tmp_path, BASE, "base.yaml")
+    text = ('extends: base.yaml\noverride:\n  - name: stop_rul\n    when: ~\n  - name: nothing_like_it\n'
+            '    then: "pass"\nremove: [strat_rule]\n')
+    errors = load_errors(write_rules(tmp_path, text, "v.yaml"))
+    assert [(e.location.line, e.message, e.hint) for e in errors] == [
+        (3, "override: the base has no rule or phase step named 'stop_rul'", "did you mean 'stop_rule'?"),
+        (5, "override: the base has no rule or phase step named 'nothing_like_it'", None),
+        (7, "remove: the base has no rule, phase step or variable named 'strat_rule'", "did you mean 'start_rule'?")]
 
 
 def test_a_valid_variant_loads_and_runs(tmp_path):

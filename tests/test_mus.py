@@ -34,7 +34,7 @@ def deal(hands, *, points=None, seed=0, mano="P1", **params):
     game = unask(start_game(MUS, 4, seed, **params))
     arrange(game, zones={f"{p}.hand": hands.get(p, "") for p in SEATS},
             player_state={f"{p}.points": str((points or {}).get(p, 0)) for p in SEATS},
-            state={"mano": f"players[{SEATS.index(mano)}]", "speaker": f"players[{SEATS.index(mano)}]",
+            state={"mano": f"players[{SEATS.index(mano)}]", "turn": f"players[{SEATS.index(mano)}]",
                    "dealer": f"players[{(SEATS.index(mano) - 1) % 4}]"},
             to_move=(mano, "mus"))
     choose(game, "no hay mus")
@@ -304,6 +304,18 @@ def test_pares_bet_accepted_pays_the_bet_and_every_pares_of_the_winning_side():
     say(game, *["paso"] * 4)                   # punto: P2 29 (nearer the mano than P3's 29)
     # grande P2 1, chica P4 (1 6 6 11 below P1's 1 7 7 7) 1, pares 2 + medias 2 + par 1, punto P2 1
     assert sides(game) == (2 + 2 + 1, 1 + 1 + 1)
+
+
+def test_in_pares_only_those_who_declared_speak_in_turn_from_the_mano():
+    # P2 par de reyes and P3 par de sotas, one on each side; P1 and P4 have no pares; nobody has juego
+    hands = {"P1": "7o 6b 5e 1c", "P2": "12o 12c 4e 5b", "P3": "10o 10c 5c 4c", "P4": "6c 4o 11b 1b"}
+    game = say(deal(hands), *["paso"] * 8)     # grande and chica pass
+    assert V(game)["lance_now"] == "pares" and game.to_move.name == "P2"   # the mano has none: P2 opens
+    say(game, "paso")
+    assert game.to_move.name == "P3"          # P4 has none either: after P3 the lance goes en paso
+    say(game, "paso")
+    assert tuple(V(game)["outcomes"][2][:2]) == ("pares", "paso")
+    assert V(game)["lance_now"] == "punto" and game.to_move.name == "P1"   # punto: everyone, from the mano
 
 
 def test_a_refused_pares_bet_leaves_the_bonuses_to_the_side_that_bet():

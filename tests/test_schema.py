@@ -56,6 +56,17 @@ def test_naipes_schema_prints_both_schemas() -> None:
     assert runner.invoke(main, ["schema", "nonsense"]).exit_code == 2
 
 
+def test_an_override_may_take_a_key_away_with_null(tmp_path: Path) -> None:
+    # docs/language.md: a key an override gives as null (when: ~) is taken away; the loader takes it, so must the
+    # schema (an editor flagged it)
+    variant = {"extends": "fichas", "override": [{"name": "last_chip_wins", "when": None, "doc": None}]}
+    strategy = {"game": "fichas", "extends": "greedy", "override": [{"name": "take_the_largest_group", "when": None}]}
+    assert errors(rule_file_schema(), variant) == [] and errors(strategy_file_schema(), strategy) == []
+    assert errors(rule_file_schema(), {**variant, "override": [{"name": None}]}) != []  # (but its name)
+    (tmp_path / "v.yaml").write_text(yaml.safe_dump(variant), encoding="utf-8")
+    assert load_program(tmp_path / "v.yaml").rules
+
+
 # ------------------------------------------------------------------ mutants
 def first(mapping: dict) -> str:
     return next(iter(mapping))

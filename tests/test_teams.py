@@ -91,6 +91,50 @@ def test_without_teams_everyone_plays_alone(tmp_path):
     assert started(tmp_path, text, players=3).memory.vars["seen"] == [None, 2, 2]
 
 
+HANDS = """
+game: hands
+players: 4
+teams: parity
+state:
+  turn: "players[0]"
+  made: 0
+  hands: 0
+player_state:
+  points: {init: 0, team: true}
+  hand: {init: 0, team: true, reset: play}
+phases: [play]
+moves:
+  score:
+    then: |
+      player.points += 1 + player.index
+      player.hand += 1 + player.index
+      made += 1
+      turn = next_player(player)
+rules:
+  - name: ask
+    when: "made < 4 * (hands + 1)"
+    then: "ask turn to score"
+  - name: next_hand
+    when: "made == 4 * (hands + 1)"
+    then: |
+      hands += 1
+      if hands == 2:
+          end game
+      goto play
+"""
+
+
+def test_a_team_variable_with_reset_starts_again_for_every_member_of_every_team(tmp_path):
+    # each player scores once a hand: `hand` is a team's points this hand, `points` the game's
+    game = started(tmp_path, HANDS)
+    for _ in range(4):
+        game.apply(game.options()[0])
+    assert game.memory.vars["hands"] == 1 and [p.points for p in game.memory.players] == [4, 6, 4, 6]
+    assert [p.hand for p in game.memory.players] == [0, 0, 0, 0]  # (a new hand)
+    game.apply(game.options()[0])  # seat 0 scores 1, for his partner too
+    assert [p.hand for p in game.memory.players] == [1, 0, 1, 0]
+
+
 def test_undo_takes_back_a_team_variable_for_every_member(tmp_path):
     game = started(tmp_path)
     point = game.make(game.options()[0])

@@ -242,11 +242,16 @@ def test_a_move_named_leave_cannot_be_asked_any_of(tmp_path):
     assert "'leave' is the option 'ask any of' adds" in errors[0].message
 
 
-def test_a_player_asked_twice_at_once_is_an_error_of_the_rule_that_asks(tmp_path):
-    text = SEALED.replace("ask each of players to bid", "ask each of [players[0], players[0]] to bid")
-    with pytest.raises(GameError, match="names a player twice") as caught:
+@pytest.mark.parametrize("players, message", [
+    ("[players[0], players[0]]", "'ask each of' names a player twice: P1, P1"),
+    # one player where a list is needed (the compiler cannot tell an item of players from the list)
+    ("players[0]", "'ask each of' needs a list of players, got the player P1: 'ask PLAYER to' asks one player"),
+])
+def test_a_player_asked_twice_or_alone_is_an_error_of_the_rule_that_asks(tmp_path, players, message):
+    text = SEALED.replace("ask each of players to bid", f"ask each of {players} to bid")
+    with pytest.raises(GameError) as caught:
         started(write_rules(tmp_path, text))
-    assert "ask_everyone_to_bid" in str(caught.value)
+    assert message in caught.value.message and "ask_everyone_to_bid" in str(caught.value)
 
 
 # ------------------------------------------------------------------ the bridges and the web table
@@ -288,6 +293,7 @@ def test_the_web_table_asks_each_human_in_turn_and_shows_only_who_has_answered(s
     table = Table(load_program(sealed), ["human", "human", "random"], 5)
     table.start()
     try:
+        assert table.info(0)["cards"] == {}  # (a game without cards: what a tab is told first, once a KeyError)
         state = wait_for(table, 0, lambda s: s["your_turn"])
         assert table.submit(0, {"serial": state["serial"], "label": "bid 2"}).result(20) is None
         state = wait_for(table, 1, lambda s: s["your_turn"])

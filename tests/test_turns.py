@@ -127,3 +127,91 @@ def test_bad_turns_are_located_errors(tmp_path, text, message, line):
     errors = load_errors(write_rules(tmp_path, text))
     assert any(message in e.message and e.location.line == line for e in errors), \
         [(e.message, e.location.line) for e in errors]
+
+
+# Each turn has two stages, as a rummy's: the turn order asks the player whose turn it is to draw (no rule asks
+# anything), the draw asks him to let a card go, and letting go ends the turn. Letting go 'back' gives the turn to
+# the first player instead (the move asks him itself). After `moves` moves the turn stops.
+ASKED = """
+game: asked
+players: 3
+params:
+  moves: {default: 6}
+  leave: {type: bool, default: false}
+state:
+  turn: {init: "None"}
+  log: "[]"
+  entries: 0
+phases:
+  play:
+    stages: [draw, letgo]
+    turns: {from: "players[2]", after: [letgo], until: "len(log) >= moves", ask: [draw]}
+    enter:
+      - count_the_entry: "entries += 1"
+      - leave_at_once: {when: "leave", then: "goto done"}
+  done:
+moves:
+  draw:
+    stage: draw
+    then: |
+      log = log + [player.index]
+      stage = 'letgo'
+      ask player to letgo
+  letgo:
+    stage: letgo
+    choose: "k in ['on', 'back']"
+    then: |
+      log = log + [k]
+      stage = 'draw'
+      if k == 'back':
+          turn = players[0]
+          ask turn to draw
+rules:
+  - name: the_turns_stopped
+    phase: play
+    when: "turn is None"
+    then: "end game"
+  - name: left
+    phase: done
+    then: "end game"
+"""
+
+
+def asked(game, choices):
+    """Who is asked what, decision by decision, choosing `choices` in turn for letgo."""
+    seen, choices = [], iter(choices)
+    while not game.over:
+        decision = game.decision()
+        seen.append((decision.player, decision.moves))
+        options = game.options()
+        wanted = None if options[0].move == "draw" else next(choices)
+        game.apply(next(o for o in options if o.arg == wanted))
+    return seen
+
+
+def test_ask_puts_the_turn_to_the_player_whose_turn_it_is_on_entering_and_after_each_turn(tmp_path):
+    game = play(write_rules(tmp_path, ASKED), [])
+    assert asked(game, ["on"] * 3) == [(2, ("draw",)), (2, ("letgo",)), (0, ("draw",)), (0, ("letgo",)),
+                                       (1, ("draw",)), (1, ("letgo",))]
+    # the turn stopped after the sixth move (until): nobody was asked, and the rule watching the turn ended it
+    assert game.memory.vars["log"] == [2, "on", 0, "on", 1, "on"] and game.memory.vars["turn"] is None
+    assert game.memory.vars["entries"] == 1
+
+
+def test_ask_leaves_a_move_that_gives_the_turn_to_ask_for_itself(tmp_path):
+    # P3 lets go 'back': the turn is P1's and the move asks him (the turn order asks nobody more)
+    game = play(write_rules(tmp_path, ASKED), [], {"moves": "8"})
+    assert asked(game, ["back", "on", "on", "on"])[:6] == [(2, ("draw",)), (2, ("letgo",)), (0, ("draw",)),
+                                                          (0, ("letgo",)), (1, ("draw",)), (1, ("letgo",))]
+    assert game.memory.vars["log"] == [2, "back", 0, "on", 1, "on", 2, "on"]
+
+
+def test_ask_comes_after_the_enter_steps_and_not_once_they_left_the_phase(tmp_path):
+    game = play(write_rules(tmp_path, ASKED), [], {"leave": "true"})
+    assert game.over and game.decisions == 0 and game.memory.vars["phase"] == "done"
+
+
+def test_a_move_ask_does_not_know_is_a_located_error(tmp_path):
+    errors = load_errors(write_rules(tmp_path, ASKED.replace("ask: [draw]", "ask: [drow]")))
+    assert any("'drow' is not one" in e.message and "draw" in str(e) and e.location.line == 13 for e in errors), \
+        [(e.message, e.location.line) for e in errors]

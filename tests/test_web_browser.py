@@ -34,7 +34,7 @@ from naipes.web.browser import chromium  # noqa: E402
 from naipes.web.server import serving  # noqa: E402
 from naipes.web.table import Table  # noqa: E402
 
-from helpers import RULESETS  # noqa: E402
+from helpers import RULESETS, write_rules  # noqa: E402
 
 GAMES = {name: RULESETS / f"{name}.yaml" for name in ("fichas", "pocha", "escoba")}
 POCHA = {"peak": "2", "random_seats": "false"}  # rounds of 1, 2 and 1 cards
@@ -388,6 +388,9 @@ def test_a_table_card_an_option_names_is_clicked_where_it_lies(server, driver):
     driver.get(f"{url}{table.link(0)}")
     while (state := table.state(0))["options"] and state["options"][0]["move"] == "capture.taken":
         shown(driver, table, 0)
+        begun = table.game.begun()[1]  # (the card played, the table cards taken so far)
+        chosen = ", ".join([begun[0].name, *(c.name for c in begun[1])])
+        assert driver.find_element(By.ID, "status").text.endswith(f"(chosen so far: {chosen})")
         offered = {o["card"] for o in state["options"]}
         legal = driver.find_elements(By.CSS_SELECTOR, '#centre [data-zone="table"] .card.legal')
         assert {card.get_attribute("data-card") for card in legal} == offered
@@ -541,3 +544,18 @@ def test_every_card_is_named_the_text_is_readable_and_the_keyboard_plays_a_whole
     assert final["over"] and "wins" in driver.find_element(By.ID, "over").text
     assert driver.switch_to.active_element.text == "Play again"  # the end's dialog has the focus
     assert driver.execute_script(LOW_CONTRAST) == []
+
+
+def test_a_person_asked_with_others_is_told_who_has_answered_not_what(driver, tmp_path):
+    from test_together import SEALED  # three bids made at once
+    app = create_app({"sealed": write_rules(tmp_path, SEALED, "sealed.yaml")}, pause=0)
+    with serving(app) as url:
+        table = new_table(app, "sealed", {}, ["human", "human", "random"], 3)
+        assert a_person_to_move(table, (0, 1)) == 0
+        play_first_option(table, 0)
+        assert a_person_to_move(table, (1,)) == 1
+        driver.get(f"{url}{table.link(1)}")
+        shown(driver, table, 1)
+        status = driver.find_element(By.ID, "status").text
+        assert status.startswith("Your turn") and status.endswith("(already answered, not shown until all have: P1)")
+        table.close()

@@ -182,7 +182,9 @@ class HumanAgent:
             self.say(f"Already answered, not shown until all have: {', '.join(decision.view['answered'])}.")
         if decision.view.get("choosing"):  # (a compound move begun: its next part is asked)
             begun = decision.view["choosing"]
-            self.say(f"{begun['move']}: chosen so far {', '.join(map(str, begun['chosen']))}; now the next part.")
+            chosen = [str(item) for value in begun["chosen"]  # (a part chosen again and again: its values)
+                      for item in (value if isinstance(value, list) else [value])]
+            self.say(f"{begun['move']}: chosen so far {', '.join(chosen)}; now the next part.")
         self.console.print(f"[bold]{decision.player_name}[/], your move:")
         options = display_order(decision.options)
         for i, option in enumerate(options, 1):

@@ -38,28 +38,22 @@ text: a name is an identifier, a call plain words.
 """
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import Any, Protocol
 
 from ..errors import Location, did_you_mean
+from . import rounds
 from .compiler import identifier_problem
 from .loader import Map, Seq, Text, location_of
+from .rounds import CALL, ROUND_KEYS, Report, Round
 from .sections import SIGNATURE
 from .shapes import shape_errors
 from .vocabulary import BET, RULE_FILE
 
-if TYPE_CHECKING:
-    from .rounds import Round
-
-Report = Callable[[str, Location, str | None], None]
-CALL = re.compile(r"\w[\w .-]*", re.UNICODE)  # a call or an answer: words (no quote can end the generated text)
 GENERATED_MOVE_KEYS = ("choose", "space", "when", "then")  # what a bet writes of its moves (the file: the rest)
 RAISERS = ("accepter", "any")  # who may call next after an accept: the accepter's team, or either
 ANSWERED_BY = ("player", "team")  # who may answer: the player asked, or any member of his team
-BET_ONLY = frozenset({"calls", "answers", "answer", "when", "open", "follows", "size", "answerer", "answerers",
-                      "answered_by", "raiser", "worth", "adds", "base", "accepted", "refused"})  # not of a round
 
 
 class _Composed(Text):
@@ -157,7 +151,6 @@ def expand_bets(tree: Map, report: Report) -> Map:
         report(problem.message, problem.location or bets.where, problem.hint)
     if misshapen:
         return tree
-    from . import rounds  # (rounds imports this module's writers)
     ladders: list[_Bet | None] = []
     betting: list[Round | None] = []
     for name, spec in bets.items():
@@ -207,7 +200,6 @@ def expand_bets(tree: Map, report: Report) -> Map:
 def _write_round(r: Round, sections: dict[str, Map], put_function: Callable[[_Declared, str, Text], None],
                  report: Report) -> None:
     """A round of betting written out: its variables, functions, moves and the step posting its blinds."""
-    from . import rounds
     for section, made in zip(("state", "player_state"), rounds.variables(r)):
         for name, (init, reset, shown, doc) in made.items():
             spec = _map(r.loc, init=_text(r, init), show=shown, doc=doc, **({"reset": reset} if reset else {}))
@@ -245,7 +237,6 @@ def _write_round(r: Round, sections: dict[str, Map], put_function: Callable[[_De
 
 
 def _read(name: str, spec: Map, loc: Location, report: Report) -> _Bet | None:
-    from .rounds import ROUND_KEYS
     for key in spec:
         if key in ROUND_KEYS - {"move", "reset", "doc"}:
             report(f"'{key}' is a key of a round of betting (give 'round: PHASE'), not of a bet answered once",

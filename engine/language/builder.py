@@ -252,9 +252,12 @@ class Builder(Settings, Phases, Declarations, Cards, Moves, Rules):
             return None
         phase, phases = spec["reset"], self.sym.enums.get("phase", ())
         if phase not in phases:
-            hint = did_you_mean(str(phase), list(phases)) if phases else "declare the game's phases ('phases:')"
-            self.error(f"{what}: 'reset' names the phase each entry of which starts it again, and '{phase}' is not "
-                       f"a phase", spec.loc("reset"), hint)
+            where = spec.loc("reset")
+            if str(where) not in self.wrong_resets:  # (a bet's variables share its reset: one mistake, said once)
+                self.wrong_resets.add(str(where))
+                hint = did_you_mean(str(phase), list(phases)) if phases else "declare the game's phases ('phases:')"
+                self.error(f"{what}: 'reset' names the phase each entry of which starts it again, and '{phase}' is "
+                           f"not a phase", where, hint)
             return None
         return str(phase)
 
@@ -315,7 +318,8 @@ def link(declared: Declared, compiled: Compiled, path: str, overrides: dict[str,
                 for phase in declared.phases},
         teams=declared.teams, entries=frozenset(r.phase for r in compiled.rules if r.steps),
         warnings=tuple(unmade_texts(defs, declared.symbols, declared_texts(declared, compiled))),
-        turns={phase: TurnSpec(*map(module.resolve, spec[:4]), once=spec[4], after=spec[5])  # type: ignore[misc]
+        turns={phase: TurnSpec(*map(module.resolve, spec[:4]), once=spec[4], after=spec[5],
+                                 ask=tuple(spec[6] or ()))  # type: ignore[misc]
                for phase, spec in compiled.turns.items()},
         key_state=tuple(v.name for v in state if v.name in read),
         key_player_state=tuple(attribute(v.name) for v in player_state if v.name in read),

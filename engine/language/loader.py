@@ -19,7 +19,7 @@ from typing import Any
 import yaml
 from yaml.constructor import SafeConstructor
 
-from ..errors import Location, RuleError, did_you_mean, remember_source
+from ..errors import Location, RuleError, RuleErrors, did_you_mean, remember_source
 from .shipped import RULESETS, is_file, strategy_folders
 
 
@@ -359,9 +359,10 @@ def _resolve(tree: Map, path: Path, seen: tuple[Path, ...]) -> Map:
     if base_path.suffix not in (".yaml", ".yml"):
         raise RuleError(f"'extends' names a rule file (.yaml), not '{base_name}'", tree.loc("extends"))
     if not is_file(base_path):
-        shipped = [folder for folder in _shipped_bases(tree) if folder != path.parent]
+        folders = [path.parent, *(folder for folder in _shipped_bases(tree) if folder != path.parent)]
+        known = [r.stem for f in folders for r in f.glob("*.yaml") if r.resolve() != path.resolve()]
         raise RuleError(f"base rule file '{base_name}' not found", tree.loc("extends"),
-                        hint=did_you_mean(base_name, [r.stem for f in shipped for r in f.glob("*.yaml")]) or
+                        hint=did_you_mean(base_name, known) or
                         f"paths are relative to {path.parent}; a name is a file beside it or a shipped one")
     base = _resolve(_read_base(base_path, tree), base_path, seen + (path.resolve(),))
     return merge_variant(base, tree)
@@ -494,6 +495,7 @@ def _merge_rules(base_rules: Seq, variant: Map, merged: Map) -> Seq:
         return RuleError(f"{what}: the base has no {things} named '{name}'", loc,
                          hint=did_you_mean(str(name), known))
 
+    unknown: list[RuleError] = []
     removed = variant.get("remove") or Seq()
     if not isinstance(removed, Seq):
         raise RuleError("'remove' takes a list of rule names", variant.loc("remove"))
@@ -504,7 +506,7 @@ def _merge_rules(base_rules: Seq, variant: Map, merged: Map) -> Seq:
             at = names.index(name)
             del rules[at], rules.item_locs[at], names[at]
         elif not _replace_step(merged, name, None) and not _remove_variable(merged, name):
-            raise missing(name, removed.loc(i), "remove")
+            unknown.append(missing(name, removed.loc(i), "remove"))
     overrides = variant.get("override") or Seq()
     if not isinstance(overrides, Seq):
         raise RuleError("'override' takes a list of rules, each with the name of the rule it replaces",
@@ -517,7 +519,10 @@ def _merge_rules(base_rules: Seq, variant: Map, merged: Map) -> Seq:
             at = names.index(name)
             rules[at], rules.item_locs[at] = _overridden(rules[at], rule), overrides.loc(i)
         elif not _replace_step(merged, name, rule):
-            raise missing(name, overrides.loc(i), "override")
+            unknown.append(missing(name, overrides.loc(i), "override"))
+    if unknown:  # (each name the base lacks, all at once, in the order written)
+        unknown.sort(key=lambda e: (e.location.line, e.location.col) if e.location else (0, 0))
+        raise unknown[0] if len(unknown) == 1 else RuleErrors(unknown)
     added = variant.get("rules") or Seq()
     if not isinstance(added, Seq):
         raise RuleError("'rules' takes a list of rules", variant.loc("rules"))

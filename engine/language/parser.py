@@ -29,12 +29,13 @@ from .loader import Text
 
 GRAMMAR = Path(__file__).with_name("grammar.lark")
 
-# Friendly names for the terminals Lark reports as "expected".
+# Friendly names for the terminals Lark reports as "expected" that are not one word or sign of the grammar's (those
+# read as written: 'goto', ')'): never the grammar's own names for them (AUGOP, UNARY_OP)
 _TERMINAL_NAMES = {
-    "NAME": "a name", "NUMBER": "a number", "STRING": "a string", "_NL": "end of line",
-    "RPAR": "')'", "LPAR": "'('", "RSQB": "']'", "LSQB": "'['", "RBRACE": "'}'", "LBRACE": "'{'",
-    "COLON": "':'", "COMMA": "','", "EQUAL": "'='", "DOT": "'.'", "$END": "end of text",
-    "_INDENT": "an indented block", "_DEDENT": "end of block", "COMP_OP": "a comparison",
+    "NAME": "a name", "NUMBER": "a number", "STRING": "a string", "FSTRING": "an f-string", "_NL": "end of line",
+    "$END": "end of text", "_INDENT": "an indented block", "_DEDENT": "end of block", "COMP_OP": "a comparison",
+    "AUGOP": "'+='", "ADD_OP": "'+'", "MUL_OP": "'*'", "UNARY_OP": "'-'", "ASK_GROUP": "'each of'",
+    "WINNERS": "'winner'",
 }
 
 
@@ -87,8 +88,15 @@ def _describe(token: Token) -> str:
     return f"'{token.value}'"
 
 
+@lru_cache(maxsize=1)
+def _literals() -> dict[str, str]:
+    """The grammar's words and signs written as they are (terminal name -> its text: GOTO -> goto, RPAR -> ))."""
+    return {t.name: t.pattern.value for t in _parser().terminals if t.pattern.type == "str"}
+
+
 def _expected(names: set[str]) -> str:
-    words = sorted({_TERMINAL_NAMES.get(n, f"'{n.lower()}'" if n.isalpha() else n) for n in names})
+    literals = _literals()
+    words = sorted({_TERMINAL_NAMES.get(n) or (f"'{literals[n]}'" if n in literals else n) for n in names})
     if not words:
         return ""
     if len(words) > 6:
@@ -99,23 +107,41 @@ def _expected(names: set[str]) -> str:
 @lru_cache(maxsize=1)
 def _statement_words() -> list[str]:
     """The words a statement begins with (goto, announce, deal, ...), read from the grammar."""
-    parser = _parser()
-    words = {t.name: t.pattern.value for t in parser.terminals if t.pattern.type == "str"}
+    parser, words = _parser(), _literals()
     return sorted({words[first.name] for rule in parser.rules if rule.expansion
                    and str(rule.origin.name).endswith("_stmt") and (first := rule.expansion[0]).name in words
                    and words[first.name].isalpha()})
 
 
+def _misspelt_word(token: Token, expected: set[str]) -> str | None:
+    """A did-you-mean for a name where one of the grammar's words was expected (`end gme`: 'game')."""
+    if token.type != "NAME":
+        return None
+    literals = _literals()
+    return did_you_mean(str(token.value), [literals[n] for n in expected if n in literals and literals[n].isalpha()])
+
+
 def _misspelt_statement(source: str, token: Token) -> str | None:
     """A did-you-mean for a line such as `anounce 'x'`: a name that begins a line and cannot be followed by what
-    follows it is likely a statement's word misspelt."""
+    follows it is likely a statement's word misspelt (in a function's body too, read as an expression when its first
+    word is no statement's: `lett b = a`)."""
     if token.line is None or token.column is None:
         return None
     line = source.split("\n")[token.line - 1]
-    word = re.match(r"\s*([A-Za-z_]\w*)\s+", line)
+    word = re.match(r"\(?\s*([A-Za-z_]\w*)\s+", line)  # (an expression is parsed in brackets)
     if not word or word.end() != token.column - 1:
         return None
     return did_you_mean(word.group(1), _statement_words())
+
+
+def _statement_word_assigned(source: str, token: Token) -> str | None:
+    """The statement's word a line assigns to (`deal = 3`, `move += 1`): a variable named like a statement's word
+    cannot begin a line."""
+    if token.type != "EQUAL" or token.line is None or token.column is None:
+        return None
+    line = source.split("\n")[token.line - 1][:token.column - 1]
+    word = re.fullmatch(r"\s*([A-Za-z_]\w*)\s*(\+|-|\*|//)?", line)
+    return word.group(1) if word and word.group(1) in _statement_words() else None
 
 
 def _bad_dedent(text: str) -> tuple[int, int]:
@@ -156,12 +182,18 @@ def _parse(text: str, start: str, what: str) -> Tree:
         tok = exc.token
         line, col = (tok.line, tok.column) if tok.line is not None else (1, 1)
         hint = None
+        assigned = _statement_word_assigned(source, tok) if start == "block_start" else None
         if tok.type == "_INDENT" or "_INDENT" in exc.expected:
             hint = "blocks are indented like Python: 'if cond:' then an indented line"
-        elif tok.type == "EQUAL" and start == "expr_start":
-            hint = "use '==' to compare; '=' assigns, and only in actions"
-        elif start == "block_start":
-            hint = _misspelt_statement(source, tok)
+        elif assigned:
+            hint = (f"'{assigned}' begins a statement, so a line cannot assign a variable named '{assigned}': "
+                    f"give it another name")
+        elif tok.type == "EQUAL" and (start == "expr_start" or "EQUAL" not in exc.expected):
+            hint = "use '==' to compare; '=' only assigns, a statement of its own in actions"
+        else:
+            hint = _misspelt_word(tok, set(exc.expected))
+            if hint is None:  # (an expression too: a function's body of statements misspelt at its first word)
+                hint = _misspelt_statement(source, tok)
         raise RuleError(f"unexpected {_describe(tok)} in {what}{_expected(set(exc.expected))}",
                         _where(line, col), hint=hint) from None
     except DedentError:

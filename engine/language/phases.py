@@ -51,6 +51,7 @@ class Phases(SectionReader):
         self.phase_stages: dict[str, list[str]] = {}
         self.phase_where: dict[str, Any] = {}  # phase -> where it is named
         self.phase_turns: dict[str, Map] = {}  # phase -> its `turns:` as written
+        self.turn_asks: dict[str, tuple[str, ...]] = {}  # phase -> the moves its turns ask (`ask:`, checked)
         phases = self.tree.get("phases") or Seq()
         if not isinstance(phases, (Seq, Map)):
             self.error("'phases' is a list of names, or a mapping of phases (name: {enter: steps})",
@@ -113,7 +114,8 @@ class Phases(SectionReader):
             self.phase_stages[phase] = names
 
     def turn_orders(self) -> dict[str, tuple[Any, ...]]:
-        """Each phase's `turns:` compiled: phase -> the generated names of (from, order, skip, until) and once."""
+        """Each phase's `turns:` compiled: phase -> the generated names of (from, order, skip, until), once, the
+        moves that end a turn (`after`) and those asked when the turn passes (`ask`)."""
         out: dict[str, tuple[Any, ...]] = {}
         if self.phase_turns and "turn" not in self.sym.globals:
             phase, turns = next(iter(self.phase_turns.items()))
@@ -127,23 +129,44 @@ class Phases(SectionReader):
             once = turns.get("once", False)
             if not isinstance(once, bool):
                 self.error(f"'once' in the turns of phase '{phase}' is true or false", turns.loc("once"))
-            out[phase] = (*names, once is True, self.turn_moves(phase, turns))
+            after, ask = self.turn_moves(phase, turns, "after"), self.turn_moves(phase, turns, "ask")
+            if ask:
+                self.turn_asks[phase] = ask
+            out[phase] = (*names, once is True, None if after is None else frozenset(after), ask)
         return out
 
-    def turn_moves(self, phase: str, turns: Map) -> frozenset[str] | None:
-        """`after: [MOVE, ...]`: the moves that end a turn in the phase (None: every move)."""
-        after = turns.get("after")
-        if after is None:
+    def turn_moves(self, phase: str, turns: Map, key: str) -> tuple[str, ...] | None:
+        """`after: [MOVE, ...]` (the moves that end a turn in the phase) or `ask: [MOVE, ...]` (those the player
+        is asked when the turn passes to him): the names of moves, in order (None: not given; a name that is not
+        a move's is an error, and left out)."""
+        listed = turns.get(key)
+        if listed is None:
             return None
         section = self.tree.get("moves")
         moves = list(section) if isinstance(section, Map) else []
-        names = after if isinstance(after, Seq) else [after]
+        names = listed if isinstance(listed, Seq) else [listed]
         for i, name in enumerate(names):
             if name not in moves:
-                where = after.loc(i) if isinstance(after, Seq) else turns.loc("after")
-                self.error(f"'after' in the turns of phase '{phase}' lists moves, and '{name}' is not one", where,
+                where = listed.loc(i) if isinstance(listed, Seq) else turns.loc(key)
+                self.error(f"'{key}' in the turns of phase '{phase}' lists moves, and '{name}' is not one", where,
                            did_you_mean(str(name), [str(m) for m in moves]))
-        return frozenset(str(name) for name in names)
+        return tuple(str(name) for name in names if name in moves)
+
+    def first_ask(self, phase: str) -> list[n.Stmt]:
+        """The end of the entry of a phase whose turns `ask:`: the player whose turn it is, if any, is asked (once
+        the enter steps have run, if the game is still in the phase)."""
+        if phase not in self.turn_asks:
+            return []
+        what, at = f"'ask' of the turns of phase '{phase}'", self.phase_turns[phase].loc("ask")
+        unit = self.compiler.block([located_text(f"ask turn to {', '.join(self.turn_asks[phase])}", at)], {},
+                                   what=what)
+        someone = self.compiler.expression(located_text("turn is not None", at), {}, what=what)
+        if unit is None or someone is None:
+            return []
+        still = n.MemoryCall("in_phase", [n.Literal(phase)])
+        return [n.If(n.Not(still), [n.Return(None, at=at)], [], at=at),
+                n.If(n.Generated(self.define("phase_test", (), someone, False, what)),
+                     [n.Do(n.Generated(self.define("phase_step", (), unit, True, what)), at=at)], [], at=at)]
 
     def turn_expression(self, phase: str, turns: Map, key: str, scope: dict[str, str | None]) -> str | None:
         if key not in turns:
@@ -180,6 +203,7 @@ class Phases(SectionReader):
                 source += call
             if phase in self.phase_turns:
                 source.insert(0, n.Do(n.MemoryCall("start_turns", [n.Literal(phase)]), at=where))
+                source += self.first_ask(phase)
             if phase in resetting:
                 source.insert(0, n.Do(n.MemoryCall("reset_variables", [n.Literal(phase)]), at=where))
             if not source:

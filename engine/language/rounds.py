@@ -27,15 +27,15 @@ state, functions, moves and an enter step before the section readers see it: eac
 """
 from __future__ import annotations
 
+import re
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from ..errors import Location, did_you_mean
 from .compiler import identifier_problem
 from .loader import Map, Seq, Text
-
-if TYPE_CHECKING:
-    from .bets import Report
+from .vocabulary import BET
 
 Pieces = list[str | Text | tuple[str, str]]  # a generated text's pieces (see bets._text)
 
@@ -43,6 +43,10 @@ ACTIONS = ("bet", "call", "fold")  # what a player may do in turn (the moves, by
 ALL_IN = "all-in"  # the size a player may always bet or raise to: every chip he has
 ROUND_KEYS = frozenset({"round", "reset", "chips", "minimum", "fixed", "cap", "sizes", "blinds", "move", "folded",
                         "doc"})
+BET_ONLY = frozenset(BET.fields) - ROUND_KEYS  # the keys of a bet answered once, not of a round
+# (this module is the lower of the two that read bets: bets.py imports it, and the two share these)
+Report = Callable[[str, Location, str | None], None]
+CALL = re.compile(r"\w[\w .-]*", re.UNICODE)  # a call or an answer: words (no quote can end the generated text)
 
 
 @dataclass
@@ -64,7 +68,6 @@ class Round:
 
 def read_round(name: str, spec: Map, loc: Location, tree: Map, report: Report) -> Round | None:
     """The round `spec` declares, or None (every problem reported where it is)."""
-    from .bets import BET_ONLY  # (bets imports this module when it meets a round)
     for key in spec:
         if key in BET_ONLY:
             report(f"'{key}' is a key of a bet answered once, not of a round of betting (round: {spec['round']})",
@@ -126,7 +129,6 @@ def _moves(name: str, spec: Map, report: Report) -> dict[str, str] | None:
 
 
 def _sizes(name: str, spec: Map, report: Report) -> dict[str, Any] | None:
-    from .bets import CALL
     given = spec.get("sizes")
     if given is None:
         return {"min": "0"}

@@ -56,6 +56,7 @@ class SectionReader:
         self.seats_alike = False  # players: symmetric: true (naipes.language.settings)
         self.inherited: dict[str, float] = {}  # rule name -> the priority it takes by before/after (rules.py)
         self.zone_specs: list[ZoneSpec] = []  # the zones declared (declarations.py)
+        self.wrong_resets: set[str] = set()  # where a 'reset:' names no phase, said once (builder.reset_phase)
 
     def error(self, message: str, loc: Location | None, hint: str | None = None) -> None:
         self.errors.append(RuleError(message, loc, hint))

@@ -149,6 +149,12 @@ def strategy_game(path: str | Path) -> str:
     return _declared_game(load_tree(path))
 
 
+def strategy_game_at(path: str | Path) -> tuple[str, Location | None]:
+    """A strategy file's ``game:`` and where it is written."""
+    tree = load_tree(path)
+    return _declared_game(tree), tree.loc("game")
+
+
 def _declared_game(tree: Map) -> str:
     game = tree.get("game")
     if not isinstance(game, str) or not game:
@@ -382,8 +388,12 @@ class _StrategyBuilder(Builder):
         if decision and move in parts:
             return parts[move]
         if move is not None and (not isinstance(move, str) or move not in self.game.moves):
-            self.error(f"'{move}' is not a move of {self.game.name}", spec.loc(key),
-                       did_you_mean(str(move), self.game.moves) or f"moves: {', '.join(self.game.moves)}")
+            known = [*self.game.moves, *(parts if decision else ())]
+            compound = self.game.moves.get(str(move).partition(".")[0])
+            hint = (f"the parts of '{compound.name}' are {', '.join(p.key for p in compound.parts)} (a part chosen "
+                    f"again and again is named by its collect:)" if decision and compound and compound.parts else
+                    did_you_mean(str(move), known) or f"moves: {', '.join(known)}")
+            self.error(f"'{move}' is not a move of {self.game.name}", spec.loc(key), hint)
             return None
         return move
 

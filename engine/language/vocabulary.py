@@ -75,6 +75,12 @@ class Either:
 
 Shape = Value | ListOf | Entries | Record | Either
 
+
+def _taken_away_by_null(record: Record) -> Record:
+    """An override of `record`: every key but the required ones may also be null (the base's key taken away)."""
+    return Record({name: f if name in record.required else Field(f.doc, Either((f.shape, NULL)))
+                   for name, f in record.fields.items()}, record.required, record.base)
+
 TEXT = Value(("text",))
 BOOL = Value(("bool",))
 NUMBER = Value(("int", "number"))
@@ -202,6 +208,8 @@ TURNS = _record(
     until=("after a move, the turn stops (turn is None) when this holds", EXPRESSION),
     after=("the moves that end a turn (default: every move; a move not listed leaves the turn where it is)",
            NAMES),
+    ask=("the moves the player is asked each time the turn order gives him the turn (on entering the phase, once "
+         "its enter steps have run, and after each move that ends a turn)", NAMES),
     doc=("how the turn goes round", TEXT))
 PHASE = _record(
     turns=("declared turn order: `turn` is `from` on entering the phase and passes after each move made by the "
@@ -303,7 +311,7 @@ RULE_FILE = _record(
     max_decisions=("decisions after which a game is cut off, so that none goes on for ever (default 100,000)", COUNT),
     extends=("base rule file of a variant: a path, or the name of a shipped rule file", TEXT),
     override=("rules (or phase steps) changing the base's by name, key by key (a key given null is taken away)",
-              ListOf(RULE)),
+              ListOf(_taken_away_by_null(RULE))),
     remove=("base rules, phase steps or variables to delete by name", NAMES))
 
 STRATEGY_RULE = _record(
@@ -334,7 +342,8 @@ STRATEGY_FILE = _record(
     ("game",), "extends",  # required keys; the key naming a base (extends)
     game=("the rule file it plays", TEXT), title=("a human title", TEXT), description=("free text", TEXT),
     extends=("a weaker level it adds rules to", TEXT),
-    override=("rules changing the base's by name, key by key", ListOf(STRATEGY_RULE)),
+    override=("rules changing the base's by name, key by key (a key given null is taken away)",
+              ListOf(_taken_away_by_null(STRATEGY_RULE))),
     remove=("base rules to delete by name", NAMES),
     default=("when no rule proposes a legal option: first, random, or an agent", TEXT),
     strategy=("conflict-resolution strategy", Value(("text",), tuple(STRATEGIES))),

@@ -26,7 +26,7 @@ from ..errors import GameError, ParamError
 from ..library.builtins import DECK, TEAMS, members, shuffle_in_place, team, team_numbers
 from ..library.limits import LEAVES, MAX_ITEMS, MAX_STEPS, Budget, plus, weigh
 from ..program import CardBase as CardBase
-from ..program import CardSpec, FactBase, Program, ZoneSpec, attribute, declared, entry_rule
+from ..program import CardSpec, FactBase, Program, TurnSpec, ZoneSpec, attribute, declared, entry_rule
 from ..program import PlayerBase as PlayerBase
 from .zones import Zone as Zone
 
@@ -49,6 +49,31 @@ def sees(zone: Zone, seat: int | None) -> bool:
     return visibility == "public" or (visibility == "owner" and zone.owner is not None and zone.owner.index == seat)
 
 
+class TurnRun:
+    """A phase's declared turns (its TurnSpec) as `Memory.pass_turn` reads them after each move, as fields of
+    its own (compiled, a field is one load where a TurnSpec's attributes are lookups). Made once per program
+    (see `turn_runs`)."""
+
+    __slots__ = ("first", "order", "skip", "until", "once", "after", "ask")
+
+    def __init__(self, spec: TurnSpec):
+        self.first: Callable[..., Any] = spec.first
+        self.order: Callable[..., Any] | None = spec.order
+        self.skip: Callable[..., Any] | None = spec.skip
+        self.until: Callable[..., Any] | None = spec.until
+        self.once: bool = spec.once
+        self.after: frozenset[str] | None = spec.after
+        self.ask: tuple[str, ...] = spec.ask
+
+
+def turn_runs(program: Program) -> dict[str, TurnRun]:
+    """The program's declared turns by phase, as a memory reads them (kept in the program's caches)."""
+    runs: dict[str, TurnRun] | None = program.caches.get("turn runs")
+    if runs is None:
+        runs = program.caches["turn runs"] = {phase: TurnRun(spec) for phase, spec in program.turns.items()}
+    return runs
+
+
 class Memory(Budget):
     """Game state plus the bookkeeping the engine needs (dirty keys, decisions, the steps left: see limits).
 
@@ -61,7 +86,7 @@ class Memory(Budget):
     __slots__ = ("vars", "players", "zones", "where", "pending", "group", "partial", "over", "winners", "clock",
                  "_rng", "_rng_origin",
                  "_rng_own",  # the state
-                 "program", "keys", "made", "weighed",  # shared with copies
+                 "program", "keys", "made", "weighed", "turn_runs",  # shared with copies
                  "dirty", "events", "trackers", "shuffler", "on_step", "trail", "indexes", "probes", "given_now",
                  "halt", "halted")  # a memory's own (and `steps`, Budget's)
 
@@ -102,6 +127,7 @@ class Memory(Budget):
                weighed: dict[Any, tuple[Any, int]]) -> None:
         """What this memory shares with the one it copies (a new memory's are its own, for its copies)."""
         self.program, self.keys, self.made, self.weighed = program, keys, made, weighed
+        self.turn_runs: dict[str, TurnRun] = turn_runs(program)
 
     def _begin(self) -> None:
         """A memory's own bookkeeping and caches, as a new memory and each copy start them."""
@@ -195,14 +221,14 @@ class Memory(Budget):
 
     def start_turns(self, phase: str) -> None:
         """`phase`, with declared turns, is entered: the turn is its `from` player's."""
-        self.set_var("turn", self.program.turns[phase].first(self, self.vars))
+        self.set_var("turn", self.turn_runs[phase].first(self, self.vars))
 
     def pass_turn(self, player: PlayerBase, move: str, phase: str | None) -> None:
         """`player` made `move` in `phase`: with declared turns, the turn passes to the next player of its order
         who is not passed over, unless the move does not end a turn (`after`), gave the turn to someone else,
         changed the phase or ended the game; None when `until` holds, when it would go back to `from` in a phase
-        whose turn goes round once, or when nobody is left."""
-        spec = self.program.turns.get(phase)
+        whose turn goes round once, or when nobody is left. The player it passes to is asked the turns' `ask`."""
+        spec = self.turn_runs.get(phase) if phase is not None else None
         V = self.vars
         if spec is None or self.over or V["turn"] is not player or V["phase"] != phase or (
                 spec.after is not None and move not in spec.after):
@@ -210,23 +236,29 @@ class Memory(Budget):
         if spec.until is not None and spec.until(self, V):
             self.set_var("turn", None)
             return
-        ring: list[Any] = spec.order(self, V) if spec.order is not None else self.players
-        if player not in ring:  # (left the order: the next of it after his seat)
-            ring = [p for p in self.players if p is player or p in ring]
-        at, count = ring.index(player), len(ring)
+        ring: list[Any] = self.players
+        at = player.index  # (his place in the order: every player's is his seat)
+        if spec.order is not None:
+            ring = spec.order(self, V)
+            if player not in ring:  # (left the order: the next of it after his seat)
+                ring = [p for p in self.players if p is player or p in ring]
+            at = ring.index(player)
+        count = len(ring)
+        following: Any = None
         if spec.skip is None and not spec.once:
-            self.set_var("turn", ring[(at + 1) % count])
-            return
-        first = spec.first(self, V) if spec.once else None
-        following = None
-        for i in range(1, count + 1):
-            candidate = ring[(at + i) % count]
-            if spec.once and candidate is first:
-                break
-            if spec.skip is None or not spec.skip(self, V, candidate):
-                following = candidate
-                break
+            following = ring[(at + 1) % count]
+        else:
+            first = spec.first(self, V) if spec.once else None
+            for i in range(1, count + 1):
+                candidate = ring[(at + i) % count]
+                if spec.once and candidate is first:
+                    break
+                if spec.skip is None or not spec.skip(self, V, candidate):
+                    following = candidate
+                    break
         self.set_var("turn", following)
+        if following is not None and spec.ask:
+            self.ask(following, spec.ask)
 
     def refresh(self, rule: str) -> None:
         """Let the activations of `rule` fire again though nothing they read changed (CLIPS's refresh)."""
@@ -638,7 +670,10 @@ class Memory(Budget):
         in turn, the first now. 'each': an answer is held, not made, until all have answered (Game.apply), so
         no answer can depend on another; 'any': a player answers for all, or leaves it to the next (the last
         must answer)."""
-        asked = list(players)
+        if isinstance(players, PLAYER_CLASS):
+            raise GameError(f"'ask {mode} of' needs a list of players, got the player {players}: 'ask PLAYER to' "
+                            f"asks one player, 'ask {mode} of [{players}, ...]' several")
+        asked = list(players) if isinstance(players, (list, tuple, set, frozenset)) else []
         if not asked or not all(isinstance(p, PLAYER_CLASS) for p in asked):
             raise GameError(f"'ask {mode} of' needs a list of players, got {players!r}")
         if len({p.index for p in asked}) < len(asked):
@@ -1183,6 +1218,7 @@ def new_memory(program: Program, seed: int | None, player_names: list[str] | Non
                 setattr(p, attribute(spec.name), memory.new_zone(spec.name, p, spec))
         else:
             V[spec.name] = memory.new_zone(spec.name, None, spec)
+    V[DECK] = ()  # (a game without cards has none: all_cards() is empty)
     with program.located():
         if program.cards is not None:
             build_deck(program.cards, memory)

@@ -40,10 +40,10 @@ from ..agents.levels import default_opponent
 from ..agents.registry import AGENTS, checking, load_strategy, python_bots, shipped_agent
 from ..agents.search import Solver
 from ..agents.solver import MODELS
-from ..errors import Location, NaipesError, ParamError, RuleErrors
+from ..errors import Location, NaipesError, ParamError, RuleError, RuleErrors
 from ..language.builder import load_program
 from ..language.shipped import ruleset_path, shipped_rulesets
-from ..language.strategies import is_strategy_file, strategy_game
+from ..language.strategies import is_strategy_file, strategy_game_at
 from ..program import Program
 from ..runtime.game import Game, GameResult, QuitGame, play_game
 from . import solving
@@ -788,17 +788,19 @@ def list_games() -> None:
 def check(rulesets: tuple[str, ...], params: tuple[str, ...], games: int, search: int, seed: int) -> None:
     """Validate rule files and strategy files; report every error (exit 1 if any).
 
-    A rule file is also played: a few games of random players to their end (an error if one fails), with
+    A strategy is checked against the rule file its 'game:' names: one given before it (naipes check mygame.yaml
+    mybot.yaml), else GAME.yaml beside it, else the shipped one. A rule file is also played as the table plays it:
+    a few games of random players to their end (an error if one fails, with the command that replays it), with
     warnings for a game that does not end, for moves the bridges cannot number (no 'space:') and for a text
     compared with that nothing makes (a near miss of one the file makes: a misspelling); with
     --search N, also whether search under its 'evaluation' does worse than random play.
     """
-    failed = False
+    failed, checked = False, dict[str, Program]()
     for name in rulesets:
         try:
             if Path(name).is_file() and is_strategy_file(name):
                 with checking() as bots:  # a Python bot it names is read as text, never run
-                    strategy = load_strategy(name, load(str(strategy_game(name)), params))
+                    strategy = load_strategy(name, _played_by(name, params, checked))
                 click.echo(f"{name}: ok (a strategy for {strategy.game.name}: {len(strategy.program.rules)} "
                            f"decision rules, {sum(map(len, strategy.observations.values()))} observation rules)")
                 for bot in bots:
@@ -806,8 +808,9 @@ def check(rulesets: tuple[str, ...], params: tuple[str, ...], games: int, search
                                f"start one: a game refuses it (seat it with --seat {bot})")
                 continue
             program = load(name, params)
+            checked[program.name] = program
             Game(program, 0).start()  # the setup and first rules must run too
-            warnings = _tried(name, program, games, search, seed)
+            warnings = _tried(name, program, games, search, seed, params)
             if warnings is None:
                 failed = True
                 continue
@@ -828,10 +831,25 @@ def check(rulesets: tuple[str, ...], params: tuple[str, ...], games: int, search
     sys.exit(1 if failed else 0)
 
 
-def _tried(name: str, program: Program, games: int, search: int, seed: int) -> list[str] | None:
+def _played_by(strategy: str, params: tuple[str, ...], checked: dict[str, Program]) -> Program:
+    """The rule file a strategy file plays (its `game:`), to check it with: one checked before it in the same
+    command, else GAME.yaml beside it, else the rule file of that name (in ./rulesets, or shipped)."""
+    game, where = strategy_game_at(strategy)
+    beside = Path(strategy).with_name(f"{game}.yaml")
+    if game in checked:
+        return checked[game]
+    try:
+        return load(str(beside) if beside.is_file() else game, params)
+    except ParamError as error:
+        raise RuleError(f"{error}", where, hint=f"check it with its rule file: naipes check RULES.yaml {strategy} "
+                                                f"(or put {game}.yaml beside it)") from None
+
+
+def _tried(name: str, program: Program, games: int, search: int, seed: int,
+           params: tuple[str, ...]) -> list[str] | None:
     """Play `program` as `check --games --search` say: what the trials warn of, or None (said) if a game failed."""
     from .trials import moves_without_space, random_games, search_against_random
-    found = random_games(program, games, seed)
+    found = random_games(program, games, seed, "".join(f" -p {pair}" for pair in params))
     if found.errors:
         click.echo("\n".join(found.errors), err=True)
         click.echo(f"{name}: 1 error", err=True)

@@ -34,6 +34,11 @@ def seat_plan(program: Program, seats: tuple[str, ...] | list[str], players: int
     return named + [opponents or default_opponent(program)] * (count - len(named))
 
 
+def agent_seed(seed: int, seat: int) -> int:
+    """The seed of the agent at `seat` in a game played from `seed` (so a game replays from its seed alone)."""
+    return seed * 1009 + seat
+
+
 def seat_agents(program: Program, names: list[str], named: int, seed: int, limits: BotLimits) -> list:
     """The agents of `names`; the first `named` came from --seat, the others from --opponents (for errors)."""
     agents: list = []
@@ -41,7 +46,7 @@ def seat_agents(program: Program, names: list[str], named: int, seed: int, limit
     try:
         for i, name in enumerate(names):
             try:
-                agents.append(make_agent(name, seed=seed * 1009 + i, program=program, bot_limits=limits,
+                agents.append(make_agent(name, seed=agent_seed(seed, i), program=program, bot_limits=limits,
                                          strategies=strategies))
             except ParamError as error:
                 raise ParamError(f"{'--seat' if i < named else '--opponents'}: {error}") from None

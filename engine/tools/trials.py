@@ -12,7 +12,8 @@ from dataclasses import dataclass, field
 from ..agents.registry import RandomAgent, make_agent
 from ..errors import NaipesError
 from ..program import Program
-from ..runtime.game import Agent, play_game
+from ..runtime.game import Agent, Decision, play_game
+from .seating import agent_seed
 from .statistics import mean_interval
 
 # the search's budget in the trial of an evaluation: enough to prefer what the evaluation rewards (a reversed
@@ -29,29 +30,41 @@ class Findings:
 
 
 def moves_without_space(program: Program) -> list[str]:
-    """A warning per move that takes an argument but whose arguments cannot be listed before a game: the
-    OpenSpiel and PettingZoo bridges number every move's arguments once, from its `space:`."""
-    return [f"move '{move.name}' has no 'space:' and its 'choose' reads the game: the "
-            f"OpenSpiel and PettingZoo bridges cannot number its arguments (declare every argument it can ever "
-            f"offer, e.g. space: \"all_cards()\")"
-            for move in program.moves.values() if move.arg is not None and move.space is None]
+    """A warning per move, or part of a compound move, that takes an argument but whose arguments cannot be listed
+    before a game: the OpenSpiel and PettingZoo bridges number every move's arguments once, from its `space:`."""
+    unnumbered = [move.name for move in program.moves.values() if move.arg is not None and move.space is None]
+    unnumbered += [part.key for move in program.moves.values() for part in move.parts if part.space is None]
+    return [f"move '{name}' has no 'space:' and its 'choose' reads the game: the OpenSpiel and PettingZoo bridges "
+            f"cannot number its arguments (declare every argument it can ever offer, e.g. space: \"all_cards()\")"
+            for name in unnumbered]
 
 
-def random_games(program: Program, games: int, seed: int) -> Findings:
+def random_games(program: Program, games: int, seed: int, options: str = "") -> Findings:
     """`games` games of random players from `seed` on: an error for the first that fails, a warning per game cut
-    off at the decision limit."""
+    off at the decision limit. Each is played as `naipes play` plays it, heard and shown (what is announced, every
+    view a seat is shown, made as at the table: a mistake there fails the game), its random players seeded as
+    `naipes play --seed N --seat random --opponents random OPTIONS` seeds them, so that command replays it."""
     found, players = Findings(), program.players[2]
     for game_seed in range(seed, seed + games):
-        agents: list[Agent] = [RandomAgent(game_seed * 31 + seat) for seat in range(players)]
+        agents: list[Agent] = [RandomAgent(agent_seed(game_seed, seat)) for seat in range(players)]
         try:
-            result = play_game(program, agents, game_seed)
+            result = play_game(program, agents, game_seed, listeners=[_unheard], on_decision=_shown)
         except NaipesError as error:
-            found.errors.append(f"{error}\n    (in a game of random players from seed {game_seed}: "
-                                f"naipes play {program.path} --seed {game_seed} --opponents random replays it)")
+            found.errors.append(f"{error}\n    (in a game of random players from seed {game_seed}: naipes play "
+                                f"{program.path} --seed {game_seed} --seat random --opponents random{options} "
+                                f"replays it)")
             return found
         if result.cut_off is not None:
             found.warnings.append(f"a game of random players from seed {game_seed} did not end: {result.cut_off}")
     return found
+
+
+def _unheard(record: dict) -> None:
+    """A listener that ignores what it hears (the game makes its records and announcements for it)."""
+
+
+def _shown(decision: Decision) -> None:
+    decision.view  # noqa: B018  (built as the table builds it for the seat asked: views, labels)
 
 
 def search_against_random(program: Program, games: int, seed: int) -> str | None:

@@ -769,18 +769,29 @@ const Table = {
       box.textContent = "Game over";
     } else if (s.your_turn) {
       const open = s.moves.filter((m) => s.options.some((o) => o.move === m));
-      box.textContent = `Your turn: ${open.map(words).join(" or ")}`;
+      box.textContent = `Your turn: ${open.map(words).join(" or ")}${this.progress(s.view)}`;
       box.className = "your-turn";
     } else if (s.to_move) {
       const seat = this.info.seats.find((x) => x.name === s.to_move);
       const who = seat && seat.human ? `${s.to_move} (a person)` : `${s.to_move} (${seat ? seat.agent : "AI"})`;
-      box.textContent = `${who} to move…`;
+      box.textContent = `${who} to move…${this.progress(s.view)}`;
     } else {
       box.textContent = "";
     }
   },
 
-  zoneSpec(name) {
+  // what a decision under way has so far: the parts of a compound move chosen (a part chosen again and again,
+  // each of its values), and who has answered a decision put to several players at once (not what)
+  progress(view) {
+    const parts = [];
+    if (view && view.choosing) parts.push(`chosen so far: ${view.choosing.chosen.flat().join(", ")}`);
+    if (view && view.answered && view.answered.length) {
+      parts.push(`already answered, not shown until all have: ${view.answered.join(", ")}`);
+    }
+    return parts.length ? ` (${parts.join("; ")})` : "";
+  },
+
+    zoneSpec(name) {
     return this.info.zones.find((z) => z.name === name) || {ordered: true};
   },
 
