@@ -66,12 +66,12 @@ def dump(folder: Path, compiled: bool = False) -> None:
     original = linker.module_source
     last_origins: list[dict[int, tuple]] = [{}]
 
-    def capturing(defs: list) -> tuple[str, dict]:
-        source, origins = original(defs)
+    def capturing(defs: list) -> tuple[str, dict, object]:
+        source, origins, facts = original(defs)
         last_origins[0] = origins
         if not compiled:
             captured.append(module_text(source, origins))
-        return source, origins
+        return source, origins, facts
 
     def compiling(tree: object, name: str, mode: str) -> object:
         if isinstance(tree, ast.Module):

@@ -437,6 +437,7 @@ class Program:
     overrides: dict = field(default_factory=dict)  # the params given at load time (-p name=value), as text
     symbols: Any = None  # the compiler's symbol table, kept to compile expressions later
     namespace: dict = field(default_factory=dict)
+    facts: Any = None  # what its generated functions do that the engine asks about (naipes.language.facts.Facts)
     first_stages: dict = field(default_factory=dict)  # phase -> the stage its turns start in (phases with stages)
     resets: dict = field(default_factory=dict)  # phase -> (its game variables, its player variables) to reset
     turns: dict = field(default_factory=dict)  # phase -> its TurnSpec (`turns:`)

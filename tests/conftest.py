@@ -65,10 +65,10 @@ def _dump_generated(folder: Path) -> None:
         text = re.sub(r"/tmp/(pytest-of-[^/]+/pytest-\d+|tmp\w+)/", "/tmp/T/", text)
         (folder / f"{text_name(text)}.py").write_text(text)
 
-    def capturing(defs: list) -> tuple[str, dict]:
-        source, origins = source_of(defs)
+    def capturing(defs: list) -> tuple[str, dict, object]:
+        source, origins, facts = source_of(defs)
         write(module_text(source, origins))
-        return source, origins
+        return source, origins, facts
 
     def raising(self: builder.Builder) -> None:
         try:

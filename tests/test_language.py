@@ -517,6 +517,11 @@ zones:
     shuffled = Game(load(tmp_path, text.replace('[len(p.name) for p in players] + [7]', 'shuffled(range(30))')), 1)
     drawn = [[c.n for c in Game(shuffled.program, seed).memory.vars["deck"]] for seed in (1, 2, 1)]
     assert drawn[0] == drawn[2] != drawn[1]
+    # drawn in a function of the module's own (a reduction's loop: what the compiler found each function draws)
+    keyed = "[max(range(30), key=lambda x: random()) for i in range(3)]"
+    program = load(tmp_path, text.replace('[len(p.name) for p in players] + [7]', keyed))
+    drawn = [[c.n for c in Game(program, seed).memory.vars["deck"]] for seed in (1, 2, 1)]
+    assert drawn[0] == drawn[2] != drawn[1]
 
 
 def test_deal_is_one_card_at_a_time_round_robin(tmp_path):

@@ -189,9 +189,9 @@ def optimised_source(tmp_path, monkeypatch, text: str, finish: str = FINISH) -> 
     module_source = linker.module_source
 
     def keep(defs):
-        source, origins = module_source(defs)
+        source, origins, facts = module_source(defs)
         seen.append(ast.unparse(ast.parse(source)))
-        return source, origins
+        return source, origins, facts
     monkeypatch.setattr(linker, "module_source", keep)
     game = run(tmp_path, text, finish=finish)
     return game, "\n".join(seen)
@@ -355,7 +355,7 @@ def test_folding_computes_what_python_computes(monkeypatch):
         with monkeypatch.context() as patch:
             if not fold:
                 patch.setattr(passes, "Folder", Unfolded)
-            source, _ = linker.module_source(defs)
+            source, _, _ = linker.module_source(defs)
             module = linker.compile_module(defs, Symbols(), "test")
         try:
             value = module.namespace["rule_when_0"](Budget(), {}, *values.values())

@@ -41,7 +41,6 @@ import json
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
 from pathlib import Path
-from types import CodeType, FunctionType
 from typing import Any
 
 import numpy as np
@@ -110,17 +109,7 @@ def _game_type(name: str, program: Program, spec: dict, chance: bool, utility: A
 
 def shuffles(program: Program) -> bool:
     """Whether the rule file's code can shuffle a zone (else nothing in its games is left to chance)."""
-    namespace = program.namespace
-    stack = [f.__code__ for f in namespace.values() if isinstance(f, FunctionType) and f.__globals__ is namespace]
-    seen: set = set()
-    while stack:
-        code = stack.pop()
-        if code not in seen:
-            seen.add(code)
-            if "shuffle" in code.co_names:
-                return True
-            stack += [const for const in code.co_consts if isinstance(const, CodeType)]
-    return False
+    return bool(program.facts.shuffles)
 
 
 def register_all(folder: str | Path = SHIPPED_RULESETS) -> list[str]:

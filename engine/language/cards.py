@@ -32,7 +32,7 @@ class Cards(SectionReader):
             unit = Unit(value)
         if unit is not None and value is not None:  # (every call is a step: naipes.library.limits)
             unit.tree = [n.Do(n.MemoryCall("step", []), at=value.at), n.Return(value, at=value.at)]
-        name: str = self.define(f"F_{table}", (of,), unit, True, what)
+        name: str = self.define(n.function_name(table), (of,), unit, True, what)
         return name
 
     def cards(self) -> CardSpec | None:

@@ -198,7 +198,7 @@ class Writer:
                                                                   if k.name == f]
             return f"R_{name}({', '.join(self.expr(value) for value in values)})"
         if target == n.CALL_FUNCTION:
-            return f"F_{name}(M, V{''.join(', ' + a for a in args)})"
+            return f"{node.definition}(M, V{''.join(', ' + a for a in args)})"
         b = BUILTINS[name]  # type: ignore[index]  # (a built-in: the resolver found it)
         # (an argument gone over is charged a step per item, and the steps of its key's inlined calls: key_steps)
         each = [(i in node.charged) + (node.key_steps if i == 0 else 0) for i in range(len(args))]

@@ -252,4 +252,4 @@ class Declarations(SectionReader):
                 if unit is not None:
                     value = unit.expression
                     unit.tree = [n.Do(n.MemoryCall("step", []), at=value.at), n.Return(value, at=value.at)]
-            self.define(f"F_{fname}", args, unit, True, f"function '{fname}'")
+            self.define(n.function_name(fname), args, unit, True, f"function '{fname}'")

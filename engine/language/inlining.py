@@ -20,7 +20,6 @@ function it came from, and the node records the steps its call charged (:attr:`N
 from __future__ import annotations
 
 import copy
-import re
 from collections.abc import Iterator
 
 from . import nodes as n
@@ -40,7 +39,7 @@ def inlinable(definitions: list[n.Definition]) -> dict[str, n.Definition]:
 def callee(node: n.Node) -> str | None:
     """The name of the generated function `node` calls, if it calls one of the module's."""
     if isinstance(node, n.Call) and node.target == n.CALL_FUNCTION:
-        return f"F_{node.name}"
+        return node.definition
     if isinstance(node, n.Generated):
         return node.name
     return None
@@ -253,7 +252,6 @@ def steps_outside_loops(node: n.Node) -> int:
 
 
 PLAIN = (n.Name, n.Number, n.String, n.Constant, n.Literal, n.Temporary)  # values that cannot fault
-RENAMED = re.compile(r"_\d+_(.*)")  # a local the inliner renamed: _3_c stands for c
 
 
 class Inliner:
@@ -262,6 +260,7 @@ class Inliner:
     def __init__(self, functions: dict[str, n.Definition], recursive_names: set[str]):
         self.functions, self.recursive = functions, recursive_names
         self.fresh = 0
+        self.renamed: dict[str, str] = {}  # a name this inliner gave a local -> the local's own name (_3_c -> c)
         self.what = ""  # what the definition being inlined into is (the origin of the arguments put in a body)
 
     def definition(self, definition: n.Definition) -> None:
@@ -355,8 +354,9 @@ class Inliner:
         """A fresh name for a local `name` bound here, recorded in `renamed` (a name no rule file can write:
         theirs cannot start with '_')."""
         self.fresh += 1
-        match = RENAMED.fullmatch(name)
-        renamed[name] = fresh = f"_{self.fresh}_{match.group(1) if match else name}"
+        own = self.renamed.get(name, name)  # (a body inlined twice over is renamed from its local's own name)
+        renamed[name] = fresh = f"_{self.fresh}_{own}"
+        self.renamed[fresh] = own
         return fresh
 
 

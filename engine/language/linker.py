@@ -42,6 +42,7 @@ from . import nodes as n
 from .codecheck import check_generated
 from .codegen import Origin, write_module
 from .compiler import ANY, CARD_BUILTIN_ATTRS, PLAYER_BUILTIN_ATTRS, ZONE_ATTRS, Symbols, Unit
+from .facts import Facts, module_facts
 from .passes import optimise_definitions
 from .sections import FUNCTION, Definition
 
@@ -53,6 +54,7 @@ class Module:
     code_name: str  # the file name its code objects carry (tracebacks are mapped back through line_origins)
     namespace: dict[str, Any]
     line_origins: dict[int, Origin]  # generated line -> (what it is, rule-file location)
+    facts: Facts  # what its functions do that the engine asks about
 
     def resolve(self, name: Any) -> Any:
         """The generated function a spec's field names (None stays None): specs hold names until linked."""
@@ -63,7 +65,7 @@ def compile_module(defs: list[Definition], sym: Symbols, path: str, base: dict[s
     """Write every definition into one module, check it, and compile it (`base`: the namespace of a
     module compiled before, whose functions this one calls: a strategy's calls its game's)."""
     code_name = f"<naipes {path}>"
-    source, origins = module_source(defs)
+    source, origins, facts = module_source(defs)
     with _too_deep_for_python(origins):
         tree = ast.parse(source)
     check_generated(tree, readable_attributes(sym))  # what the compiler wrote
@@ -81,15 +83,16 @@ def compile_module(defs: list[Definition], sym: Symbols, path: str, base: dict[s
         warnings.simplefilter("ignore", SyntaxWarning)  # inlining can write `2 is not None` (rightly warned: a literal)
         code = compile(tree, code_name, "exec")
     exec(code, namespace)
-    return Module(code_name, namespace, origins)
+    return Module(code_name, namespace, origins, facts)
 
 
-def module_source(defs: list[Definition]) -> tuple[str, dict[int, Origin]]:
+def module_source(defs: list[Definition]) -> tuple[str, dict[int, Origin], Facts]:
     """The Python source of the definitions, one function each, after the optimiser's passes over their trees
-    (which may add functions), and each line's origin (generated line -> (what it is, rule-file location))."""
+    (which may add functions), each line's origin (generated line -> (what it is, rule-file location)), and the
+    facts of its functions."""
     definitions = [n.Definition(d.name, d.params, d.unit.tree, d.what, d.kind) for d in defs]
     optimise_definitions(definitions)
-    return write_module(definitions)
+    return (*write_module(definitions), module_facts(definitions))
 
 
 def readable_attributes(sym: Symbols) -> set[str]:

@@ -202,6 +202,7 @@ class Call(Expr):
     """`func(args...)`. `bare_generator`: written `f(x for x in xs)`, a generator without brackets of its own.
 
     The resolver sets `target` (CALL_LOCAL, CALL_RECORD, CALL_FUNCTION, CALL_BUILTIN, VALUES_OF, EXISTS), for a
+    rule-file function the generated function it calls (`definition`: passes go by it), for a
     built-in which arguments it charges per item (`charged`) and whether it takes a key (`keyed`); for
     values_of the values, for exists the kind of fact and the fields it looks up by, for a record given by name its
     fields in order (`found`). What a call computes with is always among its children (`args`), which passes replace."""
@@ -215,6 +216,7 @@ class Call(Expr):
     keyed: bool = field(default=False, init=False, repr=False)
     found: Any = field(default=None, init=False, repr=False)
     key_steps: int = field(default=0, init=False, repr=False)  # steps its key lambda charges per item
+    definition: str = field(default="", init=False, repr=False)  # a rule-file function's generated function
 
     @property
     def name(self) -> str | None:
@@ -743,6 +745,12 @@ class Definition(Node):
     what: str
     kind: str = ""
     reads: list[Expr] = field(default_factory=list)
+
+
+def function_name(name: str) -> str:
+    """The generated function of a rule file's function (or card table) `name`: the one place its name is made
+    (the resolver puts it on every call, :attr:`Call.definition`)."""
+    return f"F_{name}"
 
 
 CANDIDATES, ALLOWED = "__candidates", "__allowed"  # the engine's locals of a move's choices (no file names one)

@@ -295,7 +295,7 @@ class Resolver:
             if len(args) != len(params):
                 self.fail(node, f"'{name}' takes {len(params)} argument(s) ({', '.join(params)}), given {len(args)}")
             self.calls.add(name)
-            node.target = n.CALL_FUNCTION
+            node.target, node.definition = n.CALL_FUNCTION, n.function_name(name)
             return None
         if name in BUILTINS:
             b = BUILTINS[name]

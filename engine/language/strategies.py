@@ -271,7 +271,7 @@ class _StrategyBuilder(Builder):
                        strategy=strategy, matchings=linked_plans(module, plans),
                        function_reads=reads,
                        line_origins=module.line_origins, code_name=module.code_name, symbols=self.sym,
-                       namespace=module.namespace, caches={}, base=game)
+                       namespace=module.namespace, facts=module.facts, caches={}, base=game)
 
     def declare_own_names(self) -> None:
         """The memory (global variables of the strategy), `me` and the strategy's functions, none of

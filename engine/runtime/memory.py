@@ -20,7 +20,6 @@ from collections.abc import Callable, Iterable
 from collections.abc import Set as AbstractSet
 from functools import partial
 from operator import attrgetter
-from types import CodeType, FunctionType
 from typing import Any, Final
 
 from ..errors import GameError, ParamError
@@ -1265,7 +1264,7 @@ def build_deck(spec: CardSpec, memory: Memory) -> None:
     program, slots = memory.program, (*map(attribute, (*spec.attributes, *spec.tables)), "name")
     decks: Any = program.caches.get(DECK)  # (a dict of decks, False, or None)
     if decks is None:  # (the first game: a table of decks, or False for a deck drawn at random)
-        drawn = _draws([spec.build, spec.name, *(f for _, f in spec.tables.values())])
+        drawn = _draws(program, [spec.build, spec.name, *(f for _, f in spec.tables.values())])
         decks = program.caches[DECK] = False if drawn else {}
     names = tuple(p.name for p in memory.players)
     kept = decks.get(names) if decks is not False else None
@@ -1313,20 +1312,8 @@ def _deck_cards(spec: CardSpec, memory: Memory) -> list[CardBase]:
     return cards
 
 
-def _draws(functions: list[Any]) -> bool:
-    """Whether generated `functions`, or a function of the rule file they call, read the memory's generator
-    (`M.rng`: every random draw of the language goes through it)."""
-    stack = [f.__code__ for f in functions if f is not None]
-    namespace = functions[0].__globals__
-    seen: set[Any] = set()
-    while stack:
-        code = stack.pop()
-        if code in seen:
-            continue
-        seen.add(code)
-        if "rng" in code.co_names:
-            return True
-        stack += [const for const in code.co_consts if isinstance(const, CodeType)]
-        stack += [called.__code__ for name in code.co_names
-                  if isinstance(called := namespace.get(name), FunctionType) and called.__globals__ is namespace]
-    return False
+def _draws(program: Program, functions: list[Any]) -> bool:
+    """Whether generated `functions`, or a function of the rule file they call, draw at random (what the compiler
+    found: naipes.language.facts; a program made without its facts may draw anything)."""
+    facts = program.facts
+    return facts is None or any(f.__name__ in facts.draws for f in functions if f is not None)
