@@ -629,7 +629,8 @@ def test_play_log_is_json_lines_of_the_whole_game(tmp_path):
     # the first decision offers every colour and every value of the position
     assert sorted(decisions[0]["options"]) == sorted(
         ["colour B", "colour G", "colour R", "colour Y", "value 1", "value 2", "value 3"])
-    assert {f["rule"] for f in fires} == {"player_to_move_takes", "last_chip_wins"}
+    assert {f["rule"] for f in fires} == {"entering_play", "player_to_move_takes", "last_chip_wins"}
+    assert fires[0]["rule"] == "entering_play"  # (the play phase gives the first turn as it is entered)
     # one ask per decision, and the game ends by the last chip rule
     assert sum(f["rule"] == "player_to_move_takes" for f in fires) == len(decisions)
     assert fires[-1]["rule"] == "last_chip_wins"
@@ -654,8 +655,10 @@ def test_trace_prints_each_firing(tmp_path):
                     "-p", "chips=R1 B2", "--trace")
     clean(result)
     lines = [line for line in result.output.splitlines() if line.startswith("[trace] fire")]
-    # R1 B2 has no colour or value in common: two moves, two asks, then the end rule
-    assert lines == (["[trace] fire player_to_move_takes (priority 0)"] * 2
+    # R1 B2 has no colour or value in common: the play phase entered (its first turn given), two moves, two
+    # asks, then the end rule
+    assert lines == (["[trace] fire entering_play (priority inf)"]
+                     + ["[trace] fire player_to_move_takes (priority 0)"] * 2
                      + ["[trace] fire last_chip_wins (priority 0)"])
 
 

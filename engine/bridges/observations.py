@@ -24,7 +24,7 @@ the move: a card led to the trick, a discard; never one put face down).
 >>> program = load_program("rulesets/fichas.yaml")
 >>> encoder = ObservationEncoder(program)
 >>> encoder.size, [name for name, _ in encoder.pieces][:4]
-(68, ['seat', 'to_move', 'zone table', 'zone removed'])
+(69, ['seat', 'to_move', 'phase', 'zone table'])
 >>> game = Game(program, seed=1); game.start()
 >>> vector = encoder.encode(game, 0)
 >>> float(vector[encoder.offset("zone table") + 12])   # the count of chips on the table
