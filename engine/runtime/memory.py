@@ -985,12 +985,10 @@ class Memory(Budget):
                                              program.card_attributes))
         else:  # where each card is (its zone's place in the key), then the order of the ordered zones
             labels = _zone_labels(self, turn)
-            placed = map(labels.__getitem__, self.where.values())
+            placed = [labels[slot] for slot in self.where.values()]
             parts.append(bytes(placed) if len(labels) < 255 else tuple(placed))
-            for slot in _key_slots(self, turn):
-                zone = zones[slot]
-                if zone.spec.ordered:
-                    parts.append(tuple([c.id for c in zone]))
+            for slot in _ordered_key_slots(self, turn):
+                parts.append(tuple([c.id for c in zones[slot]]))
         pending = self.pending
         parts += (seats[pending[0].index], pending[1]) if pending is not None else (None, None)
         group = self.group
@@ -1026,6 +1024,15 @@ class _Seats(dict[int, list[tuple[Any, ...]]]):
 
 
 _SEATS = _Seats()
+
+
+def _ordered_key_slots(memory: Memory, turn: int) -> list[int]:
+    """The slots of _key_slots whose zones are ordered (their order is keyed too)."""
+    found = memory.program.caches.get(("ordered key zones", len(memory.players), turn))
+    if found is None:
+        found = [slot for slot in _key_slots(memory, turn) if memory.zones[slot].spec.ordered]
+        memory.program.caches["ordered key zones", len(memory.players), turn] = found
+    return found
 
 
 def _key_slots(memory: Memory, turn: int) -> list[int]:
@@ -1186,18 +1193,24 @@ class _Remapper:
 
 
 def _normalise(value: Any) -> Any:
+    """A value as its key holds it: players, cards and zones by what they are, containers canonically."""
+    kind = type(value)
+    if kind in ATOMS:
+        return value
+    if kind is tuple or kind is list:  # (lists, not generators: mypyc runs a comprehension as a plain loop)
+        return tuple([_normalise(v) for v in value])
     if isinstance(value, PLAYER_CLASS):
         return ("player", value.index)
     if isinstance(value, CARD_CLASS):
         return ("card", value.id)
     if isinstance(value, ZONE_CLASS):
         return ("zone", value.slot)
-    if isinstance(value, (list, tuple)):
-        return tuple(_normalise(v) for v in value)
+    if isinstance(value, (list, tuple)):  # (subclasses)
+        return tuple([_normalise(v) for v in value])
     if isinstance(value, (set, frozenset)):
-        return frozenset(_normalise(v) for v in value)
+        return frozenset([_normalise(v) for v in value])
     if isinstance(value, dict):
-        return tuple(sorted((repr(k), _normalise(v)) for k, v in value.items()))
+        return tuple(sorted([(repr(k), _normalise(v)) for k, v in value.items()]))
     return value
 
 
