@@ -16,12 +16,12 @@ import random
 
 import pytest
 
-from naipes import Game
+from naipes import Game, load_program
 from naipes.agents.equivalence import Distinct, read_attributes
 from naipes.agents.ismcts import estimates, standing
 from naipes.agents.solver import OpenSolver
 
-from helpers import shipped_program
+from helpers import ROOT, shipped_program
 
 
 def leaf(game: Game) -> bool:
@@ -235,9 +235,53 @@ def test_the_principal_line_is_played_with_the_best_moves():
 
 # ----------------------------------------------------------------- merged cards
 def test_what_the_play_reads_of_a_card():
-    assert read_attributes(shipped_program("pocha")) == ("suit", "rank", "strength")
+    # (Pocha's rank only makes the deck and names cards: its play reads a card's suit and its strength)
+    assert read_attributes(shipped_program("pocha")) == ("suit", "strength")
     wizard = read_attributes(shipped_program("wizard"))
     assert "serial" not in wizard and {"kind", "suit", "strength"} <= set(wizard)
+    # Leduc's suits decide nothing; Hold'em's names are read only in its announcements
+    assert read_attributes(shipped_program("leduc_poker")) == ("rank", "strength")
+    assert read_attributes(shipped_program("texas_holdem")) == ("suit", "rank")
+
+
+HIGH_CARD = (ROOT / "examples" / "high_card.yaml").read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("legal, reads", [
+    ("max(table) is not None", None),  # cards ordered by themselves (their id): every card distinct
+    ("sorted(player.hand)[0] is not None", None),
+    ("c > table[0]", None),
+    ("max(table, key=lambda t: t.rank) is not None", ("rank", "colour")),  # by a key: only what it reads
+    ("str(c.rank) + c.colour != c.name", None),  # a card's name read in play
+])
+def test_what_the_play_reads_of_a_card_as_the_rules_say_it(tmp_path, legal, reads):
+    text = HIGH_CARD.replace('any_card: "True"', f'any_card: "len(table) == 0 or {legal}"')
+    text = text.replace("announce winner.name, 'takes the trick'",
+                        "announce join([c.name for c in table], ' '), 'to', winner.name")  # (shown: not read)
+    assert text.count(legal) == 1 and "join([c.name" in text
+    path = tmp_path / "high_card_variant.yaml"
+    path.write_text(text, encoding="utf-8")
+    assert read_attributes(load_program(path)) == reads
+
+
+def test_merged_cards_change_no_value_in_leduc():
+    # Leduc's two cards of a rank are one for the search (no suit is read): the values stay those of every card
+    program = shipped_program("leduc_poker")
+    checked = 0
+    for seed in range(12):
+        game = Game(program, seed)
+        game.start()
+        rng = random.Random(seed)
+        for _ in range(rng.randrange(0, 4)):
+            if game.over:
+                break
+            game.apply(rng.choice(game.options()))
+        if game.over:
+            continue
+        merged, whole = OpenSolver("paranoid").solve(game), OpenSolver("paranoid", merge=False).solve(game)
+        assert merged.value == whole.value
+        checked += 1
+    assert checked >= 8
 
 
 def test_wizards_in_one_hand_are_one_option_and_a_card_a_variable_names_is_not():

@@ -9,29 +9,27 @@ same position with two cards renamed, and play the same. A search
 (:class:`naipes.agents.solver.OpenSolver`) then tries one of them: Wizard's
 four wizards and four jesters, the copies of a card in a game of two decks.
 
-What the play reads is found in the program's generated code once
-(:func:`read_attributes`): every attribute its functions load, and every
-text that names an attribute (builtins such as the meld finders are told
-attributes by name), leaving out the code that only shows things to people:
-option labels, public texts, card names, views, announcements, action
-spaces. A card's ``name`` or ``id`` read anywhere else, or the whole deck in
-its order (``all_cards()``), makes every card distinct.
+What the play reads is learnt from the compiler's tree of the rule file
+(:func:`read_attributes`, from ``naipes.language.facts``): every attribute
+its functions read, and every text (builtins such as the meld finders are
+told attributes by name), leaving out what only shows things to people
+(option labels, public texts, card names, views, announcements), action
+spaces and the making of the deck. A card's ``name`` or ``id`` read in play,
+cards ordered by themselves (``max(trick)``, ``a < b``: by their id), or the
+whole deck in its order (``all_cards()``) makes every card distinct. (The
+same answer whether the runtime is compiled or not: nothing is read from
+bytecode.)
 """
 from __future__ import annotations
 
-import dis
-from collections.abc import Iterator
-from types import CodeType, FunctionType
 from typing import Any
 
-from ..program import Program, declared
+from ..language.facts import ALL_CARDS
+from ..program import Program
 from ..runtime.game import Game, Option
 from ..runtime.memory import CARD_CLASS, FACT_CLASS, PLAYER_CLASS, ZONE_CLASS
 
-# Generated functions that do not play: they show things to people (labels, public texts, card names, views) or
-# list a move's action space for learning agents; what they read does not change the play
-NOT_PLAY = ("move_label", "move_public", "deck_name", "view", "move_space")
-IDENTITY = ("name", "id", "B_all_cards")  # what tells every card apart: its name, id, place in the whole deck
+IDENTITY = frozenset({"name", "id", ALL_CARDS})  # what tells every card apart: its name, id, place in the deck
 DECK = "__deck"  # the variable all_cards() reads (every card, in the deck's order)
 
 
@@ -45,44 +43,11 @@ def read_attributes(program: Program) -> tuple[str, ...] | None:
 
 
 def _read_attributes(program: Program) -> tuple[str, ...] | None:
-    known = set(program.card_attributes) | set(IDENTITY)
-    if program.cards is not None:
-        known |= set(program.cards.tables)
-    read: set[str] = set()
-    for name, value in program.namespace.items():
-        if isinstance(value, FunctionType) and not name.startswith(NOT_PLAY):
-            for code in _codes(value.__code__):
-                read |= _names(code) & known
-    if read & set(IDENTITY):
+    read = program.facts.play_reads
+    if IDENTITY & read:
         return None
     ordered = list(program.card_attributes) + sorted(set(program.cards.tables) if program.cards else ())
     return tuple(dict.fromkeys(a for a in ordered if a in read))
-
-
-def _codes(code: CodeType) -> Iterator[CodeType]:
-    yield code
-    for const in code.co_consts:
-        if isinstance(const, CodeType):
-            yield from _codes(const)
-
-
-def _names(code: CodeType) -> set[str]:
-    """Attributes loaded and texts named by `code`, outside its announcements (generated as
-    ``if M.events is not None: M.announce(...)``: the test's jump skips them)."""
-    found: set[str] = set()
-    skip_to = -1
-    previous = None
-    for instruction in dis.get_instructions(code):
-        if instruction.offset < skip_to:
-            continue
-        if previous is not None and previous.argval == "events" and "IF_NONE" in instruction.opname \
-                and isinstance(instruction.argval, int):
-            skip_to = instruction.argval  # the announcement's end
-        elif instruction.opname in ("LOAD_ATTR", "LOAD_METHOD", "LOAD_GLOBAL") or (
-                instruction.opname == "LOAD_CONST" and isinstance(instruction.argval, str)):
-            found.add(declared(instruction.argval))  # (generated code reads `c.a_rank` for `rank`)
-        previous = instruction
-    return found
 
 
 class Distinct:

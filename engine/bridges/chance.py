@@ -47,6 +47,7 @@ from ..agents.knowledge import Knowledge
 from ..errors import GameError, NaipesError
 from ..language.builder import load_program
 from ..library.builtins import DECK
+from ..library.limits import leaves
 from ..program import Program, get
 from ..runtime.game import Game, Option
 from ..runtime.memory import CardBase, PlayerBase, Zone, sees
@@ -475,15 +476,7 @@ def seen_cards(game: Game) -> Iterator[int]:
 
 
 def _card_ids(value: Any) -> Iterator[int]:
-    if isinstance(value, CardBase):
-        yield value.id
-    elif isinstance(value, (list, tuple, set, frozenset)):
-        for item in value:
-            yield from _card_ids(item)
-    elif isinstance(value, dict):
-        for key, item in value.items():
-            yield from _card_ids(key)
-            yield from _card_ids(item)
+    return (item.id for item in leaves(value) if isinstance(item, CardBase))
 
 
 def _holds(game: Game, ids: set[int]) -> bool:

@@ -27,6 +27,7 @@ Each limit ends the evaluation with a located error naming it (see :class:`Budge
 """
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any, Final
 
 from ..errors import GameError
@@ -256,3 +257,16 @@ def _flat_list_weight(items: list) -> int:
 _COLLECTIONS: Final = (list, tuple, set, frozenset, dict)
 _FLAT: Final = {list, tuple, set, frozenset}
 LEAVES: Final = {int, float, str, bool, type(None)}  # classes of values that hold nothing (grows as others are met)
+
+
+def leaves(value: Any) -> Iterator[Any]:
+    """Every item of `value` that is no list, tuple, set or dict, through every nesting (a dict's keys too)."""
+    if isinstance(value, (list, tuple, set, frozenset)):
+        for item in value:
+            yield from leaves(item)
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            yield from leaves(key)
+            yield from leaves(item)
+    else:
+        yield value
