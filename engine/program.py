@@ -473,7 +473,10 @@ class Program:
             all(v.visibility == "public" for v in self.state + self.player_state)
 
     def told(self, move: str, player: str, text: str) -> str:
-        """A move as the table tells it (MoveSpec.told); a part of a compound move, or LEAVE, as 'P1: text'."""
+        """A move as the table tells it (MoveSpec.told); a part of a compound move, or LEAVE, as 'P1: text'; ''
+        (nothing to tell) when its public form `text` is empty (`public: "''"`: the others are told nothing)."""
+        if not text.strip():
+            return ""
         spec = self.moves.get(move)
         return spec.told(player, text) if spec is not None else f"{player}: {text}"
 
