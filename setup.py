@@ -7,8 +7,10 @@ themselves), which run a game's moves, rules, memory and searches faster;
 the same sources run as plain Python everywhere else. An editable install
 (`pip install -e .`, the development set-up) is never compiled, so that an
 edit of the source always takes effect; NAIPES_NATIVE=0 builds a plain wheel.
-If mypyc cannot build (no C compiler, say), the wheel is plain Python.
-NAIPES_PGO builds it guided by a profile (GCC; see pgo_flags and .ci/native).
+If mypyc cannot build (no C compiler, say), the wheel is plain Python, and
+so it is if any compiled module fails (BuildWhole: never a wheel that does not
+import). NAIPES_PGO builds it guided by a profile (GCC; see pgo_flags and
+.ci/native).
 
 mypyc names a module by its folder, and the package's folder is engine/
 (imported as naipes): the sources are compiled from a copy under
@@ -21,7 +23,9 @@ import shutil
 import sys
 from pathlib import Path
 
-from setuptools import setup
+from setuptools import Extension, setup
+from setuptools.command.build_ext import build_ext
+from setuptools.errors import BaseError, CCompilerError
 
 # the modules every move, copy and search goes through; Zone (runtime/zones.py) stays Python: mypyc cannot
 # subclass list
@@ -74,6 +78,39 @@ def native_extensions() -> list:
     return extensions
 
 
+class BuildWhole(build_ext):
+    """Builds the compiled runtime whole or not at all. Its modules all import one shared library (the group
+    mypyc builds, naipes/runtime__mypyc): a wheel with some of them and not that library would not import. A
+    module that fails to build guided by a profile (GCC's -fprofile-use refuses a source changed since the profile
+    was counted) is built again without it; if one still fails (each is optional), every compiled module is left
+    out, and the wheel is plain Python, said on stderr."""
+
+    def build_extensions(self) -> None:
+        self.failed: list[str] = []
+        super().build_extensions()
+        if self.failed:
+            for extension in self.extensions:
+                Path(self.get_ext_fullpath(extension.name)).unlink(missing_ok=True)
+            print(f"naipes: {', '.join(self.failed)} could not be compiled: a plain Python wheel", file=sys.stderr)
+
+    def build_extension(self, ext: Extension) -> None:
+        try:
+            try:
+                super().build_extension(ext)
+            except (CCompilerError, BaseError):
+                profiled = set(pgo_flags())
+                if not profiled & {*ext.extra_compile_args, *ext.extra_link_args}:
+                    raise
+                print(f"naipes: {ext.name} did not build guided by the profile (a source changed since it was "
+                      f"counted?): built without it", file=sys.stderr)
+                ext.extra_compile_args = [flag for flag in ext.extra_compile_args if flag not in profiled]
+                ext.extra_link_args = [flag for flag in ext.extra_link_args if flag not in profiled]
+                super().build_extension(ext)
+        except (CCompilerError, BaseError):
+            self.failed.append(ext.name)
+            raise  # (an optional module: setuptools says why, and goes on)
+
+
 PACKAGES = ["naipes", "naipes.library", "naipes.runtime", "naipes.language", "naipes.agents", "naipes.tools",
             "naipes.bridges", "naipes.web", "naipes.rulesets", "naipes.strategies"]
 
@@ -88,4 +125,5 @@ def data_packages() -> dict[str, list[str]]:
 
 
 DATA = data_packages()
-setup(packages=sorted({*PACKAGES, *DATA}), package_data=DATA, ext_modules=native_extensions())
+setup(packages=sorted({*PACKAGES, *DATA}), package_data=DATA, ext_modules=native_extensions(),
+      cmdclass={"build_ext": BuildWhole})

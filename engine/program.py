@@ -198,6 +198,7 @@ class PartSpec:
     # far) -> complete; its name is bound to the tuple of its values, and its choices and texts take that tuple
     # after the values before it (its texts then the value offered)
     until: Callable | None = None
+    location: Location | None = None  # where the part is declared (a mistake found in it later is located there)
 
 
 @dataclass
@@ -224,6 +225,7 @@ class MoveSpec:
     choices: Callable | None = None  # f(memory, vars, player) -> the legal arguments: `when`, candidates, cascade
     verb: str | dict[str, str] | None = None  # how the table tells of the move (`verb:`)
     parts: tuple[PartSpec, ...] = ()  # a compound move's later choices; `effect` takes every value
+    location: Location | None = None  # where the move is declared (a mistake found in it later is located there)
 
     def __post_init__(self) -> None:
         self.name = interned(self.name)
@@ -471,7 +473,10 @@ class Program:
             all(v.visibility == "public" for v in self.state + self.player_state)
 
     def told(self, move: str, player: str, text: str) -> str:
-        """A move as the table tells it (MoveSpec.told); a part of a compound move, or LEAVE, as 'P1: text'."""
+        """A move as the table tells it (MoveSpec.told); a part of a compound move, or LEAVE, as 'P1: text'; ''
+        (nothing to tell) when its public form `text` is empty (`public: "''"`: the others are told nothing)."""
+        if not text.strip():
+            return ""
         spec = self.moves.get(move)
         return spec.told(player, text) if spec is not None else f"{player}: {text}"
 

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from naipes import Game, GameError, NaipesError, RuleErrors, load_program
+from naipes import Game, GameError, RuleError, RuleErrors, load_program
 from naipes.bridges.actions import ActionSpace
 
 from helpers import RULESETS, shipped_program
@@ -66,8 +66,9 @@ def test_a_move_whose_choices_come_from_the_state_needs_a_space(tmp_path: Path) 
     rules = tmp_path / "g.yaml"
     rules.write_text("game: g\nstate: {n: 3}\nmoves:\n  pick: {choose: \"k in range(n)\"}\n"
                      "rules:\n  - {name: go, when: 'n > 0', then: 'ask players[0] to pick'}\n", encoding="utf-8")
-    with pytest.raises(NaipesError, match="choices of move 'pick' depend on the game's state; declare"):
+    with pytest.raises(RuleError, match="choices of move 'pick' depend on the game's state") as info:
         ActionSpace(load_program(rules))
+    assert str(info.value).startswith(f"{rules}:4:3: ") and "'space:'" in info.value.hint  # (where pick is declared)
     rules.write_text(rules.read_text().replace('choose: "k in range(n)"', 'choose: "k in range(n)", space: "range(n)"'))
     with pytest.raises(RuleErrors, match=r"g.yaml:4:.*'space' may read only params, players and all_cards\(\), not n"):
         load_program(rules)

@@ -216,8 +216,21 @@ def test_a_wrong_value_of_a_bet_is_located(tmp_path):
     assert "accepter" in hint
     [(line, _, message, _)] = errors_of(tmp_path, "calls: [one, two, three]", "calls: [one, \"t'wo\", three]")
     assert line == line_of(LADDER, "calls:") and "must be words" in message
-    (line, _, message, _), *later = errors_of(tmp_path, "calls: [one, two, three]", "calls: 3")  # (then its names)
+    [(line, _, message, _)] = errors_of(tmp_path, "calls: [one, two, three]", "calls: 3")
     assert line == line_of(LADDER, "calls:") and "calls" in message
+
+
+@pytest.mark.parametrize("old, new, needle, words", [
+    ("    base: 1\n", "    base: 1\n    answers: [take, drop, maybe]\n", "maybe", "'answers' is two words"),
+    ("calls: [one, two, three]", "calls: [one, two, one]", "calls:", "given twice"),
+    ("    base: 1\n", "    base: 1\n    worth: [1, 2]\n", "worth:", "'worth' is a number for each call"),
+    ("    base: 1\n", "    base: 1\n    answer: 2nd\n", "answer: 2nd", "'2nd' is not a valid move name"),
+])
+def test_a_refused_bet_is_one_error_not_one_for_each_use_of_its_names(tmp_path, old, new, needle, words):
+    # (the rules use stake_asked and the move stake, which the refused bet would have made)
+    text = LADDER.replace(old, new)
+    [(line, _, message, _)] = errors_of(tmp_path, old, new)
+    assert line == line_of(text, needle) and words in message
 
 
 def test_a_mistake_in_a_bets_expression_is_located_where_it_is_written(tmp_path):
@@ -366,7 +379,9 @@ def test_the_partner_may_accept_or_raise_after_a_refusal(tmp_path):
 def envites_errors(tmp_path, old, new):
     text = ENVITES.replace(old, new)
     assert text != ENVITES
-    return [(e.location.line, e.message) for e in load_errors(write_rules(tmp_path, text))][0]  # (then its uses)
+    error, *uses = load_errors(write_rules(tmp_path, text))
+    assert all(e.message == "unknown move 'shove'" for e in uses)  # (a move the bet no longer names)
+    return error.location.line, error.message
 
 
 def test_wrong_sizes_moves_and_answerers_are_located(tmp_path):

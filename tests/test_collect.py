@@ -15,7 +15,7 @@ from naipes.agents.registry import load_strategy
 from naipes.bridges.actions import ActionSpace
 from naipes.errors import RuleErrors
 from naipes.program import get
-from naipes.tools.cli import main
+from naipes.tools.cli import main, table_printer
 
 from helpers import load_errors, write_rules
 
@@ -262,3 +262,23 @@ def test_a_person_at_the_terminal_is_told_the_values_taken_so_far_one_by_one(cap
         told += [line for line in result.output.splitlines() if "chosen so far" in line]
     # the card played, then each table card taken, as the table names cards (never a list: ['3o'])
     assert any(line.count(",") >= 1 for line in told) and not any("[" in line or "'" in line for line in told)
+
+
+def test_a_part_whose_public_form_is_empty_tells_the_others_nothing(tmp_path, capsys):
+    # (not 'P1: ' once for each table card taken: the capture is told by the parts around it)
+    part = "        label: \"f'take {t.name}'\"\n"
+    program = load_program(write_rules(tmp_path, CAPTURE.replace(part, part + "        public: \"''\"\n")))
+    taken, history, printed = 0, [], []
+    for seed in range(10):
+        game, rng = Game(program, seed), random.Random(seed)
+        game.keep_history()
+        game.observers.append(table_printer(program))
+        game.start()
+        while not game.over:
+            taken += game.options()[0].move == "capture.taken"
+            game.apply(rng.choice(game.options()))
+        history += game.history
+        printed += capsys.readouterr().out.splitlines()
+    assert taken > 10 and len(history) > 50 and len(printed) > 50
+    assert all(text.strip(" :") not in ("P1", "P2") for text in history + printed)
+    assert any(text.startswith("P1: capture with ") for text in history)

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from naipes import Game, GameError, load_program
+from naipes import Game, GameError, RuleError, load_program
 from naipes.bridges.actions import ActionSpace
 from naipes.program import get
 from naipes.tools.cli import main
@@ -251,3 +251,13 @@ def test_the_web_table_offers_the_next_part_alone(passes):
         assert state["moves"] == ["give.d"] and state["view"]["choosing"]["move"] == "give"
     finally:
         table.close()
+
+
+def test_a_part_whose_choices_read_the_state_is_located_where_it_is_declared(tmp_path):
+    part = "      - choose: \"e in ['now', 'later']\"\n"
+    path = write_rules(tmp_path, PASS.replace(part, part.replace("]", "][:stood + 1]")))
+    with pytest.raises(RuleError, match="the choices of move 'give.e' depend on the game's state") as info:
+        ActionSpace(load_program(path))
+    line = PASS.lstrip("\n").splitlines().index(part.rstrip("\n")) + 1
+    assert (info.value.location.file, info.value.location.line, info.value.location.col) == (str(path), line, 9)
+    assert "space:" in info.value.hint

@@ -166,6 +166,16 @@ LOCATED = [
         """, "unexpected 'b' in function 'f'", ('lett b', 1, 5), hint="did you mean 'let'?"),
     case('a_variable_named_like_a_statement_cannot_be_assigned', one_rule_doing("x = 1", "deal += 1"),
          "unexpected '='", ('deal +=', 1, 6), hint="'deal' begins a statement"),
+    case('a_variable_named_like_a_statement_is_refused_where_it_is_declared', """
+        game: t
+        state:
+          move: 0
+        rules:
+          - name: r
+            when: "move == 0"
+            then: "end game"
+        """, ("the variable 'move' is named like the statement 'move ...'", "could never be assigned"), 'move: 0',
+         hint="another name"),
     case('an_assignment_where_a_comparison_is_expected_in_actions', one_rule_doing("if x = 1:", "    pass"),
          "unexpected '='", ('x = 1', 1, 2), hint="use '=='"),
     case('condition_that_ends_too_early', """

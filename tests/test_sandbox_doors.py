@@ -30,6 +30,7 @@ from naipes import load_program
 from naipes.agents.registry import RandomAgent, load_strategy, strategy_agent
 from naipes.errors import NaipesError, RuleError, RuleErrors
 from naipes.language.compiler import declared_name_problem, identifier_problem
+from naipes.language.parser import statement_words
 from naipes.library.builtins import BUILTINS
 from naipes.program import ATTRIBUTE_PREFIX, CardBase, FactBase, PlayerBase, Program, attribute
 from naipes.runtime.agenda import Agenda
@@ -74,10 +75,10 @@ def door_names() -> list[str]:
 DOORS = door_names()
 
 
-# (A name the language itself gives a meaning, a built-in such as `count` or `players`, is left out: a file
-# cannot take it for a variable, which its own located error says.)
-LANGUAGE_NAMES = {*BUILTINS, "players", "player", "phase", "stage", "options", "me", "trick", "exists", "values_of",
-                  "deck", "discard", "total", "rank", "take", "turn"}
+# (A name the language itself gives a meaning, a built-in such as `count` or `players`, or a statement's first
+# word such as `announce`, is left out: a file cannot take it for a variable, which its own located error says.)
+LANGUAGE_NAMES = {*BUILTINS, *statement_words(), "players", "player", "phase", "stage", "options", "me", "trick",
+                  "exists", "values_of", "deck", "discard", "total", "rank", "take", "turn"}
 
 
 def accepted(name: str, owner: str | None) -> bool:

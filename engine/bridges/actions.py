@@ -30,7 +30,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from ..errors import GameError, NaipesError
+from ..errors import GameError, Location, RuleError
 from ..program import LEAVE, Program
 from ..runtime.game import Game, Option, arg_key, jsonable
 from ..runtime.memory import Zone, new_memory
@@ -51,7 +51,7 @@ class ActionSpace:
                 self.entries.append((name, key))
                 self.names.append(f"{name} {text}" if key != arg_key(None) else name)
             for part in move.parts:  # (a compound move's later choices: numbered apart, part by part)
-                for key, text in self._values(part.key, part.space, memory, other):
+                for key, text in self._values(part.key, part.space, memory, other, part.location):
                     self.entries.append((part.key, key))
                     self.names.append(f"{part.key} {text}")
         if "any" in program.asks_together:  # (the option to let the next player asked answer: Memory.ask_group)
@@ -62,20 +62,23 @@ class ActionSpace:
     def _arguments(self, name: str, move: Any, memory: Any, other: Any) -> list[tuple[Any, str]]:
         if move.options is None:
             return [(arg_key(None), name)]
-        return self._values(name, move.space, memory, other)
+        return self._values(name, move.space, memory, other, move.location)
 
-    def _values(self, name: str, space: Any, memory: Any, other: Any) -> list[tuple[Any, str]]:
-        """(key, text) of each value of a move's (or a part's: MOVE.PART) `space`."""
+    def _values(self, name: str, space: Any, memory: Any, other: Any,
+                where: Location | None) -> list[tuple[Any, str]]:
+        """(key, text) of each value of a move's (or a part's: MOVE.PART) `space`; a mistake is located `where`
+        the move (or the part) is declared."""
+        where = where or Location(str(self.program.path), 1, 1)
         if space is None:
-            raise NaipesError(f"{self.program.path}: the choices of move '{name}' depend on the game's state; "
-                              f"declare every argument it can offer with 'space:' (an expression of params, "
-                              f"players and all_cards())")
+            raise RuleError(f"the choices of move '{name}' depend on the game's state", where,
+                            "declare every argument it can offer with 'space:' (an expression of params, players "
+                            "and all_cards())")
         with self.program.located():
             values = space(memory, memory.vars)
             keys = [arg_key(v) for v in values]
             if keys != [arg_key(v) for v in space(other, other.vars)]:
-                raise NaipesError(f"{self.program.path}: the space of move '{name}' changes with the game's seed; "
-                                  f"it must depend only on params and the number of players")
+                raise RuleError(f"the space of move '{name}' changes with the game's seed", where,
+                                "it must depend only on params and the number of players")
         seen: dict = {}
         for key, value in zip(keys, values):
             seen.setdefault(key, _text(value))

@@ -141,23 +141,35 @@ class _Declared(Protocol):
     def place(self, key: str) -> Location: ...
 
 
-def expand_bets(tree: Map, report: Report) -> Map:
-    """`tree` with its `bets:` written out as state, functions and moves (the tree itself if it declares none)."""
+def expand_bets(tree: Map, report: Report) -> tuple[Map, set[str]]:
+    """`tree` with its `bets:` written out as state, functions and moves (the tree itself if it declares none), and
+    the names the bets refused (each reported) would have made (see Symbols.unmade)."""
     bets = tree.get("bets")
     if not isinstance(bets, Map) or not bets:
-        return tree
+        return tree, set()
     misshapen = shape_errors(_map(tree.where, bets=bets), RULE_FILE)
     for problem in misshapen:
         report(problem.message, problem.location or bets.where, problem.hint)
     if misshapen:
-        return tree
+        return tree, {made for name, spec in bets.items() for made in _unmade(str(name), spec, bets.key_loc(name))}
     ladders: list[_Bet | None] = []
     betting: list[Round | None] = []
+    unmade: set[str] = set()
+    told: list[str] = []
+
+    def tell(message: str, at: Location, hint: str | None) -> None:
+        told.append(message)
+        report(message, at, hint)
     for name, spec in bets.items():
+        before = len(told)
         if isinstance(spec, Map) and "round" in spec:
-            betting.append(rounds.read_round(str(name), spec, bets.key_loc(name), tree, report))
+            betting.append(rounds.read_round(str(name), spec, bets.key_loc(name), tree, tell))
+            read = betting[-1] is not None
         else:
-            ladders.append(_read(str(name), spec, bets.key_loc(name), report))
+            ladders.append(_read(str(name), spec, bets.key_loc(name), tell))
+            read = ladders[-1] is not None
+        if not read or len(told) > before:  # (refused, or made without what a wrong key would have given)
+            unmade |= _unmade(str(name), spec, bets.key_loc(name))
     declared = [bet for bet in ladders if bet is not None]
     out = _copy(tree)
     sections = {key: _copy(_section(tree, key)) for key in ("state", "player_state", "functions", "moves", "phases")}
@@ -194,7 +206,25 @@ def expand_bets(tree: Map, report: Report) -> Map:
         out.key_locs.setdefault(key, bets.where)
         out.value_locs.setdefault(key, bets.where)
     del out["bets"]
-    return out
+    return out, unmade
+
+
+def _unmade(name: str, spec: Any, loc: Location) -> set[str]:
+    """The names the bet `name` would have made (its variables, functions and moves, and the choices k and n its
+    moves make), read from a stand-in for it with every optional key: what a refused bet's uses name."""
+    spec = spec if isinstance(spec, Map) else _map(loc)
+    if "round" in spec:
+        betting = Round(name, _map(loc), loc, "", "chips", {a: a for a in rounds.ACTIONS}, {"min": "0"}, None)
+        made = [*(v for variables in rounds.variables(betting) for v in variables), *rounds.functions(betting)]
+        moves = [*rounds.ACTIONS]
+    else:
+        bet = _Bet(name, _map(loc, answerers="[]"), loc, ["call"], {name: ["call"]}, False, "answer",
+                   ("accept", "refuse"), RAISERS[0], {"call": "1"})
+        made = [*_variables(bet), *_functions(bet, [bet])]
+        moves = [name, str(spec.get("answer", "answer"))]
+    given = spec.get("move")
+    moves += [str(m) for m in given.values()] if isinstance(given, Map) else [str(given)] if given else []
+    return {signature.split("(")[0] for signature in made} | set(moves) | {"k", "n"}
 
 
 def _write_round(r: Round, sections: dict[str, Map], put_function: Callable[[_Declared, str, Text], None],

@@ -54,6 +54,7 @@ from .linker import (
 from .loader import Map, Text, load_tree
 from .moves import Moves
 from .phases import Phases
+from .resolver import Unmade
 from .rules import Rules
 from .sections import FUNCTION, Definition, define, located_text
 from .settings import Settings
@@ -112,7 +113,7 @@ class Builder(Settings, Phases, Declarations, Cards, Moves, Rules):
     (:func:`link`: one module compiled, the specs given its functions)."""
 
     def build(self) -> Program:
-        self.tree = expand_bets(self.tree, self.error)
+        self.tree, self.sym.unmade = expand_bets(self.tree, self.error)
         declared = self.declared()
         compiled = self.compiled(declared)
         self.raise_errors()
@@ -191,7 +192,8 @@ class Builder(Settings, Phases, Declarations, Cards, Moves, Rules):
         wrong value is the cause of what its base then says)."""
         self.errors.extend(self.compiler.errors)
         if self.errors:
-            unique = {(str(e.location), e.message): e for e in self.errors}
+            own = [e for e in self.errors if not isinstance(e, Unmade)]  # (a refused bet's error, not its uses')
+            unique = {(str(e.location), e.message): e for e in own or self.errors}
             raise RuleErrors(sorted(unique.values(), key=lambda e: error_order(e, self.path)))
 
     def per_player_expression(self, section: str) -> str | None:

@@ -90,6 +90,8 @@ class Symbols:
     # a strategy's per-player memory: p.NAME reads item p.index of the global NAME (a tuple, one per player)
     player_memory: set[str] = field(default_factory=set)
     team_attrs: set[str] = field(default_factory=set)  # the player variables a team shares (team: true)
+    # the names a refused declaration would have made (a bet's): a use of one is no mistake of its own
+    unmade: set[str] = field(default_factory=set)
 
     @property
     def record_fields(self) -> set[str]:

@@ -11,6 +11,7 @@ from ..runtime.agenda import STRATEGIES
 from . import nodes as n
 from .compiler import SPECIAL_FORMS, declared_name_problem, identifier_problem
 from .loader import Map, Seq
+from .parser import statement_words
 from .sections import PARAM_TYPES, SIGNATURE, SectionReader, is_scalar, type_name
 from .vocabulary import VISIBILITIES, ZONE_KEYS
 
@@ -223,6 +224,10 @@ class Declarations(SectionReader):
         reserved = {"players", "phase", "stage", "player"} | set(BUILTINS)
         if name in reserved or name in sym.params:
             self.error(f"'{name}' is reserved or already a param", loc)
+        elif not per_player and typ is None and name in statement_words():
+            self.error(f"the variable '{name}' is named like the statement '{name} ...': a line beginning with "
+                       f"'{name}' is that statement, so the variable could never be assigned", loc,
+                       "give it another name")
         table = sym.player_attrs if per_player else sym.globals
         if name in table:
             self.error(f"'{name}' is declared twice", loc)

@@ -110,7 +110,7 @@ class Moves(SectionReader):
             out[str(name)] = MoveSpec(str(name), arg, options, cascade, when, label, effect, str(spec.get("doc", "")),
                                       strict=not isinstance(legal, list), public=public, space=space,
                                       fixed_label=fixed_label, choices=choices, verb=self.move_verb(str(name), spec),
-                                      parts=tuple(parts))
+                                      parts=tuple(parts), location=section.key_loc(name))
 
     def move_parts(self, name: str, spec: Map, scope: dict[str, str | None]) -> list[PartSpec]:
         """A compound move's later choices (`parts:`), each compiled with the values chosen before it in scope
@@ -155,7 +155,7 @@ class Moves(SectionReader):
             bound = collected or value
             space = self.move_space(f"{name}.{bound}", keys, unit)
             scope[bound] = None
-            parts.append(PartSpec(bound, f"{name}.{bound}", choices, label, public, space, until))
+            parts.append(PartSpec(bound, f"{name}.{bound}", choices, label, public, space, until, keys.where))
         return parts
 
     def collected(self, keys: Any, value: str, scope: dict[str, str | None], what: str) -> tuple[bool, str | None]:

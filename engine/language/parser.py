@@ -105,7 +105,7 @@ def _expected(names: set[str]) -> str:
 
 
 @lru_cache(maxsize=1)
-def _statement_words() -> list[str]:
+def statement_words() -> list[str]:
     """The words a statement begins with (goto, announce, deal, ...), read from the grammar."""
     parser, words = _parser(), _literals()
     return sorted({words[first.name] for rule in parser.rules if rule.expansion
@@ -131,7 +131,7 @@ def _misspelt_statement(source: str, token: Token) -> str | None:
     word = re.match(r"\(?\s*([A-Za-z_]\w*)\s+", line)  # (an expression is parsed in brackets)
     if not word or word.end() != token.column - 1:
         return None
-    return did_you_mean(word.group(1), _statement_words())
+    return did_you_mean(word.group(1), statement_words())
 
 
 def _statement_word_assigned(source: str, token: Token) -> str | None:
@@ -141,7 +141,7 @@ def _statement_word_assigned(source: str, token: Token) -> str | None:
         return None
     line = source.split("\n")[token.line - 1][:token.column - 1]
     word = re.fullmatch(r"\s*([A-Za-z_]\w*)\s*(\+|-|\*|//)?", line)
-    return word.group(1) if word and word.group(1) in _statement_words() else None
+    return word.group(1) if word and word.group(1) in statement_words() else None
 
 
 def _bad_dedent(text: str) -> tuple[int, int]:

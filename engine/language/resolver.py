@@ -39,6 +39,11 @@ class CompileError(RuleError):
     pass
 
 
+class Unmade(CompileError):
+    """A use of a name a refused declaration would have made: that declaration's own error says what is wrong, and
+    this one is left out (Builder.raise_errors)."""
+
+
 def element_type(collection: str | None) -> str | None:
     """The type of what a collection of `collection`'s type holds, where known: a zone's cards, facts."""
     if collection == "zone":
@@ -99,10 +104,12 @@ class Resolver:
         self.uses: set[str] = set()  # locals read (of the scope given, or made inside)
         self.temporaries = 0  # the locals numbered for the players whose variables are assigned
 
-    def fail(self, where: n.Node | n.Position | Location | None, message: str, hint: str | None = None) -> NoReturn:
+    def fail(self, where: n.Node | n.Position | Location | None, message: str, hint: str | None = None,
+             unknown: str | None = None) -> NoReturn:
+        """Raise a located error; `unknown`: the name it finds unknown (Unmade if a refused declaration made it)."""
         loc = where.loc if isinstance(where, n.Node) else where.location() if isinstance(where, n.Position) \
             else where
-        raise CompileError(message, loc, hint)
+        raise (Unmade if unknown in self.sym.unmade else CompileError)(message, loc, hint)
 
     # ---------------------------------------------------------------------------------------- expressions
     def expr(self, node: n.Node) -> str | None:
@@ -167,7 +174,8 @@ class Resolver:
         if name in self.sym.moves:
             self.fail(node, f"'{name}' is a move: moves are offered with 'ask PLAYER to {name}'")
         known = [*self.scope, *self.sym.params, *self.sym.globals, *self.sym.functions, *BUILTINS]
-        self.fail(node, f"unknown name '{name}'", did_you_mean(name, [k for k in known if not k.startswith("_")]))
+        self.fail(node, f"unknown name '{name}'", did_you_mean(name, [k for k in known if not k.startswith("_")]),
+                  unknown=name)
 
     def e_Attribute(self, node: n.Attribute) -> str | None:
         attr = node.name
@@ -187,14 +195,14 @@ class Resolver:
         if base_type in tables:
             if attr not in tables[base_type]:
                 self.fail(node.name_at, f"a {base_type} has no attribute '{attr}'",
-                          did_you_mean(attr, tables[base_type]))
+                          did_you_mean(attr, tables[base_type]), unknown=attr)
         elif base_type is not None and base_type != "function":
             self.fail(node.name_at, f"a value of type {base_type} has no attribute '{attr}'")
         else:
             known = {**sym.card_attrs, **sym.player_attrs, **CARD_ATTRIBUTES, **PLAYER_ATTRIBUTES, **ZONE_ATTRIBUTES,
                      **dict.fromkeys(sym.record_fields)}
             if attr not in known:
-                self.fail(node.name_at, f"unknown attribute '{attr}'", did_you_mean(attr, known))
+                self.fail(node.name_at, f"unknown attribute '{attr}'", did_you_mean(attr, known), unknown=attr)
         if attr in sym.player_attrs and base_type != "card":
             self.reads.add((attr, self.whose(node.base)))
         return {**PLAYER_ATTRIBUTES, **sym.player_attrs}.get(attr) if base_type == "player" else \
@@ -683,7 +691,7 @@ class Resolver:
             self.fail(node.player, f"'ask {node.group} of' needs a list of players, not {ptyp}")
         for move, at in zip(node.moves, node.move_ats):
             if move not in self.sym.moves:
-                self.fail(at, f"unknown move '{move}'", did_you_mean(move, self.sym.moves))
+                self.fail(at, f"unknown move '{move}'", did_you_mean(move, self.sym.moves), unknown=move)
         if node.group == "any" and LEAVE in self.sym.moves:
             self.fail(node, f"'{LEAVE}' is the option 'ask any of' adds (to let the next player answer): "
                             f"give the move '{LEAVE}' another name")

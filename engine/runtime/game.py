@@ -299,8 +299,9 @@ class Game:
         assert self.history is not None  # observing since keep_history made the list
         if record["type"] == "announce":
             self.history.append(record["text"])
-        elif record["type"] == "decision":  # as the table tells it (the move's `verb:`)
-            self.history.append(self.program.told(record["move"], record["player"], record["choice"]))
+        elif record["type"] == "decision" and (told := self.program.told(record["move"], record["player"],
+                                                                          record["choice"])):
+            self.history.append(told)  # (as the table tells it: the move's `verb:`; nothing for an empty public)
 
     # ------------------------------------------------------------- lifecycle
     def start(self) -> None:

@@ -142,7 +142,9 @@ def table_printer(program: Program, quiet: Callable[[], bool] = lambda: False) -
         if kind == "announce":
             click.echo(f"* {record['text']}")
         elif kind == "decision":
-            click.echo(program.told(record["move"], record["player"], record["choice"]))
+            told = program.told(record["move"], record["player"], record["choice"])
+            if told:  # (an empty public form tells nothing)
+                click.echo(told)
         elif kind == "end":
             if record.get("cut_off"):
                 click.echo(f"Game {record['cut_off']}: nobody wins.")

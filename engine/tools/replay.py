@@ -337,7 +337,8 @@ def step_lines(replay: Replay, number: int, seat: int | str | None) -> list[str]
              f" · seen by {seat_text(replay, seat)}"]
     for record in replay.records_for(number, seat, since=number - 1 if number else None):
         if record["type"] == "decision":
-            lines.append(f"  {replay.program.told(record['move'], record['player'], record['text'])}")
+            told = replay.program.told(record["move"], record["player"], record["text"])
+            lines += [f"  {told}"] if told else []  # (an empty public form tells nothing)
         elif record["type"] == "end":
             winners = ", ".join(record["winners"]) or "nobody"
             lines.append("  " + (record.get("cut_off") or f"Game over. Winner: {winners}."))

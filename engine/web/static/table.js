@@ -1111,6 +1111,11 @@ const Table = {
     box.append(table);
   },
 
+  // whether a record tells this seat anything: another's move whose public form is empty (`public: "''"`) does not
+  tells(record) {
+    return record.type !== "decision" || record.seat === this.seat || String(record.text).trim() !== "";
+  },
+
   recordEl(record) {
     const item = el("li", `record ${record.type}`);
     if (record.type === "decision") {
@@ -1133,7 +1138,7 @@ const Table = {
 
   history(records) {
     const list = $("history");
-    for (const r of records) list.append(this.recordEl(r));
+    for (const r of records.filter((r) => this.tells(r))) list.append(this.recordEl(r));
     list.scrollTop = list.scrollHeight;
     if (this.state) this.drawNews();
   },
@@ -1142,7 +1147,7 @@ const Table = {
   drawNews() {
     const box = $("news");
     box.replaceChildren();
-    for (const r of this.records.slice(-4)) box.append(this.recordEl(r));
+    for (const r of this.records.filter((r) => this.tells(r)).slice(-4)) box.append(this.recordEl(r));
     if (box.lastChild) box.lastChild.classList.add("latest");
   },
 
