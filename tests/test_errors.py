@@ -176,6 +176,9 @@ LOCATED = [
             then: "end game"
         """, ("the variable 'move' is named like the statement 'move ...'", "could never be assigned"), 'move: 0',
          hint="another name"),
+    case('a_local_named_like_a_statement_is_refused_where_it_is_made', one_rule_doing("let deal = 1", "x = deal"),
+         ("the local 'deal' is named like the statement 'deal ...'", "could never be assigned again"),
+         ('deal = 1', 1, 0), hint="another name"),
     case('an_assignment_where_a_comparison_is_expected_in_actions', one_rule_doing("if x = 1:", "    pass"),
          "unexpected '='", ('x = 1', 1, 2), hint="use '=='"),
     case('condition_that_ends_too_early', """

@@ -26,6 +26,7 @@ from ..library.builtins import BUILTINS
 from ..program import CARD_ATTRIBUTES, LEAVE, PLAYER_ATTRIBUTES, ZONE_ATTRIBUTES
 from . import nodes as n
 from .loader import MAX_DIGITS
+from .parser import statement_words
 
 NUMERIC = {"int", "float", "bool"}
 ANY = "*"  # a read of an attribute of any object
@@ -584,6 +585,10 @@ class Resolver:
                 "a function" if name in self.sym.functions or name in BUILTINS else None
             if clash:
                 self.fail(at, f"'{name}' is already {clash}; choose another name for the local")
+            if name in statement_words():
+                self.fail(at, f"the local '{name}' is named like the statement '{name} ...': a line beginning with "
+                              f"'{name}' is that statement, so the local could never be assigned again",
+                          "give it another name")
         typ = self.expr(node.value)
         for name in node.names:
             self.scope[name] = typ if len(node.names) == 1 else None
