@@ -25,7 +25,8 @@ def clean(result) -> None:
 
 # README's measured ladders: the strong level of each card game, the original exact search for the chips; a search
 # agent where it was measured stronger than the top level at about a second a move (docs/ai.md).
-STRONGEST = {"chinchon": "strong", "pocha": "strong", "tute_cabrero": "ismcts:iterations=1000", "wizard": "strong",
+STRONGEST = {"chinchon": "strong", "pocha": "strong", "tute_cabrero": "ismcts:iterations=1000",
+             "wizard": "ismcts:iterations=1000",
              "fichas": "exact",
              "brisca": "basic", "hearts": "basic", "escoba": "basic", "truco": "basic",
              "texas_holdem": "basic", "mus": "basic"}
