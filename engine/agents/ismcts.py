@@ -17,8 +17,9 @@ as soon as any player's evaluation changes; the reward is then the change.
 That keeps playouts to one hand of a long match. A playout also stops after
 ``depth`` moves (a game that random play may never finish): it then scores
 the change in the rule file's ``estimate`` (the standing counting the round in
-progress, e.g. minus a hand's unmelded points), or nothing without one. Rewards are scaled by the largest seen so
-far, so one exploration constant suits every game.
+progress, e.g. minus a hand's unmelded points), or nothing without one. A node keeps the sum of its rewards; UCB1
+divides their mean by the largest reward seen so far in the decision (every reward alike, whenever it came), so
+one exploration constant suits every game.
 
 Named on the command line as ``ismcts`` or with parameters,
 ``ismcts:iterations=200``, ``ismcts:seconds=0.5``, ``ismcts:policy=expert``
@@ -189,18 +190,18 @@ class ISMCTSAgent:
             if grown or _moved(world, start, watching):
                 break
         rewards = self._playout(world, start, watching)
-        scale = self._scale = max(self._scale, max(map(abs, rewards)))
+        self._scale = max(self._scale, max(map(abs, rewards)))
         for child in path:
             child.visits += 1
-            child.total += rewards[child.mover] / scale
+            child.total += rewards[child.mover]
 
     def _select(self, children: dict, keys: list) -> int:
         """UCB1 over the options legal in this world (availability counts, not the parent's visits)."""
-        c = self.exploration
+        c, scale = self.exploration, self._scale  # (rewards scaled by the largest seen so far, every one alike)
         best, best_value = 0, -math.inf
         for i, key in enumerate(keys):
             child = children[key]
-            value = child.total / child.visits + c * math.sqrt(math.log(child.available) / child.visits) \
+            value = child.total / child.visits / scale + c * math.sqrt(math.log(child.available) / child.visits) \
                 if child.visits else math.inf
             if value > best_value:
                 best, best_value = i, value
