@@ -705,6 +705,30 @@ def test_the_options_read_like_the_table():
     assert "discard 12e" in labels(game) and "close with 12e (scores -10)" in labels(game)
 
 
+# ==================================================================== the estimate (search agents)
+# P1, to draw, holds one of two hands of 28 points, neither melded; the cards he has not seen are P2's
+# hand (all figures) and a stock of three (6o among them); 3o, which would meld with 4o 5o too, is in the
+# discard pile, seen going down.
+NEAR_A_RUN = "4o 5o 1c 2e 3b 6c 7e"  # 6o (or 3o) makes 4o 5o 6o
+NOTHING_NEAR = "1o 4o 7o 2c 5c 3e 6e"  # no two cards of a rank, none in a row or one apart
+FIGURES = "10o 10c 10e 10b 11o 11c 11e"
+
+
+def estimate(hand: str, score: int = 0) -> float:
+    game = position({"P1": hand, "P2": FIGURES}, "3o", stage="draw", stock="6o 12o 12c", scores={"P1": score})
+    return game.program.estimate(game.memory, game.memory.vars, game.memory.players[0])
+
+
+def test_the_estimate_is_the_total_plus_the_deadwood_expected_after_one_more_draw():
+    assert deadwood(start(), NEAR_A_RUN) == deadwood(start(), NOTHING_NEAR) == 28
+    # of the 10 cards unseen, 6o melds 4o 5o 6o: 8 cards, 1c 2e 3b 6c 7e loose, 7e let go: 12 points, 16
+    # saved; a figure saves nothing (the 7 stays); the 3o in the discard pile is not averaged over
+    assert estimate(NEAR_A_RUN) == pytest.approx(-(28 - 16 / 10))
+    # nothing melds: 6o only takes the 7o's place (1 saved), a figure nothing
+    assert estimate(NOTHING_NEAR) == pytest.approx(-(28 - 1 / 10))
+    assert estimate(NEAR_A_RUN, score=5) == pytest.approx(-5 - 26.4)
+
+
 # ==================================================================== variants
 def test_the_variant_files_change_only_their_params():
     base = program(CHINCHON)
