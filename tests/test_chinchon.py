@@ -26,7 +26,7 @@ import pytest
 from rich.console import Console
 
 from naipes.agents.human import render_view
-from naipes.agents.registry import RandomAgent
+from naipes.agents.registry import RandomAgent, make_agent
 from naipes.language.builder import compile_expression
 from naipes.library.melds import best_melds
 from naipes.runtime.game import Game, play_game
@@ -703,6 +703,40 @@ def test_the_options_read_like_the_table():
     assert "discard 5o" in labels(game) and "discard 12c" not in labels(game)
     game = close_position()
     assert "discard 12e" in labels(game) and "close with 12e (scores -10)" in labels(game)
+
+
+# ==================================================================== the estimate (search agents)
+# P1, to draw, holds one of two hands of 28 points, neither melded; the cards he has not seen are P2's
+# hand and a stock of three (6o among them); 3o, which would meld with 4o 5o too, is in the discard pile,
+# seen going down. P2's figures are all melded (a set of 10s, one of 11s), and no card lowers a count of 0.
+NEAR_A_RUN = "4o 5o 1c 2e 3b 6c 7e"  # 6o (or 3o) makes 4o 5o 6o
+NOTHING_NEAR = "1o 4o 7o 2c 5c 3e 6e"  # no two cards of a rank, none in a row or one apart
+FIGURES = "10o 10c 10e 10b 11o 11c 11e"
+
+
+def estimate(hand: str, scores: dict[str, int] | None = None) -> float:
+    game = position({"P1": hand, "P2": FIGURES}, "3o", stage="draw", stock="6o 12o 12c", scores=scores)
+    return game.program.estimate(game.memory, game.memory.vars, game.memory.players[0])
+
+
+def test_the_estimate_is_the_others_expected_total_less_ones_own_after_one_more_draw():
+    assert deadwood(start(), NEAR_A_RUN) == deadwood(start(), NOTHING_NEAR) == 28
+    # of the 10 cards unseen, 6o melds 4o 5o 6o: 8 cards, 1c 2e 3b 6c 7e loose, 7e let go: 12 points, 16
+    # saved; a figure saves nothing (the 7 stays); the 3o in the discard pile is not averaged over
+    assert estimate(NEAR_A_RUN) == pytest.approx(-(28 - 16 / 10))
+    # nothing melds: 6o only takes the 7o's place (1 saved), a figure nothing
+    assert estimate(NOTHING_NEAR) == pytest.approx(-(28 - 1 / 10))
+    # the totals count: P2's 7 (his hand 0) less P1's 5 and 26.4
+    assert estimate(NEAR_A_RUN, {"P1": 5, "P2": 7}) == pytest.approx(7 - 5 - 26.4)
+
+
+def test_searched_a_turn_deep_a_close_that_makes_the_others_count_is_taken():
+    # P1 can close for 2 (12c face down) or discard the 12c and hold 2 points, expected 1.77 after a draw:
+    # by his own total alone going on is better, but the match is won against the others (the evaluation):
+    # a close makes P2 count his hand, a loss to him greater than one more draw is a gain
+    game = position({"P1": "1o 2o 3o 5c 5e 5b 2b 12c", "P2": "4e 6o 7c 10e 11b 12o 12e"}, "4c")
+    agent = make_agent("pimc:worlds=8,infer=none", program=game.program, seed=1)
+    assert agent.choose(game.decision()).label == "close with 12c (scores 2)"
 
 
 # ==================================================================== variants

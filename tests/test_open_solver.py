@@ -35,9 +35,11 @@ def plain(game: Game, model: str, me: int, start: tuple, depth: int, start_estim
     side = side or (me,)
     if leaf(game):
         return tuple(b - a for a, b in zip(start, standing(game)))
-    if depth == 0:
-        now = estimates(game) if start_estimate is not None else standing(game)
-        return tuple(b - a for a, b in zip(start_estimate or start, now))
+    if depth == 0:  # the estimate (else the standing) less the root's standing (without an evaluation, estimate)
+        if start_estimate is None:
+            return tuple(b - a for a, b in zip(start, standing(game)))
+        base = start if game.program.evaluation is not None else start_estimate
+        return tuple(b - a for a, b in zip(base, estimates(game)))
     mover = game.mover.index
     values = []
     for option in game.options():
@@ -207,15 +209,14 @@ def test_a_depth_in_turns_never_cuts_a_line_between_a_draw_and_its_discard():
     by_turn = OpenSolver("maxn", depth=1, turns=True).solve(game)
     by_move = OpenSolver("maxn", depth=1).solve(game)
     assert len(by_turn.line) == 2 and len(by_move.line) == 1
-    start = estimates(game)[mover]
+    start = standing(game)[mover]  # (a line is measured from the standing, the hand in progress not counted)
     for (option, turn_value), (_, move_value) in zip(by_turn.moves, by_move.moves):
         child = game.clone()
         child.apply(same(child, option))
-        drawn = estimates(child)[mover]
-        assert move_value[mover] == drawn - start
+        assert move_value[mover] == estimates(child)[mover] - start
         after = OpenSolver("maxn", depth=1).solve(child)  # the discards after that draw, one move each
         assert child.mover.index == mover and len(after.moves) > 1
-        assert turn_value[mover] == max(value[mover] for _, value in after.moves) + drawn - start
+        assert turn_value[mover] == max(value[mover] for _, value in after.moves) + standing(child)[mover] - start
 
 
 def test_iterative_deepening_under_a_budget_ends_with_the_full_search_when_it_fits():

@@ -9,7 +9,9 @@ whatever a rule file says, and stops a line where the rule file's
 where the game ends; a line cut after ``depth`` moves (or, with ``turns``,
 turns: a player's moves in a row count as one, so a line is never cut in the
 middle of a turn, between a rummy's draw and its discard, say) is scored by
-the change in the ``estimate`` (or in the evaluation, without one).
+the ``estimate`` less the root's evaluation, as a line that ends the hand is
+by its evaluation (so the two compare; without an evaluation, the estimate's
+change; without an estimate, the evaluation's).
 
 What a position is worth is a change of each player's standing (the
 evaluation; the payoffs of a game without one). With two players and a
@@ -318,13 +320,16 @@ class OpenSolver:
         return tuple(b - a for a, b in zip(self._root_standing, standing(world)))
 
     def _cut_vector(self, world: Game) -> Vector:
-        """A line cut by depth: the change of the standing `cut` gives, else of the estimate (without one, of the
-        standing: none mid-hand)."""
+        """A line cut by depth: the standing `cut` gives, else the estimate (without one, the standing: no change
+        mid-hand), less the root's standing, as a line that ends the hand is measured: the hand in progress at
+        the root is what the lines decide, and a line that ends it (a close) counts it only as its standing
+        does. (Without an evaluation, the estimate's change.)"""
         if self.cut is not None:
             return tuple(b - a for a, b in zip(self._root_standing, self.cut(world)))
         if self._root_estimate is None:
             return self._leaf_vector(world)
-        return tuple(b - a for a, b in zip(self._root_estimate, estimates(world)))
+        root = self._root_standing if world.program.evaluation is not None else self._root_estimate
+        return tuple(b - a for a, b in zip(root, estimates(world)))
 
     # ---------------------------------------------------------------- paranoid
     def _paranoid(self, world: Game, alpha: float, beta: float, depth: int, ply: int) -> tuple[float, bool]:
