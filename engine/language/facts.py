@@ -24,7 +24,7 @@ class Facts:
     draws: frozenset[str] = frozenset()  # the functions that draw at random, themselves or through what they call
     shuffles: bool = False  # whether any function shuffles a zone
     # the names the play may read a card by: every attribute read and every text (built-ins are told attributes
-    # by name) in the functions that play; IDENTITY where cards are ordered by themselves (their id); ALL_CARDS
+    # by name) in the functions that play; CARD_ID where cards are ordered by themselves (their id); ALL_CARDS
     # where the whole deck is read in its order
     play_reads: frozenset[str] = frozenset()
 
@@ -34,7 +34,7 @@ class Facts:
 # give are what the play may read, not what it reads)
 NOT_PLAY = frozenset({"move_label", "move_public", "deck_name", "view", "move_space",
                       "deck_copies", "deck_generate", "deck_product", "deck_values"})
-IDENTITY = "id"  # a card's own id: what orders cards compared without a key (naipes.program.CardBase._order_by)
+CARD_ID = "id"  # a card's own id: what orders cards compared without a key (naipes.program.CardBase._order_by)
 ALL_CARDS = "all_cards"  # every card, in the deck's order
 ORDERING = frozenset({"<", "<=", ">", ">="})
 ORDERED_BY_ITSELF = frozenset({"min", "max", "sorted"})  # built-ins that order their items (by a key, if given)
@@ -71,7 +71,7 @@ def _reads(definition: n.Definition) -> Iterator[str]:
         elif isinstance(node, n.Name) and node.id == ALL_CARDS:
             yield ALL_CARDS
         elif _orders_cards(node):
-            yield IDENTITY
+            yield CARD_ID
         stack.extend(node.children())
 
 

@@ -1205,7 +1205,7 @@ def _normalise(value: Any) -> Any:
         return ("card", value.id)
     if isinstance(value, ZONE_CLASS):
         return ("zone", value.slot)
-    if isinstance(value, (list, tuple)):  # (subclasses)
+    if isinstance(value, (list, tuple)):  # (another subclass: a zone is one, caught above)
         return tuple([_normalise(v) for v in value])
     if isinstance(value, (set, frozenset)):
         return frozenset([_normalise(v) for v in value])
