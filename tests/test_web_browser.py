@@ -559,3 +559,30 @@ def test_a_person_asked_with_others_is_told_who_has_answered_not_what(driver, tm
         status = driver.find_element(By.ID, "status").text
         assert status.startswith("Your turn") and status.endswith("(already answered, not shown until all have: P1)")
         table.close()
+
+
+def test_another_players_move_whose_public_form_is_empty_is_left_out_of_the_history(driver, tmp_path):
+    # a capture's table cards taken one by one say nothing to the others (public: ''): the capture itself and how
+    # it was made are told, never a blank "P2: " for each card taken
+    from test_collect import CAPTURE
+    part = "        label: \"f'take {t.name}'\"\n"
+    rules = write_rules(tmp_path, CAPTURE.replace(part, part + "        public: \"''\"\n"), "captures.yaml")
+    app = create_app({"captures": rules}, pause=0)
+    with serving(app) as url:
+        for seed in range(20):
+            table = new_table(app, "captures", {}, ["human", "random"], seed)
+            while a_person_to_move(table) is not None:
+                state = table.state(0)
+                play_first_option(table, 0)
+                until(table, lambda table=table, state=state: table.serial > state["serial"] or table.over)
+            if any(r.get("seat") == 1 and r.get("move") == "capture.taken" for r in table.records):
+                break
+            table.close()
+        else:
+            pytest.fail("the random seat never took a table card in 20 games")
+        driver.get(f"{url}{table.link(0)}")
+        shown(driver, table, 0)
+        told = [li.get_attribute("textContent") for li in driver.find_elements(By.CSS_SELECTOR, "#history li.decision")]
+        assert any(text.startswith("P2: capture with") for text in told)
+        assert not [text for text in told if text.strip(" :") == "P2"]
+        table.close()
