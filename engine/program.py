@@ -10,6 +10,7 @@ import sys
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from operator import attrgetter
+from pathlib import PurePath
 from typing import TYPE_CHECKING, Any, Literal, NoReturn
 
 from .errors import GameError, Location, NaipesError
@@ -464,6 +465,11 @@ class Program:
     def __post_init__(self) -> None:
         object.__setattr__(self, "locator", Locator(self))
         object.__setattr__(self, "watch_from", max(self.max_firings - CYCLE_WATCH, 0))
+
+    @property
+    def ruleset(self) -> str:
+        """The rule file's name, as the commands take it (`escoba_parejas`): a variant's `game:` may be its base's."""
+        return PurePath(self.path).stem
 
     @property
     def perfect_information(self) -> bool:

@@ -65,11 +65,22 @@ def test_an_empty_folder_is_an_error(tmp_path):
 def test_static_environment_deals_the_same_hands_every_game(short_pocha):
     static = str(short_pocha / "static.yaml")
     summary = run_competition([static], short_pocha / "bots", games=3, seed=4, fixed=(static,))
-    rows = summary["standings"]["pocha_static"]
+    rows = summary["standings"]["static"]
     assert [r["games"] for r in rows.values()] == [3, 3]
     assert {r["faults"] for r in rows.values()} == {0}
     table = {row["entrant"]: row for row in summary["table"]}
     assert set(table) == {"Recorder", "Second"}
+
+
+def test_two_files_of_one_game_each_get_their_standings(short_pocha):
+    # (both extend pocha.yaml without a `game:` of their own: named by their files, neither hides the other)
+    (short_pocha / "dyn_too.yaml").write_text((short_pocha / "dyn.yaml").read_text())
+    files = [str(short_pocha / "dyn.yaml"), str(short_pocha / "dyn_too.yaml")]
+    summary = run_competition(files, short_pocha / "bots", games=1, seed=4)
+    assert list(summary["standings"]) == ["dyn", "dyn_too"]
+    assert all(row["games"] == 2 for row in summary["table"])
+    twice = run_competition(files[:1] * 2, short_pocha / "bots", games=1, seed=4, fixed=(files[0],))
+    assert len(twice["standings"]) == 2
 
 
 def last_records(capsys):

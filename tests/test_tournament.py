@@ -97,3 +97,15 @@ def test_cli_writes_json_and_a_png(tmp_path):
     assert data["deals"] == 5 and len(data["agents"]) == 2
     assert out_png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     assert "95% CI" in result.output
+
+
+def test_a_variant_is_named_by_its_own_file_not_its_bases_game(tmp_path):
+    # (a variant that does not give `game:` keeps its base's; the commands name what the user named)
+    variant = tmp_path / "fichas_variant.yaml"
+    variant.write_text(f"extends: {RULESETS / 'fichas.yaml'}\n")
+    result = CliRunner().invoke(main, ["tournament", str(variant), "-n", "1", "--seed", "2", "--jobs", "1",
+                                       "--seat", "random", "--seat", "random"])
+    assert result.exit_code == 0, result.output
+    assert "fichas_variant: 1 deal, 2 games" in result.output
+    result = CliRunner().invoke(main, ["tournament", str(variant), "-n", "1", "--seat", "nobody", "--seat", "random"])
+    assert "choose fichas_variant's AI levels" in result.output

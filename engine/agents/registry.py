@@ -207,7 +207,7 @@ def unknown_agent(spec: str, program: Program | None) -> str:
         choices = f"{', '.join(names)}, a strategy file (strategies/GAME/LEVEL.yaml or its short name)"
     else:
         names = [level["name"] for level in ai_levels(program)] + ["human"]
-        choices = f"{program.name}'s AI levels ({', '.join(names[:-1])}), human, a strategy file (a path)"
+        choices = f"{program.ruleset}'s AI levels ({', '.join(names[:-1])}), human, a strategy file (a path)"
     hint = did_you_mean(spec, names)
     return f"unknown agent '{spec}': choose {choices} or python:FILE.py:CLASS" + (f"; {hint}" if hint else "")
 

@@ -526,7 +526,7 @@ def simulate(ruleset: str, games: int, seats: tuple[str, ...], players: int | No
     close_agents(agents)
     labels = [agent.name for agent in agents]
     click.echo(seat_list(program, names, labels, len(seats)))
-    with click.progressbar(length=games, label=f"{plural(games, 'game')} of {program.name}", file=sys.stderr) as bar:
+    with click.progressbar(length=games, label=f"{plural(games, 'game')} of {program.ruleset}", file=sys.stderr) as bar:
         summary = run_simulation(program, names, games, seed, jobs, bar.update, limits)
     print_simulation(summary, labels, program.max_decisions)
     write_json(summary, json_path)
@@ -593,7 +593,7 @@ def tournament(ruleset: str, deals: int, seats: tuple[str, ...], params: tuple[s
                                  limits)
     if summary["interrupted"]:
         click.echo(f"interrupted: the results of the first {plural(summary['deals'], 'deal')} of {deals}", err=True)
-    click.echo(f"{summary['game']}: {plural(summary['deals'], 'deal')}, {plural(summary['games'], 'game')}, "
+    click.echo(f"{summary['ruleset']}: {plural(summary['deals'], 'deal')}, {plural(summary['games'], 'game')}, "
                f"seed {seed}")
     if summary["cut_off"]:
         click.echo(f"{plural(summary['cut_off'], 'game')} cut off (max_decisions): nobody won those")

@@ -89,7 +89,8 @@ def run_competition(rulesets: list[str], folder: str | Path, games: int, seed: i
         standings = {}
         for path in rulesets:
             program = load_program(path)
-            standings[program.name] = play_ruleset(program, seats, games, seed, path in fixed, progress)
+            name = program.ruleset if program.ruleset not in standings else str(path)  # (a file given twice)
+            standings[name] = play_ruleset(program, seats, games, seed, path in fixed, progress)
     finally:
         for seat in seats.values():
             seat.close()

@@ -74,5 +74,6 @@ def summarise(program: Program, specs: list[str], seed: int, outcomes: list[Game
                       "win_ci": list(wilson_interval(wins, played)),
                       "mean_result": sum(o.payoffs[i] for o in outcomes) / played if played else math.nan,
                       "faults": len(reasons), "fault_reasons": reasons[:FAULT_EXAMPLES]})
-    return {"game": program.name, "title": program.title, "params": program.param_values, "seed": seed,
+    return {"game": program.name, "ruleset": program.ruleset, "title": program.title, "params": program.param_values,
+            "seed": seed,
             "games": played, "cut_off": sum(o.cut_off for o in outcomes), "seats": seats}

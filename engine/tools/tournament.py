@@ -219,7 +219,8 @@ def summarise(program: Program, specs: list[str], seed: int, results: list[DealR
                        "mean_payoff": pay, "payoff_ci": [pay_lo, pay_hi],
                        "faults": sum(r.faults[i] for r in results),
                        "fault_reasons": [reason for r in results for reason in r.fault_reasons[i]][:FAULT_EXAMPLES]})
-    return {"game": program.name, "params": program.param_values, "seed": seed, "deals": len(results),
+    return {"game": program.name, "ruleset": program.ruleset, "params": program.param_values, "seed": seed,
+            "deals": len(results),
             "games": len(results) * len(specs), "rotations": len(specs), "agents": agents,
             "cut_off": sum(r.cut_off for r in results)}
 
@@ -238,7 +239,7 @@ def plot(summary: dict, path: str) -> None:
     figure, axes = plt.subplots(figsize=(1.6 * len(agents) + 2, 4))
     axes.bar(labels, means, yerr=errors, capsize=8, color="#4c78a8")
     axes.set_ylabel("mean payoff per game (95 % CI)")
-    axes.set_title(f"{summary['game']}: {summary['deals']} deals × {summary['rotations']} seatings")
+    axes.set_title(f"{summary['ruleset']}: {summary['deals']} deals × {summary['rotations']} seatings")
     axes.axhline(0, color="black", linewidth=0.6)
     figure.tight_layout()
     figure.savefig(path, dpi=100)
