@@ -4,7 +4,7 @@ The public API is small: load a rule file, play games with agents, read the
 result.
 
 >>> from naipes import load_program, play_game, RandomAgent, MinimaxAgent
->>> program = load_program("rulesets/fichas.yaml", {"chips": "R1 R2 B1 G3"})  # params as -p gives them
+>>> program = load_program("fichas", {"chips": "R1 R2 B1 G3"})  # params as -p gives them
 >>> result = play_game(program, [MinimaxAgent(), RandomAgent(2)], seed=7)
 >>> result.winners      # seat 0 (minimax) takes colour R first: whatever is left, it takes the last chip
 (0,)

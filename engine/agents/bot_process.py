@@ -16,7 +16,10 @@ is still there after a call is such a broken promise. Workers still running
 when the game's process exits are killed too, and on Linux each worker dies
 with its parent however that ends.
 
->>> worker, hello = BotProcess.start(["play", "examples/first_option_bot.py", "FirstOption"], BotLimits())
+>>> from pathlib import Path
+>>> _ = Path("first.py").write_text("from naipes.bots import Bot\\nclass FirstOption(Bot):\\n"
+...                                 "    def decide(self, view, options):\\n        return 0\\n")
+>>> worker, hello = BotProcess.start(["play", "first.py", "FirstOption"], BotLimits())
 >>> hello
 {'ready': 'FirstOption', 'n': 0}
 >>> worker.exchange([("observe", [{"type": "announce", "text": "hi"}]), ("decide", [{}, ["a", "b"]])])

@@ -1,6 +1,6 @@
 """The AI levels a game can seat: its strategy files, weakest first, then the built-in agents that apply.
 
->>> [level["name"] for level in ai_levels(load_program("rulesets/pocha.yaml"))]   # doctest: +SKIP
+>>> [level["name"] for level in ai_levels(load_program("pocha"))]   # doctest: +SKIP
 ['baseline', 'strong', 'random', 'ismcts']
 """
 from __future__ import annotations

@@ -8,7 +8,7 @@ payoffs is minimax).  When payoffs are the default win = 1 / loss = 0, a
 line that already wins for the mover cuts the search of its siblings.
 
 >>> from naipes import Game, load_program
->>> game = Game(load_program("rulesets/fichas.yaml", {"chips": "R1 R2 B1"}), seed=1)
+>>> game = Game(load_program("fichas", {"chips": "R1 R2 B1"}), seed=1)
 >>> game.start()
 >>> [(option.label, value) for option, value in Solver().evaluate(game)]  # whatever P1 takes, P2 takes the last chip
 [('colour B', (0, 1)), ('colour R', (0, 1)), ('value 1', (0, 1)), ('value 2', (0, 1))]

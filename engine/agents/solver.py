@@ -40,7 +40,7 @@ tell apart merged (:mod:`naipes.agents.equivalence`). Iterative deepening
 under a node budget gives the deepest search that fits (`nodes`).
 
 >>> from naipes import Game, load_program
->>> game = Game(load_program("rulesets/pocha.yaml", {"peak": "2", "random_seats": "false"}), seed=3)
+>>> game = Game(load_program("pocha", {"peak": "2", "random_seats": "false"}), seed=3)
 >>> game.start()
 >>> solution = OpenSolver("maxn").solve(game)
 >>> solution.model, len(solution.moves) == len(game.options()), solution.complete

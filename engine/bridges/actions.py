@@ -16,7 +16,7 @@ on the rule file, its params and the number of players: the same ids in
 every game. An option outside its move's space is an error naming the move.
 
 >>> from naipes import Game, load_program
->>> program = load_program("rulesets/fichas.yaml")
+>>> program = load_program("fichas")
 >>> space = ActionSpace(program)
 >>> space.size, space.describe(0), space.describe(4)
 (8, 'take_colour R', 'take_value 1')

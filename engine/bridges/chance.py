@@ -26,7 +26,7 @@ It also keeps what the library needs around the game: each seat's :class:`Knowle
 and the public record of the game (moves as each seat saw them, announcements, cards revealed).
 
 >>> from naipes import load_program
->>> table = ChanceGame(load_program("rulesets/tute_cabrero.yaml"), seed=1)
+>>> table = ChanceGame(load_program("tute_cabrero"), seed=1)
 >>> table.chance_pending, len(table.chance_cards())
 (True, 40)
 >>> dealt = 0

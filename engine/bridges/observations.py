@@ -21,7 +21,7 @@ saw it play (a card argument of a move, visible to the observer right after
 the move: a card led to the trick, a discard; never one put face down).
 
 >>> from naipes import Game, load_program
->>> program = load_program("rulesets/fichas.yaml")
+>>> program = load_program("fichas")
 >>> encoder = ObservationEncoder(program)
 >>> encoder.size, [name for name, _ in encoder.pieces][:4]
 (69, ['seat', 'to_move', 'phase', 'zone table'])

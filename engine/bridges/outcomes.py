@@ -9,10 +9,10 @@ gives up at once when one of them is over the limit, so a large game costs a few
 
 >>> from naipes import load_program
 >>> from naipes.bridges.chance import ChanceGame
->>> found = explore(ChanceGame(load_program("rulesets/kuhn_poker.yaml")))
+>>> found = explore(ChanceGame(load_program("kuhn_poker")))
 >>> found.chance, found.total, found.low, found.high, found.longest
 (True, 0, -2, 2, 3)
->>> explore(ChanceGame(load_program("rulesets/tute_cabrero.yaml"))) is None   # 40 cards dealt: too many lines
+>>> explore(ChanceGame(load_program("tute_cabrero"))) is None   # 40 cards dealt: too many lines
 True
 """
 from __future__ import annotations

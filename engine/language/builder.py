@@ -5,7 +5,7 @@ The builder checks every section and key, resolves params (defaults, then
 compiles every condition, action, move and function, and has the linker
 generate one Python module for the whole rule file.
 
->>> program = load_program("rulesets/mygame.yaml", {"target": "70"})  # doctest: +SKIP
+>>> program = load_program("mygame", {"target": "70"})  # doctest: +SKIP
 >>> program.name                                                         # doctest: +SKIP
 'mygame'
 """
@@ -59,6 +59,7 @@ from .rules import Rules
 from .sections import FUNCTION, Definition, define, located_text
 from .settings import Settings
 from .shapes import shapes_checked
+from .shipped import is_file, ruleset_path
 from .texts import unmade_texts
 from .vocabulary import RULE_FILE, SECTIONS, VAR_KEYS, VIEW_KEYS
 
@@ -372,7 +373,10 @@ def error_order(error: RuleError, first_file: str) -> tuple[bool, str, int, int]
 
 
 def load_program(path: str | Path, params: dict[str, str] | None = None) -> Program:
-    """Load, check and compile a rule file (raises RuleError(s) or ParamError)."""
+    """Load, check and compile a rule file: a path, or a shipped rule file's name (``"pocha"``, as ``extends:``
+    names one). Raises RuleError(s) or ParamError."""
+    if isinstance(path, str) and path.isidentifier() and not is_file(path):
+        path = ruleset_path(path) or path
     tree = load_tree(path)
     with shapes_checked(tree, RULE_FILE):
         return Builder(tree, str(path), dict(params or {})).build()

@@ -8,7 +8,7 @@ is cut by ``max_firings`` with the rules involved.
 
 >>> from naipes import load_program
 >>> from naipes.agents.registry import RandomAgent
->>> result = play_game(load_program("rulesets/fichas.yaml"), [RandomAgent(1), RandomAgent(2)], seed=7)
+>>> result = play_game(load_program("fichas"), [RandomAgent(1), RandomAgent(2)], seed=7)
 >>> sorted(result.payoffs), result.cut_off   # the chip game has one winner
 ([0, 1], None)
 """
@@ -224,7 +224,7 @@ class Game:
     """One game of a program: its memory, its agenda, its listeners.
 
     >>> from naipes import load_program
-    >>> game = Game(load_program("rulesets/fichas.yaml", {"chips": "R1 R2 B1"}), seed=1)
+    >>> game = Game(load_program("fichas", {"chips": "R1 R2 B1"}), seed=1)
     >>> game.start()
     >>> [o.label for o in game.options()]
     ['colour B', 'colour R', 'value 1', 'value 2']

@@ -3,7 +3,7 @@
 Plain data for tables and listings (the web table's choose-game screen):
 
 >>> from naipes import load_program
->>> entry = describe(load_program("rulesets/fichas.yaml"))
+>>> entry = describe(load_program("fichas"))
 >>> [level["name"] for level in entry["levels"]]   # its strategy files, then the built-in agents that apply
 ['exact', 'greedy', 'random', 'minimax', 'ismcts', 'pimc']
 """

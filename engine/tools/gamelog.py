@@ -19,7 +19,7 @@ seat saw it then (``view``). It cannot be replayed (it has no seed).
 >>> from naipes import load_program
 >>> from naipes.runtime.game import Game
 >>> out = io.StringIO()
->>> game = Game(load_program("rulesets/tute_cabrero.yaml"), seed=1)
+>>> game = Game(load_program("tute_cabrero"), seed=1)
 >>> attach_log(game, out, LogHeader("tute_cabrero", "0" * 64, {}, 1, ["random"] * 3))
 >>> game.start()
 >>> records = [json.loads(line) for line in out.getvalue().splitlines()]

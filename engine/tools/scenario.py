@@ -1,6 +1,6 @@
 """Build game positions from short text, for scenario tests and tools.
 
->>> game = arrange(new_game("rulesets/pocha.yaml"), zones={"P1.hand": "1o 3o"})
+>>> game = arrange(new_game("pocha"), zones={"P1.hand": "1o 3o"})
 >>> [c.name for c in zone(game, "P1.hand")]
 ['1o', '3o']
 
@@ -23,7 +23,7 @@ from ..runtime.memory import CardBase, Zone
 
 
 def new_game(path: str, params: dict[str, str] | None = None, seed: int = 0, players: int | None = None) -> Game:
-    """A started game of the rule file at `path`."""
+    """A started game of the rule file at `path` (or a shipped one by name)."""
     game = Game(load_program(path, params or {}), seed, players=players)
     game.start()
     return game

@@ -6,7 +6,7 @@ more seats are named) with ``--opponents`` (default: the rule file's AI,
 ``players: ai:``). With no seat named, ``play`` and ``serve`` put a person
 (``human``) at seat 1.
 
->>> seat_plan(load_program("rulesets/pocha.yaml"), ("human", "random"))     # doctest: +SKIP
+>>> seat_plan(load_program("pocha"), ("human", "random"))     # doctest: +SKIP
 ['human', 'random', 'strong', 'strong']
 """
 from __future__ import annotations

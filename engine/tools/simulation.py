@@ -5,7 +5,7 @@ reproducible from its seed and gives the same results with any number of
 worker processes (``jobs``). With one job (the default) each seat is one agent
 for the whole run, so agents that learn across games keep what they learnt.
 
->>> summary = run_simulation("rulesets/fichas.yaml", ["exact", "random"], games=20, seed=1)  # doctest: +SKIP
+>>> summary = run_simulation("fichas", ["exact", "random"], games=20, seed=1)  # doctest: +SKIP
 >>> summary["seats"][0]["wins"]                                                               # doctest: +SKIP
 17
 """

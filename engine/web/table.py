@@ -12,7 +12,7 @@ public record of the game; nothing else of the game leaves this module.
 Nothing here knows about HTTP: :mod:`naipes.web.app` carries these
 messages over WebSockets.
 
->>> program = load_program("rulesets/fichas.yaml")                    # doctest: +SKIP
+>>> program = load_program("fichas")                    # doctest: +SKIP
 >>> table = Table(program, ["human", "minimax"], seed=7)              # doctest: +SKIP
 >>> table.start(); table.state(0)["to_move"]                          # doctest: +SKIP
 'P1'
