@@ -410,8 +410,7 @@ def _functions(bet: _Bet, bets: list[_Bet]) -> dict[str, Code]:
     def stake(count: str) -> Code:
         """What the bet stands at with its first `count` calls accepted: their worths added up (adds: true) or
         the last one's."""
-        return made(bet, total.replace("N", count) + f" if {count} > 0 else {base}",
-                    **{k: v for k, v in holes.items() if k == "base"})
+        return made(bet, total.replace("N", count) + f" if {count} > 0 else {base}", **holes)
 
     amount = (f"{b}_sizes[i] if {b}_sizes[i] is not None else {b}_worth({b}_calls[i])" if bet.sizes
               else f"{b}_worth({b}_calls[i])")
@@ -419,8 +418,7 @@ def _functions(bet: _Bet, bets: list[_Bet]) -> dict[str, Code]:
         f"{b}_answering(p)": made(bet, asked + first),
         f"{b}_options(player)": made(
             bet, f"[k for k in {_calls_list(bet)} if ({b}_answering(player) or ({b}_asked is None and ({opens}) and "
-                 f"({b}_raiser == -1 or {b}_raiser == team(player)))) and {follows}]",
-            **{k: v for k, v in holes.items() if k in ("follows", "open")}),
+                 f"({b}_raiser == -1 or {b}_raiser == team(player)))) and {follows}]", **holes),
         f"{b}_worth(k)": worth_code,
         f"{b}_amount(i)": made(bet, amount),
         f"{b}_stake()": stake(f"{b}_accepted"),
@@ -442,22 +440,20 @@ def _call_move(bet: _Bet, move: str, calls: list[str]) -> Map:
     size = calls[0] in bet.sizes if single else False
     sizes = f"{b}_sizes = {b}_sizes + [{'n' if size else 'None'}]\n" if bet.sizes else ""
     then = made_block(bet, f"if {b}_answering(player):\n    {b}_accepted = len({b}_calls)\n"
-                           f"{b}_calls = {b}_calls + [{call}]\n{sizes}{b}_by = player\n{who}",
-                      **{k: v for k, v in holes.items() if k != "when"})
+                           f"{b}_calls = {b}_calls + [{call}]\n{sizes}{b}_by = player\n{who}", **holes)
     when = "($when)" if "when" in holes else "True"
     if "answerers" in holes:  # a call nobody may answer is not offered (rather than failing once made)
         when += " and len(list($answerers)) > 0"
-    checked = {k: v for k, v in holes.items() if k != "answerer"}
     if not single:
         listed = "[" + ", ".join(f"'{c}'" for c in calls) + "]"
         options = f"{b}_options(player)" if calls == bet.calls else f"[c for c in {b}_options(player) if c in {listed}]"
         return _map(bet.loc, choose=made(bet, f"k in {options}"), space=made(bet, listed),
-                    when=made(bet, when, **checked), label=made(bet, "k"), then=then)
+                    when=made(bet, when, **holes), label=made(bet, "k"), then=then)
     when += f" and {call} in {b}_options(player)"
     if not size:
-        return _map(bet.loc, when=made(bet, when, **checked), label=made(bet, call), then=then)
+        return _map(bet.loc, when=made(bet, when, **holes), label=made(bet, call), then=then)
     amounts = code.given_expression(bet.sizes[calls[0]], bet.spec["size"].loc(calls[0]), f"'size' of bet '{b}'")
-    return _map(bet.loc, choose=made(bet, "n in ($amounts)", amounts=amounts), when=made(bet, when, **checked),
+    return _map(bet.loc, choose=made(bet, "n in ($amounts)", amounts=amounts), when=made(bet, when, **holes),
                 label=made(bet, f"{call} + ' ' + str(n)"), then=then)
 
 

@@ -109,7 +109,8 @@ def given_actions(value: Any, at: Location, what: str) -> Code:
 
 
 def expression(template: str, at: Location, what: str, **holes: Code) -> Code:
-    """The engine's expression `template` (located at `at`), each hole `$NAME` filled with the code `NAME` gives."""
+    """The engine's expression `template` (located at `at`), each hole `$NAME` filled with the code `NAME` gives
+    (holes given that the template does not have are left out)."""
     return _made(template, at, what, holes, block=False)
 
 
@@ -127,7 +128,8 @@ class _Generated(Text):
 
 
 def _located(value: Any, at: Location) -> str:
-    """A value of the file as the text to parse: its own (located) text, or a number or truth value written out."""
+    """A value as the text to parse: a file's own text (located), or else (a template, a number or truth value
+    written out) a text every character of which is at `at`."""
     if isinstance(value, Text):
         return value
     text = _Generated(value if isinstance(value, str) else repr(value))
@@ -138,18 +140,14 @@ def _located(value: Any, at: Location) -> str:
 def _made(template: str, at: Location, what: str, holes: dict[str, Code], block: bool) -> Code:
     source = HOLE.sub(lambda m: PLACEHOLDER + m.group(1),
                       STATEMENT_HOLE.sub(lambda m: f"{m.group(1)}{PLACEHOLDER}{m.group(2)} = None", template))
-    stand_in: n.Expr | list[n.Stmt] = [n.Pass(at=at)] if block else n.Constant(None, at=at)
-    unparsed = next((code.unparsed for code in holes.values() if code.unparsed is not None), None)
-    if unparsed is not None:
-        return Code(stand_in, at, unparsed)
+    filled = {PLACEHOLDER + name: holes[name] for name in HOLE.findall(template)}  # (only the holes it has)
     text = _located(source, at)
-    filled = {PLACEHOLDER + name: code for name, code in holes.items()}
     try:
-        if block:
-            return Code(_filled_list(parse_block(text, what), filled), at)
-        return Code(_filled(parse_expression(text, what), filled), at)
+        tree = _filled_list(parse_block(text, what), filled) if block else _filled(parse_expression(text, what), filled)
     except RuleError:  # (the template's own, where what it was made for, a refused bet, is no name)
-        return Code(stand_in, at, (text, block))
+        return Code([n.Pass(at=at)] if block else n.Constant(None, at=at), at, (text, block))
+    # (a hole's text that does not parse: its stand-in keeps the place, and the made code says why when compiled)
+    return Code(tree, at, next((code.unparsed for code in filled.values() if code.unparsed), None))
 
 
 def _hole(node: n.Node, holes: dict[str, Code]) -> Code | None:
