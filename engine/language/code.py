@@ -30,7 +30,7 @@ from .parser import parse_block, parse_expression
 
 HOLE = re.compile(r"\$(\w+)")
 STATEMENT_HOLE = re.compile(r"^([ \t]*)\$(\w+)[ \t]*$", re.M)
-PLACEHOLDER = "_hole_"  # a hole's name in the template's tree (the template's alone: see _fill)
+PLACEHOLDER = "_hole_"  # a hole's name in the template's tree (only the template is searched: see _filled)
 
 
 @dataclass(frozen=True, eq=False)
