@@ -5,7 +5,11 @@ from pathlib import Path
 import pytest
 
 from naipes import Game, load_program
+from naipes.language import nodes
+from naipes.language.bets import expand_bets
 from naipes.language.builder import compile_expression
+from naipes.language.code import Code
+from naipes.language.loader import load_tree
 from naipes.library.builtins import side_pots
 from naipes.library.limits import Budget
 
@@ -236,6 +240,29 @@ def test_a_refused_bet_is_one_error_not_one_for_each_use_of_its_names(tmp_path, 
 def test_a_mistake_in_a_bets_expression_is_located_where_it_is_written(tmp_path):
     [(line, col, message, _)] = errors_of(tmp_path, 'open: "player == turn"', 'open: "player == trun"')
     assert (line, col) == (line_of(LADDER, "open:"), len('    open: "player == ') + 1) and "trun" in message
+
+
+def test_a_bets_text_is_read_by_itself_and_cannot_close_what_the_bet_writes_around_it(tmp_path):
+    # (spliced as text into the options' `[k for k in CALLS if ... and (FOLLOWS)]`, this one ended the list there
+    # and added a call of its own; read by itself, it is a located error where it is written)
+    text = LADDER.replace("    base: 1\n", "    base: 1\n    follows: \"True)] + [('four'\"\n")
+    [error] = load_errors(write_rules(tmp_path, text))
+    assert (error.location.line, error.location.col) == (line_of(text, "follows:"), len('    follows: "True)') + 1)
+    assert "unexpected ']'" in error.message
+
+
+def test_what_a_bet_makes_is_code_with_the_files_texts_in_it_where_they_are_written():
+    found = []
+    tree, _ = expand_bets(load_tree(ENVITE), lambda *problem: found.append(problem))
+    functions, moves = tree["functions"], tree["moves"]
+    made = [functions[signature] for signature in functions if str(signature).startswith("stake_")]
+    made += [move[key] for move in (moves["bet"], moves["answer"]) for key in ("choose", "when", "label", "then")]
+    made += [variable["init"] for name, variable in tree["state"].items() if str(name).startswith("stake_")]
+    assert not found and len(made) == 19 and all(isinstance(value, Code) for value in made)
+    options = functions["stake_options(player)"].expression("the options")
+    [turn] = [name for name in options.find_all(nodes.Name) if name.id == "turn"]
+    line = line_of(ENVITE.read_text(encoding="utf-8"), 'open: "player == turn"')
+    assert (turn.loc.line, turn.loc.col) == (line, len('    open: "player == ') + 1)  # (the file's open:)
 
 
 def test_a_misspelt_reset_of_a_bet_is_one_error(tmp_path):

@@ -7,7 +7,11 @@ are of one size, a bet and raises up to the cap. Expected values come from those
 from __future__ import annotations
 
 from naipes import Game, load_program
+from naipes.language import nodes
+from naipes.language.bets import expand_bets
 from naipes.language.builder import compile_expression
+from naipes.language.code import Code
+from naipes.language.loader import load_tree
 
 from helpers import V, choose, labels, load_errors, write_rules
 
@@ -237,6 +241,27 @@ def test_a_mistake_in_the_blinds_step_is_located_where_it_is_written(tmp_path):
     column = len('        then: ["rounds = 0", "annouce ') + 1
     assert (error.location.line, error.location.col) == (line_of("bets: \"[(players[0]") + 1, column)
     assert "unexpected '1' in step 'post_blinds'" in error.message and error.hint == "did you mean 'announce'?"
+
+
+def test_a_size_is_read_by_itself_and_cannot_close_what_the_round_writes_around_it(tmp_path):
+    # (spliced as text into `max(pot_raise, (MIN) if k == 'min' else (POT))`, this one closed the max and added 1
+    # to every raise; read by itself, it is a located error where it is written)
+    text = ROUND.replace('pot: "pot_size() + pot_high - player.pot_bet"', 'pot: "0)) + ((1"')
+    [error] = load_errors(write_rules(tmp_path, text))
+    assert (error.location.line, error.location.col) == (line_of('pot: "pot_size()'), len('      pot: "0)') + 1)
+    assert "unexpected ')'" in error.message
+
+
+def test_what_a_round_makes_is_code_with_the_files_texts_in_it_where_they_are_written(tmp_path):
+    text = ROUND.replace("    minimum: 2\n", "    minimum: 2\n    folded: \"rounds = 5\"\n")
+    found = []
+    tree, _ = expand_bets(load_tree(write_rules(tmp_path, text)), lambda *problem: found.append(problem))
+    fold, [step] = tree["moves"]["fold"], tree["phases"]["betting"]["enter"]
+    made = [fold[key] for key in ("choose", "when", "label", "then")] + list(step["post_blinds"].values())
+    assert not found and all(isinstance(value, Code) for value in made)
+    *_, folded = fold["then"].statements("the fold")  # (the file's folded: after what the round writes)
+    assert isinstance(folded, nodes.Assign) and folded.target.name == "rounds"
+    assert (folded.loc.line, folded.loc.col) == (line_of("minimum: 2") + 1, len('    folded: "') + 1)
 
 
 def test_antes_are_dead_chips_in_the_pot_posted_before_the_blinds(tmp_path):

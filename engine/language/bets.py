@@ -9,8 +9,9 @@ the moves that change it; only what the calls are worth, when one may be
 made and what an answer does are the game's. This module expands each
 declared bet into ordinary state variables, functions and moves of the rule
 tree before the section readers see it (a desugaring: nothing new reaches the
-compiler or the engine), so the expanded file is checked, compiled and run as
-if written out by hand.
+engine), so the expanded file is checked, compiled and run as if written out
+by hand, but for one thing: what the bet makes is code already parsed
+(:class:`naipes.language.code.Code`), not text.
 
 For a bet NAME the file gets:
 
@@ -31,22 +32,26 @@ For a bet NAME the file gets:
   ``answer``; bets that name the same answer move share it, and an answer goes
   to the first of them, in the order declared, that waits for the player).
 
-Every text the file gives (conditions, worths, actions) keeps its own place in
-the file inside the generated text, so an error in it is located where it was
-written. Names and calls are checked before they are written into generated
-text: a name is an identifier, a call plain words.
+Each function, condition and action block is made from a template of the
+engine's own, located at the bet's declaration, with holes that the file's own
+texts (conditions, worths, sizes, actions) fill: each is parsed by itself, so
+its nodes are where the file wrote it (an error in it is located there), and it
+is put into the template's tree as a node, so it can never change the structure
+around it. Names and calls are checked before they are written into a
+template: a name is an identifier, a call plain words.
 """
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any
 
 from ..errors import Location, did_you_mean
-from . import rounds
+from . import code, rounds
+from .code import Code
 from .compiler import identifier_problem
-from .loader import Map, Seq, Text, location_of
-from .rounds import CALL, ROUND_KEYS, Report, Round
+from .loader import Map, Seq, location_of
+from .rounds import CALL, ROUND_KEYS, Declared, Report, Round, given, given_actions, made, made_block
 from .sections import SIGNATURE
 from .shapes import shape_errors
 from .vocabulary import BET, RULE_FILE
@@ -54,54 +59,6 @@ from .vocabulary import BET, RULE_FILE
 GENERATED_MOVE_KEYS = ("choose", "space", "when", "then")  # what a bet writes of its moves (the file: the rest)
 RAISERS = ("accepter", "any")  # who may call next after an accept: the accepter's team, or either
 ANSWERED_BY = ("player", "team")  # who may answer: the player asked, or any member of his team
-
-
-class _Composed(Text):
-    """Generated text whose every character knows its place: a character of the file's own text is where the file
-    wrote it, a generated one is at the declaration it was made for."""
-
-    places: list[Location]
-
-    def at(self, line: int, col: int) -> Location:
-        lines = self.split("\n")
-        offset = sum(len(text) + 1 for text in lines[:line - 1]) + col - 1
-        return self.places[min(max(offset, 0), len(self.places) - 1)]
-
-
-class _Writer:
-    """Builds a :class:`_Composed` text piece by piece."""
-
-    def __init__(self, loc: Location):
-        self.loc = loc
-        self.chars: list[str] = []
-        self.places: list[Location] = []
-
-    def add(self, text: str) -> _Writer:
-        """Generated text (located at the declaration)."""
-        self.chars.append(text)
-        self.places.extend([self.loc] * len(text))
-        return self
-
-    def quote(self, call: str) -> _Writer:
-        return self.add(f"'{call}'")
-
-    def user(self, text: str, indent: str = "") -> _Writer:
-        """The file's own text, each character where it was written (each line after `indent`)."""
-        line, col, start = 1, 1, True
-        for ch in text:
-            if start and indent:
-                self.add(indent)
-            start = False
-            self.chars.append(ch)
-            self.places.append(text.at(line, col) if isinstance(text, Text) else location_of(text, self.loc))
-            line, col = (line + 1, 1) if ch == "\n" else (line, col + 1)
-            start = ch == "\n"
-        return self
-
-    def text(self) -> Text:
-        composed = _Composed("".join(self.chars))
-        composed.loc, composed.block_indent, composed.places = self.loc, None, self.places or [self.loc]
-        return composed
 
 
 @dataclass
@@ -129,16 +86,6 @@ class _Bet:
 
     def place(self, key: str) -> Location:
         return self.spec.loc(key) if key in self.spec else self.loc
-
-
-class _Declared(Protocol):
-    """A bet answered once (_Bet) or a round of betting (rounds.Round): what generated text is made for."""
-
-    name: str
-    spec: Map
-    loc: Location
-
-    def place(self, key: str) -> Location: ...
 
 
 def expand_bets(tree: Map, report: Report) -> tuple[Map, set[str]]:
@@ -176,7 +123,7 @@ def expand_bets(tree: Map, report: Report) -> tuple[Map, set[str]]:
     state, functions, moves = sections["state"], sections["functions"], sections["moves"]
     written = {m.group(1): key for key in functions if (m := SIGNATURE.match(str(key)))}  # name -> signature
 
-    def put_function(bet: _Declared, signature: str, body: Text) -> None:
+    def put_function(bet: Declared, signature: str, body: Code) -> None:
         name = signature.split("(")[0]
         if name in written:
             report(f"the bet '{bet.name}' makes the function '{name}', and the file declares one of that name",
@@ -227,25 +174,24 @@ def _unmade(name: str, spec: Any, loc: Location) -> set[str]:
     return {signature.split("(")[0] for signature in made} | set(moves) | {"k", "n"}
 
 
-def _write_round(r: Round, sections: dict[str, Map], put_function: Callable[[_Declared, str, Text], None],
+def _write_round(r: Round, sections: dict[str, Map], put_function: Callable[[Declared, str, Code], None],
                  report: Report) -> None:
     """A round of betting written out: its variables, functions, moves and the step posting its blinds."""
-    for section, made in zip(("state", "player_state"), rounds.variables(r)):
-        for name, (init, reset, shown, doc) in made.items():
-            spec = _map(r.loc, init=_text(r, init), show=shown, doc=doc, **({"reset": reset} if reset else {}))
+    for section, variables in zip(("state", "player_state"), rounds.variables(r)):
+        for name, (init, reset, shown, doc) in variables.items():
+            spec = _map(r.loc, init=made(r, init), show=shown, doc=doc, **({"reset": reset} if reset else {}))
             if reset and "reset" in r.spec and reset != r.phase:
                 spec.value_locs["reset"] = r.place("reset")
             _put(sections[section], name, spec, r, "player variable" if section == "player_state" else
                  "state variable", report)
-    for signature, pieces in rounds.functions(r).items():
-        put_function(r, signature, _text(r, *pieces))
+    for signature, function in rounds.functions(r).items():
+        put_function(r, signature, function)
     for move, keys in rounds.moves(r).items():
-        _put_move(sections["moves"], move, _map(r.loc, **{key: _text(r, *pieces) for key, pieces in keys.items()}),
-                  r, report)
+        _put_move(sections["moves"], move, _map(r.loc, **keys), r, report)
     made_step = rounds.blinds_step(r)
     if made_step is None:
         return
-    step, keys = made_step
+    step, step_keys = made_step
     phases = sections["phases"]
     body = phases.get(r.phase)
     phase = _copy(body) if isinstance(body, Map) else _map(phases.key_loc(r.phase))
@@ -257,8 +203,7 @@ def _write_round(r: Round, sections: dict[str, Map], put_function: Callable[[_De
         report(f"the bet '{r.name}' makes the step '{step}' of phase '{r.phase}', and the file declares one of that "
                f"name", phase.loc("enter"), f"the bet is declared at {r.loc}")
     where = r.spec["blinds"].key_loc(step)
-    made = _map(where, **{key: _text(r, *pieces) for key, pieces in keys.items()})
-    enter.insert(0, _map(where, **{step: made}))
+    enter.insert(0, _map(where, **{step: _map(where, **step_keys)}))
     enter.item_locs.insert(0, where)
     phase["enter"] = enter
     phase.key_locs.setdefault("enter", where)
@@ -391,7 +336,7 @@ def _map(loc: Location, **items: Any) -> Map:
     return out
 
 
-def _put(section: Map, key: str, value: Any, bet: _Declared, what: str, report: Report) -> None:
+def _put(section: Map, key: str, value: Any, bet: Declared, what: str, report: Report) -> None:
     if key in section:
         report(f"the bet '{bet.name}' makes the {what} '{key}', and the file declares one of that name",
                section.key_loc(key), f"the bet is declared at {bet.loc}")  # (the bet's stands, for what follows)
@@ -399,7 +344,7 @@ def _put(section: Map, key: str, value: Any, bet: _Declared, what: str, report: 
     section.key_locs[key] = section.value_locs[key] = bet.loc
 
 
-def _put_move(moves: Map, name: str, generated: Map, bet: _Declared, report: Report) -> None:
+def _put_move(moves: Map, name: str, generated: Map, bet: Declared, report: Report) -> None:
     """The generated move, merged into the file's entry of that name (which may give its doc, label, verb...)."""
     given = moves.get(name)
     if given is None or not isinstance(given, Map):
@@ -417,35 +362,6 @@ def _put_move(moves: Map, name: str, generated: Map, bet: _Declared, report: Rep
     moves[name] = merged
 
 
-def _text(bet: _Declared, *pieces: str | tuple[str, str]) -> Text:
-    """Generated text from pieces: plain strings are generated, (key, indent) pieces the bet's key's own text."""
-    writer = _Writer(bet.loc)
-    for piece in pieces:
-        if isinstance(piece, tuple):
-            key, indent = piece
-            writer.user(_given(bet, key), indent)
-        elif isinstance(piece, Text):  # the file's own text, given otherwise than by a key (a call's size)
-            writer.user(piece)
-        else:
-            writer.add(piece)
-    return writer.text()
-
-
-def _given(bet: _Declared, key: str) -> str:
-    """The bet's text for `key` (actions given as a list are one text, a line each)."""
-    value = bet.spec.get(key)
-    if isinstance(value, Seq):
-        writer = _Writer(bet.place(key))
-        for i, line in enumerate(value):
-            writer.add("\n" if i else "").user(str(line) if not isinstance(line, str) else line)
-        return writer.text()
-    if isinstance(value, bool):
-        return "True" if value else "False"
-    if isinstance(value, (int, float)) or value is None:
-        return repr(value)
-    return str(value) if not isinstance(value, Text) else value
-
-
 def _calls_list(bet: _Bet) -> str:
     return "[" + ", ".join(f"'{c}'" for c in bet.calls) + "]"
 
@@ -453,7 +369,7 @@ def _calls_list(bet: _Bet) -> str:
 def _variables(bet: _Bet) -> dict[str, Map]:
     b, loc = bet.name, bet.loc
     reset = {"reset": bet.key("reset")} if "reset" in bet.spec else {}
-    made = {
+    kept = {
         "calls": ("[]", True, f"the calls of the bet '{b}' made so far, in order (accepted, then the one waiting)"),
         "accepted": ("0", False, f"how many of {b}_calls are accepted"),
         "asked": ("None", False, f"who must answer the last call of '{b}' (None: no call waits)"),
@@ -461,50 +377,50 @@ def _variables(bet: _Bet) -> dict[str, Map]:
         "raiser": ("-1", False, f"the team that may call '{b}' next once a call is accepted (-1: either)"),
     }
     if bet.sizes:
-        made["sizes"] = ("[]", True, f"the amount of each call in {b}_calls (None: a call made for no amount)")
+        kept["sizes"] = ("[]", True, f"the amount of each call in {b}_calls (None: a call made for no amount)")
     if "answerers" in bet.spec:
-        made["next"] = ("[]", False, f"who is asked the last call of '{b}' next if {b}_asked refuses it")
-    variables = {f"{b}_{key}": _map(loc, init=_text(bet, init), show=show, doc=doc, **reset)
-                 for key, (init, show, doc) in made.items()}
+        kept["next"] = ("[]", False, f"who is asked the last call of '{b}' next if {b}_asked refuses it")
+    variables = {f"{b}_{key}": _map(loc, init=made(bet, init), show=show, doc=doc, **reset)
+                 for key, (init, show, doc) in kept.items()}
     for variable in variables.values():
         variable.value_locs["reset"] = bet.place("reset")
     return variables
 
 
-def _functions(bet: _Bet, bets: list[_Bet]) -> dict[str, Text]:
+def _functions(bet: _Bet, bets: list[_Bet]) -> dict[str, Code]:
     b = bet.name
     earlier = [other for other in bets[:bets.index(bet)] if other.answer == bet.answer]
     first = "" if not earlier else "".join(f" and {o.name}_asked is None" for o in earlier)
     asked = (f"{b}_asked is not None and team(p) == team({b}_asked)" if bet.key("answered_by") == "team"
              else f"{b}_asked == p")
-    follows: list[str | tuple[str, str]] = (
-        ["(", ("follows", ""), ")"] if "follows" in bet.spec
-        else [f"len({b}_calls) < {len(bet.calls)} and k == {_calls_list(bet)}[len({b}_calls)]"])
-    opens: list[str | tuple[str, str]] = ["(", ("open", ""), ")"] if "open" in bet.spec else ["True"]
+    holes = {key: given(bet, key) for key in ("follows", "open", "base") if key in bet.spec}
+    follows = ("($follows)" if "follows" in holes
+               else f"len({b}_calls) < {len(bet.calls)} and k == {_calls_list(bet)}[len({b}_calls)]")
+    opens = "($open)" if "open" in holes else "True"
+    base = "$base" if "base" in holes else "0"
     worth = bet.key("worth")
     if worth is not None and not isinstance(worth, Seq):
-        worth_text = _text(bet, ("worth", ""))
+        worth_code = given(bet, "worth")
     else:  # a number for each call (by default its place in the ladder: 1, 2, 3, ...)
         numbers = list(worth) if isinstance(worth, Seq) else list(range(1, len(bet.calls) + 1))
-        worth_text = _text(bet, "".join(f"{w!r} if k == '{c}' else " for w, c in zip(numbers[:-1], bet.calls)) +
-                           repr(numbers[-1]))
-    base: str | tuple[str, str] = ("base", "") if "base" in bet.spec else "0"
+        worth_code = made(bet, "".join(f"{w!r} if k == '{c}' else " for w, c in zip(numbers[:-1], bet.calls)) +
+                          repr(numbers[-1]))
     total = f"sum({b}_amount(i) for i in range(N))" if bet.key("adds") is True else f"{b}_amount(N - 1)"
 
-    def stake(count: str) -> Text:
+    def stake(count: str) -> Code:
         """What the bet stands at with its first `count` calls accepted: their worths added up (adds: true) or
         the last one's."""
-        return _text(bet, total.replace("N", count) + f" if {count} > 0 else ", base)
+        return made(bet, total.replace("N", count) + f" if {count} > 0 else {base}", **holes)
 
     amount = (f"{b}_sizes[i] if {b}_sizes[i] is not None else {b}_worth({b}_calls[i])" if bet.sizes
               else f"{b}_worth({b}_calls[i])")
     return {
-        f"{b}_answering(p)": _text(bet, asked + first),
-        f"{b}_options(player)": _text(
-            bet, f"[k for k in {_calls_list(bet)} if ({b}_answering(player) or ({b}_asked is None and (",
-            *opens, f") and ({b}_raiser == -1 or {b}_raiser == team(player)))) and ", *follows, "]"),
-        f"{b}_worth(k)": worth_text,
-        f"{b}_amount(i)": _text(bet, amount),
+        f"{b}_answering(p)": made(bet, asked + first),
+        f"{b}_options(player)": made(
+            bet, f"[k for k in {_calls_list(bet)} if ({b}_answering(player) or ({b}_asked is None and ({opens}) and "
+                 f"({b}_raiser == -1 or {b}_raiser == team(player)))) and {follows}]", **holes),
+        f"{b}_worth(k)": worth_code,
+        f"{b}_amount(i)": made(bet, amount),
         f"{b}_stake()": stake(f"{b}_accepted"),
         f"{b}_value()": stake(f"len({b}_calls)"),
     }
@@ -514,69 +430,52 @@ def _call_move(bet: _Bet, move: str, calls: list[str]) -> Map:
     """The move that makes `calls`: it chooses the call k among them, or (a move named for one call) makes that
     call, for the amount n it chooses if the call is sized."""
     b = bet.name
-    who: list[str | tuple[str, str]]
-    if "answerers" in bet.spec:
-        who = [f"{b}_next = list(", ("answerers", ""), f")\n{b}_asked = {b}_next[0]\n{b}_next = {b}_next[1:]"]
+    holes = {key: given(bet, key) for key in ("when", "answerer", "answerers") if key in bet.spec}
+    if "answerers" in holes:
+        who = f"{b}_next = list($answerers)\n{b}_asked = {b}_next[0]\n{b}_next = {b}_next[1:]"
     else:
-        who = [f"{b}_asked = ", *(["(", ("answerer", ""), ")"] if "answerer" in bet.spec else ["next_player(player)"])]
+        who = f"{b}_asked = " + ("($answerer)" if "answerer" in holes else "next_player(player)")
     single = bet.named and len(calls) == 1
     call = f"'{calls[0]}'" if single else "k"
     size = calls[0] in bet.sizes if single else False
     sizes = f"{b}_sizes = {b}_sizes + [{'n' if size else 'None'}]\n" if bet.sizes else ""
-    then = _text(bet, f"if {b}_answering(player):\n    {b}_accepted = len({b}_calls)\n"
-                      f"{b}_calls = {b}_calls + [{call}]\n{sizes}{b}_by = player\n", *who)
-    when: list[str | tuple[str, str]] = ["(", ("when", ""), ")"] if "when" in bet.spec else ["True"]
-    if "answerers" in bet.spec:  # a call nobody may answer is not offered (rather than failing once made)
-        when += [" and len(list(", ("answerers", ""), ")) > 0"]
+    then = made_block(bet, f"if {b}_answering(player):\n    {b}_accepted = len({b}_calls)\n"
+                           f"{b}_calls = {b}_calls + [{call}]\n{sizes}{b}_by = player\n{who}", **holes)
+    when = "($when)" if "when" in holes else "True"
+    if "answerers" in holes:  # a call nobody may answer is not offered (rather than failing once made)
+        when += " and len(list($answerers)) > 0"
     if not single:
         listed = "[" + ", ".join(f"'{c}'" for c in calls) + "]"
         options = f"{b}_options(player)" if calls == bet.calls else f"[c for c in {b}_options(player) if c in {listed}]"
-        return _map(bet.loc, choose=_text(bet, f"k in {options}"), space=_text(bet, listed), when=_text(bet, *when),
-                    label=_text(bet, "k"), then=then)
-    when += [f" and {call} in {b}_options(player)"]
+        return _map(bet.loc, choose=made(bet, f"k in {options}"), space=made(bet, listed),
+                    when=made(bet, when, **holes), label=made(bet, "k"), then=then)
+    when += f" and {call} in {b}_options(player)"
     if not size:
-        return _map(bet.loc, when=_text(bet, *when), label=_text(bet, call), then=then)
-    amounts = bet.sizes[calls[0]]
-    amounts = amounts if isinstance(amounts, str) else repr(amounts)
-    return _map(bet.loc, choose=_text(bet, "n in (", amounts, ")"), when=_text(bet, *when),
-                label=_text(bet, f"{call} + ' ' + str(n)"), then=then)
+        return _map(bet.loc, when=made(bet, when, **holes), label=made(bet, call), then=then)
+    amounts = code.given_expression(bet.sizes[calls[0]], bet.spec["size"].loc(calls[0]), f"'size' of bet '{b}'")
+    return _map(bet.loc, choose=made(bet, "n in ($amounts)", amounts=amounts), when=made(bet, when, **holes),
+                label=made(bet, f"{call} + ' ' + str(n)"), then=then)
 
 
 def _answer_move(bets: list[_Bet]) -> Map:
     first = bets[0]
     accept, refuse = first.answers
-    pieces: list[str | tuple[str, str]] = []
+    template, holes = "", {}
     for i, bet in enumerate(bets):
         b = bet.name
-        pieces += [f"{'if' if i == 0 else 'elif'} {b}_answering(player):\n    if k == '{accept}':\n"
-                   f"        {b}_accepted = len({b}_calls)\n"]
+        template += (f"{'if' if i == 0 else 'elif'} {b}_answering(player):\n    if k == '{accept}':\n"
+                     f"        {b}_accepted = len({b}_calls)\n")
         if bet.raiser == "accepter":
-            pieces.append(f"        {b}_raiser = team(player)\n")
-        pieces.append(("accepted", "        ") if "accepted" in bet.spec else "        pass")
-        pieces.append(f"\n        {b}_asked = None\n")
-        if "answerers" in bet.spec:  # a refusal asks the next of them, while one is left
-            pieces.append(f"    elif len({b}_next) > 0:\n        {b}_asked = {b}_next[0]\n"
-                          f"        {b}_next = {b}_next[1:]\n")
-        pieces.append("    else:\n")
-        pieces.append(("refused", "        ") if "refused" in bet.spec else "        pass")
-        pieces.append(f"\n        {b}_asked = None\n")
-    writer = _Writer(first.loc)
-    for piece, bet in zip(pieces, _owners(bets, pieces)):
-        if isinstance(piece, tuple):
-            writer.user(_given(bet, piece[0]), piece[1])
-        else:
-            writer.add(piece)
+            template += f"        {b}_raiser = team(player)\n"
+        for key, lines in (("accepted", ""), ("refused", "    else:\n")):
+            if key == "refused" and "answerers" in bet.spec:  # a refusal asks the next of them, while one is left
+                template += (f"    elif len({b}_next) > 0:\n        {b}_asked = {b}_next[0]\n"
+                             f"        {b}_next = {b}_next[1:]\n")
+            template += lines + (f"        ${key}{i}\n" if key in bet.spec else "        pass\n")
+            template += f"        {b}_asked = None\n"
+            if key in bet.spec:
+                holes[f"{key}{i}"] = given_actions(bet, key)
     either = " or ".join(f"{bet.name}_answering(player)" for bet in bets)
-    return _map(first.loc, choose=_text(first, f"k in ['{accept}', '{refuse}']"),
-                space=_text(first, f"['{accept}', '{refuse}']"), when=_text(first, either), label=_text(first, "k"),
-                then=writer.text())
-
-
-def _owners(bets: list[_Bet], pieces: list[str | tuple[str, str]]) -> list[_Bet]:
-    """The bet each piece of the answer move's text was made for (pieces start at each bet's 'if'/'elif')."""
-    owners, i = [], -1
-    for piece in pieces:
-        if isinstance(piece, str) and (piece.startswith("if ") or piece.startswith("elif ")):
-            i += 1
-        owners.append(bets[i])
-    return owners
+    return _map(first.loc, choose=made(first, f"k in ['{accept}', '{refuse}']"),
+                space=made(first, f"['{accept}', '{refuse}']"), when=made(first, either), label=made(first, "k"),
+                then=made_block(first, template, **holes))

@@ -35,6 +35,7 @@ from ..program import (
 from . import nodes as n
 from .bets import expand_bets
 from .cards import Cards
+from .code import Code
 from .codecheck import check_generated
 from .codegen import write_module
 from .compiler import Compiler, Symbols, Unit, identifier_problem
@@ -221,9 +222,10 @@ class Builder(Settings, Phases, Declarations, Cards, Moves, Rules):
                     self.error(f"{section} '{name}': visibility must be public, hidden"
                                + (" or owner" if per_player else ""), spec.loc("visibility"))
                 loc = spec.loc("init")
+            text: str | Code
             if init is None:
                 text = "None"
-            elif isinstance(init, str):
+            elif isinstance(init, (str, Code)):
                 text = init
             elif isinstance(init, (bool, int, float)):
                 text = repr(init)
@@ -231,7 +233,7 @@ class Builder(Settings, Phases, Declarations, Cards, Moves, Rules):
                 self.error(f"{section} '{name}': the initial value is an expression (text) or a number", loc)
                 continue
             scope: dict[str, str | None] = {"player": "player"} if per_player else {}
-            unit = self.compiler.expression(text if isinstance(text, Text) else located_text(text, loc), scope,
+            unit = self.compiler.expression(text if isinstance(text, (Text, Code)) else located_text(text, loc), scope,
                                             what=f"{section} '{name}'", allow_random=True)
             if unit is not None and unit.type and self.sym.globals.get(name, 0) is None and not per_player:
                 self.sym.globals[name] = unit.type

@@ -14,7 +14,9 @@ code object. A text goes through three stages, one module each:
 * code generation (:mod:`naipes.language.codegen`) writes the Python.
 
 This module holds the symbol table and the entry points the section readers
-call; what a text compiles to is a :class:`Unit`.
+call; what a text compiles to is a :class:`Unit`. Each entry point takes, in
+place of a text, code already parsed (:class:`naipes.language.code.Code`: what
+the ``bets:`` section writes), and uses its nodes.
 """
 from __future__ import annotations
 
@@ -26,7 +28,7 @@ from typing import Any
 from ..errors import RuleError
 from ..program import CARD_ATTRIBUTES, PLAYER_ATTRIBUTES, ZONE_ATTRIBUTES
 from . import nodes as n
-from .parser import parse_block, parse_expression
+from .code import Code, parsed_block, parsed_expression
 from .resolver import ANY, Resolver, element_type
 
 __all__ = ["ANY", "Compiler", "Symbols", "Unit", "declared_name_problem", "element_type", "identifier_problem"]
@@ -155,11 +157,12 @@ class Compiler:
         return Resolver(self.sym, scope, writable=self.writable, **options)
 
     # ------------------------------------------------------------ entry points
-    def expression(self, text: str, scope: dict[str, str | None], *, bound: AbstractSet[str] = frozenset(),
+    def expression(self, text: str | Code, scope: dict[str, str | None], *, bound: AbstractSet[str] = frozenset(),
                    what: str = "expression", allow_random: bool = False) -> Unit | None:
-        """Compile a condition / function body; returns None after recording an error."""
+        """Compile a condition / function body (a text, or code: see naipes.language.code); returns None after
+        recording an error."""
         try:
-            tree = parse_expression(text, what)
+            tree = parsed_expression(text, what)
             resolver = self.resolver(scope, bound=bound, allow_random=allow_random, what=what)
             typ = resolver.expr(tree)
             return Unit(tree, resolver.reads | resolver.lookups, resolver.calls, typ, count_tests(tree),
@@ -169,7 +172,7 @@ class Compiler:
             self.errors.append(exc)
             return None
 
-    def conjuncts(self, text: str, scope: dict[str, str | None], what: str) -> list[Conjunct]:
+    def conjuncts(self, text: str | Code, scope: dict[str, str | None], what: str) -> list[Conjunct]:
         """The tests a condition `A and B and ...` makes, each compiled alone (what it reads, which locals it
         uses), with the two sides of a test `X == Y` compiled alone too; [] if the condition does not compile
         (its own compilation reports why)."""
@@ -178,7 +181,7 @@ class Compiler:
             typ = resolver.expr(node)
             return Unit(node, resolver.reads | resolver.lookups, resolver.calls, typ, uses=resolver.uses & set(scope))
         try:
-            tree = parse_expression(text, what)
+            tree = parsed_expression(text, what)
             found: list[Conjunct] = []
             for node in tree.values if isinstance(tree, n.BoolOp) and tree.op == "and" else [tree]:
                 sides = None
@@ -189,31 +192,32 @@ class Compiler:
         except RuleError:
             return []
 
-    def function_body(self, text: str, scope: dict[str, str | None], what: str) -> Unit | None:
+    def function_body(self, text: str | Code, scope: dict[str, str | None], what: str) -> Unit | None:
         """A pure function written as statements: `let`, `if`, `for` and `return`, nothing written.
 
         Every way through it must end in a `return` (a located error otherwise)."""
         try:
-            trees = parse_block(text, what)
+            trees = parsed_block(text, what)
             resolver = self.resolver(scope, what=what, pure=True)
             resolver.statements(trees)
             if not trees or not n.always_returns(trees):
-                resolver.fail(trees[-1] if trees else n.Position(text, 1, 1, False),
+                empty = text.loc if isinstance(text, Code) else n.Position(text, 1, 1, False)
+                resolver.fail(trees[-1] if trees else empty,
                               f"{what} can end without a value: every way through it ends in 'return EXPR'")
             return Unit(trees, resolver.reads | resolver.lookups, resolver.calls)
         except RuleError as exc:
             self.errors.append(exc)
             return None
 
-    def block(self, texts: list[str], scope: dict[str, str | None], *, bound: AbstractSet[str] = frozenset(),
+    def block(self, texts: list[str | Code], scope: dict[str, str | None], *, bound: AbstractSet[str] = frozenset(),
               what: str = "actions") -> Unit | None:
-        """Compile a list of statement texts into one block of Python lines."""
+        """Compile a list of statement texts (or codes) into one block of Python lines."""
         reads, calls, ok = set(), set(), True
         trees: list[n.Stmt] = []
         locals_ = dict(scope)
         for text in texts:
             try:
-                statements = parse_block(text, what)
+                statements = parsed_block(text, what)
                 resolver = self.resolver(locals_, bound=bound, allow_random=True, what=what)
                 resolver.statements(statements)
                 trees += statements

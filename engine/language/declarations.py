@@ -9,6 +9,7 @@ from ..library.builtins import BUILTINS
 from ..program import DEFAULT_STRATEGY, ZoneSpec
 from ..runtime.agenda import STRATEGIES
 from . import nodes as n
+from .code import Code
 from .compiler import SPECIAL_FORMS, declared_name_problem, identifier_problem
 from .loader import Map, Seq
 from .parser import statement_words
@@ -248,7 +249,7 @@ class Declarations(SectionReader):
                 continue
             scope: dict[str, str | None] = {a: None for a in args}
             # every call is a step (naipes.library.limits): recursion runs out of steps, not forever
-            if STATEMENT_BODY.match(text):
+            if text.block if isinstance(text, Code) else STATEMENT_BODY.match(text):
                 unit = self.compiler.function_body(text, scope, f"function '{fname}'")
                 if unit is not None:
                     unit.tree = [n.Do(n.MemoryCall("step", []), at=unit.statements[0].at), *unit.statements]

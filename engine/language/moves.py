@@ -1,7 +1,6 @@
 """The ``moves:`` section: each kind of decision's options, legality cascade, labels and effect."""
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from ..errors import Location, did_you_mean
@@ -10,13 +9,10 @@ from . import nodes as n
 from .codegen import Writer
 from .compiler import Compiler, Unit, identifier_problem
 from .linker import reads_through_calls
-from .loader import Map, location_of, subtext
+from .loader import Map, location_of
 from .nodes import ALLOWED, CANDIDATES
-from .sections import BINDING, SectionReader
+from .sections import SectionReader, binding
 from .vocabulary import MOVE_KEYS
-
-NAME_LIST = re.compile(r"^\s*\[\s*([A-Za-z]\w*(\s*,\s*[A-Za-z]\w*)*)\s*\]\s*$", re.ASCII)
-
 
 MOVED_IN = "_moved_in"  # the engine's local: the phase a move is made in (no file names one: '_')
 
@@ -45,12 +41,12 @@ class Moves(SectionReader):
             arg, options = None, None
             if "choose" in spec:
                 text = self.expr_text(spec["choose"], spec.loc("choose"), f"move '{name}' choose")
-                match = BINDING.match(text or "")
-                if text is None or not match:
+                bound = binding(text) if text is not None else None
+                if bound is None:
                     self.error(f"move '{name}': 'choose' is 'NAME in COLLECTION'", spec.loc("choose"))
                     continue
-                arg = match.group(1)
-                unit = c.expression(subtext(text, match.start(2)), dict(scope), what=f"move '{name}' choose")
+                arg, collection = bound
+                unit = c.expression(collection, dict(scope), what=f"move '{name}' choose")
                 if unit is not None:
                     unit.tree = n.Copy(unit.expression, at=unit.expression.at)
                 options = self.define("move_options", ("player",), unit, False, f"options of move '{name}'")
@@ -125,11 +121,11 @@ class Moves(SectionReader):
             loc = keys.loc
             what = f"part {i + 1} of move '{name}'"
             text = self.expr_text(keys["choose"], loc("choose"), f"{what} choose")
-            match = BINDING.match(text or "")
-            if text is None or not match:
+            binds = binding(text) if text is not None else None
+            if binds is None:
                 self.error(f"{what}: 'choose' is 'NAME in COLLECTION'", loc("choose"))
                 return []
-            value = match.group(1)
+            value, collection = binds
             if value in scope:
                 self.error(f"{what}: '{value}' names an earlier choice already: give this part a name of its own",
                            loc("choose"))
@@ -141,7 +137,7 @@ class Moves(SectionReader):
             if collected:  # (chosen again and again: its values so far are in scope, after the parts before it)
                 scope[collected] = None
                 before += (collected,)
-            unit = self.compiler.expression(subtext(text, match.start(2)), dict(scope), what=f"{what} choose")
+            unit = self.compiler.expression(collection, dict(scope), what=f"{what} choose")
             legal_unit = None
             if "legal" in keys:
                 legal = self.expr_text(keys["legal"], loc("legal"), f"{what} legal")
@@ -282,7 +278,7 @@ class Moves(SectionReader):
             unit = self.compiler.expression(text, {}, what=f"move '{name}' space")
             if unit is None:
                 return None
-            changing = self.changing_reads(unit) - self.named_zones(text)
+            changing = self.changing_reads(unit) - self.named_zones(unit)
             if changing:
                 self.error(f"move '{name}': 'space' may read only params, players and all_cards(), "
                            f"not {', '.join(sorted(changing))}", spec.loc("space"))
@@ -293,21 +289,21 @@ class Moves(SectionReader):
             unit = Unit(n.builtin_call("all_cards", [], spec.loc("choose")))
         else:  # the collection without a player in scope: static if it compiles and reads nothing that changes
             probe = Compiler(self.sym)
-            text = spec["choose"]
-            match = BINDING.match(text)
-            if match is None:  # reported where the move is read
+            bound = binding(spec["choose"])
+            if bound is None:  # reported where the move is read
                 return None
-            unit = probe.expression(subtext(text, match.start(2)), {}, what="")
+            unit = probe.expression(bound[1], {}, what="")
             if unit is None or probe.errors or self.changing_reads(unit):
                 return None
         unit.tree = n.Copy(unit.expression, at=unit.expression.at)
         return self.define("move_space", (), unit, False, f"space of move '{name}'")
 
-    def named_zones(self, text: str) -> set[str]:
+    def named_zones(self, space: Unit) -> set[str]:
         """The zones of a space written as a list of shared zones' names (`[stock, discard]`): the
         zones themselves are the arguments, and which zones a game has never changes."""
-        names = NAME_LIST.match(text)
-        listed = {n.strip() for n in names.group(1).split(",")} if names else set()
+        items = space.expression.items if isinstance(space.expression, n.ListExpr) else []
+        listed = {item.id for item in items if isinstance(item, n.Name)} if items and all(
+            isinstance(item, n.Name) for item in items) else set()
         shared = {z.name for z in self.zone_specs if not z.per_player}
         return listed if listed <= shared else set()
 

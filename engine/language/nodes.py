@@ -20,6 +20,7 @@ so that passes can walk any tree without knowing every class:
 from __future__ import annotations
 
 import builtins
+import copy
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, TypeVar
@@ -99,6 +100,14 @@ class Node:
             if isinstance(node, kind):
                 yield node
             stack.extend(reversed(list(node.children())))
+
+
+def clone(node: N) -> N:
+    """A copy of the tree `node` heads, every node of it new (their positions shared: they never change), so that
+    what the compiler does to the copy (types, meanings, passes) leaves `node` as it was."""
+    made = copy.copy(node)
+    made.replace_children(clone)
+    return made
 
 
 class Expr(Node):

@@ -8,7 +8,8 @@ or is of a fixed size, a capped number of times a round (fixed-limit); an all-in
 not reopen the betting to those who have acted. Blinds are forced bets that open the first round.
 
 As :mod:`naipes.language.bets` does for a bet answered once, this module writes a round out as ordinary
-state, functions, moves and an enter step before the section readers see it: each entry of the phase
+state, functions, moves and an enter step (code made from templates whose holes the file's own texts fill:
+:mod:`naipes.language.code`) before the section readers see it: each entry of the phase
 `round:` names is one round (the round's variables are declared `reset:` that phase), and the bet's own
 `reset:` phase starts a hand (folds and what each has put in). For a round NAME the file gets:
 
@@ -30,14 +31,14 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 from ..errors import Location, did_you_mean
+from . import code
+from .code import Code
 from .compiler import identifier_problem
-from .loader import Map, Seq, Text
+from .loader import Map, Seq
 from .vocabulary import BET
-
-Pieces = list[str | Text | tuple[str, str]]  # a generated text's pieces (see bets._text)
 
 ACTIONS = ("bet", "call", "fold")  # what a player may do in turn (the moves, by default so named)
 ALL_IN = "all-in"  # the size a player may always bet or raise to: every chip he has
@@ -46,7 +47,7 @@ ROUND_KEYS = frozenset({"round", "reset", "chips", "minimum", "fixed", "cap", "s
 BET_ONLY = frozenset(BET.fields) - ROUND_KEYS  # the keys of a bet answered once, not of a round
 # (this module is the lower of the two that read bets: bets.py imports it, and the two share these)
 Report = Callable[[str, Location, str | None], None]
-CALL = re.compile(r"\w[\w .-]*", re.UNICODE)  # a call or an answer: words (no quote can end the generated text)
+CALL = re.compile(r"\w[\w .-]*", re.UNICODE)  # a call or an answer: words (no quote can end a template's text)
 
 
 @dataclass
@@ -174,111 +175,133 @@ def variables(r: Round) -> tuple[dict[str, tuple[str, str, bool, str]], dict[str
     return game, players
 
 
-def functions(r: Round) -> dict[str, Pieces]:
-    """The round's functions: signature -> the pieces of its text (plain text generated; a (key, indent) pair,
-    or a Text, the file's own)."""
+def functions(r: Round) -> dict[str, Code]:
+    """The round's functions: signature -> its body."""
     b, c = r.name, r.chips
     words = list(r.sizes)
     first, every = repr([words[0]]), repr(words)
-    size: Pieces = []
-    for word in words[:-1]:
-        size += ["(", _expression(r.sizes[word]), f") if k == {word!r} else "]
-    size += ["(", _expression(r.sizes[words[-1]]), ")"]
+    sizes = r.spec.get("sizes")
+    holes = {f"size{i}": code.given_expression(r.sizes[word], sizes.loc(word) if isinstance(sizes, Map) else r.loc,
+                                               f"'sizes' of bet '{b}'") for i, word in enumerate(words)}
+    size = "".join(f"($size{i}) if k == {word!r} else " for i, word in enumerate(words[:-1])) + \
+        f"($size{len(words) - 1})"
     return {
-        f"{b}_in()": [f"[p for p in players if not p.{b}_folded]"],
-        f"{b}_size()": [f"sum(p.{b}_put for p in players)"],
-        f"{b}_owed(p)": [f"min({b}_high - p.{b}_bet, p.{c})"],
-        f"{b}_to_act(p)": [f"not p.{b}_folded and p.{c} > 0 and (p.{b}_bet < {b}_high or (not p.{b}_acted and "
-                           f"any(q != p and q.{c} > 0 for q in {b}_in())))"],
-        f"{b}_next_to_act(p)": [f"first([q for q in seating(next_player(p)) if {b}_to_act(q)])"],
-        f"{b}_over()": [f"not any({b}_to_act(p) for p in players)"],
-        f"{b}_all_in(p)": [f"not p.{b}_folded and p.{c} == 0"],
-        f"{b}_minimum()": _key(r, "minimum", "1"),
-        f"{b}_fixed()": _key(r, "fixed", "0"),
-        f"{b}_cap()": _key(r, "cap", "0"),
-        f"{b}_may_raise(p)": [f"not p.{b}_acted and p.{c} > {b}_high - p.{b}_bet and any(q != p and q.{c} > 0 for q "
-                              f"in {b}_in()) and ({b}_cap() == 0 or {b}_raises < {b}_cap())"],
-        f"{b}_to(player, k)": [f"if k == '{ALL_IN}':\n    return player.{b}_bet + player.{c}\n"
-                               f"if {b}_fixed() > 0:\n    return {b}_high + {b}_fixed()\n"
-                               f"return {b}_high + max({b}_raise, ", *size, ")"],
-        f"{b}_sizes(player)": [
-            f"let most = player.{b}_bet + player.{c}\n"
-            f"let ks = [k for k in ({first} if {b}_fixed() > 0 else {every}) if {b}_to(player, k) < most]\n"
-            f"if {b}_fixed() > 0:\n    return ks if len(ks) > 0 else ['{ALL_IN}']\n"
-            f"return [k for i, k in enumerate(ks) if {b}_to(player, k) not in [{b}_to(player, j) for j in ks[:i]]]"
-            f" + ['{ALL_IN}']"],
+        f"{b}_in()": made(r, f"[p for p in players if not p.{b}_folded]"),
+        f"{b}_size()": made(r, f"sum(p.{b}_put for p in players)"),
+        f"{b}_owed(p)": made(r, f"min({b}_high - p.{b}_bet, p.{c})"),
+        f"{b}_to_act(p)": made(r, f"not p.{b}_folded and p.{c} > 0 and (p.{b}_bet < {b}_high or (not p.{b}_acted "
+                                  f"and any(q != p and q.{c} > 0 for q in {b}_in())))"),
+        f"{b}_next_to_act(p)": made(r, f"first([q for q in seating(next_player(p)) if {b}_to_act(q)])"),
+        f"{b}_over()": made(r, f"not any({b}_to_act(p) for p in players)"),
+        f"{b}_all_in(p)": made(r, f"not p.{b}_folded and p.{c} == 0"),
+        f"{b}_minimum()": given(r, "minimum") if "minimum" in r.spec else made(r, "1"),
+        f"{b}_fixed()": given(r, "fixed") if "fixed" in r.spec else made(r, "0"),
+        f"{b}_cap()": given(r, "cap") if "cap" in r.spec else made(r, "0"),
+        f"{b}_may_raise(p)": made(r, f"not p.{b}_acted and p.{c} > {b}_high - p.{b}_bet and any(q != p and q.{c} > 0 "
+                                     f"for q in {b}_in()) and ({b}_cap() == 0 or {b}_raises < {b}_cap())"),
+        f"{b}_to(player, k)": made_block(r, f"if k == '{ALL_IN}':\n    return player.{b}_bet + player.{c}\n"
+                                            f"if {b}_fixed() > 0:\n    return {b}_high + {b}_fixed()\n"
+                                            f"return {b}_high + max({b}_raise, {size})", **holes),
+        f"{b}_sizes(player)": made_block(
+            r, f"let most = player.{b}_bet + player.{c}\n"
+               f"let ks = [k for k in ({first} if {b}_fixed() > 0 else {every}) if {b}_to(player, k) < most]\n"
+               f"if {b}_fixed() > 0:\n    return ks if len(ks) > 0 else ['{ALL_IN}']\n"
+               f"return [k for i, k in enumerate(ks) if {b}_to(player, k) not in [{b}_to(player, j) for j in ks[:i]]]"
+               f" + ['{ALL_IN}']"),
     }
 
 
-def _key(r: Round, key: str, default: str) -> Pieces:
-    return ["(", (key, ""), ")"] if key in r.spec else [default]
-
-
-def _expression(value: Any) -> str | Text:
-    """A value as the file gave it: its own text (located), or a number or a truth value as generated text."""
-    return value if isinstance(value, Text) else str(value)
-
-
-def moves(r: Round) -> dict[str, dict[str, Pieces]]:
-    """The round's three moves: name -> key -> pieces of its text."""
+def moves(r: Round) -> dict[str, dict[str, Code]]:
+    """The round's three moves: name -> key -> its code."""
     b, c = r.name, r.chips
-    folded: Pieces = [("folded", "")] if "folded" in r.spec else []
+    folded = {"folded": given_actions(r, "folded")} if "folded" in r.spec else {}
     return {
         r.moves["fold"]: {
-            "choose": ["k in ['fold']"], "space": ["['fold']"], "when": [f"player.{b}_bet < {b}_high"],
-            "label": ["k"], "then": [f"player.{b}_folded = True\nplayer.{b}_acted = True\n", *folded]},
+            "choose": made(r, "k in ['fold']"), "space": made(r, "['fold']"),
+            "when": made(r, f"player.{b}_bet < {b}_high"), "label": made(r, "k"),
+            "then": made_block(r, f"player.{b}_folded = True\nplayer.{b}_acted = True"
+                                  + ("\n$folded" if folded else ""), **folded)},
         r.moves["call"]: {
-            "choose": [f"k in ['check' if player.{b}_bet >= {b}_high else 'call']"], "space": ["['check', 'call']"],
-            "label": [f"k if k == 'check' else f'call {{{b}_owed(player)}}'"],
-            "then": [f"let a = {b}_owed(player)\nplayer.{c} -= a\nplayer.{b}_bet += a\nplayer.{b}_put += a\n"
-                     f"player.{b}_acted = True"]},
+            "choose": made(r, f"k in ['check' if player.{b}_bet >= {b}_high else 'call']"),
+            "space": made(r, "['check', 'call']"),
+            "label": made(r, f"k if k == 'check' else f'call {{{b}_owed(player)}}'"),
+            "then": made_block(r, f"let a = {b}_owed(player)\nplayer.{c} -= a\nplayer.{b}_bet += a\n"
+                                  f"player.{b}_put += a\nplayer.{b}_acted = True")},
         r.moves["bet"]: {
-            "choose": [f"k in {b}_sizes(player)"], "space": [repr([*r.sizes, ALL_IN])],
-            "when": [f"{b}_may_raise(player)"],
-            "label": [f"('bet' if {b}_high == 0 else 'raise') + f' to {{{b}_to(player, k)}}' + "
-                      f"(' ({ALL_IN})' if k == '{ALL_IN}' else '')"],
+            "choose": made(r, f"k in {b}_sizes(player)"), "space": made(r, repr([*r.sizes, ALL_IN])),
+            "when": made(r, f"{b}_may_raise(player)"),
+            "label": made(r, f"('bet' if {b}_high == 0 else 'raise') + f' to {{{b}_to(player, k)}}' + "
+                             f"(' ({ALL_IN})' if k == '{ALL_IN}' else '')"),
             # a full bet or raise (by the minimum raise, or an opening bet of the minimum) reopens the betting
-            "then": [f"let t = {b}_to(player, k)\n"
-                     f"if t - {b}_high >= {b}_raise or ({b}_high == 0 and t >= {b}_minimum()):\n"
-                     f"    {b}_raise = t - {b}_high\n    {b}_raises += 1\n    for q in players:\n"
-                     f"        if q != player:\n            q.{b}_acted = False\n"
-                     f"let a = t - player.{b}_bet\nplayer.{c} -= a\nplayer.{b}_bet = t\nplayer.{b}_put += a\n"
-                     f"player.{b}_acted = True\n{b}_high = t"]},
+            "then": made_block(r, f"let t = {b}_to(player, k)\n"
+                                  f"if t - {b}_high >= {b}_raise or ({b}_high == 0 and t >= {b}_minimum()):\n"
+                                  f"    {b}_raise = t - {b}_high\n    {b}_raises += 1\n    for q in players:\n"
+                                  f"        if q != player:\n            q.{b}_acted = False\n"
+                                  f"let a = t - player.{b}_bet\nplayer.{c} -= a\nplayer.{b}_bet = t\n"
+                                  f"player.{b}_put += a\nplayer.{b}_acted = True\n{b}_high = t")},
     }
 
 
-def blinds_step(r: Round) -> tuple[str, dict[str, Pieces]] | None:
-    """The enter step that posts the forced bets: first each player's ante (dead: in the pot, not a bet of the
-    round), then the blinds, each (player, amount) in order; what a player posts is at most his chips. The largest
-    blind is the bet to call, the minimum raise at least it, and it counts as the round's first bet."""
+def blinds_step(r: Round) -> tuple[str, dict[str, Any]] | None:
+    """The enter step that posts the forced bets (its then, when and doc): first each player's ante (dead: in the
+    pot, not a bet of the round), then the blinds, each (player, amount) in order; what a player posts is at most
+    his chips. The largest blind is the bet to call, the minimum raise at least it, and it counts as the round's
+    first bet."""
     if r.blinds is None:
         return None
     b, c = r.name, r.chips
     step, body = r.blinds
-    then: Pieces = []
+
+    def own(key: str, default: str = "") -> Code:
+        what = f"'{key}' of the step '{step}' of bet '{b}'"
+        value, at = body.get(key, default), body.loc(key) if key in body else r.loc
+        return code.given_actions(value, at, what) if key == "then" else code.given_expression(value, at, what)
+    then, holes = "", {"bets": own("bets", "[]")}
     if "antes" in body:
-        then += [f"for player in {b}_in():\n    let {b}_ante = min(", _expression(body["antes"]), f", player.{c})\n"
-                 f"    player.{c} -= {b}_ante\n    player.{b}_put += {b}_ante\n"]
-    then += [
-        f"let {b}_forced = list(", _expression(body.get("bets", "[]")), ")\n"
-        f"for {b}_p, {b}_a in {b}_forced:\n    let {b}_posted = min({b}_a, {b}_p.{c})\n"
-        f"    {b}_p.{c} -= {b}_posted\n    {b}_p.{b}_bet += {b}_posted\n    {b}_p.{b}_put += {b}_posted\n"
-        f"if len({b}_forced) > 0:\n    {b}_high = max([{b}_high] + [pair[1] for pair in {b}_forced])\n"
-        f"    {b}_raise = max({b}_raise, {b}_high)\n    {b}_raises += 1\n"]
+        then += (f"for player in {b}_in():\n    let {b}_ante = min($antes, player.{c})\n"
+                 f"    player.{c} -= {b}_ante\n    player.{b}_put += {b}_ante\n")
+        holes["antes"] = own("antes")
+    then += (f"let {b}_forced = list($bets)\n"
+             f"for {b}_p, {b}_a in {b}_forced:\n    let {b}_posted = min({b}_a, {b}_p.{c})\n"
+             f"    {b}_p.{c} -= {b}_posted\n    {b}_p.{b}_bet += {b}_posted\n    {b}_p.{b}_put += {b}_posted\n"
+             f"if len({b}_forced) > 0:\n    {b}_high = max([{b}_high] + [pair[1] for pair in {b}_forced])\n"
+             f"    {b}_raise = max({b}_raise, {b}_high)\n    {b}_raises += 1\n")
     if "then" in body:
-        then += _actions(body["then"])
-    out: dict[str, Pieces] = {"then": then}
+        then += "$then\n"
+        holes["then"] = own("then")
+    out: dict[str, Any] = {"then": made_block(r, then, **holes)}
     if "when" in body:
-        out["when"] = [_expression(body["when"])]
+        out["when"] = own("when")
     if "doc" in body:
-        out["doc"] = [str(body["doc"])]
+        out["doc"] = body["doc"]
     return step, out
 
 
-def _actions(value: Any) -> Pieces:
-    """Actions as the file gave them: one text, or a list of texts (a line each), each where it was written."""
-    lines = list(value) if isinstance(value, Seq) else [value]
-    pieces: Pieces = []
-    for i, line in enumerate(lines):
-        pieces += ["\n" if i else "", _expression(line)]
-    return pieces
+class Declared(Protocol):
+    """A bet answered once (bets._Bet) or a round of betting: what code is made for."""
+
+    name: str
+    spec: Map
+    loc: Location
+
+    def place(self, key: str) -> Location: ...
+
+
+def given(bet: Declared, key: str) -> Code:
+    """The bet's expression for `key`, parsed by itself (where the file wrote it)."""
+    return code.given_expression(bet.spec[key], bet.place(key), f"'{key}' of bet '{bet.name}'")
+
+
+def given_actions(bet: Declared, key: str) -> Code:
+    """The bet's actions for `key` (a text, or a list of texts), parsed by themselves."""
+    return code.given_actions(bet.spec[key], bet.place(key), f"'{key}' of bet '{bet.name}'")
+
+
+def made(bet: Declared, template: str, **holes: Code) -> Code:
+    """An expression of the engine's own for the bet (located at its declaration), its holes filled."""
+    return code.expression(template, bet.loc, f"bet '{bet.name}'", **holes)
+
+
+def made_block(bet: Declared, template: str, **holes: Code) -> Code:
+    """Statements of the engine's own for the bet (located at its declaration), its holes filled."""
+    return code.statements(template, bet.loc, f"bet '{bet.name}'", **holes)

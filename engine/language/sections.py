@@ -14,9 +14,10 @@ from typing import Any, NamedTuple
 from ..errors import Location, RuleError, did_you_mean
 from ..program import ZoneSpec
 from . import nodes as n
+from .code import Code
 from .codegen import literal
 from .compiler import Compiler, Symbols, Unit
-from .loader import Map, Seq, Text, location_of
+from .loader import Map, Seq, Text, location_of, subtext
 
 PARAM_TYPES = {"int": int, "float": float, "bool": bool, "str": str}
 SIGNATURE = re.compile(r"^\s*([A-Za-z]\w*)\s*\(\s*([A-Za-z]\w*(\s*,\s*[A-Za-z]\w*)*)?\s*\)\s*$", re.ASCII)
@@ -78,16 +79,19 @@ class SectionReader:
                 self.error(f"unknown key '{key}' in {what}", entry.key_loc(key),
                            did_you_mean(str(key), allowed) or f"allowed: {', '.join(sorted(allowed))}")
 
-    def texts(self, value: Any, loc: Location, what: str) -> list[str]:
-        """Statement texts from a string or a list of strings."""
-        if isinstance(value, str):
+    def texts(self, value: Any, loc: Location, what: str) -> list[str | Code]:
+        """Statement texts from a string or a list of strings (or code, as it is)."""
+        if isinstance(value, (str, Code)):
             return [value]
         if isinstance(value, list) and all(isinstance(v, str) for v in value):
             return list(value)
         self.error(f"{what} must be text or a list of texts", location_of(value, loc))
         return []
 
-    def expr_text(self, value: Any, loc: Location, what: str) -> str | None:
+    def expr_text(self, value: Any, loc: Location, what: str) -> str | Code | None:
+        """An expression's text (a number or truth value written out; code as it is), or None (reported)."""
+        if isinstance(value, Code):
+            return value
         if isinstance(value, bool):
             return located_text("True" if value else "False", loc)
         if isinstance(value, (int, float)):
@@ -130,6 +134,15 @@ def define(defs: list[Definition], kind: str, params: tuple[str, ...], unit: Uni
     if unit is not None:
         defs.append(Definition(name, params, unit, block, what, FUNCTION if function else kind))
     return name
+
+
+def binding(source: str | Code) -> tuple[str, str | Code] | None:
+    """`NAME in COLLECTION` (a move's choose, as text or code): the name and the collection (text still knowing
+    where it is, or code); None if it is not one."""
+    if isinstance(source, Code):
+        return source.binding()
+    match = BINDING.match(source)
+    return (match.group(1), subtext(source, match.start(2))) if match else None
 
 
 def located_text(text: str, loc: Location) -> Text:
