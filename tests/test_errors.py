@@ -445,6 +445,15 @@ LOCATED = [
         moves:
           take: {then: "pass", verb: [takes]}
         """, "move 'take': 'verb' is a text", '[takes]'),
+    case('a_text_cannot_close_the_brackets_it_is_read_in', """
+        game: t
+        state:
+          x: 0
+        rules:
+          - name: r
+            when: "x > 0) or (True"
+            then: "end game"
+        """, "unexpected ')' in condition of rule 'r': it closes a bracket the text never opened", ('0)', 1, 1)),
     case('doc_is_a_text', """
         game: t
         doc: {aim: win}

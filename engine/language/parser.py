@@ -63,6 +63,19 @@ def _parsed(source: str, start: str) -> Tree:
     return _parser().parse(source, start=start)
 
 
+@lru_cache(maxsize=16_384)
+def _closed_early(source: str) -> Token | None:
+    """The closing bracket that ends the parentheses an expression's text is parsed in before the text's end: a
+    text must not close what the parser wrapped it in. None if there is none."""
+    tokens = [token for token in _parser().lex(source) if token.type != "_NL"]
+    depth = 0
+    for token in tokens[:-1]:
+        depth += (token.type in _BlockIndenter.OPEN_PAREN_types) - (token.type in _BlockIndenter.CLOSE_PAREN_types)
+        if depth == 0:
+            return token
+    return None
+
+
 def _where_in(text: str, line: int, col: int) -> Location | None:
     at = getattr(text, "at", None)
     return at(line, col) if at else None
@@ -202,6 +215,10 @@ def _parse(text: str, start: str, what: str) -> Tree:
                         _where(line, col)) from None
     except (UnexpectedInput, LarkError) as exc:
         raise RuleError(f"cannot parse {what}: {exc}", _where(1, 1)) from None
+    early = _closed_early(source) if wrapped else None
+    if early is not None:  # (`x) or (y` parses wrapped, as `(x) or (y)`)
+        raise RuleError(f"unexpected {_describe(early)} in {what}: it closes a bracket the text never opened",
+                        _where(early.line, early.column))
     deepest = _too_deep(tree)
     if deepest is not None:
         raise RuleError(f"{what} nests too deeply (more than {MAX_NESTING} operations or blocks inside one another)",
