@@ -4,7 +4,8 @@ One OpenSpiel ISMCTS seat (random rollouts to the end of the match, UCT c=2)
 against Naipes agents in every other seat; each deal is played once with the
 OpenSpiel bot in each seat (duplicate style), and a deal's score is the mean
 over those seatings. Reported: the OpenSpiel bot's and its opponents' mean
-payoff and win share, with 95 % intervals over deals. Needs the [openspiel]
+payoff and win share, with 95 % intervals over deals, and the difference between the two sides paired deal by
+deal (the same cards: the luck they share cancels). Needs the [openspiel]
 extra. Ctrl-C (or `kill -INT`, also for a run in the background) stops the run and prints the results of
 the deals played so far.
 
@@ -124,6 +125,11 @@ def main() -> None:
     if rows["naipes"][0]:
         for side, (payoffs, wins) in rows.items():
             summary[side] = {"mean_payoff": mean_interval(payoffs), "win_share": mean_interval(wins)}
+        # paired deal by deal (the two sides played the same cards): what the deal's luck shares cancels
+        (naipes_payoffs, naipes_wins), (spiel_payoffs, spiel_wins) = rows["naipes"], rows["openspiel"]
+        summary["naipes_minus_openspiel"] = {
+            "mean_payoff": mean_interval([a - b for a, b in zip(naipes_payoffs, spiel_payoffs)]),
+            "win_share": mean_interval([a - b for a, b in zip(naipes_wins, spiel_wins)])}
     print(json.dumps(summary))
 
 
