@@ -67,7 +67,7 @@ from .vocabulary import RULE_FILE, SECTIONS, VAR_KEYS, VIEW_KEYS
 
 @dataclass
 class Declared:
-    """The declare stage's result: the file's name, doc, players, params and phases, its conflict-resolution
+    """The declare stage's result: the file's name, doc, players, params, phases and zones, its conflict-resolution
     strategy, and the symbol table every text is then compiled against (filled: declarations.Declarations)."""
 
     name: str
@@ -81,6 +81,8 @@ class Declared:
     strategy: str
     symbols: Symbols
     teams: Any  # `teams:` as Program.teams
+    zones: list[ZoneSpec]
+    seats_alike: bool  # players: symmetric: true
 
 
 @dataclass
@@ -89,7 +91,6 @@ class Compiled:
     put the functions, and the generated definitions with what the linker needs of them."""
 
     cards: CardSpec | None
-    zones: list[ZoneSpec]
     state: list[VarSpec]
     player_state: list[VarSpec]
     setup: str | None
@@ -103,7 +104,6 @@ class Compiled:
     max_firings: int
     max_decisions: int
     symmetric: tuple[str, ...]  # the card attributes whose values play alike (cards: symmetric:)
-    seats_alike: bool
     defs: list[Definition]
     rule_units: dict[int, tuple[Unit, list[Unit]]]
     turns: dict[str, tuple[Any, ...]]  # phase -> its turn order's generated names (Phases.turn_orders)
@@ -143,26 +143,27 @@ class Builder(Settings, Phases, Declarations, Cards, Moves, Rules):
         self.sym.params = values
         phases = self.phases()
         strategy = self.strategy()
-        self.declare(phases, self.phase_stages)
+        zones = self.declare(phases, self.phase_stages)
         default_ai = (str((tree.get("players") or {}).get("ai", "random")) if isinstance(tree.get("players"), Map)
                       else "random")
         return Declared(str(name), str(tree.get("title", name)), doc.strip() if isinstance(doc, str) else "", players,
-                        default_ai, params, values, phases, strategy, self.sym, self.teams(players[1]))
+                        default_ai, params, values, phases, strategy, self.sym, self.teams(players[1]), zones,
+                        self.seats_alike())
 
     def compiled(self, declared: Declared) -> Compiled:
         """The compile stage: every function, card, variable, move, rule, view and display of the file."""
         tree = self.tree
         self.compile_functions()
         turns = self.turn_orders()
-        cards = self.cards()
-        zones = self.zone_specs
+        cards, symmetric = self.cards(declared.zones)
+        zones = declared.zones
         state = self.variables("state", per_player=False) + self.fact_collections()
         player_state = self.variables("player_state", per_player=True)
         setup = None
         if "setup" in tree:
             unit = self.compiler.block(self.texts(tree["setup"], tree.loc("setup"), "'setup'"), {}, what="setup")
             setup = self.define("setup", (), unit, True, "setup")
-        moves = self.moves(list(turns))
+        moves = self.moves(list(turns), zones)
         rules = self.rules(declared.phases, declared.strategy)
         rules += self.entry_rules(len(rules), declared.strategy, {v.reset for v in state + player_state if v.reset})
         result, evaluation, estimate = (self.per_player_expression(s) for s in ("result", "evaluation", "estimate"))
@@ -172,9 +173,8 @@ class Builder(Settings, Phases, Declarations, Cards, Moves, Rules):
                                self.error)
         max_firings = self.limit("max_firings", 100_000, MAX_FIRINGS)
         max_decisions = self.limit("max_decisions", 100_000, MAX_DECISIONS)
-        return Compiled(cards, zones, state, player_state, setup, moves, rules, result, evaluation, estimate, views,
-                        display, max_firings, max_decisions, self.symmetric if cards else (), self.seats_alike,
-                        self.defs, self.rule_units, turns)
+        return Compiled(cards, state, player_state, setup, moves, rules, result, evaluation, estimate, views,
+                        display, max_firings, max_decisions, symmetric, self.defs, self.rule_units, turns)
 
     def agenda_plans(self, rules: list[RuleSpec], reads: dict[str, set[Any]]) -> list[tuple[Matching, Any]]:
         return agenda_plans(self.defs, rules, self.rule_units, reads)
@@ -301,7 +301,7 @@ def link(declared: Declared, compiled: Compiled, path: str, overrides: dict[str,
     reads = function_reads(defs)
     plans = agenda_plans(defs, compiled.rules, compiled.rule_units, reads)
     module = compile_module(defs, declared.symbols, path)
-    state, player_state, zones, cards = compiled.state, compiled.player_state, compiled.zones, compiled.cards
+    state, player_state, zones, cards = compiled.state, compiled.player_state, declared.zones, compiled.cards
     resolve_specs(module, compiled.moves, state + player_state, compiled.views, cards, compiled.rules)
     read = names_played(defs, reads)
     return Program(
@@ -315,7 +315,7 @@ def link(declared: Declared, compiled: Compiled, path: str, overrides: dict[str,
         display=compiled.display, player_class=player_class(player_state, zones),
         state_names=tuple(v.name for v in state), global_zone_names=tuple(z.name for z in zones if not z.per_player),
         symmetric=compiled.symmetric, card_attributes=cards.card_class.attributes if cards else (),
-        seats_alike=compiled.seats_alike, matchings=linked_plans(module, plans), function_reads=reads,
+        seats_alike=declared.seats_alike, matchings=linked_plans(module, plans), function_reads=reads,
         line_origins=module.line_origins, code_name=module.code_name, overrides=dict(overrides),
         symbols=declared.symbols, namespace=module.namespace, facts=module.facts,
         first_stages=dict(declared.symbols.first_stages),
@@ -338,7 +338,7 @@ def link(declared: Declared, compiled: Compiled, path: str, overrides: dict[str,
 def declared_texts(declared: Declared, compiled: Compiled) -> list[str]:
     """The names and text values a rule file declares, which its variables may hold as texts."""
     params = [str(v) for p in declared.params.values() for v in [p.default, *(p.choices or [])] if isinstance(v, str)]
-    return [*compiled.moves, *(z.name for z in compiled.zones), *declared.phases, *params,
+    return [*compiled.moves, *(z.name for z in declared.zones), *declared.phases, *params,
             *(str(v) for v in declared.values.values() if isinstance(v, str))]
 
 

@@ -12,7 +12,6 @@ from collections.abc import Set as AbstractSet
 from typing import Any, NamedTuple
 
 from ..errors import Location, RuleError, did_you_mean
-from ..program import ZoneSpec
 from . import nodes as n
 from .code import Code
 from .codegen import literal
@@ -53,10 +52,7 @@ class SectionReader:
         self.rule_units: dict[int, tuple[Unit, list[Unit]]] = {}
         # (a rule's phase, what its actions may write): what may still change in a phase after its entry
         self.rule_writes: list[tuple[str | None, frozenset[str] | None]] = []
-        self.symmetric: tuple[str, ...] = ()
-        self.seats_alike = False  # players: symmetric: true (naipes.language.settings)
         self.inherited: dict[str, float] = {}  # rule name -> the priority it takes by before/after (rules.py)
-        self.zone_specs: list[ZoneSpec] = []  # the zones declared (declarations.py)
         self.wrong_resets: set[str] = set()  # where a 'reset:' names no phase, said once (builder.reset_phase)
 
     def error(self, message: str, loc: Location | None, hint: str | None = None) -> None:
