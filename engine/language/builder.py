@@ -54,7 +54,7 @@ from .linker import (
 )
 from .loader import Map, Text, load_tree
 from .moves import Moves
-from .phases import Phases
+from .phases import PhaseBodies, Phases
 from .resolver import Unmade
 from .rules import Rules
 from .sections import FUNCTION, Definition, define, located_text
@@ -78,6 +78,7 @@ class Declared:
     params: dict[str, Param]
     values: dict[str, Any]  # each param's value: its default, or the value `-p name=value` gave
     phases: list[str]
+    phase_bodies: PhaseBodies  # what `phases:` says of each phase besides its name
     strategy: str
     symbols: Symbols
     teams: Any  # `teams:` as Program.teams
@@ -141,20 +142,20 @@ class Builder(Settings, Phases, Declarations, Cards, Moves, Rules):
         values = {p.name: p.default for p in params.values()}
         self.apply_overrides(params, values)
         self.sym.params = values
-        phases = self.phases()
+        phases, bodies = self.phases()
         strategy = self.strategy()
-        zones = self.declare(phases, self.phase_stages)
+        zones = self.declare(phases, bodies.stages)
         default_ai = (str((tree.get("players") or {}).get("ai", "random")) if isinstance(tree.get("players"), Map)
                       else "random")
         return Declared(str(name), str(tree.get("title", name)), doc.strip() if isinstance(doc, str) else "", players,
-                        default_ai, params, values, phases, strategy, self.sym, self.teams(players[1]), zones,
-                        self.seats_alike())
+                        default_ai, params, values, phases, bodies, strategy, self.sym, self.teams(players[1]),
+                        zones, self.seats_alike())
 
     def compiled(self, declared: Declared) -> Compiled:
         """The compile stage: every function, card, variable, move, rule, view and display of the file."""
         tree = self.tree
         self.compile_functions()
-        turns = self.turn_orders()
+        turns = self.turn_orders(declared.phase_bodies.turns)
         cards, symmetric = self.cards(declared.zones)
         zones = declared.zones
         state = self.variables("state", per_player=False) + self.fact_collections()
@@ -165,7 +166,8 @@ class Builder(Settings, Phases, Declarations, Cards, Moves, Rules):
             setup = self.define("setup", (), unit, True, "setup")
         moves = self.moves(list(turns), zones)
         rules = self.rules(declared.phases, declared.strategy)
-        rules += self.entry_rules(len(rules), declared.strategy, {v.reset for v in state + player_state if v.reset})
+        rules += self.entry_rules(len(rules), declared.strategy, {v.reset for v in state + player_state if v.reset},
+                                  declared.phase_bodies, turns)
         result, evaluation, estimate = (self.per_player_expression(s) for s in ("result", "evaluation", "estimate"))
         views = self.views()
         display = read_display(tree, cards.attributes + list(cards.tables) if cards else [],
