@@ -56,7 +56,7 @@ from .loader import Map, Text, load_tree
 from .moves import Moves
 from .phases import PhaseBodies, Phases
 from .resolver import Unmade
-from .rules import Rules
+from .rules import Rules, rule_units
 from .sections import FUNCTION, Definition, define, located_text
 from .settings import Settings
 from .shapes import shapes_checked
@@ -165,9 +165,10 @@ class Builder(Settings, Phases, Declarations, Cards, Moves, Rules):
             unit = self.compiler.block(self.texts(tree["setup"], tree.loc("setup"), "'setup'"), {}, what="setup")
             setup = self.define("setup", (), unit, True, "setup")
         moves = self.moves(list(turns), zones)
-        rules = self.rules(declared.phases, declared.strategy)
-        rules += self.entry_rules(len(rules), declared.strategy, {v.reset for v in state + player_state if v.reset},
-                                  declared.phase_bodies, turns)
+        read = self.rules(declared.phases, declared.strategy)
+        read += self.entry_rules(len(read), declared.strategy, {v.reset for v in state + player_state if v.reset},
+                                 declared.phase_bodies, turns, read)
+        rules = [r.spec for r in read]
         result, evaluation, estimate = (self.per_player_expression(s) for s in ("result", "evaluation", "estimate"))
         views = self.views()
         display = read_display(tree, cards.attributes + list(cards.tables) if cards else [],
@@ -176,10 +177,7 @@ class Builder(Settings, Phases, Declarations, Cards, Moves, Rules):
         max_firings = self.limit("max_firings", 100_000, MAX_FIRINGS)
         max_decisions = self.limit("max_decisions", 100_000, MAX_DECISIONS)
         return Compiled(cards, state, player_state, setup, moves, rules, result, evaluation, estimate, views,
-                        display, max_firings, max_decisions, symmetric, self.defs, self.rule_units, turns)
-
-    def agenda_plans(self, rules: list[RuleSpec], reads: dict[str, set[Any]]) -> list[tuple[Matching, Any]]:
-        return agenda_plans(self.defs, rules, self.rule_units, reads)
+                        display, max_firings, max_decisions, symmetric, self.defs, rule_units(read), turns)
 
     def fact_collections(self) -> list[VarSpec]:
         """For each kind of fact, the variable holding those asserted (empty at the start)."""

@@ -36,6 +36,7 @@ from ..program import RuleSpec, entry_rule
 from . import nodes as n
 from .compiler import Unit, identifier_problem
 from .loader import Map, Seq
+from .rules import ReadRule
 from .sections import SectionReader, located_text
 from .vocabulary import PHASE_KEYS, STEP_KEYS, TURNS_KEYS
 from .writes import union, unit_writes
@@ -195,11 +196,12 @@ class Phases(SectionReader):
         return name
 
     def entry_rules(self, first_index: int, strategy: str, resetting: set[str], bodies: PhaseBodies,
-                    turns: dict[str, tuple[Any, ...]]) -> list[RuleSpec]:
+                    turns: dict[str, tuple[Any, ...]], file_rules: list[ReadRule]) -> list[ReadRule]:
         """One rule per phase with enter steps, variables reset on entering it (`resetting`) or declared turns:
         guarded by the phase, first of all, resetting the variables, giving the first turn, then running the
-        steps in order (`turns`: the turn orders compiled, Phases.turn_orders)."""
-        rules: list[RuleSpec] = []
+        steps in order (`turns`: the turn orders compiled, Phases.turn_orders; `file_rules`: the rules of the
+        file, what they may write)."""
+        rules: list[ReadRule] = []
         seen: set[str] = set()
         entered = dict(bodies.steps)
         entered.update({phase: (Seq(), bodies.where.get(phase)) for phase in [*resetting, *bodies.turns]
@@ -211,7 +213,7 @@ class Phases(SectionReader):
                 if made is not None:
                     calls.append((*made, steps.loc(i)))
             source: list[n.Stmt] = []
-            rules_may_write = union(writes for of_phase, writes in self.rule_writes if of_phase in (None, phase))
+            rules_may_write = union(r.writes for r in file_rules if r.spec.phase in (None, phase))
             for i, (call, _, where_step) in enumerate(calls):
                 if source:  # a goto or the end of the game in a step ends the entry
                     later = union([rules_may_write, *(writes for _, writes, _ in calls[i:])])
@@ -237,8 +239,7 @@ class Phases(SectionReader):
             rule = RuleSpec(entry_rule(phase), index, ENTRY_PRIORITY, phase, cond.tests, (), [], condition, action,
                             ("phase", phase), where, doc=f"the enter steps of phase '{phase}'", steps=True,
                             strategy=strategy)
-            self.rule_units[index] = (cond, [])
-            rules.append(rule)
+            rules.append(ReadRule(rule, cond, [], None))  # (what it writes: not asked)
         return rules
 
     def step(self, phase: str, step: Any, where: Any, seen: set[str]

@@ -48,11 +48,6 @@ class SectionReader:
         self.sym = Symbols()
         self.compiler = Compiler(self.sym)
         self.defs: list[Definition] = []
-        # rule index -> (condition unit, domain units), for the linker
-        self.rule_units: dict[int, tuple[Unit, list[Unit]]] = {}
-        # (a rule's phase, what its actions may write): what may still change in a phase after its entry
-        self.rule_writes: list[tuple[str | None, frozenset[str] | None]] = []
-        self.inherited: dict[str, float] = {}  # rule name -> the priority it takes by before/after (rules.py)
         self.wrong_resets: set[str] = set()  # where a 'reset:' names no phase, said once (builder.reset_phase)
 
     def error(self, message: str, loc: Location | None, hint: str | None = None) -> None:
