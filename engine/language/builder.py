@@ -158,8 +158,9 @@ class Builder(Settings, Phases, Declarations, Cards, Moves, Rules):
         turns = self.turn_orders(declared.phase_bodies.turns)
         cards, symmetric = self.cards(declared.zones)
         zones = declared.zones
-        state = self.variables("state", per_player=False) + self.fact_collections()
-        player_state = self.variables("player_state", per_player=True)
+        wrong_resets: set[str] = set()
+        state = self.variables("state", False, wrong_resets) + self.fact_collections()
+        player_state = self.variables("player_state", True, wrong_resets)
         setup = None
         if "setup" in tree:
             unit = self.compiler.block(self.texts(tree["setup"], tree.loc("setup"), "'setup'"), {}, what="setup")
@@ -207,7 +208,9 @@ class Builder(Settings, Phases, Declarations, Cards, Moves, Rules):
         name: str = self.define(section, ("player",), unit, False, section)
         return name
 
-    def variables(self, section: str, per_player: bool) -> list[VarSpec]:
+    def variables(self, section: str, per_player: bool, wrong_resets: set[str]) -> list[VarSpec]:
+        """`state:` or `player_state:` (`wrong_resets`: where a `reset:` naming no phase was reported, so that it is
+        said once)."""
         out = []
         entries = self.section(section, Map, Map())
         for name, spec in entries.items():
@@ -248,18 +251,18 @@ class Builder(Settings, Phases, Declarations, Cards, Moves, Rules):
                 self.error(f"{section} '{name}': 'score' is true or false, on a public per-player variable (the "
                            f"score sheet is shown to everyone)", spec.loc("score"))
             out.append(VarSpec(str(name), func, str(visibility), unit.type if unit else None, show is not False,
-                               score is True, self.reset_phase(spec, f"{section} '{name}'")))
+                               score is True, self.reset_phase(spec, f"{section} '{name}'", wrong_resets)))
         return out
 
-    def reset_phase(self, spec: Any, what: str) -> str | None:
+    def reset_phase(self, spec: Any, what: str, wrong_resets: set[str]) -> str | None:
         """`reset: PHASE`: the phase whose every entry starts the variable again from its init."""
         if not isinstance(spec, Map) or "reset" not in spec:
             return None
         phase, phases = spec["reset"], self.sym.enums.get("phase", ())
         if phase not in phases:
             where = spec.loc("reset")
-            if str(where) not in self.wrong_resets:  # (a bet's variables share its reset: one mistake, said once)
-                self.wrong_resets.add(str(where))
+            if str(where) not in wrong_resets:  # (a bet's variables share its reset: one mistake, said once)
+                wrong_resets.add(str(where))
                 hint = did_you_mean(str(phase), list(phases)) if phases else "declare the game's phases ('phases:')"
                 self.error(f"{what}: 'reset' names the phase each entry of which starts it again, and '{phase}' is "
                            f"not a phase", where, hint)

@@ -48,7 +48,6 @@ class SectionReader:
         self.sym = Symbols()
         self.compiler = Compiler(self.sym)
         self.defs: list[Definition] = []
-        self.wrong_resets: set[str] = set()  # where a 'reset:' names no phase, said once (builder.reset_phase)
 
     def error(self, message: str, loc: Location | None, hint: str | None = None) -> None:
         self.errors.append(RuleError(message, loc, hint))

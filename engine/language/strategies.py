@@ -249,8 +249,8 @@ class _StrategyBuilder(Builder):
         game = self.game
         self.declare_own_names()
         self.compile_functions()
-        memory = self.variables("state", per_player=False)
-        per_player = self.variables("player_state", per_player=True)
+        memory = self.variables("state", False, set())  # (a strategy's memory has no 'reset:' of a phase)
+        per_player = self.variables("player_state", True, set())
         strategy = self.strategy()
         read = self.rules(game.phases, strategy)
         rules = [r.spec for r in read]
