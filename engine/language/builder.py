@@ -54,7 +54,7 @@ from .linker import (
 )
 from .loader import Map, Text, load_tree
 from .moves import Moves
-from .phases import PhaseBodies, Phases
+from .phases import PhaseBodies, Phases, TurnOrder
 from .resolver import Unmade
 from .rules import Rules, rule_units
 from .sections import FUNCTION, Definition, define, located_text
@@ -107,7 +107,7 @@ class Compiled:
     symmetric: tuple[str, ...]  # the card attributes whose values play alike (cards: symmetric:)
     defs: list[Definition]
     rule_units: dict[int, tuple[Unit, list[Unit]]]
-    turns: dict[str, tuple[Any, ...]]  # phase -> its turn order's generated names (Phases.turn_orders)
+    turns: dict[str, TurnOrder]  # phase -> its turn order's generated names (Phases.turn_orders)
 
 
 class Builder(Settings, Phases, Declarations, Cards, Moves, Rules):
@@ -326,9 +326,9 @@ def link(declared: Declared, compiled: Compiled, path: str, overrides: dict[str,
                 for phase in declared.phases},
         teams=declared.teams, entries=frozenset(r.phase for r in compiled.rules if r.steps),
         warnings=tuple(unmade_texts(defs, declared.symbols, declared_texts(declared, compiled))),
-        turns={phase: TurnSpec(*map(module.resolve, spec[:4]), once=spec[4], after=spec[5],
-                                 ask=tuple(spec[6] or ()))  # type: ignore[misc]
-               for phase, spec in compiled.turns.items()},
+        turns={phase: TurnSpec(module.resolve(t.first), module.resolve(t.order), module.resolve(t.skip),
+                               module.resolve(t.until), once=t.once, after=t.after, ask=t.ask)
+               for phase, t in compiled.turns.items()},
         key_state=tuple(v.name for v in state if v.name in read),
         key_player_state=tuple(attribute(v.name) for v in player_state if v.name in read),
         key_zones=frozenset(z.name for z in zones if z.name in read),

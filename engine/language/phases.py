@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from ..errors import did_you_mean
 from ..program import RuleSpec, entry_rule
@@ -54,6 +54,20 @@ class PhaseBodies:
     stages: dict[str, list[str]] = field(default_factory=dict)
     turns: dict[str, Map] = field(default_factory=dict)
     steps: dict[str, tuple[Seq, Any]] = field(default_factory=dict)
+
+
+class TurnOrder(NamedTuple):
+    """A phase's `turns:` compiled (Phases.turn_orders): the generated names of its from, order, skip and until
+    (None: not given, or wrong), whether the turn goes round once, the moves that end a turn (None: every move) and
+    those the player is asked when the turn passes to him."""
+
+    first: str | None
+    order: str | None
+    skip: str | None
+    until: str | None
+    once: bool
+    after: frozenset[str] | None
+    ask: tuple[str, ...]
 
 
 class Phases(SectionReader):
@@ -125,10 +139,9 @@ class Phases(SectionReader):
                 names.append(str(stage))
         return names
 
-    def turn_orders(self, phase_turns: dict[str, Map]) -> dict[str, tuple[Any, ...]]:
-        """Each phase's `turns:` compiled: phase -> the generated names of (from, order, skip, until), once, the
-        moves that end a turn (`after`) and those asked when the turn passes (`ask`)."""
-        out: dict[str, tuple[Any, ...]] = {}
+    def turn_orders(self, phase_turns: dict[str, Map]) -> dict[str, TurnOrder]:
+        """Each phase's `turns:` (as written: PhaseBodies.turns) compiled."""
+        out: dict[str, TurnOrder] = {}
         if phase_turns and "turn" not in self.sym.globals:
             phase, turns = next(iter(phase_turns.items()))
             self.error(f"phase '{phase}' declares its turns: declare the state variable they set, 'turn' (the "
@@ -137,12 +150,14 @@ class Phases(SectionReader):
         for phase, turns in phase_turns.items():
             scopes: dict[str, dict[str, str | None]] = {"from": {}, "order": {}, "skip": {"player": "player"},
                                                          "until": {}}
-            names = [self.turn_expression(phase, turns, key, scope) for key, scope in scopes.items()]
+            first, order, skip, until = [self.turn_expression(phase, turns, key, scope)
+                                         for key, scope in scopes.items()]
             once = turns.get("once", False)
             if not isinstance(once, bool):
                 self.error(f"'once' in the turns of phase '{phase}' is true or false", turns.loc("once"))
             after, ask = self.turn_moves(phase, turns, "after"), self.turn_moves(phase, turns, "ask")
-            out[phase] = (*names, once is True, None if after is None else frozenset(after), ask)
+            out[phase] = TurnOrder(first, order, skip, until, once is True, None if after is None else frozenset(after),
+                                   ask or ())
         return out
 
     def turn_moves(self, phase: str, turns: Map, key: str) -> tuple[str, ...] | None:
@@ -196,7 +211,7 @@ class Phases(SectionReader):
         return name
 
     def entry_rules(self, first_index: int, strategy: str, resetting: set[str], bodies: PhaseBodies,
-                    turns: dict[str, tuple[Any, ...]], file_rules: list[ReadRule]) -> list[ReadRule]:
+                    turns: dict[str, TurnOrder], file_rules: list[ReadRule]) -> list[ReadRule]:
         """One rule per phase with enter steps, variables reset on entering it (`resetting`) or declared turns:
         guarded by the phase, first of all, resetting the variables, giving the first turn, then running the
         steps in order (`turns`: the turn orders compiled, Phases.turn_orders; `file_rules`: the rules of the
@@ -223,8 +238,8 @@ class Phases(SectionReader):
                 source += call
             if phase in bodies.turns:
                 source.insert(0, n.Do(n.MemoryCall("start_turns", [n.Literal(phase)]), at=where))
-                ask = turns[phase][6] if phase in turns else None  # (none when the turns were refused)
-                source += self.entry_end(phase, bodies.turns[phase], ask or ())
+                ask = turns[phase].ask if phase in turns else ()  # (none when the turns were refused)
+                source += self.entry_end(phase, bodies.turns[phase], ask)
             if phase in resetting:
                 source.insert(0, n.Do(n.MemoryCall("reset_variables", [n.Literal(phase)]), at=where))
             if not source:
