@@ -67,8 +67,9 @@ from .vocabulary import RULE_FILE, SECTIONS, VAR_KEYS, VIEW_KEYS
 
 @dataclass
 class Declared:
-    """The declare stage's result: the file's name, doc, players, params, phases and zones, its conflict-resolution
-    strategy, and the symbol table every text is then compiled against (filled: declarations.Declarations)."""
+    """The declare stage's result: the file's name, doc, players, params, phases (with what the compile stage reads
+    of them) and zones, its conflict-resolution strategy, and the symbol table every text is then compiled against
+    (filled: declarations.Declarations)."""
 
     name: str
     title: str
@@ -113,7 +114,10 @@ class Compiled:
 class Builder(Settings, Phases, Declarations, Cards, Moves, Rules):
     """Reads a whole rule tree into a Program in three stages, each with a typed result: declare (names, params,
     phases: the symbol table), compile (every section's texts into specs and generated definitions), link
-    (:func:`link`: one module compiled, the specs given its functions)."""
+    (:func:`link`: one module compiled, the specs given its functions).
+
+    The section readers share only the context of reading the file (sections.SectionReader); what one of them
+    gives another is a return value, passed on as a parameter or a field of Declared or Compiled."""
 
     def build(self) -> Program:
         self.tree, self.sym.unmade = expand_bets(self.tree, self.error)

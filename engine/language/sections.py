@@ -3,7 +3,9 @@
 A rule file is read section by section (``settings``, ``declarations``,
 ``cards``, ``moves``, ``rules``; ``builder`` puts them together and
 ``linker`` compiles the generated module); each reader is a mixin of
-:class:`SectionReader`, which holds the state they share.
+:class:`SectionReader`, the context of reading one file. What a reader
+gives another (the zones, a phase's turns, a rule's units) is not kept
+there: it is returned, and passed on as a parameter.
 """
 from __future__ import annotations
 
@@ -38,7 +40,8 @@ class Definition(NamedTuple):
 
 
 class SectionReader:
-    """The shared state of reading one rule file: its tree, its errors, its symbols and generated definitions."""
+    """The context of reading one rule file: its tree, path and `-p` overrides, its errors, its symbol table and
+    compiler, and the generated definitions."""
 
     def __init__(self, tree: Map, path: str, overrides: dict[str, str]):
         self.tree = tree
