@@ -54,9 +54,9 @@ from .linker import (
 )
 from .loader import Map, Text, load_tree
 from .moves import Moves
-from .phases import Phases
+from .phases import PhaseBodies, Phases, TurnOrder
 from .resolver import Unmade
-from .rules import Rules
+from .rules import Rules, rule_units
 from .sections import FUNCTION, Definition, define, located_text
 from .settings import Settings
 from .shapes import shapes_checked
@@ -67,8 +67,9 @@ from .vocabulary import RULE_FILE, SECTIONS, VAR_KEYS, VIEW_KEYS
 
 @dataclass
 class Declared:
-    """The declare stage's result: the file's name, doc, players, params and phases, its conflict-resolution
-    strategy, and the symbol table every text is then compiled against (filled: declarations.Declarations)."""
+    """The declare stage's result: the file's name, doc, players, params, phases (with what the compile stage reads
+    of them) and zones, its conflict-resolution strategy, and the symbol table every text is then compiled against
+    (filled: declarations.Declarations)."""
 
     name: str
     title: str
@@ -78,9 +79,12 @@ class Declared:
     params: dict[str, Param]
     values: dict[str, Any]  # each param's value: its default, or the value `-p name=value` gave
     phases: list[str]
+    phase_bodies: PhaseBodies  # what `phases:` says of each phase besides its name
     strategy: str
     symbols: Symbols
     teams: Any  # `teams:` as Program.teams
+    zones: list[ZoneSpec]
+    seats_alike: bool  # players: symmetric: true
 
 
 @dataclass
@@ -89,7 +93,6 @@ class Compiled:
     put the functions, and the generated definitions with what the linker needs of them."""
 
     cards: CardSpec | None
-    zones: list[ZoneSpec]
     state: list[VarSpec]
     player_state: list[VarSpec]
     setup: str | None
@@ -103,16 +106,18 @@ class Compiled:
     max_firings: int
     max_decisions: int
     symmetric: tuple[str, ...]  # the card attributes whose values play alike (cards: symmetric:)
-    seats_alike: bool
     defs: list[Definition]
     rule_units: dict[int, tuple[Unit, list[Unit]]]
-    turns: dict[str, tuple[Any, ...]]  # phase -> its turn order's generated names (Phases.turn_orders)
+    turns: dict[str, TurnOrder]  # phase -> its turn order's generated names (Phases.turn_orders)
 
 
 class Builder(Settings, Phases, Declarations, Cards, Moves, Rules):
     """Reads a whole rule tree into a Program in three stages, each with a typed result: declare (names, params,
     phases: the symbol table), compile (every section's texts into specs and generated definitions), link
-    (:func:`link`: one module compiled, the specs given its functions)."""
+    (:func:`link`: one module compiled, the specs given its functions).
+
+    The section readers share only the context of reading the file (sections.SectionReader); what one of them
+    gives another is a return value, passed on as a parameter or a field of Declared or Compiled."""
 
     def build(self) -> Program:
         self.tree, self.sym.unmade = expand_bets(self.tree, self.error)
@@ -141,30 +146,34 @@ class Builder(Settings, Phases, Declarations, Cards, Moves, Rules):
         values = {p.name: p.default for p in params.values()}
         self.apply_overrides(params, values)
         self.sym.params = values
-        phases = self.phases()
+        phases, bodies = self.phases()
         strategy = self.strategy()
-        self.declare(phases, self.phase_stages)
+        zones = self.declare(phases, bodies.stages)
         default_ai = (str((tree.get("players") or {}).get("ai", "random")) if isinstance(tree.get("players"), Map)
                       else "random")
         return Declared(str(name), str(tree.get("title", name)), doc.strip() if isinstance(doc, str) else "", players,
-                        default_ai, params, values, phases, strategy, self.sym, self.teams(players[1]))
+                        default_ai, params, values, phases, bodies, strategy, self.sym, self.teams(players[1]),
+                        zones, self.seats_alike())
 
     def compiled(self, declared: Declared) -> Compiled:
         """The compile stage: every function, card, variable, move, rule, view and display of the file."""
         tree = self.tree
         self.compile_functions()
-        turns = self.turn_orders()
-        cards = self.cards()
-        zones = self.zone_specs
-        state = self.variables("state", per_player=False) + self.fact_collections()
-        player_state = self.variables("player_state", per_player=True)
+        turns = self.turn_orders(declared.phase_bodies.turns)
+        cards, symmetric = self.cards(declared.zones)
+        zones = declared.zones
+        wrong_resets: set[str] = set()
+        state = self.variables("state", False, wrong_resets) + self.fact_collections()
+        player_state = self.variables("player_state", True, wrong_resets)
         setup = None
         if "setup" in tree:
             unit = self.compiler.block(self.texts(tree["setup"], tree.loc("setup"), "'setup'"), {}, what="setup")
             setup = self.define("setup", (), unit, True, "setup")
-        moves = self.moves(list(turns))
-        rules = self.rules(declared.phases, declared.strategy)
-        rules += self.entry_rules(len(rules), declared.strategy, {v.reset for v in state + player_state if v.reset})
+        moves = self.moves(list(turns), zones)
+        read = self.rules(declared.phases, declared.strategy)
+        read += self.entry_rules(len(read), declared.strategy, {v.reset for v in state + player_state if v.reset},
+                                 declared.phase_bodies, turns, read)
+        rules = [r.spec for r in read]
         result, evaluation, estimate = (self.per_player_expression(s) for s in ("result", "evaluation", "estimate"))
         views = self.views()
         display = read_display(tree, cards.attributes + list(cards.tables) if cards else [],
@@ -172,12 +181,8 @@ class Builder(Settings, Phases, Declarations, Cards, Moves, Rules):
                                self.error)
         max_firings = self.limit("max_firings", 100_000, MAX_FIRINGS)
         max_decisions = self.limit("max_decisions", 100_000, MAX_DECISIONS)
-        return Compiled(cards, zones, state, player_state, setup, moves, rules, result, evaluation, estimate, views,
-                        display, max_firings, max_decisions, self.symmetric if cards else (), self.seats_alike,
-                        self.defs, self.rule_units, turns)
-
-    def agenda_plans(self, rules: list[RuleSpec], reads: dict[str, set[Any]]) -> list[tuple[Matching, Any]]:
-        return agenda_plans(self.defs, rules, self.rule_units, reads)
+        return Compiled(cards, state, player_state, setup, moves, rules, result, evaluation, estimate, views,
+                        display, max_firings, max_decisions, symmetric, self.defs, rule_units(read), turns)
 
     def fact_collections(self) -> list[VarSpec]:
         """For each kind of fact, the variable holding those asserted (empty at the start)."""
@@ -207,7 +212,9 @@ class Builder(Settings, Phases, Declarations, Cards, Moves, Rules):
         name: str = self.define(section, ("player",), unit, False, section)
         return name
 
-    def variables(self, section: str, per_player: bool) -> list[VarSpec]:
+    def variables(self, section: str, per_player: bool, wrong_resets: set[str]) -> list[VarSpec]:
+        """`state:` or `player_state:` (`wrong_resets`: where a `reset:` naming no phase was reported, so that it is
+        said once)."""
         out = []
         entries = self.section(section, Map, Map())
         for name, spec in entries.items():
@@ -248,18 +255,18 @@ class Builder(Settings, Phases, Declarations, Cards, Moves, Rules):
                 self.error(f"{section} '{name}': 'score' is true or false, on a public per-player variable (the "
                            f"score sheet is shown to everyone)", spec.loc("score"))
             out.append(VarSpec(str(name), func, str(visibility), unit.type if unit else None, show is not False,
-                               score is True, self.reset_phase(spec, f"{section} '{name}'")))
+                               score is True, self.reset_phase(spec, f"{section} '{name}'", wrong_resets)))
         return out
 
-    def reset_phase(self, spec: Any, what: str) -> str | None:
+    def reset_phase(self, spec: Any, what: str, wrong_resets: set[str]) -> str | None:
         """`reset: PHASE`: the phase whose every entry starts the variable again from its init."""
         if not isinstance(spec, Map) or "reset" not in spec:
             return None
         phase, phases = spec["reset"], self.sym.enums.get("phase", ())
         if phase not in phases:
             where = spec.loc("reset")
-            if str(where) not in self.wrong_resets:  # (a bet's variables share its reset: one mistake, said once)
-                self.wrong_resets.add(str(where))
+            if str(where) not in wrong_resets:  # (a bet's variables share its reset: one mistake, said once)
+                wrong_resets.add(str(where))
                 hint = did_you_mean(str(phase), list(phases)) if phases else "declare the game's phases ('phases:')"
                 self.error(f"{what}: 'reset' names the phase each entry of which starts it again, and '{phase}' is "
                            f"not a phase", where, hint)
@@ -301,7 +308,7 @@ def link(declared: Declared, compiled: Compiled, path: str, overrides: dict[str,
     reads = function_reads(defs)
     plans = agenda_plans(defs, compiled.rules, compiled.rule_units, reads)
     module = compile_module(defs, declared.symbols, path)
-    state, player_state, zones, cards = compiled.state, compiled.player_state, compiled.zones, compiled.cards
+    state, player_state, zones, cards = compiled.state, compiled.player_state, declared.zones, compiled.cards
     resolve_specs(module, compiled.moves, state + player_state, compiled.views, cards, compiled.rules)
     read = names_played(defs, reads)
     return Program(
@@ -315,7 +322,7 @@ def link(declared: Declared, compiled: Compiled, path: str, overrides: dict[str,
         display=compiled.display, player_class=player_class(player_state, zones),
         state_names=tuple(v.name for v in state), global_zone_names=tuple(z.name for z in zones if not z.per_player),
         symmetric=compiled.symmetric, card_attributes=cards.card_class.attributes if cards else (),
-        seats_alike=compiled.seats_alike, matchings=linked_plans(module, plans), function_reads=reads,
+        seats_alike=declared.seats_alike, matchings=linked_plans(module, plans), function_reads=reads,
         line_origins=module.line_origins, code_name=module.code_name, overrides=dict(overrides),
         symbols=declared.symbols, namespace=module.namespace, facts=module.facts,
         first_stages=dict(declared.symbols.first_stages),
@@ -323,9 +330,9 @@ def link(declared: Declared, compiled: Compiled, path: str, overrides: dict[str,
                 for phase in declared.phases},
         teams=declared.teams, entries=frozenset(r.phase for r in compiled.rules if r.steps),
         warnings=tuple(unmade_texts(defs, declared.symbols, declared_texts(declared, compiled))),
-        turns={phase: TurnSpec(*map(module.resolve, spec[:4]), once=spec[4], after=spec[5],
-                                 ask=tuple(spec[6] or ()))  # type: ignore[misc]
-               for phase, spec in compiled.turns.items()},
+        turns={phase: TurnSpec(module.resolve(t.first), module.resolve(t.order), module.resolve(t.skip),
+                               module.resolve(t.until), once=t.once, after=t.after, ask=t.ask)
+               for phase, t in compiled.turns.items()},
         key_state=tuple(v.name for v in state if v.name in read),
         key_player_state=tuple(attribute(v.name) for v in player_state if v.name in read),
         key_zones=frozenset(z.name for z in zones if z.name in read),
@@ -338,7 +345,7 @@ def link(declared: Declared, compiled: Compiled, path: str, overrides: dict[str,
 def declared_texts(declared: Declared, compiled: Compiled) -> list[str]:
     """The names and text values a rule file declares, which its variables may hold as texts."""
     params = [str(v) for p in declared.params.values() for v in [p.default, *(p.choices or [])] if isinstance(v, str)]
-    return [*compiled.moves, *(z.name for z in compiled.zones), *declared.phases, *params,
+    return [*compiled.moves, *(z.name for z in declared.zones), *declared.phases, *params,
             *(str(v) for v in declared.values.values() if isinstance(v, str))]
 
 

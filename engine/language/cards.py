@@ -15,8 +15,6 @@ from .vocabulary import CARD_KEYS, TABLE_KEYS
 class Cards(SectionReader):
     """Reads ``cards:``."""
 
-    zone_specs: list[ZoneSpec]  # the zones declared (naipes.language.declarations, read before the cards)
-
     def table_function(self, table: str, spec: Map) -> str:
         """A card table as the function F_table(value of its attribute): its `values` looked up, or its `value`."""
         of, what = str(spec["of"]), f"card table '{table}'"
@@ -35,21 +33,23 @@ class Cards(SectionReader):
         name: str = self.define(n.function_name(table), (of,), unit, True, what)
         return name
 
-    def cards(self) -> CardSpec | None:
+    def cards(self, zones: list[ZoneSpec]) -> tuple[CardSpec | None, tuple[str, ...]]:
+        """The deck (None without one, or after an error) and the attributes whose values play alike
+        (`symmetric:`); `zones`: those declared, where the cards start."""
         spec = self.tree.get("cards")
         if spec is None:
-            return None
+            return None, ()
         if not isinstance(spec, Map):
             self.error("'cards' is a mapping (attributes:, generate:, tables:, ...)", self.tree.loc("cards"))
-            return None
+            return None, ()
         self.check_keys(spec, CARD_KEYS, "cards")
         attrs = spec.get("attributes")
         if not isinstance(attrs, Map) or not attrs:
             self.error("cards need 'attributes:' (each attribute's values, or with 'generate:' its type)", spec.where)
-            return None
+            return None, ()
         names = [str(a) for a in attrs]
         if any(name not in self.sym.card_attrs for name in names):
-            return None  # a refused attribute name was reported when declared
+            return None, ()  # a refused attribute name was reported when declared
         c = self.compiler
         if "generate" in spec:
             text = self.expr_text(spec["generate"], spec.loc("generate"), "'cards.generate'")
@@ -106,8 +106,9 @@ class Cards(SectionReader):
             text = self.expr_text(spec["name"], spec.loc("name"), "'cards.name'")
             unit = None if not text else c.expression(text, {"c": "card"}, what="cards.name")
             name_func = self.define("deck_name", ("c",), unit, False, "cards.name")
-        start = spec.get("start", next((z.name for z in self.zone_specs if not z.per_player), None))
-        if start not in [z.name for z in self.zone_specs if not z.per_player]:
+        shared = [z.name for z in zones if not z.per_player]
+        start = spec.get("start", next(iter(shared), None))
+        if start not in shared:
             self.error(f"cards start in '{start}', which is not a global zone",
                        spec.loc("start") if "start" in spec else spec.where,
                        "declare it under 'zones:' (without per_player)")
@@ -116,9 +117,9 @@ class Cards(SectionReader):
             self.error("'symmetric' lists card attributes whose values are interchangeable labels",
                        spec.loc("symmetric"), f"attributes: {', '.join(names)}")
             symmetric = []
-        self.symmetric = tuple(str(a) for a in symmetric)
         slots = tuple(names) + tuple(tables)
         card_class = readable_by_name(type("Card", (CardBase,), {"__slots__": tuple(map(attribute, slots)),
                                                                  "attributes": slots}), slots)
         declared = {a: tuple(attrs[a]) for a in names if "generate" in spec and isinstance(attrs[a], list)}
-        return CardSpec(names, build_name, tables, name_func, str(start), card_class, spec.where, declared)
+        return (CardSpec(names, build_name, tables, name_func, str(start), card_class, spec.where, declared),
+                tuple(str(a) for a in symmetric))

@@ -65,8 +65,9 @@ class Declarations(SectionReader):
         self.error("'teams' is parity, or lists of seat indexes: [[0, 2], [1, 3]]", where)
         return None
 
-    def declare(self, phases: list[str], stages: dict[str, list[str]]) -> None:
-        """Put every name a rule file declares into the symbol table (`stages`: each phase's stages, if any)."""
+    def declare(self, phases: list[str], stages: dict[str, list[str]]) -> list[ZoneSpec]:
+        """Put every name a rule file declares into the symbol table (`stages`: each phase's stages, if any); the
+        zones declared."""
         sym, tree = self.sym, self.tree
         sym.globals.update({"players": "list", "phase": "str" if phases else None})
         if phases:
@@ -76,7 +77,7 @@ class Declarations(SectionReader):
             sym.enums["stage"] = tuple(dict.fromkeys(s for names in stages.values() for s in names))
             sym.first_stages = {phase: stages[phase][0] if phase in stages else None for phase in phases}
         sym.rules = self.rule_names()
-        self.zone_specs = []
+        zone_specs = []
         zones = self.section("zones", Map, Map())
         for name, spec in zones.items():
             spec = spec if isinstance(spec, Map) else Map()
@@ -88,7 +89,7 @@ class Declarations(SectionReader):
                            spec.loc("visibility"))
             if visibility == "owner" and not per_player:
                 self.error(f"zone '{name}': only per-player zones have an owner to see them", spec.loc("visibility"))
-            self.zone_specs.append(ZoneSpec(str(name), per_player, str(visibility), bool(spec.get("ordered", True))))
+            zone_specs.append(ZoneSpec(str(name), per_player, str(visibility), bool(spec.get("ordered", True))))
             self.new_symbol(str(name), zones.key_loc(name), per_player, "zone")
             sym.zones.add(str(name))
         for section, per_player in (("state", False), ("player_state", True)):
@@ -143,6 +144,7 @@ class Declarations(SectionReader):
                                "a table is also a function of its attribute's value: rename one")
                 elif isinstance(of, str) and identifier_problem(of, "attribute") is None:
                     sym.functions[str(table)] = (of,)  # strength(3): the table's value for rank 3
+        return zone_specs
 
     def declare_functions(self) -> None:
         """`functions:`: each signature's name and arguments into the symbol table (the bodies come later)."""

@@ -4,7 +4,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..errors import Location, did_you_mean
-from ..program import MoveSpec, PartSpec
+from ..program import MoveSpec, PartSpec, ZoneSpec
 from . import nodes as n
 from .codegen import Writer
 from .compiler import Compiler, Unit, identifier_problem
@@ -20,16 +20,19 @@ MOVED_IN = "_moved_in"  # the engine's local: the phase a move is made in (no fi
 class Moves(SectionReader):
     """Reads ``moves:``."""
 
-    def moves(self, turn_phases: list[str]) -> dict[str, MoveSpec]:
-        """Every move (`turn_phases`: the phases with declared turns, in which the turn passes after a move)."""
+    def moves(self, turn_phases: list[str], zones: list[ZoneSpec]) -> dict[str, MoveSpec]:
+        """Every move (`turn_phases`: the phases with declared turns, in which the turn passes after a move;
+        `zones`: those declared)."""
         out: dict[str, MoveSpec] = {}
-        # (a move's choices, the statement making its candidates)
-        self.candidate_lines: list[tuple[list[n.Stmt], int]] = []
-        self.read_moves(out, turn_phases)
-        self.share_candidates()
+        lines: list[tuple[list[n.Stmt], int]] = []  # (a move's choices, the statement making its candidates)
+        self.read_moves(out, turn_phases, [z.name for z in zones if not z.per_player], lines)
+        self.share_candidates(lines)
         return out
 
-    def read_moves(self, out: dict[str, MoveSpec], turn_phases: list[str]) -> None:
+    def read_moves(self, out: dict[str, MoveSpec], turn_phases: list[str], shared: list[str],
+                   lines: list[tuple[list[n.Stmt], int]]) -> None:
+        """The moves into `out` (`shared`: the names of the shared zones; `lines`: where each move's choices make
+        its candidates, for share_candidates)."""
         section = self.section("moves", Map, Map())
         for name, spec in section.items():
             if not isinstance(spec, Map):
@@ -51,7 +54,7 @@ class Moves(SectionReader):
                     unit.tree = n.Copy(unit.expression, at=unit.expression.at)
                 options = self.define("move_options", ("player",), unit, False, f"options of move '{name}'")
                 scope[arg] = None
-            space = self.move_space(str(name), spec, unit if "choose" in spec else None)
+            space = self.move_space(str(name), spec, unit if "choose" in spec else None, shared)
             options_unit = unit if "choose" in spec else None
             cascade, tests = [], []
             legal = spec.get("legal")
@@ -80,7 +83,8 @@ class Moves(SectionReader):
                     self.only_in_stage(str(name), spec, unit)
                 when = self.define("move_when", ("player",), unit, False, f"availability of move '{name}'")
             when_unit = unit if when is not None else None
-            choices = self.move_choices(str(name), spec, options_unit, tests, when_unit, not isinstance(legal, list))
+            choices = self.move_choices(str(name), spec, options_unit, tests, when_unit, not isinstance(legal, list),
+                                        lines)
             label, fixed_label = None, True
             if "label" in spec:
                 text = self.expr_text(spec["label"], spec.loc("label"), f"move '{name}' label")
@@ -93,7 +97,7 @@ class Moves(SectionReader):
                 unit = None if not text else c.expression(text, dict(scope), what=f"move '{name}' public")
                 public = self.define("move_public", ("player", arg or "_"), unit, False,
                                      f"public form of move '{name}'")
-            parts = self.move_parts(str(name), spec, scope) if "parts" in spec else ()
+            parts = self.move_parts(str(name), spec, scope, shared) if "parts" in spec else ()
             unit = c.block(self.texts(spec.get("then", "pass"), spec.loc("then"), f"move '{name}' then"), dict(scope),
                            what=f"effect of move '{name}'")
             if turn_phases and unit is not None and isinstance(unit.tree, list):  # with declared turns, the
@@ -108,7 +112,7 @@ class Moves(SectionReader):
                                       fixed_label=fixed_label, choices=choices, verb=self.move_verb(str(name), spec),
                                       parts=tuple(parts), location=section.key_loc(name))
 
-    def move_parts(self, name: str, spec: Map, scope: dict[str, str | None]) -> list[PartSpec]:
+    def move_parts(self, name: str, spec: Map, scope: dict[str, str | None], shared: list[str]) -> list[PartSpec]:
         """A compound move's later choices (`parts:`), each compiled with the values chosen before it in scope
         (added to `scope`, for the next parts and the effect)."""
         parts, listed = [], spec["parts"]
@@ -149,7 +153,7 @@ class Moves(SectionReader):
                              for key in ("label", "public"))
             until = self.part_text(keys, "until", loc, dict(scope), before, what) if collected else None
             bound = collected or value
-            space = self.move_space(f"{name}.{bound}", keys, unit)
+            space = self.move_space(f"{name}.{bound}", keys, unit, shared)
             scope[bound] = None
             parts.append(PartSpec(bound, f"{name}.{bound}", choices, label, public, space, until, keys.where))
         return parts
@@ -201,13 +205,13 @@ class Moves(SectionReader):
                    "the move's public form to what replaces it (bid: bids: 'P1 bids 3')", spec.loc("verb"))
         return None
 
-    def share_candidates(self) -> None:
+    def share_candidates(self, lines: list[tuple[list[n.Stmt], int]]) -> None:
         """Moves whose candidates are the same code (a discard and a close, both `c in choices(player.hand)`)
         may be asked together: the first of them offered in a decision makes the candidates, the others take
         them (Memory.give and given). The code draws nothing at random (a `choose:` is pure), and no write
         comes between the moves of one decision."""
         alike: dict[str, list[tuple[list[n.Stmt], int]]] = {}
-        for statements, at in self.candidate_lines:
+        for statements, at in lines:
             made = statements[at]
             assert isinstance(made, n.Assign)  # (the candidates made: move_choices)
             alike.setdefault(Writer().expr(made.value), []).append((statements, at))
@@ -226,9 +230,10 @@ class Moves(SectionReader):
             shared += 1
 
     def move_choices(self, name: str, spec: Map, options: Unit | None, tests: list[tuple[n.Filter, Unit]],
-                     when: Unit | None, strict: bool) -> Any:
+                     when: Unit | None, strict: bool, lines: list[tuple[list[n.Stmt], int]]) -> Any:
         """One function giving a move's legal arguments: its availability, its candidates and its legality
-        cascade in a row (the optimiser then computes what the steps share once)."""
+        cascade in a row (the optimiser then computes what the steps share once); where it makes its candidates
+        added to `lines`."""
         legal = spec.get("legal")
         if ("choose" in spec and options is None) or ("when" in spec and when is None) or \
                 (isinstance(legal, list) and len(tests) != len(legal)):
@@ -253,7 +258,7 @@ class Moves(SectionReader):
             calls |= unit.calls
         statements.append(n.Return(n.local(CANDIDATES), at=spec.where))
         if options is not None:
-            self.candidate_lines.append((statements, candidates_at))
+            lines.append((statements, candidates_at))
         return self.define("move_choices", ("player",), Unit(statements, reads, calls), True,
                            f"choices of move '{name}'")
 
@@ -269,8 +274,9 @@ class Moves(SectionReader):
         in_stage = n.Compare(n.global_name("stage"), [("==", None)], [n.Literal(str(stage))])
         unit.tree = n.BoolOp("and", [in_stage, when], at=when.at)
 
-    def move_space(self, name: str, spec: Map, choose: Unit | None) -> Any:
-        """The name of the function giving every argument move `name` can ever offer (see MoveSpec.space), or None."""
+    def move_space(self, name: str, spec: Map, choose: Unit | None, shared: list[str]) -> Any:
+        """The name of the function giving every argument move `name` can ever offer (see MoveSpec.space), or None
+        (`shared`: the names of the shared zones)."""
         if "space" in spec:
             text = self.expr_text(spec["space"], spec.loc("space"), f"move '{name}' space")
             if not text:
@@ -278,7 +284,7 @@ class Moves(SectionReader):
             unit = self.compiler.expression(text, {}, what=f"move '{name}' space")
             if unit is None:
                 return None
-            changing = self.changing_reads(unit) - self.named_zones(unit)
+            changing = self.changing_reads(unit) - named_zones(unit, shared)
             if changing:
                 self.error(f"move '{name}': 'space' may read only params, players and all_cards(), "
                            f"not {', '.join(sorted(changing))}", spec.loc("space"))
@@ -298,21 +304,21 @@ class Moves(SectionReader):
         unit.tree = n.Copy(unit.expression, at=unit.expression.at)
         return self.define("move_space", (), unit, False, f"space of move '{name}'")
 
-    def named_zones(self, space: Unit) -> set[str]:
-        """The zones of a space written as a list of shared zones' names (`[stock, discard]`): the
-        zones themselves are the arguments, and which zones a game has never changes."""
-        items = space.expression.items if isinstance(space.expression, n.ListExpr) else []
-        listed = {item.id for item in items if isinstance(item, n.Name)} if items and all(
-            isinstance(item, n.Name) for item in items) else set()
-        shared = {z.name for z in self.zone_specs if not z.per_player}
-        return listed if listed <= shared else set()
-
     def changing_reads(self, unit: Unit) -> set[str]:
         """What `unit` reads, through the functions it calls, that a game may change (all but players)."""
         return self.reads_through_calls(unit) - {"players"}
 
     def reads_through_calls(self, unit: Unit) -> set[str]:
         return reads_through_calls(unit, self.defs)
+
+
+def named_zones(space: Unit, shared: list[str]) -> set[str]:
+    """The zones of a space written as a list of `shared` zones' names (`[stock, discard]`): the zones themselves
+    are the arguments, and which zones a game has never changes."""
+    items = space.expression.items if isinstance(space.expression, n.ListExpr) else []
+    listed = {item.id for item in items if isinstance(item, n.Name)} if items and all(
+        isinstance(item, n.Name) for item in items) else set()
+    return listed if listed <= set(shared) else set()
 
 
 def written_alone(choose: Any, where: Location) -> Map:

@@ -28,13 +28,15 @@ next dealer), as the memory decides in ``Memory.in_phase``.
 from __future__ import annotations
 
 import re
-from typing import Any
+from dataclasses import dataclass, field
+from typing import Any, NamedTuple
 
 from ..errors import did_you_mean
 from ..program import RuleSpec, entry_rule
 from . import nodes as n
 from .compiler import Unit, identifier_problem
 from .loader import Map, Seq
+from .rules import ReadRule
 from .sections import SectionReader, located_text
 from .vocabulary import PHASE_KEYS, STEP_KEYS, TURNS_KEYS
 from .writes import union, unit_writes
@@ -43,20 +45,42 @@ NAME = re.compile(r"[A-Za-z]\w*\Z", re.ASCII)
 ENTRY_PRIORITY = float("inf")  # entering a phase comes before every rule of it
 
 
+@dataclass
+class PhaseBodies:
+    """What ``phases:`` says of each phase besides its name (read when the names are declared, compiled later):
+    where it is named, its stages, its `turns:` and its enter steps (with where `enter:` is written), as written."""
+
+    where: dict[str, Any] = field(default_factory=dict)
+    stages: dict[str, list[str]] = field(default_factory=dict)
+    turns: dict[str, Map] = field(default_factory=dict)
+    steps: dict[str, tuple[Seq, Any]] = field(default_factory=dict)
+
+
+class TurnOrder(NamedTuple):
+    """A phase's `turns:` compiled (Phases.turn_orders): the generated names of its from, order, skip and until
+    (None: not given, or wrong), whether the turn goes round once, the moves that end a turn (None: every move) and
+    those the player is asked when the turn passes to him."""
+
+    first: str | None
+    order: str | None
+    skip: str | None
+    until: str | None
+    once: bool
+    after: frozenset[str] | None
+    ask: tuple[str, ...]
+
+
 class Phases(SectionReader):
     """Reads ``phases:`` (a list of names, or a mapping of phases with their enter steps)."""
 
-    def phases(self) -> list[str]:
-        self.phase_steps: dict[str, tuple[Seq, Any]] = {}
-        self.phase_stages: dict[str, list[str]] = {}
-        self.phase_where: dict[str, Any] = {}  # phase -> where it is named
-        self.phase_turns: dict[str, Map] = {}  # phase -> its `turns:` as written
-        self.turn_asks: dict[str, tuple[str, ...]] = {}  # phase -> the moves its turns ask (`ask:`, checked)
+    def phases(self) -> tuple[list[str], PhaseBodies]:
+        """The names of the phases in order, and what the file says of each."""
+        bodies = PhaseBodies()
         phases = self.tree.get("phases") or Seq()
         if not isinstance(phases, (Seq, Map)):
             self.error("'phases' is a list of names, or a mapping of phases (name: {enter: steps})",
                        self.tree.loc("phases"))
-            return []
+            return [], bodies
         names: list[str] = []
         for i, p in enumerate(phases):
             where = phases.loc(i) if isinstance(phases, Seq) else phases.key_loc(p)
@@ -68,24 +92,26 @@ class Phases(SectionReader):
                 self.error(f"phase '{p}' is listed twice", where)
             else:
                 names.append(str(p))
-                self.phase_where[str(p)] = where
+                bodies.where[str(p)] = where
                 if isinstance(phases, Map):
-                    self.phase_body(str(p), phases[p], phases.loc(p))
-        return names
+                    self.phase_body(str(p), phases[p], phases.loc(p), bodies)
+        return names, bodies
 
-    def phase_body(self, name: str, body: Any, where: Any) -> None:
+    def phase_body(self, name: str, body: Any, where: Any, bodies: PhaseBodies) -> None:
         if body is None:
             return
         if not isinstance(body, Map):
             self.error(f"phase '{name}' is a mapping (enter: steps, doc: text), or empty", where)
             return
         self.check_keys(body, PHASE_KEYS, f"phase '{name}'")
-        self.stages(name, body)
+        stages = self.stages(name, body)
+        if stages:
+            bodies.stages[name] = stages
         turns = body.get("turns")
         if turns is not None:
             if isinstance(turns, Map) and "from" in turns:
                 self.check_keys(turns, TURNS_KEYS, f"the turns of phase '{name}'")
-                self.phase_turns[name] = turns
+                bodies.turns[name] = turns
             else:
                 self.error(f"the turns of phase '{name}' are a mapping with 'from: PLAYER' (and order, skip, once, "
                            "until)", body.loc("turns"))
@@ -95,44 +121,43 @@ class Phases(SectionReader):
         if not isinstance(steps, Seq):
             self.error(f"the enter steps of phase '{name}' are a list: - step_name: actions", body.loc("enter"))
             return
-        self.phase_steps[name] = (steps, body.key_loc("enter"))
+        bodies.steps[name] = (steps, body.key_loc("enter"))
 
-    def stages(self, phase: str, body: Map) -> None:
+    def stages(self, phase: str, body: Map) -> list[str]:
+        """The names of a phase's stages (`stages:`), the wrong ones left out."""
         stages = body.get("stages")
         if stages is None:
-            return
+            return []
         if not isinstance(stages, Seq) or not stages:
             self.error(f"the stages of phase '{phase}' are a list of names", body.loc("stages"))
-            return
+            return []
         names: list[str] = []
         for i, stage in enumerate(stages):
             if not (isinstance(stage, str) and NAME.match(stage)) or stage in names:
                 self.error(f"a stage is a name, once: not {stage!r}", stages.loc(i))
             else:
                 names.append(str(stage))
-        if names:
-            self.phase_stages[phase] = names
+        return names
 
-    def turn_orders(self) -> dict[str, tuple[Any, ...]]:
-        """Each phase's `turns:` compiled: phase -> the generated names of (from, order, skip, until), once, the
-        moves that end a turn (`after`) and those asked when the turn passes (`ask`)."""
-        out: dict[str, tuple[Any, ...]] = {}
-        if self.phase_turns and "turn" not in self.sym.globals:
-            phase, turns = next(iter(self.phase_turns.items()))
+    def turn_orders(self, phase_turns: dict[str, Map]) -> dict[str, TurnOrder]:
+        """Each phase's `turns:` (as written: PhaseBodies.turns) compiled."""
+        out: dict[str, TurnOrder] = {}
+        if phase_turns and "turn" not in self.sym.globals:
+            phase, turns = next(iter(phase_turns.items()))
             self.error(f"phase '{phase}' declares its turns: declare the state variable they set, 'turn' (the "
                        "player to move)", turns.where, "state: {turn: None}")
             return out
-        for phase, turns in self.phase_turns.items():
+        for phase, turns in phase_turns.items():
             scopes: dict[str, dict[str, str | None]] = {"from": {}, "order": {}, "skip": {"player": "player"},
                                                          "until": {}}
-            names = [self.turn_expression(phase, turns, key, scope) for key, scope in scopes.items()]
+            first, order, skip, until = [self.turn_expression(phase, turns, key, scope)
+                                         for key, scope in scopes.items()]
             once = turns.get("once", False)
             if not isinstance(once, bool):
                 self.error(f"'once' in the turns of phase '{phase}' is true or false", turns.loc("once"))
             after, ask = self.turn_moves(phase, turns, "after"), self.turn_moves(phase, turns, "ask")
-            if ask:
-                self.turn_asks[phase] = ask
-            out[phase] = (*names, once is True, None if after is None else frozenset(after), ask)
+            out[phase] = TurnOrder(first, order, skip, until, once is True, None if after is None else frozenset(after),
+                                   ask or ())
         return out
 
     def turn_moves(self, phase: str, turns: Map, key: str) -> tuple[str, ...] | None:
@@ -152,26 +177,24 @@ class Phases(SectionReader):
                            did_you_mean(str(name), [str(m) for m in moves]))
         return tuple(str(name) for name in names if name in moves)
 
-    def entry_end(self, phase: str) -> list[n.Stmt]:
-        """The end of the entry of a phase with declared turns, once the enter steps have run, if the game is still
-        in the phase: a holder of the turn whom they left one the order passes over (`skip`) passes it on; the
-        player whose turn it is, if any, is asked the turns' `ask:`."""
-        turns = self.phase_turns[phase]
-        if "skip" not in turns and phase not in self.turn_asks:
+    def entry_end(self, phase: str, turns: Map, ask: tuple[str, ...]) -> list[n.Stmt]:
+        """The end of the entry of a phase with declared turns (`turns`, as written), once the enter steps have
+        run, if the game is still in the phase: a holder of the turn whom they left one the order passes over
+        (`skip`) passes it on; the player whose turn it is, if any, is asked the turns' `ask` (checked)."""
+        if "skip" not in turns and not ask:
             return []
         still = n.MemoryCall("in_phase", [n.Literal(phase)])
         end: list[n.Stmt] = [n.If(n.Not(still), [n.Return(None, at=turns.where)], [], at=turns.where)]
         if "skip" in turns:
             end.append(n.Do(n.MemoryCall("settle_turns", [n.Literal(phase)]), at=turns.loc("skip")))
-        return end + self.first_ask(phase)
+        return end + self.first_ask(phase, turns, ask)
 
-    def first_ask(self, phase: str) -> list[n.Stmt]:
-        """The player whose turn it is, if any, is asked the turns' `ask:` (at the end of the phase's entry)."""
-        if phase not in self.turn_asks:
+    def first_ask(self, phase: str, turns: Map, ask: tuple[str, ...]) -> list[n.Stmt]:
+        """The player whose turn it is, if any, is asked the turns' `ask` (at the end of the phase's entry)."""
+        if not ask:
             return []
-        what, at = f"'ask' of the turns of phase '{phase}'", self.phase_turns[phase].loc("ask")
-        unit = self.compiler.block([located_text(f"ask turn to {', '.join(self.turn_asks[phase])}", at)], {},
-                                   what=what)
+        what, at = f"'ask' of the turns of phase '{phase}'", turns.loc("ask")
+        unit = self.compiler.block([located_text(f"ask turn to {', '.join(ask)}", at)], {}, what=what)
         someone = self.compiler.expression(located_text("turn is not None", at), {}, what=what)
         if unit is None or someone is None:
             return []
@@ -187,14 +210,16 @@ class Phases(SectionReader):
         name: str = self.define(f"turn_{key}", tuple(scope), unit, False, what)
         return name
 
-    def entry_rules(self, first_index: int, strategy: str, resetting: set[str]) -> list[RuleSpec]:
+    def entry_rules(self, first_index: int, strategy: str, resetting: set[str], bodies: PhaseBodies,
+                    turns: dict[str, TurnOrder], file_rules: list[ReadRule]) -> list[ReadRule]:
         """One rule per phase with enter steps, variables reset on entering it (`resetting`) or declared turns:
         guarded by the phase, first of all, resetting the variables, giving the first turn, then running the
-        steps in order."""
-        rules: list[RuleSpec] = []
+        steps in order (`turns`: the turn orders compiled, Phases.turn_orders; `file_rules`: the rules of the
+        file, what they may write)."""
+        rules: list[ReadRule] = []
         seen: set[str] = set()
-        entered = dict(self.phase_steps)
-        entered.update({phase: (Seq(), self.phase_where.get(phase)) for phase in [*resetting, *self.phase_turns]
+        entered = dict(bodies.steps)
+        entered.update({phase: (Seq(), bodies.where.get(phase)) for phase in [*resetting, *bodies.turns]
                         if phase not in entered})
         for phase, (steps, where) in entered.items():
             calls: list[tuple[list[n.Stmt], frozenset[str] | None, Any]] = []
@@ -203,7 +228,7 @@ class Phases(SectionReader):
                 if made is not None:
                     calls.append((*made, steps.loc(i)))
             source: list[n.Stmt] = []
-            rules_may_write = union(writes for of_phase, writes in self.rule_writes if of_phase in (None, phase))
+            rules_may_write = union(r.writes for r in file_rules if r.spec.phase in (None, phase))
             for i, (call, _, where_step) in enumerate(calls):
                 if source:  # a goto or the end of the game in a step ends the entry
                     later = union([rules_may_write, *(writes for _, writes, _ in calls[i:])])
@@ -211,9 +236,10 @@ class Phases(SectionReader):
                     still = n.MemoryCall("in_phase", [n.Literal(phase), *names])
                     source.append(n.If(n.Not(still), [n.Return(None, at=where_step)], [], at=where_step))
                 source += call
-            if phase in self.phase_turns:
+            if phase in bodies.turns:
                 source.insert(0, n.Do(n.MemoryCall("start_turns", [n.Literal(phase)]), at=where))
-                source += self.entry_end(phase)
+                ask = turns[phase].ask if phase in turns else ()  # (none when the turns were refused)
+                source += self.entry_end(phase, bodies.turns[phase], ask)
             if phase in resetting:
                 source.insert(0, n.Do(n.MemoryCall("reset_variables", [n.Literal(phase)]), at=where))
             if not source:
@@ -228,8 +254,7 @@ class Phases(SectionReader):
             rule = RuleSpec(entry_rule(phase), index, ENTRY_PRIORITY, phase, cond.tests, (), [], condition, action,
                             ("phase", phase), where, doc=f"the enter steps of phase '{phase}'", steps=True,
                             strategy=strategy)
-            self.rule_units[index] = (cond, [])
-            rules.append(rule)
+            rules.append(ReadRule(rule, cond, [], None))  # (what it writes: not asked)
         return rules
 
     def step(self, phase: str, step: Any, where: Any, seen: set[str]

@@ -1,7 +1,7 @@
 """The ``rules:`` section: production rules with their bindings, conditions, actions and priorities."""
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NamedTuple
 
 from ..errors import Location, did_you_mean
 from ..program import Join, RuleSpec
@@ -40,6 +40,22 @@ def all_of(units: list[Unit]) -> Unit:
 ORDER_KEYS = ("before", "after")
 
 
+class ReadRule(NamedTuple):
+    """A rule as the rules reader gives it: its spec, the units of its condition and of its domains (their read
+    sets, for the linker's indexes), and what its actions may write (naipes.language.writes: what may still
+    change in its phase, phases.entry_rules)."""
+
+    spec: RuleSpec
+    condition: Unit
+    domains: list[Unit]
+    writes: frozenset[str] | None
+
+
+def rule_units(rules: list[ReadRule]) -> dict[int, tuple[Unit, list[Unit]]]:
+    """Rule index -> the units of its condition and domains (naipes.language.linker.read_indexes)."""
+    return {rule.spec.index: (rule.condition, rule.domains) for rule in rules}
+
+
 def entry_name(entry: Any) -> Any:
     """The name an entry of a rules list is known by: a rule's `name:`, a group's `group:`."""
     if not isinstance(entry, Map):
@@ -50,24 +66,26 @@ def entry_name(entry: Any) -> Any:
 class Rules(SectionReader):
     """Reads ``rules:``."""
 
-    def rules(self, phases: list[str], strategy: str) -> list[RuleSpec]:
-        out: list[RuleSpec] = []
+    def rules(self, phases: list[str], strategy: str) -> list[ReadRule]:
+        out: list[ReadRule] = []
         section = self.section("rules", Seq, Seq())
         seen: dict[str, Location] = {}
-        for i, spec in self.in_order(section):
+        ordered, inherited = self.in_order(section)
+        for i, spec in ordered:
             loc = section.loc(i)
             if not isinstance(spec, Map):
                 self.error("a rule is a mapping (name:, when:, then:, priority:, ...)", loc)
                 continue
             self.check_keys(spec, RULE_KEYS, "a rule")
             name = self.rule_name(spec, i, seen)
-            rule = self.rule(len(out), name, spec, phases, strategy)
+            rule = self.rule(len(out), name, spec, self.priority(name, spec, inherited), phases, strategy)
             if rule is not None:
                 out.append(rule)
         return out
 
-    def in_order(self, section: Seq) -> list[tuple[int, Any]]:
-        """The entries of a rules list (with their declared index) in the order they say.
+    def in_order(self, section: Seq) -> tuple[list[tuple[int, Any]], dict[str, float]]:
+        """The entries of a rules list (with their declared index) in the order they say, and the priority each
+        entry placed by before/after takes (by its name, a group's rules' too).
 
         ``before: NAME`` / ``after: NAME`` place an entry right before / right after the
         named one, and give it that one's priority; the other entries keep their declared
@@ -75,7 +93,7 @@ class Rules(SectionReader):
         themselves, so a level that extends another can slot rules between the base's
         rules by name instead of by inventing priorities between theirs (39.5)."""
         names = {entry_name(e): i for i, e in enumerate(section) if isinstance(entry_name(e), str)}
-        self.inherited = {}
+        inherited: dict[str, float] = {}
         keys: dict[int, tuple[Any, ...]] = {}
 
         def key(i: int, visiting: frozenset[int] = frozenset()) -> tuple[Any, ...]:
@@ -94,15 +112,15 @@ class Rules(SectionReader):
                            entry.loc(side))
                 return keys[i]
             keys[i] = key(anchor, visiting | {i}) + ((-1 if side == "before" else 1), i)
-            priority = self.inherited.get(str(entry_name(section[anchor])), section[anchor].get("priority", 0))
+            priority = inherited.get(str(entry_name(section[anchor])), section[anchor].get("priority", 0))
             for named in [entry, *(entry.get("rules") or [])]:
                 if isinstance(entry_name(named), str):
-                    self.inherited[str(entry_name(named))] = priority
+                    inherited[str(entry_name(named))] = priority
             return keys[i]
 
         for i in range(len(section)):
             key(i)
-        return sorted(enumerate(section), key=lambda pair: keys[pair[0]] + (0,))
+        return sorted(enumerate(section), key=lambda pair: keys[pair[0]] + (0,)), inherited
 
     def order_anchor(self, entry: Map, side: str, names: dict[Any, int]) -> int | None:
         """The index of the entry that `entry` is ordered against (None after a located error)."""
@@ -121,11 +139,11 @@ class Rules(SectionReader):
         """A hint for `before/after:` naming no rule (strategy files say more)."""
         return None
 
-    def priority(self, name: str, spec: Map) -> float:
+    def priority(self, name: str, spec: Map, inherited: dict[str, float]) -> float:
         """A rule's priority (salience), a number; the priority of the rule it is ordered by
-        (``before:``/``after:``); 0 after a located error."""
-        if "priority" not in spec and name in self.inherited:
-            return self.inherited[name]
+        (``before:``/``after:``, `inherited`: Rules.in_order); 0 after a located error."""
+        if "priority" not in spec and name in inherited:
+            return inherited[name]
         priority = spec.get("priority", 0)
         if not isinstance(priority, (int, float)) or isinstance(priority, bool):
             self.error(f"rule '{name}': priority must be a number", spec.loc("priority"))
@@ -144,13 +162,12 @@ class Rules(SectionReader):
         seen[str(name)] = spec.key_loc("name")
         return str(name)
 
-    def rule(self, index: int, name: str, spec: Map, phases: list[str], strategy: str,
-             given: tuple[Any, ...] = (), groups: tuple[Map, ...] = ()) -> RuleSpec | None:
+    def rule(self, index: int, name: str, spec: Map, priority: float, phases: list[str], strategy: str,
+             given: tuple[Any, ...] = (), groups: tuple[Map, ...] = ()) -> ReadRule | None:
         """One rule; `given`: values its condition, actions and `for:` can read, each of its functions
         computing them first: (name, type, generated expression), the rule not applying while one is None
         (a strategy's `options`); the `when:` of each of its `groups` comes before its own (all must hold)."""
         c = self.compiler
-        priority = self.priority(name, spec)
         phase = spec.get("phase")
         if phase is not None and phase not in phases:
             self.error(f"rule '{name}': unknown phase '{phase}'", spec.loc("phase"),
@@ -214,9 +231,7 @@ class Rules(SectionReader):
             rule.fact_levels = tuple(text if text in self.sym.facts else None for text in collections)
         rule.cond_kinds, rule.data_reads, rule.probed = condition_data(cond_unit, self.defs, variables,
                                                                        set(self.sym.facts))
-        self.rule_units[index] = (cond_unit, domain_units)  # read sets, for the linker's indexes
-        self.rule_writes.append((rule.phase, unit_writes(act_unit, self.sym.zones)))  # (see phases.entry_rules)
-        return rule
+        return ReadRule(rule, cond_unit, domain_units, unit_writes(act_unit, self.sym.zones))
 
     def join_plan(self, name: str, when: str, variables: list[str], domains: list[Unit]) -> tuple[Any, ...]:
         """The tests of a rule's condition made while its variables are bound (see naipes.program.Join): each

@@ -3,7 +3,9 @@
 A rule file is read section by section (``settings``, ``declarations``,
 ``cards``, ``moves``, ``rules``; ``builder`` puts them together and
 ``linker`` compiles the generated module); each reader is a mixin of
-:class:`SectionReader`, which holds the state they share.
+:class:`SectionReader`, the context of reading one file. What a reader
+gives another (the zones, a phase's turns, a rule's units) is not kept
+there: it is returned, and passed on as a parameter.
 """
 from __future__ import annotations
 
@@ -12,7 +14,6 @@ from collections.abc import Set as AbstractSet
 from typing import Any, NamedTuple
 
 from ..errors import Location, RuleError, did_you_mean
-from ..program import ZoneSpec
 from . import nodes as n
 from .code import Code
 from .codegen import literal
@@ -39,7 +40,8 @@ class Definition(NamedTuple):
 
 
 class SectionReader:
-    """The shared state of reading one rule file: its tree, its errors, its symbols and generated definitions."""
+    """The context of reading one rule file: its tree, path and `-p` overrides, its errors, its symbol table and
+    compiler, and the generated definitions."""
 
     def __init__(self, tree: Map, path: str, overrides: dict[str, str]):
         self.tree = tree
@@ -49,15 +51,6 @@ class SectionReader:
         self.sym = Symbols()
         self.compiler = Compiler(self.sym)
         self.defs: list[Definition] = []
-        # rule index -> (condition unit, domain units), for the linker
-        self.rule_units: dict[int, tuple[Unit, list[Unit]]] = {}
-        # (a rule's phase, what its actions may write): what may still change in a phase after its entry
-        self.rule_writes: list[tuple[str | None, frozenset[str] | None]] = []
-        self.symmetric: tuple[str, ...] = ()
-        self.seats_alike = False  # players: symmetric: true (naipes.language.settings)
-        self.inherited: dict[str, float] = {}  # rule name -> the priority it takes by before/after (rules.py)
-        self.zone_specs: list[ZoneSpec] = []  # the zones declared (declarations.py)
-        self.wrong_resets: set[str] = set()  # where a 'reset:' names no phase, said once (builder.reset_phase)
 
     def error(self, message: str, loc: Location | None, hint: str | None = None) -> None:
         self.errors.append(RuleError(message, loc, hint))

@@ -41,8 +41,13 @@ class Settings(SectionReader):
             self.check_agent(spec["ai"], spec.loc("ai"))
         if not isinstance(spec.get("symmetric", False), bool):
             self.error("players.symmetric is true or false", spec.loc("symmetric"))
-        self.seats_alike = spec.get("symmetric") is True
         return (lo, hi, default)
+
+    def seats_alike(self) -> bool:
+        """`players: symmetric: true`: positions that differ by turning the seats round play alike (checked by
+        :meth:`players`)."""
+        spec = self.tree.get("players")
+        return isinstance(spec, Map) and spec.get("symmetric") is True
 
     def check_agent(self, name: Any, loc: Location) -> None:
         if not isinstance(name, str) or (name.partition(":")[0] not in AGENT_NAMES

@@ -41,11 +41,11 @@ from typing import Any, Protocol
 from ..errors import Location, RuleError, RuleErrors, did_you_mean
 from ..program import LEAVE, Program, RuleSpec, VarSpec
 from . import nodes as n
-from .builder import Builder
+from .builder import Builder, agenda_plans
 from .compiler import Compiler, Unit, identifier_problem
 from .linker import Module, compile_module, function_reads, linked_plans, names_read, resolve_specs
 from .loader import Map, Seq, load_tree, written_as_strategy
-from .rules import with_given
+from .rules import ReadRule, rule_units, with_given
 from .shapes import shapes_checked
 from .shipped import STRATEGIES, is_file, strategy_folders
 from .vocabulary import AGENT_NAMES, STRATEGY_FILE, STRATEGY_GROUP_KEYS, STRATEGY_RULE_KEYS, STRATEGY_SECTIONS
@@ -249,10 +249,11 @@ class _StrategyBuilder(Builder):
         game = self.game
         self.declare_own_names()
         self.compile_functions()
-        memory = self.variables("state", per_player=False)
-        per_player = self.variables("player_state", per_player=True)
+        memory = self.variables("state", False, set())  # (a strategy's memory has no 'reset:' of a phase)
+        per_player = self.variables("player_state", True, set())
         strategy = self.strategy()
-        rules = self.rules(game.phases, strategy)
+        read = self.rules(game.phases, strategy)
+        rules = [r.spec for r in read]
         self.raise_errors()
         reads = function_reads(self.defs, known=game.function_reads)
         resets = names_read(self.read_units[None], reads)
@@ -260,7 +261,7 @@ class _StrategyBuilder(Builder):
                                if move is not None}
         self.decision_reads = names_read([d.unit for d in self.defs if d.kind not in ("observe_when", "observe_then")],
                                          reads)
-        plans = self.agenda_plans(rules, reads)
+        plans = agenda_plans(self.defs, rules, rule_units(read), reads)
         module = compile_module(self.defs, self.sym, self.path, base=game.namespace)
         resolve_specs(module, {}, memory + per_player, [], None, rules)
         for var in per_player:
@@ -309,18 +310,19 @@ class _StrategyBuilder(Builder):
         for rules in self.resolved_observations.values():
             rules.sort(key=lambda o: -o.priority)  # stable: declaration order among equals
 
-    def rules(self, phases: list[str], strategy: str) -> list[RuleSpec]:
+    def rules(self, phases: list[str], strategy: str) -> list[ReadRule]:
         section = self.strategy_tree.get("rules") or Seq()
         if not isinstance(section, Seq):
             self.error("'rules' must be a list of rules", self.strategy_tree.loc("rules"))
             return []
         self.compile_resets()
         self.compiler.writable = self.memory_names
-        out: list[RuleSpec] = []
+        out: list[ReadRule] = []
         seen: dict[str, Location] = {}
-        for i, spec in self.in_order(section):
+        ordered, inherited = self.in_order(section)
+        for i, spec in ordered:
             if isinstance(spec, Map) and "group" in spec:
-                out += self.group(spec, len(out), seen, phases, strategy)
+                out += self.group(spec, len(out), seen, phases, strategy, inherited)
                 continue
             if not isinstance(spec, Map):
                 self.error("a strategy rule is a mapping (name:, when:, choose:, then:, ...)", section.loc(i))
@@ -328,17 +330,18 @@ class _StrategyBuilder(Builder):
             self.check_keys(spec, STRATEGY_RULE_KEYS, "a strategy rule")
             name = self.rule_name(spec, i, seen)
             if "observe" in spec:
-                self.observation(i, name, spec)
+                self.observation(i, name, spec, inherited)
             else:
-                rule = self.decision_rule(len(out), name, spec, phases, strategy)
+                rule = self.decision_rule(len(out), name, spec, phases, strategy, inherited)
                 if rule is not None:
                     out.append(rule)
         self.compiler.writable = None
         return out
 
     def group(self, group: Map, first_index: int, seen: dict[str, Location], phases: list[str],
-              strategy: str) -> list[RuleSpec]:
-        """`- group: NAME` with `when:` (and `move:`) shared by its `rules:`, decision rules that add their own."""
+              strategy: str, inherited: dict[str, float]) -> list[ReadRule]:
+        """`- group: NAME` with `when:` (and `move:`) shared by its `rules:`, decision rules that add their own
+        (`inherited`: the priorities taken by before/after, Rules.in_order)."""
         self.check_keys(group, STRATEGY_GROUP_KEYS, "a group of rules")
         problem = identifier_problem(group["group"], "group")
         if problem:
@@ -347,7 +350,7 @@ class _StrategyBuilder(Builder):
         if not isinstance(inner, Seq) or not inner:
             self.error(f"group '{group['group']}' needs 'rules:', a list of decision rules", group.where)
             return []
-        out: list[RuleSpec] = []
+        out: list[ReadRule] = []
         for i, spec in enumerate(inner):
             if not isinstance(spec, Map):
                 self.error("a strategy rule is a mapping (name:, when:, choose:, then:, ...)", inner.loc(i))
@@ -355,7 +358,7 @@ class _StrategyBuilder(Builder):
             self.check_keys(spec, STRATEGY_RULE_KEYS - {"observe", "before", "after"},
                             f"a rule of group '{group['group']}'")
             name = self.rule_name(spec, i, seen)
-            rule = self.decision_rule(first_index + len(out), name, spec, phases, strategy, group)
+            rule = self.decision_rule(first_index + len(out), name, spec, phases, strategy, inherited, group)
             if rule is not None:
                 out.append(rule)
         return out
@@ -398,17 +401,18 @@ class _StrategyBuilder(Builder):
         return move
 
     def decision_rule(self, index: int, name: str, spec: Map, phases: list[str], strategy: str,
-                      group: Map | None = None) -> RuleSpec | None:
+                      inherited: dict[str, float], group: Map | None = None) -> ReadRule | None:
         move = self.move_named(spec if "move" in spec or group is None else group, "move", decision=True)
         # `options`: the legal arguments of its move (None when the move is not offered: the rule does not apply)
         offered = n.global_name(OFFERED)
         options = (("options", "list", n.IfExp(n.Subscript(offered, n.Literal(move)),
                                                n.Compare(n.Literal(move), [("in", None)], [offered]),
                                                n.Literal(None))),) + self.begun_values(move)
-        rule = self.rule(index, name, spec, phases, strategy, given=options,
+        read = self.rule(index, name, spec, self.priority(name, spec, inherited), phases, strategy, given=options,
                          groups=(group,) if group is not None else ())
-        if rule is None:
+        if read is None:
             return None
+        rule = read.spec
         rule.move = move
         self.decision_rules[index] = rule
         if "choose" in spec:
@@ -418,7 +422,7 @@ class _StrategyBuilder(Builder):
                                                                   allow_random=True)
             self.choices[index] = self.define("rule_choose", rule.variables,
                                               unit and with_given(options, unit), True, f"choice of rule '{name}'")
-        return rule
+        return read
 
     def begun_values(self, move: str | None) -> tuple[tuple[str, None, n.Expr], ...]:
         """For a rule choosing a part of a compound move (MOVE.PART), the values chosen before it by their names
@@ -434,7 +438,7 @@ class _StrategyBuilder(Builder):
                                           n.Compare(n.Literal(move), [("in", None)], [offered]), n.Literal(None)))
                      for i, name in enumerate(names))
 
-    def observation(self, index: int, name: str, spec: Map) -> None:
+    def observation(self, index: int, name: str, spec: Map, inherited: dict[str, float]) -> None:
         move = self.move_named(spec, "observe")
         for key in ("choose", "move", "for", "phase"):
             if key in spec:
@@ -450,6 +454,6 @@ class _StrategyBuilder(Builder):
                       what=f"actions of rule '{name}'")
         params = ("player", arg)
         self.read_units.setdefault(move, []).extend(u for u in (cond, act) if u is not None)
-        self.observations.append((name, move, self.priority(name, spec),
+        self.observations.append((name, move, self.priority(name, spec, inherited),
                                   self.define("observe_when", params, cond, False, f"condition of rule '{name}'"),
                                   self.define("observe_then", params, act, True, f"actions of rule '{name}'")))
