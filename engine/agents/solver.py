@@ -57,6 +57,7 @@ from typing import Any
 from ..errors import ParamError
 from ..library.builtins import TEAMS
 from ..runtime.game import Game, Option
+from ..runtime.memory import Baseline
 from .deadline import Deadline
 from .equivalence import Distinct
 from .ismcts import estimates, standing
@@ -144,7 +145,7 @@ class OpenSolver:
         self._side: tuple[int, ...] = ()  # paranoid and sides: the seats that maximise (the player's side)
         self._root_standing: Vector = ()
         self._root_estimate: Vector | None = None
-        self._same: tuple[dict, list[dict]] | None = None
+        self._same: Baseline | None = None
 
     # ------------------------------------------------------------ the public calls
     def solve(self, game: Game, player: int | None = None, line: bool = True,
