@@ -90,7 +90,7 @@ class Memory(Budget):
                  "_rng_own",  # the state
                  "program", "keys", "made", "weighed", "turn_runs",  # shared with copies
                  "dirty", "events", "trackers", "shuffler", "on_step", "trail", "indexes", "probes", "given_now",
-                 "halt", "halted", "checked_order")  # a memory's own (and `steps`, Budget's)
+                 "halt", "halted", "checked_order", "key_plan")  # a memory's own (and `steps`, Budget's)
 
     # shared with copies
     program: Program
@@ -158,6 +158,8 @@ class Memory(Budget):
         self.halted = False
         # the last order of turns found to be a list of players (see _following; kept, so never another's address)
         self.checked_order: Any = None
+        # what `key` reads of the program for the seat it counts from: (that seat, _zone_table, _ordered_key_slots)
+        self.key_plan: tuple[int, bytes, list[int]] | None = None
 
     @property
     def rng(self) -> random.Random:
@@ -992,7 +994,7 @@ class Memory(Budget):
         for name in (program.state_names if program.key_state is None else program.key_state):
             value = V[name]
             kind = type(value)
-            parts.append(value if kind in atoms else SAME if was.get(name) is value else
+            parts.append(value if kind is int or kind is str or kind in atoms else SAME if was.get(name) is value else
                          seats[value.index] if kind is player_class else
                          _normalise(value) if not turn else norm(value))  # (a direct call when seats are not turned)
         slots = program.key_player_state
@@ -1002,7 +1004,7 @@ class Memory(Budget):
                 for slot in (p.state_slots if slots is None else slots):
                     value = getattr(p, slot)
                     kind = type(value)
-                    parts.append(value if kind in atoms else SAME if it_was.get(slot) is value else
+                    parts.append(value if kind is int or kind in atoms else SAME if it_was.get(slot) is value else
                                  seats[value.index] if kind is player_class else
                                  _normalise(value) if not turn else norm(value))
         zones = self.zones
@@ -1010,13 +1012,16 @@ class Memory(Budget):
             parts.append(symmetric_zones_key([zones[slot] for slot in _key_slots(self, turn)], program.symmetric,
                                              program.card_attributes))
         else:  # where each card is (its zone's place in the key), then the order of the ordered zones
-            table = _zone_table(self, turn)
+            plan = self.key_plan
+            if plan is None or plan[0] != turn:
+                plan = self.key_plan = (turn, _zone_table(self, turn), _ordered_key_slots(self, turn))
+            table = plan[1]
             if table:  # each card's slot as a byte, turned into its place at once
                 parts.append(bytes(list(self.where.values())).translate(table))
             else:
                 labels = _zone_labels(self, turn)
                 parts.append(tuple([labels[slot] for slot in self.where.values()]))
-            for slot in _ordered_key_slots(self, turn):
+            for slot in plan[2]:
                 pile: list[Any] = zones[slot]  # (typed as a list: its cards copied as a tuple by mypyc's C call)
                 cards = tuple(pile)
                 parts.append(SAME if zones_were.get(slot) == cards else tuple([c.id for c in cards]))
