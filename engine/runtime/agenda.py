@@ -1394,7 +1394,8 @@ class Agendas(Agenda):
         return new
 
     def save_point(self) -> tuple[Any, ...]:
-        return tuple([part.save_point() for part in self.parts]), self.tick, self.before, self.guard_seen
+        # (a copy: update writes the values its guards take into it, unlike a word's own, replaced instead)
+        return tuple([part.save_point() for part in self.parts]), self.tick, self.before, self.guard_seen.copy()
 
     def restore(self, point: tuple[Any, ...]) -> None:
         points, self.tick, self.before, self.guard_seen = point
