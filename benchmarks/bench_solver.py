@@ -9,7 +9,8 @@
    value and visit about as many positions; reported: positions per second
    of each side (CPU time, so that other work on the machine does not enter),
    and the ratio naipes/plain, the median of the per-position ratios (paired:
-   the two sides solve each position one after the other).
+   the two sides solve each position one after the other), and the median
+   ratio of the solves' times (which counts the positions each searches).
 2. Hands: the time to solve (CPU seconds, paranoid, the mover's value; the
    median over `--hands` deals) a 4-player Pocha hand of 8 cards each from
    its first trick, and a 3-player Tute Cabrero hand from its 6th trick (8
@@ -81,15 +82,15 @@ def race(cards: int, positions: int, seed: int) -> None:
     from naipes.agents.solver import OpenSolver
     print(f"1. the yardstick: {positions} Pocha positions, 4 players x {cards} cards, first card of the hand")
     print(f"{'model':9} {'naipes pos/s':>13} {'plain pos/s':>12} {'naipes/plain':>13} "
-          f"{'positions (naipes, plain)':>27}")
+          f"{'positions (naipes, plain)':>27} {'solve time naipes/plain':>24}")
     for model in ("maxn", "paranoid"):
-        ratios, totals = [], {"naipes": [0, 0.0], "plain": [0, 0.0]}
+        ratios, times, totals = [], [], {"naipes": [0, 0.0], "plain": [0, 0.0]}
         solver = OpenSolver(model, merge=False)  # (one solver for every position, as a search agent keeps one)
         for i in range(positions):
             game = pocha_position(cards, seed + i)
             plain = plain_of(game)
             order = ["naipes", "plain"] if i % 2 == 0 else ["plain", "naipes"]
-            rate, values = {}, {}
+            rate, values, took = {}, {}, {}
             for side in order:
                 start = time.process_time()
                 if side == "naipes":
@@ -103,16 +104,17 @@ def race(cards: int, positions: int, seed: int) -> None:
                     values[side] = {f"{c & 15}{SUITS[c >> 4][0]}": v if model == "maxn" else v[plain.me]
                                     for c, v in found.items()}
                 seconds = time.process_time() - start
-                rate[side] = nodes / seconds
+                rate[side], took[side] = nodes / seconds, seconds
                 totals[side][0] += nodes
                 totals[side][1] += seconds
             if values["naipes"] != values["plain"]:
                 sys.exit(f"position {seed + i}, {model}: the values differ: {values}")
             ratios.append(rate["plain"] / rate["naipes"])
+            times.append(took["naipes"] / took["plain"])
         naipes_rate = totals["naipes"][0] / totals["naipes"][1]
         plain_rate = totals["plain"][0] / totals["plain"][1]
         print(f"{model:9} {naipes_rate:13,.0f} {plain_rate:12,.0f} {statistics.median(ratios):12.2f}x "
-              f"{totals['naipes'][0]:>13,} {totals['plain'][0]:>13,}")
+              f"{totals['naipes'][0]:>13,} {totals['plain'][0]:>13,} {statistics.median(times):23.2f}x")
 
 
 def _solve_seconds(kind: str, seed: int, cap: float, queue) -> None:

@@ -4,7 +4,7 @@ For every shipped rule file, random games stop at each decision; every legal
 option is made and undone (sometimes two deep), and the whole state must be
 exactly as before: every variable, every player's variables and zones, the
 order of every zone, where each card is, the pending decision, the agenda's
-pending and refracted activations, the generator. Then a made option must
+pending and refracted activations and its guards' values seen, the generator. Then a made option must
 lead where a copy of the game playing it leads.
 """
 from __future__ import annotations
@@ -32,10 +32,12 @@ def state(game: Game) -> tuple:
     zones = tuple(tuple(c.id for c in zone) for zone in memory.zones)
     pending = (memory.pending[0].index, memory.pending[1]) if memory.pending else None
     rng = memory.rng.getstate()
-    words = tuple((part.live, part.fired, part.closed) for part in getattr(agenda, "parts", [agenda]))
+    words = tuple((part.live, part.fired, part.closed, repr(sorted(part.guard_seen.items())))
+                  for part in getattr(agenda, "parts", [agenda]))
+    guards = repr(sorted(agenda.guard_seen.items()))  # (the values of its guards last seen: an Agendas' own too)
     where = tuple(sorted((card.id, slot) for card, slot in memory.where.items()))
-    return (repr(variables), players, zones, where, pending, memory.over, memory.winners, words, agenda.refracted(),
-            game.decisions, rng)
+    return (repr(variables), players, zones, where, pending, memory.over, memory.winners, words, guards,
+            agenda.refracted(), game.decisions, rng)
 
 
 @pytest.mark.slow

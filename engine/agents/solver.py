@@ -57,6 +57,7 @@ from typing import Any
 from ..errors import ParamError
 from ..library.builtins import TEAMS
 from ..runtime.game import Game, Option
+from ..runtime.memory import Baseline
 from .deadline import Deadline
 from .equivalence import Distinct
 from .ismcts import estimates, standing
@@ -70,6 +71,7 @@ SEARCHES = {**MODELS, SIDES: "the player's side against the other: the rule file
 INFINITE = 1 << 30  # a depth left that never runs out
 HISTORY_PLIES = 24  # a cut-off weighs 2 ** (HISTORY_PLIES - its ply) in the history heuristic
 TABLE_TRIAL, TABLE_HITS = 1000, 50  # a kind of position is looked up while found once in 50 lookups (see _key)
+FORCED_HITS = 20  # and its forced positions while found once in 20
 Vector = tuple  # a standing change per player
 
 
@@ -144,7 +146,7 @@ class OpenSolver:
         self._side: tuple[int, ...] = ()  # paranoid and sides: the seats that maximise (the player's side)
         self._root_standing: Vector = ()
         self._root_estimate: Vector | None = None
-        self._same: tuple[dict, list[dict]] | None = None
+        self._same: Baseline | None = None
 
     # ------------------------------------------------------------ the public calls
     def solve(self, game: Game, player: int | None = None, line: bool = True,
@@ -426,8 +428,7 @@ class OpenSolver:
         if self._deadline is not None and self._deadline.passed():
             self.out_of_time = True
             raise OutOfNodes
-        key = self._key(world)
-        return None, True, key, self.table.get(key) if key is not None else None
+        return self._key(world)
 
     def _distinct_options(self, world: Game, hint: Any, ply: int) -> list[Option]:
         """The options in the order to search them, one of each class of options that differ only by cards the
@@ -445,26 +446,32 @@ class OpenSolver:
                 kept.append(option)
         return kept
 
-    def _key(self, world: Game) -> tuple | None:
-        """The position's key in the table, or None where the table is not worth its keys: a forced move's
-        position, and kinds of positions that do not meet again (told apart by the lengths of the ordered
-        zones, a trick's cards so far: a kind that after TABLE_TRIAL searches was found in the table less than
-        once in TABLE_HITS is no longer looked up; a trick-taking game's positions meet again only between
-        tricks)."""
-        if len(world.options()) == 1:
-            return None  # (a forced move: nothing to order, and its one child is keyed in its turn)
+    def _key(self, world: Game) -> tuple[None, bool, tuple | None, Any]:
+        """_reach's answer for a position to search: (None, True, its key in the table or None, the table's
+        entry or None). None where the table is not worth its keys: kinds of positions that do not meet again
+        (told apart by the lengths of the ordered zones, a trick's cards so far: a kind that after TABLE_TRIAL
+        searches was found in the table less than once in TABLE_HITS is no longer looked up; a trick-taking
+        game's positions meet again only between tricks), and a forced move's position unless its kind is
+        found in the table at least once in FORCED_HITS lookups (a forced move has nothing to order, and its
+        position is worth its key only where that saves the line it begins: a hand's last trick, whose forced
+        cards end in the hand's scoring, met again from another order of the tricks before)."""
+        forced = len(world.options()) == 1
         zones = world.memory.zones
         shape = tuple([len(zones[slot]) for slot in self._ordered_slots])
         stats = self._stats.get(shape)
         if stats is None:
+            if forced:
+                return None, True, None, None
             stats = self._stats[shape] = [0, 0]
-        elif stats[0] >= TABLE_TRIAL and stats[1] * TABLE_HITS < stats[0]:
-            return None
+        elif stats[0] >= TABLE_TRIAL and stats[1] * TABLE_HITS < stats[0] or forced and (
+                not stats[1] or stats[1] * FORCED_HITS < stats[0]):
+            return None, True, None, None
         key = world.key(True, 0, self._same)
         stats[0] += 1
-        if key in self.table:
+        entry = self.table.get(key)  # (one lookup: a key is a long tuple, hashed anew each time)
+        if entry is not None:
             stats[1] += 1
-        return key
+        return None, True, key, entry
 
     def _rank(self, vector: Vector, mover: int) -> tuple:
         """How a player prefers outcomes: his own value first; max^n breaks ties by the fewest points for the

@@ -323,9 +323,10 @@ class Agenda:
         return new
 
     def save_point(self) -> tuple[Any, ...]:
-        """What to come back to after trying a move (the memory records its own writes)."""
+        """What to come back to after trying a move (the memory records its own writes; `guard_seen` is kept
+        as it is: it is replaced, never changed in place)."""
         bound = self.variable_rules
-        return (self.live, self.fired, self.closed, self.tick, self.before, self.guard_seen.copy(),
+        return (self.live, self.fired, self.closed, self.tick, self.before, self.guard_seen,
                 self.bindings.copy() if bound else None, [m.copy() for m in self.matches] if bound else None,
                 self.unbound, self.ungrown, self.unevaluated,
                 None if self.queue is None else (self.times.copy(), self.queue.copy(), self.serial,
@@ -342,7 +343,10 @@ class Agenda:
             self.bindings, self.matches = bindings, matches
         if timed is not None:
             self.times, self.queue, self.serial, self.written, self.batches = timed
-        self.join_indexes, self.diffs = {}, {}  # (kept up from facts that came after: made anew)
+        if self.join_indexes:  # (kept up from facts that came after: made anew)
+            self.join_indexes = {}
+        if self.diffs:
+            self.diffs = {}
         if looked_up is not None:
             self.seen, self.lookups = looked_up
 
@@ -365,6 +369,7 @@ class Agenda:
         V = memory.vars
         plan = self.plan
         closed = 0
+        self.guard_seen = dict(self.guard_seen)  # (a new dict, never one a save point holds: see save_point)
         for name, by_value in plan.guards.items():
             value = self.guard_seen[name] = V[name]
             closed |= plan.guarded[name] & ~_get(by_value, value)
@@ -1010,7 +1015,9 @@ class Agenda:
                 self.closed |= stale  # (every other rule guarded by `name` expected another value: closed)
             if woken:
                 self.closed &= ~woken
-            self.guard_seen[name] = value
+            seen = self.guard_seen.copy()  # (a new dict, never one a save point holds: see save_point)
+            seen[name] = value
+            self.guard_seen = seen
         held = _get(self.holding, (name, value)) if self.holding else 0
         if held:  # a phase with enter steps: its other rules wait, closed, until the steps have run (_wake)
             if held & (self.live | self.fired | self.variable_rules):
@@ -1387,6 +1394,7 @@ class Agendas(Agenda):
         return new
 
     def save_point(self) -> tuple[Any, ...]:
+        # (a copy: update writes the values its guards take into it, unlike a word's own, replaced instead)
         return tuple([part.save_point() for part in self.parts]), self.tick, self.before, self.guard_seen.copy()
 
     def restore(self, point: tuple[Any, ...]) -> None:

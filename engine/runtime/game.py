@@ -28,6 +28,7 @@ from .memory import (
     FACT_CLASS,
     PLAYER_CLASS,
     ZONE_CLASS,
+    Baseline,
     CardBase,
     Memory,
     PlayerBase,
@@ -788,7 +789,11 @@ class Game:
             for who, chosen, values in made:
                 for watch in self.before_move:
                     watch(self, who, chosen)
-                self.runs[chosen.move].effect(memory, memory.vars, who, *values)
+                effect = self.runs[chosen.move].effect
+                if len(values) == 1:  # (the common case: a direct call, without a tuple of the arguments made)
+                    effect(memory, memory.vars, who, values[0])
+                else:
+                    effect(memory, memory.vars, who, *values)
                 for watch in self.after_move:
                     watch(self, who, chosen)
             if self.watched is not None:
@@ -922,8 +927,7 @@ class Game:
         self.memory.halted = halted  # (a search's world that stopped where its evaluation changed: pause_after)
         self.agenda.restore(agenda)
 
-    def key(self, symmetric: bool = True, turn: int = 0,
-            same: tuple[dict[Any, Any], list[dict[Any, Any]]] | None = None) -> tuple[Any, ...]:
+    def key(self, symmetric: bool = True, turn: int = 0, same: Baseline | None = None) -> tuple[Any, ...]:
         """Canonical state key: equal keys play out identically (`symmetric`, `turn`, `same`: see Memory.key;
         seats are counted from `turn` only in a rule file whose seats are alike and whose rules bind no
         variables)."""

@@ -41,6 +41,8 @@ FACT_CLASS: Final = FactBase
 # after it, and for 'each' the answers held so far, (player, move, argument) (held for another seat, in a seat's
 # view: (player, None, None))
 Group = tuple[str, tuple[PlayerBase, ...], tuple[tuple[PlayerBase, Any, Any], ...]]
+# what Memory.key compares a position with (Memory.baseline): the variables, each player's, the ordered zones' cards
+Baseline = tuple[dict[Any, Any], list[dict[Any, Any]], dict[int, tuple[Any, ...]]]
 
 
 def sees(zone: Zone, seat: int | None) -> bool:
@@ -88,7 +90,7 @@ class Memory(Budget):
                  "_rng_own",  # the state
                  "program", "keys", "made", "weighed", "turn_runs",  # shared with copies
                  "dirty", "events", "trackers", "shuffler", "on_step", "trail", "indexes", "probes", "given_now",
-                 "halt", "halted")  # a memory's own (and `steps`, Budget's)
+                 "halt", "halted", "checked_order", "key_plan")  # a memory's own (and `steps`, Budget's)
 
     # shared with copies
     program: Program
@@ -154,6 +156,10 @@ class Memory(Budget):
         # dirty keys they make), and whether a phase's entry stopped early for it (see in_phase)
         self.halt: tuple[frozenset[str], frozenset[Any]] | None = None
         self.halted = False
+        # the last order of turns found to be a list of players (see _following; kept, so never another's address)
+        self.checked_order: Any = None
+        # what `key` reads of the program for the seat it counts from: (that seat, _zone_table, _ordered_key_slots)
+        self.key_plan: tuple[int, bytes, list[int]] | None = None
 
     @property
     def rng(self) -> random.Random:
@@ -266,12 +272,19 @@ class Memory(Budget):
         at = player.index  # (his place in the order: every player's is his seat)
         if spec.order is not None:
             ring = spec.order(self, V)
-            if not isinstance(ring, (list, tuple)) or not all(isinstance(p, PLAYER_CLASS) for p in ring):
-                raise GameError(f"'order' of the turns of phase '{phase}' gives {ring!r}, where a list of players "
-                                "is wanted")
-            if player not in ring:  # (left the order: the next of it after his seat)
+            if ring is not self.checked_order:  # (the same list checked before: values are never changed in place)
+                if not isinstance(ring, (list, tuple)) or not all(isinstance(p, PLAYER_CLASS) for p in ring):
+                    raise GameError(f"'order' of the turns of phase '{phase}' gives {ring!r}, where a list of "
+                                    "players is wanted")
+                self.checked_order = ring
+            at = -1
+            for i, p in enumerate(ring):  # (players are equal only to themselves: found by identity)
+                if p is player:
+                    at = i
+                    break
+            if at < 0:  # (left the order: the next of it after his seat)
                 ring = [p for p in self.players if p is player or p in ring]
-            at = ring.index(player)
+                at = ring.index(player)
         count = len(ring)
         if spec.skip is None and not spec.once:
             return ring[(at + 1) % count]
@@ -416,11 +429,14 @@ class Memory(Budget):
             zone = self.zones[slot]
             if source is not None and zone is not source:
                 raise GameError(f"card {cards} is in {zone!r}, not in {source!r}")
-            if self.trail is not None:
-                self.trail += [(ZONE, zone, zone[:]), self._kept(dest, bottom), (WHERE, slot, (cards,))]
             pile: list[Any] = zone  # (typed as lists, a zone's methods are list operations for mypyc)
             onto: list[Any] = dest
-            pile.remove(cards)
+            if self.trail is not None:  # (the card's place noted, not the zone copied; `dest` as the card left it)
+                at = pile.index(cards)
+                del pile[at]
+                self.trail += [(TAKEN, zone, at, cards, slot), self._kept(dest, bottom)]
+            else:
+                pile.remove(cards)
             if bottom:
                 onto.insert(0, cards)
             else:
@@ -759,7 +775,8 @@ class Memory(Budget):
         trail = self.trail
         assert trail is not None  # recording since the point was saved
         vars_, where = self.vars, self.where
-        while len(trail) > mark:
+        stop: int = mark  # (typed: compiled, the loop's test compares machine integers)
+        while len(trail) > stop:
             entry = trail.pop()
             kind = entry[0]
             if kind is VAR:
@@ -770,12 +787,17 @@ class Memory(Budget):
                 entry[1][:] = entry[2]
             elif kind is GREW:
                 del entry[1][entry[2]:]
+            elif kind is TAKEN:
+                pile: list[Any] = entry[1]  # (typed as a list: its insert is mypyc's)
+                pile.insert(entry[2], entry[3])
+                where[entry[3]] = entry[4]
             else:
                 slot = entry[1]
                 for card in entry[2]:
                     where[card] = slot
         self.trail = previous
-        self.dirty = set()
+        if self.dirty:
+            self.dirty = set()
         if own:  # the generator is made again from the snapshot when next drawn
             self._rng, self._rng_origin = None, origin
         else:
@@ -937,12 +959,13 @@ class Memory(Budget):
         zone = self.zones[self.where[card]]
         return sees(zone, seat) or (zone.spec.visibility == "top" and zone[-1] is card)
 
-    def baseline(self) -> tuple[dict[Any, Any], list[dict[Any, Any]]]:
-        """The values of the variables now, and of each player's, for `key` (see there)."""
-        return dict(self.vars), [{slot: getattr(p, slot) for slot in p.state_slots} for p in self.players]
+    def baseline(self) -> Baseline:
+        """The values of the variables now, of each player's, and the cards of each ordered zone, for `key` (see
+        there)."""
+        return dict(self.vars), [{slot: getattr(p, slot) for slot in p.state_slots} for p in self.players], \
+            {zone.slot: tuple(zone) for zone in self.zones if zone.spec.ordered}
 
-    def key(self, symmetric: bool = True, turn: int = 0,
-            same: tuple[dict[Any, Any], list[dict[Any, Any]]] | None = None) -> tuple[Any, ...]:
+    def key(self, symmetric: bool = True, turn: int = 0, same: Baseline | None = None) -> tuple[Any, ...]:
         """A hashable, canonical summary of the state (for memoising search).
 
         It leaves out the variables and zones the play never reads (see
@@ -954,7 +977,8 @@ class Memory(Budget):
         turned round the table share a key. `same` (a `baseline` of this memory): a variable that still
         holds the very value it held then (values are never changed in place) is keyed by a mark, not by
         its value: a search keys the positions under one root cheaply (long lists that its moves never
-        touch, a match's scores), keys that only it compares.
+        touch, a match's scores), keys that only it compares; so is an ordered zone that holds the cards it held
+        then, in their order (a stock the play never draws from), where seats are not turned.
         """
         program = self.program
         V = self.vars
@@ -964,12 +988,15 @@ class Memory(Budget):
         atoms, player_class = ATOMS, program.player_class
         seats = _SEATS[count][turn]
         parts = [V.get("phase"), V.get("stage")]  # one flat tuple: each variable's place says what it is
-        was, players_were = same if same is not None else ({}, [{} for _ in self.players])
+        was, players_were, zones_were = same if same is not None else ({}, [{} for _ in self.players], {})
+        if turn:
+            zones_were = {}  # (a zone's cards are compared with its own seat's, not with those of the seat turned to)
         for name in (program.state_names if program.key_state is None else program.key_state):
             value = V[name]
             kind = type(value)
-            parts.append(value if kind in atoms else SAME if was.get(name) is value else
-                         seats[value.index] if kind is player_class else norm(value))
+            parts.append(value if kind is int or kind is str or kind in atoms else SAME if was.get(name) is value else
+                         seats[value.index] if kind is player_class else
+                         _normalise(value) if not turn else norm(value))  # (a direct call when seats are not turned)
         slots = program.key_player_state
         if slots is None or slots:
             for p in self.players[turn:] + self.players[:turn] if turn else self.players:
@@ -977,18 +1004,27 @@ class Memory(Budget):
                 for slot in (p.state_slots if slots is None else slots):
                     value = getattr(p, slot)
                     kind = type(value)
-                    parts.append(value if kind in atoms else SAME if it_was.get(slot) is value else
-                                 seats[value.index] if kind is player_class else norm(value))
+                    parts.append(value if kind is int or kind in atoms else SAME if it_was.get(slot) is value else
+                                 seats[value.index] if kind is player_class else
+                                 _normalise(value) if not turn else norm(value))
         zones = self.zones
         if symmetric and program.symmetric:
             parts.append(symmetric_zones_key([zones[slot] for slot in _key_slots(self, turn)], program.symmetric,
                                              program.card_attributes))
         else:  # where each card is (its zone's place in the key), then the order of the ordered zones
-            labels = _zone_labels(self, turn)
-            placed = [labels[slot] for slot in self.where.values()]
-            parts.append(bytes(placed) if len(labels) < 255 else tuple(placed))
-            for slot in _ordered_key_slots(self, turn):
-                parts.append(tuple([c.id for c in zones[slot]]))
+            plan = self.key_plan
+            if plan is None or plan[0] != turn:
+                plan = self.key_plan = (turn, _zone_table(self, turn), _ordered_key_slots(self, turn))
+            table = plan[1]
+            if table:  # each card's slot as a byte, turned into its place at once
+                parts.append(bytes(list(self.where.values())).translate(table))
+            else:
+                labels = _zone_labels(self, turn)
+                parts.append(tuple([labels[slot] for slot in self.where.values()]))
+            for slot in plan[2]:
+                pile: list[Any] = zones[slot]  # (typed as a list: its cards copied as a tuple by mypyc's C call)
+                cards = tuple(pile)
+                parts.append(SAME if zones_were.get(slot) == cards else tuple([c.id for c in cards]))
         pending = self.pending
         parts += (seats[pending[0].index], pending[1]) if pending is not None else (None, None)
         group = self.group
@@ -1012,6 +1048,18 @@ def _zone_labels(memory: Memory, turn: int) -> list[int]:
         place = {slot: i for i, slot in enumerate(_key_slots(memory, turn))}
         found = [place.get(z.slot, 255) for z in memory.zones]
         program.caches["zone labels", count, turn] = found
+    return found
+
+
+def _zone_table(memory: Memory, turn: int) -> bytes:
+    """_zone_labels as a table for bytes.translate, slot -> place (empty where the zones are too many for a byte
+    each)."""
+    program = memory.program
+    found: bytes | None = program.caches.get(("zone table", len(memory.players), turn))
+    if found is None:
+        labels = _zone_labels(memory, turn)
+        found = bytes(labels + [255] * (256 - len(labels))) if len(labels) < 255 else b""
+        program.caches["zone table", len(memory.players), turn] = found
     return found
 
 
@@ -1053,11 +1101,13 @@ ATOMS: Final = {int, float, str, bool, type(None)}
 SAME: Final = object()  # a key's mark for a value unchanged since the baseline it was asked against (Memory.key)
 SHARED: Final = set(ATOMS)  # classes of values that belong to no game in particular: atoms, and the cards and facts met
 # The kinds of entry of a memory's trail (see restore): a variable's or a player's old value, a zone's old cards,
-# a zone's old length (cards went on top), where some cards were.
+# a zone's old length (cards went on top), a card taken from a zone (its place there, the zone's slot), where some
+# cards were.
 VAR: Final = "var"
 ATTR: Final = "attr"
 ZONE: Final = "zone"
 GREW: Final = "grew"
+TAKEN: Final = "taken"
 WHERE: Final = "where"
 KEPT_DECKS = 16  # sets of player names whose deck a program keeps (see build_deck)
 REFRESH = "refresh "  # a dirty key REFRESH + rule name re-evaluates that rule (no declared name has a space)
