@@ -436,7 +436,7 @@ class Program:
     card_attributes: tuple = ()
     matchings: tuple[Matching, ...] = ()  # per word of rules, what the agenda re-evaluates when a key is written
     line_origins: dict = field(default_factory=dict)
-    code_name: str = ""
+    code_names: tuple[str, ...] = ()  # the file names its generated functions carry (Python's, and C's if compiled)
     overrides: dict = field(default_factory=dict)  # the params given at load time (-p name=value), as text
     symbols: Any = None  # the compiler's symbol table, kept to compile expressions later
     namespace: dict = field(default_factory=dict)
@@ -512,7 +512,7 @@ class Program:
         """The rule-file location of the innermost generated frame of `exc`."""
         origin = None
         tb = exc.__traceback__
-        programs = {p.code_name: p for p in (self.base, self) if p is not None}
+        programs = {name: p for p in (self.base, self) if p is not None for name in p.code_names}
         while tb is not None:
             program = programs.get(tb.tb_frame.f_code.co_filename)
             if program is not None:

@@ -10,6 +10,10 @@ import pytest
 
 from helpers import write_rules
 
+# Rule files' modules run as Python in the tests (a compile to C takes seconds: naipes.language.cmodules), except in
+# tests/test_cmodules.py, which compiles; NAIPES_COMPILE=auto runs the whole suite compiled.
+os.environ.setdefault("NAIPES_COMPILE", "never")
+
 
 @pytest.fixture(autouse=True, scope="session")
 def _run_in_an_empty_folder(tmp_path_factory: pytest.TempPathFactory):

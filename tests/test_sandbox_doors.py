@@ -156,7 +156,7 @@ def language_value(value: object, program: Program) -> bool:
         items = value.items() if isinstance(value, dict) else value if isinstance(value, (list, tuple, set,
                                                                                           frozenset)) else ()
         return all(language_value(item, program) for item in items)
-    if isinstance(value, types.FunctionType) and value.__code__.co_filename == program.code_name:
+    if isinstance(value, types.FunctionType) and value.__code__.co_filename in program.code_names:
         return True  # a lambda or function of the rule file
     return any(value is builtin for name, builtin in program.namespace.items() if name.startswith("B_"))
 

@@ -323,7 +323,7 @@ def link(declared: Declared, compiled: Compiled, path: str, overrides: dict[str,
         state_names=tuple(v.name for v in state), global_zone_names=tuple(z.name for z in zones if not z.per_player),
         symmetric=compiled.symmetric, card_attributes=cards.card_class.attributes if cards else (),
         seats_alike=declared.seats_alike, matchings=linked_plans(module, plans), function_reads=reads,
-        line_origins=module.line_origins, code_name=module.code_name, overrides=dict(overrides),
+        line_origins=module.line_origins, code_names=module.code_names, overrides=dict(overrides),
         symbols=declared.symbols, namespace=module.namespace, facts=module.facts,
         first_stages=dict(declared.symbols.first_stages),
         resets={phase: (tuple(v for v in state if v.reset == phase), tuple(v for v in player_state if v.reset == phase))

@@ -39,6 +39,7 @@ from ..program import (
 from ..runtime.agenda import DYNAMIC_STRATEGIES, Activation
 from ..runtime.memory import REFRESH
 from . import nodes as n
+from .cmodules import c_module
 from .codecheck import check_generated
 from .codegen import Origin, write_module
 from .compiler import ANY, CARD_BUILTIN_ATTRS, PLAYER_BUILTIN_ATTRS, ZONE_ATTRS, Symbols, Unit
@@ -51,7 +52,8 @@ from .sections import FUNCTION, Definition
 class Module:
     """A rule file's generated module, compiled."""
 
-    code_name: str  # the file name its code objects carry (tracebacks are mapped back through line_origins)
+    code_names: tuple[str, ...]  # the file names its functions carry, Python's and C's (tracebacks are mapped back
+    # through line_origins: both have the lines of one source)
     namespace: dict[str, Any]
     line_origins: dict[int, Origin]  # generated line -> (what it is, rule-file location)
     facts: Facts  # what its functions do that the engine asks about
@@ -83,7 +85,11 @@ def compile_module(defs: list[Definition], sym: Symbols, path: str, base: dict[s
         warnings.simplefilter("ignore", SyntaxWarning)  # inlining can write `2 is not None` (rightly warned: a literal)
         code = compile(tree, code_name, "exec")
     exec(code, namespace)
-    return Module(code_name, namespace, origins, facts)
+    in_c = c_module(source, tree, namespace, path, base)
+    if in_c is None:
+        return Module((code_name,), namespace, origins, facts)
+    namespace.update(in_c.names)
+    return Module((code_name, in_c.code_name), namespace, origins, facts)
 
 
 def module_source(defs: list[Definition]) -> tuple[str, dict[int, Origin], Facts]:

@@ -271,7 +271,7 @@ class _StrategyBuilder(Builder):
         return replace(game, name=f"{game.name} strategy", path=self.path, state=memory, rules=rules,
                        strategy=strategy, matchings=linked_plans(module, plans),
                        function_reads=reads,
-                       line_origins=module.line_origins, code_name=module.code_name, symbols=self.sym,
+                       line_origins=module.line_origins, code_names=module.code_names, symbols=self.sym,
                        namespace=module.namespace, facts=module.facts, caches={}, base=game)
 
     def declare_own_names(self) -> None:

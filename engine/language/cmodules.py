@@ -1,0 +1,187 @@
+"""A rule file's generated module compiled to C by Cython, cached by its content.
+
+The linker compiles every generated module as Python first, so that every check and every error is the same
+whether or not C follows. Then, where Cython and a C compiler are present (``pip install 'naipes[fast]'``), the
+same source (checked by ``codecheck``) is compiled to a C extension, once per content: its key hashes the source,
+the Python and Cython versions and, for a strategy, its game's key. The extension is kept in the user's cache
+folder (``NAIPES_CACHE``, else ``$XDG_CACHE_HOME/naipes`` or ``~/.cache/naipes``) and reused by every later
+run and process; its functions take the place of the Python ones in the module's namespace. A first compile
+takes seconds and says so on stderr, once; a compile that fails says why, once, is remembered, and the module
+runs as Python. ``NAIPES_COMPILE=never`` keeps every module Python (the test suite's default: see tests/conftest.py).
+
+Two kinds of function stay Python: those that can reach themselves (recursion, through their names) and those
+that call a function held as a value (``M.call``: a lambda may call itself through a local). C functions that
+call each other spend the C stack with no check, where Python's own frames raise RecursionError at
+``sys.getrecursionlimit()``, which the located error of a runaway rule file rests on.
+"""
+from __future__ import annotations
+
+import ast
+import hashlib
+import importlib.metadata
+import importlib.util
+import os
+import subprocess
+import sys
+import sysconfig
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+KEY_VERSION = "1"  # bumped when what the key covers changes
+KEY = "__naipes_key__"  # where a compiled module's namespace keeps its key (a strategy's module includes its game's)
+BUILD_SCRIPT = """
+import sys
+from Cython.Build import cythonize
+from setuptools import Distribution, Extension
+source, name, out = sys.argv[1:]
+extensions = cythonize([Extension(name, [source])], quiet=True, language_level=3, compiler_directives={"binding": True})
+dist = Distribution({"ext_modules": extensions,
+                     "script_args": ["build_ext", "--build-lib", out, "--build-temp", out]})
+dist.parse_command_line()
+dist.run_commands()
+"""
+BUILD_TIMEOUT = 900  # seconds: a module of some thousand functions compiles in well under a minute
+
+_loaded: dict[str, Any] = {}  # key -> the extension module (an extension is initialised once per process)
+
+
+@dataclass(frozen=True)
+class CModule:
+    """A generated module's C functions, to take the place of its Python ones."""
+
+    code_name: str  # the file name their tracebacks carry (rule-file lines are mapped through the same origins)
+    names: dict[str, Any]  # what the namespace gets: the C functions and the values they share with it
+
+
+def compiling() -> bool:
+    """Whether modules are compiled to C: NAIPES_COMPILE is not 'never' and Cython is installed."""
+    return os.environ.get("NAIPES_COMPILE", "auto") != "never" and importlib.util.find_spec("Cython") is not None
+
+
+def cache_folder() -> Path:
+    """Where compiled modules are kept."""
+    if os.environ.get("NAIPES_CACHE"):
+        return Path(os.environ["NAIPES_CACHE"])
+    return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "naipes"
+
+
+def c_module(source: str, tree: ast.Module, namespace: dict[str, Any], what: str,
+             base: dict[str, Any] | None = None) -> CModule | None:
+    """The module `source` (parsed: `tree`, run as Python into `namespace`) compiled to C, or None where it is not
+    (not compiling, or its compile failed). `what`: the rule file, as a user knows it; `base`: the namespace of the
+    game a strategy's module calls."""
+    if not compiling():
+        return None
+    key = module_key(source, (base or {}).get(KEY, ""))
+    namespace[KEY] = key
+    module = _loaded.get(key) or _import(key, source, tree, namespace, what)
+    if module is None:
+        return None
+    names = {name: value for name, value in vars(module).items() if not name.startswith("__")}
+    return CModule(f"{module_name(key)}.py", names)
+
+
+def module_key(source: str, base_key: str) -> str:
+    """The content hash a compiled module is cached under."""
+    parts = (KEY_VERSION, importlib.metadata.version("cython"), sys.implementation.cache_tag,
+             sysconfig.get_platform(), base_key, source)
+    return hashlib.sha256("\0".join(parts).encode()).hexdigest()[:32]
+
+
+def module_name(key: str) -> str:
+    return f"naipes_c_{key}"
+
+
+def _import(key: str, source: str, tree: ast.Module, namespace: dict[str, Any], what: str) -> Any:
+    """Import the module of `key` from the cache, compiling it first if it is not there; set its shared names from
+    `namespace` (its Python twin's). None if it cannot be compiled."""
+    folder = cache_folder()
+    name = module_name(key)
+    built = folder / f"{name}{sysconfig.get_config_var('EXT_SUFFIX')}"
+    if not built.exists() and ((folder / f"{name}.failed").exists() or
+                               not _build(source + _declarations(tree, namespace), name, built, what)):
+        return None
+    spec = importlib.util.spec_from_file_location(name, built)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    own, kept = defined_names(tree), python_only(tree)
+    for shared, value in namespace.items():  # what it is given, and its functions that stay Python
+        if not shared.startswith("__") and (shared in kept or shared not in own):
+            setattr(module, shared, value)
+    _loaded[key] = module
+    return module
+
+
+def defined_names(tree: ast.Module) -> set[str]:
+    """The names a module's top level defines."""
+    names = set()
+    for statement in tree.body:
+        if isinstance(statement, ast.FunctionDef):
+            names.add(statement.name)
+        elif isinstance(statement, ast.Assign):
+            names.update(t.id for t in statement.targets if isinstance(t, ast.Name))
+    return names
+
+
+def _declarations(tree: ast.Module, namespace: dict[str, Any]) -> str:
+    """Lines that declare, after the module's own (its line numbers unchanged), the names it is given at run time:
+    Cython refuses a name it sees neither defined nor built in."""
+    own = defined_names(tree)
+    return "".join(f"{name} = None\n" for name in namespace if not name.startswith("__") and name not in own)
+
+
+def python_only(tree: ast.Module) -> set[str]:
+    """The module's functions that stay Python: those that reach themselves through the names they read (recursion,
+    direct or mutual) and those that call a function value (M.call)."""
+    functions = {s.name: s for s in tree.body if isinstance(s, ast.FunctionDef)}
+    reads = {name: {node.id for node in ast.walk(f) if isinstance(node, ast.Name) and node.id in functions}
+             for name, f in functions.items()}
+    calls_values = {name for name, f in functions.items()
+                    if any(isinstance(node, ast.Attribute) and node.attr == "call" and
+                           isinstance(node.value, ast.Name) and node.value.id == "M" for node in ast.walk(f))}
+    return calls_values | {name for name in functions if _reaches(name, name, reads)}
+
+
+def _reaches(start: str, goal: str, reads: dict[str, set[str]]) -> bool:
+    seen: set[str] = set()
+    todo = list(reads[start])
+    while todo:
+        name = todo.pop()
+        if name == goal:
+            return True
+        if name not in seen:
+            seen.add(name)
+            todo.extend(reads.get(name, ()))
+    return False
+
+
+def _build(source: str, name: str, built: Path, what: str) -> bool:
+    """Compile `source` into the extension `built`, saying so; on failure say why and remember it."""
+    folder = built.parent
+    folder.mkdir(parents=True, exist_ok=True)
+    print(f"naipes: compiling {what} to C, once (it takes a few seconds; kept in {folder})", file=sys.stderr,
+          flush=True)
+    with tempfile.TemporaryDirectory(dir=folder, prefix="build-") as work:
+        (Path(work) / f"{name}.py").write_text(source, encoding="utf-8")
+        try:
+            done = subprocess.run([sys.executable, "-c", BUILD_SCRIPT, f"{name}.py", name, "."], cwd=work,
+                                  capture_output=True, text=True, timeout=BUILD_TIMEOUT)
+        except (OSError, subprocess.TimeoutExpired) as exc:
+            return _failed(folder, name, what, str(exc))
+        made = next(Path(work).glob(f"{name}.*{sysconfig.get_config_var('EXT_SUFFIX')}"), None) or \
+            next(Path(work).glob(f"{name}{sysconfig.get_config_var('EXT_SUFFIX')}"), None)
+        if done.returncode != 0 or made is None:
+            return _failed(folder, name, what, done.stderr or done.stdout)
+        os.replace(made, built)  # (atomic: another process compiling the same module meanwhile finds one whole file)
+    return True
+
+
+def _failed(folder: Path, name: str, what: str, output: str) -> bool:
+    lines = [line for line in output.strip().splitlines() if line.strip()]
+    (folder / f"{name}.failed").write_text(output, encoding="utf-8")
+    print(f"naipes: could not compile {what} to C ({lines[-1] if lines else 'no output'}); it runs as Python "
+          f"(the compiler's output: {folder / (name + '.failed')})", file=sys.stderr, flush=True)
+    return False

@@ -1,0 +1,148 @@
+"""A rule file's generated module compiled to C by Cython and cached by its content (naipes.language.cmodules).
+
+The rest of the suite runs every module as Python (tests/conftest.py sets NAIPES_COMPILE=never: a compile takes
+seconds); these tests compile, each into a cache folder of its own, and check that C plays as Python does.
+"""
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import textwrap
+import types
+
+import pytest
+
+from naipes import RandomAgent, load_program, play_game
+from naipes.errors import GameError
+from naipes.language import cmodules
+from naipes.runtime.game import Game
+
+from helpers import shipped
+
+pytest.importorskip("Cython", reason="the C modules need Cython: pip install 'naipes[fast]'")
+pytestmark = pytest.mark.slow
+
+FAULTY = """\
+game: faulty
+players: 1
+state: {x: 0, out: 0}
+functions:
+  "depth(n)": "0 if n == 0 else 1 + depth(n - 1)"
+  "share(n)": "n / x"
+rules:
+  - name: divide
+    when: out == 0
+    then: |
+      out = share(depth(3))
+      end game
+"""
+
+
+@pytest.fixture
+def compiling(tmp_path, monkeypatch):
+    """Modules compiled to C, into a cache folder of this test's own; returns the folder."""
+    folder = tmp_path / "cache"
+    monkeypatch.setenv("NAIPES_COMPILE", "auto")
+    monkeypatch.setenv("NAIPES_CACHE", str(folder))
+    monkeypatch.setattr(cmodules, "_loaded", {})  # (what an earlier test of this process imported)
+    return folder
+
+
+def load_twice(path, monkeypatch, params=None):
+    """The rule file loaded as Python, then compiled to C."""
+    monkeypatch.setenv("NAIPES_COMPILE", "never")
+    python = load_program(path, params)
+    monkeypatch.setenv("NAIPES_COMPILE", "auto")
+    return python, load_program(path, params)
+
+
+def generated_functions(program):
+    return {name: value for name, value in program.namespace.items() if name.startswith("F_") or name[-1].isdigit()}
+
+
+@pytest.mark.parametrize("ruleset", ["kuhn_poker", "leduc_poker"])
+def test_a_compiled_game_plays_every_seeded_game_as_python_does(compiling, monkeypatch, capfd, ruleset):
+    python, in_c = load_twice(shipped(ruleset), monkeypatch)
+    assert "compiling" in capfd.readouterr().err
+    functions = generated_functions(in_c)
+    assert functions and not any(isinstance(f, types.FunctionType) for f in functions.values() if callable(f))
+    assert all(isinstance(f, types.FunctionType) for f in generated_functions(python).values() if callable(f))
+    for seed in range(30):
+        seats = python.players[2]  # (min, max, default)
+        expected = play_game(python, [RandomAgent(seed + k) for k in range(seats)], seed)
+        assert play_game(in_c, [RandomAgent(seed + k) for k in range(seats)], seed) == expected
+
+
+def test_a_module_is_compiled_once_and_reused_by_later_processes_saying_so_once(compiling, tmp_path):
+    path = tmp_path / "faulty.yaml"
+    path.write_text(FAULTY, encoding="utf-8")
+    load = f"from naipes import load_program; p = load_program({str(path)!r}); print(p.code_names[-1])"
+    environment = {**os.environ, "NAIPES_COMPILE": "auto", "NAIPES_CACHE": str(compiling)}
+    runs = [subprocess.run([sys.executable, "-c", load], capture_output=True, text=True, env=environment, check=True)
+            for _ in range(2)]
+    assert "compiling" in runs[0].stderr and str(path) in runs[0].stderr
+    assert runs[1].stderr == ""  # taken from the cache, silently
+    assert runs[0].stdout == runs[1].stdout and runs[0].stdout.startswith("naipes_c_")
+    assert len(list(compiling.glob("naipes_c_*"))) == 1
+
+
+def test_a_fault_in_compiled_code_is_located_where_python_locates_it(compiling, tmp_path, monkeypatch):
+    path = tmp_path / "faulty.yaml"
+    path.write_text(FAULTY, encoding="utf-8")
+    errors = []
+    for program in load_twice(path, monkeypatch):
+        with pytest.raises(GameError) as caught:
+            Game(program, 1).start()
+        errors.append(caught.value)
+    python, in_c = errors
+    assert (in_c.message, in_c.location) == (python.message, python.location)
+    assert in_c.location.file == str(path) and in_c.location.line == 6, str(in_c)  # the function that divides
+
+
+def test_functions_that_reach_themselves_or_call_function_values_stay_python(compiling, tmp_path, monkeypatch):
+    # C functions calling each other spend the C stack unchecked: recursion stays in Python's frames, which stop
+    # at the recursion limit with a located error
+    path = tmp_path / "recursive.yaml"
+    path.write_text(textwrap.dedent("""\
+        game: recursive
+        players: 1
+        state: {out: 0}
+        functions:
+          "down(n)": "0 if n == 0 else 1 + down(n - 1)"
+          "ping(n)": "0 if n == 0 else pong(n - 1)"
+          "pong(n)": "ping(n)"
+          "twice(f, n)": "f(f(n))"
+          "plain(n)": "n + 1"
+        rules:
+          - {name: deep, when: out == 0, then: "out = down(1000000)"}
+        """), encoding="utf-8")
+    _, program = load_twice(path, monkeypatch)
+    kinds = {name: isinstance(program.namespace[f"F_{name}"], types.FunctionType)
+             for name in ("down", "ping", "pong", "twice", "plain")}
+    assert kinds == {"down": True, "ping": True, "pong": True, "twice": True, "plain": False}
+    with pytest.raises(GameError) as caught:
+        Game(program, 1).start()
+    assert "too deeply" in caught.value.message and caught.value.location.file == str(path)
+
+
+def test_a_module_that_cannot_be_compiled_runs_as_python_saying_why_once(compiling, tmp_path, monkeypatch, capfd):
+    monkeypatch.setenv("CC", "/bin/false")  # a C compiler that always fails
+    path = tmp_path / "faulty.yaml"
+    path.write_text(FAULTY.replace("faulty", "uncompiled"), encoding="utf-8")
+    first = load_program(path)
+    said = capfd.readouterr().err
+    assert "could not compile" in said and "runs as Python" in said
+    again = load_program(path)
+    assert capfd.readouterr().err == ""  # remembered: not tried again
+    for program in (first, again):
+        assert len(program.code_names) == 1
+        assert all(isinstance(f, types.FunctionType) for f in generated_functions(program).values() if callable(f))
+
+
+def test_never_keeps_every_module_python(tmp_path, monkeypatch, capfd):
+    monkeypatch.setenv("NAIPES_COMPILE", "never")
+    monkeypatch.setenv("NAIPES_CACHE", str(tmp_path / "cache"))
+    program = load_program(shipped("kuhn_poker"))
+    assert len(program.code_names) == 1 and not (tmp_path / "cache").exists()
+    assert "compiling" not in capfd.readouterr().err
