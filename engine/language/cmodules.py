@@ -161,7 +161,7 @@ def _reaches(start: str, goal: str, reads: dict[str, set[str]]) -> bool:
 def _build(source: str, name: str, built: Path, what: str) -> bool:
     """Compile `source` into the extension `built`, saying so; on failure say why and remember it."""
     folder = built.parent
-    folder.mkdir(parents=True, exist_ok=True)
+    folder.mkdir(mode=0o700, parents=True, exist_ok=True)  # (the user's own: what is in it is loaded as code)
     print(f"naipes: compiling {what} to C, once (it takes a few seconds; kept in {folder})", file=sys.stderr,
           flush=True)
     with tempfile.TemporaryDirectory(dir=folder, prefix="build-") as work:
