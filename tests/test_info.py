@@ -62,7 +62,7 @@ def test_list_names_every_shipped_game_and_its_strategies():
     for path in shipped_rulesets():
         assert re.search(rf"^{path.stem}\s", out, re.M), path.stem
     pocha = next(line for line in out.splitlines() if line.startswith("pocha "))
-    assert "3-8 players; AI strong; strategies: baseline, strong" in pocha
+    assert "3-8 players; AI pimc:worlds=100,nodes=0; strategies: baseline, strong" in pocha
     assert "ismcts" in out
 
 

@@ -25,7 +25,7 @@ def clean(result) -> None:
 
 # README's measured ladders: the strong level of each card game, the original exact search for the chips; a search
 # agent where it was measured stronger than the top level at about a second a move (docs/ai.md).
-STRONGEST = {"chinchon": "strong", "pocha": "strong", "tute_cabrero": "ismcts:iterations=1000",
+STRONGEST = {"chinchon": "strong", "pocha": "pimc:worlds=100,nodes=0", "tute_cabrero": "ismcts:iterations=1000",
              "wizard": "ismcts:iterations=1000",
              "fichas": "exact",
              "brisca": "basic", "hearts": "basic", "escoba": "basic", "truco": "basic",
@@ -65,9 +65,10 @@ def test_an_unknown_ai_in_a_rule_file_is_a_located_error(tmp_path):
 
 def test_seat_plan_fills_the_table_with_the_rule_files_ai():
     pocha = shipped_program("pocha")   # 3 to 8 players, 4 by default
-    assert seat_plan(pocha, (), person_first=True) == ["human", "strong", "strong", "strong"]
-    assert seat_plan(pocha, ("human", "random")) == ["human", "random", "strong", "strong"]
-    assert seat_plan(pocha, ("human", "random"), players=3) == ["human", "random", "strong"]
+    ai = pocha.default_ai
+    assert seat_plan(pocha, (), person_first=True) == ["human", ai, ai, ai]
+    assert seat_plan(pocha, ("human", "random")) == ["human", "random", ai, ai]
+    assert seat_plan(pocha, ("human", "random"), players=3) == ["human", "random", ai]
     assert seat_plan(pocha, (), players=5, opponents="baseline") == ["baseline"] * 5
     assert seat_plan(pocha, ("random",) * 6) == ["random"] * 6   # more named than the default: that many
 
@@ -82,8 +83,10 @@ def test_seat_plan_refuses_a_table_the_game_cannot_seat(seats, players, flag):
 def test_play_says_who_sits_where_and_that_the_rule_files_ai_filled_the_table():
     result = naipes("play", "pocha", "--seat", "human", "--seat", "random", "--seed", "3", input="quit\n")
     clean(result)
-    assert "seats: P1 human (you), P2 random, P3 pocha/strong, P4 pocha/strong" in result.output
-    assert "P3-P4: strong, the rule file's AI" in result.output and "--players N for 3 to 8 players" in result.output
+    ai = shipped_program("pocha").default_ai   # a search agent: its name on the seats, its options below
+    name = ai.partition(":")[0]
+    assert f"seats: P1 human (you), P2 random, P3 {name}, P4 {name}" in result.output
+    assert f"P3-P4: {ai}, the rule file's AI" in result.output and "--players N for 3 to 8 players" in result.output
 
 
 def test_play_with_players_and_opponents():
@@ -137,16 +140,16 @@ def test_serve_seats_the_rule_files_ai(monkeypatch):
 
 @pytest.mark.slow
 def test_a_variant_of_another_name_falls_back_to_random_when_the_bases_strategies_do_not_play_it(tmp_path):
-    # strategies/pocha/* play games named pocha*: my_pocha inherits `ai: strong` but cannot seat it
+    # strategies/chinchon/* play games named chinchon*: my_chinchon inherits `ai: strong` but cannot seat it
     mine = tmp_path / "mine.yaml"
-    mine.write_text("extends: pocha\ngame: my_pocha\n", encoding="utf-8")
-    assert seat_plan(load_program(mine), (), person_first=True) == ["human", "random", "random", "random"]
+    mine.write_text("extends: chinchon\ngame: my_chinchon\n", encoding="utf-8")
+    assert seat_plan(load_program(mine), (), person_first=True) == ["human", "random"]
     ours = tmp_path / "ours.yaml"
-    ours.write_text("extends: pocha\ngame: pocha_ours\n", encoding="utf-8")
+    ours.write_text("extends: chinchon\ngame: chinchon_ours\n", encoding="utf-8")
     assert seat_plan(load_program(ours), (), players=3) == ["strong"] * 3
-    result = naipes("play", str(ours), "--seed", "1", input="quit\n")
+    result = naipes("play", str(ours), "--players", "3", "--seed", "1", input="quit\n")
     clean(result)
-    assert "P2-P4: strong, the rule file's AI" in result.output
+    assert "P2-P3: strong, the rule file's AI" in result.output
 
 
 def test_a_strategy_seated_twice_is_compiled_once_and_its_seats_keep_their_own_memory():
