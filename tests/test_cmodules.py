@@ -18,7 +18,7 @@ from naipes.errors import GameError
 from naipes.language import cmodules
 from naipes.runtime.game import Game
 
-from helpers import shipped
+from helpers import RULESETS, STRATEGIES, shipped
 
 pytest.importorskip("Cython", reason="the C modules need Cython: pip install 'naipes[fast]'")
 pytestmark = pytest.mark.slow
@@ -146,3 +146,21 @@ def test_never_keeps_every_module_python(tmp_path, monkeypatch, capfd):
     program = load_program(shipped("kuhn_poker"))
     assert len(program.code_names) == 1 and not (tmp_path / "cache").exists()
     assert "compiling" not in capfd.readouterr().err
+
+
+def test_a_load_that_asks_for_no_compile_gets_python_and_so_do_its_strategies(compiling):
+    from naipes.agents.registry import load_strategy
+    game = load_program(shipped("fichas"), to_c=False)
+    strategy = load_strategy(STRATEGIES / "fichas" / "greedy.yaml", game)
+    assert len(game.code_names) == 1 and len(strategy.program.code_names) == 1 and not compiling.exists()
+    compiled = load_program(shipped("fichas"))
+    assert len(load_strategy(STRATEGIES / "fichas" / "greedy.yaml", compiled).program.code_names) == 2
+
+
+def test_a_web_page_never_starts_a_compile_with_params_of_its_own(compiling):
+    pytest.importorskip("starlette", reason="the web table needs the web extra")
+    from naipes.web.app import create_app, new_table
+    app = create_app({"fichas": RULESETS / "fichas.yaml"})
+    assert len(new_table(app, "fichas", {"full": "true"}, ["human", "random"], 1).program.code_names) == 1
+    assert not compiling.exists()
+    assert len(new_table(app, "fichas", {}, ["human", "random"], 1).program.code_names) == 2  # (the file's own)

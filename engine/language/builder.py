@@ -119,12 +119,12 @@ class Builder(Settings, Phases, Declarations, Cards, Moves, Rules):
     The section readers share only the context of reading the file (sections.SectionReader); what one of them
     gives another is a return value, passed on as a parameter or a field of Declared or Compiled."""
 
-    def build(self) -> Program:
+    def build(self, to_c: bool = True) -> Program:
         self.tree, self.sym.unmade = expand_bets(self.tree, self.error)
         declared = self.declared()
         compiled = self.compiled(declared)
         self.raise_errors()
-        return link(declared, compiled, self.path, self.overrides)
+        return link(declared, compiled, self.path, self.overrides, to_c)
 
     def declared(self) -> Declared:
         """The declare stage: the sections that name things, read into the symbol table."""
@@ -301,13 +301,13 @@ class Builder(Settings, Phases, Declarations, Cards, Moves, Rules):
 
 
 # The kinds of generated function that only show things (a label, a view), never change how play goes on.
-def link(declared: Declared, compiled: Compiled, path: str, overrides: dict[str, str]) -> Program:
-    """The link stage: the agenda's plans, one module of every generated definition compiled, and the Program whose
-    specs hold its functions."""
+def link(declared: Declared, compiled: Compiled, path: str, overrides: dict[str, str], to_c: bool = True) -> Program:
+    """The link stage: the agenda's plans, one module of every generated definition compiled (to C too where it
+    can be and `to_c`), and the Program whose specs hold its functions."""
     defs = compiled.defs
     reads = function_reads(defs)
     plans = agenda_plans(defs, compiled.rules, compiled.rule_units, reads)
-    module = compile_module(defs, declared.symbols, path)
+    module = compile_module(defs, declared.symbols, path, to_c=to_c)
     state, player_state, zones, cards = compiled.state, compiled.player_state, declared.zones, compiled.cards
     resolve_specs(module, compiled.moves, state + player_state, compiled.views, cards, compiled.rules)
     read = names_played(defs, reads)
@@ -381,14 +381,15 @@ def error_order(error: RuleError, first_file: str) -> tuple[bool, str, int, int]
     return (loc.file != first_file, loc.file, loc.line, loc.col) if loc else (False, "", 0, 0)
 
 
-def load_program(path: str | Path, params: dict[str, str] | None = None) -> Program:
+def load_program(path: str | Path, params: dict[str, str] | None = None, *, to_c: bool = True) -> Program:
     """Load, check and compile a rule file: a path, or a shipped rule file's name (``"pocha"``, as ``extends:``
-    names one). Raises RuleError(s) or ParamError."""
+    names one). Raises RuleError(s) or ParamError. `to_c`: its module compiled to C too where Cython is installed
+    (naipes.language.cmodules; False where what asks for the load is not to start a compile: a web page's params)."""
     if isinstance(path, str) and path.isidentifier() and not is_file(path):
         path = ruleset_path(path) or path
     tree = load_tree(path)
     with shapes_checked(tree, RULE_FILE):
-        return Builder(tree, str(path), dict(params or {})).build()
+        return Builder(tree, str(path), dict(params or {})).build(to_c)
 
 
 

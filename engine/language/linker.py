@@ -63,9 +63,11 @@ class Module:
         return name and self.namespace[name]
 
 
-def compile_module(defs: list[Definition], sym: Symbols, path: str, base: dict[str, Any] | None = None) -> Module:
-    """Write every definition into one module, check it, and compile it (`base`: the namespace of a
-    module compiled before, whose functions this one calls: a strategy's calls its game's)."""
+def compile_module(defs: list[Definition], sym: Symbols, path: str, base: dict[str, Any] | None = None,
+                   to_c: bool = True) -> Module:
+    """Write every definition into one module, check it, and compile it, to C too where it can be and `to_c`
+    (`base`: the namespace of a module compiled before, whose functions this one calls: a strategy's calls its
+    game's)."""
     code_name = f"<naipes {path}>"
     source, origins, facts = module_source(defs)
     with _too_deep_for_python(origins):
@@ -85,7 +87,7 @@ def compile_module(defs: list[Definition], sym: Symbols, path: str, base: dict[s
         warnings.simplefilter("ignore", SyntaxWarning)  # inlining can write `2 is not None` (rightly warned: a literal)
         code = compile(tree, code_name, "exec")
     exec(code, namespace)
-    in_c = c_module(source, tree, namespace, path, base)
+    in_c = c_module(source, tree, namespace, path, base) if to_c else None
     if in_c is None:
         return Module((code_name,), namespace, origins, facts)
     namespace.update(in_c.names)

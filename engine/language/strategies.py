@@ -245,7 +245,7 @@ class _StrategyBuilder(Builder):
         self.decision_reads: frozenset[str] | None = None
         self.default = str(strategy.get("default", "first"))
 
-    def build(self) -> Program:
+    def build(self, to_c: bool = True) -> Program:
         game = self.game
         self.declare_own_names()
         self.compile_functions()
@@ -262,7 +262,9 @@ class _StrategyBuilder(Builder):
         self.decision_reads = names_read([d.unit for d in self.defs if d.kind not in ("observe_when", "observe_then")],
                                          reads)
         plans = agenda_plans(self.defs, rules, rule_units(read), reads)
-        module = compile_module(self.defs, self.sym, self.path, base=game.namespace)
+        # (in C only when its game is: a game loaded as Python, a web page's params say, keeps its strategies so)
+        module = compile_module(self.defs, self.sym, self.path, base=game.namespace,
+                                to_c=to_c and len(game.code_names) > 1)
         resolve_specs(module, {}, memory + per_player, [], None, rules)
         for var in per_player:
             var.init = _one_per_player(var.init)

@@ -106,7 +106,8 @@ def new_table(app: Starlette, game: str, params: dict[str, str], seats: list[str
     path = app.state.rulesets.get(game)
     if path is None:
         raise TableError(f"no game '{game[:60]}' here: choose one of {', '.join(app.state.rulesets)}")
-    program = load_program(path, params)
+    # a page's params are any the browser sends: each would be a compile to C (seconds, and a file in the cache)
+    program = load_program(path, params, to_c=not (checked and params))
     low, high, default = program.players
     seats = list(seats or [HUMAN] + [default_opponent(program)] * (default - 1))
     if not low <= len(seats) <= high:
