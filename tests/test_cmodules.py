@@ -164,3 +164,20 @@ def test_a_web_page_never_starts_a_compile_with_params_of_its_own(compiling):
     assert len(new_table(app, "fichas", {"full": "true"}, ["human", "random"], 1).program.code_names) == 1
     assert not compiling.exists()
     assert len(new_table(app, "fichas", {}, ["human", "random"], 1).program.code_names) == 2  # (the file's own)
+
+
+def test_a_cached_file_that_cannot_be_loaded_is_said_once_and_the_file_runs_as_python(compiling, tmp_path):
+    path = tmp_path / "faulty.yaml"
+    path.write_text(FAULTY.replace("faulty", "unloadable"), encoding="utf-8")
+    load = f"from naipes import load_program; print(len(load_program({str(path)!r}).code_names))"
+    environment = {**os.environ, "NAIPES_COMPILE": "auto", "NAIPES_CACHE": str(compiling)}
+
+    def run():
+        return subprocess.run([sys.executable, "-c", load], capture_output=True, text=True, env=environment,
+                              check=True)
+    assert run().stdout == "2\n"
+    [built] = compiling.glob("naipes_c_*")
+    built.write_bytes(b"not a shared object")  # (a cache copied from another machine, a disk fault)
+    broken, again = run(), run()
+    assert "could not compile" in broken.stderr and "runs as Python" in broken.stderr and broken.stdout == "1\n"
+    assert again.stderr == "" and again.stdout == "1\n"  # remembered

@@ -103,15 +103,26 @@ def _import(key: str, source: str, tree: ast.Module, namespace: dict[str, Any], 
     if not built.exists() and ((folder / f"{name}.failed").exists() or
                                not _build(source + _declarations(tree, namespace), name, built, what)):
         return None
-    spec = importlib.util.spec_from_file_location(name, built)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
+    try:
+        module = _load(name, built)
+    except (ImportError, OSError) as exc:  # (a file in the cache this Python cannot load: compiled elsewhere)
+        built.unlink(missing_ok=True)
+        _failed(folder, name, what, f"{type(exc).__name__}: {exc}")
+        return None
     own, kept = defined_names(tree), python_only(tree)
     for shared, value in namespace.items():  # what it is given, and its functions that stay Python
         if not shared.startswith("__") and (shared in kept or shared not in own):
             setattr(module, shared, value)
     _loaded[key] = module
+    return module
+
+
+def _load(name: str, built: Path) -> Any:
+    spec = importlib.util.spec_from_file_location(name, built)
+    if spec is None or spec.loader is None:
+        raise ImportError(f"{built} is not an extension module")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
     return module
 
 
