@@ -42,6 +42,7 @@ dist = Distribution({"ext_modules": extensions,
 dist.parse_command_line()
 dist.run_commands()
 """
+EXT_SUFFIX = sysconfig.get_config_var("EXT_SUFFIX")  # an extension module's file ending on this Python
 BUILD_TIMEOUT = 900  # seconds: a module of some thousand functions compiles in well under a minute
 
 _loaded: dict[str, Any] = {}  # key -> the extension module (an extension is initialised once per process)
@@ -99,7 +100,7 @@ def _import(key: str, source: str, tree: ast.Module, namespace: dict[str, Any], 
     `namespace` (its Python twin's). None if it cannot be compiled."""
     folder = cache_folder()
     name = module_name(key)
-    built = folder / f"{name}{sysconfig.get_config_var('EXT_SUFFIX')}"
+    built = folder / f"{name}{EXT_SUFFIX}"
     if not built.exists() and ((folder / f"{name}.failed").exists() or
                                not _build(source + _declarations(tree, namespace), name, built, what)):
         return None
@@ -182,9 +183,8 @@ def _build(source: str, name: str, built: Path, what: str) -> bool:
                                   capture_output=True, text=True, timeout=BUILD_TIMEOUT)
         except (OSError, subprocess.TimeoutExpired) as exc:
             return _failed(folder, name, what, str(exc))
-        made = next(Path(work).glob(f"{name}.*{sysconfig.get_config_var('EXT_SUFFIX')}"), None) or \
-            next(Path(work).glob(f"{name}{sysconfig.get_config_var('EXT_SUFFIX')}"), None)
-        if done.returncode != 0 or made is None:
+        made = Path(work) / built.name  # (build_ext names it as the cache does: the module and EXT_SUFFIX)
+        if done.returncode != 0 or not made.exists():
             return _failed(folder, name, what, done.stderr or done.stdout)
         os.replace(made, built)  # (atomic: another process compiling the same module meanwhile finds one whole file)
     return True
