@@ -181,3 +181,28 @@ def test_a_cached_file_that_cannot_be_loaded_is_said_once_and_the_file_runs_as_p
     broken, again = run(), run()
     assert "could not compile" in broken.stderr and "runs as Python" in broken.stderr and broken.stdout == "1\n"
     assert again.stderr == "" and again.stdout == "1\n"  # remembered
+
+
+def test_code_that_others_could_have_put_in_the_cache_is_never_loaded(compiling, tmp_path):
+    # a cache key is a content hash anyone can compute: a folder or a file others can write to could hold their
+    # code under a rule file's key
+    path = tmp_path / "faulty.yaml"
+    path.write_text(FAULTY.replace("faulty", "planted"), encoding="utf-8")
+    load = f"from naipes import load_program; print(len(load_program({str(path)!r}).code_names))"
+    environment = {**os.environ, "NAIPES_COMPILE": "auto", "NAIPES_CACHE": str(compiling)}
+
+    def run(umask=0o022):
+        return subprocess.run([sys.executable, "-c", load], capture_output=True, text=True, env=environment,
+                              check=True, preexec_fn=lambda: os.umask(umask))
+    assert run(umask=0o002).stdout == "2\n"  # (a umask that leaves new files writable by the group)
+    [built] = compiling.glob("naipes_c_*")
+    assert built.stat().st_mode & 0o077 == 0 and compiling.stat().st_mode & 0o077 == 0
+    assert run().stdout == "2\n"
+    for unsafe, mode in ((compiling, 0o777), (compiling, 0o720), (built, 0o766)):
+        unsafe.chmod(mode)
+        refused = run()
+        assert refused.stdout == "1\n", unsafe  # the module runs as Python
+        assert f"not loaded from {unsafe}: others can write to it" in refused.stderr
+        assert "compiling" not in refused.stderr and list(compiling.glob("naipes_c_*")) == [built]
+        unsafe.chmod(0o700)
+    assert run().stdout == "2\n"

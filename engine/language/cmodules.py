@@ -5,7 +5,8 @@ whether or not C follows. Then, where Cython and a C compiler are present (``pip
 same source (checked by ``codecheck``) is compiled to a C extension, once per content: its key hashes the source,
 the Python and Cython versions and, for a strategy, its game's key. The extension is kept in the user's cache
 folder (``NAIPES_CACHE``, else ``$XDG_CACHE_HOME/naipes`` or ``~/.cache/naipes``) and reused by every later
-run and process; its functions take the place of the Python ones in the module's namespace. A first compile
+run and process; its functions take the place of the Python ones in the module's namespace. Nothing is loaded from
+a folder or file that is not the user's alone to write (keys are hashes anyone can compute). A first compile
 takes seconds and says so on stderr, once; a compile that fails says why, once, is remembered, and the module
 runs as Python. ``NAIPES_COMPILE=never`` keeps every module Python (the test suite's default: see tests/conftest.py).
 
@@ -21,6 +22,7 @@ import hashlib
 import importlib.metadata
 import importlib.util
 import os
+import stat
 import subprocess
 import sys
 import sysconfig
@@ -46,6 +48,7 @@ EXT_SUFFIX = sysconfig.get_config_var("EXT_SUFFIX")  # an extension module's fil
 BUILD_TIMEOUT = 900  # seconds: a module of some thousand functions compiles in well under a minute
 
 _loaded: dict[str, Any] = {}  # key -> the extension module (an extension is initialised once per process)
+_distrusted: set[Path] = set()  # cache folders refused in this process (said once each)
 
 
 @dataclass(frozen=True)
@@ -98,9 +101,15 @@ def module_name(key: str) -> str:
 def _import(key: str, source: str, tree: ast.Module, namespace: dict[str, Any], what: str) -> Any:
     """Import the module of `key` from the cache, compiling it first if it is not there; set its shared names from
     `namespace` (its Python twin's). None if it cannot be compiled."""
-    folder = cache_folder()
+    folder = _trusted_folder()
+    if folder is None:
+        return None
     name = module_name(key)
     built = folder / f"{name}{EXT_SUFFIX}"
+    why = _not_own(built) if built.exists() else None
+    if why is not None:
+        _distrust(built, why)
+        return None
     if not built.exists() and ((folder / f"{name}.failed").exists() or
                                not _build(source + _declarations(tree, namespace), name, built, what)):
         return None
@@ -116,6 +125,46 @@ def _import(key: str, source: str, tree: ast.Module, namespace: dict[str, Any], 
             setattr(module, shared, value)
     _loaded[key] = module
     return module
+
+
+def _trusted_folder() -> Path | None:
+    """The cache folder, made the user's alone if it is not there yet; None (said once) if code in it may not be
+    loaded. (The keys are content hashes anyone can compute: a folder others can write to would let them put code
+    of their own under a rule file's key.)"""
+    folder = cache_folder()
+    try:
+        folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+        why = _not_own(folder)
+    except OSError as exc:
+        why = f"it cannot be made ({exc.strerror})"
+    if why is None:
+        return folder
+    _distrust(folder, why)
+    return None
+
+
+def _not_own(path: Path) -> str | None:
+    """Why code in `path` (the cache folder, or a file in it) may not be loaded: it is not this user's alone to
+    write. None: it may."""
+    if not hasattr(os, "geteuid"):  # (no POSIX owners: the user's own cache folder is trusted)
+        return None
+    try:
+        status = path.stat()
+    except OSError as exc:
+        return f"it cannot be read ({exc.strerror})"
+    if status.st_uid != os.geteuid():
+        return "it belongs to another user"
+    if status.st_mode & (stat.S_IWGRP | stat.S_IWOTH):
+        return "others can write to it"
+    return None
+
+
+def _distrust(path: Path, why: str) -> None:
+    """Say once that compiled code is not loaded from `path`."""
+    if path not in _distrusted:
+        _distrusted.add(path)
+        print(f"naipes: compiled code is not loaded from {path}: {why}; rule files run as Python (make the cache "
+              f"folder yours alone, `chmod 700`, or name another with NAIPES_CACHE)", file=sys.stderr, flush=True)
 
 
 def _load(name: str, built: Path) -> Any:
@@ -173,7 +222,6 @@ def _reaches(start: str, goal: str, reads: dict[str, set[str]]) -> bool:
 def _build(source: str, name: str, built: Path, what: str) -> bool:
     """Compile `source` into the extension `built`, saying so; on failure say why and remember it."""
     folder = built.parent
-    folder.mkdir(mode=0o700, parents=True, exist_ok=True)  # (the user's own: what is in it is loaded as code)
     print(f"naipes: compiling {what} to C, once (it takes a few seconds; kept in {folder})", file=sys.stderr,
           flush=True)
     with tempfile.TemporaryDirectory(dir=folder, prefix="build-") as work:
@@ -186,6 +234,7 @@ def _build(source: str, name: str, built: Path, what: str) -> bool:
         made = Path(work) / built.name  # (build_ext names it as the cache does: the module and EXT_SUFFIX)
         if done.returncode != 0 or not made.exists():
             return _failed(folder, name, what, done.stderr or done.stdout)
+        made.chmod(0o700)  # (whatever the umask: a file others can write to is not loaded)
         os.replace(made, built)  # (atomic: another process compiling the same module meanwhile finds one whole file)
     return True
 
