@@ -201,6 +201,11 @@ def test_ismcts_options_on_the_command_line():
         make_agent("ismcts:width=3", program=program)
     with pytest.raises(Exception, match="takes no options"):
         make_agent("random:x=1", program=program)
+    with pytest.raises(Exception, match="option 'iterations' is given twice"):  # (not the last one silently)
+        make_agent("ismcts:iterations=7,iterations=9", program=program)
+    for spec in ("pimc:policy=nowhere", "pimc:infer=nowhere", "ismcts:infer=nowhere", "ismcts:policy=nowhere"):
+        with pytest.raises(Exception, match="unknown agent 'nowhere'"):  # said when the seat is made, not later
+            make_agent(spec, program=program)
 
 
 # ------------------------------------------------------------ the language of strategies

@@ -97,8 +97,10 @@ class ISMCTSAgent:
                 raise ParamError("an ismcts playout policy needs the game's program (make it with make_agent)")
             self.policy = make_policy(policy, self.rng.randrange(1 << 30))
         self.infer_spec = None if infer == "none" else infer
-        if self.infer_spec is not None and (program is None or make_policy is None):
-            raise ParamError("ismcts's inference needs the game's program (make it with make_agent)")
+        if self.infer_spec is not None:
+            if program is None or make_policy is None:
+                raise ParamError("ismcts's inference needs the game's program (make it with make_agent)")
+            make_policy(self.infer_spec, 0)  # (an unknown level is said now, not at the seat's first decision)
         self.make_policy = make_policy
         self.name = "ismcts" + (f"[{policy}]" if policy else "")
         self.knowledge: Knowledge | None = None

@@ -87,6 +87,9 @@ class PIMCAgent:
         self.infer_spec = default_model(program) if infer is None else (None if infer == "none" else infer)
         if (self.policy_spec or self.infer_spec) and (program is None or make_policy is None):
             raise ParamError("pimc's policy and inference need the game's program (make it with make_agent)")
+        for spec in {self.policy_spec, self.infer_spec}:
+            if spec is not None and make_policy is not None:
+                make_policy(spec, 0)  # (an unknown level is said now, not at the seat's first decision)
         self.exact = OpenSolver(model, nodes=nodes) if nodes else None
         self.cut = OpenSolver(model, depth=depth, cut=self._play_on if self.policy_spec else None, turns=True)
         self.name = "pimc"

@@ -221,6 +221,8 @@ def _agent_options(spec: str, text: str) -> dict[str, str]:
         key, eq, value = item.partition("=")
         if not eq or not key.strip():
             raise ParamError(f"agent '{spec}': options are NAME=VALUE separated by commas, not '{item}'")
+        if key.strip() in options:
+            raise ParamError(f"agent '{spec}': option '{key.strip()}' is given twice")
         options[key.strip()] = value.strip()
     name = spec.partition(":")[0]
     if options and name not in OPTIONED:
