@@ -206,3 +206,60 @@ def test_code_that_others_could_have_put_in_the_cache_is_never_loaded(compiling,
         assert "compiling" not in refused.stderr and list(compiling.glob("naipes_c_*")) == [built]
         unsafe.chmod(0o700)
     assert run().stdout == "2\n"
+
+
+def test_slot_reads_keep_every_line_and_rewrite_only_prefixed_reads():
+    from naipes.language.cslots import slot_reads
+    source = "def F_f(M, V, v_c, v_p):\n    M.set_attr(v_p, 'score', (v_c.a_rank +\n        v_p.a_hand.a_size))\n" \
+             "    v_p.a_x = v_c.b_y\n"
+    rewritten = slot_reads(source, __import__("ast").parse(source))
+    body = rewritten.split("\ncdef extern")[0]
+    assert body.count("\n") == source.count("\n")  # (tracebacks of the C module name the Python module's lines)
+    assert "B_slot(v_c, 'a_rank', " in body and "B_slot(B_slot(v_p, 'a_hand', " in body
+    assert "), 'a_size', " in body and "v_p.a_x = v_c.b_y" in body  # a store, and an unprefixed read: as they were
+
+
+def test_a_compiled_read_of_an_attribute_is_what_python_reads_whatever_the_class(compiling):
+    # each place of a read remembers the last class it met and where it keeps the attribute: every other case
+    # (another class, a class changed since, a property, a slot not set, a class of its own lookup) is Python's
+    import ast
+    source = "def F_get(M, V, v_o):\n    return v_o.a_x\n"
+    namespace: dict = {}
+    exec(compile(source, "<test>", "exec"), namespace)
+    in_c = cmodules.c_module(source, ast.parse(source), namespace, "a test module")
+    assert in_c is not None
+    get = in_c.names["F_get"]
+    assert not isinstance(get, types.FunctionType)
+
+    class Slots:
+        __slots__ = ("a_x",)
+
+    class Shifted:
+        __slots__ = ("a_w", "a_y", "a_x")  # (the same name at another offset)
+
+    class Property:
+        a_x = property(lambda self: "computed")
+
+    class Looked:
+        __slots__ = ("a_x",)
+
+        def __getattribute__(self, name):
+            return "looked up" if name == "a_x" else object.__getattribute__(self, name)
+
+    def made(cls, value):
+        thing = cls()
+        if cls is not Property:
+            object.__setattr__(thing, "a_x", value)
+        return thing
+    things = [made(Slots, 1), made(Shifted, 2), made(Property, None), made(Slots, 3), made(Looked, 4),
+              made(Shifted, 5), made(Slots, 6)]
+    for _ in range(3):
+        assert [get(None, None, t) for t in things] == [namespace["F_get"](None, None, t) for t in things] \
+            == [1, 2, "computed", 3, "looked up", 5, 6]
+    empty = Slots()
+    for function in (get, namespace["F_get"]):
+        with pytest.raises(AttributeError):
+            function(None, None, empty)
+    assert get(None, None, things[0]) == 1
+    Slots.a_x = property(lambda self: "changed")  # the class changed: what was remembered of it no longer holds
+    assert get(None, None, things[0]) == "changed" == namespace["F_get"](None, None, things[0])

@@ -31,7 +31,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-KEY_VERSION = "1"  # bumped when what the key covers changes
+from .cslots import C_BLOCK, slot_reads
+
+KEY_VERSION = "2"  # bumped when what the key covers changes (the build script and C block are in it)
 KEY = "__naipes_key__"  # where a compiled module's namespace keeps its key (a strategy's module includes its game's)
 BUILD_SCRIPT = """
 import sys
@@ -84,12 +86,12 @@ def c_module(source: str, tree: ast.Module, namespace: dict[str, Any], what: str
     if module is None:
         return None
     names = {name: value for name, value in vars(module).items() if not name.startswith("__")}
-    return CModule(f"{module_name(key)}.py", names)
+    return CModule(f"{module_name(key)}.pyx", names)
 
 
 def module_key(source: str, base_key: str) -> str:
     """The content hash a compiled module is cached under."""
-    parts = (KEY_VERSION, importlib.metadata.version("cython"), sys.implementation.cache_tag,
+    parts = (KEY_VERSION, BUILD_SCRIPT, C_BLOCK, importlib.metadata.version("cython"), sys.implementation.cache_tag,
              sysconfig.get_platform(), base_key, source)
     return hashlib.sha256("\0".join(parts).encode()).hexdigest()[:32]
 
@@ -111,7 +113,7 @@ def _import(key: str, source: str, tree: ast.Module, namespace: dict[str, Any], 
         _distrust(built, why)
         return None
     if not built.exists() and ((folder / f"{name}.failed").exists() or
-                               not _build(source + _declarations(tree, namespace), name, built, what)):
+                               not _build(c_source(source, tree, namespace), name, built, what)):
         return None
     try:
         module = _load(name, built)
@@ -187,6 +189,12 @@ def defined_names(tree: ast.Module) -> set[str]:
     return names
 
 
+def c_source(source: str, tree: ast.Module, namespace: dict[str, Any]) -> str:
+    """What Cython compiles: the module's source, its attribute reads made direct (cslots), and the names it is
+    given declared after its own lines."""
+    return slot_reads(source + _declarations(tree, namespace), tree)
+
+
 def _declarations(tree: ast.Module, namespace: dict[str, Any]) -> str:
     """Lines that declare, after the module's own (its line numbers unchanged), the names it is given at run time:
     Cython refuses a name it sees neither defined nor built in."""
@@ -225,9 +233,9 @@ def _build(source: str, name: str, built: Path, what: str) -> bool:
     print(f"naipes: compiling {what} to C, once (it takes a few seconds; kept in {folder})", file=sys.stderr,
           flush=True)
     with tempfile.TemporaryDirectory(dir=folder, prefix="build-") as work:
-        (Path(work) / f"{name}.py").write_text(source, encoding="utf-8")
+        (Path(work) / f"{name}.pyx").write_text(source, encoding="utf-8")
         try:
-            done = subprocess.run([sys.executable, "-c", BUILD_SCRIPT, f"{name}.py", name, "."], cwd=work,
+            done = subprocess.run([sys.executable, "-c", BUILD_SCRIPT, f"{name}.pyx", name, "."], cwd=work,
                                   capture_output=True, text=True, timeout=BUILD_TIMEOUT)
         except (OSError, subprocess.TimeoutExpired) as exc:
             return _failed(folder, name, what, str(exc))
