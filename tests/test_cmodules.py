@@ -9,6 +9,7 @@ import os
 import subprocess
 import sys
 import textwrap
+import time
 import types
 
 import pytest
@@ -263,3 +264,22 @@ def test_a_compiled_read_of_an_attribute_is_what_python_reads_whatever_the_class
     assert get(None, None, things[0]) == 1
     Slots.a_x = property(lambda self: "changed")  # the class changed: what was remembered of it no longer holds
     assert get(None, None, things[0]) == "changed" == namespace["F_get"](None, None, things[0])
+
+
+def test_the_cache_drops_what_it_has_not_used_for_long_and_keeps_to_its_size(compiling, tmp_path, monkeypatch):
+    compiling.mkdir(mode=0o700)
+    old, recent = compiling / "naipes_c_old.so", compiling / "naipes_c_recent.so"
+    for file in (old, recent):
+        file.write_bytes(b"x" * 1000)
+    long_ago = time.time() - (cmodules.UNUSED_DAYS + 1) * 86_400
+    os.utime(old, (long_ago, long_ago))
+    path = tmp_path / "faulty.yaml"
+    path.write_text(FAULTY, encoding="utf-8")
+    load_program(path)  # a compile: the cache is pruned after it
+    [built] = (f for f in compiling.glob("naipes_c_*") if f not in (old, recent))
+    assert not old.exists() and recent.exists()
+    monkeypatch.setattr(cmodules, "CACHE_BYTES", built.stat().st_size + 1500)  # room for one more file, not two
+    path.write_text(FAULTY.replace("depth(3)", "depth(4)"), encoding="utf-8")  # (other code: another module)
+    load_program(path)
+    assert not recent.exists() and not built.exists()  # the least recently used go first
+    assert len(list(compiling.glob("naipes_c_*"))) == 1  # the one just built is kept

@@ -18,6 +18,7 @@ call each other spend the C stack with no check, where Python's own frames raise
 from __future__ import annotations
 
 import ast
+import contextlib
 import hashlib
 import importlib.metadata
 import importlib.util
@@ -27,6 +28,7 @@ import subprocess
 import sys
 import sysconfig
 import tempfile
+import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -48,6 +50,7 @@ dist.run_commands()
 """
 EXT_SUFFIX = sysconfig.get_config_var("EXT_SUFFIX")  # an extension module's file ending on this Python
 BUILD_TIMEOUT = 900  # seconds: a module of some thousand functions compiles in well under a minute
+UNUSED_DAYS, CACHE_BYTES = 60, 256 << 20  # the cache drops what it has not used for that long, or beyond that size
 
 _loaded: dict[str, Any] = {}  # key -> the extension module (an extension is initialised once per process)
 _distrusted: set[Path] = set()  # cache folders refused in this process (said once each)
@@ -175,6 +178,8 @@ def _load(name: str, built: Path) -> Any:
         raise ImportError(f"{built} is not an extension module")
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
+    with contextlib.suppress(OSError):
+        os.utime(built)  # (its time is when it was last used: see _prune)
     return module
 
 
@@ -244,7 +249,24 @@ def _build(source: str, name: str, built: Path, what: str) -> bool:
             return _failed(folder, name, what, done.stderr or done.stdout)
         made.chmod(0o700)  # (whatever the umask: a file others can write to is not loaded)
         os.replace(made, built)  # (atomic: another process compiling the same module meanwhile finds one whole file)
+    _prune(folder, built)
     return True
+
+
+def _prune(folder: Path, kept: Path) -> None:
+    """Remove what the cache holds that was not used for UNUSED_DAYS, then the least recently used until it holds
+    at most CACHE_BYTES (never `kept`, the file just built). A process that loaded a removed file keeps it."""
+    held = []
+    for file in folder.glob("naipes_c_*"):
+        with contextlib.suppress(OSError):  # (another process may remove it meanwhile)
+            held.append((file.stat(), file))
+    held.sort(key=lambda entry: entry[0].st_mtime)
+    total = sum(status.st_size for status, _ in held)
+    stale = time.time() - UNUSED_DAYS * 86_400
+    for status, file in held:
+        if file != kept and (status.st_mtime < stale or total > CACHE_BYTES):
+            file.unlink(missing_ok=True)
+            total -= status.st_size
 
 
 def _failed(folder: Path, name: str, what: str, output: str) -> bool:
