@@ -5,10 +5,11 @@ whether or not C follows. Then, where Cython and a C compiler are present (``pip
 same source (checked by ``codecheck``) is compiled to a C extension, once per content: its key hashes the source,
 the Python and Cython versions and, for a strategy, its game's key. The extension is kept in the user's cache
 folder (``NAIPES_CACHE``, else ``$XDG_CACHE_HOME/naipes`` or ``~/.cache/naipes``) and reused by every later
-run and process; its functions take the place of the Python ones in the module's namespace. Nothing is loaded from
-a folder or file that is not the user's alone to write (keys are hashes anyone can compute). A first compile
-takes seconds and says so on stderr, once; a compile that fails says why, once, is remembered, and the module
-runs as Python. ``NAIPES_COMPILE=never`` keeps every module Python (the test suite's default: see tests/conftest.py).
+run and process; its functions take the place of the Python ones in the module's namespace. Nothing is loaded
+from a folder or file that is not the user's alone to write (keys are hashes anyone can compute); each compile
+prunes the cache of what was long unused. A first compile takes seconds and says so on stderr, once; a compile
+that fails says why, once, is remembered, and the module runs as Python. ``NAIPES_COMPILE=never`` keeps every
+module Python (the test suite's default: see tests/conftest.py).
 
 Two kinds of function stay Python: those that can reach themselves (recursion, through their names) and those
 that call a function held as a value (``M.call``: a lambda may call itself through a local). C functions that
