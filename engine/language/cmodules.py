@@ -54,7 +54,7 @@ BUILD_TIMEOUT = 900  # seconds: a module of some thousand functions compiles in 
 UNUSED_DAYS, CACHE_BYTES = 60, 256 << 20  # the cache drops what it has not used for that long, or beyond that size
 
 _loaded: dict[str, Any] = {}  # key -> the extension module (an extension is initialised once per process)
-_distrusted: set[Path] = set()  # cache folders refused in this process (said once each)
+_distrusted: set[Path] = set()  # cache folders and files refused in this process (said once each)
 
 
 @dataclass(frozen=True)
