@@ -18,6 +18,8 @@ from functools import lru_cache
 
 from common import ROOT, Race, header, rate, table, write_summary
 
+from naipes.library.builtins import pick
+
 HANDS = 30
 MOVE_CAP = 400  # decisions per Naipes hand, at most
 ROUNDS = 7  # timed runs of each contender, in turns
@@ -37,7 +39,7 @@ class Closer:
         # there is a close exactly when the last option is one; then take the first close
         if options[-1].move.startswith("close"):
             return next(o for o in options if o.move.startswith("close"))
-        return self.rng.choice(options)
+        return pick(self.rng, options)
 
 
 @lru_cache(maxsize=1)
@@ -83,7 +85,7 @@ def openspiel_hands(count: int, seed: int) -> tuple[int, int]:
                 outcomes = state.chance_outcomes()
                 action = rng.choices([a for a, _ in outcomes], [p for _, p in outcomes])[0]
             else:
-                action = rng.choice(state.legal_actions())
+                action = pick(rng, state.legal_actions())  # (as Naipes' random players draw)
                 decisions += 1
             state.apply_action(action)
     return count, decisions

@@ -25,6 +25,8 @@ from functools import lru_cache
 from common import ROOT, Race, header, rate, table, write_summary
 from plain_pocha import play_random
 
+from naipes.library.builtins import pick
+
 ROUNDS = 20  # hands per Naipes game (pocha_hands: every round is a new 10-card hand)
 HANDS = 200  # hands per timed batch
 MATCHES = 3  # whole pocha.yaml matches per timed batch of the per-decision race
@@ -103,7 +105,7 @@ def openspiel_hands(count: int, seed: int) -> tuple[int, int]:
                 outcomes = state.chance_outcomes()
                 action = rng.choices([a for a, _ in outcomes], [p for _, p in outcomes])[0]
             else:
-                action = rng.choice(state.legal_actions())
+                action = pick(rng, state.legal_actions())  # (as Naipes' random players draw)
                 decisions += 1
             state.apply_action(action)
     return count, decisions

@@ -12,12 +12,14 @@ Lists and ints only: a card is `suit * 16 + rank`.  Players are indices
     game = PlainPocha(4, seats=[0, 1, 2, 3])
     game.deal_random(rng)              # or game.deal(hands, trump) with given cards
     while not game.over:
-        game.apply(rng.choice(game.legal()))
+        game.apply(pick(rng, game.legal()))
         if game.phase == DEAL: game.deal_random(rng)
 """
 from __future__ import annotations
 
 import random
+
+from naipes.library.builtins import pick
 
 SUITS = ("oros", "copas", "espadas", "bastos")
 RANKS = (1, 2, 3, 4, 5, 6, 7, 10, 11, 12)
@@ -171,6 +173,6 @@ def play_random(players: int, seed: int, schedule: list[int] | None = None) -> t
     while not game.over:
         if game.phase == DEAL:
             game.deal_random(rng)
-        game.apply(rng.choice(game.legal()))
+        game.apply(pick(rng, game.legal()))  # (the draw of Naipes' random players: the games compare alone)
         decisions += 1
     return game.round, decisions

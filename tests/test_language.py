@@ -15,7 +15,7 @@ import pytest
 
 from naipes import load_program
 from naipes.errors import GameError, NaipesError, RuleError, RuleErrors
-from naipes.library.builtins import index_of, shuffle_in_place
+from naipes.library.builtins import index_of, pick, shuffle_in_place
 from naipes.runtime.game import Game
 
 from helpers import write_rules
@@ -597,6 +597,26 @@ def test_a_shuffle_draws_as_the_standard_library_shuffle_does():
     items = list(range(5))
     shuffle_in_place(Reversing(1), items)
     assert items == [4, 3, 2, 1, 0]
+
+
+def test_a_pick_draws_as_the_standard_library_choice_does():
+    """The engine picks among a random.Random's items itself: the same item, and the generator left in the same
+    state, as random.Random.choice (so a seeded random player plays as it did); nothing to pick from is the
+    library's error; a generator of another class picks its way."""
+    for seed in range(40):
+        for size in (1, 2, 3, 5, 7, 8, 9, 40, 100, 1000):
+            ours, theirs = random.Random(seed), random.Random(seed)
+            items = list(range(size))
+            assert [pick(ours, items) for _ in range(20)] == [theirs.choice(items) for _ in range(20)]
+            assert ours.getstate() == theirs.getstate()
+    with pytest.raises(IndexError):
+        pick(random.Random(1), [])
+
+    class First(random.Random):
+        def choice(self, seq):
+            return seq[0]
+
+    assert pick(First(1), [7, 8, 9]) == 7
 
 
 def test_index_of_finds_what_operator_index_of_finds(tmp_path):

@@ -46,6 +46,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ..errors import ParamError
+from ..library.builtins import pick
 from ..program import Program
 from ..runtime.game import Decision, Game, Option, arg_key
 from .deadline import NEVER, Deadline
@@ -176,7 +177,7 @@ class ISMCTSAgent:
                 else:
                     child.available += 1
             if untried:
-                i = self.rng.choice(untried)
+                i = pick(self.rng, untried)
                 child = children[keys[i]] = _Node(mover)
                 child.available, grown = 1, True
             else:
@@ -246,9 +247,9 @@ def _random_move(offered: list[tuple[str, list]], rng: random.Random) -> tuple[s
         for name, more in offered:  # (a move asked twice offers its arguments twice)
             kinds[name] = kinds.get(name, []) + more
         if len(kinds) > 1:
-            move = rng.choice(sorted(kinds))
+            move = pick(rng, sorted(kinds))
         args = kinds[move]
-    return move, rng.choice(args)
+    return move, pick(rng, args)
 
 
 def _step(world: Game, choose: Callable[[list[tuple[str, list]]], tuple[str, Any]]) -> None:

@@ -41,6 +41,7 @@ from pathlib import Path
 from ..errors import ParamError, RuleError, RuleErrors, did_you_mean
 from ..language.strategies import Strategy, compile_strategy, strategy_path
 from ..language.vocabulary import AGENT_NAMES
+from ..library.builtins import pick
 from ..program import Program
 from ..runtime.game import Agent, Decision, Option
 from .bot_process import BotLimits
@@ -66,7 +67,7 @@ class RandomAgent:
         self.rng.seed(seed)
 
     def choose(self, decision: Decision) -> Option:
-        return self.rng.choice(decision.options)
+        return pick(self.rng, decision.options)
 
 
 class MinimaxAgent:

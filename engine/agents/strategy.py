@@ -13,6 +13,7 @@ from typing import Any
 
 from ..errors import GameError, ParamError
 from ..language.strategies import BEGUN, OFFERED, Strategy
+from ..library.builtins import pick
 from ..program import CardBase, PlayerBase
 from ..runtime.agenda import new_agenda
 from ..runtime.game import Decision, Game, Option, arg_key
@@ -108,7 +109,7 @@ class StrategyAgent:
         if default == "first":
             return decision.options[0]
         if default == "random":
-            return self.rng.choice(decision.options)
+            return pick(self.rng, decision.options)
         if self._fallback is None:
             assert self.make_fallback is not None  # checked when made: a default naming an agent needs it
             self._fallback = self.make_fallback()

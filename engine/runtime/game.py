@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from typing import Any, Final, Protocol
 
 from ..errors import GameError, Location, NaipesError
+from ..library.builtins import pick
 from ..library.limits import MAX_STEPS
 from ..program import LEAVE, MoveSpec, PartSpec, Program, RuleSpec, attribute, declared
 from .agenda import Activation, Agenda, memory_local, new_agenda
@@ -747,11 +748,11 @@ class Game:
         with self.program.located():  # (a part's choices are the rule file's code)
             for who, move, values in held:
                 if who.index != seat:
-                    move, arg = rng.choice([(name, a) for name, args in self._offer(who, moves, True) for a in args])
+                    move, arg = pick(rng, [(name, a) for name, args in self._offer(who, moves, True) for a in args])
                     values = (arg,)
                     while (following := self._next_part(who, move, values)) is not None:  # (a compound move's
                         part, values = following                                           # parts, in turn)
-                        values = self._chosen(part, values, rng.choice(part.choices(memory, memory.vars, who, *values)))
+                        values = self._chosen(part, values, pick(rng, part.choices(memory, memory.vars, who, *values)))
                 drawn.append((who, move, values))
         memory.group, memory.partial = (mode, later, tuple(drawn)), partial
 
