@@ -14,7 +14,9 @@ module Python (the test suite's default: see tests/conftest.py).
 Two kinds of function stay Python: those that can reach themselves (recursion, through their names) and those
 that call a function held as a value (``M.call``: a lambda may call itself through a local). C functions that
 call each other spend the C stack with no check, where Python's own frames raise RecursionError at
-``sys.getrecursionlimit()``, which the located error of a runaway rule file rests on.
+``sys.getrecursionlimit()``, which the located error of a runaway rule file rests on. A third kind stays
+Python where Cython would compute another value than Python (``cdefects``: an assignment inside a comprehension
+that reads a loop variable shadowing another name).
 """
 from __future__ import annotations
 
@@ -34,9 +36,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from .cdefects import bind_at_entry, misread
 from .cslots import C_BLOCK, slot_reads
 
-KEY_VERSION = "2"  # bumped when what the key covers changes (the build script and C block are in it)
+KEY_VERSION = "3"  # bumped when the C made from one source changes (3: cdefects; the build script, C block are in it)
 KEY = "__naipes_key__"  # where a compiled module's namespace keeps its key (a strategy's module includes its game's)
 BUILD_SCRIPT = """
 import sys
@@ -125,7 +128,7 @@ def _import(key: str, source: str, tree: ast.Module, namespace: dict[str, Any], 
         built.unlink(missing_ok=True)
         _failed(folder, name, what, f"{type(exc).__name__}: {exc}")
         return None
-    own, kept = defined_names(tree), python_only(tree)
+    own, kept = defined_names(tree), python_only(tree) | misread(tree, source)
     for shared, value in namespace.items():  # what it is given, and its functions that stay Python
         if not shared.startswith("__") and (shared in kept or shared not in own):
             setattr(module, shared, value)
@@ -196,9 +199,10 @@ def defined_names(tree: ast.Module) -> set[str]:
 
 
 def c_source(source: str, tree: ast.Module, namespace: dict[str, Any]) -> str:
-    """What Cython compiles: the module's source, its attribute reads made direct (cslots), and the names it is
-    given declared after its own lines."""
-    return slot_reads(source + _declarations(tree, namespace), tree)
+    """What Cython compiles: the module's source, its attribute reads made direct (cslots), the names its
+    comprehensions assign bound from each function's start (cdefects), and the names it is given declared after
+    its own lines."""
+    return bind_at_entry(slot_reads(source + _declarations(tree, namespace), tree), tree)
 
 
 def _declarations(tree: ast.Module, namespace: dict[str, Any]) -> str:
