@@ -41,32 +41,27 @@ def bind_at_entry(source: str, tree: ast.Module) -> str:
 
 
 def misread(tree: ast.Module, source: str) -> set[str]:
-    """The top-level functions that must stay Python: one whose comprehension assigns a name inside an
-    expression that reads a loop variable of the comprehension also bound in the function or by another
-    comprehension (#6547), one whose
-    comprehension assigns a name bound in a lambda or nested function, and one whose header `bind_at_entry`
-    cannot extend."""
+    """The top-level functions that must stay Python, among those whose comprehensions assign: one whose header
+    `bind_at_entry` cannot extend, one with a lambda or nested function whose comprehension assigns (the name is
+    that scope's), and one that Cython would misread (#6547: see _reads_shadowed)."""
     lines = source.split("\n")
-    kept = set()
-    for function in _functions(tree):
-        assigned = _assigned_in_comprehensions(function)
-        if not assigned:
-            continue
-        if not _extensible(function, lines) or _nested_scopes_assign(function):
-            kept.add(function.name)
-            continue
-        bound = _bound_outside_comprehensions(function)
-        comprehensions = list(_comprehensions(function))
-        targets = [_targets(c) for c in comprehensions]
-        for k, comprehension in enumerate(comprehensions):
-            others = set().union(*(t for j, t in enumerate(targets) if j != k))
-            shadowing = targets[k] & (bound | others)
-            if shadowing and any(isinstance(n, ast.Name) and n.id in shadowing
-                                 for named in ast.walk(comprehension) if isinstance(named, ast.NamedExpr)
-                                 for n in ast.walk(named.value)):
-                kept.add(function.name)
-                break
-    return kept
+    return {function.name for function in _functions(tree) if _assigned_in_comprehensions(function) and (
+        not _extensible(function, lines) or _nested_scopes_assign(function) or _reads_shadowed(function))}
+
+
+def _reads_shadowed(function: ast.FunctionDef) -> bool:
+    """Whether an assignment inside a comprehension reads a loop variable of it that is also bound in the
+    function or by another of its comprehensions."""
+    bound = _bound_outside_comprehensions(function)
+    comprehensions = list(_comprehensions(function))
+    targets = [_targets(c) for c in comprehensions]
+    for k, comprehension in enumerate(comprehensions):
+        shadowing = targets[k] & bound.union(*(t for j, t in enumerate(targets) if j != k))
+        if shadowing and any(isinstance(n, ast.Name) and n.id in shadowing
+                             for named in ast.walk(comprehension) if isinstance(named, ast.NamedExpr)
+                             for n in ast.walk(named.value)):
+            return True
+    return False
 
 
 def _functions(tree: ast.Module) -> Iterator[ast.FunctionDef]:

@@ -203,7 +203,7 @@ def shuffle_in_place(rng: random.Random, items: list) -> None:
 
 def pick(rng: random.Random, items: Sequence) -> Any:
     """`rng.choice(items)`, drawn as `shuffle_in_place` draws (the same item, and the same state after, for a
-    `random.Random`): the library's choice is two calls of Python code, a tenth of a random playout's time."""
+    `random.Random`), compiled: the library's choice is two calls of Python code for every random move."""
     if type(rng) is not random.Random:
         return rng.choice(items)
     if not items:
