@@ -209,27 +209,111 @@ def test_code_that_others_could_have_put_in_the_cache_is_never_loaded(compiling,
     assert run().stdout == "2\n"
 
 
-def test_slot_reads_keep_every_line_and_rewrite_only_prefixed_reads():
-    from naipes.language.cslots import slot_reads
+def compiled(source: str, namespace: dict | None = None) -> tuple[dict, dict]:
+    """`source` (functions of a generated module) compiled to C and run as Python: (the C module's names, the
+    Python namespace, given `namespace`)."""
+    import ast
+    namespace = {} if namespace is None else namespace
+    exec(compile(source, "<test>", "exec"), namespace)
+    in_c = cmodules.c_module(source, ast.parse(source), namespace, "a test module")
+    assert in_c is not None
+    return in_c.names, namespace
+
+
+def test_site_caches_keep_every_line_and_rewrite_only_prefixed_reads_and_memory_calls():
+    from naipes.language.cslots import site_caches
     source = "def F_f(M, V, v_c, v_p):\n    M.set_attr(v_p, 'score', (v_c.a_rank +\n        v_p.a_hand.a_size))\n" \
-             "    v_p.a_x = v_c.b_y\n"
-    rewritten = slot_reads(source, __import__("ast").parse(source))
+             "    v_p.a_x = v_c.b_y\n    M.announce(*v_p.a_hand); M.end_game(winners=[v_p]); return M.rng\n"
+    rewritten = site_caches(source, __import__("ast").parse(source))
     body = rewritten.split("\ncdef extern")[0]
     assert body.count("\n") == source.count("\n")  # (tracebacks of the C module name the Python module's lines)
     assert "B_slot(v_c, 'a_rank', " in body and "B_slot(B_slot(v_p, 'a_hand', " in body
     assert "), 'a_size', " in body and "v_p.a_x = v_c.b_y" in body  # a store, and an unprefixed read: as they were
+    assert "C_call3(M, 'set_attr', 0, v_p, 'score', (B_slot(" in body  # the memory's call, its arguments as they were
+    # unpacked or keyword arguments, and a read that is no call, stay Python's
+    assert "M.announce(*B_slot(v_p, 'a_hand', " in body and "M.end_game(winners=[v_p])" in body
+    assert "return M.rng" in body
+
+
+def test_a_compiled_call_of_the_memory_is_what_python_calls_whatever_the_class(compiling):
+    # each place of a call remembers the last class it met and its function for the name: every other case
+    # (another class, a class changed since, a function in the instance's own dict, a class of its own lookup)
+    # is Python's call
+    names, namespace = compiled("def F_call(M, V, v_x):\n    return M.give(v_x, 1)\n")
+    call = names["F_call"]
+    assert not isinstance(call, types.FunctionType)
+
+    class Plain:
+        def give(self, x, y):
+            return ("plain", x, y)
+
+    class Other:
+        __slots__ = ()
+
+        def give(self, x, y):
+            return ("other", x + y)
+
+    class Own:
+        def __init__(self):
+            self.give = lambda x, y: ("own", x)
+
+    class Looked:
+        def __getattribute__(self, name):
+            return (lambda x, y: ("looked up", y)) if name == "give" else object.__getattribute__(self, name)
+
+    class Bound:
+        give = staticmethod(lambda x, y: ("static", x))
+
+    memories = [Plain(), Other(), Own(), Plain(), Looked(), Bound(), Other(), Plain()]
+    for _ in range(3):
+        assert [call(m, None, 2) for m in memories] == [namespace["F_call"](m, None, 2) for m in memories] == \
+            [("plain", 2, 1), ("other", 3), ("own", 2), ("plain", 2, 1), ("looked up", 1), ("static", 2),
+             ("other", 3), ("plain", 2, 1)]
+    for function in (call, namespace["F_call"]):
+        with pytest.raises(AttributeError):
+            function(object(), None, 2)
+        with pytest.raises(TypeError):
+            function(Plain, None, 2)  # (the class itself: its function is called without an instance)
+    Plain.give = lambda self, x, y: ("changed", x)  # the class changed: what was remembered of it no longer holds
+    assert call(memories[0], None, 5) == ("changed", 5) == namespace["F_call"](memories[0], None, 5)
+
+
+def test_python_s_own_functions_are_called_by_cython_s_names_in_place():
+    import ast
+
+    from naipes.language.cbuiltins import builtin_names
+    source = "def F_f(M, V, v_xs):\n    B_append(v_xs, B_len(v_xs)); return B_any((B_x(v) for v in v_xs)), B_len\n"
+    given = {"B_len": len, "B_append": list.append, "B_any": lambda xs: True, "B_x": abs}
+    rewritten = builtin_names(source, ast.parse(source), given)
+    body = rewritten.split("\ncdef ")[0]
+    assert [len(line) for line in body.split("\n")] == [len(line) for line in source.split("\n")]  # (in place)
+    # B_any is given another function, and B_x is no name of Python's: as they were
+    assert "C_append(v_xs, len  (v_xs)); return B_any((B_x(v) for v in v_xs)), len  \n" in body
+
+
+def test_compiled_built_in_calls_give_what_python_gives(compiling):
+    source = ("def F_f(M, V, v_xs):\n    v_out = []\n    for v_x in v_xs:\n        B_append(v_out, B_len(v_x))\n"
+              "    return v_out, B_any((v > 1 for v in v_out)), B_all((v > 1 for v in v_out)), B_list(v_xs)\n"
+              "def F_g(M, V, v_out, v_x):\n    B_append(v_out, v_x)\n    return B_len(v_out) == 2\n")
+    names, namespace = compiled(source, {"B_len": len, "B_append": list.append, "B_any": any, "B_all": all,
+                                         "B_list": list})
+    for name, args in (("F_f", lambda: ([[1, 2], "abc", ()],)), ("F_f", lambda: ([],)), ("F_g", lambda: ([1], 2)),
+                       ("F_g", lambda: ([], 2))):  # (new lists for each: F_g appends to its own)
+        assert names[name](None, None, *args()) == namespace[name](None, None, *args())
+    for bad in (([1],), ([[1], 3],)):  # a number has no length
+        with pytest.raises(TypeError, match="has no len"):
+            names["F_f"](None, None, *bad)
+    with pytest.raises(TypeError):
+        names["F_g"](None, None, (1,), 2)  # a tuple is no list to append to, in C as in Python
+    with pytest.raises(TypeError):
+        namespace["F_g"](None, None, (1,), 2)
 
 
 def test_a_compiled_read_of_an_attribute_is_what_python_reads_whatever_the_class(compiling):
     # each place of a read remembers the last class it met and where it keeps the attribute: every other case
     # (another class, a class changed since, a property, a slot not set, a class of its own lookup) is Python's
-    import ast
-    source = "def F_get(M, V, v_o):\n    return v_o.a_x\n"
-    namespace: dict = {}
-    exec(compile(source, "<test>", "exec"), namespace)
-    in_c = cmodules.c_module(source, ast.parse(source), namespace, "a test module")
-    assert in_c is not None
-    get = in_c.names["F_get"]
+    names, namespace = compiled("def F_get(M, V, v_o):\n    return v_o.a_x\n")
+    get = names["F_get"]
     assert not isinstance(get, types.FunctionType)
 
     class Slots:
@@ -298,15 +382,11 @@ def test_names_comprehensions_assign_are_bound_from_the_start_and_shadowed_reads
 def test_a_compiled_comprehension_that_assigns_loses_nothing_and_computes_what_python_does(compiling):
     # Cython's flow analysis misses an assignment made inside a comprehension: without the names bound from the
     # start, F_again lost one list a call (a hand copied by Chinchón's estimate: gigabytes over a tournament)
-    import ast
     import gc
-    namespace: dict = {"B_len": len, "B_UNSET": object()}
-    exec(compile(COMPREHENSION_ASSIGNS, "<test>", "exec"), namespace)
-    in_c = cmodules.c_module(COMPREHENSION_ASSIGNS, ast.parse(COMPREHENSION_ASSIGNS), namespace, "a test module")
-    assert in_c is not None
-    again = in_c.names["F_again"]
+    names, namespace = compiled(COMPREHENSION_ASSIGNS, {"B_len": len, "B_UNSET": object()})
+    again = names["F_again"]
     assert not isinstance(again, types.FunctionType)
-    assert isinstance(in_c.names["F_shadowing"], types.FunctionType)  # (kept Python)
+    assert isinstance(names["F_shadowing"], types.FunctionType)  # (kept Python)
     marker = object()
     hand = [marker] * 7
 
@@ -318,7 +398,7 @@ def test_a_compiled_comprehension_that_assigns_loses_nothing_and_computes_what_p
         assert again(None, None, [hand, hand], hand) == namespace["F_again"](None, None, [hand, hand], hand) == 35
     assert copies() == before
     for name, args in (("F_shadowing", (0,)), ("F_nested", ()), ("F_hoisted", (0,))):
-        assert in_c.names[name](None, {"x": 1}, *args) == namespace[name](None, {"x": 1}, *args)
+        assert names[name](None, {"x": 1}, *args) == namespace[name](None, {"x": 1}, *args)
 
 
 def test_the_cache_drops_what_it_has_not_used_for_long_and_keeps_to_its_size(compiling, tmp_path, monkeypatch):

@@ -36,10 +36,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from .cbuiltins import C_BLOCK as BUILTINS_BLOCK
+from .cbuiltins import builtin_names
 from .cdefects import bind_at_entry, misread
-from .cslots import C_BLOCK, slot_reads
+from .cslots import C_BLOCK, site_caches
 
-KEY_VERSION = "3"  # bumped when the C made from one source changes (3: cdefects; the build script, C block are in it)
+KEY_VERSION = "4"  # bumped when the C made from one source changes (3: cdefects, 4: cbuiltins, calls; C blocks in it)
 KEY = "__naipes_key__"  # where a compiled module's namespace keeps its key (a strategy's module includes its game's)
 BUILD_SCRIPT = """
 import sys
@@ -98,8 +100,8 @@ def c_module(source: str, tree: ast.Module, namespace: dict[str, Any], what: str
 
 def module_key(source: str, base_key: str) -> str:
     """The content hash a compiled module is cached under."""
-    parts = (KEY_VERSION, BUILD_SCRIPT, C_BLOCK, importlib.metadata.version("cython"), sys.implementation.cache_tag,
-             sysconfig.get_platform(), base_key, source)
+    parts = (KEY_VERSION, BUILD_SCRIPT, C_BLOCK, BUILTINS_BLOCK, importlib.metadata.version("cython"),
+             sys.implementation.cache_tag, sysconfig.get_platform(), base_key, source)
     return hashlib.sha256("\0".join(parts).encode()).hexdigest()[:32]
 
 
@@ -199,10 +201,11 @@ def defined_names(tree: ast.Module) -> set[str]:
 
 
 def c_source(source: str, tree: ast.Module, namespace: dict[str, Any]) -> str:
-    """What Cython compiles: the module's source, its attribute reads made direct (cslots), the names its
-    comprehensions assign bound from each function's start (cdefects), and the names it is given declared after
-    its own lines."""
-    return bind_at_entry(slot_reads(source + _declarations(tree, namespace), tree), tree)
+    """What Cython compiles: the module's source, Python's own functions called by Cython's names (cbuiltins), its
+    attribute reads and memory calls made direct (cslots), the names its comprehensions assign bound from each
+    function's start (cdefects), and the names it is given declared after its own lines."""
+    return bind_at_entry(site_caches(builtin_names(source, tree, namespace) + _declarations(tree, namespace), tree),
+                         tree)
 
 
 def _declarations(tree: ast.Module, namespace: dict[str, Any]) -> str:
