@@ -13,7 +13,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from operator import indexOf
 from types import GeneratorType
-from typing import Any
+from typing import Any, Final
 
 from ..errors import GameError
 from .limits import Budget, bounded_join, bounded_range, bounded_str, bounded_sum
@@ -211,13 +211,15 @@ def pick(rng: random.Random, items: Sequence) -> Any:
     return items[_below(rng, len(items))]
 
 
+_GETRANDBITS: Final[Callable[[random.Random, int], int]] = random.Random.getrandbits  # (unbound: no method made)
+
+
 def _below(rng: random.Random, below: int) -> int:
-    """A number in [0, below), as random.Random's _randbelow_with_getrandbits draws it."""
-    draw = rng.getrandbits
+    """A number in [0, below), as random.Random's _randbelow_with_getrandbits draws it (`rng` a random.Random)."""
     size = below.bit_length()
-    j: int = draw(size)
+    j = _GETRANDBITS(rng, size)
     while j >= below:
-        j = draw(size)
+        j = _GETRANDBITS(rng, size)
     return j
 
 

@@ -431,12 +431,10 @@ class Memory(Budget):
                 raise GameError(f"card {cards} is in {zone!r}, not in {source!r}")
             pile: list[Any] = zone  # (typed as lists, a zone's methods are list operations for mypyc)
             onto: list[Any] = dest
+            at = _place_of(cards, pile)
+            del pile[at]
             if self.trail is not None:  # (the card's place noted, not the zone copied; `dest` as the card left it)
-                at = pile.index(cards)
-                del pile[at]
                 self.trail += [(TAKEN, zone, at, cards, slot), self._kept(dest, bottom)]
-            else:
-                pile.remove(cards)
             if bottom:
                 onto.insert(0, cards)
             else:
@@ -1119,6 +1117,15 @@ def _attribute(name: str) -> str:
     """`attribute(name)`, kept in a table (a player variable's write looks it up there first)."""
     found = _ATTRIBUTES[name] = attribute(name)
     return found
+
+
+def _place_of(card: CardBase, pile: list[Any]) -> int:
+    """Where `card` is in `pile`, found by identity (a card is equal only to itself: the same place `index` finds,
+    without a comparison of each card before it)."""
+    for at in range(len(pile)):
+        if pile[at] is card:
+            return at
+    return pile.index(card)  # (not there: says so as `index` does)
 
 
 def hidden_cards(program: Program, count: int) -> list[CardBase]:
