@@ -294,11 +294,15 @@ def test_python_s_own_functions_are_called_by_cython_s_names_in_place():
 def test_compiled_built_in_calls_give_what_python_gives(compiling):
     source = ("def F_f(M, V, v_xs):\n    v_out = []\n    for v_x in v_xs:\n        B_append(v_out, B_len(v_x))\n"
               "    return v_out, B_any((v > 1 for v in v_out)), B_all((v > 1 for v in v_out)), B_list(v_xs)\n"
-              "def F_g(M, V, v_out, v_x):\n    B_append(v_out, v_x)\n    return B_len(v_out) == 2\n")
+              "def F_g(M, V, v_out, v_x):\n    B_append(v_out, v_x)\n    return B_len(v_out) == 2\n"
+              # any() of a generator is a loop in C: an assignment inside it, a loop variable that shadows
+              "def F_h(M, V, v_xs):\n    return B_any(((_t := v_x) > 1 for v_x in v_xs)), _t\n"
+              "def F_s(M, V, v_x):\n    return B_all((v_x > 1 for v_x in [v_x, 3]))\n")
     names, namespace = compiled(source, {"B_len": len, "B_append": list.append, "B_any": any, "B_all": all,
                                          "B_list": list})
     for name, args in (("F_f", lambda: ([[1, 2], "abc", ()],)), ("F_f", lambda: ([],)), ("F_g", lambda: ([1], 2)),
-                       ("F_g", lambda: ([], 2))):  # (new lists for each: F_g appends to its own)
+                       ("F_g", lambda: ([], 2)), ("F_h", lambda: ([0, 2, 5],)), ("F_h", lambda: ([0, 1],)),
+                       ("F_s", lambda: (0,)), ("F_s", lambda: (5,))):  # (new lists for each: F_g appends to its own)
         assert names[name](None, None, *args()) == namespace[name](None, None, *args())
     for bad in (([1],), ([[1], 3],)):  # a number has no length
         with pytest.raises(TypeError, match="has no len"):

@@ -88,7 +88,7 @@ class Memory(Budget):
     __slots__ = ("vars", "players", "zones", "where", "pending", "group", "partial", "over", "winners", "clock",
                  "_rng", "_rng_origin",
                  "_rng_own",  # the state
-                 "program", "keys", "made", "weighed", "turn_runs",  # shared with copies
+                 "program", "keys", "made", "weighed", "turn_runs", "card_class", "player_class",  # shared with copies
                  "dirty", "events", "trackers", "shuffler", "on_step", "trail", "indexes", "probes", "given_now",
                  "halt", "halted", "checked_order", "key_plan")  # a memory's own (and `steps`, Budget's)
 
@@ -130,6 +130,10 @@ class Memory(Budget):
         """What this memory shares with the one it copies (a new memory's are its own, for its copies)."""
         self.program, self.keys, self.made, self.weighed = program, keys, made, weighed
         self.turn_runs: dict[str, TurnRun] = turn_runs(program)
+        # the program's own classes, which every card and player is (an `is` of their type, where isinstance
+        # asks the class's metaclass first)
+        self.card_class: type[CardBase] = program.cards.card_class if program.cards is not None else CARD_CLASS
+        self.player_class: type[PlayerBase] = program.player_class
 
     def _begin(self) -> None:
         """A memory's own bookkeeping and caches, as a new memory and each copy start them."""
@@ -345,7 +349,9 @@ class Memory(Budget):
     # ----------------------------------------------------------------- writes
     def set_var(self, name: str, value: Any) -> None:
         old = self.vars[name]
-        if old is not value and (type(old) is not type(value) or old != value):
+        kind = type(value)  # (a card or a player is equal only to itself: no comparison asked of it)
+        if old is not value and (type(old) is not kind or kind is self.player_class or kind is self.card_class
+                                 or old != value):
             if type(value) not in LEAVES:
                 weigh(value)
             if self.trail is not None:
@@ -355,7 +361,7 @@ class Memory(Budget):
 
     def set_attr(self, obj: PlayerBase, name: str, value: Any) -> None:
         """`obj.name = value`, for `name` a player variable (the key written is `(name, seat)`)."""
-        if not isinstance(obj, PLAYER_CLASS):
+        if type(obj) is not self.player_class and not isinstance(obj, PLAYER_CLASS):
             raise GameError(f"cannot set '{name}' on {obj!r}: only players have variables")
         attr = _ATTRIBUTES.get(name) or _attribute(name)
         old = getattr(obj, attr)
@@ -423,7 +429,7 @@ class Memory(Budget):
         """Move a card or a collection of cards to `dest` (on top, or at the bottom)."""
         if type(dest) is not ZONE_CLASS:
             raise GameError(f"'move' needs a zone to move to, got {dest!r}")
-        if type(cards) is not ZONE_CLASS and isinstance(cards, CARD_CLASS):  # (a zone fails isinstance slowly)
+        if type(cards) is self.card_class or type(cards) is not ZONE_CLASS and isinstance(cards, CARD_CLASS):
             where = self.where
             slot = where[cards]
             zone = self.zones[slot]
