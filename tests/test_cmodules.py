@@ -88,9 +88,19 @@ def test_a_module_is_compiled_once_and_reused_by_later_processes_saying_so_once(
     assert len(list(compiling.glob("naipes_c_*"))) == 1
 
 
-def test_a_fault_in_compiled_code_is_located_where_python_locates_it(compiling, tmp_path, monkeypatch):
+def failing(then: str) -> str:
+    """A rule file whose one rule fails in `then` (on line 9)."""
+    return ("game: faulty\nplayers: 1\nzones: {stock: {}}\nstate: {x: 0, out: 0, what: {init: 'None'}}\n"
+            f"rules:\n  - name: fail\n    when: out == 0\n    then: |\n      {then}\n      end game\n")
+
+
+@pytest.mark.parametrize("text, line", [
+    (FAULTY, 6),  # the function that divides
+    (failing("out = 1 if any(k / x > 1 for k in [1, 2]) else 2"), 9),  # (a loop in C)
+    (failing("move [what] to stock"), 9)])  # (a call of the memory through C_call: it refuses)
+def test_a_fault_in_compiled_code_is_located_where_python_locates_it(compiling, tmp_path, monkeypatch, text, line):
     path = tmp_path / "faulty.yaml"
-    path.write_text(FAULTY, encoding="utf-8")
+    path.write_text(text, encoding="utf-8")
     errors = []
     for program in load_twice(path, monkeypatch):
         with pytest.raises(GameError) as caught:
@@ -98,25 +108,7 @@ def test_a_fault_in_compiled_code_is_located_where_python_locates_it(compiling, 
         errors.append(caught.value)
     python, in_c = errors
     assert (in_c.message, in_c.location) == (python.message, python.location)
-    assert in_c.location.file == str(path) and in_c.location.line == 6, str(in_c)  # the function that divides
-
-
-@pytest.mark.parametrize("then", ["out = 1 if any(k / x > 1 for k in [1, 2]) else 2",  # (a loop in C)
-                                  "move [what] to stock"])  # (a call of the memory through C_call: it refuses)
-def test_a_fault_inside_a_built_in_loop_or_a_memory_call_is_located_where_python_locates_it(
-        compiling, tmp_path, monkeypatch, then):
-    path = tmp_path / "faulty.yaml"
-    path.write_text("game: faulty\nplayers: 1\nzones: {stock: {}}\nstate: {x: 0, out: 0, what: {init: 'None'}}\n"
-                    f"rules:\n  - name: fail\n    when: out == 0\n    then: |\n      {then}\n      end game\n",
-                    encoding="utf-8")
-    errors = []
-    for program in load_twice(path, monkeypatch):
-        with pytest.raises(GameError) as caught:
-            Game(program, 1).start()
-        errors.append(caught.value)
-    python, in_c = errors
-    assert (in_c.message, in_c.location) == (python.message, python.location)
-    assert in_c.location.file == str(path) and in_c.location.line == 9, str(in_c)
+    assert in_c.location.file == str(path) and in_c.location.line == line, str(in_c)
 
 
 def test_functions_that_reach_themselves_or_call_function_values_stay_python(compiling, tmp_path, monkeypatch):
