@@ -352,7 +352,7 @@ class Memory(Budget):
         kind = type(value)  # (a card or a player is equal only to itself: no comparison asked of it)
         if old is not value and (type(old) is not kind or kind is self.player_class or kind is self.card_class
                                  or old != value):
-            if type(value) not in LEAVES:
+            if kind not in LEAVES:
                 weigh(value)
             if self.trail is not None:
                 self.trail.append((VAR, name, old))
@@ -429,7 +429,7 @@ class Memory(Budget):
         """Move a card or a collection of cards to `dest` (on top, or at the bottom)."""
         if type(dest) is not ZONE_CLASS:
             raise GameError(f"'move' needs a zone to move to, got {dest!r}")
-        if type(cards) is self.card_class or type(cards) is not ZONE_CLASS and isinstance(cards, CARD_CLASS):
+        if type(cards) is self.card_class or (type(cards) is not ZONE_CLASS and isinstance(cards, CARD_CLASS)):
             where = self.where
             slot = where[cards]
             zone = self.zones[slot]
