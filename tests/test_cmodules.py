@@ -245,6 +245,82 @@ def test_site_caches_keep_every_line_and_rewrite_only_prefixed_reads_and_memory_
     assert "return M.rng" in body
 
 
+def test_site_caches_read_game_variables_by_name_through_one_place_per_name():
+    from naipes.language.cslots import site_caches
+    source = "def F_f(M, V, v_n):\n    V['x'] = V['trick'][0]\n    return B_slot(V['dealer'], 'a_hand', 0), " \
+             "V[v_n], V['trick']\ndef F_g(M, V):\n    return V['dealer'].a_name, V[\"turn\"]\n"
+    rewritten = site_caches(source, __import__("ast").parse(source))
+    body = rewritten.split("\ncdef extern")[0]
+    assert body.count("\n") == source.count("\n")
+    assert "V['x'] = C_var(V, 'trick', 0)[0]" in body  # a store stays Python's
+    assert "B_slot(C_var(V, 'dealer', 1), 'a_hand', 0), V[v_n], C_var(V, 'trick', 0)" in body  # a name read: Python's
+    assert "B_slot(C_var(V, 'dealer', 1), 'a_name', " in body  # one place for a name
+    assert 'V["turn"]' in body and "naipes_reads[2]" in rewritten  # (written some other way: Python's)
+
+
+def test_a_compiled_read_of_a_game_variable_is_what_python_reads_as_the_variables_change(compiling):
+    # a read is remembered for its name with the dict's version tag: a change of the dict, another dict, a copy,
+    # a name gone, a mapping that is not a dict: each is read again, as Python reads it
+    names, namespace = compiled("def F_get(M, V):\n    return V['x']\n"
+                                "def F_twice(M, V):\n    return (V['x'], M(V), V['x'])\n")
+
+    def both(name, V, M=None):
+        python = namespace[name](M, V)
+        assert names[name](M, V) == python
+        return python
+
+    first, second = {"x": 1}, {"x": 2}
+    assert [both("F_get", V) for V in (first, second, first, second)] == [1, 2, 1, 2]
+    first["x"] = 3
+    assert both("F_get", first) == 3
+    copy = dict(first)
+    copy["x"] = 4
+    assert (both("F_get", first), both("F_get", copy)) == (3, 4)
+    for function in (names["F_twice"], namespace["F_twice"]):  # (the dict changed between two reads)
+        V = {"x": 3, "y": 0}
+        assert function(lambda V: V.update(x=5), V) == (3, None, 5)
+        assert function(lambda V: V.pop("y"), V) == (5, 0, 5)
+    assert both("F_get", first) == 3
+    del first["x"]
+    for function in (names["F_get"], namespace["F_get"]):
+        with pytest.raises(KeyError, match="'x'"):
+            function(None, first)
+    first["x"] = 6
+
+    class Logged(dict):
+        def __getitem__(self, name):
+            return ("logged", dict.__getitem__(self, name))
+
+    assert (both("F_get", first), both("F_get", Logged(x=7)), both("F_get", first)) == (6, ("logged", 7), 6)
+
+
+def test_a_compiled_test_of_bits_is_python_s_whatever_the_value(compiling):
+    # `if (v_x & MASK):` is tested on the int's low 64 bits in C: the same truth as Python's for every int,
+    # however large or negative, and Python's own `&` for anything else
+    source = "def F_bits(M, V, v_x):\n    if (v_x & 6):\n        return 1\n    return (2 if (v_x & 9223372036854775808) " \
+             "else 3)\ndef F_other(M, V, v_x):\n    if (v_x & 6) == 0:\n        return 1\n"
+    assert "C_bits(v_x, 6, 6)" in cmodules.c_source(source, __import__("ast").parse(source), {})
+    names, namespace = compiled(source)
+
+    class Anded:
+        def __init__(self, value):
+            self.value = value
+
+        def __and__(self, mask):
+            return self.value
+
+    values = [0, 1, 2, 4, 7, 8, True, False, 1 << 63, (1 << 63) - 1, 1 << 70, (1 << 70) + 2, -1, -2, -8, -(1 << 70),
+              Anded(0), Anded([]), Anded("yes")]
+    assert [names["F_bits"](None, None, x) for x in values] == [namespace["F_bits"](None, None, x) for x in values]
+    assert [names["F_bits"](None, None, x) for x in (2, 1 << 63, 1, -1 << 63)] == [1, 2, 3, 2]
+    for function in (names["F_bits"], namespace["F_bits"]):
+        with pytest.raises(TypeError, match="unsupported operand"):
+            function(None, None, "text")
+        with pytest.raises(ZeroDivisionError):
+            function(None, None, Anded(type("Faulty", (), {"__bool__": lambda self: 1 // 0})()))
+    assert [names["F_other"](None, None, x) for x in (0, 2)] == [namespace["F_other"](None, None, x) for x in (0, 2)]
+
+
 def test_a_compiled_call_of_the_memory_is_what_python_calls_whatever_the_class(compiling):
     # each place of a call remembers the last class it met and its function for the name: every other case
     # (another class, a class changed since, a function in the instance's own dict, a class of its own lookup)

@@ -1,4 +1,4 @@
-"""Attribute reads and memory calls of a C module made direct, each place remembering what it found.
+"""Attribute reads, memory calls and variable reads of a C module made direct, each remembering what it found.
 
 The generated module reads card, player and record attributes behind the engine's prefix (``c.a_suit``) and
 calls the working memory's methods (``M.move(...)``). Compiled by Cython as they are, each read is Python's
@@ -11,7 +11,11 @@ the same:
   of the last type it met and where that type keeps the attribute, and reads it there while the tag matches;
 * each call of the memory becomes ``C_callN(M, 'move', SITE, ...)`` (N positional arguments), which remembers
   the type's function for the name (a method of the type, the instance without a dict of its own) and calls it
-  with the memory first, as ``LOAD_METHOD`` does.
+  with the memory first, as ``LOAD_METHOD`` does;
+* each read of a game variable by its name becomes ``C_var(V, 'trick', NAME)``, which remembers, per name, the
+  dict it last read, that dict's version tag and the value, and gives the value again while the tag stands
+  (CPython gives a dict a new tag at every change): a rule's test, a move's legality and the functions they
+  call read the same few variables many times between two changes.
 
 Anything else (another type, a type changed since, an attribute that is not an object slot, a slot not set, a
 name that is not a plain method) takes Python's own ``getattr`` or method call, so every read and call gives
@@ -30,7 +34,9 @@ import ast
 from ..program import ATTRIBUTE_PREFIX
 
 MEMORY = "M"  # the generated functions' name for the working memory (their first parameter)
+VARIABLES = "V"  # ... and for the game's variables, a dict (their second)
 MOST_ARGUMENTS = 4  # calls with more (or with keywords, or unpacked) stay Python's
+Edit = tuple[int, int, int, bytes]  # (line, start column, end column, text)
 # Cython reads this block as C, put in the module's C file; B_slot and C_call0..4 are declared to it as functions.
 C_BLOCK = '''
 cdef extern from *:
@@ -123,7 +129,51 @@ cdef extern from *:
         PyObject *args[5] = {o, a, b, c, d};
         return naipes_call(o, name, site, args, 5);
     }
+
+    /* A game variable's read, V['trick'], remembered for its name: the dict and its version tag when it was read,
+       and the value. CPython gives a dict a new tag, unique in the process, at each change (and a new dict a tag
+       of its own), so while the tag stands the dict still holds that value (borrowed). Where Cython does not
+       read the tags (Python 3.12 and later deprecate them), and for a name not there, Python's own lookup. */
+    typedef struct { PyObject *dict; unsigned long long version; PyObject *value; } naipes_read;
+    static naipes_read naipes_reads[%(names)d];
+
+    static inline PyObject *naipes_var(PyObject *V, PyObject *name, int at) {
+    #if CYTHON_USE_DICT_VERSIONS
+        if (PyDict_CheckExact(V)) {
+            naipes_read *known = &naipes_reads[at];
+            unsigned long long version = ((PyDictObject *)V)->ma_version_tag;
+            if (known->dict == V && known->version == version) {
+                Py_INCREF(known->value);
+                return known->value;
+            }
+            PyObject *value = PyDict_GetItemWithError(V, name);  /* borrowed */
+            if (value != NULL) {
+                known->dict = V;
+                known->version = version;
+                known->value = value;
+                Py_INCREF(value);
+                return value;
+            }
+        }
+    #endif
+        return PyObject_GetItem(V, name);
+    }
+
+    /* `x & mask` as a test (mask a constant from 0 to 2**64 - 1): the low 64 bits of an int are all the mask
+       reads, so no int is made for the result; anything else, Python's `&` and truth. */
+    static inline int naipes_bits(PyObject *x, unsigned long long mask, PyObject *mask_object) {
+        if (PyLong_CheckExact(x))
+            return (PyLong_AsUnsignedLongLongMask(x) & mask) != 0;  /* (cannot fail for an int) */
+        PyObject *both = PyNumber_And(x, mask_object);
+        if (both == NULL)
+            return -1;
+        int truth = PyObject_IsTrue(both);
+        Py_DECREF(both);
+        return truth;
+    }
     """
+    bint C_bits "naipes_bits" (object, unsigned long long, object) except -1
+    object C_var "naipes_var" (object, object, int)
     object B_slot "naipes_slot" (object, object, int)
     object C_call0 "naipes_call0" (object, object, int)
     object C_call1 "naipes_call1" (object, object, int, object)
@@ -138,8 +188,9 @@ def site_caches(source: str, tree: ast.Module) -> str:
     memory with positional arguments through C_callN, and the C block that defines them at the end; Cython source
     (.pyx), its lines those of `source`."""
     lines = [line.encode() for line in source.split("\n")]  # (the tree's columns count UTF-8 bytes)
-    edits: list[tuple[int, int, int, bytes]] = []  # (line, start column, end column, text)
+    edits: list[Edit] = []
     slots = calls = 0
+    names: dict[str, int] = {}  # a game variable's name: its place among the remembered reads
     for node in ast.walk(tree):
         if isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Load) \
                 and node.attr.startswith(ATTRIBUTE_PREFIX) and node.end_lineno is not None \
@@ -156,12 +207,23 @@ def site_caches(source: str, tree: ast.Module) -> str:
             if edit is not None:
                 edits.append(edit)
                 calls += 1
-    for line, start, stop, text in sorted(edits, key=lambda e: (e[0], e[1]), reverse=True):
+        elif isinstance(node, ast.Subscript):
+            edit = _variable_read(node, lines, names)
+            if edit is not None:
+                edits.append(edit)
+        elif isinstance(node, (ast.If, ast.IfExp, ast.While)):
+            edit = _bit_test(node.test, lines)
+            if edit is not None:
+                edits.append(edit)
+    # from the end back, so that each edit's columns still hold; at one place, what replaces text before what
+    # is put in front of it (``B_slot(`` before ``V['dealer']``)
+    for line, start, stop, text in sorted(edits, key=lambda e: (e[0], e[1], e[2] - e[1]), reverse=True):
         lines[line] = lines[line][:start] + text + lines[line][stop:]
-    return "\n".join(line.decode() for line in lines) + C_BLOCK % {"sites": max(slots, 1), "calls": max(calls, 1)}
+    return "\n".join(line.decode() for line in lines) + C_BLOCK % {"sites": max(slots, 1), "calls": max(calls, 1),
+                                                           "names": max(len(names), 1)}
 
 
-def _memory_call(call: ast.Call, lines: list[bytes], site: int) -> tuple[int, int, int, bytes] | None:
+def _memory_call(call: ast.Call, lines: list[bytes], site: int) -> Edit | None:
     """The edit that makes `call` a call through C_callN at `site`, if it calls a method of the memory with a few
     positional arguments and is written as such (``M.move(``); else None."""
     method = call.func
@@ -175,3 +237,33 @@ def _memory_call(call: ast.Call, lines: list[bytes], site: int) -> tuple[int, in
         return None  # (written some other way: left to Python's call)
     count = len(call.args)
     return line, start, stop, f"C_call{count}({MEMORY}, '{method.attr}', {site}{', ' if count else ''}".encode()
+
+
+def _variable_read(read: ast.Subscript, lines: list[bytes], names: dict[str, int]) -> Edit | None:
+    """The edit that makes `read` a read through C_var, if it reads a game variable by its name and is written as
+    such (``V['trick']``; the name is given its place in `names`); else None."""
+    key = read.slice
+    if not (isinstance(read.ctx, ast.Load) and isinstance(read.value, ast.Name) and read.value.id == VARIABLES
+            and isinstance(key, ast.Constant) and type(key.value) is str and read.end_col_offset is not None
+            and read.lineno == read.end_lineno):
+        return None
+    line, start, stop = read.lineno - 1, read.col_offset, read.end_col_offset
+    if lines[line][start:stop] != f"{VARIABLES}[{key.value!r}]".encode():
+        return None  # (written some other way: left to Python's lookup)
+    at = names.setdefault(key.value, len(names))
+    return line, start, stop, f"C_var({VARIABLES}, {key.value!r}, {at})".encode()
+
+
+def _bit_test(test: ast.expr, lines: list[bytes]) -> Edit | None:
+    """The edit that makes `test` a test through C_bits, if it tests a local's bits against a constant mask and is
+    written as such (``if (v___stale & 48):``, as the agenda's evaluation tests which rules are stale); else None."""
+    if not (isinstance(test, ast.BinOp) and isinstance(test.op, ast.BitAnd) and isinstance(test.left, ast.Name)
+            and isinstance(test.right, ast.Constant) and type(test.right.value) is int
+            and 0 <= test.right.value < 1 << 64 and test.end_col_offset is not None
+            and test.lineno == test.end_lineno):
+        return None
+    name, mask = test.left.id, test.right.value
+    line, start, stop = test.lineno - 1, test.col_offset, test.end_col_offset
+    if lines[line][start:stop] != f"{name} & {mask}".encode():
+        return None  # (written some other way: left to Python's `&`)
+    return line, start, stop, f"C_bits({name}, {mask}, {mask})".encode()
