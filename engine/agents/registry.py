@@ -41,7 +41,6 @@ from pathlib import Path
 from ..errors import ParamError, RuleError, RuleErrors, did_you_mean
 from ..language.strategies import Strategy, compile_strategy, strategy_path
 from ..language.vocabulary import AGENT_NAMES
-from ..library.builtins import pick
 from ..program import Program
 from ..runtime.game import Agent, Decision, Option
 from .bot_process import BotLimits
@@ -50,24 +49,9 @@ from .human import HumanAgent
 from .ismcts import make_ismcts
 from .levels import ai_levels
 from .pimc import make_pimc
+from .random_play import RandomAgent
 from .search import Solver
 from .strategy import StrategyAgent
-
-
-class RandomAgent:
-    """Picks a legal option uniformly at random."""
-
-    name = "random"
-
-    def __init__(self, seed: int | None = None):
-        self.rng = random.Random(seed)
-
-    def reseed(self, seed: int) -> None:
-        """Start a new game's stream (a run of many games stays reproducible game by game)."""
-        self.rng.seed(seed)
-
-    def choose(self, decision: Decision) -> Option:
-        return pick(self.rng, decision.options)
 
 
 class MinimaxAgent:
