@@ -62,14 +62,15 @@ def generated_functions(program):
     return {name: value for name, value in program.namespace.items() if name.startswith("F_") or name[-1].isdigit()}
 
 
-@pytest.mark.parametrize("ruleset", ["kuhn_poker", "leduc_poker"])
-def test_a_compiled_game_plays_every_seeded_game_as_python_does(compiling, monkeypatch, capfd, ruleset):
+@pytest.mark.parametrize("ruleset, seeds", [("kuhn_poker", 30), ("leduc_poker", 30), ("pocha", 6), ("tute_cabrero", 6),
+                                            ("chinchon", 6)])  # (the larger rule files: longer games, fewer)
+def test_a_compiled_game_plays_every_seeded_game_as_python_does(compiling, monkeypatch, capfd, ruleset, seeds):
     python, in_c = load_twice(shipped(ruleset), monkeypatch)
     assert "compiling" in capfd.readouterr().err
     functions = generated_functions(in_c)
     assert functions and not any(isinstance(f, types.FunctionType) for f in functions.values() if callable(f))
     assert all(isinstance(f, types.FunctionType) for f in generated_functions(python).values() if callable(f))
-    for seed in range(30):
+    for seed in range(seeds):
         seats = python.players[2]  # (min, max, default)
         expected = play_game(python, [RandomAgent(seed + k) for k in range(seats)], seed)
         assert play_game(in_c, [RandomAgent(seed + k) for k in range(seats)], seed) == expected
@@ -297,8 +298,9 @@ def test_a_compiled_read_of_a_game_variable_is_what_python_reads_as_the_variable
 def test_a_compiled_test_of_bits_is_python_s_whatever_the_value(compiling):
     # `if (v_x & MASK):` is tested on the int's low 64 bits in C: the same truth as Python's for every int,
     # however large or negative, and Python's own `&` for anything else
-    source = "def F_bits(M, V, v_x):\n    if (v_x & 6):\n        return 1\n    return (2 if (v_x & 9223372036854775808) " \
-             "else 3)\ndef F_other(M, V, v_x):\n    if (v_x & 6) == 0:\n        return 1\n"
+    source = "def F_bits(M, V, v_x):\n    if (v_x & 6):\n        return 1\n" \
+             "    return (2 if (v_x & 9223372036854775808) else 3)\n" \
+             "def F_other(M, V, v_x):\n    if (v_x & 6) == 0:\n        return 1\n"
     assert "C_bits(v_x, 6, 6)" in cmodules.c_source(source, __import__("ast").parse(source), {})
     names, namespace = compiled(source)
 
