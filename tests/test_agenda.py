@@ -1210,6 +1210,18 @@ def test_a_search_pauses_at_the_end_of_the_phase_in_which_the_watched_names_chan
     assert game.to_move is not None
 
 
+def test_a_search_watches_the_names_it_is_given_at_every_seat_of_its_own_table():
+    """pause_after's watched keys (kept for the program's later worlds): the names, and each name at each seat of
+    the game watched, whatever was watched before, at tables of other sizes or for other names."""
+    program = shipped_program("pocha")
+    names = program.evaluation_reads
+    for players, watched in ((4, names), (3, names), (5, frozenset({"trump"})), (4, names), (3, frozenset())):
+        game = Game(program, 1, players=players)
+        game.pause_after(watched)
+        assert game.watched == watched | {(name, seat) for name in watched for seat in range(players)}
+        assert game.memory.halt == (watched, game.watched)
+
+
 @pytest.mark.parametrize("watched, made", [("points", 2), ("pts", 2), ("moves_made", 1), (None, 5)])
 def test_a_playout_in_one_loop_plays_as_apply_does_and_stops_where_the_search_looks(tmp_path, watched, made):
     """play_out (a search's playout) makes the moves apply makes, and stops after the first move that

@@ -274,9 +274,16 @@ class Game:
         names) plays no further than the end of the phase in which they changed (a playout to the end of a
         hand stops before the next deal), nor than the step of the phase's entry after which no step can
         write them again (Memory.in_phase). The game is then `paused`: a position to score, not to play on."""
-        # as the memory's dirty keys: a name, or (a name, a seat) for players' variables and zones
-        self.watched = frozenset(names) | {(name, p.index) for name in names for p in self.memory.players}
-        self.memory.halt = (frozenset(names), self.watched)
+        # as the memory's dirty keys: a name, or (a name, a seat) for players' variables and zones; the same for
+        # every world of a search (kept in the program's caches, by the names and the number of players)
+        players = self.memory.players
+        cache_key = ("watched", names, len(players))
+        halt: tuple[frozenset[Any], frozenset[Any]] | None = self.program.caches.get(cache_key)
+        if halt is None:
+            halt = (frozenset(names), frozenset(names) | {(name, p.index) for name in names for p in players})
+            self.program.caches[cache_key] = halt
+        self.watched = halt[1]
+        self.memory.halt = halt
 
     @property
     def watched_written(self) -> bool:

@@ -888,26 +888,27 @@ class Memory(Budget):
         plan = self._copy_plan(reads)
         zones: list[Any] = [None] * len(self.zones)  # (None for a zone left out: see seen_by)
         unknown, used = (hidden_cards(program, len(self.where)), 0) if covered else (None, 0)  # (sliced below)
-        for zone in self.zones if plan.zones is None else map(self.zones.__getitem__, plan.zones):
+        shapes, originals = plan.shapes, self.zones
+        for slot in range(len(originals)) if plan.zones is None else plan.zones:
+            zone = originals[slot]  # (a zone's slot is its place in the list)
+            name, key, spec, owner = shapes[slot]
             if covered:
                 if sees(zone, seat):
                     copy = ZONE_CLASS(zone)
                     shown: list[Any] = zone
                 else:  # the same count of placeholders (a `top` zone shows its top card)
-                    hidden = len(zone) - (1 if zone.spec.visibility == "top" and zone else 0)
+                    hidden = len(zone) - (1 if spec.visibility == "top" and zone else 0)
                     shown = zone[hidden:]
                     copy = ZONE_CLASS(unknown[used:used + hidden])  # type: ignore[index]  # (made when covered)
                     copy += shown
                     used += hidden
-                slot = zone.slot
                 for card in shown:
                     where[card] = slot
             else:
                 copy = ZONE_CLASS(zone)
-            copy.name, copy.key, copy.slot, copy.spec = zone.name, zone.key, zone.slot, zone.spec
-            owner = zone.owner
-            copy.owner = None if owner is None else players[owner.index]
-            zones[zone.slot] = copy
+            copy.name, copy.key, copy.slot, copy.spec = name, key, slot, spec
+            copy.owner = None if owner < 0 else players[owner]
+            zones[slot] = copy
         new.zones, new.players = zones, players
         remap = _Remapper(players, zones)
         atoms, player_class, plain = ATOMS, program.player_class, plan.plain
@@ -1199,6 +1200,10 @@ class _CopyPlan:
         program, player = memory.program, memory.players[0] if memory.players else None
         kept = (lambda name: True) if reads is None else reads.__contains__
         self.zones = None if reads is None else [zone.slot for zone in memory.zones if kept(zone.name)]  # None: all
+        # each zone's name, key, spec and owner's seat (-1: none), by slot: the same in every memory of the program
+        # at this number of players (made from its specs), so a copy reads them here, not from each zone
+        self.shapes = [(zone.name, zone.key, zone.spec, -1 if zone.owner is None else zone.owner.index)
+                       for zone in memory.zones]
         self.player_state = [slot for slot in getattr(player, "state_slots", ()) if kept(declared(slot))]
         self.player_zones = [slot for slot in getattr(player, "zone_slots", ()) if kept(declared(slot))]
         self.state = [name for name in program.state_names if kept(name)]
