@@ -15,7 +15,9 @@ the same:
 * each read of a game variable by its name becomes ``C_var(V, 'trick', NAME)``, which remembers, per name, the
   dict it last read, that dict's version tag and the value, and gives the value again while the tag stands
   (CPython gives a dict a new tag at every change): a rule's test, a move's legality and the functions they
-  call read the same few variables many times between two changes.
+  call read the same few variables many times between two changes;
+* each test of a local's bits against a constant mask (``if (v___stale & 48):``, the agenda's evaluation of
+  its stale rules) becomes ``C_bits(v___stale, 48, 48)``, which reads an int's low 64 bits and makes no int.
 
 Anything else (another type, a type changed since, an attribute that is not an object slot, a slot not set, a
 name that is not a plain method) takes Python's own ``getattr`` or method call, so every read and call gives
