@@ -280,7 +280,8 @@ class Game:
         cache_key = ("watched", names, len(players))
         halt: tuple[frozenset[Any], frozenset[Any]] | None = self.program.caches.get(cache_key)
         if halt is None:
-            halt = (frozenset(names), frozenset(names) | {(name, p.index) for name in names for p in players})
+            named = frozenset(names)
+            halt = (named, named | {(name, p.index) for name in names for p in players})
             self.program.caches[cache_key] = halt
         self.watched = halt[1]
         self.memory.halt = halt
