@@ -234,16 +234,20 @@ def compiled(source: str, namespace: dict | None = None) -> tuple[dict, dict]:
 def test_site_caches_keep_every_line_and_rewrite_only_prefixed_reads_and_memory_calls():
     from naipes.language.cslots import site_caches
     source = "def F_f(M, V, v_c, v_p):\n    M.set_attr(v_p, 'score', (v_c.a_rank +\n        v_p.a_hand.a_size))\n" \
-             "    v_p.a_x = v_c.b_y\n    M.announce(*v_p.a_hand); M.end_game(winners=[v_p]); return M.rng\n"
+             "    v_p.a_x = v_c.b_y\n    M.announce(*v_p.a_hand); M.end_game(winners=[v_p]); return M.rng, " \
+             "M.give(1, [v_p]), M.set_var('x')\n"
     rewritten = site_caches(source, __import__("ast").parse(source))
     body = rewritten.split("\ncdef extern")[0]
     assert body.count("\n") == source.count("\n")  # (tracebacks of the C module name the Python module's lines)
     assert "B_slot(v_c, 'a_rank', " in body and "B_slot(B_slot(v_p, 'a_hand', " in body
     assert "), 'a_size', " in body and "v_p.a_x = v_c.b_y" in body  # a store, and an unprefixed read: as they were
-    assert "C_call3(M, 'set_attr', 0, v_p, 'score', (B_slot(" in body  # the memory's call, its arguments as they were
+    # the memory's calls, their arguments as they were: straight to the compiled runtime where it can be (cdirect),
+    # else the method call
+    assert "C_direct_set_attr_3(M, 'set_attr', 0, v_p, 'score', (B_slot(" in body
+    assert "C_call2(M, 'give', 1, 1, [v_p])" in body and "C_call1(M, 'set_var', 2, 'x')" in body
     # unpacked or keyword arguments, and a read that is no call, stay Python's
     assert "M.announce(*B_slot(v_p, 'a_hand', " in body and "M.end_game(winners=[v_p])" in body
-    assert "return M.rng" in body
+    assert "return M.rng, " in body
 
 
 def test_site_caches_read_game_variables_by_name_through_one_place_per_name():
@@ -364,6 +368,96 @@ def test_a_compiled_call_of_the_memory_is_what_python_calls_whatever_the_class(c
             function(Plain, None, 2)  # (the class itself: its function is called without an instance)
     Plain.give = lambda self, x, y: ("changed", x)  # the class changed: what was remembered of it no longer holds
     assert call(memories[0], None, 5) == ("changed", 5) == namespace["F_call"](memories[0], None, 5)
+
+
+# how mypyc takes each declared type of a parameter: unchecked (an object), or checked and converted
+DECLARED_KINDS = {"Any": "object", "PlayerBase": "object", "Zone": "object", "Zone | None": "object", "str": "str",
+                  "str | None": "str?", "int": "int", "bool": "bool", "tuple[str, ...]": "tuple",
+                  "tuple[str, ...] | None": "tuple?"}
+RESULT_KINDS = {"None": "none", "bool": "bool", "Any": "object"}
+
+
+def test_the_calls_made_straight_to_the_compiled_runtime_are_its_methods_as_declared():
+    # a C module calls these compiled functions with its own checks of the arguments: each must be the method
+    # as the runtime's source declares it, in the class that defines it and not overridden in the memory's
+    import ast
+
+    from naipes.language.cdirect import DIRECT, REQUIRED
+
+    from helpers import ROOT
+    classes = {}
+    for path in ("engine/runtime/memory.py", "engine/library/limits.py"):
+        for node in ast.parse((ROOT / path).read_text()).body:
+            if isinstance(node, ast.ClassDef):
+                classes[node.name] = {f.name: f for f in node.body if isinstance(f, ast.FunctionDef)}
+    setup = ast.parse((ROOT / "setup.py").read_text())
+    native = next(ast.literal_eval(n.value) for n in setup.body if isinstance(n, ast.Assign)
+                  and getattr(n.targets[0], "id", "") == "NATIVE")
+    assert not {"program.py", "runtime/zones.py"} & set(native)  # (PlayerBase, Zone: classes mypyc does not check)
+    for method, direct in DIRECT.items():
+        module, owner, name = direct.symbol.split("___")
+        assert name == method and owner in ("Memory", "Budget")
+        function = classes[owner][method]
+        if owner != "Memory":
+            assert method not in classes["Memory"]
+        args = function.args
+        assert not (args.vararg or args.kwarg or args.kwonlyargs) and args.args[0].arg == "self"
+        defaults = [REQUIRED] * (len(args.args) - len(args.defaults)) + [ast.literal_eval(d) for d in args.defaults]
+        declared = [(a.arg, DECLARED_KINDS[ast.unparse(a.annotation)], default)
+                    for a, default in zip(args.args[1:], defaults[1:])]
+        assert list(direct.params) == declared, method
+        assert direct.result == RESULT_KINDS[ast.unparse(function.returns)], method
+
+
+def compiled_runtime() -> bool:
+    from naipes.runtime.memory import Memory
+    return not isinstance(Memory.__dict__["set_var"], types.FunctionType)
+
+
+DIRECT_CALLS = """\
+def F_calls(M, V, v_items, v_each):
+    v_a = M.charge(v_items)
+    v_b = M.charge(v_items, v_each)
+    M.spend(2)
+    M.set_var('trump', v_b[0])
+    M.entering_step('play', 'x')
+    return v_a, v_b, M.in_phase(V['phase']), M.in_phase('nowhere', ('play',)), M.steps, V['trump']
+def F_move(M, V, v_card, v_zone, v_bottom):
+    M.move(v_card, v_zone, None, v_bottom)
+def F_name(M, V, v_name):
+    M.set_var(v_name, 1)
+"""
+
+
+def test_a_compiled_call_of_the_compiled_memory_is_what_python_calls(compiling, monkeypatch):
+    monkeypatch.setenv("NAIPES_COMPILE", "never")  # (the game's own code as Python: only the module below in C)
+    game = Game(load_program(shipped("pocha")), 1)
+    game.start()
+    monkeypatch.setenv("NAIPES_COMPILE", "auto")
+    names, namespace = compiled(DIRECT_CALLS)
+    module = next(m for m in cmodules._loaded.values() if "F_calls" in vars(m))
+    linked = vars(module)["__naipes_direct__"]
+    memories = [game.memory.clone(), game.memory.clone()]
+    results = [f(m, m.vars, ["oros", "copas"], 3) for f, m in zip((names["F_calls"], namespace["F_calls"]), memories)]
+    assert results[0] == results[1] and results[0][0] == ["oros", "copas"] and results[0][-1] == "oros"
+    assert memories[0].steps == memories[1].steps and memories[0].dirty == memories[1].dirty
+    # a memory of another class: the method call, as Python makes it
+    assert linked(object()) == 0
+    assert names["F_name"](types.SimpleNamespace(set_var=lambda name, value: None), None, "x") is None
+    if not compiled_runtime():
+        assert linked(game.memory) == 0  # (a Python runtime: every call is the method call)
+        return
+    assert linked(game.memory) == 6  # the calls go straight to the compiled functions (charge, spend, ...)
+    # an argument that the compiled method's own checks refuse takes the method call, which says so
+    hand, trick = game.memory.vars["players"][0].a_hand, game.memory.vars["trick"]
+    with pytest.raises(TypeError):
+        names["F_move"](game.memory, None, hand[0], trick, 1)  # (bottom: a bool)
+    with pytest.raises(TypeError):
+        names["F_calls"](game.memory, game.memory.vars, [], "3")  # (each: an int)
+    with pytest.raises(TypeError):
+        names["F_name"](game.memory, None, 3)  # (a variable's name: a text)
+    names["F_move"](game.memory, None, hand[0], trick, True)
+    assert trick[0] is not None and game.memory.where[trick[0]] == trick.slot
 
 
 def test_python_s_own_functions_are_called_by_cython_s_names_in_place():

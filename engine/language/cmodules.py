@@ -3,13 +3,13 @@
 The linker compiles every generated module as Python first, so that every check and every error is the same
 whether or not C follows. Then, where Cython and a C compiler are present (``pip install 'naipes[fast]'``), the
 same source (checked by ``codecheck``) is compiled to a C extension, once per content: its key hashes the source,
-the Python and Cython versions and, for a strategy, its game's key. The extension is kept in the user's cache
-folder (``NAIPES_CACHE``, else ``$XDG_CACHE_HOME/naipes`` or ``~/.cache/naipes``) and reused by every later
-run and process; its functions take the place of the Python ones in the module's namespace. Nothing is loaded
-from a folder or file that is not the user's alone to write (keys are hashes anyone can compute); each compile
-prunes the cache of what was long unused. A first compile takes seconds and says so on stderr, once; a compile
-that fails says why, once, is remembered, and the module runs as Python. ``NAIPES_COMPILE=never`` keeps every
-module Python (the test suite's default: see tests/conftest.py).
+the Python and Cython versions, the modules that make the C from it and, for a strategy, its game's key. The
+extension is kept in the user's cache folder (``NAIPES_CACHE``, else ``$XDG_CACHE_HOME/naipes`` or
+``~/.cache/naipes``) and reused by every later run and process; its functions take the place of the Python ones
+in the module's namespace. Nothing is loaded from a folder or file that is not the user's alone to write (keys are
+hashes anyone can compute); each compile prunes the cache of what was long unused. A first compile takes seconds
+and says so on stderr, once; a compile that fails says why, once, is remembered, and the module runs as Python.
+``NAIPES_COMPILE=never`` keeps every module Python (the test suite's default: see tests/conftest.py).
 
 Two kinds of function stay Python: those that can reach themselves (recursion, through their names) and those
 that call a function held as a value (``M.call``: a lambda may call itself through a local). C functions that
@@ -36,12 +36,15 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .cbuiltins import C_BLOCK as BUILTINS_BLOCK
+from . import cbuiltins, cdefects, cdirect, cslots
 from .cbuiltins import builtin_names
 from .cdefects import bind_at_entry, misread
-from .cslots import C_BLOCK, site_caches
+from .cslots import site_caches
 
-KEY_VERSION = "4"  # bumped when the C made from one source changes (3: cdefects, 4: cbuiltins, calls; C blocks in it)
+KEY_VERSION = "5"  # bumped when the C made from one source changes otherwise than by the modules that make it, whose
+#                   text is in the key (MAKERS; 3: cdefects, 4: cbuiltins, 5: cdirect)
+MAKERS = tuple(Path(m.__file__).read_text(encoding="utf-8") for m in (cbuiltins, cdefects, cdirect, cslots)
+               if m.__file__ is not None)
 KEY = "__naipes_key__"  # where a compiled module's namespace keeps its key (a strategy's module includes its game's)
 BUILD_SCRIPT = """
 import sys
@@ -100,7 +103,7 @@ def c_module(source: str, tree: ast.Module, namespace: dict[str, Any], what: str
 
 def module_key(source: str, base_key: str) -> str:
     """The content hash a compiled module is cached under."""
-    parts = (KEY_VERSION, BUILD_SCRIPT, C_BLOCK, BUILTINS_BLOCK, importlib.metadata.version("cython"),
+    parts = (KEY_VERSION, BUILD_SCRIPT, *MAKERS, importlib.metadata.version("cython"),
              sys.implementation.cache_tag, sysconfig.get_platform(), base_key, source)
     return hashlib.sha256("\0".join(parts).encode()).hexdigest()[:32]
 

@@ -34,6 +34,8 @@ from __future__ import annotations
 import ast
 
 from ..program import ATTRIBUTE_PREFIX
+from ..runtime.memory import Memory
+from .cdirect import DIAGNOSTIC, c_functions, direct_name
 
 MEMORY = "M"  # the generated functions' name for the working memory (their first parameter)
 VARIABLES = "V"  # ... and for the game's variables, a dict (their second)
@@ -173,7 +175,7 @@ cdef extern from *:
         Py_DECREF(both);
         return truth;
     }
-    """
+%(direct)s    """
     bint C_bits "naipes_bits" (object, unsigned long long, object) except -1
     object C_var "naipes_var" (object, object, int)
     object B_slot "naipes_slot" (object, object, int)
@@ -182,7 +184,7 @@ cdef extern from *:
     object C_call2 "naipes_call2" (object, object, int, object, object)
     object C_call3 "naipes_call3" (object, object, int, object, object, object)
     object C_call4 "naipes_call4" (object, object, int, object, object, object, object)
-'''
+%(declarations)s'''
 
 
 def site_caches(source: str, tree: ast.Module) -> str:
@@ -193,6 +195,7 @@ def site_caches(source: str, tree: ast.Module) -> str:
     edits: list[Edit] = []
     slots = calls = 0
     names: dict[str, int] = {}  # a game variable's name: its place among the remembered reads
+    direct: dict[tuple[str, int], None] = {}  # the calls made straight to the compiled runtime (method, arguments)
     for node in ast.walk(tree):
         if isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Load) \
                 and node.attr.startswith(ATTRIBUTE_PREFIX) and node.end_lineno is not None \
@@ -205,7 +208,7 @@ def site_caches(source: str, tree: ast.Module) -> str:
             edits.append((end, column - len(dotted), column, f", '{node.attr}', {slots})".encode()))
             slots += 1
         elif isinstance(node, ast.Call):
-            edit = _memory_call(node, lines, calls)
+            edit = _memory_call(node, lines, calls, direct)
             if edit is not None:
                 edits.append(edit)
                 calls += 1
@@ -221,13 +224,16 @@ def site_caches(source: str, tree: ast.Module) -> str:
     # is put in front of it (``B_slot(`` before ``V['dealer']``)
     for line, start, stop, text in sorted(edits, key=lambda e: (e[0], e[1], e[2] - e[1]), reverse=True):
         lines[line] = lines[line][:start] + text + lines[line][stop:]
-    return "\n".join(line.decode() for line in lines) + C_BLOCK % {"sites": max(slots, 1), "calls": max(calls, 1),
-                                                           "names": max(len(names), 1)}
+    functions, declarations = c_functions(list(direct), Memory.__module__)
+    return "\n".join(line.decode() for line in lines) + C_BLOCK % {
+        "sites": max(slots, 1), "calls": max(calls, 1), "names": max(len(names), 1), "direct": functions,
+        "declarations": declarations} + (DIAGNOSTIC if direct else "")
 
 
-def _memory_call(call: ast.Call, lines: list[bytes], site: int) -> Edit | None:
+def _memory_call(call: ast.Call, lines: list[bytes], site: int, direct: dict[tuple[str, int], None]) -> Edit | None:
     """The edit that makes `call` a call through C_callN at `site`, if it calls a method of the memory with a few
-    positional arguments and is written as such (``M.move(``); else None."""
+    positional arguments and is written as such (``M.move(``), or through the function that calls the compiled
+    runtime's own (cdirect; added to `direct`); else None."""
     method = call.func
     if not (isinstance(method, ast.Attribute) and isinstance(method.value, ast.Name) and method.value.id == MEMORY
             and not call.keywords and len(call.args) <= MOST_ARGUMENTS
@@ -238,7 +244,11 @@ def _memory_call(call: ast.Call, lines: list[bytes], site: int) -> Edit | None:
     if lines[line][start:stop] != f"{MEMORY}.{method.attr}(".encode():
         return None  # (written some other way: left to Python's call)
     count = len(call.args)
-    return line, start, stop, f"C_call{count}({MEMORY}, '{method.attr}', {site}{', ' if count else ''}".encode()
+    function = direct_name(method.attr, count)
+    if function is not None:
+        direct[method.attr, count] = None
+    return line, start, stop, \
+        f"{function or f'C_call{count}'}({MEMORY}, '{method.attr}', {site}{', ' if count else ''}".encode()
 
 
 def _variable_read(read: ast.Subscript, lines: list[bytes], names: dict[str, int]) -> Edit | None:
