@@ -1,5 +1,6 @@
 """What a seat knows about hidden cards, and the worlds (determinisations) built from it."""
 import random
+import types
 
 import pytest
 
@@ -110,3 +111,56 @@ def test_a_world_follows_cards_moved_outside_a_decision():
         assert [c.id for c in world.vars["trick"]] == [card.id]
         assert len(world.players[1].hand) == len(memory.players[1].hand)
         assert card.id not in {c.id for p in world.players for c in p.hand}
+
+
+def _plays_alike(first: Game, second: Game, seed: int) -> None:
+    """Both games play on the same random moves to the same end."""
+    agents = [RandomAgent(seed), RandomAgent(seed)]
+    while not first.over:
+        assert [o.label for o in first.options()] == [o.label for o in second.options()]
+        for game, agent in zip((first, second), agents):
+            game.apply(agent.choose(game.decision()))
+    assert second.over and first.payoffs() == second.payoffs() and first.key() == second.key()
+
+
+def test_a_world_filled_in_again_is_a_world_made_anew(program):
+    # a search fills its last world in again for the next (Game.clone's `into`): the same world as a new clone,
+    # whatever the last one became
+    def check(game, knowledge):
+        if game.decisions % 23 or game.over:
+            return
+        spare = knowledge.world(random.Random(game.decisions))
+        for _ in range(15):  # (the spare world plays on: its zones and players change)
+            if not spare.over:
+                spare.apply(RandomAgent(1).choose(spare.decision()))
+        made, filled = knowledge.world(random.Random(7)), knowledge.world(random.Random(7), spare)
+        assert filled is spare and filled.memory.zones is spare.memory.zones  # (filled in, not made)
+        assert filled.key() == made.key() and filled.memory.where == made.memory.where
+        assert [p.name for p in filled.memory.vars["players"]] == [p.name for p in made.memory.players]
+        _plays_alike(made, filled, game.decisions)
+
+    _play(program, 3, check, decisions=100)
+
+
+@pytest.mark.skipif(not isinstance(Knowledge.__dict__["world"], types.FunctionType),
+                    reason="the compiled runtime's classes cannot be patched (the world filled in again is checked "
+                           "against a new one above, compiled or not)")
+def test_ismcts_decides_as_it_did_with_a_new_world_each_iteration(monkeypatch):
+    from naipes.agents.ismcts import ISMCTSAgent
+    program = shipped_program("tute_cabrero")
+
+    def choices() -> list[str]:
+        game, made = Game(program, 11), []
+        agents = [ISMCTSAgent(1, iterations=30), RandomAgent(2), RandomAgent(3)]
+        game.start()
+        while not game.over and len(made) < 25:
+            decision = game.decision()
+            option = agents[decision.player].choose(decision)
+            made += [option.label] if decision.player == 0 else []
+            game.apply(option)
+        return made
+
+    filled = choices()
+    world = Knowledge.world
+    monkeypatch.setattr(Knowledge, "world", lambda self, rng, spare=None: world(self, rng))  # (a new world each)
+    assert choices() == filled and len(filled) == 25

@@ -139,12 +139,17 @@ class ISMCTSAgent:
             self.inference.weighted_worlds(self.rng, POOL, deadline.share(INFERENCE_SHARE)) \
             if self.inference is not None else []  # (empty if no candidate was weighed in time: worlds unweighted)
         totals = list(itertools.accumulate(weight for _, weight in pool))
+        # the last iteration's world, which the next one fills in again (not under a playout policy: a strategy
+        # agent follows the game it last played by the game's identity, and would take a world filled in again for
+        # the one it followed)
+        spare: Game | None = None
         while done < self.iterations if self.seconds is None else not deadline.passed() or not done:
             if pool:  # a world of the pool, drawn by its weight (each iteration plays in a copy of its own)
-                world = pool[bisect.bisect_right(totals, self.rng.random() * totals[-1])][0].clone()
+                world = pool[bisect.bisect_right(totals, self.rng.random() * totals[-1])][0].clone(spare)
             else:
-                world = knowledge.world(self.rng)
+                world = knowledge.world(self.rng, spare)
             self._iterate(root, world)
+            spare = world if self.policy is None else None
             done += 1
         self.iterations_done += done
         by_key = {o.key: o for o in decision.options}

@@ -118,10 +118,11 @@ class Knowledge:
                     self.excluded.setdefault(hand, set()).update(c.id for c in ruled_out)
 
     # ----------------------------------------------------------------- worlds
-    def world(self, rng: random.Random) -> Game:
-        """A clone of the game with every card the seat cannot place dealt again at random."""
+    def world(self, rng: random.Random, spare: Game | None = None) -> Game:
+        """A clone of the game with every card the seat cannot place dealt again at random (`spare`: an earlier
+        world that nothing uses any more, filled in again: Game.clone)."""
         hidden = self._hidden()
-        world = self.game.clone()
+        world = self.game.clone(spare)
         memory = world.memory
         zones, where = memory.zones, memory.where
         for (slot, i), card in zip(hidden.places, _deal_respecting(hidden, self.excluded, rng)):

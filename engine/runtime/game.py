@@ -907,11 +907,14 @@ class Game:
         self._options = None
 
     # ------------------------------------------------------------------ copies
-    def clone(self) -> Game:
-        """An independent copy for search (no listeners)."""
-        new = Game()
+    def clone(self, into: Game | None = None) -> Game:
+        """An independent copy for search (no listeners). `into`: a copy of this game that nothing uses any more
+        (a search's last world), which becomes the copy (every field of a game is set here; its memory's zones
+        and players are filled in again: Memory.clone)."""
+        new = Game() if into is None else into
         new.program, new.seed, new.runs, new.watch_from = self.program, self.seed, self.runs, self.watch_from
-        new.memory, new.agenda = self.memory.clone(), self.agenda.clone()
+        new.memory = self.memory.clone(into.memory if into is not None else None)
+        new.agenda = self.agenda.clone()
         new.memory.events = None  # (nobody hears a copy until someone listens: see _reporting)
         new.listeners, new.observers, new.firings, new.decisions, new._options = [], [], 0, self.decisions, None
         new._labellers = {}

@@ -756,7 +756,7 @@ class Memory(Budget):
             return value
         if isinstance(value, ZONE_CLASS):
             return self.zones[value.slot]
-        return _Remapper(self.players, self.zones)(value)
+        return _Remapper(self.players, self.zones).map(value)
 
     # ------------------------------------------------------- trying moves out
     def save_point(self) -> tuple[Any, ...]:
@@ -810,9 +810,11 @@ class Memory(Budget):
             self._rng = rng
 
     # ------------------------------------------------------------ copy & key
-    def clone(self) -> Memory:
-        """An independent copy (values are immutable, so containers suffice)."""
-        new = self._copy(None)
+    def clone(self, into: Memory | None = None) -> Memory:
+        """An independent copy (values are immutable, so containers suffice). `into`: a copy of this memory's
+        game that nothing uses any more (a search's last world), which becomes the copy, its zones and players
+        filled in again rather than made anew."""
+        new = self._copy(None, into=into)
         new._rng_origin = self._rng_snapshot()
         return new
 
@@ -870,27 +872,31 @@ class Memory(Budget):
             plan = self.program.caches[key] = _CopyPlan(self, reads)
         return plan
 
-    def _copy(self, seat: int | None, covered: bool = False, reads: AbstractSet[str] | None = None) -> Memory:
+    def _copy(self, seat: int | None, covered: bool = False, reads: AbstractSet[str] | None = None,
+              into: Memory | None = None) -> Memory:
         """A copy without a generator (a clone sets its origin); `covered`: the cards hidden from `seat` are
-        placeholders, and only the cards it sees are in `where`; `reads`: see seen_by."""
-        new = Memory()
+        placeholders, and only the cards it sees are in `where`; `reads`: see seen_by; `into`: see clone (every
+        field of a memory is set here, in _share or in _begin, so a memory filled in again is a new copy)."""
+        reused = into is not None and into.program is self.program and len(into.players) == len(self.players) \
+            and len(into.zones) == len(self.zones) and not covered and reads is None
+        new = into if into is not None and reused else Memory()
         new._share(self.program, self.keys, self.made, self.weighed)
         new._begin()
         new.over, new.winners, new.clock = self.over, self.winners, self.clock
         new._rng, new._rng_origin, new._rng_own = None, None, True
         new.where = where = {} if covered else self.where.copy()
-        players = []
-        for p in self.players:
-            q = type(p).__new__(type(p))
-            q.index, q.name = p.index, p.name
-            players.append(q)
+        players = new.players if reused else [self._new_player(p) for p in self.players]
         program = self.program
         plan = self._copy_plan(reads)
-        zones: list[Any] = [None] * len(self.zones)  # (None for a zone left out: see seen_by)
+        zones: list[Any] = new.zones if reused else [None] * len(self.zones)  # (None: a zone left out, see seen_by)
         unknown, used = (hidden_cards(program, len(self.where)), 0) if covered else (None, 0)  # (sliced below)
         shapes, originals = plan.shapes, self.zones
         for slot in range(len(originals)) if plan.zones is None else plan.zones:
             zone = originals[slot]  # (a zone's slot is its place in the list)
+            if reused:  # (the zone of this slot, its name, key, spec and owner as a zone of this slot has them)
+                pile: list[Any] = zones[slot]
+                pile[:] = zone
+                continue
             name, key, spec, owner = shapes[slot]
             if covered:
                 if sees(zone, seat):
@@ -912,20 +918,8 @@ class Memory(Budget):
         new.zones, new.players = zones, players
         remap = _Remapper(players, zones)
         atoms, player_class, plain = ATOMS, program.player_class, plan.plain
-        for p, q in zip(self.players, players) if plan.player_state or plan.player_zones else ():
-            for name in plan.player_state:
-                value = getattr(p, name)
-                kind = type(value)
-                if kind in atoms or plain.get((name, p.index)) is value:
-                    setattr(q, name, value)
-                elif kind is player_class:
-                    setattr(q, name, players[value.index])
-                else:
-                    setattr(q, name, mapped := remap(value))
-                    if mapped is value:
-                        plain[name, p.index] = value
-            for name in plan.player_zones:
-                setattr(q, name, zones[getattr(p, name).slot])
+        if plan.player_state or plan.player_zones:
+            self._copy_players(plan, remap)
         V = self.vars
         if plan.left_out:  # (a few names: made from them, not copied whole and cut down)
             kept = plan.kept_keys
@@ -944,7 +938,7 @@ class Memory(Budget):
                 if kind is player_class:
                     W[name] = players[value.index]
                 else:
-                    W[name] = mapped = remap(value)
+                    W[name] = mapped = remap.map(value)
                     if mapped is value:
                         plain[name] = value
         for name in plan.global_zones:
@@ -958,6 +952,32 @@ class Memory(Budget):
             new.group = (mode, tuple(players[p.index] for p in later),
                          tuple((players[p.index], move, new.localize(arg)) for p, move, arg in held))
         return new
+
+    @staticmethod
+    def _new_player(p: PlayerBase) -> PlayerBase:
+        """A player of a copy: `p`'s seat and name (its variables and zones are set after)."""
+        q = type(p).__new__(type(p))
+        q.index, q.name = p.index, p.name
+        return q
+
+    def _copy_players(self, plan: _CopyPlan, remap: _Remapper) -> None:
+        """The players' variables and zones, onto the copy's players (`remap`: its players and zones)."""
+        atoms, player_class, plain = ATOMS, self.program.player_class, plan.plain
+        players, zones = remap.players, remap.zones
+        for p, q in zip(self.players, players):
+            for name in plan.player_state:
+                value = getattr(p, name)
+                kind = type(value)
+                if kind in atoms or plain.get((name, p.index)) is value:
+                    setattr(q, name, value)
+                elif kind is player_class:
+                    setattr(q, name, players[value.index])
+                else:
+                    setattr(q, name, mapped := remap.map(value))
+                    if mapped is value:
+                        plain[name, p.index] = value
+            for name in plan.player_zones:
+                setattr(q, name, zones[getattr(p, name).slot])
 
     def shows(self, card: CardBase, seat: int | None) -> bool:
         """Whether the player at `seat` sees `card` where it is (in a zone it sees, or on top of a ``top`` one)."""
@@ -1228,7 +1248,8 @@ class _Remapper:
     def __init__(self, players: list[Any], zones: list[Any]):
         self.players, self.zones = players, zones
 
-    def __call__(self, value: Any) -> Any:
+    def map(self, value: Any) -> Any:
+        """`value`, or its copy holding the clone's players and zones in place of the original's."""
         kind = type(value)
         if kind in SHARED:
             return value
@@ -1246,9 +1267,10 @@ class _Remapper:
                     break
             else:
                 return value
-            mapped = list(map(self, value))
-            for new, old in zip(mapped, value):
-                if new is not old:
+            items: list[Any] = list(value)  # (typed as a list: compiled code goes over it by index)
+            mapped = [self.map(item) for item in items]
+            for i in range(len(items)):
+                if mapped[i] is not items[i]:
                     break
             else:
                 return value  # (nested values that hold no player or zone either)
@@ -1256,7 +1278,7 @@ class _Remapper:
                 return kind(*mapped)
             return kind(mapped)
         if isinstance(value, dict):
-            return {self(k): self(v) for k, v in value.items()}
+            return {self.map(k): self.map(v) for k, v in value.items()}
         return value
 
 
