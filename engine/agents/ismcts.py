@@ -66,7 +66,7 @@ class _Node:
 
     def __init__(self, mover: int):
         self.mover = mover  # who made the move leading here (the reward counted is his)
-        self.children: dict = {}
+        self.children: dict[tuple[str, Any], _Node] = {}  # by the option's identity across worlds (move, arg_key)
         self.visits = 0
         self.available = 0
         self.total = 0.0
@@ -174,20 +174,22 @@ class ISMCTSAgent:
             moves = [(move, arg) for move, args in offered for arg in args]
             keys = [(move, arg_key(arg)) for move, arg in moves]  # an option's identity across worlds
             children = node.children
-            untried = []
+            untried: list[int] = []
+            tried: list[_Node] = []  # (each option's child, when every option has one)
             for i, key in enumerate(keys):
-                child = children.get(key)
-                if child is None:
+                found = children.get(key)
+                if found is None:
                     untried.append(i)
                 else:
-                    child.available += 1
+                    found.available += 1
+                    tried.append(found)
             if untried:
                 i = pick(self.rng, untried)
                 child = children[keys[i]] = _Node(mover)
                 child.available, grown = 1, True
             else:
-                i = self._select(children, keys)
-                child = children[keys[i]]
+                i = self._select(tried)
+                child = tried[i]
             node = child
             path.append(child)
             return moves[i]
@@ -203,12 +205,12 @@ class ISMCTSAgent:
             child.visits += 1
             child.total += rewards[child.mover]
 
-    def _select(self, children: dict, keys: list) -> int:
-        """UCB1 over the options legal in this world (availability counts, not the parent's visits)."""
+    def _select(self, children: list[_Node]) -> int:
+        """UCB1 over the options legal in this world, each one's child in order (availability counts, not the
+        parent's visits)."""
         c, scale = self.exploration, self._scale  # (rewards scaled by the largest seen so far, every one alike)
         best, best_value = 0, -math.inf
-        for i, key in enumerate(keys):
-            child = children[key]
+        for i, child in enumerate(children):
             value = child.total / child.visits / scale + c * math.sqrt(math.log(child.available) / child.visits) \
                 if child.visits else math.inf
             if value > best_value:

@@ -1274,7 +1274,9 @@ class _Remapper:
                     break
             else:
                 return value  # (nested values that hold no player or zone either)
-            if hasattr(value, "_fields"):  # a record (a named tuple) takes its fields one by one
+            if kind is list:
+                return mapped
+            if kind is not tuple and hasattr(value, "_fields"):  # a record (a named tuple) takes its fields in turn
                 return kind(*mapped)
             return kind(mapped)
         if isinstance(value, dict):
