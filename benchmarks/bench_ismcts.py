@@ -98,10 +98,10 @@ def versus_openspiel(program, iterations: int, decisions: int, rounds: int) -> N
             per_move[name].append(seconds / timed)
     ratio = statistics.median(n / o for n, o in zip(per_move["naipes"], per_move["openspiel"]))
     print(f"  OpenSpiel ISMCTSBot ({iterations} simulations) on oh_hell, 3 players, 13 tricks: "
-          f"{min(per_move['openspiel']) * 1e3:.0f} ms per move (best of {rounds}); Naipes "
-          f"{min(per_move['naipes']) * 1e3:.0f} ms")
+          f"{min(per_move['openspiel']) * 1e3:.1f} ms per move (best of {rounds}); Naipes "
+          f"{min(per_move['naipes']) * 1e3:.1f} ms")
     verdict = "met" if ratio <= 1 else "NOT met"
-    print(f"  Naipes time per move / OpenSpiel's = {ratio:.2f} (median of {rounds} paired rounds, {decisions} moves "
+    print(f"  Naipes time per move / OpenSpiel's = {ratio:.3f} (median of {rounds} paired rounds, {decisions} moves "
           f"each); issue 11 target <= 1: {verdict}")
 
 

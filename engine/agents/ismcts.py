@@ -278,16 +278,21 @@ def estimates(world: Game) -> tuple:
     program, memory = world.program, world.memory
     estimate = program.estimate
     assert estimate is not None  # called only for a rule file that declares one
-    with program.located():
+    try:  # (program.located()'s handler: a `with` costs two calls of Python code each time, fault or not)
         return tuple(estimate(memory, memory.vars, p) for p in memory.players)
+    except Exception as exc:
+        program.raise_located(exc)
 
 
 def standing(world: Game) -> tuple:
     """Each player's evaluation (the payoffs once the game is over, or without an evaluation; 0s mid-game)."""
     program, memory = world.program, world.memory
-    if program.evaluation is not None:
-        with program.located():
-            return tuple(program.evaluation(memory, memory.vars, p) for p in memory.players)
+    evaluation = program.evaluation
+    if evaluation is not None:
+        try:  # (as estimates)
+            return tuple(evaluation(memory, memory.vars, p) for p in memory.players)
+        except Exception as exc:
+            program.raise_located(exc)
     return tuple(world.payoffs()) if world.over else (0,) * len(memory.players)
 
 

@@ -133,8 +133,10 @@ class Knowledge:
         memory.seed_later(rng.random())  # not the real game's future shuffles
         world.redraw_answers(self.seat, rng)  # nor the answers the others hold (Memory.ask_group)
         memory.dirty.update(hidden.keys)
-        with world.program.located():
+        try:  # (program.located()'s handler, without a `with`'s two calls of Python code each world)
             world.agenda.update(memory)
+        except Exception as exc:
+            world.program.raise_located(exc)
         return world
 
     def _hidden(self) -> _Hidden:

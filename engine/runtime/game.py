@@ -261,6 +261,9 @@ class Game:
         self.cut_off: str | None = None
         # a search's pause (see pause_after): the names watched, the phase they changed in, whether it paused
         self.watched: frozenset[Any] | None = None
+        # the watched keys' `isdisjoint`, bound once: a search asks it after each move and rule, and a compiled
+        # method call of a frozenset looks the method up each time
+        self._misses_watched: Callable[[set[Any]], bool] | None = None
         self._watched_phase: Any = UNSEEN
         self.paused = False
         self._options: list[Option] | None = None
@@ -284,6 +287,7 @@ class Game:
             halt = (named, named | {(name, p.index) for name in names for p in players})
             self.program.caches[cache_key] = halt
         self.watched = halt[1]
+        self._misses_watched = halt[1].isdisjoint
         self.memory.halt = halt
 
     @property
@@ -293,8 +297,8 @@ class Game:
 
     def _note_writes(self, phase: Any) -> None:
         """A move or a rule that ran in `phase` wrote the dirty keys: is one of them watched?"""
-        watched = self.watched
-        if self._watched_phase is UNSEEN and watched is not None and not watched.isdisjoint(self.memory.dirty):
+        misses = self._misses_watched
+        if self._watched_phase is UNSEEN and misses is not None and not misses(self.memory.dirty):
             self._watched_phase = phase
         if self.memory.halted:  # (a phase's entry stopped after the steps that could write them)
             self.paused = True
@@ -920,7 +924,7 @@ class Game:
         new._labellers = {}
         new.before_move, new.after_move = [], []
         new.history, new._recent, new._untold, new.cut_off = None, [], [], self.cut_off
-        new.watched, new._watched_phase, new.paused = None, UNSEEN, False
+        new.watched, new._misses_watched, new._watched_phase, new.paused = None, None, UNSEEN, False
         return new
 
     def make(self, option: Option) -> tuple[Any, ...]:
