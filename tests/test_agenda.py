@@ -1263,3 +1263,32 @@ def test_the_names_a_game_looks_up_are_interned_as_the_generated_code_names_are(
     names = [*game.memory.vars, *(zone.key if isinstance(zone.key, str) else zone.key[0] for zone in game.memory.zones),
              *(key for key in plan.readers if isinstance(key, str)), *plan.globals, *plan.attrs, *game.runs]
     assert names and all(sys.intern(name) is name for name in names)
+
+
+def _fields_set(source: str, cls: str) -> dict[str, set[tuple[str, str]]]:
+    """Each attribute the methods of `cls` assign (on `self` or on `new`), with the (method, object) that do."""
+    import ast
+    found: dict[str, set[tuple[str, str]]] = {}
+    node = next(n for n in ast.parse(source).body if isinstance(n, ast.ClassDef) and n.name == cls)
+    for method in (m for m in node.body if isinstance(m, ast.FunctionDef)):
+        for statement in ast.walk(method):
+            targets = statement.targets if isinstance(statement, ast.Assign) else \
+                [statement.target] if isinstance(statement, (ast.AugAssign, ast.AnnAssign)) else []
+            for target in (t for top in targets for t in ast.walk(top)):
+                if isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name) \
+                        and target.value.id in ("self", "new"):
+                    found.setdefault(target.attr, set()).add((method.name, target.value.id))
+    return found
+
+
+def test_a_copy_sets_every_field_so_a_game_filled_in_again_is_a_new_copy():
+    # a search fills its last world in again (Game.clone and Memory.clone with `into`): right only while the copy
+    # sets every field a game or a memory has
+    from helpers import ROOT
+    game = _fields_set((ROOT / "engine/runtime/game.py").read_text(), "Game")
+    assert {name for name, where in game.items() if ("clone", "new") not in where} == set()
+    memory = _fields_set((ROOT / "engine/runtime/memory.py").read_text(), "Memory")
+    made = {name for name, where in memory.items() if ("__init__", "self") in where}
+    shared_or_begun = {name for name, where in memory.items() if {("_share", "self"), ("_begin", "self")} & where}
+    copied = {name for name, where in memory.items() if ("_copy", "new") in where}
+    assert set(memory) == made | shared_or_begun and made - shared_or_begun <= copied
