@@ -26,6 +26,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..runtime.memory import Memory
+
 REQUIRED = object()  # a parameter without a default
 
 # What a C module checks for an argument of each kind, and what it passes (x: the argument).
@@ -151,14 +153,14 @@ def direct_name(method: str, count: int) -> str | None:
     return f"C_direct_{method}_{count}" if direct is not None and direct.takes(count) else None
 
 
-def c_functions(used: list[tuple[str, int]], module: str) -> tuple[str, str]:
+def c_functions(used: list[tuple[str, int]]) -> tuple[str, str]:
     """(C, Cython declarations) of the functions for the calls `used` (method, positional arguments), in that
-    order; `module`: the runtime's module that defines the class Memory."""
+    order."""
     if not used:
         return "", ""
     symbols = sorted({DIRECT[method].symbol for method, _ in used})
     parts = [C_LINK % {"count": len(symbols), "symbols": ", ".join(f'"CPyDef_{s}"' for s in symbols),
-                       "module": module}]
+                       "module": Memory.__module__}]
     declarations = ['    int C_direct_linked "naipes_direct_linked" (object)\n']
     for method, count in used:
         c, declaration = _function(method, count, symbols.index(DIRECT[method].symbol))

@@ -34,7 +34,6 @@ from __future__ import annotations
 import ast
 
 from ..program import ATTRIBUTE_PREFIX
-from ..runtime.memory import Memory
 from .cdirect import DIAGNOSTIC, c_functions, direct_name
 
 MEMORY = "M"  # the generated functions' name for the working memory (their first parameter)
@@ -224,7 +223,7 @@ def site_caches(source: str, tree: ast.Module) -> str:
     # is put in front of it (``B_slot(`` before ``V['dealer']``)
     for line, start, stop, text in sorted(edits, key=lambda e: (e[0], e[1], e[2] - e[1]), reverse=True):
         lines[line] = lines[line][:start] + text + lines[line][stop:]
-    functions, declarations = c_functions(list(direct), Memory.__module__)
+    functions, declarations = c_functions(list(direct))
     return "\n".join(line.decode() for line in lines) + C_BLOCK % {
         "sites": max(slots, 1), "calls": max(calls, 1), "names": max(len(names), 1), "direct": functions,
         "declarations": declarations} + (DIAGNOSTIC if direct else "")
