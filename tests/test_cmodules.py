@@ -257,7 +257,7 @@ def test_site_caches_read_game_variables_by_name_through_one_place_per_name():
     rewritten = site_caches(source, __import__("ast").parse(source))
     body = rewritten.split("\ncdef extern")[0]
     assert body.count("\n") == source.count("\n")
-    assert "V['x'] = C_var(V, 'trick', 0)[0]" in body  # a store stays Python's
+    assert "V['x'] = C_item(C_var(V, 'trick', 0), 0)" in body  # a store stays Python's
     assert "B_slot(C_var(V, 'dealer', 1), 'a_hand', 0), V[v_n], C_var(V, 'trick', 0)" in body  # a name read: Python's
     assert "B_slot(C_var(V, 'dealer', 1), 'a_name', " in body  # one place for a name
     assert 'V["turn"]' in body and "naipes_reads[2]" in rewritten  # (written some other way: Python's)
@@ -297,6 +297,41 @@ def test_a_compiled_read_of_a_game_variable_is_what_python_reads_as_the_variable
             return ("logged", dict.__getitem__(self, name))
 
     assert (both("F_get", first), both("F_get", Logged(x=7)), both("F_get", first)) == (6, ("logged", 7), 6)
+
+
+def test_a_compiled_read_by_a_constant_index_is_what_python_reads_whatever_the_value(compiling):
+    # `x[0]`, `x[-1]` are read in place for a tuple, a list and a zone (a subclass of list with list's `[]`), and
+    # by Python's `[]` for anything else: a dict, a text, a subclass with a `[]` of its own, an index out of range
+    from naipes.runtime.zones import Zone
+    source = "def F_first(M, V, v_x):\n    return v_x[0]\n" \
+             "def F_last(M, V, v_x):\n    return (v_x[-1], v_x[1])\n"
+    assert "C_item(v_x, 0)" in cmodules.c_source(source, __import__("ast").parse(source), {})
+    names, namespace = compiled(source)
+
+    class Mine(list):
+        def __getitem__(self, i):
+            return ("mine", list.__getitem__(self, i))
+
+    zone = Zone(["a", "b", "c"])
+    values = [(1, 2, 3), [4, 5], zone, Mine([6, 7]), {0: "zero", -1: "minus", 1: "one"}, "text", range(3, 9),
+              zone, Mine([8, 9]), [10, 11]]
+    for name in ("F_first", "F_last"):
+        assert [names[name](None, None, x) for x in values] == [namespace[name](None, None, x) for x in values]
+    assert names["F_first"](None, None, zone) == "a" and names["F_first"](None, None, Mine([1])) == ("mine", 1)
+    Zone.__getitem__ = lambda self, i: "changed"  # (the type changed: its `[]` is its own from now on)
+    try:
+        assert names["F_first"](None, None, zone) == namespace["F_first"](None, None, zone) == "changed"
+    finally:
+        del Zone.__getitem__
+    assert names["F_first"](None, None, zone) == "a"
+    for function in (names["F_first"], namespace["F_first"]):
+        for empty, error in (((), IndexError), ([], IndexError), (Zone(), IndexError), ({}, KeyError),
+                             (None, TypeError), (5, TypeError)):
+            with pytest.raises(error):
+                function(None, None, empty)
+    for function in (names["F_last"], namespace["F_last"]):
+        with pytest.raises(IndexError, match="list index out of range"):
+            function(None, None, Zone(["only"]))
 
 
 def test_a_compiled_test_of_bits_is_python_s_whatever_the_value(compiling):

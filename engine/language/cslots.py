@@ -16,12 +16,16 @@ the same:
   dict it last read, that dict's version tag and the value, and gives the value again while the tag stands
   (CPython gives a dict a new tag at every change): a rule's test, a move's legality and the functions they
   call read the same few variables many times between two changes;
+* each read of an item by a constant index (``V['trick'][0]``) becomes ``C_item(value, 0)``, which reads a tuple's
+  or a list's item in place, a zone's too: a zone is a subclass of list, and CPython's subclass of list finds its
+  ``[]`` as a method to call (list's ``__getitem__`` is a method of its own, beside the slot), so Python's
+  ``zone[0]`` is a method lookup and a call;
 * each test of a local's bits against a constant mask (``if (v___stale & 48):``, the agenda's evaluation of
   its stale rules) becomes ``C_bits(v___stale, 48, 48)``, which reads an int's low 64 bits and makes no int.
 
 Anything else (another type, a type changed since, an attribute that is not an object slot, a slot not set, a
-name that is not a plain method) takes Python's own ``getattr`` or method call, so every read and call gives
-what Python gives, errors included.
+name that is not a plain method, an index out of range, a subclass of list with a ``[]`` of its own) takes
+Python's own ``getattr``, method call or ``[]``, so every read and call gives what Python gives, errors included.
 
 A type's version tag is what CPython's caches rest on: it is unique to a type as it stands, and reset when
 the type changes, so a remembered tag never matches a type the offset or function is not for.
@@ -162,6 +166,53 @@ cdef extern from *:
         return PyObject_GetItem(V, name);
     }
 
+    /* Whether `type`, a subclass of list, has list's own `[]` (as a zone has): remembered for the last such type
+       by its version tag, which CPython resets when the type changes. */
+    static unsigned int naipes_plain_list_version;
+    static int naipes_plain_list(PyTypeObject *type) {
+        static PyObject *getitem;
+        if (type->tp_version_tag == naipes_plain_list_version && naipes_plain_list_version != 0)
+            return 1;
+        if (!PyType_IsSubtype(type, &PyList_Type))
+            return 0;
+        if (getitem == NULL && (getitem = PyUnicode_InternFromString("__getitem__")) == NULL) {
+            PyErr_Clear();
+            return 0;
+        }
+        PyObject *own = _PyType_Lookup(type, getitem);  /* borrowed; assigns the type a version tag */
+        if (own == NULL || own != _PyType_Lookup(&PyList_Type, getitem)
+                || !(type->tp_flags & Py_TPFLAGS_VALID_VERSION_TAG) || type->tp_version_tag == 0)
+            return 0;
+        naipes_plain_list_version = type->tp_version_tag;
+        return 1;
+    }
+
+    /* o[i] for a constant i: a tuple's or a list's item read in place (a plain list subclass's too), as list's
+       and tuple's `[]` read it; anything else, or an index out of range, Python's `[]`. */
+    static PyObject *naipes_item(PyObject *o, Py_ssize_t i) {
+        PyTypeObject *type = Py_TYPE(o);
+        PyObject **items = NULL;
+        Py_ssize_t size = 0;
+        if (type == &PyTuple_Type) {
+            items = ((PyTupleObject *)o)->ob_item;
+            size = PyTuple_GET_SIZE(o);
+        } else if (type == &PyList_Type || naipes_plain_list(type)) {
+            items = ((PyListObject *)o)->ob_item;
+            size = PyList_GET_SIZE(o);
+        }
+        Py_ssize_t at = i < 0 ? i + size : i;
+        if (items != NULL && 0 <= at && at < size) {
+            Py_INCREF(items[at]);
+            return items[at];
+        }
+        PyObject *index = PyLong_FromSsize_t(i);
+        if (index == NULL)
+            return NULL;
+        PyObject *item = PyObject_GetItem(o, index);
+        Py_DECREF(index);
+        return item;
+    }
+
     /* `x & mask` as a test (mask a constant from 0 to 2**64 - 1): the low 64 bits of an int are all the mask
        reads, so no int is made for the result; anything else, Python's `&` and truth. */
     static inline int naipes_bits(PyObject *x, unsigned long long mask, PyObject *mask_object) {
@@ -177,6 +228,7 @@ cdef extern from *:
 %(direct)s    """
     bint C_bits "naipes_bits" (object, unsigned long long, object) except -1
     object C_var "naipes_var" (object, object, int)
+    object C_item "naipes_item" (object, Py_ssize_t)
     object B_slot "naipes_slot" (object, object, int)
     object C_call0 "naipes_call0" (object, object, int)
     object C_call1 "naipes_call1" (object, object, int, object)
@@ -215,13 +267,17 @@ def site_caches(source: str, tree: ast.Module) -> str:
             edit = _variable_read(node, lines, names)
             if edit is not None:
                 edits.append(edit)
+            else:
+                edits += _item_read(node, lines)
         elif isinstance(node, (ast.If, ast.IfExp, ast.While)):
             edit = _bit_test(node.test, lines)
             if edit is not None:
                 edits.append(edit)
     # from the end back, so that each edit's columns still hold; at one place, what replaces text before what
-    # is put in front of it (``B_slot(`` before ``V['dealer']``)
-    for line, start, stop, text in sorted(edits, key=lambda e: (e[0], e[1], e[2] - e[1]), reverse=True):
+    # is put in front of it (``B_slot(`` before ``V['dealer']``), and what is put in front of an inner node before
+    # what is put in front of the node around it (``B_slot(C_item(``: ast.walk meets the outer node first)
+    ordered = sorted(enumerate(edits), key=lambda e: (e[1][0], e[1][1], e[1][2] - e[1][1], e[0]), reverse=True)
+    for _, (line, start, stop, text) in ordered:
         lines[line] = lines[line][:start] + text + lines[line][stop:]
     functions, declarations = c_functions(list(direct))
     return "\n".join(line.decode() for line in lines) + C_BLOCK % {
@@ -263,6 +319,30 @@ def _variable_read(read: ast.Subscript, lines: list[bytes], names: dict[str, int
         return None  # (written some other way: left to Python's lookup)
     at = names.setdefault(key.value, len(names))
     return line, start, stop, f"C_var({VARIABLES}, {key.value!r}, {at})".encode()
+
+
+def _item_read(read: ast.Subscript, lines: list[bytes]) -> list[Edit]:
+    """The edits that make `read` a read through C_item, if it reads an item by a constant index and is written as
+    such (``V['trick'][0]``, ``v_pc[-1]``: ``[`` right after the value, the index and ``]`` on its line); else
+    none."""
+    value, index = read.value, _constant_index(read.slice)
+    if not (isinstance(read.ctx, ast.Load) and index is not None and -(1 << 31) < index < 1 << 31
+            and read.end_lineno is not None and value.end_lineno == read.end_lineno
+            and value.end_col_offset is not None and read.end_col_offset is not None):
+        return []
+    line, after, end = read.end_lineno - 1, value.end_col_offset, read.end_col_offset
+    if lines[line][after:end] != f"[{index}]".encode():
+        return []  # (written some other way: left to Python's `[]`)
+    return [(read.lineno - 1, read.col_offset, read.col_offset, b"C_item("),
+            (line, after, end, f", {index})".encode())]
+
+
+def _constant_index(key: ast.expr) -> int | None:
+    """The int `key` writes (``0``, ``-1``), if it is one."""
+    if isinstance(key, ast.UnaryOp) and isinstance(key.op, ast.USub):
+        inner = _constant_index(key.operand)
+        return -inner if inner is not None and isinstance(key.operand, ast.Constant) else None
+    return key.value if isinstance(key, ast.Constant) and type(key.value) is int else None
 
 
 def _bit_test(test: ast.expr, lines: list[bytes]) -> Edit | None:

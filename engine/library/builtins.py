@@ -182,6 +182,9 @@ def _ordering(compare: Callable) -> Callable:
 REUSABLE = (list, tuple, set, frozenset, dict, str)  # (zones are lists)
 
 
+_RANDOM: Final = random.Random  # (a module's attribute is looked up at each read; a final name is a C static)
+
+
 def shuffled(rng: Any, items: Any) -> list:
     """A new list of the items in random order (the game's seeded generator)."""
     result = list(items)
@@ -193,7 +196,7 @@ def shuffle_in_place(rng: random.Random, items: list) -> None:
     """`rng.shuffle(items)`. For a `random.Random` itself, its own draws and swaps (the same order from the same
     state, and the same state after) made here, compiled, where the library's shuffle is Python code (20 us for
     40 cards, as long as a few moves of a game); a subclass, which may draw otherwise, shuffles as it does."""
-    if type(rng) is not random.Random:
+    if type(rng) is not _RANDOM:
         rng.shuffle(items)
         return
     for i in range(len(items) - 1, 0, -1):  # (random.Random.shuffle)
@@ -204,7 +207,7 @@ def shuffle_in_place(rng: random.Random, items: list) -> None:
 def pick(rng: random.Random, items: Sequence) -> Any:
     """`rng.choice(items)`, drawn as `shuffle_in_place` draws (the same item, and the same state after, for a
     `random.Random`), compiled: the library's choice is two calls of Python code for every random move."""
-    if type(rng) is not random.Random:
+    if type(rng) is not _RANDOM:
         return rng.choice(items)
     if not items:
         raise IndexError("Cannot choose from an empty sequence")
