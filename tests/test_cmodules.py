@@ -334,6 +334,30 @@ def test_a_compiled_read_by_a_constant_index_is_what_python_reads_whatever_the_v
             function(None, None, Zone(["only"]))
 
 
+def test_a_compiled_module_keeps_its_own_sentinel_of_a_value_not_computed_yet(compiling):
+    # B_UNSET is a C variable of the C module's own (no lookup at each read): a remembered value is computed once,
+    # when first needed, as in Python, whatever the name is given
+    source = "def F_twice(M, V, v_x):\n    _h0 = B_UNSET\n" \
+             "    return [(_h0 if _h0 is not B_UNSET else (_h0 := M(v_x))) for _ in range(3)]\n" \
+             "def F_first(M, V, v_items):\n    v___best = B_UNSET\n    for v_c in v_items:\n" \
+             "        if v___best is B_UNSET:\n            v___best = v_c\n" \
+             "    return (None if v___best is B_UNSET else v___best)\n"
+    assert "cdef object B_UNSET = object()" in cmodules.c_source(source, __import__("ast").parse(source),
+                                                                  {"B_UNSET": object()})
+    names, namespace = compiled(source, {"B_UNSET": object()})
+    for function in (names["F_twice"], namespace["F_twice"]):
+        calls: list[int] = []
+
+        def doubled(x: int, calls: list[int] = calls) -> int:
+            calls.append(x)
+            return x * 2
+        assert function(doubled, None, 4) == [8, 8, 8] and calls == [4]
+    for items in ([], [3, 4], [None, 5]):
+        assert names["F_first"](None, None, items) == namespace["F_first"](None, None, items)
+    names["F_first"].__globals__["B_UNSET"] = 3  # (the C module's name: not what its functions read)
+    assert names["F_first"](None, None, [3, 4]) == 3
+
+
 def test_a_compiled_test_of_bits_is_python_s_whatever_the_value(compiling):
     # `if (v_x & MASK):` is tested on the int's low 64 bits in C: the same truth as Python's for every int,
     # however large or negative, and Python's own `&` for anything else

@@ -41,8 +41,8 @@ from .cbuiltins import builtin_names
 from .cdefects import bind_at_entry, misread
 from .cslots import site_caches
 
-KEY_VERSION = "5"  # bumped when the C made from one source changes otherwise than by the modules that make it, whose
-#                   text is in the key (MAKERS; 3: cdefects, 4: cbuiltins, 5: cdirect)
+KEY_VERSION = "6"  # bumped when the C made from one source changes otherwise than by the modules that make it, whose
+#                   text is in the key (MAKERS; 3: cdefects, 4: cbuiltins, 5: cdirect, 6: C_GLOBALS)
 MAKERS = tuple(Path(m.__file__).read_text(encoding="utf-8") for m in (cbuiltins, cdefects, cdirect, cslots)
                if m.__file__ is not None)
 KEY = "__naipes_key__"  # where a compiled module's namespace keeps its key (a strategy's module includes its game's)
@@ -211,11 +211,17 @@ def c_source(source: str, tree: ast.Module, namespace: dict[str, Any]) -> str:
                          tree)
 
 
+# Names the C module holds as C variables of its own rather than as names it is given (a lookup at each read):
+# the sentinel of a value not computed yet (B_UNSET), which never leaves the function that sets it and reads it.
+C_GLOBALS = {"B_UNSET": "cdef object B_UNSET = object()\n"}
+
+
 def _declarations(tree: ast.Module, namespace: dict[str, Any]) -> str:
     """Lines that declare, after the module's own (its line numbers unchanged), the names it is given at run time:
-    Cython refuses a name it sees neither defined nor built in."""
+    Cython refuses a name it sees neither defined nor built in (and C_GLOBALS, its own)."""
     own = defined_names(tree)
-    return "".join(f"{name} = None\n" for name in namespace if not name.startswith("__") and name not in own)
+    return "".join(C_GLOBALS.get(name, f"{name} = None\n") for name in namespace
+                   if not name.startswith("__") and name not in own)
 
 
 def python_only(tree: ast.Module) -> set[str]:
