@@ -714,8 +714,8 @@ NOTHING_NEAR = "1o 4o 7o 2c 5c 3e 6e"  # no two cards of a rank, none in a row o
 FIGURES = "10o 10c 10e 10b 11o 11c 11e"
 
 
-def estimate(hand: str, scores: dict[str, int] | None = None) -> float:
-    game = position({"P1": hand, "P2": FIGURES}, "3o", stage="draw", stock="6o 12o 12c", scores=scores)
+def estimate(hand: str, scores: dict[str, int] | None = None, turn: str = "P2") -> float:
+    game = position({"P1": hand, "P2": FIGURES}, "3o", turn=turn, stage="draw", stock="6o 12o 12c", scores=scores)
     return game.program.estimate(game.memory, game.memory.vars, game.memory.players[0])
 
 
@@ -728,6 +728,58 @@ def test_the_estimate_is_the_others_expected_total_less_ones_own_after_one_more_
     assert estimate(NOTHING_NEAR) == pytest.approx(-(28 - 1 / 10))
     # the totals count: P2's 7 (his hand 0) less P1's 5 and 26.4
     assert estimate(NEAR_A_RUN, {"P1": 5, "P2": 7}) == pytest.approx(7 - 5 - 26.4)
+
+
+def test_the_player_about_to_draw_counts_the_discard_top_if_it_saves_more_than_a_card_of_the_stock():
+    # P1 to draw: the 3o on the discard pile makes 3o 4o 5o (16 saved, as the 6o would), more than the stock's
+    # average card (1.6): 12 expected
+    assert estimate(NEAR_A_RUN, turn="P1") == pytest.approx(-(28 - 16))
+    # with nothing near, the 3o melds nothing but takes the 7o's place: 4 saved (the average: 0.1)
+    assert estimate(NOTHING_NEAR, turn="P1") == pytest.approx(-(28 - 4))
+    assert estimate(NEAR_A_RUN, {"P1": 5, "P2": 7}, turn="P1") == pytest.approx(7 - 5 - 12)
+
+
+def test_a_discard_that_helps_the_next_player_counts_against_the_one_who_let_it_go():
+    # P1 has discarded, P2 is to draw: the top of the pile is the card P1 let go
+    def after_discarding(top: str) -> float:
+        game = position({"P1": NEAR_A_RUN, "P2": "10o 10c 10e 4b 5b 11o 12c"}, top, turn="P2", stage="draw",
+                        stock="6o 12e 1e")
+        return game.program.estimate(game.memory, game.memory.vars, game.memory.players[0])
+    # P2: 10o 10c 10e melded, 4b 5b 11o 12c loose (32). Of the 10 cards he has not seen (the stock, P1's
+    # hand), the 3b makes 3b 4b 5b (12c let go: 11, 21 saved); 6o 1e 4o 5o 1c 2e 6c 7e each take the 12c's
+    # place (6 11 8 7 11 10 6 5 saved); 12e nothing: 85 / 10 = 8.5 on average. P1 (not to move): 28, the
+    # 6o makes 4o 5o 6o (16 saved), 1e 4b 5b take the 7e's place (6 3 2), the figures nothing: 28 - 2.7
+    p1 = 28 - 2.7
+    # a 6b on the pile makes P2's 4b 5b 6b: 21 saved, not 8.5
+    assert after_discarding("6b") == pytest.approx((32 - 21) - p1)
+    # a 12o would make 10o 11o 12o but break the 10s: 3 saved, less than a card of the stock
+    assert after_discarding("12o") == pytest.approx((32 - 8.5) - p1)
+
+
+@pytest.mark.parametrize("name", ["chinchon.yaml", "chinchon_48.yaml", "chinchon_jokers.yaml"])
+def test_an_outlook_searches_only_the_cards_that_meld_with_two_and_is_the_same_as_searching_every_card(name):
+    # the rule file's outlook (the estimate) and strong.yaml's (its discards) search a partition only for the
+    # cards that meld with two of the hand; every other card only takes the place of the worst loose card
+    prog = program(str(RULESETS / name))
+    game = Game(prog, 0, players=2)
+    quick = compile_expression(prog, "outlook(hand, xs)", ("hand", "xs"))
+    every = compile_expression(prog, "expected_deadwood(melds_of(hand)['deadwood'], "
+                                     "[best_seven(melds_of(hand + [x])) for x in xs])", ("hand", "xs"))
+    strong = make_agent("strong", program=prog, seed=1).strategy.program
+    quick_tuples = compile_expression(strong, "outlook_tuples(R, xs)", ("R", "xs"))
+    every_tuples = compile_expression(strong, "expected_deadwood(deadwood_tuples(R), "
+                                              "[best_seven_tuples(solve_tuples(R + [x])) for x in xs])", ("R", "xs"))
+    deck = [c for z in game.memory.zones for c in z]
+    rng = random.Random(7)
+    for _ in range(150):
+        pool = deck if rng.random() < 0.5 else [c for c in deck if c.suit == "oros" or c.rank in (1, 2, 3, None)]
+        hand = rng.sample(pool, 7)
+        rest = [c for c in deck if c not in hand]
+        xs = rng.sample(rest, rng.randrange(1, 30))
+        game.memory.refuel()
+        assert quick(game.memory, hand, xs) == every(game.memory, hand, xs), [c.name for c in hand]
+        tuples = [(c.suit, c.rank, c.points) for c in hand], [(c.suit, c.rank, c.points) for c in xs]
+        assert quick_tuples(game.memory, *tuples) == every_tuples(game.memory, *tuples), [c.name for c in hand]
 
 
 def test_searched_a_turn_deep_a_close_that_makes_the_others_count_is_taken():
