@@ -339,10 +339,8 @@ def _item_read(read: ast.Subscript, lines: list[bytes]) -> list[Edit]:
 
 def _constant_index(key: ast.expr) -> int | None:
     """The int `key` writes (``0``, ``-1``), if it is one."""
-    if isinstance(key, ast.UnaryOp) and isinstance(key.op, ast.USub):
-        inner = _constant_index(key.operand)
-        return -inner if inner is not None and isinstance(key.operand, ast.Constant) else None
-    return key.value if isinstance(key, ast.Constant) and type(key.value) is int else None
+    sign, written = (-1, key.operand) if isinstance(key, ast.UnaryOp) and isinstance(key.op, ast.USub) else (1, key)
+    return sign * written.value if isinstance(written, ast.Constant) and type(written.value) is int else None
 
 
 def _bit_test(test: ast.expr, lines: list[bytes]) -> Edit | None:
