@@ -9,9 +9,11 @@ playout step, so the cost of an iteration can be read in playout steps.
 With OpenSpiel installed (the `openspiel` extra), also OpenSpiel's Python
 `ISMCTSBot` (random rollouts, UCT c = 2, the same number of simulations) at
 seat 0 of oh_hell (3 players, 13 tricks, random players elsewhere), timed the
-same way, in paired rounds with the Naipes searcher: issue 11's target is
-Naipes' time per move <= 1 x OpenSpiel's. (OpenSpiel's rollouts run to the end
-of its one-hand game; Naipes' playouts stop at the end of the hand.)
+same way, in paired rounds with the Naipes searcher: issue 37's target is
+Naipes' time per move <= 0.4 x OpenSpiel's. (OpenSpiel's rollouts run to the end
+of its one-hand game; Naipes' playouts stop at the end of the hand.) Every time
+is the process's CPU time (time.process_time): other processes on a shared
+machine do not lengthen it.
 
     .venv/bin/python benchmarks/bench_ismcts.py [--iterations 100] [--decisions 40] [--rounds 5]
 """
@@ -43,9 +45,9 @@ def timed_decisions(program, iterations: int, wanted: int, seed: int) -> tuple[i
             agent = agents[decision.player]
             if decision.player == 0 and len(decision.options) > 1:
                 before = agent.iterations_done
-                start = time.perf_counter()
+                start = time.process_time()
                 option = agent.choose(decision)
-                seconds += time.perf_counter() - start
+                seconds += time.process_time() - start
                 timed += 1
                 runs += agent.iterations_done - before
             else:
@@ -71,9 +73,9 @@ def openspiel_decisions(iterations: int, wanted: int, seed: int) -> tuple[int, f
                 outcomes = state.chance_outcomes()
                 action = rng.choices([a for a, _ in outcomes], [q for _, q in outcomes])[0]
             elif state.current_player() == 0 and len(state.legal_actions()) > 1:
-                start = time.perf_counter()
+                start = time.process_time()
                 action = bot.step(state)
-                seconds += time.perf_counter() - start
+                seconds += time.process_time() - start
                 timed += 1
             else:
                 action = rng.choice(state.legal_actions())
@@ -100,21 +102,21 @@ def versus_openspiel(program, iterations: int, decisions: int, rounds: int) -> N
     print(f"  OpenSpiel ISMCTSBot ({iterations} simulations) on oh_hell, 3 players, 13 tricks: "
           f"{min(per_move['openspiel']) * 1e3:.1f} ms per move (best of {rounds}); Naipes "
           f"{min(per_move['naipes']) * 1e3:.1f} ms")
-    verdict = "met" if ratio <= 1 else "NOT met"
+    verdict = "met" if ratio <= 0.4 else "NOT met"
     print(f"  Naipes time per move / OpenSpiel's = {ratio:.3f} (median of {rounds} paired rounds, {decisions} moves "
-          f"each); issue 11 target <= 1: {verdict}")
+          f"each); issue 37 target <= 0.4: {verdict}")
 
 
 def random_steps_per_second(program, steps: int = 20_000) -> float:
     rng = random.Random(1)
-    game, done, start = None, 0, time.perf_counter()
+    game, done, start = None, 0, time.process_time()
     while done < steps:
         if game is None or game.over:
             game = Game(program, done)
             game.start()
         game.apply(rng.choice(game.options()))
         done += 1
-    return steps / (time.perf_counter() - start)
+    return steps / (time.process_time() - start)
 
 
 def main() -> None:

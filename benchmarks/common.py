@@ -198,7 +198,7 @@ def run_measured(command: list[str], timeout: float) -> Measured:
         return Measured(seconds, peak, None if timed_out else child.returncode, out.read(), err.read(), timed_out)
 
 
-def header(name: str, what: str, repeat: int = REPEAT) -> None:
+def header(name: str, what: str, repeat: int = REPEAT, clock: Callable[[], float] = time.perf_counter) -> None:
     print(f"== {name}: {what}")
-    print(f"   Python {sys.version.split()[0]}, best of {repeat} unless noted, time.perf_counter")
+    print(f"   Python {sys.version.split()[0]}, best of {repeat} unless noted, time.{clock.__name__}")
     print()
