@@ -714,20 +714,50 @@ NOTHING_NEAR = "1o 4o 7o 2c 5c 3e 6e"  # no two cards of a rank, none in a row o
 FIGURES = "10o 10c 10e 10b 11o 11c 11e"
 
 
-def estimate(hand: str, scores: dict[str, int] | None = None, turn: str = "P2") -> float:
-    game = position({"P1": hand, "P2": FIGURES}, "3o", turn=turn, stage="draw", stock="6o 12o 12c", scores=scores)
+def estimate(hand: str, scores: dict[str, int] | None = None, turn: str = "P2", p2: str = FIGURES,
+             discard: str = "3o") -> float:
+    game = position({"P1": hand, "P2": p2}, discard, turn=turn, stage="draw", stock="6o 12o 12c", scores=scores)
     return game.program.estimate(game.memory, game.memory.vars, game.memory.players[0])
+
+
+# P2 to draw with six figures melded and the 12b loose: neither the pile's top (12e) nor the stock's (12c) lets him
+# close. Of the 10 cards he has not seen (the stock, P1's hand), the 12o and 12c would only break a set; every
+# other card takes the 12b's place: 6o saves 6, P1's cards (either hand) 56 together: 12 - 6.2 expected
+SIX_FIGURES = "10o 10c 10e 11o 11c 11e 12b"
 
 
 def test_the_estimate_is_the_others_expected_total_less_ones_own_after_one_more_draw():
     assert deadwood(start(), NEAR_A_RUN) == deadwood(start(), NOTHING_NEAR) == 28
-    # of the 10 cards unseen, 6o melds 4o 5o 6o: 8 cards, 1c 2e 3b 6c 7e loose, 7e let go: 12 points, 16
-    # saved; a figure saves nothing (the 7 stays); the 3o in the discard pile is not averaged over
-    assert estimate(NEAR_A_RUN) == pytest.approx(-(28 - 16 / 10))
+
+    def apart(hand: str, scores: dict[str, int] | None = None) -> float:
+        return estimate(hand, scores, p2=SIX_FIGURES, discard="3o 12e")
+    # of the 10 cards P1 has not seen, 6o melds 4o 5o 6o: 8 cards, 1c 2e 3b 6c 7e loose, 7e let go: 12 points,
+    # 16 saved; a figure saves nothing (the 7 stays); the 3o in the discard pile is not averaged over
+    assert apart(NEAR_A_RUN) == pytest.approx((12 - 6.2) - (28 - 16 / 10))
     # nothing melds: 6o only takes the 7o's place (1 saved), a figure nothing
-    assert estimate(NOTHING_NEAR) == pytest.approx(-(28 - 1 / 10))
-    # the totals count: P2's 7 (his hand 0) less P1's 5 and 26.4
-    assert estimate(NEAR_A_RUN, {"P1": 5, "P2": 7}) == pytest.approx(7 - 5 - 26.4)
+    assert apart(NOTHING_NEAR) == pytest.approx((12 - 6.2) - (28 - 1 / 10))
+    # the totals count: P2's 7 and 5.8 less P1's 5 and 26.4
+    assert apart(NEAR_A_RUN, {"P1": 5, "P2": 7}) == pytest.approx(7 + 5.8 - 5 - 26.4)
+
+
+def test_a_draw_that_lets_the_next_player_close_ends_the_hand_in_the_estimate():
+    # P2, to draw, holds his figures all melded: whatever he draws, he closes for -10, and P1 counts his hand as it
+    # is (28), not as a draw he will not have might make it
+    assert estimate(NEAR_A_RUN) == estimate(NOTHING_NEAR) == pytest.approx(-10 - 28)
+    assert estimate(NEAR_A_RUN, {"P1": 5, "P2": 7}) == pytest.approx(7 - 10 - 5 - 28)
+
+    # P2 holds 1o 2o 3o 5c 5e 5b and the 12c: a card worth 3 or less lets him close (the 12c face down)
+    def after(top: str, stock: str) -> float:
+        game = position({"P1": NEAR_A_RUN, "P2": "1o 2o 3o 5c 5e 5b 12c"}, top, turn="P2", stage="draw",
+                        stock=stock)
+        return game.program.estimate(game.memory, game.memory.vars, game.memory.players[0])
+    # the 2b P1 let go lets him close for 2: P1 counts 28
+    assert after("2b", "6o 12e 12b") == pytest.approx(2 - 28)
+    # or the stock's top card (the last of the stock, bottom first): a 3c, for 3
+    assert after("12o", "6o 12e 3c") == pytest.approx(3 - 28)
+    # neither: each counts his outlook, P1's 28 less the average a draw saves him, P2's 12 less what the 12o or
+    # a card of the stock saves him
+    assert after("12o", "6o 3c 12e") > 3 - 28 + 1
 
 
 def test_the_player_about_to_draw_counts_the_discard_top_if_it_saves_more_than_a_card_of_the_stock():
