@@ -19,7 +19,6 @@ function it came from, and the node records the steps its call charged (:attr:`N
 """
 from __future__ import annotations
 
-import copy
 from collections.abc import Iterator
 
 from . import nodes as n
@@ -109,7 +108,7 @@ def size(node: n.Node) -> int:
 
 def clone(node: n.N) -> n.N:
     """A copy of `node` and of every node under it (the lists of names a lambda or a comprehension binds too)."""
-    new = copy.copy(node)
+    new = n.shallow_copy(node)
     for name in node.fields:
         value = getattr(node, name)
         if isinstance(value, n.Node):

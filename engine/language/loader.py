@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import math
 import re
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -273,7 +274,7 @@ def parse_yaml(text: str, filename: str) -> Any:
     remember_source(filename, text)
     _check_brackets(text, filename)
     try:
-        node = yaml.compose(text, Loader=_RuleFileLoader)
+        node = _composed(text)
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         loc = Location(filename, mark.line + 1, mark.column + 1) if mark else None
@@ -291,6 +292,13 @@ def parse_yaml(text: str, filename: str) -> Any:
         mark = exc.problem_mark
         loc = Location(filename, mark.line + 1, mark.column + 1) if mark else None
         raise RuleError(f"YAML: {exc.problem}", loc) from None
+
+
+@lru_cache(maxsize=16)
+def _composed(text: str) -> yaml.Node | None:
+    """YAML's tree of `text`, which the builder only reads: a base that several variants extend, or a file loaded
+    again with other params, is composed once (the composer is most of a load's reading)."""
+    return yaml.compose(text, Loader=_RuleFileLoader)
 
 
 MAX_BRACKETS = 128  # brackets open at once anywhere in a file: YAML's lists and mappings, and expressions' own

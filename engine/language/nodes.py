@@ -20,7 +20,6 @@ so that passes can walk any tree without knowing every class:
 from __future__ import annotations
 
 import builtins
-import copy
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, TypeVar
@@ -76,12 +75,19 @@ class Node:
         return at.location() if isinstance(at, Position) else at
 
     def children(self) -> Iterator[Node]:
+        return iter(self.child_list())
+
+    def child_list(self) -> list[Node]:
+        """The children, in order, as a new list (what children() and find_all() walk: no generator a node)."""
+        found: list[Node] = []
+        state = self.__dict__
         for name in self.fields:
-            value = getattr(self, name)
+            value = state[name]
             if isinstance(value, Node):
-                yield value
+                found.append(value)
             elif isinstance(value, list):
-                yield from (item for item in value if isinstance(item, Node))
+                found += [item for item in value if isinstance(item, Node)]
+        return found
 
     def replace_children(self, change: Callable[[Node], Node]) -> None:
         """Each child replaced by what `change` makes of it (the same node, or another in its place)."""
@@ -99,14 +105,24 @@ class Node:
             node = stack.pop()
             if isinstance(node, kind):
                 yield node
-            stack.extend(reversed(list(node.children())))
+            below = node.child_list()
+            if below:
+                below.reverse()
+                stack += below
 
 
 def clone(node: N) -> N:
     """A copy of the tree `node` heads, every node of it new (their positions shared: they never change), so that
     what the compiler does to the copy (types, meanings, passes) leaves `node` as it was."""
-    made = copy.copy(node)
+    made = shallow_copy(node)
     made.replace_children(clone)
+    return made
+
+
+def shallow_copy(node: N) -> N:
+    """A new node of the same class with the same fields (copy.copy, without its generic protocol)."""
+    made = object.__new__(type(node))
+    made.__dict__.update(node.__dict__)
     return made
 
 
