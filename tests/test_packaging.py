@@ -89,8 +89,10 @@ def test_an_installed_wheel_plays_from_any_directory(installed: Path, tmp_path: 
     assert "Game over. Winner:" in played
     replayed = run(installed / "naipes", "replay", "game.jsonl", "--to", "1", cwd=tmp_path).stdout
     assert replayed.startswith("Step 1 of ")  # the log names the shipped game, found in the installed package
+    # (every seat named: an empty one would get the rule file's AI, a search that takes minutes as plain Python)
     simulated = run(installed / "naipes", "simulate", "pocha_static", "-n", "2", "--seat", "baseline",
-                    "--seat", "random", "--seat", "strong", "--seed", "1", "-p", "rounds=2", cwd=tmp_path).stdout
+                    "--seat", "random", "--seat", "strong", "--seat", "random", "--seed", "1", "-p", "rounds=2",
+                    cwd=tmp_path).stdout
     assert "2 games" in simulated and "strong" in simulated
     variant = run(installed / "naipes", "simulate", "fichas_misere", "-n", "2", "--seed", "1", cwd=tmp_path).stdout
     assert "2 games" in variant

@@ -403,11 +403,13 @@ def test_a_table_card_an_option_names_is_clicked_where_it_lies(server, driver):
 
 
 def fit_cases() -> list[tuple[str, dict, list[str] | None, object]]:
-    """Every shipped game at its default table at P1's first turn (Tute's 13 cards among them), then a card
-    Tute forbids (random opponents: the default AI searches about a second a move, and the layout is the test's
-    subject), eight at Chinchón, Wizard's last round of 20 cards for three."""
+    """Every shipped game at its default number of players at P1's first turn (Tute's 13 cards among them), then a
+    card Tute forbids, eight at Chinchón, Wizard's last round of 20 cards for three. The opponents are random: the
+    layout is the test's subject, and the default AI searches about a second a move."""
+    from naipes import load_program
     from naipes.language.shipped import shipped_rulesets
-    cases = [(path.stem, {}, None, lambda state: True) for path in shipped_rulesets()]
+    cases = [(path.stem, {}, ["human"] + ["random"] * (load_program(path).players[2] - 1), lambda state: True)
+             for path in shipped_rulesets()]
     return cases + [("tute_cabrero", {}, ["human", "random", "random"],
                      lambda state: any(o["card"] for o in state["refused"])),
                     ("chinchon", {}, ["human"] + ["strong"] * 7, lambda state: True),
