@@ -494,8 +494,8 @@ setup: |
 
 
 def test_a_deck_is_computed_once_per_set_of_names_unless_it_draws_at_random(tmp_path):
-    # the deck's values are kept per program and player names; each game still has cards of its own, and pays
-    # the steps the deck took; a deck drawing at random is made afresh for each game
+    # the deck is kept per program and player names: later games take the same cards (they never change) and
+    # pay the steps the deck took; a deck drawing at random is made afresh for each game
     text = """
 game: t
 players: 2
@@ -510,13 +510,14 @@ zones:
     first, again, named = Game(program, 1), Game(program, 2), Game(program, 3, names=["Ann", "Bartholomew"])
     assert [c.name for c in first.memory.vars["deck"]] == ["2a", "2b", "2a", "2b", "7a", "7b"]
     assert [c.name for c in again.memory.vars["deck"]] == [c.name for c in first.memory.vars["deck"]]
-    assert not set(map(id, again.memory.vars["deck"])) & set(map(id, first.memory.vars["deck"]))
+    assert all(map(operator.is_, again.memory.vars["deck"], first.memory.vars["deck"]))
     placed = [[(card.id, slot) for card, slot in game.memory.where.items()] for game in (first, again)]
     assert again.memory.steps == first.memory.steps and placed[0] == placed[1]
     assert [c.name for c in named.memory.vars["deck"]] == ["3a", "3b", "11a", "11b", "7a", "7b"]
     shuffled = Game(load(tmp_path, text.replace('[len(p.name) for p in players] + [7]', 'shuffled(range(30))')), 1)
-    drawn = [[c.n for c in Game(shuffled.program, seed).memory.vars["deck"]] for seed in (1, 2, 1)]
-    assert drawn[0] == drawn[2] != drawn[1]
+    decks = [Game(shuffled.program, seed).memory.vars["deck"] for seed in (1, 2, 1)]
+    assert [c.n for c in decks[0]] == [c.n for c in decks[2]] != [c.n for c in decks[1]]
+    assert not set(map(id, decks[0])) & set(map(id, decks[2]))
     # drawn in a function of the module's own (a reduction's loop: what the compiler found each function draws)
     keyed = "[max(range(30), key=lambda x: random()) for i in range(3)]"
     program = load(tmp_path, text.replace('[len(p.name) for p in players] + [7]', keyed))

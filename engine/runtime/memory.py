@@ -1363,10 +1363,11 @@ def new_memory(program: Program, seed: int | None, player_names: list[str] | Non
 def build_deck(spec: CardSpec, memory: Memory) -> None:
     """Make the cards and place them in their starting zone.
 
-    A deck whose functions draw nothing at random is computed once per program and set of player names (all
-    they can see then: the players, the phase, empty zones), and later games make their cards from the values
-    kept, paying the steps the first one took."""
-    program, slots = memory.program, (*map(attribute, (*spec.attributes, *spec.tables)), "name")
+    A deck whose functions draw nothing at random is made once per program and set of player names (all they
+    can see then: the players, the phase, empty zones), and later games take the same cards, paying the steps
+    the first one took. Cards never change (CardBase), so games may share them as a game's copies do; what is
+    remembered of a card by its identity (the meld library's memos) then serves every game of the program."""
+    program = memory.program
     decks: Any = program.caches.get(DECK)  # (a dict of decks, False, or None)
     if decks is None:  # (the first game: a table of decks, or False for a deck drawn at random)
         drawn = _draws(program, [spec.build, spec.name, *(f for _, f in spec.tables.values())])
@@ -1377,17 +1378,11 @@ def build_deck(spec: CardSpec, memory: Memory) -> None:
         steps = memory.steps
         cards = _deck_cards(spec, memory)
         if decks is not False and len(decks) < KEPT_DECKS:
-            decks[names] = [tuple(getattr(card, slot) for slot in slots) for card in cards], steps - memory.steps
+            decks[names] = tuple(cards), steps - memory.steps
     else:
-        values_of, spent = kept
+        made, spent = kept
         memory.spend(spent)
-        card_class, cards = spec.card_class, []
-        for i, values in enumerate(values_of):
-            card = card_class.__new__(card_class)
-            card.id = i
-            for slot, value in zip(slots, values):
-                setattr(card, slot, value)
-            cards.append(card)
+        cards = list(made)
     memory.place(cards, memory.vars[spec.start])
     memory.vars[DECK] = tuple(cards)
 
