@@ -407,13 +407,10 @@ def meldable(cards: Iterable, order: Iterable, suit: Any = "suit", rank: Any = "
     >>> [(c.suit, c.rank) for c in meldable(hand, [1, 2, 3, 4, 5, 6, 7, 10, 11, 12])]
     [('a', 1), ('a', 2), ('a', 3), ('b', 3), ('c', 3)]
     """
-    if not isinstance(cards, (list, tuple)):  # (a list or a tuple is only read)
+    if not isinstance(cards, list):  # (a list, or a zone, is only read)
         cards = list(cards)
     order = order if type(order) is tuple else tuple(order)
-    positions = _positions(order)
-    get_suit, get_rank = _reader(suit, "suit"), _reader(rank, "rank")
-    is_joker = _reader(jokers, "jokers") if jokers is not None else None
-    if is_joker is not None and any(map(is_joker, cards)):
+    if jokers is not None and any(map(_reader(jokers, "jokers"), cards)):
         t = _Table(cards, order, suit, rank, jokers)
         union = 0
         for m in _candidates(t, _Shape(min_set, max_set, min_run, jokers_per_meld)):
@@ -422,14 +419,11 @@ def meldable(cards: Iterable, order: Iterable, suit: Any = "suit", rank: Any = "
     # without jokers: a card of a rank held min_set times is in a set, and a card inside
     # min_run held positions in a row of its suit is in a run.
     # Every (suit, position) held is a bit of one number, `held` (see _code).
+    places = _places_of(order, suit, rank) if type(suit) is str and type(rank) is str else _Places(order, suit, rank)
     try:
-        codes = _codes(order, suit, rank) if type(suit) is str and type(rank) is str else ({}, {})
-        bits, ranks, counts = _places(cards, codes, positions, get_suit, get_rank)
-    except TypeError:  # a card that cannot be a key
-        bits, ranks, counts = _places_afresh(cards, positions, get_suit, get_rank)
-    held = 0
-    for bit in bits:
-        held |= bit
+        held, bits, ranks, counts = places.of(cards)
+    except TypeError:  # a card that cannot be a key: nothing is remembered of it
+        held, bits, ranks, counts = _Places(order, suit, rank).of(cards, remember=False)
     # the bits that begin min_run held bits in a row, then every bit of those rows
     if min_run == 3:
         row = held & held >> 1 & held >> 2
@@ -442,54 +436,55 @@ def meldable(cards: Iterable, order: Iterable, suit: Any = "suit", rank: Any = "
         for d in range(1, min_run):
             cover |= row << d
     need = min_set if min_set > 1 else 1
-    in_set = {rank for rank, count in counts.items() if count >= need} if max_set >= need else ()
+    in_set = {rank for rank, count in counts.items() if count >= need} if max_set >= need else set()
     if not in_set:
-        return [c for c, b in zip(cards, bits) if b & cover] if cover else []
-    return [c for c, r, b in zip(cards, ranks, bits) if b & cover or r in in_set]
+        return [cards[i] for i in range(len(cards)) if bits[i] & cover] if cover else []
+    return [cards[i] for i in range(len(cards)) if bits[i] & cover or ranks[i] in in_set]
 
 
-_MAX_CARDS = 20_000  # cards remembered in one table of codes (the cards of finished games are let go)
+_MAX_CARDS = 20_000  # cards remembered by one _Places (more are let go: a program's cards are far fewer)
+
+
+class _Places:
+    """Where meldable puts cards, for one order and one way of reading suits and ranks: each card's bit in the
+    rows of its suit (see _code), and its rank, remembered by card."""
+
+    __slots__ = ("positions", "get_suit", "get_rank", "known", "blocks")
+
+    def __init__(self, order: tuple, suit: Any, rank: Any):
+        self.positions = _positions(order)
+        self.get_suit, self.get_rank = _reader(suit, "suit"), _reader(rank, "rank")
+        self.known: dict[Any, tuple[int, Any]] = {}  # card -> (bit, rank)
+        self.blocks: dict[Any, int] = {}  # suit -> its block of bits
+
+    def of(self, cards: list, remember: bool = True) -> tuple[int, list[int], list[Any], dict[Any, int]]:
+        """(every card's bit together, each card's bit, each card's rank, cards of each rank)."""
+        known = self.known
+        if len(known) > _MAX_CARDS:
+            known.clear()
+            self.blocks.clear()
+        held = 0
+        bits: list[int] = []
+        ranks: list[Any] = []
+        counts: dict[Any, int] = {}
+        for card in cards:
+            code = known.get(card) if remember else None
+            if code is None:
+                code = _code(card, self.blocks, self.positions, self.get_suit, self.get_rank)
+                if remember:
+                    known[card] = code
+            bit, rank = code
+            held |= bit
+            bits.append(bit)
+            ranks.append(rank)
+            counts[rank] = counts.get(rank, 0) + 1
+        return held, bits, ranks, counts
 
 
 @lru_cache(maxsize=64)
-def _codes(order: tuple, suit: str, rank: str) -> tuple[dict, dict]:
-    """Where meldable puts each card it has met, for one order and one way of reading suits and ranks:
-    (card -> (bit, rank), suit -> its block of bits); see _code."""
-    return {}, {}
-
-
-def _places(cards: list | tuple, codes: tuple[dict, dict], positions: dict, get_suit: Callable,
-            get_rank: Callable) -> tuple[list, list, dict]:
-    """(each card's bit in the rows of its suit, 0 outside the order; each card's rank; cards of each rank),
-    each card's (bit, rank) remembered in `codes` (see _codes)."""
-    known = codes[0]
-    if len(known) > _MAX_CARDS:
-        known.clear()
-        codes[1].clear()
-    get = known.get
-    counts: dict = {}  # rank -> cards of that rank
-    bits, ranks = [], []
-    for card in cards:
-        code = get(card)
-        if code is None:
-            code = known[card] = _code(card, codes[1], positions, get_suit, get_rank)
-        bit, rank = code
-        bits.append(bit)
-        ranks.append(rank)
-        counts[rank] = counts.get(rank, 0) + 1
-    return bits, ranks, counts
-
-
-def _places_afresh(cards: list | tuple, positions: dict, get_suit: Callable,
-                   get_rank: Callable) -> tuple[list, list, dict]:
-    """_places for cards that cannot be keys (nothing is remembered of them)."""
-    blocks: dict = {}
-    codes = [_code(card, blocks, positions, get_suit, get_rank) for card in cards]
-    ranks = [rank for _, rank in codes]
-    counts: dict = {}
-    for rank in ranks:
-        counts[rank] = counts.get(rank, 0) + 1
-    return [bit for bit, _ in codes], ranks, counts
+def _places_of(order: tuple, suit: str, rank: str) -> _Places:
+    """The _Places of an order and of suits and ranks read by name, shared by every call."""
+    return _Places(order, suit, rank)
 
 
 def _code(card: Any, blocks: dict, positions: dict, get_suit: Callable, get_rank: Callable) -> tuple[int, Any]:
