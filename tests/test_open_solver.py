@@ -320,12 +320,16 @@ def naipes(*args: str):
 
 
 @pytest.mark.parametrize("model", ["paranoid", "maxn"])
-def test_solve_open_reports_what_the_solver_finds(model):
-    result = naipes("solve", "pocha", "--open", "--seed", "3", "-p", "peak=3", "-p", "random_seats=false",
+def test_solve_open_reports_what_the_solver_finds(model, tmp_path):
+    # --after plays the rule file's AI: Pocha's strong level reaches the position its pimc reaches with this seed,
+    # in a fraction of a second where pimc takes a second a decision
+    rules = tmp_path / "pocha_strong.yaml"
+    rules.write_text("extends: pocha\ngame: pocha_strong\nplayers: {min: 3, max: 8, default: 4, ai: strong}\n")
+    result = naipes("solve", str(rules), "--open", "--seed", "3", "-p", "peak=3", "-p", "random_seats=false",
                     "--after", "12", "--model", model, "--json")
     assert result.exit_code == 0, result.output
     data = json.loads(result.stdout)
-    game = Game(shipped_program("pocha", peak="3", random_seats="false"), 3)
+    game = Game(load_program(str(rules), {"peak": "3", "random_seats": "false"}), 3)
     from naipes.tools.solving import open_position
     game, origin = open_position(game.program, 3, after=12)
     expected = {option.key: value for option, value in OpenSolver(model).solve(game).moves}
