@@ -32,6 +32,7 @@ with an error that says how to seat it from the command line.
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import random
 import re
 from collections.abc import Callable, Iterator
@@ -39,6 +40,7 @@ from contextvars import ContextVar
 from pathlib import Path
 
 from ..errors import ParamError, RuleError, RuleErrors, did_you_mean
+from ..language.loader import Map, Seq, Text, load_tree
 from ..language.strategies import Strategy, compile_strategy, strategy_path
 from ..language.vocabulary import AGENT_NAMES
 from ..program import Program
@@ -226,10 +228,56 @@ def strategy_agent(strategy: Strategy, seed: int | None = None) -> StrategyAgent
 _LOADING: list[Path] = []  # strategy files being loaded (a default may name another, never itself)
 
 
+STRATEGIES_CACHE = "strategies"  # the key of a game program's caches that holds its strategies (load_strategy)
+KEPT_STRATEGIES = 32  # strategies a program keeps (the oldest let go first: files edited again and again)
+
+
 def load_strategy(path: str | Path, game: Program) -> Strategy:
     """Compile a strategy file against a game and check that its ``default:`` agent can be made
     (RuleError(s), located at ``default:``, if not: bad options, defaults that lead back to this file, a Python bot
-    (which only the command line starts; within :func:`checking`, it is read as text instead))."""
+    (which only the command line starts; within :func:`checking`, it is read as text instead)).
+
+    A strategy loaded once is kept in the game program's caches (a program per set of params), by the path given
+    and what was read (the file and the files it extends, each value with where it is written): loading it again
+    gives the same Strategy, until a file changes (KEPT_STRATEGIES at most). (Not while checking, which accepts a
+    default that a game refuses.)"""
+    kept: dict | None = None
+    key: tuple | None = None
+    if _CHECKED_BOTS.get() is None:
+        try:
+            key = (str(path), _fingerprint(load_tree(path)))
+        except (RuleError, RuleErrors):
+            key = None  # (compiling it says what is wrong)
+        if key is not None:
+            kept = game.caches.setdefault(STRATEGIES_CACHE, {})
+            found = kept.get(key)
+            if found is not None:
+                return found
+    strategy = _load_strategy(path, game)
+    if kept is not None:
+        if len(kept) >= KEPT_STRATEGIES:
+            del kept[next(iter(kept))]
+        kept[key] = strategy
+    return strategy
+
+
+def _fingerprint(tree: Map) -> str:
+    """A digest of a file's tree as the strategy compiler reads it: its values, and where each is written."""
+    return hashlib.sha256(repr(_read_as(tree)).encode()).hexdigest()
+
+
+def _read_as(node: object) -> object:
+    if isinstance(node, Map):
+        return ("map", getattr(node, "where", None),
+                [(_read_as(k), node.key_locs.get(k), node.value_locs.get(k), _read_as(v)) for k, v in node.items()])
+    if isinstance(node, Seq):
+        return ("seq", getattr(node, "where", None), getattr(node, "item_locs", None), [_read_as(v) for v in node])
+    if isinstance(node, Text):
+        return ("text", str(node), getattr(node, "loc", None), node.block_indent, node.positions)
+    return (type(node).__name__, node)
+
+
+def _load_strategy(path: str | Path, game: Program) -> Strategy:
     strategy = compile_strategy(path, game)
     if strategy.default in ("first", "random"):
         return strategy
