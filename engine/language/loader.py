@@ -18,7 +18,9 @@ from pathlib import Path
 from typing import Any
 
 import yaml
+from yaml.composer import Composer
 from yaml.constructor import SafeConstructor
+from yaml.resolver import Resolver
 
 from ..errors import Location, RuleError, RuleErrors, did_you_mean, remember_source
 from .shipped import RULESETS, is_file, strategy_folders
@@ -136,23 +138,39 @@ def _align(value: str, raw: str, line: int, col: int) -> list[tuple[int, int]]:
     return where
 
 
-class _RuleFileLoader(yaml.SafeLoader):
+try:  # libyaml's reader, scanner and parser (in C: most of a load's reading), where PyYAML was built with it
+    from yaml._yaml import CParser as _EventParser
+except ImportError:  # pragma: no cover - PyYAML without libyaml reads the same events in Python
+    class _EventParser(yaml.reader.Reader, yaml.scanner.Scanner, yaml.parser.Parser):  # type: ignore[no-redef]
+        def __init__(self, stream: str):
+            yaml.reader.Reader.__init__(self, stream)
+            yaml.scanner.Scanner.__init__(self)
+            yaml.parser.Parser.__init__(self)
+
+
+class _RuleFileLoader(Composer, _EventParser, Resolver):
     """YAML's safe loader without dates (`2020-13-45` is text, never a date: rule files have none), refusing
     lists and mappings nested more than MAX_DEPTH deep as soon as it meets one (YAML's reader slows down with
-    every level it is inside, and its composer recurses: a file of 100,000 brackets would take minutes)."""
+    every level it is inside, and its composer recurses: a file of 100,000 brackets would take minutes). The
+    composer is PyYAML's own, in Python, over the events of libyaml's parser where there is one."""
 
     yaml_implicit_resolvers = {
         first: [(tag, regexp) for tag, regexp in resolvers if tag != "tag:yaml.org,2002:timestamp"]
         for first, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()}
     depth = 0
 
+    def __init__(self, stream: str):
+        _EventParser.__init__(self, stream)
+        Composer.__init__(self)
+        Resolver.__init__(self)
+
     def compose_node(self, parent: yaml.Node | None, index: Any) -> yaml.Node | None:
         self.depth += 1
         try:
             if self.depth > MAX_DEPTH:
-                next_event = self.peek_event()  # type: ignore[no-untyped-call]  # (types-PyYAML leaves it untyped)
+                event: Any = self.peek_event()  # (libyaml's or PyYAML's event: both have a start mark)
                 raise yaml.composer.ComposerError(None, None, f"lists and mappings nested more than {MAX_DEPTH} "
-                                                  "deep", next_event.start_mark)
+                                                  "deep", event.start_mark)
             return super().compose_node(parent, index)
         finally:
             self.depth -= 1
@@ -298,7 +316,11 @@ def parse_yaml(text: str, filename: str) -> Any:
 def _composed(text: str) -> yaml.Node | None:
     """YAML's tree of `text`, which the builder only reads: a base that several variants extend, or a file loaded
     again with other params, is composed once (the composer is most of a load's reading)."""
-    return yaml.compose(text, Loader=_RuleFileLoader)
+    loader = _RuleFileLoader(text)
+    try:
+        return loader.get_single_node()
+    finally:
+        loader.dispose()
 
 
 MAX_BRACKETS = 128  # brackets open at once anywhere in a file: YAML's lists and mappings, and expressions' own
