@@ -836,3 +836,44 @@ def test_a_card_tables_values_are_one_dict_made_once_and_equal_tables_share_it(t
     assert game.memory.vars["v"] == [[11, 11, 3, 13], [0, 0, 1, 2], [10, 10, 2, 12]]
     assert source.count("table_1 = {1: 11, 3: 10}") == 1 and source.count("table_2 = {1: 3, 2: 1, 3: 2}") == 1
     assert source.count("B_lookup(table_1, v_rank, 0)") == 2 and "B_lookup({" not in source, source
+
+
+def test_every_node_holds_its_children_as_its_class_says_in_every_shipped_rule_file(monkeypatch):
+    """The walks of the tree (child_list, replace_children) trust each field's annotation (Node.holding): a field
+    said to hold one node holds a node or None, a list of nodes holds only nodes. Every node of every shipped rule
+    file's trees, before and after the optimiser, is checked against what its fields really hold."""
+    from naipes.language import linker, nodes
+    from naipes.language.shipped import RULESETS
+
+    def generic_children(node):
+        found = []
+        for name in node.fields:
+            value = getattr(node, name)
+            if isinstance(value, nodes.Node):
+                found.append(value)
+            elif isinstance(value, list):
+                found += [item for item in value if isinstance(item, nodes.Node)]
+            else:
+                assert value is None, f"{type(node).__name__}.{name} holds {value!r}"
+        return found
+
+    optimise, checked, kinds = linker.optimise_definitions, [0], set()
+
+    def checking(definitions):
+        for moment in ("before", "after"):
+            for definition in definitions:
+                for node in definition.find_all(nodes.Node):
+                    assert node.child_list() == generic_children(node), f"{moment}: {type(node).__name__}"
+                    for name, holding in node.holding:
+                        value = getattr(node, name)
+                        if holding == nodes.MANY:
+                            assert all(isinstance(item, nodes.Node) for item in value), (moment, name)
+                    checked[0] += 1
+                    kinds.add(type(node))
+            if moment == "before":
+                optimise(definitions)
+
+    monkeypatch.setattr(linker, "optimise_definitions", checking)
+    for path in sorted(RULESETS.glob("*.yaml")):
+        load_program(path, to_c=False)
+    assert checked[0] > 10_000 and len(kinds) > 40

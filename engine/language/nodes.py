@@ -20,6 +20,7 @@ so that passes can walk any tree without knowing every class:
 from __future__ import annotations
 
 import builtins
+import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, TypeVar
@@ -52,11 +53,17 @@ class Position:
         return at(*self.in_text()) if at else None
 
 
+# How a field holds children, learnt from its annotation: a node or None; a list of nodes; either of those, or a list
+# of nodes and texts. (The walks below test the class of each value only in the last case.)
+ONE, MANY, MIXED = 1, 2, 3
+
+
 @dataclass(eq=False)
 class Node:
     """A node of the tree: its children are in the attributes `fields` names (a node, a list of nodes, or None)."""
 
     fields: ClassVar[tuple[str, ...]] = ()
+    holding: ClassVar[tuple[tuple[str, int], ...]] = ()  # each of `fields` with how it holds children (ONE, ...)
     at: Position | Location | None = field(default=None, kw_only=True, repr=False)
     # the static type the resolver found ("int", "str", "card", "player", "zone", "list", "record R", "facts R",
     # "function", ...), None where it is not known before the game runs
@@ -77,26 +84,47 @@ class Node:
     def children(self) -> Iterator[Node]:
         return iter(self.child_list())
 
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        cls.holding = tuple((name, _holding(cls, name)) for name in cls.fields)
+
     def child_list(self) -> list[Node]:
-        """The children, in order, as a new list (what children() and find_all() walk: no generator a node)."""
+        """The children, in order, as a new list (what children() and find_all() walk: no generator a node, and
+        no comprehension: every pass of the compiler walks the tree through here)."""
         found: list[Node] = []
         state = self.__dict__
-        for name in self.fields:
+        for name, holding in self.holding:
             value = state[name]
-            if isinstance(value, Node):
+            if value is None:
+                continue
+            if holding == ONE:
                 found.append(value)
-            elif isinstance(value, list):
-                found += [item for item in value if isinstance(item, Node)]
+            elif holding == MANY:
+                found += value
+            elif isinstance(value, Node):
+                found.append(value)
+            else:
+                for item in value:
+                    if isinstance(item, Node):
+                        found.append(item)
         return found
 
     def replace_children(self, change: Callable[[Node], Node]) -> None:
-        """Each child replaced by what `change` makes of it (the same node, or another in its place)."""
-        for name in self.fields:
-            value = getattr(self, name)
-            if isinstance(value, Node):
-                setattr(self, name, change(value))
-            elif isinstance(value, list):
-                setattr(self, name, [change(item) if isinstance(item, Node) else item for item in value])
+        """Each child replaced by what `change` makes of it (the same node, or another in its place); a list of
+        children is a new list."""
+        state = self.__dict__
+        for name, holding in self.holding:
+            value = state[name]
+            if value is None:
+                continue
+            if holding == ONE:
+                state[name] = change(value)
+            elif holding == MANY:
+                state[name] = list(map(change, value))
+            elif isinstance(value, Node):
+                state[name] = change(value)
+            else:
+                state[name] = [change(item) if isinstance(item, Node) else item for item in value]
 
     def find_all(self, kind: builtins.type[N]) -> Iterator[N]:
         """Every node of class `kind` in this tree, this one included, outermost first (without recursion)."""
@@ -109,6 +137,18 @@ class Node:
             if below:
                 below.reverse()
                 stack += below
+
+
+def _holding(cls: builtins.type[Node], name: str) -> int:
+    """How the field `name` of `cls` holds children (ONE, MANY or MIXED), read from its annotation."""
+    annotation = next(str(k.__dict__["__annotations__"][name]) for k in cls.__mro__
+                      if name in k.__dict__.get("__annotations__", {}))
+    if "list[" not in annotation:
+        return ONE
+    return MANY if annotation.startswith("list[") and not TEXT.search(annotation) else MIXED
+
+
+TEXT = re.compile(r"\bstr\b")  # (a list that may hold texts between its nodes: an f-string's parts)
 
 
 def clone(node: N) -> N:
