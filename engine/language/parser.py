@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import ast
 import re
+from collections.abc import Iterator
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, TypeVar
@@ -21,6 +22,7 @@ from typing import Any, TypeVar
 from lark import Lark, Token, Tree
 from lark.exceptions import LarkError, UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 from lark.indenter import DedentError, Indenter
+from lark.lexer import BasicLexer, LexerThread
 from lark.tree import Meta
 
 from ..errors import Location, RuleError, did_you_mean
@@ -63,11 +65,24 @@ def _parsed(source: str, start: str) -> Tree:
     return _parser().parse(source, start=start)
 
 
+@lru_cache(maxsize=1)
+def _lexer() -> BasicLexer:
+    """The parser's terminals as a lexer kept for the texts lexed alone (Lark.lex would make one at every call:
+    more than a millisecond each)."""
+    return BasicLexer(_parser().lexer_conf)
+
+
+def _tokens(source: str) -> Iterator[Token]:
+    """The tokens of `source`, as the parser reads them (indentation included)."""
+    tokens: Iterator[Token] = _BlockIndenter().process(LexerThread.from_text(_lexer(), source).lex(None))
+    return tokens
+
+
 @lru_cache(maxsize=16_384)
 def _closed_early(source: str) -> Token | None:
     """The closing bracket that ends the parentheses an expression's text is parsed in before the text's end: a
     text must not close what the parser wrapped it in. None if there is none."""
-    tokens = [token for token in _parser().lex(source) if token.type != "_NL"]
+    tokens = [token for token in _tokens(source) if token.type != "_NL"]
     depth = 0
     for token in tokens[:-1]:
         depth += (token.type in _BlockIndenter.OPEN_PAREN_types) - (token.type in _BlockIndenter.CLOSE_PAREN_types)
