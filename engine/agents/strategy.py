@@ -42,6 +42,7 @@ class StrategyAgent:
         self.last_rule: str | None = None
         # names an observation reads -> (the game's memory, what its view was made of, the view): see _observed
         self._views: dict[frozenset, tuple] = {}
+        self._decided: Any = None  # the view of the last decision, renewed for the next (Memory.seen_by `into`)
 
     def reseed(self, seed: int) -> None:
         self.rng.seed(seed)
@@ -49,7 +50,7 @@ class StrategyAgent:
     def attach(self, game: Game, seat: int) -> None:
         """A new game: start the memory, and watch the moves the observation rules are about."""
         self.game, self.seat = game, seat
-        self.memory, self._views = {}, {}
+        self.memory, self._views, self._decided = {}, {}, None
         view = self._view(game, {})
         with self.strategy.program.located():
             self.memory = {var.name: var.init(view, view.vars) for var in self.strategy.memory}
@@ -77,7 +78,8 @@ class StrategyAgent:
         offered: dict = {None: _unique([o.arg for o in decision.options])}
         for o in decision.options:
             offered.setdefault(o.move, []).append(o.arg)
-        view = self._view(decision.game, offered, self.strategy.decision_reads)  # (what the strategy reads)
+        # (what the strategy reads, in the last decision's view renewed: nothing holds it once a decision is made)
+        view = self._decided = self._view(decision.game, offered, self.strategy.decision_reads, into=self._decided)
         V = view.vars
         begun = decision.game.begun()
         V[BEGUN] = view.localize(begun[1]) if begun is not None else ()
@@ -143,8 +145,8 @@ class StrategyAgent:
     # ------------------------------------------------------------------- views
     def _observed(self, game: Game, reads: frozenset) -> Any:
         """The view an observation reads: the one made for the last observation reading `reads`, when all it
-        was made of is unchanged (the state it keeps, the decision pending, the end: Memory.made_of), else a
-        new one."""
+        was made of is unchanged (the state it keeps, the decision pending, the end: Memory.made_of), else that
+        view renewed (Memory.seen_by `into`: its players and zones filled in again)."""
         assert self.seat is not None  # attached before its first observation
         memory = game.memory
         made_of = memory.made_of(self.seat, reads)
@@ -153,14 +155,13 @@ class StrategyAgent:
             view = kept[2]
             view.restart()
             return self._filled(view, {})
-        view = self._view(game, {}, reads)
-        if made_of is not None:
-            self._views[reads] = (memory, made_of, view)
+        view = self._view(game, {}, reads, into=kept[2] if kept is not None else None)
+        self._views[reads] = (memory, made_of, view)
         return view
 
-    def _view(self, game: Game, offered: dict, reads: frozenset | None = None) -> Any:
+    def _view(self, game: Game, offered: dict, reads: frozenset | None = None, into: Any = None) -> Any:
         assert self.seat is not None  # attached before its first decision
-        return self._filled(game.memory.seen_by(self.seat, reads), offered)
+        return self._filled(game.memory.seen_by(self.seat, reads, into=into), offered)
 
     def _filled(self, view: Any, offered: dict) -> Any:
         """`view` given the seat's generator and memory, `me` and the arguments offered."""

@@ -87,7 +87,7 @@ class Memory(Budget):
 
     __slots__ = ("vars", "players", "zones", "where", "pending", "group", "partial", "over", "winners", "clock",
                  "_rng", "_rng_origin",
-                 "_rng_own",  # the state
+                 "_rng_own", "seen_as", "mapped",  # the state
                  "program", "keys", "made", "weighed", "turn_runs", "card_class", "player_class",  # shared with copies
                  "dirty", "events", "trackers", "shuffler", "on_step", "trail", "indexes", "probes", "given_now",
                  "halt", "halted", "checked_order", "key_plan")  # a memory's own (and `steps`, Budget's)
@@ -124,6 +124,11 @@ class Memory(Budget):
         self._rng: random.Random | None = rng  # None in a clone until it draws (see rng)
         self._rng_origin: tuple[Any, ...] | float | None = None  # a state to make it from, or a seed
         self._rng_own = True  # the generator is this memory's alone (not an agent's, given through the setter)
+        # a view's seat and the names it keeps (seen_by), None for a game's memory and its clones
+        self.seen_as: tuple[int | None, AbstractSet[str] | None] | None = None
+        # a view's values that hold players or zones, by name (or (name, seat) for a player's): (the value it was
+        # made from, its copy holding the view's players and zones), for a view renewed in place (seen_by `into`)
+        self.mapped: dict[Any, tuple[Any, Any]] = {}
 
     def _share(self, program: Program, keys: list[Any], made: dict[str, dict[Any, Any]],
                weighed: dict[Any, tuple[Any, int]]) -> None:
@@ -818,7 +823,7 @@ class Memory(Budget):
         new._rng_origin = self._rng_snapshot()
         return new
 
-    def seen_by(self, seat: int | None, reads: AbstractSet[str] | None = None) -> Memory:
+    def seen_by(self, seat: int | None, reads: AbstractSet[str] | None = None, into: Memory | None = None) -> Memory:
         """A copy holding only what the player at `seat` can see (None: an onlooker).
 
         Cards in zones hidden from the seat become placeholders (the same count,
@@ -827,9 +832,12 @@ class Memory(Budget):
         nothing in it leads back to what the seat may not know. `reads`: the
         only variables and zones (a player's by its name) the copy needs to
         hold, for code that reads no others (a strategy's rules: see
-        Strategy.decision_reads); the others are left out.
+        Strategy.decision_reads); the others are left out. `into`: a view of
+        this program for the same seat and reads that nothing uses any more,
+        which becomes the copy, its players and zones filled in again (the
+        values that hold them made again only where they changed).
         """
-        new = self._copy(seat, covered=True, reads=reads)
+        new = self._copy(seat, covered=True, reads=reads, into=into)
         if new.group is not None:  # the answers of the others are not known yet
             mode, later, held = new.group
             new.group = (mode, later, tuple(h if h[0].index == seat else (h[0], None, None) for h in held))
@@ -839,6 +847,7 @@ class Memory(Budget):
         W = new.vars
         for name in plan.hidden_state:
             W[name] = None
+            new.mapped.pop(name, None)  # (nothing in a view leads back to what the seat may not know)
         for name, owner_sees in plan.hidden_player_state:
             for p in new.players:
                 if not owner_sees or p.index != seat:
@@ -875,15 +884,20 @@ class Memory(Budget):
     def _copy(self, seat: int | None, covered: bool = False, reads: AbstractSet[str] | None = None,
               into: Memory | None = None) -> Memory:
         """A copy without a generator (a clone sets its origin); `covered`: the cards hidden from `seat` are
-        placeholders, and only the cards it sees are in `where`; `reads`: see seen_by; `into`: see clone (every
-        field of a memory is set here, in _share or in _begin, so a memory filled in again is a new copy)."""
+        placeholders, and only the cards it sees are in `where`; `reads`: see seen_by; `into`: see clone and
+        seen_by (every field of a memory is set here, in _share or in _begin, so a memory filled in again is a new
+        copy)."""
+        seen_as = (seat, reads) if covered else None
         reused = into is not None and into.program is self.program and len(into.players) == len(self.players) \
-            and len(into.zones) == len(self.zones) and not covered and reads is None
+            and len(into.zones) == len(self.zones) and into.seen_as == seen_as and (covered or reads is None)
         new = into if into is not None and reused else Memory()
         new._share(self.program, self.keys, self.made, self.weighed)
         new._begin()
         new.over, new.winners, new.clock = self.over, self.winners, self.clock
         new._rng, new._rng_origin, new._rng_own = None, None, True
+        new.seen_as = seen_as
+        if not reused:
+            new.mapped = {}
         new.where = where = {} if covered else self.where.copy()
         players = new.players if reused else [self._new_player(p) for p in self.players]
         program = self.program
@@ -893,25 +907,22 @@ class Memory(Budget):
         shapes, originals = plan.shapes, self.zones
         for slot in range(len(originals)) if plan.zones is None else plan.zones:
             zone = originals[slot]  # (a zone's slot is its place in the list)
-            if reused:  # (the zone of this slot, its name, key, spec and owner as a zone of this slot has them)
-                pile: list[Any] = zones[slot]
-                pile[:] = zone
-                continue
-            name, key, spec, owner = shapes[slot]
+            cards: list[Any] = zone
             if covered:
-                if sees(zone, seat):
-                    copy = ZONE_CLASS(zone)
-                    shown: list[Any] = zone
-                else:  # the same count of placeholders (a `top` zone shows its top card)
-                    hidden = len(zone) - (1 if spec.visibility == "top" and zone else 0)
+                shown: list[Any] = zone
+                if not sees(zone, seat):  # the same count of placeholders (a `top` zone shows its top card)
+                    hidden = len(zone) - (1 if shapes[slot][2].visibility == "top" and zone else 0)
                     shown = zone[hidden:]
-                    copy = ZONE_CLASS(unknown[used:used + hidden])  # type: ignore[index]  # (made when covered)
-                    copy += shown
+                    cards = unknown[used:used + hidden] + shown  # type: ignore[index]  # (made when covered)
                     used += hidden
                 for card in shown:
                     where[card] = slot
-            else:
-                copy = ZONE_CLASS(zone)
+            if reused:  # (the zone of this slot, its name, key, spec and owner as a zone of this slot has them)
+                pile: list[Any] = zones[slot]
+                pile[:] = cards
+                continue
+            name, key, spec, owner = shapes[slot]
+            copy = ZONE_CLASS(cards)
             copy.name, copy.key, copy.slot, copy.spec = name, key, slot, spec
             copy.owner = None if owner < 0 else players[owner]
             zones[slot] = copy
@@ -931,16 +942,23 @@ class Memory(Budget):
         else:
             new.vars = W = V.copy()
         W["players"] = players
+        memo = new.mapped if covered else None  # (a view's: see seen_by)
         for name in plan.state:
             value = V[name]
             kind = type(value)
             if kind not in atoms and plain.get(name) is not value:
                 if kind is player_class:
                     W[name] = players[value.index]
-                else:
-                    W[name] = mapped = remap.map(value)
-                    if mapped is value:
-                        plain[name] = value
+                    continue
+                known = memo.get(name) if memo is not None else None
+                if known is not None and known[0] is value:  # (made for this view's players and zones)
+                    W[name] = known[1]
+                    continue
+                W[name] = mapped = remap.map(value)
+                if mapped is value:
+                    plain[name] = value
+                elif memo is not None:
+                    memo[name] = (value, mapped)
         for name in plan.global_zones:
             W[name] = zones[V[name].slot]
         pending = self.pending
