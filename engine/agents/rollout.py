@@ -26,6 +26,7 @@ from typing import Any
 from ..runtime.game import Game, Option, offered
 from ..runtime.memory import PlayerBase
 from .deadline import NEVER, Deadline
+from .strategy import StrategyAgent
 
 MAX_MOVES = 2_000  # moves a rollout plays before it stops (a hand the policy never ends)
 
@@ -79,10 +80,9 @@ class Policies:
 def _copy_for(agent: Any, world: Game, seat: int, seed: int) -> Any:
     """A copy of a seat's agent that plays in `world` with the memory the real game gave it (a strategy agent),
     its generator seeded with `seed`."""
+    if isinstance(agent, StrategyAgent):
+        return agent.twin(world, seat, seed)
     twin = copy.copy(agent)
-    if hasattr(twin, "memory"):
-        twin.game, twin.seat = world, seat
-        twin.memory, twin.scopes, twin._views = dict(agent.memory), dict(agent.scopes), {}
     if hasattr(twin, "rng"):
         twin.rng = type(agent.rng)(seed)
     return twin

@@ -47,6 +47,14 @@ class StrategyAgent:
     def reseed(self, seed: int) -> None:
         self.rng.seed(seed)
 
+    def twin(self, game: Game, seat: int, seed: int) -> StrategyAgent:
+        """A copy that plays `seat` in `game` (a search's world) from this agent's memory, its generator seeded with
+        `seed` (the fallback agent and what is known of plain values shared; views its own)."""
+        twin = StrategyAgent(self.strategy, seed, self.make_fallback)
+        twin.game, twin.seat, twin.memory, twin.scopes = game, seat, dict(self.memory), dict(self.scopes)
+        twin._plain, twin._fallback, twin.last_rule = self._plain, self._fallback, self.last_rule
+        return twin
+
     def attach(self, game: Game, seat: int) -> None:
         """A new game: start the memory, and watch the moves the observation rules are about."""
         self.game, self.seat = game, seat
