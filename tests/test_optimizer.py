@@ -838,10 +838,11 @@ def test_a_card_tables_values_are_one_dict_made_once_and_equal_tables_share_it(t
     assert source.count("B_lookup(table_1, v_rank, 0)") == 2 and "B_lookup({" not in source, source
 
 
-def test_every_node_holds_its_children_as_its_class_says_in_every_shipped_rule_file(monkeypatch):
+def test_every_node_holds_its_children_as_its_class_says_in_the_shipped_rule_files(monkeypatch):
     """The walks of the tree (child_list, replace_children) trust each field's annotation (Node.holding): a field
-    said to hold one node holds a node or None, a list of nodes holds only nodes. Every node of every shipped rule
-    file's trees, before and after the optimiser, is checked against what its fields really hold."""
+    said to hold one node holds a node or None, a list of nodes holds only nodes. Every node of three shipped rule
+    files' trees (between them, the 60 kinds of node any shipped file has), before and after the optimiser, is
+    checked against what its fields really hold."""
     from naipes.language import linker, nodes
     from naipes.language.shipped import RULESETS
 
@@ -874,6 +875,6 @@ def test_every_node_holds_its_children_as_its_class_says_in_every_shipped_rule_f
                 optimise(definitions)
 
     monkeypatch.setattr(linker, "optimise_definitions", checking)
-    for path in sorted(RULESETS.glob("*.yaml")):
-        load_program(path, to_c=False)
-    assert checked[0] > 10_000 and len(kinds) > 40
+    for name in ("tute_cabrero", "chinchon", "truco"):
+        load_program(RULESETS / f"{name}.yaml", to_c=False)
+    assert checked[0] > 10_000 and len(kinds) >= 60
