@@ -126,8 +126,8 @@ class Memory(Budget):
         self._rng_own = True  # the generator is this memory's alone (not an agent's, given through the setter)
         # a view's seat and the names it keeps (seen_by), None for a game's memory and its clones
         self.seen_as: tuple[int | None, AbstractSet[str] | None] | None = None
-        # a view's values that hold players or zones, by name (or (name, seat) for a player's): (the value it was
-        # made from, its copy holding the view's players and zones), for a view renewed in place (seen_by `into`)
+        # a view's variables whose values hold players or zones, by name: (the value it was made from, its copy
+        # holding the view's players and zones), for a view renewed in place (seen_by `into`)
         self.mapped: dict[Any, tuple[Any, Any]] = {}
 
     def _share(self, program: Program, keys: list[Any], made: dict[str, dict[Any, Any]],
