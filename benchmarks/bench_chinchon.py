@@ -18,7 +18,7 @@ import sys
 import time
 from functools import lru_cache
 
-from common import ROOT, Race, header, rate, table, write_summary
+from common import ROOT, Race, header, random_openspiel_games, rate, table, write_summary
 
 from naipes.library.builtins import pick
 
@@ -77,20 +77,7 @@ def gin_rummy() -> object:
 
 
 def openspiel_hands(count: int, seed: int) -> tuple[int, int]:
-    game = gin_rummy()
-    rng = random.Random(seed)
-    decisions = 0
-    for _ in range(count):
-        state = game.new_initial_state()
-        while not state.is_terminal():
-            if state.is_chance_node():
-                outcomes = state.chance_outcomes()
-                action = rng.choices([a for a, _ in outcomes], [p for _, p in outcomes])[0]
-            else:
-                action = pick(rng, state.legal_actions())  # (as Naipes' random players draw)
-                decisions += 1
-            state.apply_action(action)
-    return count, decisions
+    return random_openspiel_games(gin_rummy(), count, seed)
 
 
 def main() -> None:

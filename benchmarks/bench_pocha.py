@@ -20,15 +20,12 @@ hands/s at least 1.5x OpenSpiel's, time per decision at most 2x the plain Python
 """
 from __future__ import annotations
 
-import random
 import sys
 import time
 from functools import lru_cache
 
-from common import ROOT, Race, header, rate, table, write_summary
+from common import ROOT, Race, header, random_openspiel_games, rate, table, write_summary
 from plain_pocha import play_random
-
-from naipes.library.builtins import pick
 
 ROUNDS = 20  # hands per Naipes game (pocha_hands: every round is a new 10-card hand)
 HANDS = 200  # hands per timed batch
@@ -98,20 +95,7 @@ def oh_hell() -> object:
 
 
 def openspiel_hands(count: int, seed: int) -> tuple[int, int]:
-    game = oh_hell()
-    rng = random.Random(seed)
-    decisions = 0
-    for _ in range(count):
-        state = game.new_initial_state()
-        while not state.is_terminal():
-            if state.is_chance_node():
-                outcomes = state.chance_outcomes()
-                action = rng.choices([a for a, _ in outcomes], [p for _, p in outcomes])[0]
-            else:
-                action = pick(rng, state.legal_actions())  # (as Naipes' random players draw)
-                decisions += 1
-            state.apply_action(action)
-    return count, decisions
+    return random_openspiel_games(oh_hell(), count, seed)
 
 
 def main() -> None:

@@ -114,6 +114,27 @@ def per_call_us(fn: Callable[[], Any], calls: int, repeat: int = REPEAT) -> floa
     return seconds / calls * 1e6
 
 
+def random_openspiel_games(game: Any, count: int, seed: int) -> tuple[int, int]:
+    """`count` games of the OpenSpiel `game` driven from Python, chance outcomes drawn by their probabilities and
+    each decision a random legal action, drawn as Naipes' random players draw (`pick`): (games, decisions)."""
+    import random
+
+    from naipes.library.builtins import pick
+    rng = random.Random(seed)
+    decisions = 0
+    for _ in range(count):
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                outcomes = state.chance_outcomes()
+                action = rng.choices([a for a, _ in outcomes], [p for _, p in outcomes])[0]
+            else:
+                action = pick(rng, state.legal_actions())
+                decisions += 1
+            state.apply_action(action)
+    return count, decisions
+
+
 def table(headers: list[str], rows: list[list[Any]], title: str | None = None) -> None:
     """Print a plain-text table (numbers right-aligned)."""
     cells = [[_cell(v) for v in row] for row in rows]
