@@ -1,4 +1,5 @@
-"""A loaded Program plays every table size it allows, one game after another, in any order.
+"""A loaded Program plays every table size it allows, one game after another, in any order; a load leaves the
+process as it found it.
 
 What a program computes once and keeps (naipes.program.Program.caches) must
 not depend on the number of players of the game that first asked for it, or
@@ -6,13 +7,16 @@ must be kept per number of players.
 """
 from __future__ import annotations
 
+import gc
+
 import pytest
 
 from naipes import load_program
-from naipes.agents.registry import make_agent
+from naipes.agents.registry import load_strategy, make_agent
+from naipes.errors import NaipesError
 from naipes.runtime.game import Game
 
-from helpers import RULESETS
+from helpers import RULESETS, STRATEGIES, write_rules
 
 CHINCHON = str(RULESETS / "chinchon.yaml")
 
@@ -43,3 +47,23 @@ def test_the_seed_strategy_plays_at_three_then_five_players_with_one_program():
             decision = game.decision()
             game.apply(agents[decision.player].choose(decision))
         assert game.decisions >= 40 or game.over
+
+
+@pytest.mark.parametrize("was_on", [True, False])
+def test_a_load_gives_the_garbage_collector_back_as_it_found_it(tmp_path, was_on):
+    # a load holds the collector off while it runs (builder.collector_paused): a load that succeeds, a variant
+    # that loads its base within its own load, a strategy, and a load that fails each leave it as it was
+    broken = write_rules(tmp_path, "game: broken\nplayers: 2\nrules: [{name: r, when: 'x ==', then: end game}]\n")
+    loads = [lambda: load_program(RULESETS / "pocha.yaml"), lambda: load_program(RULESETS / "chinchon_jokers.yaml"),
+             lambda: load_strategy(STRATEGIES / "pocha" / "strong.yaml", load_program(RULESETS / "pocha.yaml")),
+             lambda: load_program(broken)]
+    try:
+        for load in loads:
+            gc.enable() if was_on else gc.disable()
+            try:
+                load()
+            except NaipesError:
+                assert load is loads[-1]
+            assert gc.isenabled() == was_on
+    finally:
+        gc.enable()

@@ -41,7 +41,7 @@ from typing import Any, Protocol
 from ..errors import Location, RuleError, RuleErrors, did_you_mean
 from ..program import LEAVE, Program, RuleSpec, VarSpec
 from . import nodes as n
-from .builder import Builder, agenda_plans
+from .builder import Builder, agenda_plans, collector_paused
 from .compiler import Compiler, Unit, identifier_problem
 from .linker import Module, compile_module, function_reads, linked_plans, names_read, resolve_specs
 from .loader import Map, Seq, load_tree, written_as_strategy
@@ -108,9 +108,10 @@ def compile_strategy(path: str | Path, game: Program) -> Strategy:
     Its ``default:`` is checked by name here; making it (its options, defaults that
     lead back to this file) is checked by :func:`naipes.agents.strategy.load_strategy`.
     """
-    tree = load_tree(path)
-    with shapes_checked(tree, STRATEGY_FILE):
-        return _compiled_strategy(tree, path, game)
+    with collector_paused():
+        tree = load_tree(path)
+        with shapes_checked(tree, STRATEGY_FILE):
+            return _compiled_strategy(tree, path, game)
 
 
 def _compiled_strategy(tree: Map, path: str | Path, game: Program) -> Strategy:
