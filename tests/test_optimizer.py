@@ -8,6 +8,7 @@ fault is reported.
 """
 from __future__ import annotations
 
+import ast
 import re
 
 import pytest
@@ -176,6 +177,55 @@ def test_the_optimised_code_is_checked_again():
     check_generated("def rule_when_0(M, V):\n    return [v_x for v_x in V['a'] if (_h0 := 1)]\n", set())
     with pytest.raises(GeneratedCodeError, match="assignment expression"):
         check_generated("def rule_when_0(M, V):\n    return (v_x := 1)\n", set())
+
+
+ATTRIBUTE = "a_suit"  # (an attribute a rule file may read, behind the engine's prefix)
+
+
+@pytest.mark.parametrize("body, problem", [
+    ("import os", "Import"),
+    ("while 1: pass", "While"),
+    ("return f'{V}'", "JoinedStr"),
+    ("return open", "the name 'open'"),
+    ("return [x for x in V]", "the name 'x'"),
+    ("return V.__class__", "the attribute '__class__'"),
+    ("return M.__dict__", "the attribute '__dict__'"),
+    ("return V[0].suit", "the attribute 'suit'"),
+    ("return M.a_suit", "the attribute 'a_suit'"),
+    ("return b'x'", "the constant b'x'"),
+    ("return 1e999", "the constant inf"),
+    ("return 2j", "the constant 2j"),
+    ("return B_f(**V)", "the keyword None"),
+    ("return B_f(_x=1)", "the keyword '_x'"),
+    ("return (lambda y: y)(1)", "the name 'y'"),
+])
+def test_the_generated_code_check_refuses_what_the_compiler_never_writes(body, problem):
+    good = f"def rule_when_0(M, V):\n    return V[0].{ATTRIBUTE} and M.move\n"
+    check_generated(good, {ATTRIBUTE})
+    with pytest.raises(GeneratedCodeError, match=re.escape(problem)):
+        check_generated(f"def rule_when_0(M, V):\n    {body}\n", {ATTRIBUTE})
+
+
+@pytest.mark.parametrize("header, problem", [
+    ("@B_f\ndef rule_when_0(M, V):", "a decorated or annotated function"),
+    ("def rule_when_0(M, V) -> B_f:", "a decorated or annotated function"),
+    ("def rule_when_0(M, V=1):", "a decorated or annotated function"),
+    ("def rule_when_0(M, V: int):", "the name 'int'"),
+    ("def when(M, V):", "the name 'when'"),
+    ("def rule_when_0(M, self):", "the name 'self'"),
+])
+def test_the_generated_code_check_refuses_functions_the_compiler_never_writes(header, problem):
+    with pytest.raises(GeneratedCodeError, match=re.escape(problem)):
+        check_generated(f"{header}\n    return 1\n", set())
+
+
+def test_the_generated_code_check_refuses_a_node_of_a_kind_made_to_pass_for_an_allowed_one():
+    class Sneaky(ast.Name):
+        pass
+    tree = ast.parse("def rule_when_0(M, V):\n    return V\n")
+    tree.body[0].body[0].value = Sneaky(id="V", ctx=ast.Load())
+    with pytest.raises(GeneratedCodeError, match="Sneaky"):
+        check_generated(tree, set())
 
 
 # ------------------------------------------------------------------ constant folding

@@ -22,6 +22,8 @@ from __future__ import annotations
 import ast
 import math
 import re
+from collections.abc import Callable
+from typing import Any
 
 from ..errors import NaipesError
 from ..program import ATTRIBUTE_PREFIX
@@ -65,35 +67,78 @@ def check_generated(source: str | ast.Module, attributes: set[str]) -> None:
     card and player attributes, zones, record and fact fields, and the language's own: id, name, index, owner).
     """
     assert all(a.startswith(ATTRIBUTE_PREFIX) for a in attributes), "attributes are read behind the prefix"
-    for node in ast.walk(ast.parse(source) if isinstance(source, str) else source):
-        problem = _problem(node, attributes)
+    names = set(ENGINE_NAMES)  # the names found good so far (a module names the same few many times)
+    stack: list[ast.AST] = [ast.parse(source) if isinstance(source, str) else source]
+    while stack:  # (every node once, by its exact class: no subclass of an allowed kind passes)
+        node = stack.pop()
+        kind = type(node)
+        check = CHECKS.get(kind)
+        problem = kind.__name__ if check is None else check(node, attributes, names)
         if problem:
             line = getattr(node, "lineno", "?")
             raise GeneratedCodeError(f"generated code contains {problem} at line {line} "
                                      "(a bug in Naipes: please report it)")
+        for field in node._fields:
+            value = getattr(node, field, None)
+            if isinstance(value, ast.AST):
+                stack.append(value)
+            elif isinstance(value, list):
+                stack += [item for item in value if isinstance(item, ast.AST)]
 
 
-def _problem(node: ast.AST, attributes: set[str]) -> str | None:
-    if not isinstance(node, ALLOWED):
-        return type(node).__name__
-    if isinstance(node, ast.Name) and node.id not in ENGINE_NAMES and not PREFIXED.match(node.id):
-        return f"the name {node.id!r}"
-    if isinstance(node, (ast.FunctionDef, ast.arg)):
-        name = node.name if isinstance(node, ast.FunctionDef) else node.arg
-        if name not in ENGINE_NAMES and not PREFIXED.match(name):
-            return f"the name {name!r}"
-    if isinstance(node, ast.FunctionDef) and (node.decorator_list or node.returns or node.args.defaults):
+Check = Callable[[Any, set[str], set[str]], str | None]
+
+
+def _nothing(node: ast.AST, attributes: set[str], names: set[str]) -> str | None:
+    return None
+
+
+def _named(name: str, names: set[str]) -> str | None:
+    if name in names:
+        return None
+    if not PREFIXED.match(name):
+        return f"the name {name!r}"
+    names.add(name)
+    return None
+
+
+def _name(node: ast.Name, attributes: set[str], names: set[str]) -> str | None:
+    return _named(node.id, names)
+
+
+def _arg(node: ast.arg, attributes: set[str], names: set[str]) -> str | None:
+    return _named(node.arg, names)
+
+
+def _function(node: ast.FunctionDef, attributes: set[str], names: set[str]) -> str | None:
+    if node.decorator_list or node.returns or node.args.defaults:
         return "a decorated or annotated function"
-    if isinstance(node, ast.Attribute):
-        owner_is_memory = isinstance(node.value, ast.Name) and node.value.id == "M"
-        if node.attr not in (MEMORY_API if owner_is_memory else attributes):
-            return f"the attribute {node.attr!r}"
-    if isinstance(node, ast.Constant):
-        value = node.value
-        if not isinstance(value, CONSTANT_TYPES) or (isinstance(value, float) and not math.isfinite(value)):
-            return f"the constant {value!r}"
-    if isinstance(node, ast.NamedExpr) and not HOISTED.match(node.target.id):
-        return f"an assignment expression to {node.target.id!r}"
-    if isinstance(node, ast.keyword) and (node.arg is None or not node.arg.isascii() or node.arg.startswith("_")):
+    return _named(node.name, names)
+
+
+def _attribute(node: ast.Attribute, attributes: set[str], names: set[str]) -> str | None:
+    owner_is_memory = isinstance(node.value, ast.Name) and node.value.id == "M"
+    return None if node.attr in (MEMORY_API if owner_is_memory else attributes) else f"the attribute {node.attr!r}"
+
+
+def _constant(node: ast.Constant, attributes: set[str], names: set[str]) -> str | None:
+    value = node.value
+    if type(value) not in CONSTANT_TYPES or (isinstance(value, float) and not math.isfinite(value)):
+        return f"the constant {value!r}"
+    return None
+
+
+def _assignment_expression(node: ast.NamedExpr, attributes: set[str], names: set[str]) -> str | None:
+    return None if HOISTED.match(node.target.id) else f"an assignment expression to {node.target.id!r}"
+
+
+def _keyword(node: ast.keyword, attributes: set[str], names: set[str]) -> str | None:
+    if node.arg is None or not node.arg.isascii() or node.arg.startswith("_"):
         return f"the keyword {node.arg!r}"
     return None
+
+
+# What each allowed kind of node must also meet (a kind not here is refused)
+CHECKS: dict[type, Check] = {kind: _nothing for kind in ALLOWED}
+CHECKS.update({ast.Name: _name, ast.arg: _arg, ast.FunctionDef: _function, ast.Attribute: _attribute,
+               ast.Constant: _constant, ast.NamedExpr: _assignment_expression, ast.keyword: _keyword})
