@@ -326,59 +326,63 @@ def solve_melds(cards: Iterable, order: Iterable, suit: Any = "suit", rank: Any 
     """
     t = _Table(cards, order, suit, rank, jokers, value, joker_value, with_value=True)
     shape = _Shape(min_set, max_set, min_run, jokers_per_meld)
-    solve, union = _partitions(t, shape)
-    if not union:
+    parts = _Partitions(t, shape)
+    if not parts.union:
         return {"melds": [], "loose": list(t.cards), "deadwood": sum(t.value)}
-    solve(union)
-    return _partition_result(t, shape, solve, union)
+    parts.solve(parts.union)
+    return _partition_result(t, shape, parts, parts.union)
 
 
-def _partitions(t: _Table, shape: _Shape) -> tuple[Callable[[int], tuple], int]:
-    """The best partition of any subset of the cards of `t`: returns ``(solve, union)``, where
-    ``solve(mask)`` is ``(deadwood, -cards melded, melds, first meld)`` for the cards of `mask`
-    (a subset of `union`, the cards that are in some meld; memoised, ``solve.memo[mask]``)."""
-    melds = _candidates(t, shape)
-    size = {m: m.bit_count() for m in melds}
-    # Only the lowest card of what is left is decided at each step (loose, or the meld it
-    # starts), so each partition is reached once.  Trying its melds in order of their sorted
-    # positions, then "loose", and keeping the first best, yields the documented tie-break.
-    by_low: dict[int, list] = {}
-    for m in sorted(melds, key=_bits):
-        by_low.setdefault((m & -m).bit_length() - 1, []).append(m)
-    values = t.value
-    memo: dict[int, tuple] = {0: (0, 0, 0, 0)}
+class _Partitions:
+    """The best partition of any subset of the cards of a table: ``solve(mask)`` is ``(deadwood, -cards melded,
+    melds, first meld)`` for the cards of `mask` (a subset of `union`, the cards that are in some meld), memoised
+    in `memo`. (An object, not a closure that calls itself: such a closure is a reference cycle, and its memo
+    would wait for the garbage collector after every call of a meld function.)"""
 
-    def solve(mask: int) -> tuple:
+    def __init__(self, t: _Table, shape: _Shape):
+        melds = _candidates(t, shape)
+        self.size = {m: m.bit_count() for m in melds}
+        # Only the lowest card of what is left is decided at each step (loose, or the meld it
+        # starts), so each partition is reached once.  Trying its melds in order of their sorted
+        # positions, then "loose", and keeping the first best, yields the documented tie-break.
+        by_low: dict[int, list] = {}
+        for m in sorted(melds, key=_bits):
+            by_low.setdefault((m & -m).bit_length() - 1, []).append(m)
+        self.by_low = by_low
+        self.values = t.value
+        self.memo: dict[int, tuple] = {0: (0, 0, 0, 0)}
+        union = 0
+        for m in melds:
+            union |= m
+        self.union = union
+
+    def solve(self, mask: int) -> tuple:
+        memo = self.memo
         got = memo.get(mask)
         if got is not None:
             return got
         low = mask & -mask
         i = low.bit_length() - 1
         best = None
-        for m in by_low.get(i, ()):
+        size = self.size
+        for m in self.by_low.get(i, ()):
             if m & mask == m:
-                d, neg, k, _ = solve(mask ^ m)
+                d, neg, k, _ = self.solve(mask ^ m)
                 key = (d, neg - size[m], k + 1, m)
                 if best is None or key[:3] < best[:3]:
                     best = key
-        d, neg, k, _ = solve(mask ^ low)
-        key = (d + values[i], neg, k, 0)
+        d, neg, k, _ = self.solve(mask ^ low)
+        key = (d + self.values[i], neg, k, 0)
         if best is None or key[:3] < best[:3]:
             best = key
         memo[mask] = best
         return best
 
-    solve.memo = memo  # type: ignore[attr-defined]
-    union = 0
-    for m in melds:
-        union |= m
-    return solve, union
 
-
-def _partition_result(t: _Table, shape: _Shape, solve: Callable, mask: int, keep: int | None = None) -> dict:
-    """The melds and loose cards of the partition ``solve`` found for `mask` (already solved), among
+def _partition_result(t: _Table, shape: _Shape, parts: _Partitions, mask: int, keep: int | None = None) -> dict:
+    """The melds and loose cards of the partition `parts` found for `mask` (already solved), among
     the cards `keep` (default: all of `t`'s cards; `mask` is the part of them in some meld)."""
-    memo = solve.memo  # type: ignore[attr-defined]  # the table _partitions hangs on its solve
+    memo = parts.memo
     chosen, left = [], mask
     while left:
         m = memo[left][3]
@@ -601,14 +605,15 @@ def meld_and_lay_off(cards: Iterable, melds: Iterable, order: Iterable, suit: An
     t = _Table(cards, order, suit, rank, jokers, value, joker_value, with_value=True)
     shape = _Shape(min_set, max_set, min_run, jokers_per_meld)
     n = len(t.cards)
-    solve, union = _partitions(t, shape)  # before the melds' cards join the table t
+    parts = _Partitions(t, shape)  # before the melds' cards join the table t
+    union = parts.union
     spans, options = _lay_off_reach(t, shape, melds, order, suit, rank, jokers)
     values, full = t.value, (1 << n) - 1
     best = None
     for laid in _layable(options):
         keep = full ^ laid
         inner = keep & union
-        d, neg, count, _ = solve(inner)
+        d, neg, count, _ = parts.solve(inner)
         outside = keep ^ inner
         deadwood = d + (sum(values[i] for i in _bits(outside)) if outside else 0)
         key = (deadwood, keep.bit_count() + neg, laid.bit_count(), count, _bits(laid), laid)
@@ -617,7 +622,7 @@ def meld_and_lay_off(cards: Iterable, melds: Iterable, order: Iterable, suit: An
     assert best is not None  # _layable always offers laying nothing off
     laid = best[-1]
     keep = full ^ laid
-    own = _partition_result(t, shape, solve, keep & union, keep)
+    own = _partition_result(t, shape, parts, keep & union, keep)
     where = _placement(options, laid, n)
     return {"melds": own["melds"], "laid": [t.cards[i] for i in _bits(laid)], "loose": own["loose"],
             "deadwood": own["deadwood"], "table": _table_melds(t, shape, spans, where)}
@@ -660,29 +665,30 @@ def _layable(options: list[list[int]]) -> list[int]:
 def _placement(options: list[list[int]], laid: int, n: int) -> tuple:
     """Where each of the n hand cards goes when exactly the cards `laid` are laid off: the index of
     its meld (``len(options)`` for a card kept); the lexicographically smallest such list."""
-    count = len(options)
-    memo: dict = {}
-
-    def solve(k: int, left: int) -> tuple | None:
-        if k == count:
-            return (count,) * n if not left else None
-        if (k, left) in memo:
-            return memo[k, left]
-        best = None
-        for option in options[k]:
-            if option & ~left:
-                continue
-            rest = solve(k + 1, left ^ option)
-            if rest is not None:
-                where = tuple(k if option >> i & 1 else w for i, w in enumerate(rest)) if option else rest
-                if best is None or where < best:
-                    best = where
-        memo[k, left] = best
-        return best
-
-    where = solve(0, laid)
+    where = _place(options, 0, laid, n, {})
     assert where is not None  # `laid` is one of _layable's unions of options: it has a placement
     return where
+
+
+def _place(options: list[list[int]], k: int, left: int, n: int, memo: dict) -> tuple | None:
+    """The placement of the cards `left` on the melds from the k-th on (_placement; a function of its own, not a
+    closure calling itself, which would be a reference cycle)."""
+    count = len(options)
+    if k == count:
+        return (count,) * n if not left else None
+    if (k, left) in memo:
+        return memo[k, left]
+    best = None
+    for option in options[k]:
+        if option & ~left:
+            continue
+        rest = _place(options, k + 1, left ^ option, n, memo)
+        if rest is not None:
+            where = tuple(k if option >> i & 1 else w for i, w in enumerate(rest)) if option else rest
+            if best is None or where < best:
+                best = where
+    memo[k, left] = best
+    return best
 
 
 def _table_melds(t: _Table, shape: _Shape, spans: list[list[int]], where: tuple) -> list:
