@@ -15,12 +15,13 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-import yaml
 
 from naipes import load_program
 from naipes.agents.registry import RandomAgent, load_strategy
 from naipes.errors import NaipesError, RuleError, RuleErrors
 from naipes.runtime.game import play_game
+
+from helpers import yaml_text
 
 
 def game_tree(n: dict) -> dict:
@@ -100,7 +101,7 @@ def hostile_values(marker: Path) -> dict[str, list[str]]:
 
 
 def write(path: Path, tree: dict, values: dict) -> Path:
-    text = yaml.safe_dump(tree, allow_unicode=True, width=10_000)
+    text = yaml_text(tree, allow_unicode=True, width=10_000)
     for key, value in values.items():
         placeholder = f"@{key}@"
         if key in ("NUMBER", "STRING"):  # inside an expression: rule-language text within a YAML string

@@ -21,7 +21,7 @@ from naipes.agents.registry import load_strategy
 from naipes.errors import NaipesError, RuleError, RuleErrors
 from naipes.language import vocabulary
 
-from helpers import RULESETS, STRATEGIES
+from helpers import RULESETS, STRATEGIES, yaml_text
 
 ROOT = Path(__file__).resolve().parent.parent
 NESTED: list = [1]
@@ -86,7 +86,7 @@ def check_every_key(source: Path, load, tmp_path: Path, tried: set | None = None
             tried.add(place)
             kinds = [list(WRONG)[len(tried) % len(WRONG)]]
         for kind in kinds:
-            target.write_text(yaml.safe_dump(replaced(tree, path, WRONG[kind]), allow_unicode=True, width=10_000))
+            target.write_text(yaml_text(replaced(tree, path, WRONG[kind]), allow_unicode=True, width=10_000))
             problem = outcome(load, target)
             if problem:
                 problems.append(f"{source.name} {'.'.join(map(str, path))} = {kind}: {problem}")

@@ -24,7 +24,6 @@ import types
 from pathlib import Path
 
 import pytest
-import yaml
 
 from naipes import load_program
 from naipes.agents.registry import RandomAgent, load_strategy, strategy_agent
@@ -37,6 +36,8 @@ from naipes.runtime.agenda import Agenda
 from naipes.runtime.game import Game, play_game
 from naipes.runtime.memory import Memory
 from naipes.runtime.zones import Zone
+
+from helpers import yaml_text
 
 QUICK_SAMPLE = int(os.environ.get("NAIPES_DOORS_SAMPLE", "40"))  # names per place in the quick run
 
@@ -164,7 +165,7 @@ def language_value(value: object, program: Program) -> bool:
 def probe(place: str, names: list[str], tmp_path: Path) -> list[str]:
     """Every problem found reading each of `names` (declared at `place`) on every kind of value."""
     path = tmp_path / "doors.yaml"
-    path.write_text(yaml.safe_dump(probing_file(place, names), width=10_000))
+    path.write_text(yaml_text(probing_file(place, names), width=10_000))
     program = load_program(path)
     game = Game(program, 0, players=2)
     game.start()
@@ -229,7 +230,7 @@ def test_names_the_language_refuses_get_a_located_error(place: str, tmp_path: Pa
     assert refused
     for name in sample(refused, place, full=False)[:8]:
         path = tmp_path / "refused.yaml"
-        path.write_text(yaml.safe_dump(rule_file(place, [name]), width=10_000))
+        path.write_text(yaml_text(rule_file(place, [name]), width=10_000))
         with pytest.raises((RuleError, RuleErrors)) as caught:
             load_program(path)
         assert ":" in str(caught.value).splitlines()[0], f"{name!r} at {place}: not located"
@@ -267,7 +268,7 @@ def test_names_that_become_keys_are_only_keys(full: bool, tmp_path: Path) -> Non
     assert chunks
     for chunk in chunks if full else chunks[:2]:
         path = tmp_path / "keys.yaml"
-        path.write_text(yaml.safe_dump(keyed_file(chunk), width=10_000))
+        path.write_text(yaml_text(keyed_file(chunk), width=10_000))
         game = Game(load_program(path), 0, players=2)
         game.start()
         assert game.memory.vars["total"] == 10 * 1 + 20 * 2 + 10 * 2  # params, state, functions (zones are empty)
@@ -277,7 +278,7 @@ def test_a_strategy_memory_named_like_a_door_is_its_own(tmp_path: Path) -> None:
     """A strategy's memory, per player or not, is kept by name: any name it may take reads only itself."""
     names = keyed_names()[:60]
     game_path = tmp_path / "g.yaml"
-    game_path.write_text(yaml.safe_dump({
+    game_path.write_text(yaml_text({
         "game": "g", "players": 2, "zones": {"deck": {}, "discard": {}}, "cards": {"attributes": {"rank": [1, 2]}},
         "moves": {"take": {"choose": "c in deck", "then": "move c to discard"}},
         "rules": [{"name": "ask_take", "when": "len(deck) > 0", "then": "ask players[0] to take"},
@@ -285,7 +286,7 @@ def test_a_strategy_memory_named_like_a_door_is_its_own(tmp_path: Path) -> None:
     program = load_program(game_path)
     per_player, plain = names[:30], names[30:]
     strategy = tmp_path / "s.yaml"
-    strategy.write_text(yaml.safe_dump({
+    strategy.write_text(yaml_text({
         "game": "g", "memory": {**{n: {"init": 0, "per_player": True} for n in per_player}, **{n: 0 for n in plain}},
         "rules": [{"name": "take_any", "move": "take", "choose": "first(options)",
                    "then": "".join(f"players[0].{n} = players[0].{n} + 1\n" for n in per_player)

@@ -15,7 +15,7 @@ from naipes.agents.registry import load_strategy
 from naipes.tools.cli import main
 from naipes.tools.schema import rule_file_schema, strategy_file_schema
 
-from helpers import RULESETS, STRATEGIES, shipped_program
+from helpers import RULESETS, STRATEGIES, shipped_program, yaml_text
 
 jsonschema = pytest.importorskip("jsonschema", reason="jsonschema is a test extra: pip install -e '.[test]'")
 
@@ -63,7 +63,7 @@ def test_an_override_may_take_a_key_away_with_null(tmp_path: Path) -> None:
     strategy = {"game": "fichas", "extends": "greedy", "override": [{"name": "take_the_largest_group", "when": None}]}
     assert errors(rule_file_schema(), variant) == [] and errors(strategy_file_schema(), strategy) == []
     assert errors(rule_file_schema(), {**variant, "override": [{"name": None}]}) != []  # (but its name)
-    (tmp_path / "v.yaml").write_text(yaml.safe_dump(variant), encoding="utf-8")
+    (tmp_path / "v.yaml").write_text(yaml_text(variant), encoding="utf-8")
     assert load_program(tmp_path / "v.yaml").rules
 
 
@@ -127,7 +127,7 @@ def test_schema_and_loader_agree_on_rule_file_mutants(path: Path, tmp_path: Path
     assert len(mutants) >= 5
     for what, data, valid in mutants:
         target = tmp_path / path.name
-        target.write_text(yaml.safe_dump(data, allow_unicode=True, sort_keys=False), encoding="utf-8")
+        target.write_text(yaml_text(data, allow_unicode=True, sort_keys=False), encoding="utf-8")
         by_schema = errors(rule_file_schema(), as_json(target)) == []
         assert by_schema == valid, f"{path.name}, {what}: the schema says {by_schema}"
         assert loader_accepts(target) == valid, f"{path.name}, {what}: the loader says {not valid}"
@@ -151,7 +151,7 @@ def test_schema_and_loader_agree_on_strategy_file_mutants(path: Path, tmp_path: 
         mutants.append(("unknown rule key", False, broken))
     for what, valid, mutated in mutants:
         target = folder / path.name
-        target.write_text(yaml.safe_dump(mutated, allow_unicode=True, sort_keys=False), encoding="utf-8")
+        target.write_text(yaml_text(mutated, allow_unicode=True, sort_keys=False), encoding="utf-8")
         by_schema = errors(strategy_file_schema(), as_json(target)) == []
         try:
             load_strategy(target, game)
