@@ -67,3 +67,25 @@ def test_a_load_gives_the_garbage_collector_back_as_it_found_it(tmp_path, was_on
             assert gc.isenabled() == was_on
     finally:
         gc.enable()
+
+
+@pytest.mark.parametrize("path", ["pocha.yaml", "chinchon_jokers.yaml", "tute_cabrero.yaml"])
+def test_a_load_leaves_no_reference_cycle_holding_what_it_read(path):
+    # a load's tree, its compiler's nodes and the builder are freed as the load ends, by their reference counts:
+    # a compiler's function that calls itself as a closure is a reference cycle that kept them all for the
+    # collector to find (naipes.language.inlining.callees_first)
+    from naipes.language.builder import Builder
+    from naipes.language.nodes import Node
+    load_program(RULESETS / path)  # (the parser's caches filled first)
+    gc.collect()
+    gc.disable()
+    gc.set_debug(gc.DEBUG_SAVEALL)
+    try:
+        program = load_program(RULESETS / path)
+        gc.collect()
+        kept = [type(found).__name__ for found in gc.garbage if isinstance(found, Builder | Node)]
+    finally:
+        gc.set_debug(0)
+        gc.garbage.clear()
+        gc.enable()
+    assert program.players and not kept, kept[:10]

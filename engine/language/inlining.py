@@ -72,17 +72,21 @@ def callees_first(graph: dict[str, set[str]]) -> list[str]:
     """The functions of a call graph, each after those it calls (cycles broken anywhere)."""
     order: list[str] = []
     done: set[str] = set()
-
-    def visit(name: str) -> None:
-        if name in done:
-            return
-        done.add(name)
-        for callee_name in sorted(graph.get(name, ())):
-            visit(callee_name)
-        order.append(name)
     for name in sorted(graph):
-        visit(name)
+        _visit_callees(name, graph, done, order)
     return order
+
+
+def _visit_callees(name: str, graph: dict[str, set[str]], done: set[str], order: list[str]) -> None:
+    """`name` put in `order` after its callees not done yet. (Plain recursive functions here and below, not
+    closures that call themselves: such a closure is a reference cycle, which would keep all it reaches, a load's
+    whole tree, for the garbage collector to free.)"""
+    if name in done:
+        return
+    done.add(name)
+    for callee_name in sorted(graph.get(name, ())):
+        _visit_callees(callee_name, graph, done, order)
+    order.append(name)
 
 
 def is_step(statement: n.Stmt) -> bool:
@@ -200,44 +204,49 @@ def trivial(node: n.Node) -> bool:
 def reads(body: n.Node, names: set[str]) -> dict[str, tuple[int, bool]]:
     """How often each local of `names` is read in `body`, and whether any read is inside a loop or a lambda."""
     found: dict[str, tuple[int, bool]] = {}
-
-    def walk(node: n.Node, in_loop: bool) -> None:
-        if isinstance(node, n.Name) and node.meaning == n.LOCAL and node.id in names:
-            count, looped = found.get(node.id, (0, False))
-            found[node.id] = (count + 1, looped or in_loop)
-        inner = in_loop or isinstance(node, LOOPS)
-        for child in node.children():
-            walk(child, inner)
-    walk(body, False)
+    _count_reads(body, False, names, found)
     return found
+
+
+def _count_reads(node: n.Node, in_loop: bool, names: set[str], found: dict[str, tuple[int, bool]]) -> None:
+    if isinstance(node, n.Name) and node.meaning == n.LOCAL and node.id in names:
+        count, looped = found.get(node.id, (0, False))
+        found[node.id] = (count + 1, looped or in_loop)
+    inner = in_loop or isinstance(node, LOOPS)
+    for child in node.children():
+        _count_reads(child, inner, names, found)
 
 
 def first_reading(body: n.Node, name: str) -> n.Name | None:
     """The reading of local `name` that comes first when `body` is computed, if it is sure to happen whatever the
     tests on the way decide (None otherwise: it is behind a test, in a loop or lambda, or there is none)."""
-    def reads_it(node: n.Node) -> bool:
-        return isinstance(node, n.Name) and node.meaning == n.LOCAL and node.id == name
+    return _first_reading(body, name, True)[1]
 
-    def walk(node: n.Node, sure: bool) -> tuple[bool, n.Name | None]:  # (found, the reading if sure)
-        if reads_it(node):
-            return True, node if sure else None  # type: ignore[return-value]  # (a Name: reads_it)
-        if isinstance(node, LOOPS):
-            return any(reads_it(inner) for inner in node.find_all(n.Name)), None
-        parts: list[tuple[n.Node, bool]]
-        if isinstance(node, n.IfExp):
-            parts = [(node.test, sure), (node.body, False), (node.orelse, False)]
-        elif isinstance(node, n.BoolOp):
-            parts = [(value, sure and i == 0) for i, value in enumerate(node.values)]
-        elif isinstance(node, n.Compare):
-            parts = [(node.first, sure), *((operand, sure and i == 0) for i, operand in enumerate(node.operands))]
-        else:
-            parts = [(child, sure) for child in node.children()]
-        for child, child_sure in parts:
-            found, reading = walk(child, child_sure)
-            if found:
-                return found, reading
-        return False, None
-    return walk(body, True)[1]
+
+def _reads_local(node: n.Node, name: str) -> bool:
+    return isinstance(node, n.Name) and node.meaning == n.LOCAL and node.id == name
+
+
+def _first_reading(node: n.Node, name: str, sure: bool) -> tuple[bool, n.Name | None]:
+    """(whether `node` reads local `name`, the reading if it is sure to come first)"""
+    if _reads_local(node, name):
+        return True, node if sure else None  # type: ignore[return-value]  # (a Name: _reads_local)
+    if isinstance(node, LOOPS):
+        return any(_reads_local(inner, name) for inner in node.find_all(n.Name)), None
+    parts: list[tuple[n.Node, bool]]
+    if isinstance(node, n.IfExp):
+        parts = [(node.test, sure), (node.body, False), (node.orelse, False)]
+    elif isinstance(node, n.BoolOp):
+        parts = [(value, sure and i == 0) for i, value in enumerate(node.values)]
+    elif isinstance(node, n.Compare):
+        parts = [(node.first, sure), *((operand, sure and i == 0) for i, operand in enumerate(node.operands))]
+    else:
+        parts = [(child, sure) for child in node.children()]
+    for child, child_sure in parts:
+        found, reading = _first_reading(child, name, child_sure)
+        if found:
+            return found, reading
+    return False, None
 
 
 def steps_outside_loops(node: n.Node) -> int:

@@ -294,26 +294,30 @@ def evaluator(matching: Matching) -> Unit | None:
     if matching.dynamic:
         return None
     rules = [rule for rule in matching.slots if not rule.variables]
+    return Unit(_stale_tests(rules) + [n.Return(n.local("__live"))])
 
-    def stale(bits: int, body: list[n.Stmt], at: Any) -> n.If:
-        return n.If(n.BinOp(n.local("__stale"), "&", n.Bits(bits)), body, [], at=at)
 
-    def tests(part: list[RuleSpec]) -> list[n.Stmt]:
-        if len(part) > EVALUATED_ONE_BY_ONE:
-            half = len(part) // 2
-            return [stale(sum(rule.bit for rule in side), tests(side), side[0].location)
-                    for side in (part[:half], part[half:])]
-        found: list[n.Stmt] = []
-        for rule in part:
-            bit, at = rule.bit, rule.location
-            if rule.guard_only:  # the condition is its guard, which holds (the agenda retracts closed rules first)
-                found.append(stale(bit, [n.MaskUpdate("__live", "|", bit, at=at)], at))
-            else:
-                live, dead = n.MaskUpdate("__live", "|", bit, at=at), n.MaskUpdate("__live", "&", ~bit, at=at)
-                found.append(stale(bit, [n.If(n.Generated(str(rule.condition)), [live], [n.Branch(None, [dead], at=at)],
-                                              at=at)], at))
-        return found
-    return Unit(tests(rules) + [n.Return(n.local("__live"))])
+def _stale_tests(part: list[RuleSpec]) -> list[n.Stmt]:
+    """The evaluator's tests of the rules of `part`, halving (a plain recursive function, not a closure: see
+    naipes.language.inlining.callees_first)."""
+    if len(part) > EVALUATED_ONE_BY_ONE:
+        half = len(part) // 2
+        return [_stale(sum(rule.bit for rule in side), _stale_tests(side), side[0].location)
+                for side in (part[:half], part[half:])]
+    found: list[n.Stmt] = []
+    for rule in part:
+        bit, at = rule.bit, rule.location
+        if rule.guard_only:  # the condition is its guard, which holds (the agenda retracts closed rules first)
+            found.append(_stale(bit, [n.MaskUpdate("__live", "|", bit, at=at)], at))
+        else:
+            live, dead = n.MaskUpdate("__live", "|", bit, at=at), n.MaskUpdate("__live", "&", ~bit, at=at)
+            found.append(_stale(bit, [n.If(n.Generated(str(rule.condition)), [live], [n.Branch(None, [dead], at=at)],
+                                           at=at)], at))
+    return found
+
+
+def _stale(bits: int, body: list[n.Stmt], at: Any) -> n.If:
+    return n.If(n.BinOp(n.local("__stale"), "&", n.Bits(bits)), body, [], at=at)
 
 
 EVALUATED_ONE_BY_ONE = 4  # below this many rules, the generated evaluation tests each rule's bit

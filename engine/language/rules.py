@@ -95,32 +95,36 @@ class Rules(SectionReader):
         names = {entry_name(e): i for i, e in enumerate(section) if isinstance(entry_name(e), str)}
         inherited: dict[str, float] = {}
         keys: dict[int, tuple[Any, ...]] = {}
-
-        def key(i: int, visiting: frozenset[int] = frozenset()) -> tuple[Any, ...]:
-            if i in keys:
-                return keys[i]
-            entry = section[i]
-            side = next((k for k in ORDER_KEYS if isinstance(entry, Map) and k in entry), None)
-            keys[i] = (i,)
-            if side is None:
-                return keys[i]
-            anchor = self.order_anchor(entry, side, names)
-            if anchor is None:
-                return keys[i]
-            if anchor in visiting or anchor == i:
-                self.error(f"'{side}: {entry[side]}' goes round in a circle of rules ordered by one another",
-                           entry.loc(side))
-                return keys[i]
-            keys[i] = key(anchor, visiting | {i}) + ((-1 if side == "before" else 1), i)
-            priority = inherited.get(str(entry_name(section[anchor])), section[anchor].get("priority", 0))
-            for named in [entry, *(entry.get("rules") or [])]:
-                if isinstance(entry_name(named), str):
-                    inherited[str(entry_name(named))] = priority
-            return keys[i]
-
         for i in range(len(section)):
-            key(i)
+            self.order_key(i, frozenset(), section, names, keys, inherited)
         return sorted(enumerate(section), key=lambda pair: keys[pair[0]] + (0,)), inherited
+
+    def order_key(self, i: int, visiting: frozenset[int], section: Seq, names: dict[Any, int],
+                  keys: dict[int, tuple[Any, ...]], inherited: dict[str, float]) -> tuple[Any, ...]:
+        """The sort key of entry `i` of `section` (remembered in `keys`), the priorities it passes on recorded in
+        `inherited` (a method, not a closure that calls itself: that would be a reference cycle holding the whole
+        builder, for the garbage collector to free)."""
+        if i in keys:
+            return keys[i]
+        entry = section[i]
+        side = next((k for k in ORDER_KEYS if isinstance(entry, Map) and k in entry), None)
+        keys[i] = (i,)
+        if side is None:
+            return keys[i]
+        anchor = self.order_anchor(entry, side, names)
+        if anchor is None:
+            return keys[i]
+        if anchor in visiting or anchor == i:
+            self.error(f"'{side}: {entry[side]}' goes round in a circle of rules ordered by one another",
+                       entry.loc(side))
+            return keys[i]
+        keys[i] = self.order_key(anchor, visiting | {i}, section, names, keys, inherited) + \
+            ((-1 if side == "before" else 1), i)
+        priority = inherited.get(str(entry_name(section[anchor])), section[anchor].get("priority", 0))
+        for named in [entry, *(entry.get("rules") or [])]:
+            if isinstance(entry_name(named), str):
+                inherited[str(entry_name(named))] = priority
+        return keys[i]
 
     def order_anchor(self, entry: Map, side: str, names: dict[Any, int]) -> int | None:
         """The index of the entry that `entry` is ordered against (None after a located error)."""

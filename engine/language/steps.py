@@ -23,17 +23,22 @@ LIGHT = 16  # a function whose call tree makes at most this many calls is not ch
 def drop_light_steps(functions: dict[str, n.Definition], recursive: set[str]) -> None:
     """No step for a rule-file function whose whole call tree is small."""
     weights: dict[str, float] = {}
-
-    def weight(name: str) -> float:
-        if name in recursive:
-            return float("inf")
-        if name not in weights:
-            weights[name] = 1 + sum(weight(callee) for callee in calls(functions[name], functions))
-        return weights[name]
     for name, definition in functions.items():
         body = definition.body
-        if weight(name) <= LIGHT and isinstance(body, list) and len(body) > 1 and is_step(body[0]):
+        light = _weight(name, functions, recursive, weights) <= LIGHT
+        if light and isinstance(body, list) and len(body) > 1 and is_step(body[0]):
             definition.body = body[1:]
+
+
+def _weight(name: str, functions: dict[str, n.Definition], recursive: set[str], weights: dict[str, float]) -> float:
+    """How many calls a call of `name` makes, its callees' included (remembered in `weights`; a plain recursive
+    function, not a closure: see naipes.language.inlining.callees_first)."""
+    if name in recursive:
+        return float("inf")
+    if name not in weights:
+        weights[name] = 1 + sum(_weight(callee, functions, recursive, weights) for callee in calls(functions[name],
+                                                                                                   functions))
+    return weights[name]
 
 
 def charge(definition: n.Definition, function: bool) -> None:
