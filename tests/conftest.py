@@ -1,6 +1,7 @@
 """Fixtures shared by the test files (plain helper functions are in helpers.py)."""
 from __future__ import annotations
 
+import gc
 import os
 import warnings
 from collections.abc import Callable
@@ -13,6 +14,14 @@ from helpers import write_rules
 # Rule files' modules run as Python in the tests (a compile to C takes seconds: naipes.language.cmodules), except in
 # tests/test_cmodules.py, which compiles; NAIPES_COMPILE=auto runs the whole suite compiled.
 os.environ.setdefault("NAIPES_COMPILE", "never")
+
+# The collector of a test process, tuned for a process that loads thousands of rule files: young collections less
+# often, and a full one (a walk over every object the process holds: a million, with the parser's cache of parse
+# trees and the programs the tests keep) after 50 middle ones rather than 10. Over the load-heavy tests (fuzz,
+# malformed keys, CLIPS differential, goldens, schema, hostile files) a full collection ran 16 to 28 times a worker,
+# and the collector took 14 % of its CPU; with these, 9 %. What the tests check does not depend on it: a rule
+# file's load holds the collector off and gives it back as it was (naipes.language.builder.collector_paused).
+gc.set_threshold(20_000, 20, 50)
 
 
 @pytest.fixture(autouse=True, scope="session")
@@ -32,6 +41,7 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     it writes into each test's id (test_x.py::test_y@group) on the worker. Where pytest ignores that write
     (pytest 9.2 with xdist 3.8: pytest-dev/pytest-xdist#1386) the group's tests spread over the workers and each
     makes the group's shared setup (test_fuzz.py's mutants: minutes of CPU): warn rather than run slowly unseen."""
+    longest_first(items)
     if not getattr(config.option, "loadgroup", False):
         return
     lost = [item.nodeid for item in items if item.get_closest_marker("xdist_group") and "@" not in item.nodeid]
@@ -40,6 +50,24 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             f"--dist loadgroup: {len(lost)} tests of an xdist_group (the first {lost[0]}) will not share one worker: "
             f"pytest {pytest.__version__} ignores the group xdist writes into a test's id (pytest-xdist#1386); "
             "install the pytest the test extra names"), stacklevel=1)
+
+
+def longest_first(items: list[pytest.Item]) -> None:
+    """The test files with the most slow tests first, each file's tests together and in their order: xdist hands the
+    tests out in this order as workers free up, so the run ends on short tests rather than on one worker finishing a
+    long browser test (the last file by name) while the other waits."""
+    def slow_tests(file: str) -> int:
+        return sum(1 for item in by_file[file] if item.get_closest_marker("slow"))
+    by_file: dict[str, list[pytest.Item]] = {}
+    for item in items:
+        by_file.setdefault(item.nodeid.split("::")[0], []).append(item)
+    items[:] = [item for file in sorted(by_file, key=lambda file: -slow_tests(file)) for item in by_file[file]]
+
+
+def pytest_collection_finish(session: pytest.Session) -> None:
+    """What the process holds once the tests are collected (modules, functions, the tests themselves) lives to its
+    end: kept out of the collector's full walks (gc.freeze)."""
+    gc.freeze()
 
 
 @pytest.fixture
