@@ -57,12 +57,14 @@ def _parser() -> Lark:
 
 
 @lru_cache(maxsize=16_384)
-def _parsed(source: str, start: str) -> Tree:
-    """The parse tree of `source` (shared: a tree is never changed, and its positions are relative to the text).
+def _parsed(source: str, start: str) -> tuple[Tree, Tree | None]:
+    """The parse tree of `source` (shared: a tree is never changed, and its positions are relative to the text),
+    and its first node nested too deeply (_too_deep), found once with it.
 
     Variants, strategies and tools compile the same texts again and again; parsing is the slow part of loading.
     """
-    return _parser().parse(source, start=start)
+    tree = _parser().parse(source, start=start)
+    return tree, _too_deep(tree)
 
 
 @lru_cache(maxsize=1)
@@ -199,7 +201,7 @@ def _parse(text: str, start: str, what: str) -> Tree:
     def _where(line: int, col: int) -> Location | None:
         return _where_in(text, line, max(col - 1, 1) if wrapped and line == 1 else col)
     try:
-        tree = _parsed(source, start)
+        tree, deepest = _parsed(source, start)
     except UnexpectedCharacters as exc:
         raise RuleError(f"unexpected character {source[exc.pos_in_stream]!r} in {what}",
                         _where(exc.line, exc.column)) from None
@@ -234,7 +236,6 @@ def _parse(text: str, start: str, what: str) -> Tree:
     if early is not None:  # (`x) or (y` parses wrapped, as `(x) or (y)`)
         raise RuleError(f"unexpected {_describe(early)} in {what}: it closes a bracket the text never opened",
                         _where(early.line, early.column))
-    deepest = _too_deep(tree)
     if deepest is not None:
         raise RuleError(f"{what} nests too deeply (more than {MAX_NESTING} operations or blocks inside one another)",
                         node_location(text, deepest, wrapped), "split it: name a part with 'let', or write a function")
