@@ -19,6 +19,7 @@ from __future__ import annotations
 import ast
 from collections.abc import Mapping
 from collections.abc import Set as AbstractSet
+from functools import lru_cache
 from typing import Any, NoReturn
 
 from ..errors import Location, RuleError, did_you_mean
@@ -71,11 +72,19 @@ def numeric(t: str | None) -> bool:
     return t in NUMERIC
 
 
+@lru_cache(maxsize=4096)
+def literal_value(raw: str) -> Any:
+    """The value of a literal as written (a string's quotes and escapes, a number's digits): ast.literal_eval, once
+    per text. Its values are immutable, so a load shares them; and each call of literal_eval leaves a small reference
+    cycle (its helpers call one another) for the garbage collector. Raises ValueError or SyntaxError as it does."""
+    return ast.literal_eval(raw)
+
+
 def text_literal(node: n.Node) -> str | None:
     """The value of a text literal node, else None."""
     if isinstance(node, n.String):
         try:
-            value = ast.literal_eval(node.raw)
+            value = literal_value(node.raw)
         except (ValueError, SyntaxError):
             return None
         return value if isinstance(value, str) else None
@@ -130,7 +139,7 @@ class Resolver:
 
     def e_String(self, node: n.String) -> str:
         try:
-            node.value = ast.literal_eval(node.raw)
+            node.value = literal_value(node.raw)
         except (ValueError, SyntaxError):
             self.fail(node, "bad string literal")
         return "str"
@@ -216,7 +225,7 @@ class Resolver:
             return base.id
         if isinstance(base, n.Subscript) and isinstance(base.base, n.Name) and isinstance(base.index, n.Number) \
                 and base.base.id == "players" and "players" not in self.scope:
-            seat = ast.literal_eval(base.index.raw)
+            seat = literal_value(base.index.raw)
             if isinstance(seat, int) and seat >= 0:
                 return seat
         return ANY
