@@ -19,8 +19,9 @@ os.environ.setdefault("NAIPES_COMPILE", "never")
 # often, and a full one (a walk over every object the process holds: a million, with the parser's cache of parse
 # trees and the programs the tests keep) after 50 middle ones rather than 10. Over the load-heavy tests (fuzz,
 # malformed keys, CLIPS differential, goldens, schema, hostile files) a full collection ran 16 to 28 times a worker,
-# and the collector took 14 % of its CPU; with these, 9 %. What the tests check does not depend on it: a rule
-# file's load holds the collector off and gives it back as it was (naipes.language.builder.collector_paused).
+# and the collector took 14 % of its CPU; with these and the freeze below, none ran, and 4 to 5 %. What the tests
+# check does not depend on it: a rule file's load holds the collector off and gives it back as it was
+# (naipes.language.builder.collector_paused).
 gc.set_threshold(20_000, 20, 50)
 
 
@@ -56,12 +57,13 @@ def longest_first(items: list[pytest.Item]) -> None:
     """The test files with the most slow tests first, each file's tests together and in their order: xdist hands the
     tests out in this order as workers free up, so the run ends on short tests rather than on one worker finishing a
     long browser test (the last file by name) while the other waits."""
-    def slow_tests(file: str) -> int:
-        return sum(1 for item in by_file[file] if item.get_closest_marker("slow"))
     by_file: dict[str, list[pytest.Item]] = {}
+    slow: dict[str, int] = {}
     for item in items:
-        by_file.setdefault(item.nodeid.split("::")[0], []).append(item)
-    items[:] = [item for file in sorted(by_file, key=lambda file: -slow_tests(file)) for item in by_file[file]]
+        file = item.nodeid.split("::")[0]
+        by_file.setdefault(file, []).append(item)
+        slow[file] = slow.get(file, 0) + (item.get_closest_marker("slow") is not None)
+    items[:] = [item for file in sorted(by_file, key=lambda file: -slow[file]) for item in by_file[file]]
 
 
 def pytest_collection_finish(session: pytest.Session) -> None:

@@ -36,8 +36,8 @@ def _weight(name: str, functions: dict[str, n.Definition], recursive: set[str], 
     if name in recursive:
         return float("inf")
     if name not in weights:
-        weights[name] = 1 + sum(_weight(callee, functions, recursive, weights) for callee in calls(functions[name],
-                                                                                                   functions))
+        callees = calls(functions[name], functions)
+        weights[name] = 1 + sum(_weight(callee, functions, recursive, weights) for callee in callees)
     return weights[name]
 
 
