@@ -152,6 +152,21 @@ def test_a_variant_of_another_name_falls_back_to_random_when_the_bases_strategie
     assert "P2-P3: strong, the rule file's AI" in result.output
 
 
+@pytest.mark.parametrize("text, ai, why", [
+    # a search whose playouts a Python bot would play (a bot named alone is refused when the file loads)
+    ('extends: pocha\ngame: pocha_mine\nplayers: {min: 3, max: 8, default: 4, ai: "ismcts:policy=python:b.py:B"}\n',
+     "ismcts:policy=python:b.py:B", "it names a Python bot, which only the command line starts"),
+    # a variant of another name inherits `ai: strong`, but strategies/chinchon/* play games named chinchon*
+    ("extends: chinchon\ngame: my_chinchon\n", "strong", "no strategy file of this game has that name")])
+def test_a_rule_files_ai_that_cannot_sit_is_replaced_by_random_and_the_table_says_why(tmp_path, text, ai, why):
+    mine = tmp_path / "mine.yaml"
+    mine.write_text(text, encoding="utf-8")
+    assert seat_plan(load_program(mine), (), players=3) == ["random"] * 3
+    result = naipes("play", str(mine), "--players", "3", "--seed", "1", input="quit\n")
+    clean(result)
+    assert f"P2-P3: random, in place of the rule file's AI '{ai}': {why};" in result.output
+
+
 def test_a_strategy_seated_twice_is_compiled_once_and_its_seats_keep_their_own_memory():
     from naipes.agents.bot_process import BotLimits
     from naipes.tools.seating import seat_agents

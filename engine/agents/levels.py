@@ -43,15 +43,21 @@ def strategy_levels(program: NamedGame) -> list[dict[str, str]]:
 
 
 def default_opponent(program: DeclaredGame) -> str:
-    """The agent a seat gets unless told otherwise: the rule file's `players: ai:`, if it plays this game
-    (a variant of another name inherits its base's level, but the base's strategy files do not play it) and
-    names no Python bot (only the command line starts one), else random."""
+    """The agent a seat gets unless told otherwise: the rule file's `players: ai:`, unless it cannot sit at
+    this game's table (`unseatable`), else random."""
+    return "random" if unseatable(program) else program.default_ai
+
+
+def unseatable(program: DeclaredGame) -> str | None:
+    """Why the rule file's `players: ai:` cannot sit at this game's table, or None: it names a Python bot (only
+    the command line starts one), or no agent of this game (a variant of another name inherits its base's
+    level, but the base's strategy files do not play it)."""
     name = program.default_ai
     if "python:" in name:
-        return "random"
+        return "it names a Python bot, which only the command line starts"
     if name.partition(":")[0] in BUILT_IN or name == "human" or strategy_path(name, program) is not None:
-        return name
-    return "random"
+        return None
+    return "no strategy file of this game has that name"
 
 
 def ai_levels(program: Program) -> list[dict[str, str]]:

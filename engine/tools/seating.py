@@ -12,7 +12,7 @@ more seats are named) with ``--opponents`` (default: the rule file's AI,
 from __future__ import annotations
 
 from ..agents.bot_process import BotLimits
-from ..agents.levels import default_opponent
+from ..agents.levels import default_opponent, unseatable
 from ..agents.registry import make_agent
 from ..errors import ParamError
 from ..program import Program
@@ -72,7 +72,9 @@ def seat_list(program: Program, names: list[str], labels: list[str], named: int)
         return f"seats: {seats}"
     first = len(names) - filled + 1
     which = f"P{first}" if filled == 1 else f"P{first}-P{len(names)}"
-    source = "the rule file's AI" if names[-1] == default_opponent(program) else "--opponents"
+    why = unseatable(program)
+    source = "--opponents" if names[-1] != default_opponent(program) else \
+        "the rule file's AI" if why is None else f"in place of the rule file's AI '{program.default_ai}': {why}"
     low, high, _ = program.players
     more = f"; --players N for {low} to {high} players" if low < high else ""
     return (f"seats: {seats}\n  ({which}: {names[-1]}, {source}; choose others with --seat AGENT or "
