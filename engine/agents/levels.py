@@ -43,8 +43,8 @@ def strategy_levels(program: NamedGame) -> list[dict[str, str]]:
 
 
 def default_opponent(program: DeclaredGame) -> str:
-    """The agent a seat gets unless told otherwise: the rule file's `players: ai:`, unless it cannot sit at
-    this game's table (`unseatable`), else random."""
+    """The agent a seat gets unless told otherwise: the rule file's `players: ai:`, or random where that cannot
+    sit at this game's table (`unseatable`)."""
     return "random" if unseatable(program) else program.default_ai
 
 

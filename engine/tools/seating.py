@@ -73,8 +73,12 @@ def seat_list(program: Program, names: list[str], labels: list[str], named: int)
     first = len(names) - filled + 1
     which = f"P{first}" if filled == 1 else f"P{first}-P{len(names)}"
     why = unseatable(program)
-    source = "--opponents" if names[-1] != default_opponent(program) else \
-        "the rule file's AI" if why is None else f"in place of the rule file's AI '{program.default_ai}': {why}"
+    if names[-1] != default_opponent(program):
+        source = "--opponents"
+    elif why is None:
+        source = "the rule file's AI"
+    else:
+        source = f"in place of the rule file's AI '{program.default_ai}': {why}"
     low, high, _ = program.players
     more = f"; --players N for {low} to {high} players" if low < high else ""
     return (f"seats: {seats}\n  ({which}: {names[-1]}, {source}; choose others with --seat AGENT or "
