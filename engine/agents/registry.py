@@ -96,7 +96,7 @@ def make_agent(spec: str, seed: int | None = None, program: Program | None = Non
     if factory is not None:
         def make_policy(policy: str, policy_seed: int) -> object:
             return make_agent(policy, seed=policy_seed, program=program)
-        return factory(seed=seed, program=program, make_policy=make_policy, **_agent_options(spec, rest))
+        return factory(seed=seed, program=program, make_policy=make_policy, **agent_options(spec, rest))
     path = strategy_path(spec, program) if program is not None else None
     if path is not None and program is not None:
         strategy = strategies.get(path) if strategies is not None else None
@@ -202,7 +202,8 @@ def unknown_agent(spec: str, program: Program | None) -> str:
 OPTIONED = ("ismcts", "pimc")  # the built-in agents that take options
 
 
-def _agent_options(spec: str, text: str) -> dict[str, str]:
+def agent_options(spec: str, text: str) -> dict[str, str]:
+    """The options of the built-in agent `spec`, `text` the part after its name's colon: {NAME: VALUE}."""
     options = {}
     for item in filter(None, text.split(",")):
         key, eq, value = item.partition("=")

@@ -15,14 +15,13 @@ counts (a test). What remains keeps its own location; what replaces an inlined c
 """
 from __future__ import annotations
 
-import math
 import operator
 from collections.abc import Callable
 from typing import Any
 
 from . import nodes as n
+from .loader import number_problem
 
-NUMBER_LIMIT = 2 ** 64  # an integer folded may be at most this large (a product of literals stays small)
 COMPARISONS: dict[str, Callable[[Any, Any], Any]] = {
     "==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge,
     "in": lambda a, b: a in b, "not in": lambda a, b: a not in b, "is": operator.is_, "is not": operator.is_not}
@@ -315,7 +314,7 @@ def unary(node: n.Not | n.Unary) -> n.Expr:
         return node
     if isinstance(node, n.Not):
         return moved(node, made(node, not value))
-    if isinstance(value, (int, float)) and not isinstance(value, bool):
+    if isinstance(value, (int, float)) and not isinstance(value, bool) and number_problem(value) is None:
         return moved(node, made(node, -value if node.op == "-" else value))
     return node
 
@@ -334,6 +333,6 @@ def arithmetic(node: n.BinOp) -> n.Expr:
         result = operation(a, b)
     except (ArithmeticError, ValueError):
         return node
-    if (type(result) is int and abs(result) > NUMBER_LIMIT) or (type(result) is float and not math.isfinite(result)):
+    if number_problem(result) is not None:  # a number no rule file may write is no literal: computed at run time
         return node
     return moved(node, made(node, result))

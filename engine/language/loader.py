@@ -348,9 +348,17 @@ def read_rule_file(path: str | Path) -> Map:
     """Read one rule file (without resolving ``extends``)."""
     path = Path(path)
     try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise RuleError(f"cannot read {path}: {exc.strerror if isinstance(exc, OSError) else exc}") from None
+        data = path.read_bytes()
+    except OSError as exc:
+        raise RuleError(f"cannot read {path}: {exc.strerror}") from None
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:  # where the first byte that is no UTF-8 is (the text before it decodes)
+        before = data[:exc.start].decode("utf-8")
+        remember_source(str(path), data.decode("utf-8", errors="replace"))
+        raise RuleError(f"the file is not UTF-8 text: byte 0x{data[exc.start]:02x} cannot be read ({exc.reason})",
+                        _position(str(path), before, len(before)),
+                        hint="save it as UTF-8 (a rule file is UTF-8 text)") from None
     tree = parse_yaml(text, str(path))
     if not isinstance(tree, Map):
         raise RuleError("a rule file is a mapping of sections (game:, rules:, ...)",
@@ -381,21 +389,36 @@ def _resolve(tree: Map, path: Path, seen: tuple[Path, ...]) -> Map:
         return tree
     if not isinstance(base_name, str):
         raise RuleError("'extends' takes the path of the base rule file", tree.loc("extends"))
-    base_path = (path.parent / base_name).resolve()
+    base_path = _resolved(path.parent / base_name)
     if base_name.isidentifier() and not is_file(base_path):
         base_path = _named_base(base_name, tree, path)
     if base_path in seen:
         raise RuleError(f"'extends' makes a cycle through {base_name}", tree.loc("extends"))
     if base_path.suffix not in (".yaml", ".yml"):
-        raise RuleError(f"'extends' names a rule file (.yaml), not '{base_name}'", tree.loc("extends"))
+        raise RuleError(f"'extends' names a rule file (.yaml), not '{_shown(base_name)}'", tree.loc("extends"))
     if not is_file(base_path):
         folders = [path.parent, *(folder for folder in _shipped_bases(tree) if folder != path.parent)]
-        known = [r.stem for f in folders for r in f.glob("*.yaml") if r.resolve() != path.resolve()]
-        raise RuleError(f"base rule file '{base_name}' not found", tree.loc("extends"),
+        known = [r.stem for f in folders for r in f.glob("*.yaml") if _resolved(r) != _resolved(path)]
+        raise RuleError(f"base rule file '{_shown(base_name)}' not found", tree.loc("extends"),
                         hint=did_you_mean(base_name, known) or
                         f"paths are relative to {path.parent}; a name is a file beside it or a shipped one")
-    base = _resolve(_read_base(base_path, tree), base_path, seen + (path.resolve(),))
+    base = _resolve(_read_base(base_path, tree), base_path, seen + (_resolved(path),))
     return merge_variant(base, tree)
+
+
+def _shown(name: str) -> str:
+    """A name from a file as an error message shows it: its control characters escaped."""
+    return name if name.isprintable() else repr(name)[1:-1]
+
+
+def _resolved(path: Path) -> Path:
+    """`path` made absolute with its symbolic links followed; `path` itself where no file can be there (a NUL
+    character in it, a loop of symbolic links: a name that a rule file gives is text from anywhere), which then is
+    no file (is_file)."""
+    try:
+        return path.resolve()
+    except (OSError, ValueError, RuntimeError):  # (a loop of links: RuntimeError before Python 3.13, then OSError)
+        return path
 
 
 def written_as_strategy(tree: Map) -> bool:
@@ -408,7 +431,7 @@ def written_as_strategy(tree: Map) -> bool:
 def _named_base(name: str, tree: Map, path: Path) -> Path:
     """The file that `extends: NAME` means: NAME.yaml beside the file, else the shipped one of that name (for a
     strategy, a level of the game it plays first: `extends: baseline` reads the same from any folder)."""
-    paths = [(folder / f"{name}.yaml").resolve() for folder in [path.parent, *_shipped_bases(tree)]]
+    paths = [_resolved(folder / f"{name}.yaml") for folder in [path.parent, *_shipped_bases(tree)]]
     return next((p for p in paths if is_file(p)), paths[-1])
 
 
@@ -499,6 +522,8 @@ def _reordered_phases(base: Map, names: Seq) -> Map:
     for i, name in enumerate(names):
         if not isinstance(name, str):
             raise RuleError("phases are names", names.loc(i))
+        if name in out:
+            raise RuleError(f"phase '{name}' is listed twice", names.loc(i), hint=f"first at {out.key_locs[name]}")
         out[name] = base.get(name)
         out.key_locs[name] = names.loc(i)
         out.value_locs[name] = base.loc(name) if name in base else names.loc(i)

@@ -9,7 +9,7 @@ from . import nodes as n
 from .codegen import Writer
 from .compiler import Compiler, Unit, identifier_problem
 from .linker import reads_through_calls
-from .loader import Map, location_of
+from .loader import Map, Seq, location_of
 from .nodes import ALLOWED, CANDIDATES
 from .sections import SectionReader, binding
 from .vocabulary import MOVE_KEYS
@@ -120,10 +120,17 @@ class Moves(SectionReader):
             self.error(f"move '{name}': 'parts' come after the move's first choice: give it 'choose'",
                        spec.key_loc("parts"))
             return []
+        if not isinstance(listed, Seq):  # (a text or a mapping would be read item by item: its characters, its keys)
+            self.error(f"move '{name}': 'parts' is a list of parts, each 'NAME in COLLECTION' or a mapping with "
+                       "'choose'", spec.loc("parts"))
+            return []
         for i, part in enumerate(listed):
             keys = part if isinstance(part, Map) else written_alone(part, location_of(part, spec.loc("parts")))
             loc = keys.loc
             what = f"part {i + 1} of move '{name}'"
+            if "choose" not in keys:
+                self.error(f"{what} needs 'choose: NAME in COLLECTION'", keys.where)
+                return []
             text = self.expr_text(keys["choose"], loc("choose"), f"{what} choose")
             binds = binding(text) if text is not None else None
             if binds is None:

@@ -26,7 +26,7 @@ from ..errors import Location, RuleError, did_you_mean
 from ..library.builtins import BUILTINS
 from ..program import CARD_ATTRIBUTES, LEAVE, PLAYER_ATTRIBUTES, ZONE_ATTRIBUTES
 from . import nodes as n
-from .loader import MAX_DIGITS
+from .loader import MAX_DIGITS, number_problem
 from .parser import statement_words
 
 NUMERIC = {"int", "float", "bool"}
@@ -135,6 +135,8 @@ class Resolver:
             self.fail(node, f"the number is too large (at most {MAX_DIGITS} digits)")
         _, _, fraction = text.partition(".")
         node.value = float(f"{digits or '0'}.{fraction}") if fraction else int(digits or "0")
+        if number_problem(node.value):  # 18 digits and a fraction that rounds them up to 10**18
+            self.fail(node, f"the number is too large (at most {MAX_DIGITS} digits)")
         return "float" if "." in text else "int"
 
     def e_String(self, node: n.String) -> str:

@@ -95,19 +95,29 @@ def _check(value: Any, shape: Shape, path: tuple[object, ...], where: Location, 
             _wrong(value, shape, path, where, errors)
             return
         _check_record(value, shape, path, errors)
-    else:  # Either: the first option whose outer kind fits says what the value must be inside
-        for option in shape.options:
-            if _outer_fits(value, option):
-                _check(value, option, path, where, errors)
-                return
+    else:  # Either: the first option whose outer kind fits (a mapping: with the keys it requires, if one has them)
+        # says what the value must be inside
+        fitting = [option for option in shape.options if _outer_fits(value, option)]
+        for option in sorted(fitting, key=lambda option: not _has_required(value, option)):
+            _check(value, option, path, where, errors)
+            return
         _wrong(value, shape, path, where, errors)
 
 
 def _check_record(value: Map, shape: Record, path: tuple[object, ...], errors: list[RuleError]) -> None:
+    if path and not (shape.base and shape.base in value):  # (a file's own, such as 'game', its reader says; a
+        for key in shape.required:                          # variant may take them from its base)
+            if key not in value:
+                errors.append(RuleError(f"{_named(path)} needs '{key}'", value.where))
     for key, item in value.items():
         field = shape.fields.get(key) if isinstance(key, str) else None
         if field is not None:  # (an unknown key is the readers' to report, with the key meant)
             _check(item, field.shape, (*path, key), value.loc(key), errors)
+
+
+def _has_required(value: Any, shape: Shape) -> bool:
+    """Whether `value` is a mapping with every key the record `shape` requires (True for any other shape)."""
+    return not isinstance(shape, Record) or (isinstance(value, Map) and all(key in value for key in shape.required))
 
 
 def _outer_fits(value: Any, shape: Shape) -> bool:

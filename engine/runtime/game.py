@@ -507,7 +507,7 @@ class Game:
             args = part.choices(memory, memory.vars, player, *values)
         if not args:
             raise GameError(f"{player} has begun {move} but has no legal choice for its part '{part.name}'; "
-                            f"state: {self.describe_state()}")
+                            f"state: {self.describe_state()}", part.location)
         if arguments:
             return [(part.key, args)]
 
@@ -544,8 +544,10 @@ class Game:
         return next((p for p in run.parts if p.key == key), None) if run is not None else None
 
     def _no_option(self, player: PlayerBase, moves: tuple[str, ...]) -> GameError:
+        """The error of a decision without options, located at the first move asked (where its choices are said)."""
+        run = self.runs.get(moves[0]) if moves else None
         return GameError(f"{player} is asked to {' or '.join(moves)} but has no legal option; "
-                         f"state: {self.describe_state()}")
+                         f"state: {self.describe_state()}", run.spec.location if run is not None else None)
 
     def _candidates(self, move: MoveSpec, player: PlayerBase) -> list[Any]:
         memory = self.memory

@@ -11,13 +11,18 @@ more seats are named) with ``--opponents`` (default: the rule file's AI,
 """
 from __future__ import annotations
 
+from pathlib import Path
+
 from ..agents.bot_process import BotLimits
 from ..agents.levels import default_opponent, unseatable
-from ..agents.registry import make_agent
-from ..errors import ParamError
+from ..agents.registry import agent_options, load_strategy, make_agent
+from ..errors import ParamError, RuleError
+from ..language.strategies import strategy_path
+from ..language.vocabulary import AGENT_NAMES
 from ..program import Program
 
 HUMAN = "human"
+AI_ONLY = "simulate, tournament and solve --after seat only AI players: use 'naipes play' to play"
 
 
 def seat_plan(program: Program, seats: tuple[str, ...] | list[str], players: int | None = None,
@@ -32,6 +37,35 @@ def seat_plan(program: Program, seats: tuple[str, ...] | list[str], players: int
         raise ParamError(f"--players {count}, but {len(seats)} agents are named with --seat")
     named = list(seats) or ([HUMAN] if person_first else [])
     return named + [opponents or default_opponent(program)] * (count - len(named))
+
+
+def refuse_people(program: Program, specs: list[str]) -> None:
+    """For the runs that seat only AI players (simulate, tournament, solve --after): refuse `specs` where a seat
+    would ask a person to move after all: 'human' itself (the rule file's `players: ai:`), in a built-in agent's
+    options (ismcts:policy=human), or as the `default:` of a strategy file, followed from file to file (a RuleError
+    located at that default). A person asked in the middle of a run waits at a terminal, or ends the run where
+    there is none."""
+    for spec in specs:
+        if _asks_a_person(program, spec, ()):
+            raise ParamError(f"'{spec}' asks a person to move: {AI_ONLY}")
+
+
+def _asks_a_person(program: Program, spec: str, seen: tuple[Path, ...]) -> bool:
+    if spec == HUMAN:
+        return True
+    name, _, options = spec.partition(":")
+    if name in AGENT_NAMES:  # (its options may name the agent it plays out with: policy=AGENT)
+        policy = agent_options(spec, options).get("policy")
+        return policy is not None and _asks_a_person(program, policy, seen)
+    if spec.startswith("python:"):
+        return False
+    path = strategy_path(spec, program)
+    if path is None or path in seen:  # (not an agent, or a cycle of defaults: making it says so)
+        return False
+    strategy = load_strategy(path, program)
+    if strategy.default in ("first", "random") or not _asks_a_person(program, strategy.default, (*seen, path)):
+        return False
+    raise RuleError(f"default '{strategy.default}' asks a person to move: {AI_ONLY}", strategy.default_where)
 
 
 def agent_seed(seed: int, seat: int) -> int:

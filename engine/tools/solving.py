@@ -18,6 +18,7 @@ from ..errors import NaipesError
 from ..program import Program
 from ..runtime.game import Game
 from .replay import Replay
+from .seating import refuse_people
 
 
 def open_position(program: Program, seed: int, after: int = 0, log: str | None = None, ruleset: Path | None = None,
@@ -29,6 +30,8 @@ def open_position(program: Program, seed: int, after: int = 0, log: str | None =
         number = replay.steps if step is None else step
         return replay.step(number).game.clone(), f"{log}, step {number}"
     game = Game(program, seed)
+    if after:
+        refuse_people(program, [program.default_ai])
     agents = [make_agent(program.default_ai, seed=seed * 1009 + i, program=program)
               for i in range(len(game.memory.players))]
     for seat, agent in enumerate(agents):

@@ -34,7 +34,7 @@ from ..errors import NaipesError
 from ..language.builder import load_program
 from ..program import Program
 from ..runtime.game import play_game
-from .seating import close_agents
+from .seating import close_agents, refuse_people
 from .statistics import mean_interval, wilson_interval
 
 FAULT_EXAMPLES = 5  # fault reasons kept per agent for the summary
@@ -73,6 +73,7 @@ class Compiled:
 def compile_seats(program: Program, specs: list[str], limits: BotLimits) -> Compiled:
     """`program` with the strategy files `specs` name compiled against it: each agent is made once, which fails
     early on a bad name, and closed (a Python bot's process ends: each worker starts its own)."""
+    refuse_people(program, specs)
     compiled = Compiled(program)
     for spec in specs:
         close_agents([make_agent(spec, program=program, bot_limits=limits, strategies=compiled.strategies)])
