@@ -335,3 +335,34 @@ def test_a_part_without_a_legal_choice_is_an_error_at_that_part(tmp_path):
     at = next(i for i, line in enumerate(lines) if legal in line)
     part_line = max(i for i in range(at) if lines[i].lstrip().startswith("- choose:")) + 1  # (the part, above it)
     assert (error.location.file, error.location.line) == (str(path), part_line)
+
+
+# ---- a strategy file a file names by a relative path is read beside that file (it was read from the command's
+# folder: a shared folder of files played only when run from inside it)
+def test_a_strategys_default_path_is_read_beside_the_strategy(tmp_path, monkeypatch):
+    folder = tmp_path / "shared"
+    folder.mkdir()
+    person_by_default(folder, default="random").rename(folder / "fallback.yaml")
+    lazy = person_by_default(folder, default="fallback.yaml")
+    monkeypatch.chdir(tmp_path)  # (not the strategy's folder)
+    program = load_program(RULESETS / "fichas.yaml")
+    strategy = load_strategy(lazy, program)
+    assert strategy.default == str(folder / "fallback.yaml")
+    result = CliRunner().invoke(main, ["simulate", "fichas", "-n", "1", "--seat", str(lazy), "--opponents", "random",
+                                       "--seed", "1"])
+    no_traceback(result)
+    assert result.exit_code == 0, result.output
+
+
+def test_a_rule_files_ai_path_is_read_beside_the_rule_file(tmp_path, monkeypatch):
+    folder = tmp_path / "shared"
+    folder.mkdir()
+    person_by_default(folder, default="random").rename(folder / "house_ai.yaml")
+    assert "ai: exact" in FICHAS
+    (folder / "house.yaml").write_text(FICHAS.replace("ai: exact", "ai: house_ai.yaml"), encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    program = load_program(folder / "house.yaml")
+    assert program.default_ai == str(folder / "house_ai.yaml")
+    result = CliRunner().invoke(main, ["simulate", str(folder / "house.yaml"), "-n", "1", "--seed", "1"])
+    no_traceback(result)
+    assert result.exit_code == 0, result.output

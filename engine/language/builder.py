@@ -54,7 +54,7 @@ from .linker import (
     readable_attributes,
     resolve_specs,
 )
-from .loader import Map, Text, load_tree
+from .loader import Map, Text, beside, load_tree
 from .moves import Moves
 from .phases import PhaseBodies, Phases, TurnOrder
 from .resolver import Unmade
@@ -151,8 +151,8 @@ class Builder(Settings, Phases, Declarations, Cards, Moves, Rules):
         phases, bodies = self.phases()
         strategy = self.strategy()
         zones = self.declare(phases, bodies.stages)
-        default_ai = (str((tree.get("players") or {}).get("ai", "random")) if isinstance(tree.get("players"), Map)
-                      else "random")
+        spec = tree.get("players")
+        default_ai = beside(str(spec["ai"]), spec.loc("ai")) if isinstance(spec, Map) and "ai" in spec else "random"
         return Declared(str(name), str(tree.get("title", name)), doc.strip() if isinstance(doc, str) else "", players,
                         default_ai, params, values, phases, bodies, strategy, self.sym, self.teams(players[1]),
                         zones, self.seats_alike())

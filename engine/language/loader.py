@@ -421,6 +421,16 @@ def _resolved(path: Path) -> Path:
         return path
 
 
+def beside(name: str, where: Location | None) -> str:
+    """The agent a file names (`players: ai:`, a strategy's `default:`): a strategy file named by a relative path
+    is read from the folder of the file that wrote it, as `extends:` is, wherever the command runs; a name, an
+    agent with options (`ismcts:policy=...`, which its options name as the command line does) or an absolute
+    path as written."""
+    if ":" in name or Path(name).suffix not in (".yaml", ".yml") or Path(name).is_absolute() or where is None:
+        return name
+    return str(Path(where.file).parent / name)
+
+
 def written_as_strategy(tree: Map) -> bool:
     """Whether a file's tree is written as a strategy: memory, a default level, or rules that choose or observe."""
     rules = [r for key in ("rules", "override") if isinstance(found := tree.get(key), list) for r in found]

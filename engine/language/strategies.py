@@ -44,7 +44,7 @@ from . import nodes as n
 from .builder import Builder, agenda_plans, collector_paused
 from .compiler import Compiler, Unit, identifier_problem
 from .linker import Module, compile_module, function_reads, linked_plans, names_read, resolve_specs
-from .loader import Map, Seq, load_tree, written_as_strategy
+from .loader import Map, Seq, beside, load_tree, written_as_strategy
 from .rules import ReadRule, rule_units, with_given
 from .shapes import shapes_checked
 from .shipped import STRATEGIES, is_file, strategy_folders
@@ -125,8 +125,8 @@ def _compiled_strategy(tree: Map, path: str | Path, game: Program) -> Strategy:
             errors.append(RuleError(f"this strategy plays {game_name}, not {game.name}", tree.loc("game")))
     except RuleError as error:
         errors.append(error)
-    default = tree.get("default", "first")
-    if not _is_agent_name(str(default), game):
+    default = beside(str(tree.get("default", "first")), tree.loc("default") if "default" in tree else None)
+    if not _is_agent_name(default, game):
         errors.append(RuleError(f"default '{default}' is not first, random, or an agent", tree.loc("default")))
     if errors:
         raise RuleErrors(errors)
@@ -134,7 +134,7 @@ def _compiled_strategy(tree: Map, path: str | Path, game: Program) -> Strategy:
     program = builder.build()
     memory = list(program.state)
     return Strategy(_strategy_name(tree, path), str(path), game, program, memory, builder.resolved_observations,
-                    builder.default, tree.loc("default") if "default" in tree else tree.where, builder.resolved_resets,
+                    default, tree.loc("default") if "default" in tree else tree.where, builder.resolved_resets,
                     builder.observed_reads, builder.decision_reads)
 
 
@@ -244,7 +244,6 @@ class _StrategyBuilder(Builder):
         self.read_units: dict[str | None, list[Unit]] = {None: []}  # move -> its observation units; None: resets
         self.observed_reads: dict[str, frozenset[str]] = {}
         self.decision_reads: frozenset[str] | None = None
-        self.default = str(strategy.get("default", "first"))
 
     def build(self, to_c: bool = True) -> Program:
         game = self.game
