@@ -767,6 +767,30 @@ def test_check_warns_of_a_text_compared_with_but_never_made(tmp_path):
     assert f"{path}:11:20" in warnings[0] and "'tuet'" in warnings[0] and "did you mean 'tute'?" in warnings[0]
 
 
+
+def test_check_warns_of_a_function_that_hides_a_built_in(tmp_path):
+    # the file's own sum() is what every sum(...) of the file calls: a game that loads, but likely not as meant
+    path = write(tmp_path, """
+        game: t
+        players: 1
+        state:
+          total: "sum([1, 2])"
+        functions:
+          sum(items): "0"
+          twice(x): "2 * x"
+        rules:
+          - name: stop
+            when: "True"
+            then: "end game"
+        """)
+    result = naipes("check", path)
+    clean(result)
+    assert result.exit_code == 0
+    warnings = [line for line in result.output.splitlines() if "warning:" in line]
+    assert len(warnings) == 1, result.output
+    assert f"{path}:6:3: the function 'sum' hides the built-in sum()" in warnings[0]
+
+
 # ================================================ a strategy for a rule file of one's own
 OWN_GAME = """
 game: mine

@@ -63,7 +63,7 @@ from .sections import FUNCTION, Definition, define, located_text
 from .settings import Settings
 from .shapes import shapes_checked
 from .shipped import is_file, ruleset_path
-from .texts import unmade_texts
+from .texts import hidden_builtins, unmade_texts
 from .vocabulary import RULE_FILE, SECTIONS, VAR_KEYS, VIEW_KEYS
 
 
@@ -331,7 +331,8 @@ def link(declared: Declared, compiled: Compiled, path: str, overrides: dict[str,
         resets={phase: (tuple(v for v in state if v.reset == phase), tuple(v for v in player_state if v.reset == phase))
                 for phase in declared.phases},
         teams=declared.teams, entries=frozenset(r.phase for r in compiled.rules if r.steps),
-        warnings=tuple(unmade_texts(defs, declared.symbols, declared_texts(declared, compiled))),
+        warnings=(*hidden_builtins(declared.symbols), *unmade_texts(defs, declared.symbols,
+                                                                    declared_texts(declared, compiled))),
         turns={phase: TurnSpec(module.resolve(t.first), module.resolve(t.order), module.resolve(t.skip),
                                module.resolve(t.until), once=t.once, after=t.after, ask=t.ask)
                for phase, t in compiled.turns.items()},

@@ -25,7 +25,7 @@ from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..errors import RuleError
+from ..errors import Location, RuleError
 from ..program import CARD_ATTRIBUTES, PLAYER_ATTRIBUTES, ZONE_ATTRIBUTES
 from . import nodes as n
 from .code import Code, parsed_block, parsed_expression
@@ -94,6 +94,8 @@ class Symbols:
     team_attrs: set[str] = field(default_factory=set)  # the player variables a team shares (team: true)
     # the names a refused declaration would have made (a bet's): a use of one is no mistake of its own
     unmade: set[str] = field(default_factory=set)
+    # the file's functions named as a built-in is (its own `len` hides len: `naipes check` warns), where declared
+    hiding: dict[str, Location] = field(default_factory=dict)
 
     @property
     def record_fields(self) -> set[str]:

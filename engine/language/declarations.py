@@ -165,6 +165,8 @@ class Declarations(SectionReader):
                 continue
             if fname in sym.functions or fname in SPECIAL_FORMS:  # (one of the file's own hides a built-in)
                 self.error(f"function '{fname}' is already defined", functions.key_loc(signature))
+            elif fname in BUILTINS:
+                sym.hiding[fname] = functions.key_loc(signature)
             sym.functions[fname] = args
 
     def declare_records(self, section: str = "records") -> None:

@@ -1,5 +1,5 @@
-"""Texts a rule file compares with but never makes: most likely a misspelling (`song == 'tuet'` where the file
-only ever makes 'tute').
+"""What `naipes check` warns of in a rule file that loads: texts it compares with but never makes, most likely a
+misspelling (`song == 'tuet'` where the file only ever makes 'tute'); its own functions that hide a built-in.
 
 A text that has declared values (`values:`, phases, card attributes) is checked when the file is loaded, as an
 error. Any other text (a record's field, a song, an entry of a list) has nothing declared to check it against;
@@ -41,6 +41,13 @@ def unmade_texts(defs: Iterable[Definition], sym: Symbols, declared: Iterable[st
             warnings.append(f"{where}: the text '{text}' is compared with, but nothing in the file makes it "
                             f"(the comparison never holds): {near}")
     return warnings
+
+
+def hidden_builtins(sym: Symbols) -> list[str]:
+    """A warning per function of the file named as a built-in: every call of that name in the file calls the
+    file's own (`len(trick)` no longer counts the trick), which a file may mean, but rarely does."""
+    return [f"{where}: the function '{name}' hides the built-in {name}(): every {name}(...) in this file calls it"
+            for name, where in sym.hiding.items()]
 
 
 def _compared_texts(compare: n.Compare) -> Iterator[n.String]:
