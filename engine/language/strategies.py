@@ -92,6 +92,10 @@ class NamedGame(Protocol):
     def name(self) -> str: ...
 
 
+# The names a strategy's rules are given, which its memory and functions cannot take (they would be hidden)
+RESERVED = {"me": "the seat's player", "options": "a decision rule's legal arguments of its move"}
+
+
 def strategy_path(spec: str, game: NamedGame) -> Path | None:
     """The file a ``--seat`` name means: a path, ``GAME/LEVEL``, or a level of the game being played."""
     given = Path(spec)
@@ -288,8 +292,8 @@ class _StrategyBuilder(Builder):
                 name = str(key).split("(")[0].strip()
                 if name in taken:
                     self.error(f"'{name}' is already a name of the game: choose another", entries.key_loc(key))
-                elif name == "me":
-                    self.error("'me' is reserved in strategies (the seat's player): rename the memory's 'me'",
+                elif name in RESERVED:
+                    self.error(f"'{name}' is reserved in strategies ({RESERVED[name]}): choose another name",
                                entries.key_loc(key))
                 elif section == "state":
                     self.new_symbol(name, entries.key_loc(key), False, None)
