@@ -366,3 +366,17 @@ def test_a_rule_files_ai_path_is_read_beside_the_rule_file(tmp_path, monkeypatch
     result = CliRunner().invoke(main, ["simulate", str(folder / "house.yaml"), "-n", "1", "--seed", "1"])
     no_traceback(result)
     assert result.exit_code == 0, result.output
+
+
+def test_a_strategy_path_in_an_agents_options_is_read_beside_the_strategy(tmp_path, monkeypatch):
+    folder = tmp_path / "shared"
+    folder.mkdir()
+    person_by_default(folder, default="random").rename(folder / "fallback.yaml")
+    searching = person_by_default(folder, default='"ismcts:iterations=5, policy=fallback.yaml"')
+    monkeypatch.chdir(tmp_path)
+    strategy = load_strategy(searching, load_program(RULESETS / "fichas.yaml"))
+    assert strategy.default == f"ismcts:iterations=5,policy={folder / 'fallback.yaml'}"
+    result = CliRunner().invoke(main, ["simulate", "fichas", "-n", "1", "--seat", str(searching), "--opponents",
+                                       "random", "--seed", "1"])
+    no_traceback(result)
+    assert result.exit_code == 0, result.output

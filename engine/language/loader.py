@@ -422,13 +422,23 @@ def _resolved(path: Path) -> Path:
 
 
 def beside(name: str, where: Location | None) -> str:
-    """The agent a file names (`players: ai:`, a strategy's `default:`): a strategy file named by a relative path
-    is read from the folder of the file that wrote it, as `extends:` is, wherever the command runs; a name, an
-    agent with options (`ismcts:policy=...`, which its options name as the command line does) or an absolute
-    path as written."""
-    if ":" in name or Path(name).suffix not in (".yaml", ".yml") or Path(name).is_absolute() or where is None:
+    """The agent a file names (`players: ai:`, a strategy's `default:`), with each strategy file it names by a
+    relative path, alone or as an option's value (`ismcts:policy=mine.yaml`), read from the folder of the file that
+    wrote it, as `extends:` is, wherever the command runs; names and absolute paths as written."""
+    agent, colon, options = name.partition(":")
+    if where is None or agent == "python":  # (a Python bot: only the command line starts one)
         return name
-    return str(Path(where.file).parent / name)
+    folder = Path(where.file).parent
+    if not colon:
+        return _path_beside(name, folder)
+    return agent + colon + ",".join(f"{key.strip()}={_path_beside(value.strip(), folder)}" if eq else item
+                                    for item in options.split(",") for key, eq, value in [item.partition("=")])
+
+
+def _path_beside(text: str, folder: Path) -> str:
+    """`text` read from `folder` where it is the relative path of a YAML file."""
+    path = Path(text)
+    return str(folder / path) if path.suffix in (".yaml", ".yml") and not path.is_absolute() else text
 
 
 def written_as_strategy(tree: Map) -> bool:
