@@ -380,3 +380,11 @@ def test_a_strategy_path_in_an_agents_options_is_read_beside_the_strategy(tmp_pa
                                        "random", "--seed", "1"])
     no_traceback(result)
     assert result.exit_code == 0, result.output
+
+
+def test_a_tournament_refuses_a_person_seated_by_name():
+    result = CliRunner().invoke(main, ["tournament", "fichas", "--seat", "human", "--seat", "random", "-n", "1",
+                                       "--seed", "1"], input="")
+    no_traceback(result)
+    assert result.exit_code == 1
+    assert f"'human' asks a person to move: {AI_ONLY}" in result.output

@@ -186,8 +186,6 @@ def run_tournament(path: str, specs: list[str], deals: int, seed: int, params: d
     if not program.players[0] <= len(specs) <= program.players[1]:
         raise NaipesError(f"{program.name} seats {program.players[0]} to {program.players[1]} players; "
                           f"the tournament names {len(specs)} agents")
-    if "human" in specs:
-        raise NaipesError("a tournament is for AI seats")
     compiled = compile_seats(program, specs, limits)
     seeds = [seed + i for i in range(deals)]
     results: list[DealResult] = []
