@@ -98,10 +98,11 @@ def _check(value: Any, shape: Shape, path: tuple[object, ...], where: Location, 
     else:  # Either: the first option whose outer kind fits (a mapping: with the keys it requires, if one has them)
         # says what the value must be inside
         fitting = [option for option in shape.options if _outer_fits(value, option)]
-        for option in sorted(fitting, key=lambda option: not _has_required(value, option)):
-            _check(value, option, path, where, errors)
+        if not fitting:
+            _wrong(value, shape, path, where, errors)
             return
-        _wrong(value, shape, path, where, errors)
+        chosen = next((option for option in fitting if _has_required(value, option)), fitting[0])
+        _check(value, chosen, path, where, errors)
 
 
 def _check_record(value: Map, shape: Record, path: tuple[object, ...], errors: list[RuleError]) -> None:

@@ -63,7 +63,7 @@ def _asks_a_person(program: Program, spec: str, seen: tuple[Path, ...]) -> bool:
     if path is None or path in seen:  # (not an agent, or a cycle of defaults: making it says so)
         return False
     strategy = load_strategy(path, program)
-    if strategy.default in ("first", "random") or not _asks_a_person(program, strategy.default, (*seen, path)):
+    if not _asks_a_person(program, strategy.default, (*seen, path)):  # (first and random ask nobody)
         return False
     raise RuleError(f"default '{strategy.default}' asks a person to move: {AI_ONLY}", strategy.default_where)
 
