@@ -6,6 +6,7 @@ built: games, searches and strategies share one.
 """
 from __future__ import annotations
 
+import re
 import sys
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -527,9 +528,23 @@ class Program:
             detail = "too deep: functions call each other, or values nest, too deeply"
         elif isinstance(exc, AttributeError) and isinstance(exc.name, str) and exc.name.startswith(ATTRIBUTE_PREFIX):
             detail = f"{_kind_of(exc.obj)} has no attribute '{declared(exc.name)}'"
+        elif isinstance(exc, TypeError):
+            detail = f"TypeError: {_in_the_files_words(str(exc))}"
         else:
             detail = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
         return GameError(f"in {where}: {detail}", loc)
+
+
+# Python names a lambda by the generated function it is written in ("rule_then_3.<locals>.<lambda>()") and a
+# parameter by its generated name ('v_b'): a call with the wrong arguments says neither as the file does
+_LAMBDA = re.compile(r"(?:(?:\w+|<\w+>)\.)*<lambda>\(\)")
+_PARAMETER = re.compile(r"'v_(\w+)'")
+
+
+def _in_the_files_words(message: str) -> str:
+    """Python's message of a fault in generated code, with the generated names it gives as the rule file writes
+    them: a lambda as 'lambda', a parameter by its own name."""
+    return _PARAMETER.sub(r"'\1'", _LAMBDA.sub("lambda", message))
 
 
 def _kind_of(value: Any) -> str:

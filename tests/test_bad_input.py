@@ -319,6 +319,35 @@ def test_a_move_asked_without_a_legal_option_is_an_error_at_that_move(tmp_path):
     assert (error.location.file, error.location.line) == (str(path), move_line)
 
 
+# ---- a lambda called with the wrong arguments is named as the file writes it (it was named by the generated
+# function it is in, its parameter by its generated name: "rule_then_3.<locals>.<lambda>() missing ... 'v_b'")
+@pytest.mark.parametrize("lambdas, message", [
+    ("let f = lambda a, b: a + b\n      x = f(1)", "lambda missing 1 required positional argument: 'b'"),
+    ("let f = lambda: 1\n      x = f(3)", "lambda takes 0 positional arguments but 1 was given"),
+    ("let f = lambda a: lambda b, c: b\n      let g = f(1)\n      x = g(2)",
+     "lambda missing 1 required positional argument: 'c'"),
+    ("x = max([1, 2], key=lambda a, b: a)", "lambda missing 1 required positional argument: 'b'"),
+])
+def test_a_lambda_called_with_the_wrong_arguments_is_named_as_written(tmp_path, lambdas, message):
+    path = tmp_path / "g.yaml"
+    path.write_text(f"""game: g
+players: 2
+state: {{x: 0}}
+rules:
+  - name: r
+    when: "x == 0"
+    then: |
+      {lambdas}
+      end game
+""", encoding="utf-8")
+    program = load_program(path)
+    with pytest.raises(RuleError) as caught:
+        play_game(program, [RandomAgent(1), RandomAgent(2)], seed=1)
+    error = only_error(caught.value)
+    assert error.message == f"in actions of rule 'r': TypeError: {message}"
+    assert (error.location.file, error.location.line) == (str(path), 8 + lambdas.count("\n"))
+
+
 def test_a_part_without_a_legal_choice_is_an_error_at_that_part(tmp_path):
     escoba = (RULESETS / "escoba.yaml").read_text(encoding="utf-8")
     legal = 'legal: "may_take(c, taken, t)"'
