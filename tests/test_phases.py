@@ -598,3 +598,64 @@ rules:
 """
     assert run(write(tmp_path, text)) == [("entered", 1), ("played", 11), ("entered", 1), ("played", 11),
                                            ("entered", 1), ("played", 11)]
+
+
+ASKED_THEN_LEFT = """
+game: asked_then_left
+players: 2
+state:
+  turn: "players[0]"
+  moves: 0
+  hands: 0
+moves:
+  go:
+    then: |
+      moves += 1
+      turn = next_player(player)
+  draw:
+    then: "moves += 1"
+phases:
+  play:
+    enter:
+      - new_hand: |
+          moves = 0
+          hands += 1
+  other:
+rules:
+  - name: ask_to_go
+    phase: play
+    when: "turn is not None"
+    then: "ask turn to go"
+  - name: hand_over   # (declared after ask_to_go: fires after it, in the same settle)
+    phase: play
+    when: "moves >= 3"
+    then: "goto GOAL"
+  - name: ask_to_draw
+    phase: other
+    then: "ask players[1] to draw"
+  - name: the_end
+    phase: other
+    when: "moves >= 4"
+    then: "end game"
+"""
+
+
+@pytest.mark.parametrize("goal", ["play", "other"])
+def test_a_decision_asked_before_a_goto_is_withdrawn_and_the_phase_entered_asks_its_own(tmp_path, goal):
+    # ask_to_go asks, then hand_over leaves the phase before the decision is put: the decision was the phase left's.
+    # Entered again, the phase asks the player whose turn it is (it was "asked P2 to go while P2 still has to go");
+    # entered for another, its own rule asks for its own move
+    text = ASKED_THEN_LEFT.replace("GOAL", goal).replace('"moves >= 3"', '"moves >= 3 and hands < 3"'
+                                                         if goal == "play" else '"moves >= 3"')
+    game = Game(load_program(write(tmp_path, text)), 0)
+    game.listeners.append(lambda record: record["type"] == "decision" and made.append(record["move"]))
+    made: list[str] = []
+    game.start()
+    while not game.memory.over and len(made) < 9:
+        game.apply(game.options()[0])
+    if goal == "play":  # three moves a hand, each after the first asked in the phase entered again
+        assert made == ["go"] * 9
+        assert (game.memory.vars["hands"], game.memory.vars["moves"]) == (3, 3)
+        assert game.memory.pending == (game.memory.vars["turn"], ("go",))
+    else:
+        assert game.memory.over and made == ["go"] * 3 + ["draw"]

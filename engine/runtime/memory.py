@@ -228,7 +228,10 @@ class Memory(Budget):
 
     def goto(self, phase: str) -> None:
         """`goto PHASE`: the phase is entered; if it is the phase already, entered again (its entry, the resets,
-        first turn and enter steps, runs again: the entry rule is refreshed)."""
+        first turn and enter steps, runs again: the entry rule is refreshed). A decision asked before it, and not
+        put yet, is withdrawn: it was the phase left's (a rule of the phase entered asks again if it is still to
+        be made)."""
+        self.pending = self.group = None
         if self.vars["phase"] != phase:
             self.set_var("phase", phase)
         elif phase in self.program.entries:
