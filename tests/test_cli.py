@@ -659,7 +659,7 @@ def test_trace_prints_each_firing(tmp_path):
     lines = [line for line in result.output.splitlines() if line.startswith("[trace] fire")]
     # R1 B2 has no colour or value in common: the play phase entered (its first turn given), two moves, two
     # asks, then the end rule
-    assert lines == (["[trace] fire entering_play (priority inf)"]
+    assert lines == (["[trace] fire entering_play (entering the phase)"]
                      + ["[trace] fire player_to_move_takes (priority 0)"] * 2
                      + ["[trace] fire last_chip_wins (priority 0)"])
 

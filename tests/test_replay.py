@@ -70,6 +70,20 @@ def test_the_log_has_the_deal_and_every_card_movement_marked_full(tute_log: Path
     assert where and all(placed[card] == zone for card, zone in where.items())
 
 
+def test_every_line_of_a_log_is_standard_json(tmp_path: Path) -> None:
+    # a phase's entry fires before every rule of it, at an infinite priority: logged as Python writes it
+    # ("priority": Infinity), a line that JSON parsers other than Python's refuse (RFC 8259 has no Infinity, NaN)
+    log = tmp_path / "game.jsonl"
+    high_card = Path(__file__).resolve().parent.parent / "examples" / "high_card.yaml"
+    assert naipes("play", high_card, "--seat", "random", "--seat", "random", "--seed", "1", "--log", log).exit_code == 0
+
+    def refused(constant: str) -> None:
+        raise AssertionError(f"{constant} in a log line")
+    logged = [json.loads(line, parse_constant=refused) for line in log.read_text(encoding="utf-8").splitlines()]
+    fired = [r for r in logged if r["type"] == "fire"]
+    assert {r["priority"] for r in fired} == {"entry", 0}  # the entries of the phases, and the rules'
+
+
 @pytest.mark.slow
 def test_replay_reruns_every_decision_and_shows_each_seat_only_its_own_cards(tute_log: Path) -> None:
     replay = Replay.load(tute_log)

@@ -14,6 +14,7 @@ is cut by ``max_firings`` with the rules involved.
 """
 from __future__ import annotations
 
+import math
 from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
@@ -1042,7 +1043,9 @@ class Game:
     def _firing_record(self, act: Activation | None) -> dict[str, Any]:
         assert act is not None  # (told of a firing: the agenda is live)
         rule = act.rule
-        record: dict[str, Any] = {"type": "fire", "rule": rule.name, "priority": rule.priority,
+        # (a phase's entry comes before every rule of it: its priority is infinite, which JSON cannot write)
+        priority = rule.priority if rule.priority != math.inf else "entry"
+        record: dict[str, Any] = {"type": "fire", "rule": rule.name, "priority": priority,
                   "binding": {var: jsonable(v) for var, v in zip(rule.variables, act.binding)}}
         if rule.steps:
             record["steps"] = True  # its steps follow as records of their own

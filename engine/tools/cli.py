@@ -126,7 +126,8 @@ def trace_printer(record: dict) -> None:
         return
     binding = ", ".join(f"{k}={v}" for k, v in record["binding"].items())
     click.echo(f"[trace] fire {record['rule']}{' {' + binding + '}' if binding else ''} "
-               f"(priority {record['priority']})", err=True)
+               f"({'entering the phase' if record['priority'] == 'entry' else 'priority ' + str(record['priority'])})",
+               err=True)
     for other in record["over"]:
         click.echo(f"[trace]    over {other}", err=True)
 
