@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+from naipes import RandomAgent, load_program
 from naipes.tools.cli import main
 
 from helpers import RULESETS, write_rules
@@ -408,6 +409,62 @@ def test_a_rule_files_ai_that_names_a_python_bot_is_not_obeyed(tmp_path):
     played = run("play", rules, "--seat", "random", "--seed", "1")
     assert played.returncode == 0 and "P2 random" in played.stdout
     assert "ran the bot's file" not in checked.stderr + played.stderr
+
+
+@pytest.mark.parametrize("ai", ["ismcts:iterations=2,policy=python:{bot}:Pwn",  # (`ai: python:...` does not load)
+                                "ismcts:iterations=2,infer=python:{bot}:Pwn", "pimc:worlds=1,infer=python:{bot}:Pwn"])
+@pytest.mark.parametrize("after", [[], ["--after", "1"]])
+def test_solve_never_starts_a_python_bot_the_rule_file_names(tmp_path, ai, after):
+    # solve made the rule file's AI as it was written, whatever option named the bot (found by a red team)
+    (tmp_path / "pwn.py").write_text(PWN)
+    rules = tmp_path / "mine.yaml"
+    rules.write_text(f"extends: {RULESETS / 'kuhn_poker.yaml'}\n"
+                     f"players: {{min: 2, max: 2, default: 2, ai: '{ai.format(bot=tmp_path / 'pwn.py')}'}}\n")
+    result = run("solve", rules, "--open", *after)
+    assert result.returncode == 0, result.stderr
+    assert "ran the bot's file" not in result.stderr
+
+
+def logged_then_quit(tmp_path, seat: str):
+    """A log of a chip game left unfinished (the person at seat 1 quit), its second seat then edited to `seat`."""
+    log = tmp_path / "game.jsonl"
+    result = naipes("play", "fichas", "--seat", "human", "--seat", "random", "--seed", "1", "--log", log,
+                    input="quit\n")
+    assert log.exists(), result.output
+    lines = log.read_text(encoding="utf-8").splitlines()
+    header = json.loads(lines[0])
+    header["seats"][1] = seat
+    log.write_text("\n".join([json.dumps(header), *lines[1:]]) + "\n", encoding="utf-8")
+    return log
+
+
+@pytest.mark.parametrize("seat", ["pimc:worlds=1,infer=python:{bot}:Pwn", "ismcts:iterations=2,infer=python:{bot}:Pwn",
+                                  "ismcts:iterations=2,policy=python:{bot}:Pwn"])
+def test_a_resumed_log_never_starts_a_python_bot_any_option_names(tmp_path, seat, monkeypatch):
+    (tmp_path / "pwn.py").write_text(PWN)
+    log = logged_then_quit(tmp_path, seat.format(bot=tmp_path / "pwn.py"))
+    refused = run("play", "--resume", log, "--no-log")
+    assert "a log does not choose what runs" in refused.stderr and "ran the bot's file" not in refused.stderr
+    # and were the log's seat let through, it would still not start: only the person's own words start a bot
+    from naipes.agents import registry
+    from naipes.tools import cli
+    monkeypatch.setattr(cli, "shipped_agent", lambda spec: True)
+    monkeypatch.setattr(registry, "make_bot_seat", lambda *a: pytest.fail("a bot the log names was started"))
+    result = naipes("play", "--resume", log, "--no-log", input="quit\n")
+    assert "names the Python bot" in result.output and "only the command line starts one" in result.output
+
+
+def test_a_python_bot_starts_only_from_the_persons_own_words(tmp_path, monkeypatch):
+    from naipes.agents import registry
+    from naipes.errors import ParamError
+    started: list[str] = []
+    monkeypatch.setattr(registry, "make_bot_seat", lambda spec, limits: started.append(spec) or RandomAgent(1))
+    fichas = load_program(FICHAS)
+    for spec in ("python:bot.py:B", "ismcts:policy=python:bot.py:B", "pimc:infer=python:bot.py:B"):
+        with pytest.raises(ParamError, match="only the command line starts one"):
+            registry.make_agent(spec, program=fichas)
+        registry.make_agent(spec, program=fichas, typed=True)  # (the bot is made with the agent that names it)
+    assert started == ["python:bot.py:B"] * 3
 
 
 # ==================================================================== solve

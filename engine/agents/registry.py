@@ -23,11 +23,12 @@ a strategy file
 ``python:path/to/bot.py:ClassName``
     a Python bot (:mod:`naipes.bots`), run in a process of its own.
 
-Only the command line starts a Python bot. A file may name one (a strategy's
-``default:``, a rule file's ``players: ai:``, a log's seats): ``naipes check``
-then reads the bot's file as text (:func:`~naipes.agents.bot_seat.check_bot_reference`:
-it exists, parses, defines the class) and never runs it, and a game refuses it
-with an error that says how to seat it from the command line.
+Only the command line starts a Python bot: :func:`make_agent` starts one only when told that the name is the
+person's own words (``typed=True``), and the agents a typed name's options name (``policy=``, ``infer=``) are typed
+with it; every other name (a strategy's ``default:``, a rule file's ``players: ai:``, a log's seats, a web page's
+request) is not, whatever reads it. A file may name a bot: ``naipes check`` then reads the bot's file as text
+(:func:`~naipes.agents.bot_seat.check_bot_reference`: it exists, parses, defines the class) and never runs it,
+and a game refuses it with an error that says how to seat it from the command line.
 """
 from __future__ import annotations
 
@@ -84,18 +85,20 @@ assert tuple(AGENTS) == AGENT_NAMES, "naipes.language.vocabulary.AGENT_NAMES lis
 
 
 def make_agent(spec: str, seed: int | None = None, program: Program | None = None,
-               bot_limits: BotLimits = BotLimits(), strategies: dict | None = None) -> Agent:
+               bot_limits: BotLimits = BotLimits(), strategies: dict | None = None, *, typed: bool = False) -> Agent:
     """An agent from its command-line name: a built-in (with options: ``ismcts:iterations=200``),
     ``python:path/to/bot.py:ClassName`` (naipes.bots: a process of its own, with `bot_limits`), or, given the
     game's program, a strategy file (a path, ``GAME/LEVEL`` or a level of this game). `strategies`: the
-    strategy files compiled so far, by path (seats made together share them: each file is compiled once)."""
+    strategy files compiled so far, by path (seats made together share them: each file is compiled once).
+    `typed`: `spec` is the person's own words (the command line, a Python caller's); only then may it, or an agent
+    its options name, start a Python bot."""
     if spec.startswith("python:"):
-        return python_bot(spec, bot_limits)
+        return python_bot(spec, bot_limits, typed)
     name, _, rest = spec.partition(":")
     factory = AGENTS.get(name)
     if factory is not None:
         def make_policy(policy: str, policy_seed: int) -> object:
-            return make_agent(policy, seed=policy_seed, program=program)
+            return make_agent(policy, seed=policy_seed, program=program, typed=typed)
         return factory(seed=seed, program=program, make_policy=make_policy, **agent_options(spec, rest))
     path = strategy_path(spec, program) if program is not None else None
     if path is not None and program is not None:
@@ -124,18 +127,18 @@ class NamedBot:
         raise ParamError(f"{self.name} was checked, not started")
 
 
-def python_bot(spec: str, limits: BotLimits) -> Agent:
-    """The Python bot `spec` names, started; or, named by a file, checked without running it (naipes check) or
-    refused."""
+def python_bot(spec: str, limits: BotLimits, typed: bool) -> Agent:
+    """The Python bot `spec` names, started if the person typed its name; else checked without running it
+    (naipes check) or refused."""
     checked = _CHECKED_BOTS.get()
     if checked is not None:
         check_bot_reference(spec)
         checked.append(spec)
         return NamedBot(spec)
     named_by = _NAMED_BY.get()
-    if named_by is not None:
-        raise ParamError(f"{named_by} names the Python bot '{spec}', but only the command line starts one: "
-                         f"seat it yourself with --seat {spec}")
+    if named_by is not None or not typed:
+        raise ParamError(f"{named_by or 'a name not typed on the command line'} names the Python bot '{spec}', but "
+                         f"only the command line starts one: seat it yourself with --seat {spec}")
     return make_bot_seat(spec, limits)
 
 
@@ -167,24 +170,29 @@ SHIPPED_NAME = re.compile(r"[A-Za-z0-9_-]+(/[A-Za-z0-9_-]+)?")  # a built-in age
 def shipped_agent(spec: str) -> bool:
     """Whether `spec` names only what naipes ships: a built-in agent (with options naming only such agents) or a
     strategy level by its name (LEVEL, GAME/LEVEL): no Python bot, no file by its path."""
-    if spec.partition(":")[0] in AGENTS and ":" in spec:
-        return all(shipped_agent(policy) for policy in _policies(spec))
-    return SHIPPED_NAME.fullmatch(spec) is not None
+    return all(SHIPPED_NAME.fullmatch(name.partition(":")[0] if name.partition(":")[0] in AGENTS else name)
+               for name in named_agents(spec))
 
 
 def python_bots(spec: str) -> list[str]:
     """The Python bots `spec` names: itself (python:FILE:CLASS), or in its options (ismcts:policy=...)."""
-    if spec.startswith("python:"):
-        return [spec]
-    return [bot for policy in _policies(spec) for bot in python_bots(policy)]
+    return [name for name in named_agents(spec) if name.startswith("python:")]
 
 
-def _policies(spec: str) -> list[str]:
-    """The agents a built-in agent's options name (``ismcts:iterations=9,policy=AGENT``)."""
+AGENT_OPTIONS = ("policy", "infer")  # the options of the built-in agents whose values are agents (make_policy's)
+
+
+def named_agents(spec: str) -> list[str]:
+    """`spec` and every agent its options name, and theirs (``ismcts:policy=AGENT,infer=AGENT``), outermost first:
+    what every question about what a name would run reads (a Python bot, a person, a file)."""
+    found = [spec]
     name, _, options = spec.partition(":")
-    if name not in AGENTS:
-        return []
-    return [value for key, _, value in (item.partition("=") for item in options.split(",")) if key == "policy"]
+    if name in AGENTS:
+        for item in options.split(","):
+            key, _, value = item.partition("=")
+            if key.strip() in AGENT_OPTIONS:
+                found += named_agents(value.strip())
+    return found
 
 
 def unknown_agent(spec: str, program: Program | None) -> str:

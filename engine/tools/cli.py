@@ -27,7 +27,7 @@ import random
 import re
 import sys
 import textwrap
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Collection, Iterable
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -50,7 +50,7 @@ from . import solving
 from .gamelog import LogError, LogHeader, attach_log, attach_seat_log, digest
 from .replay import Replay, browse, full_view, ruleset_reference, scripted, seat_named, show_step
 from .scoresheet import ScoreSheet, score_columns
-from .seating import close_agents, seat_agents, seat_list, seat_plan
+from .seating import close_agents, seat_agents, seat_list, seat_plan, typed_seats
 
 
 def find_ruleset(name: str) -> Path:
@@ -204,10 +204,12 @@ def seat_options(command: Callable) -> Callable:
 
 
 def seated(program: Program, seats: tuple[str, ...], players: int | None, opponents: str | None, seed: int,
-           limits: BotLimits, person_first: bool) -> tuple[list, list[str], str]:
-    """The agents of the table, their names as given (what a log records), and the lines saying who sits where."""
+           limits: BotLimits, person_first: bool, typed: Collection[int] | None = None) -> tuple[list, list[str], str]:
+    """The agents of the table, their names as given (what a log records), and the lines saying who sits where.
+    `typed`: the seats whose names the person typed (by default those --seat and --opponents name)."""
     names = seat_plan(program, seats, players, opponents, person_first)
-    agents = seat_agents(program, names, len(seats), seed, limits)
+    typed = typed_seats(names, seats, opponents) if typed is None else typed
+    agents = seat_agents(program, names, len(seats), seed, limits, typed)
     return agents, names, seat_list(program, names, [agent.name for agent in agents], len(seats))
 
 
@@ -280,14 +282,15 @@ def play(ruleset: str | None, seats: tuple[str, ...], players: int | None, oppon
         resumed = resume_from(resume_path, ruleset, params, seed)
         program, seed, rule_file, overrides = resumed.program, resumed.header["seed"], resumed.rule_file, \
             resumed.header["params"]
-        seats = resumed_names(resumed, seats)  # as many seats as the log's game
+        seats, typed = resumed_names(resumed, seats)  # as many seats as the log's game
         log_path = None if no_log else log_path or writable_log(resume_path)
     elif ruleset is None:
         raise click.UsageError("name a RULESET to play, or a log to continue with --resume LOG")
     else:
-        resumed, rule_file, overrides = None, find_ruleset(ruleset), parse_params(params)
+        resumed, rule_file, overrides, typed = None, find_ruleset(ruleset), parse_params(params), None
         program, seed = load_program(rule_file, overrides), pick_seed(seed)
-    agents, names, seating = seated(program, seats, players, opponents, seed, limits, person_first=resumed is None)
+    agents, names, seating = seated(program, seats, players, opponents, seed, limits, person_first=resumed is None,
+                                    typed=typed)
     count = len(agents)
     game = Game(program, seed, players=count)
     with contextlib.ExitStack() as cleanup:
@@ -377,22 +380,22 @@ def resume_from(log: str, ruleset: str | None, params: tuple[str, ...], seed: in
     return resumed
 
 
-def resumed_names(resumed: Replay, seats: tuple[str, ...]) -> tuple[str, ...]:
+def resumed_names(resumed: Replay, seats: tuple[str, ...]) -> tuple[tuple[str, ...], set[int]]:
     """The agents of a resumed game: the command line's (--seat AGENT... for every seat, or --seat SEAT=AGENT for
-    some), else the log's. A seat the log gives a Python bot or a file by its path (a log chooses nothing that
-    runs) must be named on the command line; the error says how."""
+    some), else the log's; and the seats whose agent the person typed. A seat the log gives a Python bot or a file
+    by its path (a log chooses nothing that runs) must be named on the command line; the error says how."""
     replaced = [seat for seat in seats if SEAT_AGENT.fullmatch(seat)]
     if replaced and len(replaced) < len(seats):
         raise click.BadParameter("give every seat's agent (--seat AGENT, in seat order) or replace some "
                                  "(--seat SEAT=AGENT), not both", param_hint="--seat")
     if seats and not replaced:
-        return seats
+        return seats, set(range(len(seats)))
     names = list(resumed.header["seats"])
     players = [p.name for p in resumed.game.memory.players]
     if len(names) != len(players):
         raise LogError(f"the log names {len(names)} seats for a game of {len(players)} players",
                        Location(str(resumed.path), 1, 1))
-    named = set()
+    named: set[int] = set()
     for text in replaced:
         seat, _, agent = text.partition("=")
         number = resumed.seat(seat)
@@ -407,7 +410,7 @@ def resumed_names(resumed: Replay, seats: tuple[str, ...]) -> tuple[str, ...]:
                  f"pass --seat {player}={name} to use it" for player, name in refused]
         raise NaipesError("a log does not choose what runs: " + "; ".join(lines)
                           + " (or another agent: --seat SEAT=AGENT)")
-    return tuple(names)
+    return tuple(names), named
 
 
 SEAT_AGENT = re.compile(r"[A-Za-z]*[0-9]+=.+")  # --seat P2=AGENT, or 1=AGENT: one seat's agent replaced
@@ -523,7 +526,8 @@ def simulate(ruleset: str, games: int, seats: tuple[str, ...], players: int | No
     if "human" in seats or opponents == "human":
         raise click.BadParameter("simulate is for AI seats; use 'play' to play", param_hint="--seat")
     names = seat_plan(program, seats, players, opponents)
-    agents = seat_agents(program, names, len(seats), seed, limits)  # made once to check every name before the run
+    agents = seat_agents(program, names, len(seats), seed, limits,  # made once to check every name before the run
+                         typed_seats(names, seats, opponents))
     close_agents(agents)
     labels = [agent.name for agent in agents]
     click.echo(seat_list(program, names, labels, len(seats)))

@@ -11,11 +11,12 @@ more seats are named) with ``--opponents`` (default: the rule file's AI,
 """
 from __future__ import annotations
 
+from collections.abc import Collection
 from pathlib import Path
 
 from ..agents.bot_process import BotLimits
 from ..agents.levels import default_opponent, unseatable
-from ..agents.registry import agent_options, load_strategy, make_agent
+from ..agents.registry import agent_options, load_strategy, make_agent, named_agents
 from ..errors import ParamError, RuleError
 from ..language.strategies import strategy_path
 from ..language.vocabulary import AGENT_NAMES
@@ -39,6 +40,12 @@ def seat_plan(program: Program, seats: tuple[str, ...] | list[str], players: int
     return named + [opponents or default_opponent(program)] * (count - len(named))
 
 
+def typed_seats(names: list[str], seats: tuple[str, ...] | list[str], opponents: str | None) -> range:
+    """The seats of `seat_plan`'s `names` that the person typed: those named with --seat, and the rest when
+    --opponents named their agent (not when the rule file's AI fills them)."""
+    return range(len(names) if opponents is not None else len(seats))
+
+
 def refuse_people(program: Program, specs: list[str]) -> None:
     """For the runs that seat only AI players (simulate, tournament, solve --after): refuse `specs` where a seat
     would ask a person to move after all: 'human' itself (the rule file's `players: ai:`), in a built-in agent's
@@ -54,9 +61,9 @@ def _asks_a_person(program: Program, spec: str, seen: tuple[Path, ...]) -> bool:
     if spec == HUMAN:
         return True
     name, _, options = spec.partition(":")
-    if name in AGENT_NAMES:  # (its options may name the agent it plays out with: policy=AGENT)
-        policy = agent_options(spec, options).get("policy")
-        return policy is not None and _asks_a_person(program, policy, seen)
+    if name in AGENT_NAMES:  # (its options may name the agents it plays out with or models the others by)
+        agent_options(spec, options)  # (malformed options: said here, as making the agent would)
+        return any(_asks_a_person(program, inner, seen) for inner in named_agents(spec)[1:])
     if spec.startswith("python:"):
         return False
     path = strategy_path(spec, program)
@@ -73,15 +80,17 @@ def agent_seed(seed: int, seat: int) -> int:
     return seed * 1009 + seat
 
 
-def seat_agents(program: Program, names: list[str], named: int, seed: int, limits: BotLimits) -> list:
-    """The agents of `names`; the first `named` came from --seat, the others from --opponents (for errors)."""
+def seat_agents(program: Program, names: list[str], named: int, seed: int, limits: BotLimits,
+                typed: Collection[int] = ()) -> list:
+    """The agents of `names`; the first `named` came from --seat, the others from --opponents (for errors).
+    `typed`: the seats whose names the person typed (only those may start a Python bot: see make_agent)."""
     agents: list = []
     strategies: dict = {}  # (a strategy file seated twice is compiled once)
     try:
         for i, name in enumerate(names):
             try:
                 agents.append(make_agent(name, seed=agent_seed(seed, i), program=program, bot_limits=limits,
-                                         strategies=strategies))
+                                         strategies=strategies, typed=i in typed))
             except ParamError as error:
                 raise ParamError(f"{'--seat' if i < named else '--opponents'}: {error}") from None
     except BaseException:

@@ -12,6 +12,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from ..agents.levels import default_opponent
 from ..agents.registry import make_agent
 from ..agents.solver import SEARCHES, OpenSolver, Solution
 from ..errors import NaipesError
@@ -30,10 +31,11 @@ def open_position(program: Program, seed: int, after: int = 0, log: str | None =
         number = replay.steps if step is None else step
         return replay.step(number).game.clone(), f"{log}, step {number}"
     game = Game(program, seed)
+    opponent = default_opponent(program)  # (never a Python bot: a rule file's AI names one only as text)
     if after:
-        refuse_people(program, [program.default_ai])
-    agents = [make_agent(program.default_ai, seed=seed * 1009 + i, program=program)
-              for i in range(len(game.memory.players))]
+        refuse_people(program, [opponent])
+    agents = [make_agent(opponent, seed=seed * 1009 + i, program=program)
+              for i in range(len(game.memory.players) if after else 0)]
     for seat, agent in enumerate(agents):
         if hasattr(agent, "attach"):
             agent.attach(game, seat)

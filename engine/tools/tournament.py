@@ -72,11 +72,16 @@ class Compiled:
 
 def compile_seats(program: Program, specs: list[str], limits: BotLimits) -> Compiled:
     """`program` with the strategy files `specs` name compiled against it: each agent is made once, which fails
-    early on a bad name, and closed (a Python bot's process ends: each worker starts its own)."""
+    early on a bad name, and closed (a Python bot's process ends: each worker starts its own).
+
+    `specs` are the words of whoever runs the tournament (the command line's --seat, a Python caller's): a Python
+    bot among them is started. The seats the rule file's AI fills get naipes.agents.levels.default_opponent,
+    which never names one."""
     refuse_people(program, specs)
     compiled = Compiled(program)
     for spec in specs:
-        close_agents([make_agent(spec, program=program, bot_limits=limits, strategies=compiled.strategies)])
+        close_agents([make_agent(spec, program=program, bot_limits=limits, strategies=compiled.strategies,
+                                 typed=True)])
     return compiled
 
 
@@ -84,7 +89,8 @@ def worker_state(compiled: Compiled, specs: list[str], limits: BotLimits) -> dic
     """A worker's program and agents (a strategy seated twice, or by several workers, is compiled once)."""
     program = compiled.program
     return {"program": program, "specs": specs, "agents": [
-        make_agent(spec, program=program, bot_limits=limits, strategies=compiled.strategies) for spec in specs]}
+        make_agent(spec, program=program, bot_limits=limits, strategies=compiled.strategies, typed=True)
+        for spec in specs]}
 
 
 def init_worker(compiled: Compiled, specs: list[str], limits: BotLimits) -> None:

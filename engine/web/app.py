@@ -117,7 +117,8 @@ def new_table(app: Starlette, game: str, params: dict[str, str], seats: list[str
     chosen = seed is not None
     seed = seed if seed is not None else secrets.randbits(SEED_BITS)
     spec = {"game": game, "params": dict(params), "seats": seats}
-    table = Table(program, seats, seed, pause=app.state.pause, spec=spec, seed_chosen=chosen)
+    table = Table(program, seats, seed, pause=app.state.pause, spec=spec, seed_chosen=chosen,
+                  typed=not checked)  # (the command line's seats are the person's words; a page's are not)
     table.log = app.state.logs.new(game, table.id)
     return app.state.tables.add(table)
 

@@ -145,11 +145,13 @@ class Table:
 
     Thread-safe: the game thread publishes; any thread may read a seat's
     state, the records, and submit requests. `watchers` are called (from the
-    game thread) whenever something changed.
+    game thread) whenever something changed. `typed`: the seats are the words of the person who started the
+    server (its command line), not a page's request: only then may one start a Python bot.
     """
 
     def __init__(self, program: Program, seats: list[str], seed: int, *, pause: float = 0.0,
-                 spec: dict | None = None, seed_chosen: bool = True, script: list[dict] | None = None):
+                 spec: dict | None = None, seed_chosen: bool = True, script: list[dict] | None = None,
+                 typed: bool = False):
         self.id = secrets.token_urlsafe(6)
         self.program, self.seed, self.pause = program, seed, pause
         self.spec = spec or {}  # how it was made: game, params, seats (to start another like it)
@@ -157,7 +159,8 @@ class Table:
         self.seat_specs = list(seats)
         strategies: dict = {}  # (a strategy file seated twice is compiled once)
         self.agents: list[Agent] = [WebSeat(self, i) if name == HUMAN
-                                    else make_agent(name, seed=seed * 1009 + i, program=program, strategies=strategies)
+                                    else make_agent(name, seed=seed * 1009 + i, program=program, strategies=strategies,
+                                                    typed=typed)
                                     for i, name in enumerate(seats)]
         self.human_seats = {i: agent for i, agent in enumerate(self.agents) if isinstance(agent, WebSeat)}  # the humans
         self.script = list(script or [])  # a resumed game's logged decisions, made again first (quickly, unshown)
