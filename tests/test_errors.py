@@ -351,7 +351,7 @@ LOCATED = [
     case('remove_of_a_rule_the_base_lacks', """
         extends: base.yaml
         remove: [start_rule, nonesuch]
-        """, "remove: the base has no rule, phase step or variable named 'nonesuch'", 'nonesuch', name='v.yaml'),
+        """, "remove: the base has no rule, phase step, variable or param named 'nonesuch'", 'nonesuch', name='v.yaml'),
     case('override_without_extends', """
         game: t
         override: []
@@ -458,6 +458,45 @@ LOCATED = [
         game: t
         doc: {aim: win}
         """, "'doc' is a text", '{aim: win}'),
+    # Python's statements the language leaves out: said at the word, with what to write instead
+    case('there_is_no_while', one_rule_doing("while x < 3:", "    x += 1"),
+         "the rule language has no 'while' statement (actions of rule 'r')", 'while', hint="for NAME in LIST"),
+    case('there_is_no_break', one_rule_doing("for c in [1, 2]:", "    break"),
+         "no 'break' statement", 'break', hint="no way out of a loop"),
+    case('there_is_no_import', one_rule_doing("import os"), "no 'import' statement", 'import', hint="imports nothing"),
+    case('there_is_no_try', one_rule_doing("try:", "    x = 1"), "no 'try' statement", 'try'),
+    case('there_is_no_def_in_a_function', """
+        game: t
+        functions:
+          "f(a)": |
+            def g(b):
+                return b
+            return a
+        """, "no 'def' statement (function 'f')", 'def', hint="under 'functions:'"),
+    # a variable named as a built-in, a name of the engine's or a param: said which
+    case('a_variable_named_as_a_built_in_says_so', """
+        game: t
+        state:
+          count: 0
+        """, "'count' is a built-in function: a variable or zone needs a name of its own", 'count'),
+    case('a_variable_named_as_the_engines_own_says_so', """
+        game: t
+        state:
+          phase: 0
+        """, "'phase' is a name of the engine's own", ('phase', 1)),
+    case('a_variable_named_as_a_param_says_so', """
+        game: t
+        params:
+          goal: {default: 3}
+        state:
+          goal: 0
+        """, "'goal' is already a param", ('goal', 2)),
+    # a bare word where a text was meant
+    case('a_bare_word_as_a_value_hints_at_quoting_it', """
+        game: t
+        state:
+          mood: calm
+        """, "unknown name 'calm'", 'calm', hint="\"'calm'\""),
 ]
 
 
@@ -599,7 +638,8 @@ def test_every_name_a_variant_changes_that_the_base_lacks_is_reported_in_file_or
     assert [(e.location.line, e.message, e.hint) for e in errors] == [
         (3, "override: the base has no rule or phase step named 'stop_rul'", "did you mean 'stop_rule'?"),
         (5, "override: the base has no rule or phase step named 'nothing_like_it'", None),
-        (7, "remove: the base has no rule, phase step or variable named 'strat_rule'", "did you mean 'start_rule'?")]
+        (7, "remove: the base has no rule, phase step, variable or param named 'strat_rule'",
+         "did you mean 'start_rule'?")]
 
 
 def test_a_valid_variant_loads_and_runs(tmp_path):

@@ -1077,8 +1077,23 @@ def test_a_variant_removes_a_variable_it_does_not_use(tmp_path):
     (tmp_path / "bad.yaml").write_text("extends: base.yaml\ngame: bad\nremove: [unsued]\n")
     with pytest.raises(RuleError) as caught:
         load_program(tmp_path / "bad.yaml")
-    assert "no rule, phase step or variable named 'unsued'" in caught.value.message
+    assert "no rule, phase step, variable or param named 'unsued'" in caught.value.message
     assert caught.value.hint == "did you mean 'unused'?"
+
+
+def test_a_variant_removes_a_param_it_does_not_use_and_a_text_still_reading_one_is_an_error_there(tmp_path):
+    # a variant for another game keeps none of the base's meaningless params (`naipes info` lists them)
+    (tmp_path / "base.yaml").write_text(
+        "game: base\nparams:\n  target: {default: 3}\n  bonus: {default: 5}\nstate:\n  goal: target\n"
+        f"{FINISH}")
+    (tmp_path / "v.yaml").write_text("extends: base.yaml\ngame: v\nremove: [bonus]\n")
+    assert list(load_program(tmp_path / "v.yaml").params) == ["target"]
+    (tmp_path / "too_much.yaml").write_text("extends: base.yaml\ngame: too_much\nremove: [target]\n")
+    with pytest.raises(RuleErrors) as caught:
+        load_program(tmp_path / "too_much.yaml")
+    error = caught.value.errors[0]
+    assert "unknown name 'target'" in error.message
+    assert (error.location.file, error.location.line) == (str(tmp_path / "base.yaml"), 6)
 
 
 @pytest.mark.parametrize("expr, expected", [

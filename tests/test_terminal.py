@@ -82,6 +82,15 @@ def test_a_move_reads_with_the_verb_its_rule_file_gives(ruleset, move, public, t
     assert shipped_program(ruleset).moves[move].told("P2", public) == told
 
 
+def test_a_move_without_an_argument_is_told_by_its_verb_alone():
+    # `verb: stands` on a move without `choose`: its public form is its name ("P1 stands stand" before)
+    from naipes.program import MoveSpec
+    stand = MoveSpec("stand", None, None, [], None, None, lambda *a: None, verb="stands")
+    assert stand.told("P1", "stand") == "P1 stands"
+    assert stand.told("P1", "stand pat") == "P1 stands stand pat"  # (a public form of its own keeps the verb before it)
+    assert replace(stand, arg="c").told("P1", "stand") == "P1 stands stand"  # (an argument that reads as the name)
+
+
 def test_a_move_without_a_verb_is_told_plainly():
     spec = shipped_program("chinchon").moves["draw"]
     assert spec.told("P1", "shuffle") == "P1: shuffle"   # none of its words: no verb is guessed

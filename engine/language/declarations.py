@@ -226,10 +226,13 @@ class Declarations(SectionReader):
         if problem:
             self.error(problem, loc)
             return
-        reserved = {"players", "phase", "stage", "player"} | set(BUILTINS)
-        if name in reserved or name in sym.params:
-            self.error(f"'{name}' is reserved or already a param", loc)
-        elif not per_player and typ is None and name in statement_words():
+        taken = f"'{name}' is a built-in function" if name in BUILTINS else \
+            f"'{name}' is a name of the engine's own" if name in ("players", "phase", "stage", "player") \
+            else f"'{name}' is already a param" if name in sym.params else None
+        if taken:  # (its uses read the built-in, the engine's or the param: no error of theirs follows)
+            self.error(f"{taken}: a variable or zone needs a name of its own", loc)
+            return
+        if not per_player and typ is None and name in statement_words():
             self.error(f"the variable '{name}' is named like the statement '{name} ...': a line beginning with "
                        f"'{name}' is that statement, so the variable could never be assigned", loc,
                        "give it another name")

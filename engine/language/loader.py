@@ -565,22 +565,22 @@ def _merge_rules(base_rules: Seq, variant: Map, merged: Map) -> Seq:
     def missing(name: Any, loc: Location, what: str) -> RuleError:
         known = [str(n) for n in names if n] + list(_step_names(merged))
         if what == "remove":
-            known += [str(v) for s in VARIABLE_SECTIONS if isinstance(merged.get(s), Map) for v in merged[s]]
-        things = "rule, phase step or variable" if what == "remove" else "rule or phase step"
+            known += [str(v) for s in REMOVABLE_SECTIONS if isinstance(merged.get(s), Map) for v in merged[s]]
+        things = "rule, phase step, variable or param" if what == "remove" else "rule or phase step"
         return RuleError(f"{what}: the base has no {things} named '{name}'", loc,
                          hint=did_you_mean(str(name), known))
 
     unknown: list[RuleError] = []
     removed = variant.get("remove") or Seq()
     if not isinstance(removed, Seq):
-        raise RuleError("'remove' takes a list of rule names", variant.loc("remove"))
+        raise RuleError("'remove' takes a list of names", variant.loc("remove"))
     for i, name in enumerate(removed):
         if not isinstance(name, str):
-            raise RuleError("'remove' lists names of rules, phase steps or variables", removed.loc(i))
+            raise RuleError("'remove' lists names of rules, phase steps, variables or params", removed.loc(i))
         if name in names:
             at = names.index(name)
             del rules[at], rules.item_locs[at], names[at]
-        elif not _replace_step(merged, name, None) and not _remove_variable(merged, name):
+        elif not _replace_step(merged, name, None) and not _remove_declared(merged, name):
             unknown.append(missing(name, removed.loc(i), "remove"))
     overrides = variant.get("override") or Seq()
     if not isinstance(overrides, Seq):
@@ -632,12 +632,13 @@ def _overridden(replaced: Any, rule: Any) -> Any:
     return out
 
 
-VARIABLE_SECTIONS = ("state", "player_state")
+REMOVABLE_SECTIONS = ("state", "player_state", "params")  # what `remove:` deletes by name, besides rules, steps
 
 
-def _remove_variable(merged: Map, name: Any) -> bool:
-    """Delete a state or player variable the variant does not use (False if there is none of that name)."""
-    for section in VARIABLE_SECTIONS:
+def _remove_declared(merged: Map, name: Any) -> bool:
+    """Delete a state or player variable, or a param, that the variant does not use (False if there is none of
+    that name)."""
+    for section in REMOVABLE_SECTIONS:
         variables = merged.get(section)
         if isinstance(variables, Map) and name in variables:
             kept = Map({k: v for k, v in variables.items() if k != name})

@@ -164,6 +164,35 @@ def _misspelt_statement(source: str, token: Token) -> str | None:
     return did_you_mean(word.group(1), statement_words())
 
 
+# Python's statements that the rule language leaves out, and what to write instead
+NOT_STATEMENTS = {
+    "while": "loop over a list with 'for NAME in LIST:' (range(n) for a count); every loop ends",
+    "break": "there is no way out of a loop: loop over the items wanted (a comprehension with 'if' picks them), "
+             "or test a condition inside it",
+    "continue": "put what follows under an 'if'",
+    "def": "a function is written under 'functions:' (\"name(a, b)\": its body)",
+    "class": "records are declared under 'records:'",
+    "import": "a rule file imports nothing: the built-in functions are listed in docs/language.md",
+    "try": "a fault in a rule stops the game with its place: test the condition with 'if' first",
+    "raise": "end the game with 'end game', or test the condition with 'if'",
+    "with": "write the statements themselves",
+    "del": "remove an item by assigning the list without it (a comprehension with 'if')",
+    "global": "a game variable is assigned by its name anywhere",
+    "nonlocal": "a game variable is assigned by its name anywhere",
+    "yield": "a function gives one value: return a list",
+}
+
+
+def _python_statement(source: str, line: int) -> tuple[str, int, str] | None:
+    """(word, column, what to write instead) where line `line` of `source` begins with a Python statement's word
+    the language does not have (`while x < 3:`, `break`)."""
+    text = source.split("\n")[line - 1] if 0 < line <= source.count("\n") + 1 else ""
+    word = re.match(r"(\(?\s*)([a-z]+)\b", text)  # (an expression is parsed in brackets)
+    if word is None or word.group(2) not in NOT_STATEMENTS:
+        return None
+    return word.group(2), word.start(2) + 1, NOT_STATEMENTS[word.group(2)]
+
+
 def _statement_word_assigned(source: str, token: Token) -> str | None:
     """The statement's word a line assigns to (`deal = 3`, `move += 1`): a variable named like a statement's word
     cannot begin a line."""
@@ -211,6 +240,11 @@ def _parse(text: str, start: str, what: str) -> Tree:
     except UnexpectedToken as exc:
         tok = exc.token
         line, col = (tok.line, tok.column) if tok.line is not None else (1, 1)
+        python = _python_statement(source, line)
+        if python is not None:
+            word, at, instead = python
+            raise RuleError(f"the rule language has no '{word}' statement ({what})", _where(line, at),
+                            hint=instead) from None
         hint = None
         assigned = _statement_word_assigned(source, tok) if start == "block_start" else None
         if tok.type == "_INDENT" or "_INDENT" in exc.expected:

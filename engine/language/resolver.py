@@ -186,8 +186,10 @@ class Resolver:
         if name in self.sym.moves:
             self.fail(node, f"'{name}' is a move: moves are offered with 'ask PLAYER to {name}'")
         known = [*self.scope, *self.sym.params, *self.sym.globals, *self.sym.functions, *BUILTINS]
-        self.fail(node, f"unknown name '{name}'", did_you_mean(name, [k for k in known if not k.startswith("_")]),
-                  unknown=name)
+        hint = did_you_mean(name, [k for k in known if not k.startswith("_")])
+        if hint is None and isinstance(node.at, n.Position) and str(node.at.text).strip() == name:
+            hint = f"a value is an expression, so a text is quoted inside it: \"'{name}'\""  # (`mood: calm`)
+        self.fail(node, f"unknown name '{name}'", hint, unknown=name)
 
     def e_Attribute(self, node: n.Attribute) -> str | None:
         attr = node.name
