@@ -783,10 +783,40 @@ def test_rule_file_errors(tmp_path):
     bad = RULES.replace("jokers='joker')\n  let figures", "joker='joker')\n  let figures")
     with pytest.raises((RuleError, RuleErrors), match="no keyword argument 'joker'"):
         _load(tmp_path, bad)
-    # ... and an attribute name starting with '_' is refused when it runs.
+    # ... and a name the file did not declare is an error where it runs: names are read behind the engine's prefix
     bad = RULES.replace("jokers='joker')\n  let figures", "jokers='__class__')\n  let figures")
-    with pytest.raises(GameError, match="'_'"):
+    with pytest.raises(GameError, match="a card has no attribute '__class__'"):
         Game(_load(tmp_path, bad), 0).start()
+
+
+@pytest.mark.parametrize("call, kind", [
+    ("str(best_melds(list(seen), [0], rank='time_tag', suit='kind', value='time_tag', min_set=9))", "a fact 'seen'"),
+    ("longest_run([pile], [0], suit='slot', rank='slot')", "a list"),  # (a zone is a list of cards)
+    ("is_meld(list(seen), ['seen'], suit='kind', rank='kind')", "a fact 'seen'"),
+])
+def test_a_meld_functions_attribute_names_read_only_what_the_file_declared(tmp_path, call, kind):
+    # the options took an attribute name as text and read it from whatever they were given (a red team read a
+    # fact's time tag and a zone's slot number): a name is now the file's own attribute, or a located error
+    path = tmp_path / "g.yaml"
+    path.write_text(f"""game: g
+players: 2
+facts:
+  seen: [what]
+zones:
+  pile: {{}}
+state:
+  x: "None"
+setup: |
+  assert seen(what=1)
+  x = {call}
+rules:
+  - name: done
+    then: "end game"
+""", encoding="utf-8")
+    with pytest.raises(GameError) as caught:
+        Game(load_program(path), 0).start()
+    assert "has no attribute" in caught.value.message and kind in caught.value.message
+    assert caught.value.location.line == 11
 
 
 @dataclass(eq=False)

@@ -16,6 +16,7 @@ from types import GeneratorType
 from typing import Any, Final
 
 from ..errors import GameError
+from ..program import attribute
 from .limits import Budget, bounded_join, bounded_range, bounded_str, bounded_sum
 from .melds import best_melds, can_lay_off, is_meld, lay_off_all, longest_run, meld_and_lay_off, meldable
 
@@ -268,6 +269,30 @@ def _few_cards(search: Callable, most: int = MAX_MELD_CARDS) -> Callable:
     return bounded
 
 
+CARD_FIELDS = ("suit", "rank", "value", "jokers")  # the meld functions' options that name a card attribute
+
+
+def _declared_fields(meld: Callable) -> Callable:
+    """A meld function as a rule file calls it: an option naming a card attribute by text (`jokers='joker'`) reads
+    the attribute the file declared by that name, behind the engine's prefix, as every read of the file's code
+    does, never a Python attribute of whatever it is given; `suit` and `rank` read the declared ones unless
+    given."""
+    def called(*args: Any, **kwargs: Any) -> Any:
+        for name in CARD_FIELDS:
+            how = kwargs.get(name, name if name in ("suit", "rank") else None)
+            if type(how) is str:
+                kwargs[name] = attribute(how)
+        return meld(*args, **kwargs)
+    called.__name__, called.__doc__ = meld.__name__, meld.__doc__
+    return called
+
+
+def _melds(meld: Callable, most: int | None = MAX_MELD_CARDS) -> Callable:
+    """A meld function as the rule language's built-in: its card attributes the declared ones (_declared_fields),
+    at most `most` cards searched (None: no search of a hand)."""
+    return _declared_fields(_few_cards(meld, most) if most is not None else meld)
+
+
 def _py(name: str, lo: int, hi: int | None, kwargs: tuple = (), returns: str | None = None,
         iterates: bool = False) -> Builtin:
     return Builtin(getattr(builtins, name), lo, hi, frozenset(kwargs), returns=returns, iterates=iterates)
@@ -315,28 +340,28 @@ BUILTINS: dict[str, Builtin] = {
     "choice": Builtin(choice, 1, 1, random=True),
     "random": Builtin(random_float, 0, 0, random=True, returns="float"),
     # rummy-family melds (engine/melds.py); keyword options say how to read the cards and what a meld is
-    "best_melds": Builtin(_few_cards(best_melds), 2, 2, frozenset({"suit", "rank", "value", "jokers", "min_set",
+    "best_melds": Builtin(_melds(best_melds), 2, 2, frozenset({"suit", "rank", "value", "jokers", "min_set",
                                                                    "max_set", "min_run", "joker_value",
                                                                    "jokers_per_meld"}), returns="dict",
                           doc="{'melds', 'loose', 'deadwood'}: the partition with the least unmelded value"),
-    "meldable": Builtin(_few_cards(meldable), 2, 2, frozenset({"suit", "rank", "jokers", "min_set", "max_set",
+    "meldable": Builtin(_melds(meldable), 2, 2, frozenset({"suit", "rank", "jokers", "min_set", "max_set",
                                                                "min_run", "jokers_per_meld"}), returns="list",
                         doc="the cards that are in at least one valid meld of the cards"),
-    "is_meld": Builtin(_few_cards(is_meld), 2, 2, frozenset({"suit", "rank", "jokers", "min_set", "max_set", "min_run",
+    "is_meld": Builtin(_melds(is_meld), 2, 2, frozenset({"suit", "rank", "jokers", "min_set", "max_set", "min_run",
                                                 "jokers_per_meld"}), returns="bool",
                        doc="the cards form one set or run"),
-    "can_lay_off": Builtin(can_lay_off, 3, 3, frozenset({"suit", "rank", "jokers", "min_set", "max_set", "min_run",
-                                                        "jokers_per_meld"}), returns="bool",
+    "can_lay_off": Builtin(_melds(can_lay_off, None), 3, 3, frozenset({"suit", "rank", "jokers", "min_set", "max_set",
+                                                                      "min_run", "jokers_per_meld"}), returns="bool",
                            doc="the card extends the meld"),
-    "lay_off_all": Builtin(_few_cards(lay_off_all), 3, 3, frozenset({"suit", "rank", "value", "jokers", "min_set",
+    "lay_off_all": Builtin(_melds(lay_off_all), 3, 3, frozenset({"suit", "rank", "value", "jokers", "min_set",
                                                                      "max_set", "min_run", "joker_value",
                                                                      "jokers_per_meld"}), returns="dict",
                            doc="{'laid', 'remaining', 'melds', 'deadwood'}: the most value laid off onto melds"),
-    "meld_and_lay_off": Builtin(_few_cards(meld_and_lay_off, MAX_LAY_OFF_CARDS), 3, 3,
+    "meld_and_lay_off": Builtin(_melds(meld_and_lay_off, MAX_LAY_OFF_CARDS), 3, 3,
                                 frozenset({"suit", "rank", "value", "jokers", "min_set", "max_set", "min_run",
                                            "joker_value", "jokers_per_meld"}), returns="dict",
                                 doc="{'melds', 'laid', 'loose', 'deadwood', 'table'}: the least unmelded value when "
                                     "the cards may meld among themselves or go onto the melds"),
-    "longest_run": Builtin(longest_run, 2, 2, frozenset({"suit", "rank", "jokers"}), returns="int",
+    "longest_run": Builtin(_melds(longest_run, None), 2, 2, frozenset({"suit", "rank", "jokers"}), returns="int",
                            doc="the longest chain of consecutive ranks in one suit, without jokers"),
 }
