@@ -23,6 +23,7 @@ from naipes.tools import catalogue  # noqa: E402
 from naipes.tools.cli import main  # noqa: E402
 from naipes.tools.replay import Replay  # noqa: E402
 from naipes.web.app import create_app  # noqa: E402
+from naipes.web.guard import JSONResponse  # noqa: E402
 from naipes.web.table import Table, Tables  # noqa: E402
 
 from helpers import RULESETS, shipped_program  # noqa: E402
@@ -440,6 +441,41 @@ def test_large_and_deep_bodies_are_refused(client):
     assert client.post("/api/tables", data={"game": "fichas"}).status_code == 415  # a form (a cross-site post's)
     assert post(b"\xff\xfe").status_code == 400 and post(b"{").status_code == 400
     assert client.app.state.tables.all() == []
+
+
+NOT_UNICODE = "the request holds text that is not valid Unicode"
+
+
+@pytest.mark.parametrize("body", [
+    '{"game": "\\ud800"}', '{"game": "pocha", "params": {"\\ud800": 1}}', '{"resume": "\\udfff"}',
+    '{"game": "fichas", "seats": [["human", {"x\\udc80y": "z"}]]}', '["\\ud83d"]',
+])
+def test_text_that_is_not_unicode_is_refused_where_it_comes_in(client, body):
+    """A lone UTF-16 surrogate is a legal JSON escape, but no UTF-8 holds it: an answer quoting it could not be sent."""
+    def post(content):
+        return client.post("/api/tables", content=content.encode(), headers={"content-type": "application/json"})
+    response = post(body)
+    assert response.status_code == 400 and response.json()["error"] == NOT_UNICODE
+    pair = post('{"game": "fichas", "params": {"\\ud83d\\ude00": 1}}')  # (a pair is a character: 😀, no such param)
+    assert pair.status_code == 400 and pair.json()["error"] != NOT_UNICODE
+
+
+def test_a_move_with_text_that_is_not_unicode_is_refused_and_the_tab_plays_on(client):
+    _, mine = new_table(client, seats=["human", "minimax"])
+    with client.websocket_connect(mine) as tab:
+        serial = receive(tab, "state")["serial"]
+        for text in (f'{{"serial": {serial}, "card": "\\ud800"}}', f'{{"serial": {serial}, "x": [{{"\\udfff": 1}}]}}',
+                     f'{{"serial": {serial}, "card": "\ud800"}}'):  # (an escape, or the character itself from a client)
+            tab.send_text(text)
+            refused = receive(tab, "refused")
+            assert refused["reason"] == NOT_UNICODE
+        tab.send_json({"serial": serial, "card": "R1"})
+        assert "is not a choice now" in receive(tab, "refused")["reason"]
+
+
+def test_an_answer_quoting_text_that_is_not_unicode_is_still_sent():
+    """Were such text to get past the guard (a file name's undecodable bytes), its answer is ASCII."""
+    assert JSONResponse({"name": "ñ\udcff"}).body == b'{"name":"\\u00f1\\udcff"}'
 
 
 @pytest.mark.parametrize("path", [

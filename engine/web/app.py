@@ -27,6 +27,7 @@ before they reach a route (:mod:`naipes.web.guard`); so are large or deep bodies
 from __future__ import annotations
 
 import asyncio
+import json
 import re
 import secrets
 from collections.abc import AsyncIterator
@@ -38,7 +39,7 @@ from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.middleware import Middleware
 from starlette.requests import Request
-from starlette.responses import FileResponse, JSONResponse
+from starlette.responses import FileResponse
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
@@ -49,7 +50,7 @@ from ..language.builder import load_program
 from ..program import Program
 from ..tools.replay import Replay
 from .games import game, games
-from .guard import LOCAL_HOSTS, Guard, RequestError, parse_json, read_json
+from .guard import LOCAL_HOSTS, Guard, JSONResponse, NotUnicode, RequestError, parse_json, read_json
 from .logs import Logs, download_log, finished, list_logs, served_rule_file
 from .replay import replay_info, replay_step
 from .table import HUMAN, Table, Tables, TablesFull
@@ -214,7 +215,7 @@ async def table_socket(websocket: WebSocket) -> None:
     else:
         problem = table.sit(seat, websocket.query_params.get("token"))
     if problem is not None or table is None:
-        await websocket.send_json({"type": "error", "message": problem})
+        await _send(websocket, {"type": "error", "message": problem})
         await websocket.close()
         return
     changed = asyncio.Event()
@@ -225,13 +226,12 @@ async def table_socket(websocket: WebSocket) -> None:
     table.watchers.append(watcher)
     sender = None
     try:
-        await websocket.send_json(table.info(seat))
+        await _send(websocket, table.info(seat))
         sender = asyncio.create_task(_send_changes(websocket, table, seat, changed))
         while (message := await websocket.receive())["type"] != "websocket.disconnect":
-            request = _parse(message.get("text"))
-            refusal = await asyncio.wrap_future(table.submit(seat, request))
+            refusal = await _answer(table, seat, message.get("text"))
             if refusal is not None:
-                await websocket.send_json({"type": "refused", "reason": refusal})
+                await _send(websocket, {"type": "refused", "reason": refusal})
     except WebSocketDisconnect:
         pass
     finally:
@@ -241,14 +241,31 @@ async def table_socket(websocket: WebSocket) -> None:
         table.leave(seat)
 
 
+async def _answer(table: Table, seat: int | None, text: str | None) -> str | None:
+    """Why a tab's message is refused (None: the move is made)."""
+    try:
+        request = _parse(text)
+    except NotUnicode as error:
+        return str(error)
+    return await asyncio.wrap_future(table.submit(seat, request))
+
+
 def _parse(text: str | None) -> Any:
-    """A tab's message as JSON (None if it is not text, too long, too deep, or not JSON: refused as a move)."""
+    """A tab's message as JSON (None if it is not text, too long, too deep, or not JSON: refused as a move; a
+    :class:`NotUnicode` if it holds text that is not Unicode, which no move may quote)."""
     if text is None or len(text) > MAX_MESSAGE:
         return None
     try:
         return parse_json(text)
+    except NotUnicode:
+        raise
     except RequestError:
         return None
+
+
+async def _send(websocket: WebSocket, data: Any) -> None:
+    """`data` as JSON in ASCII (like :class:`JSONResponse`): any text it quotes is sent."""
+    await websocket.send_text(json.dumps(data, separators=(",", ":")))
 
 
 async def _send_changes(websocket: WebSocket, table: Table, seat: int | None, changed: asyncio.Event) -> None:
@@ -260,14 +277,14 @@ async def _send_changes(websocket: WebSocket, table: Table, seat: int | None, ch
             changed.clear()
             records = table.records_for(seat, cursor)
             if records:
-                await websocket.send_json({"type": "records", "start": cursor, "records": records})
+                await _send(websocket, {"type": "records", "start": cursor, "records": records})
                 cursor += len(records)
             state = table.state(seat)
             if state is not None and (state["serial"], state["over"]) != sent:
-                await websocket.send_json(state)
+                await _send(websocket, state)
                 sent = (state["serial"], state["over"])
             if (now := table.seats()) != seats:
-                await websocket.send_json({"type": "seats", "seats": now})
+                await _send(websocket, {"type": "seats", "seats": now})
                 seats = now
             await changed.wait()
     except WebSocketDisconnect:  # the tab is gone: the receiving side ends too

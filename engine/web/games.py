@@ -17,10 +17,10 @@ from typing import Any
 import yaml
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
-from starlette.responses import JSONResponse
 
 from ..errors import NaipesError
 from ..tools.catalogue import describe_file, glance
+from .guard import JSONResponse
 
 
 def glanced(name: str, path: Path) -> dict[str, Any]:

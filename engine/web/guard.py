@@ -15,7 +15,10 @@ Every answer it lets through carries headers that keep the pages from being
 framed by another site (clickjacking), sniffed or told where they came from.
 :func:`read_json` reads a body within the same limit and parses it no deeper
 than :data:`MAX_DEPTH`; :func:`parse_json` does the same for a WebSocket
-message.
+message. Both refuse text that is not Unicode (a lone UTF-16 surrogate, which
+JSON's escapes let in as ``"\\ud800"``), so that no route ever sees any: an
+answer quoting it could not be sent. :class:`JSONResponse` answers in ASCII, so
+that any text it quotes is sent.
 """
 from __future__ import annotations
 
@@ -24,6 +27,7 @@ import re
 from collections.abc import Iterable
 from typing import Any
 
+from starlette import responses
 from starlette.datastructures import Headers
 from starlette.requests import ClientDisconnect, Request
 from starlette.responses import PlainTextResponse
@@ -55,6 +59,18 @@ class RequestError(NaipesError):
     def __init__(self, message: str, status: int = 400):
         super().__init__(message)
         self.status = status
+
+
+class NotUnicode(RequestError):
+    """A request holding text that is not Unicode: a tab is told so, not what a move is."""
+
+
+class JSONResponse(responses.JSONResponse):
+    """Starlette's, in ASCII (``\\u`` escapes): text no UTF-8 holds (a file name's undecodable bytes) is still
+    sent, and the rest the same."""
+
+    def render(self, content: Any) -> bytes:
+        return json.dumps(content, allow_nan=False, separators=(",", ":")).encode("ascii")
 
 
 class Guard:
@@ -149,9 +165,20 @@ def parse_json(text: str | bytes, max_depth: int = MAX_DEPTH) -> Any:
     if deepest > max_depth:
         raise RequestError(f"the request's JSON is nested {deepest} deep; at most {max_depth} is taken")
     try:
-        return json.loads(text)
+        value = json.loads(text)
     except ValueError as error:  # (also a number of over 4,300 digits)
         raise RequestError(f"the request is not JSON: {error}") from None
+    _refuse_surrogates(value)
+    return value
+
+
+def _refuse_surrogates(value: Any) -> None:
+    """A :class:`RequestError` if a string of `value` (a key or a value, at any depth) holds a lone UTF-16
+    surrogate: UTF-8 holds none, so an answer quoting it would fail as it is sent."""
+    try:
+        json.dumps(value, ensure_ascii=False).encode("utf-8")
+    except UnicodeEncodeError:
+        raise NotUnicode("the request holds text that is not valid Unicode") from None
 
 
 async def read_json(request: Request, max_depth: int = MAX_DEPTH) -> Any:

@@ -28,11 +28,11 @@ from typing import Any
 
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
-from starlette.responses import FileResponse, JSONResponse
+from starlette.responses import FileResponse
 
 from ..errors import NaipesError
 from ..tools.replay import Replay, ruleset_reference
-from .guard import RequestError
+from .guard import JSONResponse, RequestError
 
 NAME = re.compile(r"[A-Za-z0-9_-][A-Za-z0-9_.-]{0,120}\.jsonl")
 LISTED = 50  # saved games the choose-game screen lists

@@ -14,12 +14,11 @@ go forward and back and a choice of whose view; nothing can be played.
 from __future__ import annotations
 
 from starlette.requests import Request
-from starlette.responses import JSONResponse
 
 from ..errors import NaipesError
 from ..tools.replay import EVERYTHING, Replay
 from ..tools.scoresheet import sheet_of
-from .guard import RequestError
+from .guard import JSONResponse, RequestError
 from .logs import replay_of
 from .table import game_facts, result_outcome
 
