@@ -15,6 +15,7 @@ from pathlib import PurePath
 from typing import TYPE_CHECKING, Any, Literal, NoReturn
 
 from .errors import GameError, Location, NaipesError
+from .library.names import ATTRIBUTE_PREFIX, attribute, declared
 
 if TYPE_CHECKING:
     from .runtime.agenda import Activation
@@ -29,23 +30,6 @@ def interned(name: Any) -> str:
     interned (Python interns the names and name-like constants of the code it compiles), so the memory's dicts
     and the agenda's, keyed by interned names, find them by identity without comparing their text."""
     return sys.intern(str(name))
-
-
-# Every name a rule or strategy file gives an attribute (a card attribute or table, a player variable or per-player
-# zone, a record's or a fact's field) is an attribute of the engine's objects only behind this prefix, which no
-# attribute of a Python object has: generated code reads `c.a_rank`, never `c.rank`, so no file can reach
-# `gi_frame`, `format` or `clear` of a value it holds, whatever names it declares (docs/security.md).
-ATTRIBUTE_PREFIX = "a_"
-
-
-def attribute(name: str) -> str:
-    """The attribute through which generated code reaches the declared `name` (interned, as compiled names are)."""
-    return sys.intern(ATTRIBUTE_PREFIX + name)
-
-
-def declared(attribute_name: str) -> str:
-    """The name a file declared, given the attribute that holds it (for messages and views)."""
-    return attribute_name[len(ATTRIBUTE_PREFIX):] if attribute_name.startswith(ATTRIBUTE_PREFIX) else attribute_name
 
 
 def get(value: Any, name: str) -> Any:
@@ -529,7 +513,7 @@ class Program:
         if isinstance(exc, RecursionError):
             detail = "too deep: functions call each other, or values nest, too deeply"
         elif isinstance(exc, AttributeError) and isinstance(exc.name, str) and exc.name.startswith(ATTRIBUTE_PREFIX):
-            detail = f"{_kind_of(exc.obj)} has no attribute '{declared(exc.name)}'"
+            detail = f"{kind_of(exc.obj)} has no attribute '{declared(exc.name)}'"
         elif isinstance(exc, TypeError):
             detail = f"TypeError: {_in_the_files_words(str(exc))}"
         else:
@@ -549,7 +533,7 @@ def _in_the_files_words(message: str) -> str:
     return _PARAMETER.sub(r"'\1'", _LAMBDA.sub("lambda", message))
 
 
-def _kind_of(value: Any) -> str:
+def kind_of(value: Any) -> str:
     """What a value is, in the language's words (for a message about an attribute it does not have)."""
     if isinstance(value, tuple) and hasattr(type(value), "_fields"):  # (records and facts: naipes.language.linker)
         return f"a {'fact' if isinstance(value, FactBase) else 'record'} '{type(value).__name__}'"

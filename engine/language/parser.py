@@ -93,6 +93,22 @@ def _closed_early(source: str) -> Token | None:
     return None
 
 
+NOT_UNICODE = "a text holds an escape of half a character (a surrogate, '\\ud800' to '\\udfff'), which no file or " \
+    "screen can show: write the character itself, or '\\U' and its eight hex digits"
+
+
+def not_unicode(value: object) -> bool:
+    """Whether `value` is a text with a lone surrogate (which an escape can write, and which no UTF-8 log, terminal or
+    page can hold)."""
+    if not isinstance(value, str):
+        return False
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        return True
+    return False
+
+
 def _where_in(text: str, line: int, col: int) -> Location | None:
     at = getattr(text, "at", None)
     return at(line, col) if at else None
@@ -366,9 +382,12 @@ class _ToNodes:
 
         def text(raw: str) -> str:
             try:
-                return str(ast.literal_eval(quote + raw + quote))
+                value = str(ast.literal_eval(quote + raw + quote))
             except (ValueError, SyntaxError):
                 raise self.problem(token, "bad text in an f-string") from None
+            if not_unicode(value):
+                raise self.problem(token, NOT_UNICODE)
+            return value
         chunk, i = "", 0
         try:
             while i < len(body):

@@ -27,7 +27,7 @@ from ..library.builtins import BUILTINS
 from ..program import CARD_ATTRIBUTES, LEAVE, PLAYER_ATTRIBUTES, ZONE_ATTRIBUTES
 from . import nodes as n
 from .loader import MAX_DIGITS, number_problem
-from .parser import statement_words
+from .parser import NOT_UNICODE, not_unicode, statement_words
 
 NUMERIC = {"int", "float", "bool"}
 ANY = "*"  # a read of an attribute of any object
@@ -144,6 +144,8 @@ class Resolver:
             node.value = literal_value(node.raw)
         except (ValueError, SyntaxError):
             self.fail(node, "bad string literal")
+        if not_unicode(node.value):
+            self.fail(node, NOT_UNICODE)
         return "str"
 
     def e_FString(self, node: n.FString) -> str:

@@ -34,6 +34,7 @@ from ..errors import GameError
 
 MAX_STEPS: Final = 1_000_000  # loop items, function calls and items made, per engine operation
 MAX_ITEMS: Final = 1_000_000  # items of a list or set, characters of a text
+MAX_DEPTH: Final = 100  # collections inside collections in a value kept or shown (each level is a C call deep)
 MAX_BITS: Final = 4_096  # bits of a product of whole numbers
 MAX_FIRINGS = 1_000_000  # the largest max_firings a rule file may ask for
 MAX_DECISIONS = 10_000_000  # the largest max_decisions a rule file may ask for
@@ -205,9 +206,9 @@ def weigh(value: Any) -> int:
         if total > MAX_ITEMS:
             raise _too_large()
         return total
-    total, stack = 0, [value]
+    total, stack, depths = 0, [value], [1]
     while stack:
-        item = stack.pop()
+        item, depth = stack.pop(), depths.pop()
         kind = type(item)
         if kind in leaves:
             total += 1
@@ -223,10 +224,14 @@ def weigh(value: Any) -> int:
         total += 1 + len(items)  # the collection and its items (those that hold more are counted when taken)
         if total > MAX_ITEMS:
             raise _too_large()
+        if depth >= MAX_DEPTH and any(isinstance(inner, _COLLECTIONS) for inner in items):
+            raise GameError(f"a value nested more than {MAX_DEPTH} deep (collections inside collections) is too "
+                            "deep to keep or show")
         for inner in items:
             if type(inner) not in leaves:
                 total -= 1
                 stack.append(inner)
+                depths.append(depth + 1)
     if total > MAX_ITEMS:
         raise _too_large()
     return total

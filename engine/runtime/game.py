@@ -23,7 +23,7 @@ from typing import Any, Final, Protocol
 from ..errors import GameError, Location, NaipesError
 from ..library.builtins import pick
 from ..library.limits import MAX_STEPS
-from ..program import LEAVE, MoveSpec, PartSpec, Program, RuleSpec, attribute, declared
+from ..program import LEAVE, MoveSpec, PartSpec, Program, RuleSpec, ViewSpec, attribute, declared
 from .agenda import Activation, Agenda, memory_local, new_agenda
 from .memory import (
     CARD_CLASS,
@@ -214,6 +214,9 @@ def jsonable(value: Any) -> Any:
         return sorted((jsonable(v) for v in value), key=str)
     if isinstance(value, dict):
         return {str(jsonable(k)): jsonable(v) for k, v in value.items()}
+    if callable(value):  # (never shown as Python writes it: a generated name and an address)
+        raise GameError("a function (a lambda, a built-in) is not a value to show: a view, a log and a table show "
+                        "numbers, texts, cards, players, zones and collections of them")
     return value
 
 
@@ -1006,8 +1009,7 @@ class Game:
                     entry[zone.name] = zone_view(getattr(p, attribute(zone.name)))
             for view in program.views:
                 if view.per_player and (view.visibility == "public" or p.index == seat):
-                    with program.located():
-                        entry[view.name] = jsonable(view.value(memory, V, p))
+                    entry[view.name] = self._view_value(view, p)
             players.append(entry)
         return {
             "seat": seat,
@@ -1024,9 +1026,17 @@ class Game:
         }
 
     def _global_views(self) -> dict[Any, Any]:
-        memory, program = self.memory, self.program
-        with program.located():
-            return {v.name: jsonable(v.value(memory, memory.vars)) for v in program.views if not v.per_player}
+        return {v.name: self._view_value(v) for v in self.program.views if not v.per_player}
+
+    def _view_value(self, view: ViewSpec, *player: PlayerBase) -> Any:
+        """A view's value (of `player`'s, for a view per player) as JSON data; a fault located, and named."""
+        memory = self.memory
+        with self.program.located():
+            value = view.value(memory, memory.vars, *player)
+        try:
+            return jsonable(value)
+        except GameError as error:
+            raise GameError(f"view '{view.name}': {error.message}") from None
 
     # ----------------------------------------------------------------- tracing
     def emit(self, record: dict[Any, Any]) -> None:

@@ -26,7 +26,7 @@ from ..errors import GameError, ParamError
 from ..library.builtins import DECK, TEAMS, members, shuffle_in_place, team, team_numbers
 from ..library.limits import LEAVES, MAX_ITEMS, MAX_STEPS, Budget, plus, weigh
 from ..program import CardBase as CardBase
-from ..program import CardSpec, FactBase, Program, TurnSpec, ZoneSpec, attribute, declared, entry_rule
+from ..program import CardSpec, FactBase, Program, TurnSpec, ZoneSpec, attribute, declared, entry_rule, kind_of
 from ..program import PlayerBase as PlayerBase
 from .zones import Zone as Zone
 
@@ -1429,6 +1429,8 @@ def _deck_cards(spec: CardSpec, memory: Memory) -> list[CardBase]:
             setattr(card, attribute(attr), table(memory, memory.vars, getattr(card, attribute(of))))
         card.name = spec.name(memory, memory.vars, card) if spec.name else \
             " ".join(str(v) for v in (attrs.get(a) for a in spec.attributes) if v is not None)
+        if not isinstance(card.name, (str, int, float)):  # (a card is named in logs, views and at the table)
+            raise GameError(f"card {i}: its name is {kind_of(card.name)}, where a text is wanted", spec.location)
         cards.append(card)
     return cards
 
