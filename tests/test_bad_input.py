@@ -14,7 +14,7 @@ from click.testing import CliRunner
 from naipes import load_program
 from naipes.agents.registry import RandomAgent, load_strategy
 from naipes.errors import RuleError, RuleErrors
-from naipes.runtime.game import play_game
+from naipes.runtime.game import Game, play_game
 from naipes.tools.cli import main
 
 from helpers import RULESETS, STRATEGIES
@@ -417,3 +417,68 @@ def test_a_tournament_refuses_a_person_seated_by_name():
     no_traceback(result)
     assert result.exit_code == 1
     assert f"'human' asks a person to move: {AI_ONLY}" in result.output
+
+
+# ---------------------------------------------------------- found by a red team (rule-file text that reached Python)
+def small_game(tmp_path: Path, extra: str, setup: str) -> Path:
+    path = tmp_path / "g.yaml"
+    path.write_text(f"game: g\nplayers: 2\n{extra}state:\n  x: {{init: 'None'}}\nsetup: |\n  {setup}\n"
+                    "rules:\n  - name: done\n    then: \"end game\"\n", encoding="utf-8")
+    return path
+
+
+def test_a_value_nested_too_deep_to_keep_is_an_error_where_it_is_kept(tmp_path):
+    # a list nested 200,000 deep loaded, played, and ended in a RecursionError traceback when the game was shown
+    path = small_game(tmp_path, "", "let t = []\n  for i in range(5000):\n      t = [t]\n  x = t")
+    with pytest.raises(RuleError) as caught:
+        play_game(load_program(path), [RandomAgent(1), RandomAgent(2)], seed=1)
+    assert "a value nested more than 100 deep" in caught.value.message and caught.value.location.line == 9
+    shallow = small_game(tmp_path, "", "let t = []\n  for i in range(90):\n      t = [t, (i, [i])]\n  x = t")
+    play_game(load_program(shallow), [RandomAgent(1), RandomAgent(2)], seed=1)  # (90 deep is kept)
+
+
+def test_a_function_is_never_shown_as_python_writes_it(tmp_path):
+    # a card named by a lambda, a view holding a built-in: shown as "<function deck_name_1.<locals>.<lambda> at 0x..>"
+    named = small_game(tmp_path, "cards:\n  attributes: {rank: [1, 2]}\n  name: \"lambda x: x\"\n  start: deck\n"
+                       "zones:\n  deck: {}\n", "x = 1")
+    with pytest.raises(RuleError, match="card 0: its name is a function, where a text is wanted"):
+        Game(load_program(named), 1).start()
+    viewed = small_game(tmp_path, "views:\n  shown: {value: \"sorted\"}\n", "x = 1")
+    game = Game(load_program(viewed), 1)
+    game.start()
+    with pytest.raises(RuleError, match="view 'shown': a function .* is not a value to show"):
+        game.view(0)
+
+
+@pytest.mark.parametrize("text", ["'\\ud800'", "f'a\\udfff {x}'", "\"b\\udc00\""])
+def test_a_text_with_half_a_character_is_an_error_where_it_is_written(tmp_path, text):
+    # an escape of a lone surrogate loaded, then cut the log short with an unlocated UnicodeEncodeError
+    error = only_error(pytest.raises((RuleError, RuleErrors), load_program,
+                                     small_game(tmp_path, "", f"announce {text}")).value)
+    assert "an escape of half a character" in error.message
+    assert (error.location.line, error.location.col) == (6, 12)
+
+
+def test_round_to_a_billion_places_is_an_error_not_a_hang(tmp_path):
+    path = small_game(tmp_path, "", "x = [round(5, -1000000000)]")
+    with pytest.raises(RuleError, match="round to at most 36 places either way, not -1000000000"):
+        Game(load_program(path), 1).start()
+    rounded = small_game(tmp_path, "", "x = [round(1234.5678, 2), round(1234, -2), round(2.5)]")
+    game = Game(load_program(rounded), 1)
+    game.start()
+    assert game.memory.vars["x"] == [1234.57, 1200, 2]
+
+
+def test_a_long_text_repeated_by_yaml_aliases_is_refused_before_it_is_read_again_and_again(tmp_path):
+    # 40 aliases of a megabyte's text took a minute and 4 GB to load
+    long = "x" * 200_000
+    path = tmp_path / "g.yaml"
+    path.write_text(f"game: g\ndoc: &s {long}\nplayers: 2\nstate:\n"
+                    + "".join(f"  v{i}: {{init: '0', doc: *s}}\n" for i in range(10)), encoding="utf-8")
+    with pytest.raises((RuleError, RuleErrors), match="repeated by YAML aliases, come to more than twice the file"):
+        load_program(path)
+    few = tmp_path / "few.yaml"  # (aliases of short texts, as files share a doc or a list, are read)
+    few.write_text("game: few\ndoc: &s a short text shared\nplayers: 2\ntitle: *s\nstate:\n"
+                   + "".join(f"  v{i}: {{init: '0', doc: *s}}\n" for i in range(50))
+                   + "rules:\n  - name: done\n    then: \"end game\"\n", encoding="utf-8")
+    assert load_program(few).title == "a short text shared"

@@ -179,6 +179,7 @@ class _RuleFileLoader(Composer, _EventParser, Resolver):
 # The only YAML types a rule file may hold; anything else (!!binary, !!set, !!python/...) is refused.
 PLAIN_TAGS = {f"tag:yaml.org,2002:{t}" for t in ("str", "int", "float", "bool", "null", "seq", "map")}
 MAX_VALUES = 200_000  # values a rule file may expand to (YAML aliases can multiply a short file)
+MORE_CHARACTERS = 100_000  # characters of text aliases may add to a file beyond its own size
 MAX_DIGITS = 18  # the longest whole number a rule file may write
 MAX_DEPTH = 50  # how deep lists and mappings may nest in a rule file (the deepest shipped one: 6)
 
@@ -201,6 +202,9 @@ class _Builder:
         self.lines = text.splitlines()
         self.scalars = SafeConstructor()
         self.values = 0
+        # characters of the texts read, aliases repeating them included: at most twice the file's, and some
+        # (a long text repeated by aliases is read again each time: 40 of a megabyte took a minute and 4 GB)
+        self.characters, self.most_characters = 0, 2 * len(text) + MORE_CHARACTERS
         self.open: set[int] = set()  # ids of the collections being built (a recursive alias comes back to one)
 
     def build(self, node: yaml.Node) -> Any:
@@ -228,6 +232,10 @@ class _Builder:
             self.open.discard(id(node))
 
     def _scalar(self, node: yaml.ScalarNode) -> Any:
+        self.characters += len(node.value)
+        if self.characters > self.most_characters:
+            raise RuleError("the file's texts, repeated by YAML aliases, come to more than twice the file: an alias "
+                            "repeats a long text", _mark(node, self.filename))
         try:
             value = self.scalars.construct_object(node)
             problem = number_problem(value)

@@ -16,9 +16,9 @@ from types import GeneratorType
 from typing import Any, Final
 
 from ..errors import GameError
-from ..program import attribute
 from .limits import Budget, bounded_join, bounded_range, bounded_str, bounded_sum
 from .melds import best_melds, can_lay_off, is_meld, lay_off_all, longest_run, meld_and_lay_off, meldable
+from .names import attribute
 
 
 @dataclass(frozen=True)
@@ -137,6 +137,19 @@ def split(text: str, sep: str | None = None) -> list:
 
 def count(items: Any) -> int:
     return sum(map(bool, items))  # (the true items, counted in C)
+
+
+ROUND_DIGITS = 36  # the places `round` may round to, either way: a rule file's numbers have at most 18 digits
+
+
+def round_to(value: Any, digits: Any = None) -> Any:
+    """`round(value)`, `round(value, digits)`: Python's, with `digits` bounded (round(5, -10**9) computes a number
+    of a billion digits first)."""
+    if digits is None:
+        return round(value)
+    if isinstance(digits, int) and not -ROUND_DIGITS <= digits <= ROUND_DIGITS:
+        raise GameError(f"round to at most {ROUND_DIGITS} places either way, not {digits}")
+    return round(value, digits)
 
 
 def first(items: Any, default: Any = None) -> Any:
@@ -309,7 +322,7 @@ BUILTINS: dict[str, Builtin] = {
                       iterates=True),
     "reversed": Builtin(lambda xs: list(reversed(list(xs))), 1, 1, returns="list", iterates=True),
     "abs": _py("abs", 1, 1),
-    "round": _py("round", 1, 2),
+    "round": Builtin(round_to, 1, 2),
     "range": Builtin(bounded_range, 1, 3, costly=True, returns="list"),
     "list": _py("list", 0, 1, returns="list", iterates=True),
     "set": _py("set", 0, 1, returns="set", iterates=True),
