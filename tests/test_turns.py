@@ -114,6 +114,39 @@ def test_a_move_not_listed_in_after_leaves_the_turn_where_it_is(tmp_path):
     assert game.memory.vars["log"] == ["note", 1, "note", 2, 0]
 
 
+def test_end_turn_passes_the_turn_after_a_move_that_does_not_end_one(tmp_path):
+    # 'note' leaves the turn with its player (not in `after`), unless its effect says `end turn`: the second note
+    # of the game does, and the turn passes from P2 to P3, who calls
+    text = GAME.replace('skip: "player.folded"}', 'after: [call]}').replace("""moves:
+""", """moves:
+  note:
+    then: |
+      log = log + ['note']
+      if len([x for x in log if x == 'note']) == 2:
+          end turn
+""").replace('then: "ask turn to call"', 'then: "ask turn to call, note"')
+    game = play(write_rules(tmp_path, text), [])
+    for choice in ["note", "note", "call"]:
+        game.apply(next(o for o in game.options() if o.move == choice))
+    assert game.memory.vars["log"] == ["note", "note", 2]
+
+
+@pytest.mark.parametrize("where, text", [
+    ("a rule's action", GAME.replace('then: "ask turn to call"', 'then: |\n      end turn\n      ask turn to call')),
+    ("a function", GAME.replace("moves:\n", "functions:\n  \"f(x)\": |\n    let y = x\n    end turn\n    return y\n"
+                                           "moves:\n")),
+    ("a game without turns", GAME.replace('    turns: {from: "players[1]", skip: "player.folded"}\n', "").replace(
+        "      if n == 2:\n", "      end turn\n      if n == 2:\n")),
+])
+def test_end_turn_outside_a_moves_effect_in_a_game_of_turns_is_a_located_error(tmp_path, where, text):
+    path = write_rules(tmp_path, text)
+    lines = path.read_text(encoding="utf-8").splitlines()
+    at = next(i for i, line in enumerate(lines, 1) if line.strip() == "end turn")
+    errors = load_errors(path)
+    assert any("'end turn' belongs in a move's effect, in a game whose phases declare turns" in e.message
+               and e.location.line == at for e in errors), [str(e) for e in errors]
+
+
 @pytest.mark.parametrize("text, message, line", [
     (GAME.replace('  turn: {init: "None"}\n', ""), "declare the state variable they set, 'turn'", 12),
     (GAME.replace('turns: {from: "players[1]", skip: "player.folded"}', 'turns: {skip: "player.folded"}'),

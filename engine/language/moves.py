@@ -98,13 +98,18 @@ class Moves(SectionReader):
                 public = self.define("move_public", ("player", arg or "_"), unit, False,
                                      f"public form of move '{name}'")
             parts = self.move_parts(str(name), spec, scope, shared) if "parts" in spec else ()
-            unit = c.block(self.texts(spec.get("then", "pass"), spec.loc("then"), f"move '{name}' then"), dict(scope),
+            effect_scope = {**scope, n.ENDS_TURN: "bool"} if turn_phases else dict(scope)  # (`end turn` sets it)
+            unit = c.block(self.texts(spec.get("then", "pass"), spec.loc("then"), f"move '{name}' then"), effect_scope,
                            what=f"effect of move '{name}'")
             if turn_phases and unit is not None and isinstance(unit.tree, list):  # with declared turns, the
                 at = spec.loc("then") if "then" in spec else spec.where  # turn passes on (Memory.pass_turn)
                 unit.tree.insert(0, n.set_local(MOVED_IN, n.global_name("phase", at), at))
-                unit.tree.append(n.Do(n.MemoryCall("pass_turn", [n.local("player"), n.Literal(str(name)),
-                                                                 n.local(MOVED_IN)]), at=at))
+                passing: list[n.Expr] = [n.local("player"), n.Literal(str(name)), n.local(MOVED_IN)]
+                if any(isinstance(s.target, n.NameTarget) and s.target.name == n.ENDS_TURN
+                       for t in unit.tree for s in t.find_all(n.Assign)):  # (`end turn` somewhere in it)
+                    unit.tree.insert(0, n.set_local(n.ENDS_TURN, n.Constant(False, at=at), at))
+                    passing.append(n.local(n.ENDS_TURN, at, "bool"))
+                unit.tree.append(n.Do(n.MemoryCall("pass_turn", passing), at=at))
             effect = self.define("move_effect", ("player", arg or "_", *(p.name for p in parts)), unit, True,
                                  f"effect of move '{name}'")
             out[str(name)] = MoveSpec(str(name), arg, options, cascade, when, label, effect, str(spec.get("doc", "")),

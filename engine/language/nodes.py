@@ -829,6 +829,9 @@ def local(name: str, at: Position | Location | None = None, type_: str | None = 
     return node
 
 
+ENDS_TURN = "_ends_turn"  # the engine's local of a move's effect: `end turn` sets it (naipes.language.moves)
+
+
 def set_local(name: str, value: Expr, at: Position | Location | None = None) -> Assign:
     """`name = value` for a local."""
     node = Assign(NameTarget(name, at=at), None, value, at=at)

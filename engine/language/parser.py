@@ -551,6 +551,11 @@ class _ToNodes:
     def end_stmt(self, meta: Meta, c: Children) -> n.EndGame:
         return n.EndGame(c[1], at=self.at(meta))
 
+    def end_turn_stmt(self, meta: Meta, c: Children) -> n.Assign:
+        """`end turn`: the move's effect sets its local that pass_turn reads (naipes.language.moves)."""
+        at = self.at(meta)
+        return n.set_local(n.ENDS_TURN, n.Constant(True, at=at), at)
+
     def goto_stmt(self, meta: Meta, c: Children) -> n.Goto:
         target, condition, otherwise = c
         return n.Goto(target.value, self.at(target), condition, otherwise.value if otherwise is not None else None,

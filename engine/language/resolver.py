@@ -571,6 +571,10 @@ class Resolver:
             self.stmt(statement)
 
     def stmt(self, node: n.Stmt) -> None:
+        if isinstance(node, n.Assign) and isinstance(node.target, n.NameTarget) and \
+                node.target.name == n.ENDS_TURN and n.ENDS_TURN not in self.scope:
+            self.fail(node, "'end turn' belongs in a move's effect, in a game whose phases declare turns",
+                      "a rule gives the turn by assigning it: turn = next_player(turn)")
         if self.pure and not isinstance(node, PURE_STATEMENTS) and not self.assigns_a_local(node):
             word = node.word
             if isinstance(node, n.Assign) and isinstance(node.target, n.NameTarget):

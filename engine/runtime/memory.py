@@ -254,9 +254,10 @@ class Memory(Budget):
         if spec.skip is not None and holder is not None and spec.skip(self, self.vars, holder):
             self.set_var("turn", self._following(spec, holder, phase))
 
-    def pass_turn(self, player: PlayerBase, move: str, phase: str | None) -> None:
+    def pass_turn(self, player: PlayerBase, move: str, phase: str | None, ends: bool = False) -> None:
         """`player` made `move` in `phase`: with declared turns, the turn passes to the next player of its order
-        who is not passed over, unless the move does not end a turn (`after`), gave the turn to someone else,
+        who is not passed over, unless the move does not end a turn (`after`, unless its effect said `end turn`:
+        `ends`), gave the turn to someone else,
         changed the phase or ended the game; None when `until` holds, when it would go back to `from` in a phase
         whose turn goes round once, or when nobody is left. The player it passes to is asked the turns' `ask`;
         where it comes back to the player himself (every other passed over), the rules that read `turn` are
@@ -264,7 +265,7 @@ class Memory(Budget):
         spec = self.turn_runs.get(phase) if phase is not None else None
         V = self.vars
         if phase is None or spec is None or self.over or V["turn"] is not player or V["phase"] != phase or (
-                spec.after is not None and move not in spec.after):
+                spec.after is not None and move not in spec.after and not ends):
             return
         if spec.until is not None and spec.until(self, V):
             self.set_var("turn", None)
