@@ -335,6 +335,19 @@ def test_check_a_missing_file_exits_1():
     assert result.exit_code == 1
 
 
+def test_check_plays_every_number_of_players_the_file_seats(tmp_path):
+    # a fault only a table of three meets: check played the default two only, and said ok
+    rules = tmp_path / "three.yaml"
+    rules.write_text("game: three\nplayers: {min: 2, max: 3, default: 2}\nstate:\n  x: 0\nsetup: |\n"
+                     "  x = 6 // (3 - len(players))\nrules:\n  - name: done\n    then: \"end game\"\n")
+    result = naipes("check", str(rules))
+    assert result.exit_code == 1
+    assert "ZeroDivisionError" in result.output
+    assert "in a game of 3 players, random players from seed 2" in result.output
+    assert f"naipes play {rules} --seed 2 --players 3 --seat random --opponents random replays it" in result.output
+    assert naipes("check", str(rules), "--games", "1").exit_code == 0  # (one game: the default table only)
+
+
 # ================================================ what a file names, check never runs
 PWN = '''
 import sys

@@ -787,7 +787,8 @@ def list_games() -> None:
 @click.argument("rulesets", nargs=-1, required=True)
 @params_option
 @click.option("--games", type=click.IntRange(min=0), default=4, show_default=True,
-              help="games of random players to play each rule file to its end (0: load and start only)")
+              help="games of random players to play each rule file to its end, going through the numbers of "
+                   "players it seats (0: load and start only)")
 @click.option("--search", type=click.IntRange(min=0), default=0, show_default=True,
               help="games of search guided by the file's evaluation against random play, in the same deals "
                    "(whole games: seconds each); a warning if the search does clearly worse")
@@ -797,7 +798,8 @@ def check(rulesets: tuple[str, ...], params: tuple[str, ...], games: int, search
 
     A strategy is checked against the rule file its 'game:' names: one given before it (naipes check mygame.yaml
     mybot.yaml), else GAME.yaml beside it, else the shipped one. A rule file is also played as the table plays it:
-    a few games of random players to their end (an error if one fails, with the command that replays it), with
+    a few games of random players to their end, at each number of players it seats in turn (an error if one
+    fails, with the command that replays it), with
     warnings for a game that does not end, for moves the bridges cannot number (no 'space:') and for a text
     compared with that nothing makes (a near miss of one the file makes: a misspelling); with
     --search N, also whether search under its 'evaluation' does worse than random play.

@@ -43,19 +43,27 @@ def random_games(program: Program, games: int, seed: int, options: str = "") -> 
     """`games` games of random players from `seed` on: an error for the first that fails, a warning per game cut
     off at the decision limit. Each is played as `naipes play` plays it, heard and shown (what is announced, every
     view a seat is shown, made as at the table: a mistake there fails the game), its random players seeded as
-    `naipes play --seed N --seat random --opponents random OPTIONS` seeds them, so that command replays it."""
-    found, players = Findings(), program.players[2]
-    for game_seed in range(seed, seed + games):
+    `naipes play --seed N --seat random --opponents random OPTIONS` seeds them, so that command replays it. The
+    games go through the numbers of players the file seats in turn, its default first (a table of another size
+    is as much the file's)."""
+    found = Findings()
+    low, high, default = program.players
+    counts = [default, *(count for count in range(low, high + 1) if count != default)]
+    for i, game_seed in enumerate(range(seed, seed + games)):
+        players = counts[i % len(counts)]
         agents: list[Agent] = [RandomAgent(agent_seed(game_seed, seat)) for seat in range(players)]
+        table = f"{players} players, " if players != default else ""
         try:
             result = play_game(program, agents, game_seed, listeners=[_unheard], on_decision=_shown)
         except NaipesError as error:
-            found.errors.append(f"{error}\n    (in a game of random players from seed {game_seed}: naipes play "
-                                f"{program.path} --seed {game_seed} --seat random --opponents random{options} "
-                                f"replays it)")
+            seated = f" --players {players}" if players != default else ""
+            found.errors.append(f"{error}\n    (in a game of {table}random players from seed {game_seed}: naipes play "
+                                f"{program.path} --seed {game_seed}{seated} --seat random --opponents random"
+                                f"{options} replays it)")
             return found
         if result.cut_off is not None:
-            found.warnings.append(f"a game of random players from seed {game_seed} did not end: {result.cut_off}")
+            found.warnings.append(f"a game of {table}random players from seed {game_seed} did not end: "
+                                  f"{result.cut_off}")
     return found
 
 
