@@ -184,6 +184,9 @@ class PartSpec:
     # far) -> complete; its name is bound to the tuple of its values, and its choices and texts take that tuple
     # after the values before it (its texts then the value offered)
     until: Callable | None = None
+    # f(memory, vars, player, the values before it...) -> whether the part is asked at all (`when:`); a part passed
+    # over takes the value None
+    when: Callable | None = None
     location: Location | None = None  # where the part is declared (a mistake found in it later is located there)
 
 

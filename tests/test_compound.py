@@ -261,3 +261,76 @@ def test_a_part_whose_choices_read_the_state_is_located_where_it_is_declared(tmp
     line = PASS.lstrip("\n").splitlines().index(part.rstrip("\n")) + 1
     assert (info.value.location.file, info.value.location.line, info.value.location.col) == (str(path), line, 9)
     assert "space:" in info.value.hint
+
+
+# A card game's wild card: a card played is one decision, an 8 a second (the suit it names); a last part, a
+# remark, is asked only when the suit named is the card's own (a part after one passed over reads its None).
+EIGHTS = """
+game: eights
+players: 2
+cards:
+  attributes: {suit: [o, c], rank: [7, 8]}
+zones:
+  deck: {visibility: hidden}
+  hand: {per_player: true, visibility: owner}
+state:
+  log: "[]"
+  turn: "players[0]"
+phases:
+  play:
+moves:
+  play:
+    choose: "c in player.hand"
+    parts:
+      - choose: "s in ['o', 'c']"
+        when: "c.rank == 8"
+      - choose: "r in ['same', 'again']"
+        when: "s == c.suit"
+    then: |
+      move c from player.hand to deck
+      log = log + [(c.name, s, r)]
+      turn = next_player(player)
+setup: |
+  move all_cards() to deck
+  deal 2 from deck to [p.hand for p in players]
+rules:
+  - name: ask_the_turn
+    phase: play
+    when: "len(turn.hand) > 0"
+    then: "ask turn to play"
+  - name: the_end
+    phase: play
+    when: "all(len(p.hand) == 0 for p in players)"
+    then: "end game"
+"""
+
+
+def test_a_part_whose_when_does_not_hold_is_passed_over_its_value_none(tmp_path):
+    game = started(write_rules(tmp_path, EIGHTS, "eights.yaml"), seed=1)
+    asked: list[list[str]] = []
+    while not game.over:
+        options = game.options()
+        asked.append(sorted({o.move for o in options}))
+        game.apply(options[-1])
+    made = game.memory.vars["log"]
+    assert len(made) == 4 and {card for card, _, _ in made} == {"o 7", "o 8", "c 7", "c 8"}
+    for card, suit, remark in made:
+        eight = card.endswith("8")
+        assert (suit is None) != eight and (remark is None) != (eight and suit == card[0])
+    # a 7 is one decision; an 8 is two, or three where the suit named is its own
+    assert len(asked) == sum(1 + (c.endswith("8")) + (s == c[0]) for c, s, _ in made)
+    assert ["play.s"] in asked
+
+
+def test_held_answers_and_a_searchs_draws_of_them_pass_over_parts_as_a_decision_does(tmp_path):
+    # asked each of the players, an answer is held whole; a search draws the others' held answers at random
+    from naipes import play_game
+    from naipes.agents.registry import make_agent
+    text = EIGHTS.replace('then: "ask turn to play"', 'then: "ask each of players to play"')
+    program = load_program(write_rules(tmp_path, text, "eights.yaml"))
+    for seed in range(3):
+        game = Game(program, seed)
+        play_game(program, [make_agent("random", seed), make_agent("ismcts:iterations=30", seed, program)], seed,
+                  game=game)  # (the search answers second: P1's answer is held, and drawn again in its worlds)
+        made = game.memory.vars["log"]
+        assert len(made) == 4 and all((s is None) != card.endswith("8") for card, s, _ in made)

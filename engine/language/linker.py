@@ -140,7 +140,7 @@ def resolve_specs(module: Module, moves: dict[str, MoveSpec], variables: list[Va
         move.choices = resolve(move.choices)
         for part in move.parts:
             part.choices, part.label, part.public = resolve(part.choices), resolve(part.label), resolve(part.public)
-            part.space, part.until = resolve(part.space), resolve(part.until)
+            part.space, part.until, part.when = resolve(part.space), resolve(part.until), resolve(part.when)
         move.cascade = [(n, resolve(f)) for n, f in move.cascade]
     for rule in rules:
         rule.condition, rule.action = resolve(rule.condition), resolve(rule.action)

@@ -164,10 +164,13 @@ class Moves(SectionReader):
             label, public = (self.part_text(keys, key, loc, {**scope, value: None}, (*before, value), what)
                              for key in ("label", "public"))
             until = self.part_text(keys, "until", loc, dict(scope), before, what) if collected else None
+            asked = self.part_text(keys, "when", loc, {k: v for k, v in scope.items() if k != collected},
+                                   tuple(k for k in before if k != collected), what)
             bound = collected or value
             space = self.move_space(f"{name}.{bound}", keys, unit, shared)
             scope[bound] = None
-            parts.append(PartSpec(bound, f"{name}.{bound}", choices, label, public, space, until, keys.where))
+            parts.append(PartSpec(bound, f"{name}.{bound}", choices, label, public, space, until, asked,
+                                  keys.where))
         return parts
 
     def collected(self, keys: Any, value: str, scope: dict[str, str | None], what: str) -> tuple[bool, str | None]:

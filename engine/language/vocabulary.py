@@ -178,11 +178,14 @@ PART = _record(
     collect=("the part is chosen again and again, one value each time: the name of the tuple of its values so far, "
              "in scope in its own keys, the parts after it and the effect (needs until)", TEXT),
     until=("with collect: the part is complete once this holds, checked after each value chosen", EXPRESSION),
+    when=("when the part is asked at all (the values before it in scope); otherwise it is passed over and its "
+          "value is None (an 8 names a suit, another card does not)", EXPRESSION),
     doc=("what the part is", TEXT))
 MOVE = _record(
     choose=("NAME in COLLECTION: the candidate arguments", BINDING),
     parts=("a compound move's further choices, made one after the other by the same player once `choose` is made: "
-           "each NAME in COLLECTION, or {choose, legal, label, public, space}; `then` runs once all are made",
+           "each NAME in COLLECTION, or {choose, legal, label, public, space, when, collect, until}; `then` runs "
+           "once all are made",
            ListOf(Either((BINDING, PART)))),
     legal=("a filter, or an ordered list of filters (an obligation cascade)", Either((LEGAL_STEP, ListOf(LEGAL_STEP)))),
     when=("when the move is available at all", EXPRESSION),

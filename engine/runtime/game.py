@@ -526,16 +526,25 @@ class Game:
                    ) -> tuple[PartSpec, tuple[Any, ...]] | None:
         """The part of `player`'s compound `move` to choose after `values` (its argument, then each part's
         value), and the values its choices and texts take; None when every part is chosen. A part chosen again
-        and again (`until`) is next until its condition holds: its values so far are then the last value."""
+        and again (`until`) is next until its condition holds: its values so far are then the last value. A part
+        whose `when` does not hold is passed over, its value None (in the values given with the next part; see
+        _complete for the last ones)."""
         parts, memory = self.runs[move].parts, self.memory
         last = len(values) - 2  # (the part of the last value; -1: the move's own argument)
-        until = parts[last].until if last >= 0 else None
+        until = parts[last].until if last >= 0 and values[-1] is not None else None
         if until is not None and not until(memory, memory.vars, player, *values):
             return parts[last], values
-        if len(values) > len(parts):
-            return None
-        part = parts[len(values) - 1]
-        return part, (*values, ()) if part.until is not None else values
+        while len(values) <= len(parts):
+            part = parts[len(values) - 1]
+            if part.when is None or part.when(memory, memory.vars, player, *values):
+                return part, (*values, ()) if part.until is not None else values
+            values = (*values, None)
+        return None
+
+    def _complete(self, move: str, values: tuple[Any, ...]) -> tuple[Any, ...]:
+        """The values of `move`'s effect, once _next_part found no part left to ask: a None for each part passed
+        over at the end."""
+        return values + (None,) * (len(self.runs[move].parts) + 1 - len(values))
 
     @staticmethod
     def _chosen(part: PartSpec, values: tuple[Any, ...], arg: Any) -> tuple[Any, ...]:
@@ -708,10 +717,14 @@ class Game:
                 memory.partial, memory.pending = (move, values), (player, moves)
                 return []
             memory.partial = None
+            values = self._complete(move, values)
             option = self._whole(player, move, values[0])
         elif option.move in self.runs and self.runs[option.move].parts:
-            memory.partial, memory.pending = (option.move, (option.arg,)), (player, moves)
-            return []
+            values = (option.arg,)
+            if self._next_part(player, option.move, values) is not None:
+                memory.partial, memory.pending = (option.move, values), (player, moves)
+                return []
+            values = self._complete(option.move, values)  # (every part passed over: the move is whole)
         else:
             values = (option.arg,)
         if memory.group is None:
@@ -771,6 +784,8 @@ class Game:
                     while (following := self._next_part(who, move, values)) is not None:  # (a compound move's
                         part, values = following                                           # parts, in turn)
                         values = self._chosen(part, values, pick(rng, part.choices(memory, memory.vars, who, *values)))
+                    if self.runs[move].parts:
+                        values = self._complete(move, values)
                 drawn.append((who, move, values))
         memory.group, memory.partial = (mode, later, tuple(drawn)), partial
 
