@@ -291,10 +291,11 @@ def _declared_fields(meld: Callable) -> Callable:
     does, never a Python attribute of whatever it is given; `suit` and `rank` read the declared ones unless
     given."""
     def called(*args: Any, **kwargs: Any) -> Any:
+        kwargs.setdefault("suit", "suit")
+        kwargs.setdefault("rank", "rank")
         for name in CARD_FIELDS:
-            how = kwargs.get(name, name if name in ("suit", "rank") else None)
-            if type(how) is str:
-                kwargs[name] = attribute(how)
+            if type(kwargs.get(name)) is str:
+                kwargs[name] = attribute(kwargs[name])
         return meld(*args, **kwargs)
     called.__name__, called.__doc__ = meld.__name__, meld.__doc__
     return called
