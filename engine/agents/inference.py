@@ -120,6 +120,9 @@ class Inference:
     def shuffled(self, zone: Zone) -> None:
         """A tracker's call: a shuffle moves no card between zones."""
 
+    def shown(self, cards: list) -> None:
+        """A tracker's call: showing moves no card (the knowledge notes where the cards are)."""
+
     def _forget(self, slot: int) -> None:
         """A card entered or left a hand unseen: earlier decisions of its owner can no longer be weighed."""
         self.records = [r for r in self.records if slot not in r.slots]

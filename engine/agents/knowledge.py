@@ -88,6 +88,13 @@ class Knowledge:
         if unplaced:
             self.excluded.pop(slot, None)  # cards it cannot place came in: old deductions no longer hold
 
+    def shown(self, cards: list) -> None:
+        """Cards shown to every player (`show`): the seat knows where each is."""
+        self.changes += 1
+        where, known = self.game.memory.where, self.known
+        for card in cards:
+            known[card.id] = where[card]
+
     def shuffled(self, zone: Zone) -> None:
         self.changes += 1
         if not sees(zone, self.seat):

@@ -48,11 +48,11 @@ PREFIXED = re.compile(r"(?:[vFBR]_[A-Za-z0-9_]+|_[oht][0-9]+|[a-z]+(?:_[a-z]+)*_
 # inlines (naipes.language.inlining).
 HOISTED = re.compile(r"_[ht][0-9]+\Z", re.ASCII)
 # The working memory's methods that generated code calls (M.move(...), ...).
-MEMORY_API = frozenset({"set_var", "set_attr", "grow_var", "grow_attr", "move", "shuffle", "deal", "ask", "ask_group",
-                        "end_game", "unpack", "announce", "rng", "charge", "step", "in_phase", "entering_step",
-                        "entered", "reset_variables", "goto", "start_turns", "settle_turns", "pass_turn",
-                        "set_team_attr", "refresh", "events", "assert_fact", "retract_fact", "modify_fact", "has_fact",
-                        "spend", "give", "given", "call"})
+MEMORY_API = frozenset({"set_var", "set_attr", "grow_var", "grow_attr", "move", "shuffle", "show", "deal", "ask",
+                        "ask_group", "end_game", "unpack", "announce", "rng", "charge", "step", "in_phase",
+                        "entering_step", "entered", "reset_variables", "goto", "start_turns", "settle_turns",
+                        "pass_turn", "set_team_attr", "refresh", "events", "assert_fact", "retract_fact", "modify_fact",
+                        "has_fact", "spend", "give", "given", "call"})
 CONSTANT_TYPES = (type(None), bool, int, float, str)
 
 

@@ -330,6 +330,9 @@ class Writer:
     def s_Shuffle(self, node: n.Shuffle, indent: int, out: list[Line]) -> None:
         self.emit(out, indent, f"M.shuffle({self.expr(node.zone)})", node)
 
+    def s_Show(self, node: n.Show, indent: int, out: list[Line]) -> None:
+        self.emit(out, indent, f"M.show({self.expr(node.cards)})", node)
+
     def s_Deal(self, node: n.Deal, indent: int, out: list[Line]) -> None:
         self.emit(out, indent, f"M.deal({self.expr(node.count)}, {self.expr(node.source)}, {self.expr(node.dests)})",
                   node)

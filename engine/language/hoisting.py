@@ -33,10 +33,10 @@ from .reductions import REDUCTION, assigned_locals
 from .sections import FUNCTION
 
 # The memory's methods that change the game (a function calling none of them, drawing nothing, changes nothing).
-WRITES = {"set_var", "set_attr", "set_team_attr", "grow_var", "grow_attr", "move", "shuffle", "deal", "ask",
+WRITES = {"set_var", "set_attr", "set_team_attr", "grow_var", "grow_attr", "move", "shuffle", "show", "deal", "ask",
           "ask_group", "end_game", "announce", "refresh", "entering_step", "entered", "assert_fact", "retract_fact",
           "modify_fact", "reset_variables", "start_turns", "settle_turns", "pass_turn", "goto"}
-WRITING = (n.Move, n.Shuffle, n.Deal, n.Ask, n.EndGame, n.Announce, n.Goto, n.Refresh, n.AssertFact, n.Retract,
+WRITING = (n.Move, n.Shuffle, n.Show, n.Deal, n.Ask, n.EndGame, n.Announce, n.Goto, n.Refresh, n.AssertFact, n.Retract,
            n.Modify, n.Grow)
 LEAVES = (n.Name, n.Number, n.String, n.Constant, n.Literal, n.Bits, n.Temporary, n.Unset, n.Lambda)
 CALLS = (n.Call, n.Generated, n.MemoryCall, n.Copy, n.TableLookup)  # their arguments run out within the call

@@ -486,6 +486,14 @@ class Shuffle(Stmt):
 
 
 @dataclass(eq=False)
+class Show(Stmt):
+    """`show CARDS`: every player sees the cards where they are; they stay there."""
+    word = "show"
+    fields = ("cards",)
+    cards: Expr
+
+
+@dataclass(eq=False)
 class Deal(Stmt):
     word = "deal"
     fields = ("count", "source", "dests")

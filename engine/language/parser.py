@@ -540,6 +540,9 @@ class _ToNodes:
     def shuffle_stmt(self, meta: Meta, c: list[n.Expr]) -> n.Shuffle:
         return n.Shuffle(c[0], at=self.at(meta))
 
+    def show_stmt(self, meta: Meta, c: list[n.Expr]) -> n.Show:
+        return n.Show(c[0], at=self.at(meta))
+
     def deal_stmt(self, meta: Meta, c: list[n.Expr]) -> n.Deal:
         return n.Deal(c[0], c[1], c[2], at=self.at(meta))
 

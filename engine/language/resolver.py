@@ -698,6 +698,12 @@ class Resolver:
         self.check_writable(node, None, "shuffle")
         self.zone(node.zone)
 
+    def s_Show(self, node: n.Show) -> None:
+        self.check_writable(node, None, "show")
+        ctyp = self.expr(node.cards)
+        if numeric(ctyp) or ctyp == "str":
+            self.fail(node.cards, f"'show' takes a card, a list of cards or a zone, not {ctyp}")
+
     def s_Deal(self, node: n.Deal) -> None:
         self.check_writable(node, None, "deal")
         ntyp = self.expr(node.count)

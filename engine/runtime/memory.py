@@ -563,6 +563,28 @@ class Memory(Budget):
         for tracker in self.trackers:
             tracker.shuffled(zone)
 
+    def show(self, cards: Any) -> None:
+        """`show CARDS`: every player sees these cards where they are. They stay there, face down again to whoever
+        cannot see their zone: the search agents' knowledge (a tracker's `shown`) remembers where they are, and
+        whoever hears the game is told, by zone ("P2 shows 7 of cups")."""
+        batch = [cards] if isinstance(cards, CARD_CLASS) else list(cards) if isinstance(cards, Iterable) else [cards]
+        where = self.where
+        for card in batch:
+            if not isinstance(card, CARD_CLASS) or card not in where:
+                raise GameError(f"'show' takes cards of this game (a card, a list of them or a zone), got {card!r}")
+        if not batch:
+            return
+        for tracker in self.trackers:
+            tracker.shown(batch)
+        if self.events is not None:
+            by_zone: dict[int, list[str]] = {}
+            for card in batch:
+                by_zone.setdefault(where[card], []).append(str(card.name))
+            for slot, names in by_zone.items():
+                zone = self.zones[slot]
+                shows = f"{zone.owner.name} shows" if zone.owner is not None else f"shown from {zone.name}:"
+                self.events.append(f"{shows} {', '.join(names)}")
+
     def deal(self, count: int, source: Zone, dests: Iterable[Zone]) -> None:
         """Deal `count` cards to each zone in `dests`, one at a time, round robin."""
         if isinstance(dests, ZONE_CLASS):  # (a zone is a list of its cards: empty, it would deal to nothing)

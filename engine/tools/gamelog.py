@@ -140,6 +140,9 @@ class CardMovements:
         for card in cards:
             self.where[card.id] = to
 
+    def shown(self, cards: list[CardBase]) -> None:
+        """Shown cards stay where they are (the game's announcement of them is a record of its own)."""
+
     def shuffled(self, zone: Zone) -> None:
         self.write({"type": "shuffle", "visibility": FULL, "zone": zone_label(zone), "order": [c.name for c in zone]})
 
