@@ -16,8 +16,7 @@ from .parser import statement_words
 from .sections import PARAM_TYPES, SIGNATURE, SectionReader, is_scalar, type_name
 from .vocabulary import VISIBILITIES, ZONE_KEYS
 
-# A function's body is statements when it starts with one (an expression never does): let, if, for, return.
-STATEMENT_BODY = re.compile(r"^\s*(let|if|for|return)\b")
+FIRST_WORD = re.compile(r"\s*([A-Za-z_]\w*)")
 
 
 class Declarations(SectionReader):
@@ -256,7 +255,7 @@ class Declarations(SectionReader):
                 continue
             scope: dict[str, str | None] = {a: None for a in args}
             # every call is a step (naipes.library.limits): recursion runs out of steps, not forever
-            if text.block if isinstance(text, Code) else STATEMENT_BODY.match(text):
+            if text.block if isinstance(text, Code) else written_as_statements(text, args):
                 unit = self.compiler.function_body(text, scope, f"function '{fname}'")
                 if unit is not None:
                     unit.tree = [n.Do(n.MemoryCall("step", []), at=unit.statements[0].at), *unit.statements]
@@ -266,3 +265,11 @@ class Declarations(SectionReader):
                     value = unit.expression
                     unit.tree = [n.Do(n.MemoryCall("step", []), at=value.at), n.Return(value, at=value.at)]
             self.define(n.function_name(fname), args, unit, True, f"function '{fname}'")
+
+
+def written_as_statements(body: str, params: list[str]) -> bool:
+    """Whether a function's body is statements: it starts with a statement's word, as an expression never does
+    (let, if, for, return; an action's word too, which the resolver then refuses with why), unless the word is
+    one of its params."""
+    word = FIRST_WORD.match(body)
+    return word is not None and word.group(1) in statement_words() and word.group(1) not in params
