@@ -17,7 +17,6 @@ from ..library.builtins import BUILTINS
 from ..program import attribute
 from . import nodes as n
 from .loader import number_problem
-from .resolver import NUMERIC
 
 Origin = tuple[str, Location | None]  # what a generated line is part of ("condition of rule 'lead'"), and where
 Line = tuple[int, str, str, Location | None]  # (indent, python line, what it is part of ('': the function), where)
@@ -29,6 +28,7 @@ INLINED = re.compile("\x02(\\d+)\x03|\x04")
 # number of too many bits), unless one side is a number written in the rule file (for `*`, and the other side
 # a number): then a value grows by at most that much per step, which the step budget bounds.
 ARITHMETIC_CHECKED = {"*": "B_times", "+": "B_plus", "-": "B_minus"}
+NUMBER_TYPES = frozenset({"int", "float", "bool"})  # what a built-in returns (Builtin.returns) that is a number
 
 
 def literal(value: Any) -> str:
@@ -69,25 +69,47 @@ def constant_number(node: n.Node | None) -> bool:
     return False
 
 
-def checked(op: str, left_type: str | None, right_type: str | None, left_node: n.Node | None = None,
-            right_node: n.Node | None = None) -> str | None:
+def proven_number(node: n.Node | None) -> bool:
+    """Whether `node` gives a number (or a bool) whatever the values it reads hold: a number written in the file
+    (constant_number), a comparison, a built-in that gives only numbers, arithmetic and choices of such. A type the
+    resolver found is no proof: a variable declared 0 may be given a text by a value whose type is known only when
+    the game runs (`out = first(names)`), so a size check is never left out on its word."""
+    if node is None:
+        return False
+    if constant_number(node) or isinstance(node, (n.Compare, n.Not, n.Bits, n.Unary)):
+        return True  # (a sign gives a number, or fails)
+    if isinstance(node, n.Literal):
+        return type(node.value) in (int, float, bool)
+    if isinstance(node, n.Call):
+        return node.target == n.CALL_BUILTIN and BUILTINS[str(node.name)].returns in NUMBER_TYPES
+    if isinstance(node, n.BinOp):
+        return proven_number(node.left) and proven_number(node.right)
+    if isinstance(node, n.IfExp):
+        return proven_number(node.body) and proven_number(node.orelse)
+    if isinstance(node, n.BoolOp):
+        return all(map(proven_number, node.values))
+    if isinstance(node, (n.Keep, n.Remember)):
+        return proven_number(node.value)
+    return False
+
+
+def checked(op: str, left_node: n.Node | None, right_node: n.Node | None) -> str | None:
     """The built-in that computes `left op right` with the size checks of naipes.library.limits (see
     ARITHMETIC_CHECKED), or None where Python's operator is safe; `left_node`, `right_node`: the operands' nodes,
     where they are nodes (an assignment's target is not)."""
     left_constant, right_constant = constant_number(left_node), constant_number(right_node)
-    if op == "%" and not (left_type in NUMERIC or left_constant):  # a text's % formats it: of any size
+    if op == "%" and not proven_number(left_node):  # a text's % formats it: of any size
         return "B_modulo"
     if op == "*":  # by a number, a number grows slowly; a text or list multiplied by one can be huge
-        safe = (left_constant and right_type in NUMERIC) or (right_constant and left_type in NUMERIC)
+        safe = (left_constant and proven_number(right_node)) or (right_constant and proven_number(left_node))
     else:
         safe = left_constant or right_constant
     return ARITHMETIC_CHECKED[op] if op in ARITHMETIC_CHECKED and not safe else None
 
 
-def binary(op: str, left: str, left_type: str | None, right: str, right_type: str | None,
-           left_node: n.Node | None = None, right_node: n.Node | None = None) -> str:
+def binary(op: str, left: str, right: str, left_node: n.Node | None = None, right_node: n.Node | None = None) -> str:
     """Python for `left op right` (see checked)."""
-    call = checked(op, left_type, right_type, left_node, right_node)
+    call = checked(op, left_node, right_node)
     return f"{call}(M, {left}, {right})" if call else f"({left} {op} {right})"
 
 
@@ -98,7 +120,7 @@ def makes_call(node: n.Node) -> bool:
     if isinstance(node, n.Call):
         return node.target != n.VALUES_OF  # (values_of is a literal)
     if isinstance(node, n.BinOp):
-        return checked(node.op, node.left.type, node.right.type, node.left, node.right) is not None
+        return checked(node.op, node.left, node.right) is not None
     if isinstance(node, n.FString):
         return any(not isinstance(part, str) for part in node.parts) or len(node.parts) > 1
     if isinstance(node, n.Filter):
@@ -152,7 +174,7 @@ class Writer:
         parts = [literal(part) if isinstance(part, str) else f"B_str(M, {self.expr(part)})" for part in node.parts]
         src = parts[0]
         for part in parts[1:]:
-            src = binary("+", src, "str", part, "str")
+            src = binary("+", src, part)
         return src
 
     def e_Constant(self, node: n.Constant) -> str:
@@ -208,8 +230,7 @@ class Writer:
         return f"B_{name}{'_keyed' if node.keyed else ''}({joined})"
 
     def e_BinOp(self, node: n.BinOp) -> str:
-        return binary(node.op, self.expr(node.left), node.left.type, self.expr(node.right), node.right.type,
-                      node.left, node.right)
+        return binary(node.op, self.expr(node.left), self.expr(node.right), node.left, node.right)
 
     def e_Unary(self, node: n.Unary) -> str:
         return f"({node.op}{self.expr(node.operand)})"
@@ -302,7 +323,7 @@ class Writer:
         src = self.expr(value)
 
         def new(current: str) -> str:  # the value written: `src`, or `current op src`
-            return binary(op, current, node.declared, src, value.type, None, value) if op else src
+            return binary(op, current, src, None, value) if op else src
         if isinstance(target, n.NameTarget):
             name = target.name
             if node.writes == n.WRITES_LOCAL:
