@@ -267,7 +267,7 @@ class Declarations(SectionReader):
             self.define(n.function_name(fname), args, unit, True, f"function '{fname}'")
 
 
-def written_as_statements(body: str, params: list[str]) -> bool:
+def written_as_statements(body: str, params: tuple[str, ...]) -> bool:
     """Whether a function's body is statements: it starts with a statement's word, as an expression never does
     (let, if, for, return; an action's word too, which the resolver then refuses with why), unless the word is
     one of its params."""
