@@ -52,7 +52,6 @@ from ..runtime.game import Decision, Game, Option, arg_key
 from .deadline import NEVER, Deadline
 from .inference import Inference
 from .knowledge import Knowledge
-from .options import parse_options
 from .rollout import Policies
 
 # The most search one decision may ask for: a strategy or a seat cannot stall a game for longer.
@@ -297,9 +296,8 @@ def standing(world: Game) -> tuple:
 
 
 def make_ismcts(seed: int | None = None, program: Program | None = None,
-                make_policy: Callable[[str, int], Any] | None = None, **options: str) -> ISMCTSAgent:
+                make_policy: Callable[[str, int], Any] | None = None,
+                options: dict[str, Any] | None = None) -> ISMCTSAgent:
     """``ismcts:iterations=N,seconds=S,exploration=C,policy=STRATEGY,infer=LEVEL`` from its command-line
-    options."""
-    kinds: dict[str, Callable[[str], Any]] = {"iterations": int, "seconds": float, "exploration": float,
-                                               "policy": str, "depth": int, "infer": str}
-    return ISMCTSAgent(seed, program=program, make_policy=make_policy, **parse_options("ismcts", kinds, options))
+    options, read (naipes.language.vocabulary.agent_options)."""
+    return ISMCTSAgent(seed, program=program, make_policy=make_policy, **(options or {}))

@@ -54,7 +54,6 @@ from .deadline import NEVER, Deadline
 from .inference import Inference, default_model
 from .ismcts import standing
 from .knowledge import Knowledge
-from .options import parse_options
 from .rollout import Policies
 from .solver import MODELS, OpenSolver, Vector
 
@@ -203,8 +202,8 @@ def _check(option: str, value: int, low: int, high: int) -> None:
 
 
 def make_pimc(seed: int | None = None, program: Program | None = None,
-              make_policy: Callable[[str, int], Any] | None = None, **options: str) -> PIMCAgent:
-    """``pimc:worlds=N,seconds=S,model=maxn,nodes=N,depth=D,policy=LEVEL,infer=LEVEL`` from its options."""
-    kinds: dict[str, Callable[[str], Any]] = {"worlds": int, "seconds": float, "model": str, "nodes": int,
-                                               "depth": int, "policy": str, "infer": str}
-    return PIMCAgent(seed, program=program, make_policy=make_policy, **parse_options("pimc", kinds, options))
+              make_policy: Callable[[str, int], Any] | None = None,
+              options: dict[str, Any] | None = None) -> PIMCAgent:
+    """``pimc:worlds=N,seconds=S,model=maxn,nodes=N,depth=D,policy=LEVEL,infer=LEVEL`` from its options, read
+    (naipes.language.vocabulary.agent_options)."""
+    return PIMCAgent(seed, program=program, make_policy=make_policy, **(options or {}))

@@ -43,7 +43,7 @@ from pathlib import Path
 from ..errors import ParamError, RuleError, RuleErrors, did_you_mean
 from ..language.loader import Map, Seq, Text, load_tree
 from ..language.strategies import Strategy, compile_strategy, strategy_path
-from ..language.vocabulary import AGENT_NAMES
+from ..language.vocabulary import AGENT_NAMES, agent_options
 from ..program import Program
 from ..runtime.game import Agent, Decision, Option
 from .bot_process import BotLimits
@@ -74,12 +74,12 @@ class MinimaxAgent:
         return self.rng.choice(self.solver.best(game))
 
 
-AGENTS: dict[str, Callable[..., Agent]] = {  # by name: (seed, program, make_policy, **options) -> agent
-    "random": lambda seed=None, program=None, make_policy=None: RandomAgent(seed),
-    "minimax": lambda seed=None, program=None, make_policy=None: MinimaxAgent(seed),
+AGENTS: dict[str, Callable[..., Agent]] = {  # by name: (seed, program, make_policy, options) -> agent
+    "random": lambda seed=None, program=None, make_policy=None, options=None: RandomAgent(seed),
+    "minimax": lambda seed=None, program=None, make_policy=None, options=None: MinimaxAgent(seed),
     "ismcts": make_ismcts,  # see naipes.agents.ismcts
     "pimc": make_pimc,  # see naipes.agents.pimc
-    "human": lambda seed=None, program=None, make_policy=None: HumanAgent(),  # see naipes.agents.human
+    "human": lambda seed=None, program=None, make_policy=None, options=None: HumanAgent(),  # see naipes.agents.human
 }
 assert tuple(AGENTS) == AGENT_NAMES, "naipes.language.vocabulary.AGENT_NAMES lists the built-in agents"
 
@@ -94,12 +94,13 @@ def make_agent(spec: str, seed: int | None = None, program: Program | None = Non
     its options name, start a Python bot."""
     if spec.startswith("python:"):
         return python_bot(spec, bot_limits, typed)
-    name, _, rest = spec.partition(":")
+    name = spec.partition(":")[0]
     factory = AGENTS.get(name)
     if factory is not None:
         def make_policy(policy: str, policy_seed: int) -> object:
             return make_agent(policy, seed=policy_seed, program=program, typed=typed)
-        return factory(seed=seed, program=program, make_policy=make_policy, **agent_options(spec, rest))
+        # (the options as one value: a name written in a file never becomes a keyword of the engine's own)
+        return factory(seed=seed, program=program, make_policy=make_policy, options=agent_options(spec))
     path = strategy_path(spec, program) if program is not None else None
     if path is not None and program is not None:
         strategy = strategies.get(path) if strategies is not None else None
@@ -205,25 +206,6 @@ def unknown_agent(spec: str, program: Program | None) -> str:
         choices = f"{program.ruleset}'s AI levels ({', '.join(names[:-1])}), human, a strategy file (a path)"
     hint = did_you_mean(spec, names)
     return f"unknown agent '{spec}': choose {choices} or python:FILE.py:CLASS" + (f"; {hint}" if hint else "")
-
-
-OPTIONED = ("ismcts", "pimc")  # the built-in agents that take options
-
-
-def agent_options(spec: str, text: str) -> dict[str, str]:
-    """The options of the built-in agent `spec`, `text` the part after its name's colon: {NAME: VALUE}."""
-    options = {}
-    for item in filter(None, text.split(",")):
-        key, eq, value = item.partition("=")
-        if not eq or not key.strip():
-            raise ParamError(f"agent '{spec}': options are NAME=VALUE separated by commas, not '{item}'")
-        if key.strip() in options:
-            raise ParamError(f"agent '{spec}': option '{key.strip()}' is given twice")
-        options[key.strip()] = value.strip()
-    name = spec.partition(":")[0]
-    if options and name not in OPTIONED:
-        raise ParamError(f"agent '{name}' takes no options")
-    return options
 
 
 def strategy_agent(strategy: Strategy, seed: int | None = None) -> StrategyAgent:

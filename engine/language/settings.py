@@ -9,7 +9,7 @@ from .compiler import identifier_problem
 from .loader import Map, number_problem
 from .sections import PARAM_TYPES, SectionReader, type_name
 from .shipped import is_file, strategy_folders
-from .vocabulary import AGENT_NAMES, PARAM_KEYS, PLAYERS_KEYS
+from .vocabulary import AGENT_NAMES, PARAM_KEYS, PLAYERS_KEYS, agent_options
 
 
 class Settings(SectionReader):
@@ -54,6 +54,11 @@ class Settings(SectionReader):
                                          and not name.endswith((".yaml", ".yml")) and not self.is_level(name)):
             self.error(f"unknown agent '{name}'", loc,
                        did_you_mean(str(name), AGENT_NAMES) or f"agents: {', '.join(AGENT_NAMES)}")
+        elif name.partition(":")[0] in AGENT_NAMES:
+            try:  # (its options, as play reads them)
+                agent_options(name)
+            except ParamError as exc:
+                self.error(str(exc), loc)
 
     def is_level(self, name: str) -> bool:
         """A shipped strategy level of this game (`ai: strong`: strategies/GAME/strong.yaml), or a name a base

@@ -16,13 +16,49 @@ Shapes: :class:`Value` (a scalar of some kinds), :class:`ListOf`,
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..errors import ParamError
 from ..runtime.agenda import STRATEGIES
 
 # The built-in agents (naipes.agents.registry makes them): what `players: ai:` and a strategy's `default:` may name.
 AGENT_NAMES = ("random", "minimax", "ismcts", "pimc", "human")
+# The options each built-in agent takes (`ismcts:iterations=200`), and how each is read from its text.
+AGENT_OPTION_KINDS: dict[str, dict[str, Callable[[str], Any]]] = {
+    "ismcts": {"iterations": int, "seconds": float, "exploration": float, "policy": str, "depth": int, "infer": str},
+    "pimc": {"worlds": int, "seconds": float, "model": str, "nodes": int, "depth": int, "policy": str, "infer": str},
+}
+
+
+def agent_options(spec: str) -> dict[str, Any]:
+    """The options of the built-in agent `spec` (``ismcts:iterations=200,policy=strong``), each read as its kind:
+    {NAME: VALUE}. A ParamError says what is wrong: an option the agent does not take, or a value of another kind.
+    (Options stay one value until the agent reads them: a name written in a file is never a keyword argument.)"""
+    name, _, text = spec.partition(":")
+    texts: dict[str, str] = {}
+    for item in filter(None, text.split(",")):
+        key, eq, value = item.partition("=")
+        if not eq or not key.strip():
+            raise ParamError(f"agent '{spec}': options are NAME=VALUE separated by commas, not '{item}'")
+        if key.strip() in texts:
+            raise ParamError(f"agent '{spec}': option '{key.strip()}' is given twice")
+        texts[key.strip()] = value.strip()
+    kinds = AGENT_OPTION_KINDS.get(name)
+    if texts and kinds is None:
+        raise ParamError(f"agent '{name}' takes no options")
+    return {key: _option_value(name, key, raw, kinds or {}) for key, raw in texts.items()}
+
+
+def _option_value(agent: str, key: str, raw: str, kinds: dict[str, Callable[[str], Any]]) -> Any:
+    if key not in kinds:
+        raise ParamError(f"{agent} has no option '{key}' (options: {', '.join(kinds)})")
+    try:
+        return kinds[key](raw)
+    except ValueError:
+        kind = "whole number" if kinds[key] is int else "number" if kinds[key] is float else "value"
+        raise ParamError(f"{agent} option '{key}' needs a {kind}, not '{raw}'") from None
 
 
 @dataclass(frozen=True)

@@ -16,10 +16,10 @@ from pathlib import Path
 
 from ..agents.bot_process import BotLimits
 from ..agents.levels import default_opponent, unseatable
-from ..agents.registry import agent_options, load_strategy, make_agent, named_agents
+from ..agents.registry import load_strategy, make_agent, named_agents
 from ..errors import ParamError, RuleError
 from ..language.strategies import strategy_path
-from ..language.vocabulary import AGENT_NAMES
+from ..language.vocabulary import AGENT_NAMES, agent_options
 from ..program import Program
 
 HUMAN = "human"
@@ -60,9 +60,8 @@ def refuse_people(program: Program, specs: list[str]) -> None:
 def _asks_a_person(program: Program, spec: str, seen: tuple[Path, ...]) -> bool:
     if spec == HUMAN:
         return True
-    name, _, options = spec.partition(":")
-    if name in AGENT_NAMES:  # (its options may name the agents it plays out with or models the others by)
-        agent_options(spec, options)  # (malformed options: said here, as making the agent would)
+    if spec.partition(":")[0] in AGENT_NAMES:  # (its options may name the agents it plays out with or models by)
+        agent_options(spec)  # (malformed options: said here, as making the agent would)
         return any(_asks_a_person(program, inner, seen) for inner in named_agents(spec)[1:])
     if spec.startswith("python:"):
         return False
