@@ -195,6 +195,23 @@ class LoggedRecord:
     record: dict
 
 
+# The fields of a log's records that are read before a replay compares each record with its own (the players a
+# game is dealt to, the option a decision names: naipes.tools.replay), with their kinds: checked as the log is read,
+# so that nothing reads a field of another kind. (Every other field is only compared with the replay's.)
+READ_FIELDS: dict[str, dict[str, type]] = {"start": {"players": list}, "decision": {"player": str, "move": str,
+                                                                                  "choice": str}}
+
+
+def _misshapen(record: dict) -> str | None:
+    """What is wrong with the fields of `record` that are read (READ_FIELDS), or None."""
+    for name, kind in READ_FIELDS.get(record["type"], {}).items():
+        value = record.get(name)
+        if not isinstance(value, kind) or (kind is list and not all(isinstance(item, str) for item in value)):
+            what = "a list of names" if kind is list else "a text"
+            return f"a {record['type']} record's {name} is {what}, not {json.dumps(value)[:60]}"
+    return None
+
+
 def read_log(path: str | Path) -> list[LoggedRecord]:
     """The records of a log, each with its line; a located error for a line that is not one.
 
@@ -226,4 +243,8 @@ def read_log(path: str | Path) -> list[LoggedRecord]:
     if not records or records[0].record["type"] != "log":
         raise LogError("not a game log written by 'naipes play --log' (its first line is "
                           '{"type": "log", ...})', Location(str(path), 1, 1))
+    for logged in records:
+        problem = _misshapen(logged.record)
+        if problem:
+            raise LogError(f"not a record of a game log: {problem}", Location(str(path), logged.line, 1))
     return records
