@@ -206,7 +206,7 @@ def _misshapen(record: dict) -> str | None:
     """What is wrong with the fields of `record` that are read (READ_FIELDS), or None."""
     for name, kind in READ_FIELDS.get(record["type"], {}).items():
         value = record.get(name)
-        if not isinstance(value, kind) or (kind is list and not all(isinstance(item, str) for item in value)):
+        if not isinstance(value, kind) or (isinstance(value, list) and not all(isinstance(i, str) for i in value)):
             what = "a list of names" if kind is list else "a text"
             return f"a {record['type']} record's {name} is {what}, not {json.dumps(value)[:60]}"
     return None
