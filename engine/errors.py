@@ -11,11 +11,42 @@ the offending source line and a caret, never as a Python traceback.
 from __future__ import annotations
 
 import difflib
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
 _sources: dict[str, list[str]] = {}
 QUOTE_WIDTH = 100  # characters of a long source line shown around an error
+# The characters a terminal obeys rather than shows (an escape sequence that sets its title or moves its cursor):
+# every control character but the tab and the new line.
+CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+
+
+def printable(text: str) -> str:
+    """`text` with its control characters written as escapes (``\\x1b``): what an error shows of a file's text.
+
+    >>> printable("unknown section '\\x1b]0;title\\x07'")
+    "unknown section '\\\\x1b]0;title\\\\x07'"
+    """
+    return CONTROL.sub(lambda found: f"\\x{ord(found.group()):02x}", text)
+
+
+def unshowable(text: object) -> str | None:
+    """Why `text` cannot be shown as it is, if it is a text that cannot (None otherwise): a control character,
+    which a terminal would obey, or half a character (a lone surrogate), which no UTF-8 log, terminal or page
+    holds. A file, a log or a rule-file literal may hold neither."""
+    if not isinstance(text, str):
+        return None
+    found = CONTROL.search(text)
+    if found is not None:
+        return f"a text holds the control character {printable(found.group())}, which a terminal obeys rather " \
+               "than shows: leave it out"
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return "a text holds an escape of half a character (a surrogate, '\\ud800' to '\\udfff'), which no " \
+               "file or screen can show: write the character itself, or '\\U' and its eight hex digits"
+    return None
 
 
 def remember_source(filename: str, text: str) -> None:
@@ -54,7 +85,10 @@ class Location:
 
 
 class NaipesError(Exception):
-    """Base of every error Naipes reports to a user."""
+    """Base of every error Naipes reports to a user (shown with the control characters of a file's text escaped)."""
+
+    def __str__(self) -> str:
+        return printable(super().__str__())
 
 
 class RuleError(NaipesError):
@@ -73,7 +107,7 @@ class RuleError(NaipesError):
             parts.append(quote)
         if self.hint:
             parts.append(f"    hint: {self.hint}")
-        return "\n".join(parts)
+        return printable("\n".join(parts))
 
 
 class RuleErrors(NaipesError):

@@ -22,7 +22,7 @@ from yaml.composer import Composer
 from yaml.constructor import SafeConstructor
 from yaml.resolver import Resolver
 
-from ..errors import Location, RuleError, RuleErrors, did_you_mean, remember_source
+from ..errors import Location, RuleError, RuleErrors, did_you_mean, remember_source, unshowable
 from .shipped import RULESETS, is_file, strategy_folders
 
 
@@ -245,6 +245,9 @@ class _Builder:
             raise RuleError(f"'{node.value[:20]}{'...' if len(node.value) > 20 else ''}' is {problem}",
                             _mark(node, self.filename))
         if isinstance(value, str):
+            unshown = unshowable(value)
+            if unshown:
+                raise RuleError(unshown, _mark(node, self.filename))
             return self._text(value, node)
         return value
 

@@ -25,7 +25,7 @@ from lark.indenter import DedentError, Indenter
 from lark.lexer import BasicLexer, LexerThread
 from lark.tree import Meta
 
-from ..errors import Location, RuleError, did_you_mean
+from ..errors import Location, RuleError, did_you_mean, unshowable
 from . import nodes as n
 from .loader import Text
 
@@ -91,22 +91,6 @@ def _closed_early(source: str) -> Token | None:
         if depth == 0:
             return token
     return None
-
-
-NOT_UNICODE = "a text holds an escape of half a character (a surrogate, '\\ud800' to '\\udfff'), which no file or " \
-    "screen can show: write the character itself, or '\\U' and its eight hex digits"
-
-
-def not_unicode(value: object) -> bool:
-    """Whether `value` is a text with a lone surrogate (which an escape can write, and which no UTF-8 log, terminal or
-    page can hold)."""
-    if not isinstance(value, str):
-        return False
-    try:
-        value.encode("utf-8")
-    except UnicodeEncodeError:
-        return True
-    return False
 
 
 def _where_in(text: str, line: int, col: int) -> Location | None:
@@ -385,8 +369,9 @@ class _ToNodes:
                 value = str(ast.literal_eval(quote + raw + quote))
             except (ValueError, SyntaxError):
                 raise self.problem(token, "bad text in an f-string") from None
-            if not_unicode(value):
-                raise self.problem(token, NOT_UNICODE)
+            problem = unshowable(value)
+            if problem:
+                raise self.problem(token, problem)
             return value
         chunk, i = "", 0
         try:

@@ -22,12 +22,12 @@ from collections.abc import Set as AbstractSet
 from functools import lru_cache
 from typing import Any, NoReturn
 
-from ..errors import Location, RuleError, did_you_mean
+from ..errors import Location, RuleError, did_you_mean, unshowable
 from ..library.builtins import BUILTINS
 from ..program import CARD_ATTRIBUTES, LEAVE, PLAYER_ATTRIBUTES, ZONE_ATTRIBUTES
 from . import nodes as n
 from .loader import MAX_DIGITS, number_problem
-from .parser import NOT_UNICODE, not_unicode, statement_words
+from .parser import statement_words
 
 NUMERIC = {"int", "float", "bool"}
 ANY = "*"  # a read of an attribute of any object
@@ -144,8 +144,9 @@ class Resolver:
             node.value = literal_value(node.raw)
         except (ValueError, SyntaxError):
             self.fail(node, "bad string literal")
-        if not_unicode(node.value):
-            self.fail(node, NOT_UNICODE)
+        problem = unshowable(node.value)
+        if problem:
+            self.fail(node, problem)
         return "str"
 
     def e_FString(self, node: n.FString) -> str:

@@ -36,7 +36,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any, TextIO
 
-from ..errors import Location, NaipesError, RuleError
+from ..errors import Location, NaipesError, RuleError, unshowable
 from ..runtime.game import Game
 from ..runtime.memory import CardBase, Memory, Zone
 
@@ -203,7 +203,17 @@ READ_FIELDS: dict[str, dict[str, type]] = {"start": {"players": list}, "decision
 
 
 def _misshapen(record: dict) -> str | None:
-    """What is wrong with the fields of `record` that are read (READ_FIELDS), or None."""
+    """What is wrong with `record`, or None: a text no screen should show as it is (a rule file cannot make one), or
+    a field that is read (READ_FIELDS) of another kind."""
+    texts: list = [record]
+    while texts:  # (a record nests at most as deep as json.loads reads)
+        value = texts.pop()
+        if isinstance(value, dict):
+            texts += [*value.keys(), *value.values()]
+        elif isinstance(value, list):
+            texts += value
+        elif unshowable(value):
+            return unshowable(value)
     for name, kind in READ_FIELDS.get(record["type"], {}).items():
         value = record.get(name)
         if not isinstance(value, kind) or (isinstance(value, list) and not all(isinstance(i, str) for i in value)):
