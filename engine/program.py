@@ -221,15 +221,14 @@ class MoveSpec:
 
     def told(self, player: str, text: str) -> str:
         """The move as the table tells it, from its public form `text`: 'P1 plays 3o' (`verb: plays`),
-        'P1 bids 3' (`verb: {bid: bids}` and 'bid 3'), 'P1 stands' (`verb: stands`, a move without an argument
-        whose public form is its name), else 'P1: bid 3'."""
+        'P1 bids 3' (`verb: {bid: bids}` and 'bid 3'), 'P1 stands' (`verb: stands`, a move without an argument,
+        told by the verb alone whatever its label), else 'P1: bid 3'."""
         if isinstance(self.verb, dict):
             for words, replacement in self.verb.items():
                 if text == words or text.startswith(words + " "):
                     return f"{player} {replacement}{text[len(words):]}"
         elif self.verb:
-            return f"{player} {self.verb}" if self.arg is None and text == self.name else \
-                f"{player} {self.verb} {text}"
+            return f"{player} {self.verb}" if self.arg is None else f"{player} {self.verb} {text}"
         return f"{player}: {text}"
 
 

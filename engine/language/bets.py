@@ -49,7 +49,7 @@ from typing import Any
 from ..errors import Location, did_you_mean
 from . import code, rounds
 from .code import Code
-from .compiler import identifier_problem
+from .compiler import identifier_problem, move_name_problem
 from .loader import Map, Seq, location_of
 from .rounds import CALL, ROUND_KEYS, Declared, Report, Round, given, given_actions, made, made_block
 from .sections import SIGNATURE
@@ -248,7 +248,7 @@ def _read(name: str, spec: Map, loc: Location, report: Report) -> _Bet | None:
     if by_move is None:
         return None
     for value in [answer, *by_move]:
-        problem = identifier_problem(value, "move")
+        problem = move_name_problem(value)
         if problem:
             report(problem, spec.loc("answer" if value == answer else "move"), None)
             return None

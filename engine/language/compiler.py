@@ -55,6 +55,14 @@ def identifier_problem(name: Any, kind: str) -> str | None:
     return None
 
 
+def move_name_problem(name: Any) -> str | None:
+    """Why `name` cannot name a move (None if it can): as any name, except that a word Python reserves may (`pass`
+    is the commonest move of card games): a move's name is only ever text, never a name in generated code."""
+    if isinstance(name, str) and name != "_" and (keyword.iskeyword(name) or keyword.issoftkeyword(name)):
+        return None
+    return identifier_problem(name, "move")
+
+
 # The attributes the language gives every object of the kind a declared name becomes an attribute of.
 LANGUAGE_ATTRIBUTES = {"player": PLAYER_BUILTIN_ATTRS, "card": CARD_BUILTIN_ATTRS}
 

@@ -10,7 +10,7 @@ from ..program import DEFAULT_STRATEGY, ZoneSpec
 from ..runtime.agenda import STRATEGIES
 from . import nodes as n
 from .code import Code
-from .compiler import SPECIAL_FORMS, declared_name_problem, identifier_problem
+from .compiler import SPECIAL_FORMS, declared_name_problem, identifier_problem, move_name_problem
 from .loader import Map, Seq
 from .parser import statement_words
 from .sections import PARAM_TYPES, SIGNATURE, SectionReader, is_scalar, type_name
@@ -104,7 +104,7 @@ class Declarations(SectionReader):
         self.declare_records("facts")
         moves = self.section("moves", Map, Map())
         for move in moves:
-            problem = identifier_problem(move, "move")
+            problem = move_name_problem(move)
             if problem:
                 self.error(problem, moves.key_loc(move))
             else:

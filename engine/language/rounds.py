@@ -36,7 +36,7 @@ from typing import Any, Protocol
 from ..errors import Location, did_you_mean
 from . import code
 from .code import Code
-from .compiler import identifier_problem
+from .compiler import identifier_problem, move_name_problem
 from .loader import Map, Seq
 from .vocabulary import BET
 
@@ -118,7 +118,7 @@ def _moves(name: str, spec: Map, report: Report) -> dict[str, str] | None:
                    given.key_loc(action), did_you_mean(str(action), ACTIONS))
     moves = {action: str(given.get(action, action)) for action in ACTIONS}
     for action, move in moves.items():
-        problem = identifier_problem(move, "move")
+        problem = move_name_problem(move)
         if problem:
             report(problem, given.loc(action) if action in given else spec.loc("move"), None)
             return None
