@@ -355,8 +355,8 @@ class Writer:
         self.emit(out, indent, f"M.show({self.expr(node.cards)})", node)
 
     def s_Deal(self, node: n.Deal, indent: int, out: list[Line]) -> None:
-        self.emit(out, indent, f"M.deal({self.expr(node.count)}, {self.expr(node.source)}, {self.expr(node.dests)})",
-                  node)
+        count = self.expr(node.count) if node.count is not None else "None"
+        self.emit(out, indent, f"M.deal({count}, {self.expr(node.source)}, {self.expr(node.dests)})", node)
 
     def s_Ask(self, node: n.Ask, indent: int, out: list[Line]) -> None:
         if node.group is None:

@@ -495,9 +495,10 @@ class Show(Stmt):
 
 @dataclass(eq=False)
 class Deal(Stmt):
+    """`deal COUNT from SOURCE to DESTS`; `count` None: `deal all`, every card of the source."""
     word = "deal"
     fields = ("count", "source", "dests")
-    count: Expr
+    count: Expr | None
     source: Expr
     dests: Expr
 

@@ -528,8 +528,10 @@ class _ToNodes:
     def show_stmt(self, meta: Meta, c: list[n.Expr]) -> n.Show:
         return n.Show(c[0], at=self.at(meta))
 
-    def deal_stmt(self, meta: Meta, c: list[n.Expr]) -> n.Deal:
-        return n.Deal(c[0], c[1], c[2], at=self.at(meta))
+    def deal_stmt(self, meta: Meta, c: list[n.Expr | Token]) -> n.Deal:
+        count, source, dests = c
+        assert not isinstance(source, Token) and not isinstance(dests, Token)
+        return n.Deal(None if isinstance(count, Token) else count, source, dests, at=self.at(meta))
 
     def ask_stmt(self, meta: Meta, c: Children) -> n.Ask:
         group, player, *moves = c

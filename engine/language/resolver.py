@@ -707,7 +707,7 @@ class Resolver:
 
     def s_Deal(self, node: n.Deal) -> None:
         self.check_writable(node, None, "deal")
-        ntyp = self.expr(node.count)
+        ntyp = self.expr(node.count) if node.count is not None else None
         if ntyp not in (None, "int"):
             self.fail(node.count, f"'deal' needs a number of cards, not {ntyp}")
         self.zone(node.source)

@@ -585,23 +585,27 @@ class Memory(Budget):
                 shows = f"{zone.owner.name} shows" if zone.owner is not None else f"shown from {zone.name}:"
                 self.events.append(f"{shows} {', '.join(names)}")
 
-    def deal(self, count: int, source: Zone, dests: Iterable[Zone]) -> None:
-        """Deal `count` cards to each zone in `dests`, one at a time, round robin."""
+    def deal(self, count: int | None, source: Zone, dests: Iterable[Zone]) -> None:
+        """Deal `count` cards to each zone in `dests`, one at a time, round robin; None (`deal all`): every card of
+        `source`, the first zones one more each where the cards do not go round evenly."""
         if isinstance(dests, ZONE_CLASS):  # (a zone is a list of its cards: empty, it would deal to nothing)
             raise GameError(f"'deal N from ZONE to ZONES' deals to a list of zones: write [{dests.name}]")
         dests = list(dests)
         if not all(isinstance(d, ZONE_CLASS) for d in dests) or not isinstance(source, ZONE_CLASS):
             raise GameError("'deal N from ZONE to ZONES' needs a zone and a list of zones")
-        if count * len(dests) > len(source):
-            raise GameError(f"cannot deal {count} cards to {len(dests)} zones: {source!r} has only {len(source)}")
+        many = len(dests)
+        if not many:
+            return
+        total = len(source) if count is None else count * many
+        if total > len(source):
+            raise GameError(f"cannot deal {count} cards to {many} zones: {source!r} has only {len(source)}")
         if self.trail is not None:
             self.trail += [(ZONE, source, source[:]), (WHERE, source.slot, source[:]),
                            *(self._kept(dest, False) for dest in dests)]
-        many = len(dests)
         if len({*map(id, dests), id(source)}) == many + 1:  # distinct zones, none the source: dealt all at once
             stock: list[Any] = source  # (typed as lists, a zone's methods are list operations for mypyc)
-            dealt = stock[len(stock) - count * many:]
-            del stock[len(stock) - count * many:]
+            dealt = stock[len(stock) - total:]
+            del stock[len(stock) - total:]
             dealt.reverse()  # (in the order the cards leave the top)
             where = self.where
             for first, dest in enumerate(dests):
@@ -612,16 +616,17 @@ class Memory(Budget):
                 for card in cards:
                     where[card] = slot
         else:
-            for _ in range(count):
-                for dest in dests:
-                    card = source.pop()
-                    dest.append(card)
-                    self.where[card] = dest.slot
+            for i in range(total):
+                dest = dests[i % many]
+                card = source.pop()
+                dest.append(card)
+                self.where[card] = dest.slot
         self.dirty.add(source.key)
         self.dirty.update(d.key for d in dests)
         for tracker in self.trackers:
-            for dest in dests:
-                tracker.moved(dest[len(dest) - count:], dest)
+            for first, dest in enumerate(dests):
+                got = total // many + (first < total % many)
+                tracker.moved(dest[len(dest) - got:], dest)
 
     # ------------------------------------------------------------------ facts
     def assert_fact(self, fact: FactBase) -> None:
