@@ -7,7 +7,9 @@ Every trial is played from a seed, so a finding can be replayed (`naipes play FI
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
+from typing import Any
 
 from ..agents.registry import RandomAgent, make_agent
 from ..errors import NaipesError
@@ -49,12 +51,13 @@ def random_games(program: Program, games: int, seed: int, options: str = "") -> 
     found = Findings()
     low, high, default = program.players
     counts = [default, *(count for count in range(low, high + 1) if count != default)]
+    leaks = Leaks(program)
     for i, game_seed in enumerate(range(seed, seed + games)):
         players = counts[i % len(counts)]
         agents: list[Agent] = [RandomAgent(agent_seed(game_seed, seat)) for seat in range(players)]
         table = f"{players} players, " if players != default else ""
         try:
-            result = play_game(program, agents, game_seed, listeners=[_unheard], on_decision=_shown)
+            result = play_game(program, agents, game_seed, listeners=[_unheard], on_decision=leaks.asked)
         except NaipesError as error:
             seated = f" --players {players}" if players != default else ""
             found.errors.append(f"{error}\n    (in a game of {table}random players from seed {game_seed}: naipes play "
@@ -64,6 +67,7 @@ def random_games(program: Program, games: int, seed: int, options: str = "") -> 
         if result.cut_off is not None:
             found.warnings.append(f"a game of {table}random players from seed {game_seed} did not end: "
                                   f"{result.cut_off}")
+    found.warnings += leaks.found.values()
     return found
 
 
@@ -71,8 +75,52 @@ def _unheard(record: dict) -> None:
     """A listener that ignores what it hears (the game makes its records and announcements for it)."""
 
 
-def _shown(decision: Decision) -> None:
-    decision.view  # noqa: B018  (built as the table builds it for the seat asked: views, labels)
+class Leaks:
+    """Moves that tell the other players a card they cannot see: a move without `public:` is told as its label
+    reads ("bury 4"), and a label that names a card taken from a hand and put where the others cannot see it
+    gives it away. Watched in the check's random games, around each move's effect: a card the move takes as its
+    argument and its public text names (by its name, as a word) that another seat saw neither before the effect
+    nor after it."""
+
+    def __init__(self, program: Program):
+        self.program = program
+        self.found: dict[str, str] = {}  # move -> its warning
+        self.game: Any = None  # the game watched
+        self.named: list[tuple[Any, set[int]]] = []  # before the effect: each card named, the seats not seeing it
+
+    def asked(self, decision: Decision) -> None:
+        """play_game's on_decision: the view built as the table builds it for the seat asked (views, labels: a
+        mistake there fails the game), and a new game watched."""
+        decision.view  # noqa: B018
+        if decision.game is not self.game:
+            self.game = decision.game
+            self.game.before_move.append(self.before)
+            self.game.after_move.append(self.after)
+
+    def before(self, game: Any, player: Any, option: Any) -> None:
+        spec = self.program.moves.get(option.move)
+        self.named = []
+        if spec is None or spec.public is not None or option.move in self.found:
+            return
+        told, memory = game.public_text(player, option), game.memory
+        others = [seat for seat in range(len(memory.players)) if seat != player.index]
+        chosen = option.arg if type(option.arg) in (list, tuple) else [option.arg]  # (a zone is a list: one value)
+        for card in chosen:
+            if card in memory.where and re.search(rf"(?<!\w){re.escape(str(card.name))}(?!\w)", told):
+                self.named.append((card, {seat for seat in others if not memory.shows(card, seat)}))
+        self.told = told
+
+    def after(self, game: Any, player: Any, option: Any) -> None:
+        memory = game.memory
+        for card, unseen in self.named:
+            blind = [seat for seat in unseen if card in memory.where and not memory.shows(card, seat)]
+            if blind:
+                self.found[option.move] = (
+                    f"move '{option.move}' tells every player '{self.told}' (it has no 'public:', so the others read "
+                    f"its label), naming {card.name}, which {memory.players[blind[0]].name} does not see: write "
+                    f"'public:' (an empty text, public: \"''\", tells them nothing)")
+                break
+        self.named = []
 
 
 def search_against_random(program: Program, games: int, seed: int) -> str | None:
