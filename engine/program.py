@@ -188,6 +188,11 @@ class PartSpec:
     # over takes the value None
     when: Callable | None = None
     location: Location | None = None  # where the part is declared (a mistake found in it later is located there)
+    verb: str | dict[str, str] | None = None  # how the table tells of it (told)
+
+    def told(self, player: str, text: str) -> str:
+        """The part as the table tells it (a move's `told`, its value always an argument)."""
+        return told(self.verb, player, text, False)
 
 
 @dataclass
@@ -220,16 +225,21 @@ class MoveSpec:
         self.name = interned(self.name)
 
     def told(self, player: str, text: str) -> str:
-        """The move as the table tells it, from its public form `text`: 'P1 plays 3o' (`verb: plays`),
-        'P1 bids 3' (`verb: {bid: bids}` and 'bid 3'), 'P1 stands' (`verb: stands`, a move without an argument,
-        told by the verb alone whatever its label), else 'P1: bid 3'."""
-        if isinstance(self.verb, dict):
-            for words, replacement in self.verb.items():
-                if text == words or text.startswith(words + " "):
-                    return f"{player} {replacement}{text[len(words):]}"
-        elif self.verb:
-            return f"{player} {self.verb}" if self.arg is None else f"{player} {self.verb} {text}"
-        return f"{player}: {text}"
+        """The move as the table tells it, from its public form `text` (see told)."""
+        return told(self.verb, player, text, self.arg is None)
+
+
+def told(verb: str | dict[str, str] | None, player: str, text: str, alone: bool) -> str:
+    """A move, or a part of one, as the table tells it from its public form `text` and its `verb`: 'P1 plays 3o'
+    (`verb: plays`), 'P1 bids 3' (`verb: {bid: bids}` and 'bid 3'), 'P1 stands' (`verb: stands` where the move
+    takes no argument, `alone`: the verb says it all, whatever its label), else 'P1: bid 3'."""
+    if isinstance(verb, dict):
+        for words, replacement in verb.items():
+            if text == words or text.startswith(words + " "):
+                return f"{player} {replacement}{text[len(words):]}"
+    elif verb:
+        return f"{player} {verb}" if alone else f"{player} {verb} {text}"
+    return f"{player}: {text}"
 
 
 @dataclass
@@ -468,12 +478,17 @@ class Program:
             all(v.visibility == "public" for v in self.state + self.player_state)
 
     def told(self, move: str, player: str, text: str) -> str:
-        """A move as the table tells it (MoveSpec.told); a part of a compound move, or LEAVE, as 'P1: text'; ''
-        (nothing to tell) when its public form `text` is empty (`public: "''"`: the others are told nothing)."""
+        """A move, or a part of a compound move (MOVE.NAME), as the table tells it (MoveSpec.told, PartSpec.told);
+        LEAVE as 'P1: text'; '' (nothing to tell) when its public form `text` is empty (`public: "''"`: the others
+        are told nothing)."""
         if not text.strip():
             return ""
         spec = self.moves.get(move)
-        return spec.told(player, text) if spec is not None else f"{player}: {text}"
+        if spec is not None:
+            return spec.told(player, text)
+        owner = self.moves.get(move.partition(".")[0])
+        part = next((p for p in owner.parts if p.key == move), None) if owner is not None else None
+        return part.told(player, text) if part is not None else f"{player}: {text}"
 
     def located(self) -> Locator:
         """Context manager turning faults in generated code into located GameErrors."""

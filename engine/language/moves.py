@@ -170,7 +170,7 @@ class Moves(SectionReader):
             space = self.move_space(f"{name}.{bound}", keys, unit, shared)
             scope[bound] = None
             parts.append(PartSpec(bound, f"{name}.{bound}", choices, label, public, space, until, asked,
-                                  keys.where))
+                                  keys.where, self.move_verb(f"{name}.{bound}", keys)))
         return parts
 
     def collected(self, keys: Any, value: str, scope: dict[str, str | None], what: str) -> tuple[bool, str | None]:

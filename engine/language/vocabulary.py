@@ -210,6 +210,8 @@ PART = _record(
     label=("how an option of this part reads to the player choosing (default: the value); the last part's label "
            "reads the whole move", EXPRESSION),
     public=("how this part reads to the other players (default: its label)", EXPRESSION),
+    verb=("how the table tells of this part, as a move's verb does (default: 'P1: text')",
+          Either((TEXT, Entries(TEXT, key="any")))),
     space=("every value the part can ever offer (see the move's space)", EXPRESSION),
     collect=("the part is chosen again and again, one value each time: the name of the tuple of its values so far, "
              "in scope in its own keys, the parts after it and the effect (needs until)", TEXT),
@@ -220,7 +222,7 @@ PART = _record(
 MOVE = _record(
     choose=("NAME in COLLECTION: the candidate arguments", BINDING),
     parts=("a compound move's further choices, made one after the other by the same player once `choose` is made: "
-           "each NAME in COLLECTION, or {choose, legal, label, public, space, when, collect, until}; `then` runs "
+           "each NAME in COLLECTION, or {choose, legal, label, public, verb, space, when, collect, until}; `then` runs "
            "once all are made",
            ListOf(Either((BINDING, PART)))),
     legal=("a filter, or an ordered list of filters (an obligation cascade)", Either((LEGAL_STEP, ListOf(LEGAL_STEP)))),
