@@ -95,3 +95,12 @@ def test_a_part_of_a_compound_move_is_told_by_its_own_verb(tmp_path):
     play_game(program, [RandomAgent(1), RandomAgent(2)], 1, listeners=[heard.append])
     told = [program.told(r["move"], r["player"], r["public"]) for r in heard if r["type"] == "decision"]
     assert told == ["", "P1 calls red with P2"] or told == ["", "P1 calls black with P2"]
+
+
+def test_a_compound_move_begun_names_each_value_by_its_part(tmp_path):
+    from naipes.agents.human import begun_text
+    path = tmp_path / "g.yaml"
+    path.write_text(COMPOUND, encoding="utf-8")
+    program = load_program(path)
+    assert begun_text(program, {"move": "call", "chosen": ["red"]}) == \
+        "call: chosen so far colour red; now the next part."

@@ -17,6 +17,7 @@ from rich.console import Console, Group
 from rich.table import Table
 from rich.text import Text
 
+from ..program import Program
 from ..runtime.game import Decision, Option, QuitGame, card_order
 from ..runtime.memory import CardBase
 from .legend import card_legend, deck, full_name, legend_line, table_docs
@@ -181,10 +182,7 @@ class HumanAgent:
         if decision.view.get("answered"):  # (asked with others at once: their answers are not shown yet)
             self.say(f"Already answered, not shown until all have: {', '.join(decision.view['answered'])}.")
         if decision.view.get("choosing"):  # (a compound move begun: its next part is asked)
-            begun = decision.view["choosing"]
-            chosen = [str(item) for value in begun["chosen"]  # (a part chosen again and again: its values)
-                      for item in (value if isinstance(value, list) else [value])]
-            self.say(f"{begun['move']}: chosen so far {', '.join(chosen)}; now the next part.")
+            self.say(begun_text(program, decision.view["choosing"]))
         self.console.print(f"[bold]{decision.player_name}[/], your move:")
         options = display_order(decision.options)
         for i, option in enumerate(options, 1):
@@ -230,3 +228,16 @@ class HumanAgent:
             return f"'{answer}' could be {', '.join(o.label for o in prefix)}: be more precise."
         reason = decision.explain_illegal_label(answer)
         return f"'{answer}' is not a legal move{': ' + reason if reason else ''}. ('help' for help)"
+
+
+def begun_text(program: Program, begun: dict) -> str:
+    """What a compound move begun holds so far, each value by the name the rule file gives its part ("claim: chosen
+    so far n 2; put 2c, 7h; now the next part": a part chosen again and again by its values so far), where the
+    values alone read alike ("2, 2, 7h")."""
+    spec = program.moves.get(begun["move"])
+    names = [spec.arg, *(part.name for part in spec.parts)] if spec is not None else []
+    chosen = []
+    for i, value in enumerate(begun["chosen"]):
+        shown = ", ".join(map(str, value)) if isinstance(value, list) else str(value)
+        chosen.append(f"{names[i]} {shown}" if i < len(names) and names[i] else shown)
+    return f"{begun['move']}: chosen so far {'; '.join(chosen)}; now the next part."
