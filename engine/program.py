@@ -225,14 +225,15 @@ class MoveSpec:
         self.name = interned(self.name)
 
     def told(self, player: str, text: str) -> str:
-        """The move as the table tells it, from its public form `text` (see told)."""
-        return told(self.verb, player, text, self.arg is None)
+        """The move as the table tells it, from its public form `text` (see told): a move without an argument
+        whose public form is one word (its name, or a label such as 'pass') is told by its verb alone."""
+        return told(self.verb, player, text, self.arg is None and len(text.split()) == 1)
 
 
 def told(verb: str | dict[str, str] | None, player: str, text: str, alone: bool) -> str:
     """A move, or a part of one, as the table tells it from its public form `text` and its `verb`: 'P1 plays 3o'
-    (`verb: plays`), 'P1 bids 3' (`verb: {bid: bids}` and 'bid 3'), 'P1 stands' (`verb: stands` where the move
-    takes no argument, `alone`: the verb says it all, whatever its label), else 'P1: bid 3'."""
+    (`verb: plays`), 'P1 bids 3' (`verb: {bid: bids}` and 'bid 3'), 'P1 stands' (`verb: stands` where the text says
+    no more than the verb, `alone`), else 'P1: bid 3'."""
     if isinstance(verb, dict):
         for words, replacement in verb.items():
             if text == words or text.startswith(words + " "):
