@@ -11,6 +11,8 @@ import sys
 import textwrap
 import time
 import types
+from collections.abc import Callable
+from pathlib import Path
 
 import pytest
 
@@ -47,7 +49,11 @@ def compiling(tmp_path, monkeypatch):
     The C compiler does not optimise (-O0, after the -O3 of Python's own flags): what the tests check is the C that
     Cython writes, which computes the same at every level of optimisation, and a large rule file compiles five
     times faster. (One test compiles with the flags users get: the compile reused by later processes.)"""
-    folder = tmp_path / "cache"
+    return compile_into(tmp_path / "cache", monkeypatch)
+
+
+def compile_into(folder: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """`compiling`'s settings, into `folder`."""
     monkeypatch.setenv("CFLAGS", f"{os.environ.get('CFLAGS', '')} -O0".strip())  # (setuptools adds them last)
     monkeypatch.setenv("NAIPES_COMPILE", "auto")
     monkeypatch.setenv("NAIPES_CACHE", str(folder))
@@ -237,6 +243,65 @@ def compiled(source: str, namespace: dict | None = None) -> tuple[dict, dict]:
     return in_c.names, namespace
 
 
+GAME_VARIABLE_READS = "def F_get(M, V):\n    return V['x']\n" \
+                      "def F_twice(M, V):\n    return (V['x'], M(V), V['x'])\n"
+CONSTANT_INDEXES = "def F_first(M, V, v_x):\n    return v_x[0]\n" \
+                   "def F_last(M, V, v_x):\n    return (v_x[-1], v_x[1])\n"
+BIT_TESTS = "def F_bits(M, V, v_x):\n    if (v_x & 6):\n        return 1\n" \
+            "    return (2 if (v_x & 9223372036854775808) else 3)\n" \
+            "def F_other(M, V, v_x):\n    if (v_x & 6) == 0:\n        return 1\n"
+MEMORY_CALLS = "def F_call(M, V, v_x):\n    return M.give(v_x, 1)\n"
+BUILT_IN_CALLS = (
+    "def F_f(M, V, v_xs):\n    v_out = []\n    for v_x in v_xs:\n        B_append(v_out, B_len(v_x))\n"
+    "    return v_out, B_any((v > 1 for v in v_out)), B_all((v > 1 for v in v_out)), B_list(v_xs)\n"
+    "def F_g(M, V, v_out, v_x):\n    B_append(v_out, v_x)\n    return B_len(v_out) == 2\n"
+    # any() of a generator is a loop in C: an assignment inside it, a loop variable that shadows
+    "def F_h(M, V, v_xs):\n    return B_any(((_t := v_x) > 1 for v_x in v_xs)), _t\n"
+    "def F_s(M, V, v_x):\n    return B_all((v_x > 1 for v_x in [v_x, 3]))\n")
+BUILT_INS = {"B_len": len, "B_append": list.append, "B_any": any, "B_all": all, "B_list": list}
+ATTRIBUTE_READS = "def F_attr(M, V, v_o):\n    return v_o.a_x\n"
+SENTINELS = "def F_memo(M, V, v_x):\n    _h0 = B_UNSET\n" \
+            "    return [(_h0 if _h0 is not B_UNSET else (_h0 := M(v_x))) for _ in range(3)]\n" \
+            "def F_best(M, V, v_items):\n    v___best = B_UNSET\n    for v_c in v_items:\n" \
+            "        if v___best is B_UNSET:\n            v___best = v_c\n" \
+            "    return (None if v___best is B_UNSET else v___best)\n"
+COMPREHENSION_ASSIGNS = """\
+def F_again(M, V, v_hands, v_hand):
+    v_n = sum((B_len((_t := list(v_h))) + B_len(_t) for v_h in v_hands))
+    return v_n + B_len((_t := list(v_hand)))
+def F_shadowing(M, V, v_i):
+    return [v_f for v_i in range(5) if (v_f := v_i)]
+def F_nested(M, V):
+    return [[(v_f := v_i) for v_i in range(3)] for v_i in range(2)]
+def F_hoisted(M, V, v_i):
+    _h = B_UNSET
+    return [v_i for v_i in range(5) if (_h if _h is not B_UNSET else (_h := B_len(V)))]
+"""
+# The tests that compare functions in C with Python on values of their own take them from one C module (a compile
+# costs a second or more, whatever its size): each runs only its own source's functions, whose places of a read or
+# a call remember only what that test gives them. A test that looks at a module as a whole (its direct calls
+# counted) compiles its own.
+SHARED = (GAME_VARIABLE_READS, CONSTANT_INDEXES, BIT_TESTS, MEMORY_CALLS, BUILT_IN_CALLS, ATTRIBUTE_READS, SENTINELS,
+          COMPREHENSION_ASSIGNS)
+
+
+@pytest.fixture(scope="module")
+def shared(tmp_path_factory: pytest.TempPathFactory) -> Callable[..., tuple[dict, dict]]:
+    """shared(SOURCE, namespace=None): as compiled(SOURCE, namespace), SOURCE one of SHARED: its C functions taken
+    from SHARED compiled once (with BUILT_INS and a B_UNSET) for the test module."""
+    import ast
+    with pytest.MonkeyPatch.context() as monkeypatch:
+        compile_into(tmp_path_factory.mktemp("shared") / "cache", monkeypatch)
+        in_c, _ = compiled("".join(SHARED), {**BUILT_INS, "B_UNSET": object()})
+
+    def take(source: str, namespace: dict | None = None) -> tuple[dict, dict]:
+        assert source in SHARED
+        namespace = {} if namespace is None else namespace
+        exec(compile(source, "<test>", "exec"), namespace)
+        return {name: in_c[name] for name in cmodules.defined_names(ast.parse(source))}, namespace
+    return take
+
+
 def test_site_caches_keep_every_line_and_rewrite_only_prefixed_reads_and_memory_calls():
     from naipes.language.cslots import site_caches
     source = "def F_f(M, V, v_c, v_p):\n    M.set_attr(v_p, 'score', (v_c.a_rank +\n        v_p.a_hand.a_size))\n" \
@@ -269,11 +334,10 @@ def test_site_caches_read_game_variables_by_name_through_one_place_per_name():
     assert 'V["turn"]' in body and "naipes_reads[2]" in rewritten  # (written some other way: Python's)
 
 
-def test_a_compiled_read_of_a_game_variable_is_what_python_reads_as_the_variables_change(compiling):
+def test_a_compiled_read_of_a_game_variable_is_what_python_reads_as_the_variables_change(shared):
     # a read is remembered for its name with the dict's version tag: a change of the dict, another dict, a copy,
     # a name gone, a mapping that is not a dict: each is read again, as Python reads it
-    names, namespace = compiled("def F_get(M, V):\n    return V['x']\n"
-                                "def F_twice(M, V):\n    return (V['x'], M(V), V['x'])\n")
+    names, namespace = shared(GAME_VARIABLE_READS)
 
     def both(name, V, M=None):
         python = namespace[name](M, V)
@@ -305,14 +369,13 @@ def test_a_compiled_read_of_a_game_variable_is_what_python_reads_as_the_variable
     assert (both("F_get", first), both("F_get", Logged(x=7)), both("F_get", first)) == (6, ("logged", 7), 6)
 
 
-def test_a_compiled_read_by_a_constant_index_is_what_python_reads_whatever_the_value(compiling):
+def test_a_compiled_read_by_a_constant_index_is_what_python_reads_whatever_the_value(shared):
     # `x[0]`, `x[-1]` are read in place for a tuple, a list and a zone (a subclass of list with list's `[]`), and
     # by Python's `[]` for anything else: a dict, a text, a subclass with a `[]` of its own, an index out of range
     from naipes.runtime.zones import Zone
-    source = "def F_first(M, V, v_x):\n    return v_x[0]\n" \
-             "def F_last(M, V, v_x):\n    return (v_x[-1], v_x[1])\n"
+    source = CONSTANT_INDEXES
     assert "C_item(v_x, 0)" in cmodules.c_source(source, __import__("ast").parse(source), {})
-    names, namespace = compiled(source)
+    names, namespace = shared(source)
 
     class Mine(list):
         def __getitem__(self, i):
@@ -340,18 +403,14 @@ def test_a_compiled_read_by_a_constant_index_is_what_python_reads_whatever_the_v
             function(None, None, Zone(["only"]))
 
 
-def test_a_compiled_module_keeps_its_own_sentinel_of_a_value_not_computed_yet(compiling):
+def test_a_compiled_module_keeps_its_own_sentinel_of_a_value_not_computed_yet(shared):
     # B_UNSET is a C variable of the C module's own (no lookup at each read): a remembered value is computed once,
     # when first needed, as in Python, whatever the name is given
-    source = "def F_twice(M, V, v_x):\n    _h0 = B_UNSET\n" \
-             "    return [(_h0 if _h0 is not B_UNSET else (_h0 := M(v_x))) for _ in range(3)]\n" \
-             "def F_first(M, V, v_items):\n    v___best = B_UNSET\n    for v_c in v_items:\n" \
-             "        if v___best is B_UNSET:\n            v___best = v_c\n" \
-             "    return (None if v___best is B_UNSET else v___best)\n"
+    source = SENTINELS
     assert "cdef object B_UNSET = object()" in cmodules.c_source(source, __import__("ast").parse(source),
                                                                   {"B_UNSET": object()})
-    names, namespace = compiled(source, {"B_UNSET": object()})
-    for function in (names["F_twice"], namespace["F_twice"]):
+    names, namespace = shared(source, {"B_UNSET": object()})
+    for function in (names["F_memo"], namespace["F_memo"]):
         calls: list[int] = []
 
         def doubled(x: int, calls: list[int] = calls) -> int:
@@ -359,19 +418,21 @@ def test_a_compiled_module_keeps_its_own_sentinel_of_a_value_not_computed_yet(co
             return x * 2
         assert function(doubled, None, 4) == [8, 8, 8] and calls == [4]
     for items in ([], [3, 4], [None, 5]):
-        assert names["F_first"](None, None, items) == namespace["F_first"](None, None, items)
-    names["F_first"].__globals__["B_UNSET"] = 3  # (the C module's name: not what its functions read)
-    assert names["F_first"](None, None, [3, 4]) == 3
+        assert names["F_best"](None, None, items) == namespace["F_best"](None, None, items)
+    given = names["F_best"].__globals__
+    was, given["B_UNSET"] = given["B_UNSET"], 3  # (the C module's name: not what its functions read)
+    try:
+        assert names["F_best"](None, None, [3, 4]) == 3
+    finally:
+        given["B_UNSET"] = was  # (the module is the other tests' too)
 
 
-def test_a_compiled_test_of_bits_is_python_s_whatever_the_value(compiling):
+def test_a_compiled_test_of_bits_is_python_s_whatever_the_value(shared):
     # `if (v_x & MASK):` is tested on the int's low 64 bits in C: the same truth as Python's for every int,
     # however large or negative, and Python's own `&` for anything else
-    source = "def F_bits(M, V, v_x):\n    if (v_x & 6):\n        return 1\n" \
-             "    return (2 if (v_x & 9223372036854775808) else 3)\n" \
-             "def F_other(M, V, v_x):\n    if (v_x & 6) == 0:\n        return 1\n"
+    source = BIT_TESTS
     assert "C_bits(v_x, 6, 6)" in cmodules.c_source(source, __import__("ast").parse(source), {})
-    names, namespace = compiled(source)
+    names, namespace = shared(source)
 
     class Anded:
         def __init__(self, value):
@@ -392,11 +453,11 @@ def test_a_compiled_test_of_bits_is_python_s_whatever_the_value(compiling):
     assert [names["F_other"](None, None, x) for x in (0, 2)] == [namespace["F_other"](None, None, x) for x in (0, 2)]
 
 
-def test_a_compiled_call_of_the_memory_is_what_python_calls_whatever_the_class(compiling):
+def test_a_compiled_call_of_the_memory_is_what_python_calls_whatever_the_class(shared):
     # each place of a call remembers the last class it met and its function for the name: every other case
     # (another class, a class changed since, a function in the instance's own dict, a class of its own lookup)
     # is Python's call
-    names, namespace = compiled("def F_call(M, V, v_x):\n    return M.give(v_x, 1)\n")
+    names, namespace = shared(MEMORY_CALLS)
     call = names["F_call"]
     assert not isinstance(call, types.FunctionType)
 
@@ -538,15 +599,8 @@ def test_python_s_own_functions_are_called_by_cython_s_names_in_place():
     assert "C_append(v_xs, len  (v_xs)); return B_any((B_x(v) for v in v_xs)), len  \n" in body
 
 
-def test_compiled_built_in_calls_give_what_python_gives(compiling):
-    source = ("def F_f(M, V, v_xs):\n    v_out = []\n    for v_x in v_xs:\n        B_append(v_out, B_len(v_x))\n"
-              "    return v_out, B_any((v > 1 for v in v_out)), B_all((v > 1 for v in v_out)), B_list(v_xs)\n"
-              "def F_g(M, V, v_out, v_x):\n    B_append(v_out, v_x)\n    return B_len(v_out) == 2\n"
-              # any() of a generator is a loop in C: an assignment inside it, a loop variable that shadows
-              "def F_h(M, V, v_xs):\n    return B_any(((_t := v_x) > 1 for v_x in v_xs)), _t\n"
-              "def F_s(M, V, v_x):\n    return B_all((v_x > 1 for v_x in [v_x, 3]))\n")
-    names, namespace = compiled(source, {"B_len": len, "B_append": list.append, "B_any": any, "B_all": all,
-                                         "B_list": list})
+def test_compiled_built_in_calls_give_what_python_gives(shared):
+    names, namespace = shared(BUILT_IN_CALLS, dict(BUILT_INS))
     for name, args in (("F_f", lambda: ([[1, 2], "abc", ()],)), ("F_f", lambda: ([],)), ("F_g", lambda: ([1], 2)),
                        ("F_g", lambda: ([], 2)), ("F_h", lambda: ([0, 2, 5],)), ("F_h", lambda: ([0, 1],)),
                        ("F_s", lambda: (0,)), ("F_s", lambda: (5,))):  # (new lists for each: F_g appends to its own)
@@ -560,11 +614,11 @@ def test_compiled_built_in_calls_give_what_python_gives(compiling):
         namespace["F_g"](None, None, (1,), 2)
 
 
-def test_a_compiled_read_of_an_attribute_is_what_python_reads_whatever_the_class(compiling):
+def test_a_compiled_read_of_an_attribute_is_what_python_reads_whatever_the_class(shared):
     # each place of a read remembers the last class it met and where it keeps the attribute: every other case
     # (another class, a class changed since, a property, a slot not set, a class of its own lookup) is Python's
-    names, namespace = compiled("def F_get(M, V, v_o):\n    return v_o.a_x\n")
-    get = names["F_get"]
+    names, namespace = shared(ATTRIBUTE_READS)
+    get = names["F_attr"]
     assert not isinstance(get, types.FunctionType)
 
     class Slots:
@@ -590,29 +644,15 @@ def test_a_compiled_read_of_an_attribute_is_what_python_reads_whatever_the_class
     things = [made(Slots, 1), made(Shifted, 2), made(Property, None), made(Slots, 3), made(Looked, 4),
               made(Shifted, 5), made(Slots, 6)]
     for _ in range(3):
-        assert [get(None, None, t) for t in things] == [namespace["F_get"](None, None, t) for t in things] \
+        assert [get(None, None, t) for t in things] == [namespace["F_attr"](None, None, t) for t in things] \
             == [1, 2, "computed", 3, "looked up", 5, 6]
     empty = Slots()
-    for function in (get, namespace["F_get"]):
+    for function in (get, namespace["F_attr"]):
         with pytest.raises(AttributeError):
             function(None, None, empty)
     assert get(None, None, things[0]) == 1
     Slots.a_x = property(lambda self: "changed")  # the class changed: what was remembered of it no longer holds
-    assert get(None, None, things[0]) == "changed" == namespace["F_get"](None, None, things[0])
-
-
-COMPREHENSION_ASSIGNS = """\
-def F_again(M, V, v_hands, v_hand):
-    v_n = sum((B_len((_t := list(v_h))) + B_len(_t) for v_h in v_hands))
-    return v_n + B_len((_t := list(v_hand)))
-def F_shadowing(M, V, v_i):
-    return [v_f for v_i in range(5) if (v_f := v_i)]
-def F_nested(M, V):
-    return [[(v_f := v_i) for v_i in range(3)] for v_i in range(2)]
-def F_hoisted(M, V, v_i):
-    _h = B_UNSET
-    return [v_i for v_i in range(5) if (_h if _h is not B_UNSET else (_h := B_len(V)))]
-"""
+    assert get(None, None, things[0]) == "changed" == namespace["F_attr"](None, None, things[0])
 
 
 def test_names_comprehensions_assign_are_bound_from_the_start_and_shadowed_reads_stay_python():
@@ -630,24 +670,21 @@ def test_names_comprehensions_assign_are_bound_from_the_start_and_shadowed_reads
     ast.parse(bound)
 
 
-def test_a_compiled_comprehension_that_assigns_loses_nothing_and_computes_what_python_does(compiling):
+def test_a_compiled_comprehension_that_assigns_loses_nothing_and_computes_what_python_does(shared):
     # Cython's flow analysis misses an assignment made inside a comprehension: without the names bound from the
     # start, F_again lost one list a call (a hand copied by Chinchón's estimate: gigabytes over a tournament)
-    import gc
-    names, namespace = compiled(COMPREHENSION_ASSIGNS, {"B_len": len, "B_UNSET": object()})
+    names, namespace = shared(COMPREHENSION_ASSIGNS, {"B_len": len, "B_UNSET": object()})
     again = names["F_again"]
     assert not isinstance(again, types.FunctionType)
     assert isinstance(names["F_shadowing"], types.FunctionType)  # (kept Python)
     marker = object()
     hand = [marker] * 7
-
-    def copies() -> int:
-        gc.collect()
-        return sum(1 for o in gc.get_objects() if type(o) is list and len(o) == 7 and o[0] is marker)
-    before = copies()
+    # every copy of the hand that outlives its call holds 7 references to the marker (counted, not searched for
+    # among every object of the process: seconds late in the suite); the lists made here form no cycle
+    before = sys.getrefcount(marker)
     for _ in range(200):
         assert again(None, None, [hand, hand], hand) == namespace["F_again"](None, None, [hand, hand], hand) == 35
-    assert copies() == before
+    assert sys.getrefcount(marker) == before
     for name, args in (("F_shadowing", (0,)), ("F_nested", ()), ("F_hoisted", (0,))):
         assert names[name](None, {"x": 1}, *args) == namespace[name](None, {"x": 1}, *args)
 
