@@ -33,6 +33,7 @@ from naipes.program import get  # noqa: E402
 from naipes.tools.cli import main as cli  # noqa: E402
 
 from helpers import RULESETS  # noqa: E402
+from helpers import program as cached_program  # noqa: E402
 
 NAMES = register_all()
 CHANCE = pyspiel.PlayerId.CHANCE
@@ -51,7 +52,7 @@ SIMULATED = {
     "naipes_escoba": ({"target": 5}, 2), "naipes_escoba_parejas": ({"target": 5}, 1),
     "naipes_truco": ({}, 3), "naipes_truco_parejas": ({}, 3),
     "naipes_texas_holdem": ({"hands": 3}, 3), "naipes_texas_holdem_limit": ({"hands": 3, "players": 3}, 3),
-    "naipes_mus": ({"target": 30}, 3),
+    "naipes_mus": ({"target": 30}, 3), "naipes_president": ({"hands": 1}, 2), "naipes_cheat": ({"max_cards": 8}, 1),
 }
 # two decks from five players: every card twice
 TWO_DECKS = ("naipes_chinchon", {**SHORT_CHINCHON, "players": 5})
@@ -155,7 +156,7 @@ def test_a_resampled_state_is_saved_with_the_resampling() -> None:
 def test_a_game_around_a_naipes_game_cannot_be_saved() -> None:
     from naipes import Game
     from naipes.agents.knowledge import Knowledge
-    game = Game(load_program(RULESETS / "fichas.yaml"), 1)
+    game = Game(cached_program(RULESETS / "fichas.yaml"), 1)
     knowledge = Knowledge(game, 0)
     game.start()
     with pytest.raises(NaipesError, match="cannot be saved"):
@@ -238,7 +239,7 @@ def random_chance_game(program, seed: int, moves: int, check: bool = False) -> C
 @pytest.mark.parametrize("path", sorted(RULESETS.glob("*.yaml")), ids=lambda p: p.stem)
 def test_no_shipped_rule_file_reads_a_card_before_anybody_sees_it(path: Path) -> None:
     # each step run again with the unseen cards elsewhere: what any seat sees stays the same (check=True)
-    program = load_program(path, {"target": "5", "allow_bad_close": "true"} if "chinchon" in path.stem else {})
+    program = cached_program(path, (("allow_bad_close", "true"), ("target", "5")) if "chinchon" in path.stem else ())
     random_chance_game(program, 1, 150, check=True)
 
 
@@ -271,7 +272,7 @@ def test_a_rule_file_that_reads_an_unseen_card_is_caught(rule_file) -> None:
 def test_placing_a_drawn_card_in_the_game_equals_playing_the_game_again(monkeypatch) -> None:
     # a card of an older shuffle is put in place in the game as it stands (ChanceGame._relabel); playing the
     # window again from its start with the new order must give the same game
-    program = load_program(RULESETS / "chinchon.yaml", {"target": "5"})
+    program = cached_program(RULESETS / "chinchon.yaml", (("target", "5"),))
     in_place = random_chance_game(program, 5, 400)
     monkeypatch.setattr(ChanceGame, "_relabel", lambda self, was, card: False)
     replayed = random_chance_game(program, 5, 400)
@@ -444,7 +445,7 @@ def test_tensor_shapes_are_fixed_per_rule_file_and_params() -> None:
 
 
 def test_bad_input_gets_clear_errors(tmp_path: Path) -> None:
-    known = "naipes_brisca, naipes_brisca_parejas, naipes_chinchon"  # (sorted)
+    known = "naipes_brisca, naipes_brisca_parejas, naipes_cheat"  # (sorted)
     with pytest.raises(ParamError, match=f"no rule file 'naipes_nope' \\(known: {known}"):
         load_game("naipes_nope")
     with pytest.raises(ParamError, match="param 'peak' of naipes_pocha is int; 'x' is not"):
