@@ -56,15 +56,18 @@ from .random_play import RandomAgent
 from .search import Solver
 from .strategy import StrategyAgent
 
+MINIMAX_POSITIONS = 100_000  # (the full chip board: 65 positions; a random 50-chip board, 315,000: naipes solve)
+
 
 class MinimaxAgent:
-    """Perfect play by exhaustive search (perfect-information games only)."""
+    """Perfect play by exhaustive search (perfect-information games only), of at most MINIMAX_POSITIONS positions a
+    decision: a seat a file or a page names may not search for ever (a game too large says so and ends)."""
 
     name = "minimax"
 
     def __init__(self, seed: int | None = None):
         self.rng = random.Random(seed)
-        self.solver = Solver()
+        self.solver = Solver(MINIMAX_POSITIONS)
 
     def reseed(self, seed: int) -> None:
         self.rng.seed(seed)

@@ -15,8 +15,10 @@ line that already wins for the mover cuts the search of its siblings.
 """
 from __future__ import annotations
 
+import math
 from typing import Any
 
+from ..errors import GameError
 from ..runtime.game import Game, Option
 
 # Relabelled keys (cards: symmetric:) cost about twice as much as plain ones; over its first TRIAL positions the
@@ -25,12 +27,21 @@ from ..runtime.game import Game, Option
 TRIAL, MERGES = 2_000, 0.5
 
 
+class TooLarge(GameError):
+    """The search met more positions than its budget allows (Solver's `positions`)."""
+
+
 class Solver:
     """Memoised max^n search; one solver can be reused across positions of a program."""
 
-    def __init__(self) -> None:
+    def __init__(self, positions: int | None = None) -> None:
+        """`positions`: the most positions one search may solve (what its time and memory grow with); past them
+        it stops with TooLarge, and the positions it keeps from earlier searches are at most as many again. None:
+        no limit (a person solving a position of his own choosing)."""
         self.memo: dict[Any, tuple] = {}
         self.nodes = 0
+        self.positions = positions
+        self.last_node = math.inf  # the count of positions solved at which this search stops
         self.symmetric: bool | None = None  # relabelled keys: None while on trial
         self.trial: tuple[set, set] = (set(), set())  # the plain and the relabelled keys of the trial
 
@@ -62,6 +73,9 @@ class Solver:
         if known is not None:
             return known[-turn:] + known[:-turn] if turn else known
         self.nodes += 1
+        if self.nodes > self.last_node:
+            raise TooLarge(f"the exact search met more than {self.positions:,} positions, its limit: this game is "
+                           "too large to solve exactly (seat a search agent with a budget, such as ismcts)")
         value: tuple | None
         if game.over:
             value = tuple(game.payoffs())
@@ -83,6 +97,10 @@ class Solver:
 
     def evaluate(self, game: Game) -> list[tuple[Option, tuple]]:
         """Every option of the pending decision with its exact value (no cut at the root)."""
+        if self.positions is not None:
+            if len(self.memo) > self.positions:  # (what earlier searches found: a cache, dropped when it is full)
+                self.memo.clear()
+            self.last_node = self.nodes + self.positions
         results = []
         game = game.clone()
         for option in game.options():
