@@ -588,6 +588,25 @@ def test_a_game_in_play_gives_out_no_log(tmp_path):
         assert made["id"]
 
 
+def test_a_saved_game_is_resumed_at_one_table_however_many_ask_at_once(tmp_path):
+    # the log was checked, then read again for seconds, then claimed by the table: four requests at once all made
+    # a table writing one file, and the first to finish gave out every hand of the others' game
+    with logging_client(tmp_path) as client:
+        client.post("/api/tables", json={"game": "fichas", "seats": ["human", "random"]})
+    with logging_client(tmp_path) as client:
+        [saved] = client.get("/api/logs").json()
+        answers: list = []
+        askers = [threading.Thread(target=lambda: answers.append(
+            client.post("/api/tables", json={"resume": saved["name"]}))) for _ in range(4)]
+        for asker in askers:
+            asker.start()
+        for asker in askers:
+            asker.join()
+        assert sorted(answer.status_code for answer in answers) == [200, 409, 409, 409]
+        assert sum(1 for t in client.app.state.tables.all() if t.log and t.log.name == saved["name"]) == 1
+        assert client.get(f"/api/logs/{saved['name']}").status_code == 403
+
+
 def test_a_stopped_game_is_resumed_after_a_restart_and_its_log_goes_on(tmp_path):
     with logging_client(tmp_path) as client:
         made = client.post("/api/tables", json={"game": "pocha", "params": POCHA,

@@ -138,8 +138,11 @@ def resume_table(app: Starlette, name: str) -> Table:
     its seats (people, or the AI levels it had) play on; its log goes on in the same file."""
     logs, tables = app.state.logs, app.state.tables
     path = logs.find(name)
-    if name in tables.logs_in_play():
-        raise TableError("this game is being played at a table: open it from the list of tables", 409)
+    with tables.claim_log(path.name):  # (until the table is added, when its own log holds it)
+        return tables.add(_resumed(app, path))
+
+
+def _resumed(app: Starlette, path: Path) -> Table:
     if finished(path):
         raise TableError("this game is over: replay it instead")
     rule_file = served_rule_file(path, app.state.rulesets)
@@ -151,7 +154,7 @@ def resume_table(app: Starlette, name: str) -> Table:
     table = Table(replay.program, seats, replay.header["seed"], pause=app.state.pause, spec=spec, seed_chosen=False,
                   script=replay.decisions)
     table.log = path
-    return tables.add(table)
+    return table
 
 
 # ---------------------------------------------------------------- HTTP

@@ -161,7 +161,7 @@ async def download_log(request: Request) -> FileResponse | JSONResponse:
         path = request.app.state.logs.find(request.path_params["name"])
     except RequestError as error:
         return JSONResponse({"error": str(error)}, status_code=error.status)
-    if not finished(path):
+    if not finished(path) or path.name in request.app.state.tables.logs_in_play():  # (a table still writes it)
         return JSONResponse({"error": NOT_OVER}, status_code=403)
     return FileResponse(path, media_type="application/x-ndjson", filename=f"naipes-{path.name}")
 

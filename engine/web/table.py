@@ -20,13 +20,14 @@ messages over WebSockets.
 """
 from __future__ import annotations
 
+import contextlib
 import os
 import queue
 import secrets
 import threading
 import time
 import traceback
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from concurrent.futures import Future
 from pathlib import Path
 from typing import Any, TextIO
@@ -41,6 +42,7 @@ from ..runtime.memory import CardBase
 from ..tools.gamelog import LogHeader, attach_log, digest
 from ..tools.replay import ruleset_reference, scripted
 from ..tools.scoresheet import ScoreSheet, score_columns
+from .guard import RequestError
 
 HUMAN = "human"
 Request = dict  # {"serial": int, "label": str, "move": str} or {"serial": int, "card": str}
@@ -463,6 +465,7 @@ class Tables:
     def __init__(self, limit: int = 32, idle: float = 600.0):
         self.limit, self.idle = limit, idle
         self._tables: dict[str, Table] = {}
+        self._claimed: set[str] = set()  # saved games' logs that a table is about to resume (claim_log)
         self._lock = threading.Lock()
 
     def add(self, table: Table) -> Table:
@@ -485,8 +488,27 @@ class Tables:
             return self._tables.get(table_id)
 
     def logs_in_play(self) -> set[str]:
-        """The names of the logs that tables still playing write."""
-        return {t.log.name for t in self.all() if t.log is not None and not t.over}
+        """The names of the logs that tables still playing write, or are about to (claim_log)."""
+        with self._lock:
+            return self._in_play()
+
+    def _in_play(self) -> set[str]:
+        return self._claimed | {t.log.name for t in self._tables.values() if t.log is not None and not t.over}
+
+    @contextlib.contextmanager
+    def claim_log(self, name: str) -> Iterator[None]:
+        """The saved game's log `name` held for one table to resume while it is made (a RequestError if a table
+        plays it or another is being made for it): checked and held at once, under the lock, so that two requests
+        cannot both resume one game into one file."""
+        with self._lock:
+            if name in self._in_play():
+                raise RequestError("this game is being played at a table: open it from the list of tables", 409)
+            self._claimed.add(name)
+        try:
+            yield
+        finally:
+            with self._lock:
+                self._claimed.discard(name)
 
     def all(self) -> list[Table]:
         with self._lock:
