@@ -9,6 +9,8 @@ decision, whatever the number of events.
 from __future__ import annotations
 
 import ast
+import os
+import stat
 import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -189,8 +191,7 @@ def check_bot_reference(spec: str) -> None:
     assignment or import of one): all read from its syntax tree, never imported or run (ParamError if not)."""
     path, class_name = bot_reference(spec)
     try:
-        with path.open("rb") as file:
-            source = file.read(MAX_SOURCE + 1)
+        source = _read_python(path)
         if len(source) > MAX_SOURCE:
             raise ParamError(f"bot file '{path}' is larger than {MAX_SOURCE >> 20} MiB")
         tree = ast.parse(source, str(path))
@@ -201,6 +202,18 @@ def check_bot_reference(spec: str) -> None:
         raise ParamError(f"bot file '{path}' cannot be read as Python: {error or type(error).__name__}") from None
     if class_name not in _top_level_names(tree.body):
         raise ParamError(f"bot file '{path}' defines no '{class_name}' at its top level")
+
+
+def _read_python(path: Path) -> bytes:
+    """At most MAX_SOURCE + 1 bytes of the Python file `path`: a regular file named .py, opened without waiting (a
+    file names it: a pipe, a device or /proc/kmsg would block a read until something writes to it)."""
+    if path.suffix != ".py":
+        raise ParamError(f"bot file '{path}' is not a Python file (.py)")
+    descriptor = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    with os.fdopen(descriptor, "rb") as file:
+        if not stat.S_ISREG(os.fstat(descriptor).st_mode):
+            raise ParamError(f"bot file '{path}' is not a regular file")
+        return file.read(MAX_SOURCE + 1)
 
 
 def _top_level_names(body: list[ast.stmt]) -> set[str]:
