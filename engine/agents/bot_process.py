@@ -274,10 +274,12 @@ class Output:
     print; the last lines are kept to explain a worker that could not start."""
 
     KEPT = 3
+    SHOWN = 1 << 20  # characters of a worker's output copied at most (past them it is read and left out, said once)
 
     def __init__(self, fd: int, name: str):
         self.name = name
         self.last: list[str] = []
+        self.shown = 0
         self._stream: IO[bytes] = os.fdopen(fd, "rb")
         self._thread = threading.Thread(target=self._copy, name=f"bot output {name}", daemon=True)
         self._thread.start()
@@ -287,6 +289,11 @@ class Output:
             while raw := self._stream.readline(MAX_MESSAGE):  # (a longer line comes in pieces)
                 line = clean(raw.decode("utf-8", "replace").rstrip("\n"), MAX_MESSAGE)
                 self.last = [*self.last[-self.KEPT + 1:], line]
+                if self.shown > self.SHOWN:
+                    continue  # (still read: a worker writing to a full pipe would wait)
+                self.shown += len(line)
+                if self.shown > self.SHOWN:
+                    line = f"(the rest of its output is left out: more than {self.SHOWN:,} characters)"
                 # one write, newline included: print() writes the newline apart, and two workers' lines interleaved
                 sys.stderr.write(f"[{self.name}] {line}\n")
                 sys.stderr.flush()
