@@ -48,6 +48,8 @@ from .sandbox import environment, sandbox, sandboxed
 
 WORKER = Path(__file__).resolve().with_name("bot_worker.py")
 MAX_MESSAGE = 64 * 1024  # bytes of one reply line (a worker that sends more is ended), and of a line it prints
+# The signals that stop a worker between its calls and let it go on for one (none where the system has no such)
+STOP, GO_ON = getattr(signal, "SIGSTOP", None), getattr(signal, "SIGCONT", None)
 REPLY_FIELDS: dict[str, type | tuple[type, ...]] = {  # every field a reply may have, and its type
     "n": int, "done": int, "answer": (int, str), "fault": str, "fatal": bool, "ready": str, "bots": list}
 ENVIRONMENT = ("PATH", "HOME", "LANG", "LC_ALL", "LC_CTYPE", "TMPDIR", "TZ")
@@ -127,6 +129,7 @@ class BotProcess:
             for _ in range(worker._helpers):  # down to the process that said hello
                 worker._watched = next(iter(_children(worker._watched)), worker._watched)
             worker._check_processes("loading")
+            worker._signal(STOP)
             return worker, hello
         except WorkerEnded as ended:
             raise WorkerEnded(worker.output.explain(str(ended))) from None
@@ -144,6 +147,7 @@ class BotProcess:
         if not calls:
             return []
         try:
+            self._signal(GO_ON)
             first = self._sent + 1
             self._sent += len(calls)
             self._pending = json.dumps({"n": first, "calls": calls}, separators=(",", ":"), default=str).encode()
@@ -166,12 +170,20 @@ class BotProcess:
             if self._buffer or self._pending:  # more than was asked, or answers to calls it has not read
                 self._fail(f"{calls[-1][0]} sent a message out of turn")
             self._check_processes(calls[-1][0])
+            self._signal(STOP)
             return replies
         except WorkerEnded:
             raise
         except BaseException:  # an interrupt mid-exchange: the pipes are out of step, so the worker goes
             self.end()
             raise
+
+    def _signal(self, which: int | None) -> None:
+        """Stop the worker between calls (STOP), let it go on for one (GO_ON): a bot computes only in its own
+        calls, never meanwhile (a timer's handler thinking on while the others play)."""
+        if which is not None:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.kill(self._watched, which)
 
     def _deadline(self, call: str, game_end: float | None) -> tuple[float, str]:
         """When the reply to `call` is due, and what to say if it is late."""
