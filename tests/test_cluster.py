@@ -76,6 +76,9 @@ def test_files_named_relative_to_here_travel_by_their_absolute_paths() -> None:
                                              f"ismcts:iterations=3,policy={strategy}"]
     assert [files_named(portable(a)) for a in AGENTS] == [[strategy], [bot], [strategy]]
     assert portable("expert") == "expert" and portable("ismcts:iterations=3") == "ismcts:iterations=3"
+    # (every agent an option names travels: pimc's too, and infer=, as the worker reads them all)
+    assert portable("pimc:worlds=3,infer=strategies/tute_cabrero/novice.yaml") == f"pimc:worlds=3,infer={strategy}"
+    assert files_named(portable("pimc:policy=strategies/tute_cabrero/novice.yaml")) == [strategy]
 
 
 def test_a_worker_without_a_file_says_which(cluster: str, tmp_path: Path) -> None:

@@ -36,7 +36,9 @@ from typing import Any
 from distributed import Client
 
 from ..agents.bot_process import BotLimits
+from ..agents.registry import AGENT_OPTIONS, named_agents
 from ..errors import NaipesError
+from ..language.vocabulary import AGENT_OPTION_KINDS
 
 
 def play_deals_on_cluster(address: str, play_one_deal: Callable[[int, tuple], Any], path: str, params: dict[str, str],
@@ -77,19 +79,22 @@ def portable(spec: str) -> str:
         bot, _, class_name = spec.removeprefix("python:").rpartition(":")
         return f"python:{Path(bot).resolve()}:{class_name}" if bot else spec
     name, colon, options = spec.partition(":")
-    if name == "ismcts" and colon:
-        return "ismcts:" + ",".join(f"{key}={_absolute(value) if key.strip() == 'policy' else value}"
-                                    if eq else key for key, eq, value in (o.partition("=") for o in options.split(",")))
+    if name in AGENT_OPTION_KINDS and colon:  # (the agents its options name: policy=, infer=)
+        items = (item.partition("=") for item in options.split(","))
+        return f"{name}:" + ",".join(f"{key}={portable(value.strip()) if key.strip() in AGENT_OPTIONS else value}"
+                                     if eq else key for key, eq, value in items)
     return _absolute(spec)
 
 
 def files_named(spec: str) -> list[str]:
-    """The files a portable agent name needs on a worker."""
-    if spec.startswith("python:"):
-        return [spec.removeprefix("python:").rpartition(":")[0]]
-    name, colon, options = spec.partition(":")
-    values = [value for _, _, value in (o.partition("=") for o in options.split(","))] if name == "ismcts" else [spec]
-    return [value for value in values if Path(value).suffix in (".yaml", ".yml") and Path(value).is_absolute()]
+    """The files a portable agent name needs on a worker: its own, and those of the agents its options name."""
+    found = []
+    for name in named_agents(spec):
+        if name.startswith("python:"):
+            found.append(name.removeprefix("python:").rpartition(":")[0])
+        elif Path(name).suffix in (".yaml", ".yml") and Path(name).is_absolute():
+            found.append(name)
+    return found
 
 
 def _absolute(name: str) -> str:
