@@ -87,6 +87,7 @@ class Leaks:
         self.found: dict[str, str] = {}  # move -> its warning
         self.game: Any = None  # the game watched
         self.named: list[tuple[Any, set[int]]] = []  # before the effect: each card named, the seats not seeing it
+        self.told = ""  # the public text of the move under way
 
     def asked(self, decision: Decision) -> None:
         """play_game's on_decision: the view built as the table builds it for the seat asked (views, labels: a
@@ -98,6 +99,7 @@ class Leaks:
             self.game.after_move.append(self.after)
 
     def before(self, game: Any, player: Any, option: Any) -> None:
+        """Before a move's effect (Game.before_move): the cards its public text names, and who does not see them."""
         spec = self.program.moves.get(option.move)
         self.named = []
         if spec is None or spec.public is not None or option.move in self.found:
@@ -111,6 +113,7 @@ class Leaks:
         self.told = told
 
     def after(self, game: Any, player: Any, option: Any) -> None:
+        """After it (Game.after_move): a card named that a seat saw neither before nor now is a warning."""
         memory = game.memory
         for card, unseen in self.named:
             blind = [seat for seat in unseen if card in memory.where and not memory.shows(card, seat)]
