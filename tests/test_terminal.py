@@ -110,3 +110,16 @@ def test_help_rules_says_how_to_play():
     assert "'help rules' says how to play" in result.output
     assert program.doc and program.doc.splitlines()[0] in result.output
     assert "take_colour: take every chip in play of one colour" in result.output
+
+
+def test_a_hand_at_the_terminal_is_in_the_rule_files_display_order():
+    # President's 2 is its highest rank: `display: values` lists the ranks in that order, and the terminal shows a
+    # hand as the web table does (it had shown the 2s first, by the raw rank number)
+    from naipes.agents.human import in_display_order
+    president = shipped_program("president")
+    view = {"zones": {"table": []}, "players": [{"name": "P1", "seat": 0, "hand": ["2c", "Ad", "3h", "10s", "Kc"]}]}
+    assert in_display_order(president, view)["players"][0]["hand"] == ["3h", "10s", "Kc", "Ad", "2c"]
+    # Chinchón names some ranks only (as, sota, caballo, rey): no order of ranks, so theirs, within the suits' order
+    chinchon = shipped_program("chinchon")
+    view["players"][0]["hand"] = ["11b", "5b", "10c", "6c", "7o"]
+    assert in_display_order(chinchon, view)["players"][0]["hand"] == ["7o", "6c", "10c", "5b", "11b"]

@@ -105,8 +105,35 @@ def labelled_zones(program: Any) -> dict[str, str]:
 
 
 def render_table(program: Any, view: dict) -> Group:
-    """A view as the rule file means it shown: its bookkeeping hidden, its labelled zones labelled."""
-    return render_view(view, hidden_variables(program), labelled_zones(program))
+    """A view as the rule file means it shown: its bookkeeping hidden, its labelled zones labelled, its hands in
+    the order the web table shows them."""
+    return render_view(in_display_order(program, view), hidden_variables(program), labelled_zones(program))
+
+
+def in_display_order(program: Program, view: dict) -> dict:
+    """`view` with the cards of each unordered zone (a hand) in the rule file's display order: by each attribute
+    of `display: order`, its values in the order `display: values` lists them where it lists them all
+    (President's 2 after its ace), else in their own; the view as it is where the file gives no order."""
+    order, looks = program.display.get("order") or [], program.display.get("values", {})
+    unordered = {zone.name for zone in program.zones if not zone.ordered}
+    if not order or not unordered:
+        return view
+    cards = {card.name: card for card in deck(program)}
+    places = {a: {value: i for i, (value, _) in enumerate(looks.get(a, []))} for a in order}
+    for a in order:  # (a list of some values, to name them, is no order: Chinchón names its figures only)
+        if not {card.get(a) for card in cards.values()} <= places[a].keys():
+            places[a] = {}
+
+    def key(name: Any) -> tuple:
+        card = cards.get(name)
+        values = [card.get(a) if card is not None else None for a in order]
+        return tuple((2, 0, "") if v is None else (0, places[a][v], "") if v in places[a] else
+                     (1, v, "") if isinstance(v, (int, float)) else (1, 0, str(v)) for a, v in zip(order, values))
+
+    def sort(zones: dict) -> dict:
+        return {name: sorted(cards_, key=key) if name in unordered and isinstance(cards_, list) else cards_
+                for name, cards_ in zones.items()}
+    return {**view, "zones": sort(view["zones"]), "players": [sort(p) for p in view["players"]]}
 
 
 def rules_words(program: Any) -> str:
