@@ -423,6 +423,17 @@ def click_corner(driver, card) -> None:
                                                      -card.size["height"] // 2 + 12).click().perform()
 
 
+def in_order(driver, table: Table) -> None:
+    """The hand shown in the order the terminal shows it too (naipes.agents.human.in_display_order)."""
+    from naipes.agents.human import in_display_order
+    view = table.game.view(0)
+    if any(zone.name == "hand" and not zone.ordered for zone in table.game.program.zones) and "hand" in \
+            view["players"][0]:
+        hand = driver.find_elements(By.CSS_SELECTOR, '#my-zones [data-zone="hand"] .card[data-card]')
+        assert [c.get_attribute("data-card") for c in hand] == \
+            in_display_order(table.game.program, view)["players"][0]["hand"], table.game.program.name
+
+
 def test_your_hand_moves_and_any_refusal_fit_the_window_in_every_shipped_game(driver):
     from naipes.language.shipped import shipped_rulesets
     app = create_app({path.stem: path for path in shipped_rulesets()}, pause=0)
@@ -436,6 +447,7 @@ def test_your_hand_moves_and_any_refusal_fit_the_window_in_every_shipped_game(dr
                     sized(driver, size)
                     driver.get(f"{url}{table.link(0)}")
                     shown(driver, table, 0)
+                    in_order(driver, table)
                     found = driver.execute_script(OFF_SCREEN)
                     assert found["size"] == list(SIZES[size][:2]) and not found["scrolls"], (game, size, found)
                     assert found["off"] == [] and found["shown"] >= len(state["view"]["players"][0].get("hand", [])), \

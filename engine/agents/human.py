@@ -121,7 +121,7 @@ def in_display_order(program: Program, view: dict) -> dict:
     cards = {card.name: card for card in deck(program)}
     places = {a: {value: i for i, (value, _) in enumerate(looks.get(a, []))} for a in order}
     for a in order:  # (a list of some values, to name them, is no order: Chinchón names its figures only)
-        if not {card.get(a) for card in cards.values()} <= places[a].keys():
+        if not {card.get(a) for card in cards.values()} - {None} <= places[a].keys():  # (a joker has no suit)
             places[a] = {}
 
     def key(name: Any) -> tuple:

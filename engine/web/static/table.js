@@ -110,13 +110,16 @@ class Deck {
     return named ? `${named.name} · ${name}` : name;
   }
 
-  // a hand in the rule file's order: by each `order` attribute, values as `values` lists them
+  // a hand in the rule file's order: by each `order` attribute, its values as `values` lists them where it lists
+  // them all, else in their own order (a list of some values, to name them, is no order: Chinchón's figures)
   sort(names) {
     const order = this.display.order || [];
+    const listed = (attribute) => (this.display.values || {})[attribute] || [];
+    const complete = new Set(order.filter((a) => Object.values(this.cards).every(
+      (card) => card[a] === null || card[a] === undefined || listed(a).some(([v]) => v === card[a]))));
     const rank = (attribute, value) => {
       if (value === null || value === undefined) return [2, 0];
-      const looks = (this.display.values || {})[attribute] || [];
-      const at = looks.findIndex(([v]) => v === value);
+      const at = complete.has(attribute) ? listed(attribute).findIndex(([v]) => v === value) : -1;
       return at >= 0 ? [0, at] : [1, value];
     };
     const key = (name) => order.map((a) => rank(a, (this.cards[name] || {})[a]));
