@@ -201,13 +201,14 @@ class GameResult:
 
 
 def jsonable(value: Any) -> Any:
-    """A value as JSON data: cards and players by name, zones as lists, facts as their fields."""
+    """A value as JSON data: cards and players by name, zones by name (`stock`, `P1.hand`: never their cards, which
+    only a seat's view shows as that seat sees them), facts as their fields."""
     if isinstance(value, (CARD_CLASS, PLAYER_CLASS)):
         return value.name
     if isinstance(value, FACT_CLASS):
         return {declared(field): jsonable(v) for field, v in zip(value.fields(), value)}
     if isinstance(value, ZONE_CLASS):
-        return [c.name for c in value]
+        return value.name if value.owner is None else f"{value.owner.name}.{value.name}"
     if isinstance(value, (list, tuple)):
         return [jsonable(v) for v in value]
     if isinstance(value, (set, frozenset)):
