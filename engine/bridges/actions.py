@@ -33,7 +33,7 @@ from typing import Any
 from ..errors import GameError, Location, RuleError
 from ..program import LEAVE, Program
 from ..runtime.game import Game, Option, arg_key, jsonable
-from ..runtime.memory import Zone, new_memory
+from ..runtime.memory import new_memory
 
 
 class ActionSpace:
@@ -138,9 +138,7 @@ class ActionSpace:
 
 
 def _text(value: Any) -> str:
-    """How an argument reads in an action's name: a zone by its name (``P2.hand``), anything else as shown."""
-    if isinstance(value, Zone):
-        return value.name if value.owner is None else f"{value.owner.name}.{value.name}"
+    """How an argument reads in an action's name: as shown (a zone by its name, ``P2.hand``: jsonable)."""
     return str(jsonable(value))
 
 

@@ -37,7 +37,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from ..errors import Location, NaipesError, RuleError, unshowable
-from ..runtime.game import Game
+from ..runtime.game import Game, jsonable
 from ..runtime.memory import CardBase, Memory, Zone
 
 FORMAT = 2  # the version of the log's format, in its first line (1: only full records said their visibility)
@@ -112,19 +112,15 @@ def as_logged(record: dict) -> Any:
     return json.loads(as_line(record))
 
 
-def zone_label(zone: Zone) -> str:
-    return zone.name if zone.owner is None else f"{zone.owner.name}.{zone.name}"
-
-
 class CardMovements:
     """A tracker of the game's memory (``Memory.trackers``): every shuffle and movement as a full record."""
 
     def __init__(self, memory: Memory, write: Callable[[dict], None]):
         self.write = write
-        self.where = {card.id: zone_label(zone) for zone in memory.zones for card in zone}
+        self.where = {card.id: jsonable(zone) for zone in memory.zones for card in zone}
 
     def moved(self, cards: list[CardBase], dest: Zone) -> None:
-        to = zone_label(dest)
+        to = jsonable(dest)
         run: list[CardBase] = []
         for card in cards:  # one record per run of cards that came from the same zone
             if run and self.where[run[0].id] != self.where[card.id]:
@@ -144,7 +140,7 @@ class CardMovements:
         """Shown cards stay where they are (the game's announcement of them is a record of its own)."""
 
     def shuffled(self, zone: Zone) -> None:
-        self.write({"type": "shuffle", "visibility": FULL, "zone": zone_label(zone), "order": [c.name for c in zone]})
+        self.write({"type": "shuffle", "visibility": FULL, "zone": jsonable(zone), "order": [c.name for c in zone]})
 
 
 def attach_log(game: Game, stream: TextIO, header: LogHeader) -> None:
@@ -212,8 +208,8 @@ def _misshapen(record: dict) -> str | None:
             texts += [*value.keys(), *value.values()]
         elif isinstance(value, list):
             texts += value
-        elif unshowable(value):
-            return unshowable(value)
+        elif (problem := unshowable(value)) is not None:
+            return problem
     for name, kind in READ_FIELDS.get(record["type"], {}).items():
         value = record.get(name)
         if not isinstance(value, kind) or (isinstance(value, list) and not all(isinstance(i, str) for i in value)):
