@@ -34,6 +34,10 @@ rules:
       end game
 """
 
+SHARED = "let a = [1]\nlet b = [1]\nfor i in range(60):\n  a = [a, a]\n  b = [b, b]\n"  # 2**60 items, 240 made
+TUPLES = "let t = (1,)\nfor i in range(60):\n  t = (t, t)\n"
+DEEP = "let t = (1,)\nfor i in range(300000):\n  t = (t,)\n"
+
 RUNAWAYS = {
     "a huge range": ("", "out = len(range(10000000000))", f"{MAX_ITEMS:,}"),
     "five nested comprehensions": ("", "out = len([1 for a in range(100) for b in range(100) for c in range(100) "
@@ -51,6 +55,34 @@ RUNAWAYS = {
     "a list grown by itself": ("", "for i in range(60):\n  grown = grown + [grown]", f"{MAX_ITEMS:,} items"),
     "a player's list grown by itself": ("", "for i in range(60):\n  for p in players:\n    p.kept = p.kept + [p.kept]",
                                         f"{MAX_ITEMS:,} items"),
+    # work Python does inside one operation, charged by what it goes over (naipes.library.limits.work): a list
+    # holding itself through 60 shared levels is 2**60 items to compare or hash; a long list searched, a long
+    # text split or a long list sliced again and again is quadratic under the loop's steps
+    "comparing a value nested through sharing": ("", SHARED + "out = 1 if a == b else 0", f"{MAX_ITEMS:,} items"),
+    "ordering values nested through sharing": ("", SHARED + "out = 1 if a < b else 0", f"{MAX_ITEMS:,} items"),
+    "the larger of two values nested through sharing": ("", SHARED + "out = len(max(a, b))", f"{MAX_ITEMS:,} items"),
+    "sorting values nested through sharing": ("", SHARED + "out = len(sorted([a, b]))", f"{MAX_ITEMS:,} items"),
+    "a tuple nested through sharing in a set": ("", TUPLES + "out = len({t})", f"{MAX_ITEMS:,} items"),
+    "a tuple nested through sharing as a key": ("", TUPLES + "let d = {t: 1}", f"{MAX_ITEMS:,} items"),
+    "a tuple nested through sharing made a set": ("", TUPLES + "out = len(set([t]))", f"{MAX_ITEMS:,} items"),
+    "a tuple nested through sharing looked up": ("", TUPLES + "let d = {1: 2}\nout = 1 if t in d else 0",
+                                                 f"{MAX_ITEMS:,} items"),
+    "a tuple nested through sharing as an index": ("", TUPLES + "let d = {1: 2}\nout = d[t]", f"{MAX_ITEMS:,} items"),
+    # a tuple nested 300,000 deep held only in a local: Python's own hash and comparison recurse in C without a
+    # limit (a crash), so it is refused before either
+    "a tuple nested deep in a set": ("", DEEP + "out = len({t})", "100 deep"),
+    "tuples nested deep compared": ("", DEEP + "out = 1 if t == (t,) else 0", "100 deep"),
+    "a value nested through sharing kept": ("", SHARED + "grown = a", f"{MAX_ITEMS:,} items"),
+    "a member searched for in a long list": ("", "let l = [0] * 500000\nfor i in range(1000):\n  out = 1 if -1 in l "
+                                             "else 0", f"{MAX_STEPS:,} steps"),
+    "a long text split again and again": ("", "let t = 'a' * 500000\nfor i in range(1000):\n  out = len(split(t, 'b'))",
+                                          f"{MAX_STEPS:,} steps"),
+    "a long list sliced again and again": ("", "let l = [0] * 500000\nfor i in range(1000):\n  out = len(l[1:])",
+                                           f"{MAX_STEPS:,} steps"),
+    "a long list searched by index_of": ("", "let l = [0] * 500000\nfor i in range(1000):\n  out = index_of(l, 0)",
+                                         f"{MAX_STEPS:,} steps"),
+    "long texts compared again and again": ("", "let a = 'a' * 400000\nlet b = 'a' * 400000\nfor i in range(100000):"
+                                            "\n  out = 1 if a == b else 0", f"{MAX_STEPS:,} steps"),
     "exponential recursion": ('functions:\n  "f(n)": "0 if n == 0 else f(n - 1) + f(n - 1)"', "out = f(60)",
                               f"{MAX_STEPS:,} steps"),
     "deep recursion": ('functions:\n  "g(n)": "0 if n == 0 else 1 + g(n - 1)"', "out = g(1000000)", "too deeply"),
@@ -266,3 +298,34 @@ def test_a_list_of_pairs_past_the_item_limit_is_too_large():
     with pytest.raises(GameError, match="is too large"):
         weigh(pairs)
     assert weigh(pairs[:MAX_ITEMS // 3 - 1]) == 1 + 3 * (MAX_ITEMS // 3 - 1)
+
+
+CARD_VALUES = """\
+game: deck
+players: 1
+cards:
+  attributes: {rank: int, label: str}
+  generate: "[{'rank': r, 'label': LABEL} for r in range(1, 4)]"
+  tables:
+    weight: {of: rank, value: WEIGHT}
+  start: deck
+zones:
+  deck: {visibility: hidden}
+rules:
+  - name: done
+    when: "True"
+    then: end game
+"""
+
+
+@pytest.mark.parametrize("label, weight, says", [
+    ("'x' * 1001", "rank", "a text of 1,001 characters"),  # compared without a charge: kept short
+    ("'x'", "[rank]", "plain values"),  # a table's value too is a plain value
+])
+def test_a_cards_attributes_are_plain_values_and_short_texts(tmp_path, label, weight, says):
+    path = tmp_path / "deck.yaml"
+    path.write_text(CARD_VALUES.replace("LABEL", label).replace("WEIGHT", f'"{weight}"'), encoding="utf-8")
+    with pytest.raises(GameError, match=says):
+        Game(load_program(path), 1).start()
+    path.write_text(CARD_VALUES.replace("LABEL", "'x' * 1000").replace("WEIGHT", '"rank"'), encoding="utf-8")
+    Game(load_program(path), 1).start()

@@ -325,11 +325,12 @@ def test_a_folded_inlined_call_still_charges_its_step_in_a_loop(tmp_path):
         game.start()
 
 
-@pytest.mark.parametrize("call, kept", [("max(range(n), key=lambda i: f(i, 1))", lambda n: n - 1),
-                                        ("len(sorted(range(n), key=lambda i: -f(i, 1)))", lambda n: n)])
-def test_a_key_charges_its_inlined_calls_once_per_item(tmp_path, call, kept):
-    # range(n) charges n steps, max or sorted going over the n items n more, and the key's call one per item:
-    # 300,000 items pass the budget, 400,000 do not
+@pytest.mark.parametrize("call, kept, fits, too_many", [
+    # range(n) charges n steps, max going over the n items n more, and the key's call one per item: 3n
+    ("max(range(n), key=lambda i: f(i, 1))", lambda n: n - 1, 300_000, 400_000),
+    # a sort charges what it compares once per round (n + 1 items, 16 rounds for 60,000): 18n or so
+    ("len(sorted(range(n), key=lambda i: -f(i, 1)))", lambda n: n, 30_000, 60_000)])
+def test_a_key_charges_its_inlined_calls_once_per_item(tmp_path, call, kept, fits, too_many):
     text = """\
         game: t
         params: {n: {type: int, default: 1}}
@@ -341,10 +342,10 @@ def test_a_key_charges_its_inlined_calls_once_per_item(tmp_path, call, kept):
           v = CALL
     """.replace("CALL", call)
     path = write_rules(tmp_path, text, "g.yaml", FINISH)
-    game = Game(load_program(path, {"n": "300000"}), 0)
+    game = Game(load_program(path, {"n": str(fits)}), 0)
     game.start()
-    assert game.memory.vars["v"] == kept(300000)
-    game = Game(load_program(path, {"n": "400000"}), 0)
+    assert game.memory.vars["v"] == kept(fits)
+    game = Game(load_program(path, {"n": str(too_many)}), 0)
     with pytest.raises(GameError, match="1,000,000 steps"):
         game.start()
 
@@ -489,7 +490,7 @@ def test_a_list_grown_by_a_list_display_calls_grow_and_keeps_its_value(tmp_path,
     assert V["seen"] == [0, (0, "x"), 1, (1, "x"), 2, (2, "x")]
     assert V["other"] == [1, 0, (0, "x"), 0, (0, "x"), 1, (1, "x"), 0, (0, "x"), 1, (1, "x"), 2, (2, "x")]
     assert (p1.kept, p2.kept) == ([0, 1, 2, 9], [0, 1, 2])
-    assert game.memory.weighed["seen"] == (V["seen"], 13)  # (the list, 3 numbers and 3 pairs: 1 + 3 + 3 * 3)
+    assert game.memory.grown["seen"] == (V["seen"], 13)  # (the list, 3 numbers and 3 pairs: 1 + 3 + 3 * 3)
 
 
 def test_a_cascade_step_that_does_not_read_the_candidate_is_not_tested_on_no_candidates(tmp_path, monkeypatch):

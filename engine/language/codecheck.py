@@ -52,7 +52,8 @@ MEMORY_API = frozenset({"set_var", "set_attr", "grow_var", "grow_attr", "move", 
                         "ask_group", "end_game", "unpack", "announce", "rng", "charge", "step", "in_phase",
                         "entering_step", "entered", "reset_variables", "goto", "start_turns", "settle_turns",
                         "pass_turn", "set_team_attr", "refresh", "events", "assert_fact", "retract_fact", "modify_fact",
-                        "has_fact", "spend", "give", "given", "call"})
+                        "has_fact", "spend", "give", "given", "call", "weighed", "searched", "compared",
+                        "charge_sized", "weighing"})
 CONSTANT_TYPES = (type(None), bool, int, float, str)
 
 

@@ -93,6 +93,39 @@ def proven_number(node: n.Node | None) -> bool:
     return False
 
 
+SHORT_TEXT = 64  # characters of a text written in the file that compares in one step (limits.TEXT_CHUNK)
+FEW = 16  # items of a list or tuple written in the file that compares, or is searched, without a charge
+
+
+def cheap(node: n.Node | None) -> bool:
+    """Whether comparing or hashing the value of `node` costs nothing that grows, whatever the values it reads
+    hold: a number (proven_number), None, true or false, a short text written in the file, a card's attribute
+    (plain values and short texts, checked as the deck is made: naipes.runtime.memory). Anything else is weighed
+    as it is compared or hashed (naipes.library.limits.Budget.weighed): Python compares lists and tuples item by
+    item, and a list can hold itself through a hundred shared levels."""
+    if isinstance(node, n.String):
+        return len(node.value) <= SHORT_TEXT
+    if isinstance(node, n.Constant):
+        return node.value is None or isinstance(node.value, bool)
+    if isinstance(node, n.Literal):
+        value = node.value
+        if isinstance(value, (list, tuple)):  # (compared item by item: a few cheap ones)
+            return len(value) <= FEW and all(cheap(n.Literal(item)) for item in value)
+        return value is None or type(value) in (int, float, bool) or (type(value) is str and len(value) <= SHORT_TEXT)
+    if isinstance(node, n.Attribute):
+        return node.plain and not node.per_player_memory
+    if isinstance(node, (n.ListExpr, n.TupleExpr, n.SetExpr)):
+        return len(node.items) <= FEW and all(map(cheap, node.items))
+    if isinstance(node, n.TableLookup):  # (a value of a card table written in the file, or its default)
+        return all(cheap(n.Literal(value)) for value in (*node.values.values(), node.default))
+    return proven_number(node)
+
+
+def weighed(text: str, node: n.Node) -> str:
+    """`text`, the Python of `node`, charged what comparing or hashing its value costs (unless cheap)."""
+    return text if cheap(node) else f"M.weighed({text})"
+
+
 def checked(op: str, left_node: n.Node | None, right_node: n.Node | None) -> str | None:
     """The built-in that computes `left op right` with the size checks of naipes.library.limits (see
     ARITHMETIC_CHECKED), or None where Python's operator is safe; `left_node`, `right_node`: the operands' nodes,
@@ -114,7 +147,8 @@ def binary(op: str, left: str, right: str, left_node: n.Node | None = None, righ
 
 
 def makes_call(node: n.Node) -> bool:
-    """Whether the Python written for `node` itself (not counting its children's) calls a function."""
+    """Whether the Python written for `node` itself (not counting its children's) calls a function worth
+    remembering the value of (what a comparison or a key charges is not: it is cheap, and charged again)."""
     if isinstance(node, (n.Generated, n.MemoryCall, n.Copy, n.TableLookup, n.DeckProduct, n.Comprehension)):
         return True  # (a comprehension charges its items: M.charge)
     if isinstance(node, n.Call):
@@ -128,6 +162,23 @@ def makes_call(node: n.Node) -> bool:
     if isinstance(node, n.Lambda):
         return bool(node.spend)
     return False
+
+
+def _pairs(node: n.Compare) -> list[tuple[str, n.Expr, n.Expr]]:
+    """Each comparison of a chain (`a < b < c`: a < b, then b < c) as (operator, left, right)."""
+    operands = [node.first, *node.operands]
+    return [(op, operands[i], operands[i + 1]) for i, (op, _) in enumerate(node.ops)]
+
+
+def _compare_charges(op: str, left: n.Expr, right: n.Expr) -> tuple[bool, bool]:
+    """Whether `left op right` charges (its left side weighed, its right side searched): `is` compares no values;
+    `in` hashes or compares the member and goes over the collection; `==`, `<` and the others compare item by
+    item, as far as the left side goes, unless either side is cheap."""
+    if op in ("is", "is not"):
+        return False, False
+    if op in ("in", "not in"):
+        return not cheap(left), not cheap(right)
+    return not (cheap(left) or cheap(right)), False
 
 
 def local_name(name: str) -> str:
@@ -196,7 +247,11 @@ class Writer:
         return f"{base}.{attribute(node.name)}"
 
     def e_Subscript(self, node: n.Subscript) -> str:
-        return f"{self.expr(node.base)}[{self.expr(node.index)}]"
+        """`base[index]`, the index weighed (a dict hashes its key); a slice charged for the items it copies."""
+        base = self.expr(node.base)
+        if isinstance(node.index, n.Slice):
+            return f"M.charge_sized({base}[{self.expr(node.index)}])"
+        return f"{base}[{weighed(self.expr(node.index), node.index)}]"
 
     def e_Slice(self, node: n.Slice) -> str:
         return ":".join(self.expr(bound) if bound is not None else "" for bound in (node.lower, node.upper))
@@ -208,7 +263,7 @@ class Writer:
         if target == n.EXISTS:
             kind, by = node.found
             wanted = {k.name: k.value for k in node.keywords}
-            found = "".join(f"{self.expr(wanted[name])}, " for name in by)
+            found = "".join(f"{weighed(self.expr(wanted[name]), wanted[name])}, " for name in by)
             return f"M.has_fact({literal(kind)}, {literal(tuple(map(attribute, by)))}, ({found}))"
         args = [self.expr(arg) for arg in node.positional]
         keywords = [f"{k.name}={self.expr(k.value)}" for k in node.keywords]
@@ -222,12 +277,38 @@ class Writer:
         if target == n.CALL_FUNCTION:
             return f"{node.definition}(M, V{''.join(', ' + a for a in args)})"
         b = BUILTINS[name]  # type: ignore[index]  # (a built-in: the resolver found it)
-        # (an argument gone over is charged a step per item, and the steps of its key's inlined calls: key_steps)
-        each = [(i in node.charged) + (node.key_steps if i == 0 else 0) for i in range(len(args))]
-        args = [charge(arg, k) if k else arg for arg, k in zip(args, each)]
+        args = [self.charged_argument(b, node, i, arg) for i, arg in enumerate(args)]
+        if b.work in ("compared", "sorted"):  # (the keys are what it compares)
+            keywords = [f"key={self.weighed_key(k.value)}" if k.name == "key" else text
+                        for k, text in zip(node.keywords, keywords)]
         lead = "M.rng" if b.random else "V" if b.state else "M" if b.costly else ""
         joined = ", ".join(x for x in (lead, ", ".join(args + keywords)) if x)
-        return f"B_{name}{'_keyed' if node.keyed else ''}({joined})"
+        call = f"B_{name}{'_keyed' if node.keyed else ''}({joined})"
+        return f"M.charge_sized({call})" if b.work == "made" else call
+
+    def charged_argument(self, b: Any, node: n.Call, i: int, arg: str) -> str:
+        """Argument `i` of a call of built-in `b`, charged for the work the built-in does with it (Builtin.work), and
+        the first for the steps of its key's inlined calls on each item (key_steps)."""
+        key_steps = node.key_steps if i == 0 else 0
+        if i not in node.charged:
+            return charge(arg, key_steps) if key_steps else arg
+        if b.work in ("compared", "sorted"):
+            sorting = ", sorting=True" if b.work == "sorted" else ""
+            return f"M.compared({arg}{f', {key_steps}' if key_steps else ''}{sorting})"
+        if b.iterates and i == 0:  # (gone over: a collection, or a generator listed)
+            return charge(arg, 1 + key_steps)
+        return f"M.charge_sized({arg})"
+
+    def weighed_key(self, key: n.Expr) -> str:
+        """A key function whose values are weighed as the built-in compares them."""
+        if isinstance(key, n.Lambda):
+            if cheap(key.body):
+                return self.expr(key)
+            body = f"M.weighed({self.expr(key.body)})"
+            if key.spend:
+                body = f"(M.spend({key.spend}) or {body})"
+            return f"(lambda {', '.join(map(local_name, key.params))}: {body})"
+        return f"M.weighing({self.expr(key)})"
 
     def e_BinOp(self, node: n.BinOp) -> str:
         return binary(node.op, self.expr(node.left), self.expr(node.right), node.left, node.right)
@@ -236,9 +317,18 @@ class Writer:
         return f"({node.op}{self.expr(node.operand)})"
 
     def e_Compare(self, node: n.Compare) -> str:
-        out = [self.expr(node.first)]
-        for (op, _), operand in zip(node.ops, node.operands):
-            out += [op, self.expr(operand)]
+        """A chain of comparisons, each charged for what it compares (_compare_charges): its left side weighed,
+        the collection a member is searched in charged for its items."""
+        operands = [self.expr(node.first), *map(self.expr, node.operands)]
+        for i, (op, left, right) in enumerate([] if node.cheap_operands else _pairs(node)):
+            weigh_left, search_right = _compare_charges(op, left, right)
+            if weigh_left:
+                operands[i] = f"M.weighed({operands[i]})"
+            if search_right:
+                operands[i + 1] = f"M.searched({operands[i + 1]})"
+        out = [operands[0]]
+        for (op, _), operand in zip(node.ops, operands[1:]):
+            out += [op, operand]
         return f"({' '.join(out)})"
 
     def e_BoolOp(self, node: n.BoolOp) -> str:
@@ -263,13 +353,14 @@ class Writer:
         return "[" + ", ".join(self.expr(item) for item in node.items) + "]"
 
     def e_SetExpr(self, node: n.SetExpr) -> str:
-        return "{" + ", ".join(self.expr(item) for item in node.items) + "}"
+        return "{" + ", ".join(weighed(self.expr(item), item) for item in node.items) + "}"
 
     def e_DictExpr(self, node: n.DictExpr) -> str:
         return "{" + ", ".join(self.pair(pair) for pair in node.pairs) + "}"
 
     def pair(self, pair: n.Pair) -> str:
-        return f"{self.expr(pair.key)}: {self.expr(pair.value)}"
+        """`key: value`, the key weighed (it is hashed)."""
+        return f"{weighed(self.expr(pair.key), pair.key)}: {self.expr(pair.value)}"
 
     def e_Comprehension(self, node: n.Comprehension) -> str:
         """A list, set or dict comprehension; a generator only where it stays one (Comprehension.lazy)."""
@@ -281,7 +372,8 @@ class Writer:
                 text += f" if {self.expr(clause.condition)}"
             clauses.append(text)
         element = node.element
-        body = self.pair(element) if isinstance(element, n.Pair) else self.expr(element)
+        body = self.pair(element) if isinstance(element, n.Pair) else \
+            weighed(self.expr(element), element) if node.kind == "set" else self.expr(element)
         open_, close = "()" if node.lazy else "{}" if node.kind in ("set", "dict") else "[]"
         return f"{open_}{body} {' '.join(clauses)}{close}"
 

@@ -370,8 +370,13 @@ def record_class(name: str, fields: tuple[str, ...], fact: bool) -> type:
 
 
 def lookup(table: dict[Any, Any], key: Any, default: Any) -> Any:
-    """A card table's value (generated code calls it B_lookup; no rule file can name it)."""
-    return table.get(key, default)
+    """A card table's value (generated code calls it B_lookup; no rule file can name it). Its keys are plain
+    values written in the file: any other key is none of them, found without hashing it (a tuple hashes item by
+    item, through every level it shares)."""
+    kind = type(key)
+    if kind is int or kind is str or kind is float or kind is bool or key is None:
+        return table.get(key, default)
+    return default
 
 
 def replaced(values: tuple[Any, ...], index: int, value: Any) -> tuple[Any, ...]:

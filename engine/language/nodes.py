@@ -232,6 +232,9 @@ class Attribute(Expr):
     name: str
     name_at: Position | Location | None = None
     per_player_memory: bool = field(default=False, init=False, repr=False)
+    # it reads a card's attribute (no other kind of object has one of that name): a plain value, checked as the
+    # deck is made (naipes.runtime.memory), compared and hashed at no cost that grows (naipes.language.codegen)
+    plain: bool = field(default=False, init=False, repr=False)
 
 
 @dataclass(eq=False)
@@ -317,6 +320,8 @@ class Compare(Expr):
     first: Expr
     ops: list[tuple[str, Position | Location | None]]
     operands: list[Expr]
+    # its operands are known cheap to compare by the pass that wrote it (a reduction's keys: naipes.language.codegen)
+    cheap_operands: bool = field(default=False, init=False, repr=False)
 
 
 @dataclass(eq=False)

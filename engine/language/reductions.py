@@ -19,7 +19,7 @@ from collections.abc import Callable, Iterable
 
 from ..errors import Location
 from . import nodes as n
-from .codegen import Writer, local_name
+from .codegen import Writer, cheap, local_name
 from .inlining import canonical_code
 
 Where = n.Position | Location | None
@@ -277,6 +277,7 @@ def _body(kind: str, names: list[str], test: n.Expr | None, value: n.Expr,
         def unset() -> n.Expr:
             return n.Compare(n.local(BEST, at), [("is", None)], [n.Unset(at=at)], at=at)
         better = n.Compare(n.local(KEY, at), [(ORDER[kind], None)], [n.local(TOP, at)], at=at)
+        better.cheap_operands = cheap(value)  # (each key is the value's: a number, a few numbers)
         keep: list[n.Stmt] = [n.set_local(BEST, n.local(names[0], at), at), n.set_local(TOP, n.local(KEY, at), at)]
         loop: list[n.Stmt] = [n.set_local(KEY, value, at), n.If(n.BoolOp("or", [unset(), better], at=at), keep, [],
                                                                    at=at)]

@@ -23,9 +23,10 @@ from functools import lru_cache
 from typing import Any, NoReturn
 
 from ..errors import Location, RuleError, did_you_mean, unshowable
-from ..library.builtins import BUILTINS
+from ..library.builtins import BUILTINS, Builtin
 from ..program import CARD_ATTRIBUTES, LEAVE, PLAYER_ATTRIBUTES, ZONE_ATTRIBUTES
 from . import nodes as n
+from .codegen import proven_number
 from .loader import MAX_DIGITS, number_problem
 from .parser import statement_words
 
@@ -222,6 +223,7 @@ class Resolver:
                 self.fail(node.name_at, f"unknown attribute '{attr}'", did_you_mean(attr, known), unknown=attr)
         if attr in sym.player_attrs and base_type != "card":
             self.reads.add((attr, self.whose(node.base)))
+        node.plain = attr in sym.card_attrs and attr not in sym.player_attrs and attr not in sym.record_fields
         return {**PLAYER_ATTRIBUTES, **sym.player_attrs}.get(attr) if base_type == "player" else \
             {**CARD_ATTRIBUTES, **sym.card_attrs}.get(attr) if base_type == "card" else \
             sym.attribute_type(base_type, attr)
@@ -335,8 +337,7 @@ class Resolver:
             if b.random and not self.allow_random:
                 self.fail(node.func, f"'{name}' is random and cannot be used in {self.what}",
                           "conditions and functions must be pure; draw random numbers in actions")
-            if b.iterates:
-                node.charged = charged(name, types)
+            node.charged = charged(b, types, args)
             node.keyed = b.keyed is not None and "key" in keywords
             node.target = n.CALL_BUILTIN
             return b.returns
@@ -827,11 +828,12 @@ def _literal(node: n.Expr) -> bool:
     return isinstance(node, LITERALS) or (isinstance(node, n.Constant) and node.value is not None)
 
 
-def charged(name: str, types: list[str | None]) -> tuple[int, ...]:
-    """Which arguments of a built-in that goes over a collection are charged a step per item (Budget.charge):
-    copying, sorting or searching a list is work as a loop over it is. A generator expression charges its own
-    items as it runs; `min(a, b)` goes over no collection."""
-    if name in ("min", "max") and len(types) != 1:
+def charged(builtin: Builtin, types: list[str | None], args: list[n.Expr]) -> tuple[int, ...]:
+    """Which arguments of a built-in are charged for the work it does with them (Builtin.work): copying,
+    sorting or searching a list is work as a loop over it is, and so is splitting a text; a number costs
+    nothing (codegen.proven_number). A generator expression charges its own items as it runs, unless they are
+    compared."""
+    if builtin.work in ("none", "made"):
         return ()
-    over = len(types) if name == "zip" else 1
-    return tuple(i for i, typ in enumerate(types) if i < over and typ != GENERATOR)
+    return tuple(i for i, (typ, arg) in enumerate(zip(types, args))
+                 if (typ != GENERATOR or builtin.work != "items") and not proven_number(arg))

@@ -36,6 +36,11 @@ class Builtin:
     # it goes over its one argument and keeps nothing of it but items: a generator expression given alone may stay a
     # generator (naipes.language.compiler makes every other one a list: no generator is ever a value a file holds)
     iterates: bool = False
+    # what a call costs that grows with its arguments, charged before it runs (naipes.language.codegen):
+    # "items": a step per item of each collection and per character of each text given; "compared": the work of
+    # comparing or hashing what is given (naipes.library.limits.work); "sorted": that, once per round of a sort;
+    # "made": a step per item of what it gives; "none": nothing grows (or it charges what it makes itself)
+    work: str = "items"
 
 
 DECK = "__deck"  # the variable holding every card, in deck order (rule files cannot name it)
@@ -308,51 +313,57 @@ def _melds(meld: Callable, most: int | None = MAX_MELD_CARDS) -> Callable:
 
 
 def _py(name: str, lo: int, hi: int | None, kwargs: tuple = (), returns: str | None = None,
-        iterates: bool = False) -> Builtin:
-    return Builtin(getattr(builtins, name), lo, hi, frozenset(kwargs), returns=returns, iterates=iterates)
+        iterates: bool = False, work: str = "items") -> Builtin:
+    return Builtin(getattr(builtins, name), lo, hi, frozenset(kwargs), returns=returns, iterates=iterates, work=work)
 
 
 BUILTINS: dict[str, Builtin] = {
-    "len": _py("len", 1, 1, returns="int"),
-    "min": Builtin(_ordering(min), 1, None, frozenset(("key", "default")), keyed=min, iterates=True),
-    "max": Builtin(_ordering(max), 1, None, frozenset(("key", "default")), keyed=max, iterates=True),
+    "len": _py("len", 1, 1, returns="int", work="none"),
+    "min": Builtin(_ordering(min), 1, None, frozenset(("key", "default")), keyed=min, iterates=True, work="compared"),
+    "max": Builtin(_ordering(max), 1, None, frozenset(("key", "default")), keyed=max, iterates=True, work="compared"),
     "sum": Builtin(bounded_sum, 1, 2, costly=True, iterates=True),
     "any": _py("any", 1, 1, returns="bool", iterates=True),
     "all": _py("all", 1, 1, returns="bool", iterates=True),
     "sorted": Builtin(_ordering(sorted), 1, 1, frozenset(("key", "reverse")), returns="list", keyed=sorted,
-                      iterates=True),
+                      iterates=True, work="sorted"),
     "reversed": Builtin(lambda xs: list(reversed(list(xs))), 1, 1, returns="list", iterates=True),
-    "abs": _py("abs", 1, 1),
-    "round": Builtin(round_to, 1, 2),
-    "range": Builtin(bounded_range, 1, 3, costly=True, returns="list"),
+    "abs": _py("abs", 1, 1, work="none"),
+    "round": Builtin(round_to, 1, 2, work="none"),
+    "range": Builtin(bounded_range, 1, 3, costly=True, returns="list", work="none"),
     "list": _py("list", 0, 1, returns="list", iterates=True),
-    "set": _py("set", 0, 1, returns="set", iterates=True),
+    "set": _py("set", 0, 1, returns="set", iterates=True, work="compared"),
     "tuple": _py("tuple", 0, 1, returns="tuple", iterates=True),
-    "str": Builtin(bounded_str, 0, 1, costly=True, returns="str"),
+    "str": Builtin(bounded_str, 0, 1, costly=True, returns="str", work="none"),
     "int": _py("int", 0, 1, returns="int"),
-    "bool": _py("bool", 0, 1, returns="bool"),
+    "bool": _py("bool", 0, 1, returns="bool", work="none"),
     "enumerate": Builtin(lambda xs, start=0: list(enumerate(xs, start)), 1, 2, returns="list", iterates=True),
     "zip": Builtin(lambda *xs: list(zip(*xs)), 1, None, returns="list", iterates=True),
     "count": Builtin(count, 1, 1, returns="int", doc="how many items are true", iterates=True),
-    "index_of": Builtin(index_of, 2, 2, returns="int", doc="where an item first is among items (from 0)"),
+    "index_of": Builtin(index_of, 2, 2, returns="int",
+                        doc="where an item first is among items (from 0)", work="compared"),
     "split": Builtin(split, 1, 2, returns="list"),
     "join": Builtin(bounded_join, 1, 2, costly=True, returns="str", iterates=True),
     "first": Builtin(first, 1, 2, iterates=True),
-    "all_cards": Builtin(all_cards, 0, 0, state=True, returns="list"),
+    "all_cards": Builtin(all_cards, 0, 0, state=True, returns="list", work="made"),
     "shuffled": Builtin(shuffled, 1, 1, random=True, returns="list"),
     "side_pots": Builtin(side_pots, 2, 2, costly=True, returns="list",
-                         doc="the pots of a betting round from (player, amount) put in and the players still in"),
-    "top": Builtin(top, 1, 2, doc="top card of a zone, or the top N cards"),
-    "next_player": Builtin(next_player, 1, 2, state=True, returns="player"),
-    "seating": Builtin(seating, 1, 1, state=True, returns="list"),
-    "team": Builtin(team, 1, 1, state=True, returns="int", doc="the number of a player's team (teams:)"),
-    "members": Builtin(members, 1, 1, state=True, returns="list", doc="the players of a team, by its number"),
-    "partner": Builtin(partner, 1, 1, state=True, returns="player", doc="a player's partner (None: alone)"),
-    "partners": Builtin(partners, 1, 1, state=True, returns="list", doc="the other players of a player's team"),
-    "opponents": Builtin(opponents, 1, 1, state=True, returns="list", doc="the players not of a player's team"),
-    "randint": Builtin(randint, 2, 2, random=True, returns="int"),
+                         doc="the pots of a betting round from (player, amount) put in and the players still in",
+                                                                work="none"),
+    "top": Builtin(top, 1, 2, doc="top card of a zone, or the top N cards", work="made"),
+    "next_player": Builtin(next_player, 1, 2, state=True, returns="player", work="none"),
+    "seating": Builtin(seating, 1, 1, state=True, returns="list", work="none"),
+    "team": Builtin(team, 1, 1, state=True, returns="int", doc="the number of a player's team (teams:)", work="none"),
+    "members": Builtin(members, 1, 1, state=True, returns="list",
+                       doc="the players of a team, by its number", work="none"),
+    "partner": Builtin(partner, 1, 1, state=True, returns="player",
+                       doc="a player's partner (None: alone)", work="none"),
+    "partners": Builtin(partners, 1, 1, state=True, returns="list",
+                        doc="the other players of a player's team", work="none"),
+    "opponents": Builtin(opponents, 1, 1, state=True, returns="list",
+                         doc="the players not of a player's team", work="none"),
+    "randint": Builtin(randint, 2, 2, random=True, returns="int", work="none"),
     "choice": Builtin(choice, 1, 1, random=True),
-    "random": Builtin(random_float, 0, 0, random=True, returns="float"),
+    "random": Builtin(random_float, 0, 0, random=True, returns="float", work="none"),
     # rummy-family melds (engine/melds.py); keyword options say how to read the cards and what a meld is
     "best_melds": Builtin(_melds(best_melds), 2, 2, frozenset({"suit", "rank", "value", "jokers", "min_set",
                                                                    "max_set", "min_run", "joker_value",

@@ -9,7 +9,9 @@ bound:
 * **steps**: every item a loop or comprehension of a rule file goes over is
   a step, and so is every call of a rule file's function (or of a lambda or
   function held as a value) and every item of a list or text made by ``+``,
-  ``*`` and the built-ins above; one engine
+  ``*`` and the built-ins above, and the work Python does inside one
+  operation, charged by what it goes over (:func:`work`): a value compared or
+  hashed, through every level; a list searched; what a built-in goes over; one engine
   operation (starting a game, applying a move, listing the options, building
   a view) may take at most :data:`MAX_STEPS`;
 * **sizes**: no list, text or range made by ``+``, ``*``, ``range``,
@@ -28,6 +30,7 @@ Each limit ends the evaluation with a located error naming it (see :class:`Budge
 from __future__ import annotations
 
 from collections.abc import Iterator
+from types import GeneratorType
 from typing import Any, Final
 
 from ..errors import GameError
@@ -39,6 +42,8 @@ MAX_BITS: Final = 4_096  # bits of a product of whole numbers
 MAX_FIRINGS = 1_000_000  # the largest max_firings a rule file may ask for
 MAX_DECISIONS = 10_000_000  # the largest max_decisions a rule file may ask for
 SEQUENCES: Final = (list, tuple, str)
+SIZED: Final = (list, tuple, str, set, frozenset, dict)  # (zones are lists)
+TEXT_CHUNK: Final = 64  # characters a step compares (Python compares and hashes a text in C, a word at a time)
 BOUND: Final = 1 << MAX_BITS  # a whole number of at most MAX_BITS bits is within (-BOUND, BOUND)
 
 
@@ -86,6 +91,57 @@ class Budget:
         if self.steps < 0:
             self.spend(0)  # (says so)
         return function(*args, **kwargs)
+
+    def weighed(self, value: Any) -> Any:
+        """`value`, after spending what comparing or hashing it may cost (:func:`work`): the left side of a
+        comparison (Python's `==` stops at the shorter side, so the left bounds it), a member searched for, a key
+        hashed. A number, a card or a player costs nothing."""
+        kind = type(value)
+        if kind is int or kind is bool or kind is float or value is None:
+            return value
+        if kind in LEAVES and kind is not str:  # (a card, a player: equal only to itself)
+            return value
+        self.steps -= work(value)
+        if self.steps < 0:
+            self.spend(0)  # (says so)
+        return value
+
+    def searched(self, items: Any) -> Any:
+        """`items`, after spending what searching them for a member may cost: a list's, tuple's or text's items
+        are each compared (:func:`work`); a set or a dict looks the member up by its hash (weighed apart)."""
+        if not isinstance(items, (set, frozenset, dict)):
+            self.steps -= work(items)
+            if self.steps < 0:
+                self.spend(0)  # (says so)
+        return items
+
+    def compared(self, items: Any, each: int = 0, sorting: bool = False) -> Any:
+        """`items` a built-in compares or hashes (min, max, sorted, set), after spending their work (:func:`work`),
+        times the rounds of comparisons a sort makes, and `each` steps an item (a key's inlined calls)."""
+        if type(items) is GeneratorType:
+            items = list(items)  # (its own loops were charged as it ran; its items are compared now)
+        cost = work(items)
+        if sorting and isinstance(items, SIZED):
+            cost *= max(1, len(items).bit_length())
+        self.steps -= cost + (len(items) * each if each else 0)
+        if self.steps < 0:
+            self.spend(0)  # (says so)
+        return items
+
+    def charge_sized(self, value: Any) -> Any:
+        """`value`, an argument of a built-in, after spending a step for each item of a collection or character
+        of a text (a built-in goes over its arguments: `split` a text, `longest_run` an order); nothing for a
+        number, a card or a player."""
+        if isinstance(value, SIZED):
+            self.steps -= len(value)
+            if self.steps < 0:
+                self.spend(0)  # (says so)
+        return value
+
+    def weighing(self, key: Any) -> Any:
+        """A key function (sorted, min, max) whose every value is weighed as it is made (:meth:`weighed`): the
+        built-in compares the keys."""
+        return lambda item: self.weighed(key(item))
 
     def charge(self, items: Any, each: int = 1) -> Any:
         """`items`, after spending `each` steps on each (a rule file's loop or comprehension goes over them;
@@ -192,16 +248,17 @@ def bounded_str(budget: Budget, value: Any = "") -> str:
     return text
 
 
-def weigh(value: Any) -> int:
-    """How many items `value` holds through every nesting (a shared part counts each time), within the limit."""
+def weigh(value: Any, texts: bool = False) -> int:
+    """How many items `value` holds through every nesting (a shared part counts each time), within the limit;
+    with `texts`, a text counts an item more per TEXT_CHUNK characters (see work)."""
     leaves, kind = LEAVES, type(value)
     # the common shape first: a list of leaves and tuples of leaves (a trick's plays), found without a lookup
     if kind is list:
-        total = _flat_list_weight(value)
+        total = _flat_list_weight(value, texts)
     elif kind in leaves:
-        return 1
+        return 1 + len(value) // TEXT_CHUNK if texts and kind is str else 1
     else:
-        total = _flat_list_weight(list(value)) if kind in _FLAT else -1
+        total = _flat_list_weight(list(value), texts) if kind in _FLAT else -1
     if total >= 0:
         if total > MAX_ITEMS:
             raise _too_large()
@@ -211,7 +268,7 @@ def weigh(value: Any) -> int:
         item, depth = stack.pop(), depths.pop()
         kind = type(item)
         if kind in leaves:
-            total += 1
+            total += 1 + len(item) // TEXT_CHUNK if texts and kind is str else 1
             continue
         if not isinstance(item, _COLLECTIONS):
             if callable(item):
@@ -226,7 +283,7 @@ def weigh(value: Any) -> int:
             raise _too_large()
         if depth >= MAX_DEPTH and any(isinstance(inner, _COLLECTIONS) for inner in items):
             raise GameError(f"a value nested more than {MAX_DEPTH} deep (collections inside collections) is too "
-                            "deep to keep or show")
+                            "deep to keep, show, compare or hash")
         for inner in items:
             if type(inner) not in leaves:
                 total -= 1
@@ -237,13 +294,21 @@ def weigh(value: Any) -> int:
     return total
 
 
+def work(value: Any) -> int:
+    """The steps comparing, hashing or searching `value` may cost: its items through every nesting (weigh), and
+    a text a step per TEXT_CHUNK characters, alone or inside. Python compares lists and tuples item by item,
+    however they share their parts (`a = [a, a]` a hundred times is 2**100 items to compare), so what they hold
+    is what is charged; weighing stops with an error at MAX_ITEMS, so no value costs more to weigh than that."""
+    return weigh(value, True)
+
+
 def _too_large() -> GameError:
     return GameError(f"a value of more than {MAX_ITEMS:,} items (counted through its nesting) is too large")
 
 
-def _flat_list_weight(items: list) -> int:
-    """weigh(items) for a list of leaves and tuples of leaves, or -1 for one holding anything else (typed as a
-    list and a tuple, compiled code goes over them by index rather than through iterators)."""
+def _flat_list_weight(items: list, texts: bool) -> int:
+    """weigh(items, texts) for a list of leaves and tuples of leaves, or -1 for one holding anything else (typed
+    as a list and a tuple, compiled code goes over them by index rather than through iterators)."""
     leaves = LEAVES
     total = 1 + len(items)
     for item in items:
@@ -251,11 +316,16 @@ def _flat_list_weight(items: list) -> int:
         if kind is tuple:  # (a tuple is no leaf: tested first, it costs no lookup)
             pair: tuple = item
             for inner in pair:
-                if type(inner) not in leaves:
+                inner_kind = type(inner)
+                if inner_kind not in leaves:
                     return -1
+                if texts and inner_kind is str:
+                    total += len(inner) // TEXT_CHUNK
             total += len(pair)
         elif kind not in leaves:
             return -1
+        elif texts and kind is str:
+            total += len(item) // TEXT_CHUNK
     return total
 
 

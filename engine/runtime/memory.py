@@ -88,7 +88,7 @@ class Memory(Budget):
     __slots__ = ("vars", "players", "zones", "where", "pending", "group", "partial", "over", "winners", "clock",
                  "_rng", "_rng_origin",
                  "_rng_own", "seen_as", "mapped",  # the state
-                 "program", "keys", "made", "weighed", "turn_runs", "card_class", "player_class",  # shared with copies
+                 "program", "keys", "made", "grown", "turn_runs", "card_class", "player_class",  # shared with copies
                  "dirty", "events", "trackers", "shuffler", "on_step", "trail", "indexes", "probes", "given_now",
                  "halt", "halted", "checked_order", "key_plan")  # a memory's own (and `steps`, Budget's)
 
@@ -99,7 +99,7 @@ class Memory(Budget):
     made: dict[str, dict[Any, Any]]  # move -> card -> its option (naipes.runtime.game)
     # name, or (name, seat) -> (the last list grow_var or grow_attr stored there, its weight) (a value is
     # remembered by identity, and lists in the state are never changed in place)
-    weighed: dict[Any, tuple[Any, int]]
+    grown: dict[Any, tuple[Any, int]]
 
     def __init__(self, program: Program | None = None, rng: random.Random | None = None):
         """`program` None: a blank memory, which `_copy` fills in (a compiled class makes its objects through
@@ -131,9 +131,9 @@ class Memory(Budget):
         self.mapped: dict[Any, tuple[Any, Any]] = {}
 
     def _share(self, program: Program, keys: list[Any], made: dict[str, dict[Any, Any]],
-               weighed: dict[Any, tuple[Any, int]]) -> None:
+               grown: dict[Any, tuple[Any, int]]) -> None:
         """What this memory shares with the one it copies (a new memory's are its own, for its copies)."""
-        self.program, self.keys, self.made, self.weighed = program, keys, made, weighed
+        self.program, self.keys, self.made, self.grown = program, keys, made, grown
         self.turn_runs: dict[str, TurnRun] = turn_runs(program)
         # the program's own classes, which every card and player is (an `is` of their type, where isinstance
         # asks the class's metaclass first)
@@ -359,10 +359,10 @@ class Memory(Budget):
     def set_var(self, name: str, value: Any) -> None:
         old = self.vars[name]
         kind = type(value)  # (a card or a player is equal only to itself: no comparison asked of it)
+        if kind not in LEAVES and old is not value:
+            self.spend(weigh(value))  # (before it is compared: a value's work is paid for, and it is kept)
         if old is not value and (type(old) is not kind or kind is self.player_class or kind is self.card_class
                                  or old != value):
-            if kind not in LEAVES:
-                weigh(value)
             if self.trail is not None:
                 self.trail.append((VAR, name, old))
             self.vars[name] = value
@@ -374,9 +374,9 @@ class Memory(Budget):
             raise GameError(f"cannot set '{name}' on {obj!r}: only players have variables")
         attr = _ATTRIBUTES.get(name) or _attribute(name)
         old = getattr(obj, attr)
+        if type(value) not in LEAVES and old is not value:
+            self.spend(weigh(value))  # (before it is compared: see set_var)
         if old is not value and (type(old) is not type(value) or old != value):
-            if type(value) not in LEAVES:
-                weigh(value)
             if self.trail is not None:
                 self.trail.append((ATTR, obj, attr, old))
             setattr(obj, attr, value)
@@ -424,14 +424,14 @@ class Memory(Budget):
         plays, a strategy's cards seen: their items are not weighed again at each card)."""
         if type(old) is not list or type(added) is not list or not added:
             return False  # (set_var then writes it, if it differs from the old value)
-        known = self.weighed.get(key)
+        known = self.grown.get(key)
         if known is not None and known[0] is old:
             weight = known[1] + weigh(added) - 1  # (each counts itself once: the list)
             if weight > MAX_ITEMS:
                 weigh(value)  # (says so)
         else:
             weight = weigh(value)
-        self.weighed[key] = (value, weight)
+        self.grown[key] = (value, weight)
         return True
 
     def move(self, cards: Any, dest: Zone, source: Zone | None = None, bottom: bool = False) -> None:
@@ -638,9 +638,11 @@ class Memory(Budget):
                 raise GameError(f"a fact holds plain values (numbers, texts, true/false, None), cards and tuples "
                                 f"of them: {kind}.{declared(field)} is {value!r}")
         facts, weight, indexes = self._book(kind)
+        fact_weight = weigh(fact)
+        self.spend(fact_weight)  # (before its values are hashed, and as it is kept)
         if tuple(fact) in self._index(kind, fact.fields())[0]:
             return
-        weight += weigh(fact)
+        weight += fact_weight
         if weight > MAX_ITEMS:
             raise GameError(f"the facts '{kind}' hold more than {MAX_ITEMS:,} items: too many")
         self.clock += 1
@@ -667,6 +669,7 @@ class Memory(Budget):
         if not isinstance(fact, FACT_CLASS):
             raise GameError(f"'modify' takes a fact, got {fact!r}")
         changed = fact.changed(changes)
+        self.spend(weigh(changed))  # (before it is compared)
         if tuple.__eq__(changed, fact):
             if not any(other is fact for other in self.vars[fact.kind]):
                 raise GameError(f"cannot modify {fact!r}: it is not asserted (retracted already?)")
@@ -922,7 +925,7 @@ class Memory(Budget):
         reused = into is not None and into.program is self.program and len(into.players) == len(self.players) \
             and len(into.zones) == len(self.zones) and into.seen_as == seen_as and (covered or reads is None)
         new = into if into is not None and reused else Memory()
-        new._share(self.program, self.keys, self.made, self.weighed)
+        new._share(self.program, self.keys, self.made, self.grown)
         new._begin()
         new.over, new.winners, new.clock = self.over, self.winners, self.clock
         new._rng, new._rng_origin, new._rng_own = None, None, True
@@ -1445,22 +1448,34 @@ def _deck_cards(spec: CardSpec, memory: Memory) -> list[CardBase]:
         card = spec.card_class.__new__(spec.card_class)
         card.id = i
         for attr in spec.attributes:
-            value = attrs.get(attr)
-            if value is not None and not isinstance(value, (bool, int, float, str)):
-                raise GameError(f"card {i}: attribute '{attr}' is {value!r}; a card's attributes are plain values "
-                                "(text, numbers, true/false)", spec.location)
+            value = _card_value(i, attr, attrs.get(attr), spec)
             if attr in spec.declared and value is not None and value not in spec.declared[attr]:
                 raise GameError(f"card {i}: attribute '{attr}' is {value!r}, not one of its declared values "
                                 f"{', '.join(map(str, spec.declared[attr]))}", spec.location)
             setattr(card, attribute(attr), value)
         for attr, (of, table) in spec.tables.items():
-            setattr(card, attribute(attr), table(memory, memory.vars, getattr(card, attribute(of))))
+            value = table(memory, memory.vars, getattr(card, attribute(of)))
+            setattr(card, attribute(attr), _card_value(i, attr, value, spec))
         card.name = spec.name(memory, memory.vars, card) if spec.name else \
             " ".join(str(v) for v in (attrs.get(a) for a in spec.attributes) if v is not None)
         if not isinstance(card.name, (str, int, float)):  # (a card is named in logs, views and at the table)
             raise GameError(f"card {i}: its name is {kind_of(card.name)}, where a text is wanted", spec.location)
         cards.append(card)
     return cards
+
+
+MAX_CARD_TEXT = 1_000  # characters of a card's attribute: compared in generated code without a charge (codegen)
+
+
+def _card_value(i: int, attr: str, value: Any, spec: CardSpec) -> Any:
+    """`value`, card `i`'s attribute (or table) `attr`, checked: a plain value, a text not too long."""
+    if value is not None and not isinstance(value, (bool, int, float, str)):
+        raise GameError(f"card {i}: attribute '{attr}' is {kind_of(value)}; a card's attributes are plain values "
+                        "(text, numbers, true/false)", spec.location)
+    if isinstance(value, str) and len(value) > MAX_CARD_TEXT:
+        raise GameError(f"card {i}: attribute '{attr}' is a text of {len(value):,} characters; a card's texts "
+                        f"have at most {MAX_CARD_TEXT:,}", spec.location)
+    return value
 
 
 def _draws(program: Program, functions: list[Any]) -> bool:
