@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import socket
 import threading
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
@@ -19,14 +20,16 @@ websockets = pytest.importorskip("starlette.websockets")
 from click.testing import CliRunner  # noqa: E402
 
 from naipes import load_program  # noqa: E402
+from naipes.library.limits import MAX_STEPS  # noqa: E402
+from naipes.runtime.game import Game  # noqa: E402
 from naipes.tools import catalogue  # noqa: E402
 from naipes.tools.cli import main  # noqa: E402
 from naipes.tools.replay import Replay  # noqa: E402
 from naipes.web.app import create_app  # noqa: E402
 from naipes.web.guard import JSONResponse  # noqa: E402
-from naipes.web.table import Table, Tables  # noqa: E402
+from naipes.web.table import UNEXPLAINED, Table, Tables, explain_refused  # noqa: E402
 
-from helpers import RULESETS, shipped_program  # noqa: E402
+from helpers import RULESETS, shipped_program, write_rules  # noqa: E402
 
 GAMES = {name: RULESETS / f"{name}.yaml" for name in ("fichas", "pocha")}
 TIMEOUT = 20
@@ -160,6 +163,58 @@ def test_each_seat_sees_its_own_view_and_only_its_own_options():
     onlooker = table.state(None)["view"]
     assert all(isinstance(p["hand"], dict) for p in onlooker["players"])
     table.close()
+
+
+# A move of 100,000 candidates of which one is legal: explaining a refused one goes over all of them.
+MANY = """
+game: many
+players: 2
+state:
+  done: {init: "False"}
+phases:
+  picking:
+moves:
+  pick:
+    choose: "n in range(100000)"
+    legal: {the_last: "n == 99999"}
+    then: "done = True"
+rules:
+  - name: ask
+    phase: picking
+    when: "not done"
+    then: "ask players[0] to pick"
+  - name: finish
+    phase: picking
+    when: "done"
+    then: "end game winner players[0]"
+"""
+THE_LAST = "the rule 'the_last' requires one of: pick 99999"
+
+
+def test_the_refused_options_of_one_decision_are_explained_within_one_step_budget(tmp_path):
+    game = Game(load_program(write_rules(tmp_path, MANY)), 1)
+    game.start()
+    [legal] = game.options()
+    refused = [o for o in game.candidates() if o != legal]
+    assert game.explain_illegal(refused[0].move, refused[0].arg) == THE_LAST
+    one = MAX_STEPS - game.memory.steps  # the steps one explanation spends (a fresh budget each, when asked alone)
+    reasons = explain_refused(game, refused)
+    assert len(reasons) == len(refused) == 99_999
+    assert reasons == [THE_LAST] * (MAX_STEPS // one) + [UNEXPLAINED] * (len(refused) - MAX_STEPS // one)
+
+
+def test_a_move_of_100000_candidates_is_shown_at_once_and_a_refused_one_is_explained_when_asked(tmp_path):
+    # each refused option was explained with a budget of its own: minutes before its seat was shown anything
+    table = started(load_program(write_rules(tmp_path, MANY)), ["human", "human"], seed=1)
+    try:
+        state = wait_for(table, 0, my_turn_or_over)
+        assert [o["label"] for o in state["options"]] == ["pick 99999"] and len(state["refused"]) == 99_999
+        assert state["refused"][0]["reason"] == THE_LAST and state["refused"][-1]["reason"] == UNEXPLAINED
+        assert play(table, 0, "pick 5") == f"'pick 5' is refused: {THE_LAST}"  # (asked alone: a budget of its own)
+        assert play(table, 0, "pick 99999") is None
+        assert wait_for(table, 0, lambda s: s["over"])["outcome"]["winners"] == ["P1"]
+    finally:
+        table.close()
 
 
 # ------------------------------------------------------------ the server
@@ -426,6 +481,37 @@ def test_a_flood_of_new_tables_cannot_end_a_game_in_play():
             assert not tables.get(table_id).closed and len(tables.all()) == 3
         assert client.post("/api/tables", json={"game": "fichas"}).status_code == 200  # the tab closed: it may go
         assert tables.get(table_id) is None and len(tables.all()) == 3
+
+
+def test_a_table_busy_with_its_rule_files_code_stalls_no_other_request(client):
+    """While a table's thread computes a seat's state (here its view, held until the test lets it go, as a rule
+    file's long computation holds it), the list of tables, the list of games and another table's state answer."""
+    busy, let_go = threading.Event(), threading.Event()
+    table = Table(shipped_program("fichas"), ["human", "human"], seed=3)
+    view = table.game.view
+
+    def held_view(seat):
+        if seat == 0:  # (a human seat's view: a state's; the game's start asks for an onlooker's)
+            busy.set()
+            let_go.wait(TIMEOUT * 3)
+        return view(seat)
+    table.game.view = held_view
+    client.app.state.tables.add(table)
+    assert busy.wait(TIMEOUT), "the table's thread never built a view"
+
+    def another_tables_state():
+        _, mine = new_table(client, seats=["human", "human"])
+        with client.websocket_connect(mine) as tab:
+            return receive(tab, "state")
+    pool = ThreadPoolExecutor(1)
+    try:  # (each request in a thread of its own: a stalled one fails the test, not hangs it)
+        tables, games, state = [pool.submit(ask).result(TIMEOUT) for ask in (
+            lambda: client.get("/api/tables"), lambda: client.get("/api/games"), another_tables_state)]
+    finally:
+        let_go.set()
+        pool.shutdown()
+    assert table.id in [t["id"] for t in tables.json()] and games.status_code == 200 and state["your_turn"]
+    assert wait_for(table, 0, my_turn_or_over)["your_turn"]  # the busy table goes on once its view is made
 
 
 def test_large_and_deep_bodies_are_refused(client):

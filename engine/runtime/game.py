@@ -656,13 +656,17 @@ class Game:
         with self.program.located():
             return str(move.public(self.memory, self.memory.vars, player, option.arg))
 
-    def explain_illegal(self, move_name: str, arg: Any) -> str | None:
-        """The cascade step (or availability) that excludes `arg` for the player to move."""
+    def explain_illegal(self, move_name: str, arg: Any, *, refuel: bool = True) -> str | None:
+        """The cascade step (or availability) that excludes `arg` for the player to move.
+
+        `refuel=False`: spend what is left of the current step budget instead of a fresh one (a caller explaining
+        many options refuels once, so that together they spend one budget)."""
         player = self.to_move
         move = self.program.moves.get(move_name)
         if player is None or move is None or (self.memory.pending and move_name not in self.memory.pending[1]):
             return f"'{move_name}' is not a move you can make now"
-        self.memory.refuel()
+        if refuel:
+            self.memory.refuel()
         with self.program.located():
             return self._first_step_excluding(move, player, arg)
 

@@ -27,7 +27,6 @@ before they reach a route (:mod:`naipes.web.guard`); so are large or deep bodies
 from __future__ import annotations
 
 import asyncio
-import json
 import re
 import secrets
 from collections.abc import AsyncIterator
@@ -53,7 +52,7 @@ from .games import game, games
 from .guard import LOCAL_HOSTS, Guard, JSONResponse, NotUnicode, RequestError, parse_json, read_json
 from .logs import Logs, download_log, finished, list_logs, served_rule_file
 from .replay import replay_info, replay_step
-from .table import HUMAN, Table, Tables, TablesFull
+from .table import HUMAN, Table, Tables, TablesFull, message_text
 
 STATIC = Path(__file__).resolve().parent / "static"
 MAX_MESSAGE = 4096  # characters of a message from a tab (a move is a few dozen)
@@ -268,12 +267,12 @@ def _parse(text: str | None) -> Any:
 
 async def _send(websocket: WebSocket, data: Any) -> None:
     """`data` as JSON in ASCII (like :class:`JSONResponse`): any text it quotes is sent."""
-    await websocket.send_text(json.dumps(data, separators=(",", ":")))
+    await websocket.send_text(message_text(data))
 
 
 async def _send_changes(websocket: WebSocket, table: Table, seat: int | None, changed: asyncio.Event) -> None:
     """The public records as they come, then the seat's latest state, whenever the table changes; and who is at
-    the table whenever a tab comes or goes."""
+    the table whenever a tab comes or goes. (The state is sent as its game thread encoded it.)"""
     cursor, sent, seats = 0, None, table.seats()
     try:
         while True:
@@ -282,10 +281,10 @@ async def _send_changes(websocket: WebSocket, table: Table, seat: int | None, ch
             if records:
                 await _send(websocket, {"type": "records", "start": cursor, "records": records})
                 cursor += len(records)
-            state = table.state(seat)
-            if state is not None and (state["serial"], state["over"]) != sent:
-                await _send(websocket, state)
-                sent = (state["serial"], state["over"])
+            shown = table.shown(seat)
+            if shown is not None and (shown.state["serial"], shown.state["over"]) != sent:
+                await websocket.send_text(shown.text)
+                sent = (shown.state["serial"], shown.state["over"])
             if (now := table.seats()) != seats:
                 await _send(websocket, {"type": "seats", "seats": now})
                 seats = now

@@ -10,9 +10,16 @@ server's own (:mod:`naipes.web.logs`).
 S is ``all`` (every card face up, the shuffles and card movements in the history; the default), ``watch``
 (an onlooker), or a seat's number from 0. The page draws a step as it draws a table's state, with buttons to
 go forward and back and a choice of whose view; nothing can be played.
+
+A step's views run the rule file's code: they are made in the server's threads, never on its event loop.
 """
 from __future__ import annotations
 
+import threading
+from collections.abc import Callable
+from typing import Any
+
+from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 
 from ..errors import NaipesError
@@ -22,19 +29,24 @@ from .guard import JSONResponse, RequestError
 from .logs import replay_of
 from .table import game_facts, result_outcome
 
+_VIEWING = threading.Lock()  # a step's game is one object: two views of it at once would spend one step budget
+
 
 async def replay_info(request: Request) -> JSONResponse:
     found = await _replay_and_seat(request)
     if isinstance(found, JSONResponse):
         return found
-    replay, seat = found
+    return JSONResponse(await _off_the_loop(_info, *found))
+
+
+def _info(replay: Replay, seat: int | str | None) -> dict[str, Any]:
     names = [p.name for p in replay.game.memory.players]
     agents = replay.header["seats"]
     seats = [{"seat": i, "name": name, "agent": agents[i] if i < len(agents) else "?", "human": False, "taken": False}
              for i, name in enumerate(names)]
-    return JSONResponse({"type": "table", "id": "replay", "seat": seat if isinstance(seat, int) else None,
-                         "seed": replay.header["seed"], "spec": {}, "seats": seats, **game_facts(replay.game),
-                         "replay": {"steps": replay.steps, "seat": _seat_name(seat), "log": replay.path.name}})
+    return {"type": "table", "id": "replay", "seat": seat if isinstance(seat, int) else None,
+            "seed": replay.header["seed"], "spec": {}, "seats": seats, **game_facts(replay.game),
+            "replay": {"steps": replay.steps, "seat": _seat_name(seat), "log": replay.path.name}}
 
 
 async def replay_step(request: Request) -> JSONResponse:
@@ -44,17 +56,28 @@ async def replay_step(request: Request) -> JSONResponse:
     replay, seat = found
     number = request.path_params["step"]
     try:
-        step = replay.step(number)
+        replay.step(number)  # (one the log has)
     except NaipesError as error:
         return JSONResponse({"error": str(error)}, status_code=404)
-    game = step.game
+    return JSONResponse(await _off_the_loop(_step, replay, seat, number))
+
+
+def _step(replay: Replay, seat: int | str | None, number: int) -> dict[str, Any]:
+    game = replay.step(number).game
     view = replay.view(number, seat)
     state = {"type": "state", "serial": number, "view": view, "to_move": view["to_move"], "your_turn": False,
              "moves": [], "options": [], "refused": [], "over": game.over,
              "outcome": result_outcome(game.result(), _sheet(replay, number)) if game.over else None}
-    return JSONResponse({"step": number, "steps": replay.steps,
-                         "records": {"type": "records", "start": 0, "records": replay.records_for(number, seat)},
-                         "state": state})
+    return {"step": number, "steps": replay.steps,
+            "records": {"type": "records", "start": 0, "records": replay.records_for(number, seat)}, "state": state}
+
+
+async def _off_the_loop(make: Callable[..., dict[str, Any]], *args: Any) -> dict[str, Any]:
+    """`make(*args)` in a thread of the server's, one at a time (:data:`_VIEWING`)."""
+    def viewing() -> dict[str, Any]:
+        with _VIEWING:
+            return make(*args)
+    return await run_in_threadpool(viewing)
 
 
 async def _replay_and_seat(request: Request) -> tuple[Replay, int | str | None] | JSONResponse:

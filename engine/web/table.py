@@ -10,7 +10,11 @@ options (and the refused ones with their reasons) when it is to move, and the
 public record of the game; nothing else of the game leaves this module.
 
 Nothing here knows about HTTP: :mod:`naipes.web.app` carries these
-messages over WebSockets.
+messages over WebSockets. The server's event loop reads a table only through
+what its game thread has published (each seat's state, ready to send); the
+rule file's code (views, options, explanations of refused options, moves, AIs)
+runs in that thread alone, never under a lock the event loop takes: one table
+cannot stall another's requests.
 
 >>> program = load_program("fichas")                    # doctest: +SKIP
 >>> table = Table(program, ["human", "minimax"], seed=7)              # doctest: +SKIP
@@ -21,6 +25,7 @@ messages over WebSockets.
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import queue
 import secrets
@@ -29,12 +34,13 @@ import time
 import traceback
 from collections.abc import Callable, Iterator
 from concurrent.futures import Future
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TextIO
 
 from ..agents.human import display_order, hidden_variables
 from ..agents.registry import make_agent
-from ..errors import NaipesError
+from ..errors import GameError, NaipesError
 from ..library.builtins import all_cards
 from ..program import Program
 from ..runtime.game import Agent, Decision, Game, GameResult, Option, QuitGame, jsonable, play_game
@@ -45,6 +51,7 @@ from ..tools.scoresheet import ScoreSheet, score_columns
 from .guard import RequestError
 
 HUMAN = "human"
+UNEXPLAINED = "not allowed now (choose it to hear why)"  # a refused option the decision's budget did not explain
 Request = dict  # {"serial": int, "label": str, "move": str} or {"serial": int, "card": str}
 
 
@@ -112,6 +119,34 @@ def resolve(request: Request, decision: Decision, candidates: Callable[[], list[
 
 def _card_name(arg: Any) -> str | None:
     return arg.name if isinstance(arg, CardBase) else None
+
+
+def explain_refused(game: Game, refused: list[Option]) -> list[str | None]:
+    """Why each of the refused options of the decision being made is refused, all explained within one step
+    budget: a move of 100,000 candidates, explained one by one with a budget each, would take minutes. Once the
+    budget is spent the rest are UNEXPLAINED (a click on one still asks why: :func:`resolve` explains it alone)."""
+    game.memory.refuel()
+    reasons: list[str | None] = []
+    for option in refused:
+        try:
+            reasons.append(game.explain_illegal(option.move, option.arg, refuel=False))
+        except GameError:  # the budget is spent (listing the options already ran the same code with one of its own)
+            break
+    return reasons + [UNEXPLAINED] * (len(refused) - len(reasons))
+
+
+def message_text(data: Any) -> str:
+    """A message to a tab as it is sent: JSON in ASCII (any text it quotes is sent)."""
+    return json.dumps(data, separators=(",", ":"))
+
+
+@dataclass(frozen=True)
+class Shown:
+    """What a seat is shown of the latest position: its state, and the same as the message sent to its tabs
+    (encoded once, by the game thread: the event loop never encodes a state as large as a rule file made it)."""
+
+    state: dict
+    text: str
 
 
 def game_facts(game: Game) -> dict[str, Any]:
@@ -185,8 +220,9 @@ class Table:
         self.host = self.humans[0] if self.humans else None  # the seat of whoever made the table: it invites
         self.tabs: dict[int | None, int] = {}  # seat (None: onlookers) -> how many tabs are open there
         self.last_seen = time.time()  # when a tab was last open here (a table nobody looks at may be let go)
-        self._states: dict[int | None, dict] = {}
-        self._lock = threading.Lock()
+        self.facts = game_facts(self.game)  # (made here, never on the event loop: a deck may be large)
+        self._shown: dict[int | None, Shown] = {}  # each seat's (None: onlookers'), published by the game thread
+        self._lock = threading.Lock()  # (the event loop takes it: held to read or swap references, never to compute)
         self._closed = threading.Event()
         self._thread = threading.Thread(target=self._play, name=f"table-{self.id}", daemon=True)
         self.created = time.time()
@@ -203,7 +239,7 @@ class Table:
         The seed is not in it (it predicts every hand) until the game is over; nor in anything else a tab gets.
         """
         info = {"type": "table", "id": self.id, "seat": seat, "seed": self.seed if self.over else None,
-                "seed_chosen": self.seed_chosen, "spec": self.spec, "seats": self.seats(), **game_facts(self.game)}
+                "seed_chosen": self.seed_chosen, "spec": self.spec, "seats": self.seats(), **self.facts}
         if seat is not None and seat == self.host:
             info["invites"] = {str(s): self.link(s) for s in self.humans if s != seat}
         return info
@@ -274,9 +310,9 @@ class Table:
         self._close_log(log)
         if self.log is not None and "winners" in outcome:
             outcome["log"] = self.log.name  # to download and replay
-        with self._lock:
+        with self._lock:  # (over at once, whether or not the last states can be built)
             self.over, self.turn, self.outcome = True, None, outcome
-            self._publish_views(None)
+        self._publish(self.serial, None, outcome)
         for seat in self.human_seats.values():  # requests that came in as the game ended are answered too
             self._drain(seat.inbox)
         self._notify()
@@ -327,32 +363,48 @@ class Table:
             if self.catching_up:
                 return
             self._caught_up()
-        with self._lock:
-            self.serial += 1
-            self.turn = decision.player
-            self._publish_views(decision)
+        self._publish(self.serial + 1, decision, None)
         self._notify()
         if decision.player not in self.human_seats and self.pause:
             self._closed.wait(self.pause)
 
-    def _publish_views(self, decision: Decision | None) -> None:
+    def _publish(self, serial: int, decision: Decision | None, outcome: dict | None) -> None:
+        """Show every seat position `serial` (with the decision being made, or the game's outcome): the states are
+        built with no lock held, then swapped in at once under the lock, so that the event loop waits on it for a
+        swap of references, never for the rule file's code."""
+        shown = self._seat_states(serial, decision, outcome)
+        with self._lock:
+            self.serial, self._shown = serial, shown
+            self.turn = None if decision is None else decision.player
+            self.over, self.outcome = outcome is not None, outcome
+
+    def _seat_states(self, serial: int, decision: Decision | None, outcome: dict | None) -> dict[int | None, Shown]:
+        """Each human seat's state and the onlookers' (the rule file's code runs here: views, options, reasons)."""
+        turn = None if decision is None else decision.player
+        shown = {}
         for seat in [*self.humans, None]:
             view = self.game.view(seat)
-            state = {"type": "state", "serial": self.serial, "view": view,
-                     "to_move": None if self.turn is None else self.names[self.turn],
-                     "your_turn": seat is not None and seat == self.turn, "moves": [], "options": [],
-                     "refused": [], "over": self.over, "outcome": self.outcome}
-            if decision is not None and seat == decision.player:
-                # the moves asked, and what else is offered (a part of a move begun replaces them: MOVE.PART;
-                # 'leave', where any of several players may answer)
-                begun = self.game.memory.partial is not None
-                state["moves"] = list(dict.fromkeys([*(() if begun else decision.moves),
-                                                     *(o.move for o in decision.options)]))
-                state["options"] = [option_data(o) for o in display_order(decision.options)]
-                state["refused"] = [{**option_data(o), "reason": decision.explain_illegal(o.move, o.arg)}
-                                    for o in display_order(self.game.candidates()) if o not in decision.options]
-            self._states[seat] = state
+            state = {"type": "state", "serial": serial, "view": view,
+                     "to_move": None if turn is None else self.names[turn],
+                     "your_turn": seat is not None and seat == turn, "moves": [], "options": [],
+                     "refused": [], "over": outcome is not None, "outcome": outcome}
+            if decision is not None and seat == turn:
+                state.update(self._choices(decision))
+            shown[seat] = Shown(state, message_text(state))
         self.sheet.note(view)  # (the last view built is an onlooker's)
+        return shown
+
+    def _choices(self, decision: Decision) -> dict[str, list]:
+        """What the seat to move is offered: the moves asked and what else is offered (a part of a move begun replaces
+        them: MOVE.PART; 'leave', where any of several players may answer), its legal options, and the refused ones
+        with why."""
+        begun = self.game.memory.partial is not None
+        legal = set(decision.options)  # (a set: a move of many options is not compared option by option)
+        refused = [o for o in display_order(self.game.candidates()) if o not in legal]
+        return {"moves": list(dict.fromkeys([*(() if begun else decision.moves), *(o.move for o in decision.options)])),
+                "options": [option_data(o) for o in display_order(decision.options)],
+                "refused": [{**option_data(o), "reason": reason}
+                            for o, reason in zip(refused, explain_refused(self.game, refused))]}
 
     def _record(self, record: dict) -> None:
         """A public record (a move as the others see it, an announcement, the end), kept for every seat."""
@@ -385,8 +437,13 @@ class Table:
     # ------------------------------------------------------ the tabs' side
     def state(self, seat: int | None) -> dict | None:
         """The latest state shown to `seat` (None: an onlooker), or None before the first."""
+        shown = self.shown(seat)
+        return None if shown is None else shown.state
+
+    def shown(self, seat: int | None) -> Shown | None:
+        """The latest state shown to `seat` and its message, or None before the first."""
         with self._lock:
-            return self._states.get(seat if seat in self.humans else None)
+            return self._shown.get(seat if seat in self.humans else None)
 
     def records_for(self, seat: int | None, start: int = 0) -> list[dict]:
         """The public records from `start` on, as `seat` sees them (its own moves in its own words)."""
