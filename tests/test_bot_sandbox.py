@@ -19,6 +19,7 @@ from click.testing import CliRunner
 from naipes import RandomAgent, load_program, play_game
 from naipes.agents.bot_process import MAX_MESSAGE, BotLimits, BotProcess
 from naipes.agents.bot_seat import make_bot_seat
+from naipes.agents.sandbox import sandbox
 from naipes.errors import ParamError
 from naipes.tools.cli import main
 from naipes.tools.competition import discover_bots
@@ -133,6 +134,16 @@ class Forks(Bot):
     def decide(self, view, options):
         if os.fork() == 0:
             os.execv("/bin/sleep", ["sleep", "4242.001"])
+        return 0
+
+
+class TriesToFork(Bot):
+    """Tries to fork at every decision, and plays on when the process limit refuses (a sandbox; a user not root)."""
+    def decide(self, view, options):
+        try:
+            os.fork()
+        except OSError as refused:
+            note("refused", type(refused).__name__)
         return 0
 
 
@@ -422,6 +433,18 @@ def test_a_process_a_bot_starts_is_a_fault_and_ends_with_it(seated, name, mark):
         "decide started a process that outlived its call"))  # ... and what it started is still there
     seat.close()
     assert running(mark) == []
+
+
+def test_a_fork_the_process_limit_refuses_is_no_fault(seated, capsys):
+    """Python's after-fork hook runs whether fork succeeded or not: only a process that exists is a fault."""
+    if os.geteuid() == 0 and not sandbox().bwrap:
+        pytest.skip("root without a sandbox may fork")
+    seat = seated("TriesToFork")
+    result, records = play_against_random(seat)
+    seat.close()
+    assert result.winners and seat.faults == []
+    tries = [r for r in records if r["type"] == "decision" and r["player"] == "P1"]
+    assert bot_notes(capsys.readouterr().err, "refused") == ["BlockingIOError"] * len(tries)
 
 
 def test_the_game_budget_ends_a_bot_slow_at_every_decision(seated):
@@ -768,6 +791,16 @@ def test_without_a_sandbox_a_process_that_outlives_its_call_is_a_fault_and_ends(
     assert result.winners
     assert "decide started 2 processes that outlived its call" in seat.faults[0]
     assert running("4242.003") == [] and running("4242.004") == []
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="without a sandbox, only root may start processes past the limit")
+def test_without_a_sandbox_a_fork_that_succeeds_is_a_fault(seated, monkeypatch):
+    from naipes.agents import bot_process
+    from naipes.agents.sandbox import Sandbox
+    monkeypatch.setattr(bot_process, "sandbox", lambda: Sandbox(None, "a test"))
+    seat = seated("Forks")
+    assert play_against_random(seat)[0].winners
+    assert "decide started a process (os.fork)" in seat.faults[0]
 
 
 def test_without_bubblewrap_the_message_says_what_is_not_enforced(monkeypatch, capsys):

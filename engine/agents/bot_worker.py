@@ -146,7 +146,23 @@ forked: list[bool] = []
 
 def watch_forks() -> None:
     """os.fork by a bot (where the process limit does not stop it: root) is a fault; the copy ends at once."""
-    os.register_at_fork(after_in_child=lambda: os._exit(0), after_in_parent=lambda: forked.append(True))
+    os.register_at_fork(after_in_child=lambda: os._exit(0), after_in_parent=count_fork)
+
+
+def count_fork() -> None:
+    """Python calls this after every fork, also one that failed (the process limit refused it): that one started
+    nothing and is no fault, so only a fork that left a child counts."""
+    if has_child():
+        forked.append(True)
+
+
+def has_child() -> bool:
+    """Whether this process has a child, running or ended (an ended one is reaped: it has been counted)."""
+    try:
+        os.waitpid(-1, os.WNOHANG)
+    except ChildProcessError:
+        return False
+    return True
 
 
 # ------------------------------------------------------------------ loading
