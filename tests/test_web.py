@@ -484,20 +484,20 @@ def test_a_flood_of_new_tables_cannot_end_a_game_in_play():
 
 
 def test_a_table_busy_with_its_rule_files_code_stalls_no_other_request(client):
-    """While a table's thread computes a seat's state (here its view, held until the test lets it go, as a rule
-    file's long computation holds it), the list of tables, the list of games and another table's state answer."""
+    """While a table's thread computes a seat's state (here the options of the seat to move, held until the test
+    lets it go, as a rule file's long computation holds it), the list of tables, the list of games and another
+    table's state answer. (The table's own method is held: a compiled Game's are read-only.)"""
     busy, let_go = threading.Event(), threading.Event()
     table = Table(shipped_program("fichas"), ["human", "human"], seed=3)
-    view = table.game.view
+    choices = table._choices
 
-    def held_view(seat):
-        if seat == 0:  # (a human seat's view: a state's; the game's start asks for an onlooker's)
-            busy.set()
-            let_go.wait(TIMEOUT * 3)
-        return view(seat)
-    table.game.view = held_view
+    def held_choices(decision):
+        busy.set()
+        let_go.wait(TIMEOUT * 3)
+        return choices(decision)
+    table._choices = held_choices  # type: ignore[method-assign]
     client.app.state.tables.add(table)
-    assert busy.wait(TIMEOUT), "the table's thread never built a view"
+    assert busy.wait(TIMEOUT), "the table's thread never listed the options"
 
     def another_tables_state():
         _, mine = new_table(client, seats=["human", "human"])
