@@ -245,28 +245,58 @@ def test_a_strategy_default_is_checked_when_the_strategy_loads(tmp_path):
     assert caught.value.errors[0].location.file == str(a)
 
 
-@pytest.mark.parametrize("search, message", [
-    ("best_melds(list(deck), [1, 2, 3, 4, 5, 6, 7, 8, 9, 10])", "best_melds searches at most 24 cards, not 40"),
-    ("meld_and_lay_off(list(deck)[:15], [], [1, 2, 3, 4, 5, 6, 7, 8, 9, 10])",
-     "meld_and_lay_off searches at most 14 cards, not 15"),
-])
-def test_the_meld_search_refuses_a_hand_too_large(tmp_path, search, message):
-    path = tmp_path / "melds.yaml"
-    path.write_text(f"""\
+MELDS = """\
 game: melds
-cards: {{attributes: {{suit: [a, b, c, d], rank: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]}}}}
+cards:
+  attributes: {{joker: bool, suit: [a, b, c, d], rank: int}}
+  generate: |
+    [{{'joker': False, 'suit': s, 'rank': r}} for s in values_of(suit) for r in range(1, 14)]
+    + [{{'joker': True, 'suit': None, 'rank': None}} for k in range(24)]
 zones: {{deck: {{}}}}
 state: {{out: 0}}
 rules:
   - name: search
     when: out == 0
     then: |
-      out = {search}['deadwood']
+      let jokers = [c for c in deck if c.joker]
+      let threes = [c for c in deck if not c.joker and c.rank % 3 == 0]
+      let order = list(range(1, 14))
+      out = len(str({search}))
       end game
-""", encoding="utf-8")
+"""
+
+
+@pytest.mark.parametrize("search, message", [
+    ("best_melds(list(deck), order)", "best_melds searches at most 24 cards, not 76"),
+    ("meld_and_lay_off(list(deck)[:15], [], order)", "meld_and_lay_off searches at most 14 cards, not 15"),
+])
+def test_the_meld_search_refuses_a_hand_too_large(tmp_path, search, message):
+    path = tmp_path / "melds.yaml"
+    path.write_text(MELDS.format(search=search), encoding="utf-8")
     with pytest.raises(GameError, match=message) as caught:
         Game(load_program(path), 1).start()
-    assert caught.value.location.line == 9
+    assert caught.value.location.line == 16
+
+
+# Each search's work grows exponentially with the jokers it is given and the jokers a meld may hold: within the
+# cards each takes (at most 24, 14 for meld_and_lay_off), these calls ran for 6 s (meldable) to over 30 s before
+# their work was charged. Charged a step for each candidate meld made and each position searched, each ends as any
+# runaway does, in well under a second.
+@pytest.mark.parametrize("search", [
+    "best_melds(jokers[:12] + threes[:12], order, jokers='joker', jokers_per_meld=3)",
+    "best_melds(jokers[:10] + threes[:14], order, jokers='joker', jokers_per_meld=2)",
+    "meldable(jokers[:22] + threes[:2], order, jokers='joker', jokers_per_meld=22, max_set=24)",
+    "lay_off_all(jokers[:12] + threes[:12], [[c for c in deck if c.suit == s and c.rank < 4] for s in values_of(suit)]"
+    " + [[c for c in deck if c.rank == r][:3] for r in range(4, 13)], order, jokers='joker', jokers_per_meld=6)",
+    "meld_and_lay_off(jokers[:14], [[c for c in deck if c.suit == s and c.rank < 4] for s in values_of(suit)], "
+    "order, jokers='joker', jokers_per_meld=14, max_set=14)",
+])
+def test_the_meld_searchs_work_is_charged_as_steps(tmp_path, search):
+    path = tmp_path / "jokers.yaml"
+    path.write_text(MELDS.format(search=search), encoding="utf-8")
+    with pytest.raises(GameError, match=f"more than {MAX_STEPS:,} steps") as caught:
+        Game(load_program(path), 1).start()
+    assert caught.value.location.file == str(path) and caught.value.location.line == 16
 
 
 class _Token:

@@ -25,7 +25,17 @@ import pytest
 
 from naipes import load_program
 from naipes.errors import GameError, RuleError, RuleErrors
-from naipes.library.melds import best_melds, can_lay_off, is_meld, lay_off_all, longest_run, meld_and_lay_off, meldable
+from naipes.library.limits import MAX_STEPS, Budget
+from naipes.library.melds import (
+    best_melds,
+    can_lay_off,
+    is_meld,
+    lay_off_all,
+    longest_run,
+    meld_and_lay_off,
+    meldable,
+    solve_melds,
+)
 from naipes.runtime.game import Game
 
 ORDER_40 = [1, 2, 3, 4, 5, 6, 7, 10, 11, 12]
@@ -757,6 +767,37 @@ def _load(tmp_path, text: str):
     path = tmp_path / "g.yaml"
     path.write_text(textwrap.dedent(text).lstrip("\n"), encoding="utf-8")
     return load_program(path, {})
+
+
+@pytest.mark.parametrize("search, args", [
+    (solve_melds, ("1a 2a * 5b 5c * 7d 10d 11d 3b 3c",)),
+    (meldable, ("1a 2a * 5b 5c * 7d 10d 11d 3b 3c",)),
+    (lay_off_all, ("3a * 12b 4d", ["1a 2a *", "12a 12c 12d"])),
+    (meld_and_lay_off, ("3a * 12b 4d 5d 6d", ["1a 2a *", "12a 12c 12d"])),
+])
+def test_a_search_spends_its_steps_from_the_budget_it_is_given(search, args):
+    cards, *table = args
+    call = lambda budget: search(hand(cards), *([hand(m) for m in t] for t in table), ORDER_40,  # noqa: E731
+                                 jokers="joker", jokers_per_meld=2, budget=budget)
+    budget = Budget()
+    found = call(budget)
+    spent = MAX_STEPS - budget.steps
+    assert spent > 0
+    budget.steps = spent  # exactly enough: the same search, the same result
+    assert names(call(budget)) == names(found) if search is meldable else call(budget).keys() == found.keys()
+    assert budget.steps == 0
+    budget.steps = spent - 1  # one step short: the search ends as a runaway does
+    with pytest.raises(GameError, match="steps in one go"):
+        call(budget)
+
+
+def test_a_hand_solved_before_costs_no_steps():
+    cards, budget = hand("1a 2a 3a * 7b 7c 12d"), Budget()
+    first = best_melds(cards, ORDER_40, jokers="joker", budget=budget)
+    assert budget.steps < MAX_STEPS
+    budget.refuel()
+    assert best_melds(cards, ORDER_40, jokers="joker", budget=budget) == first
+    assert budget.steps == MAX_STEPS
 
 
 def test_best_melds_from_a_rule_file(tmp_path):

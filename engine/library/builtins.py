@@ -312,6 +312,17 @@ def _melds(meld: Callable, most: int | None = MAX_MELD_CARDS) -> Callable:
     return _declared_fields(_few_cards(meld, most) if most is not None else meld)
 
 
+def _meld_search(search: Callable, most: int = MAX_MELD_CARDS) -> Callable:
+    """A meld search as the rule language's built-in (_melds), its work paid from the operation's steps: it is
+    given the working memory first (a costly built-in) and searches on that budget."""
+    bounded = _melds(search, most)
+
+    def metered(budget: Budget, *args: Any, **kwargs: Any) -> Any:
+        return bounded(*args, budget=budget, **kwargs)
+    metered.__name__, metered.__doc__ = search.__name__, search.__doc__
+    return metered
+
+
 def _py(name: str, lo: int, hi: int | None, kwargs: tuple = (), returns: str | None = None,
         iterates: bool = False, work: str = "items") -> Builtin:
     return Builtin(getattr(builtins, name), lo, hi, frozenset(kwargs), returns=returns, iterates=iterates, work=work)
@@ -365,26 +376,27 @@ BUILTINS: dict[str, Builtin] = {
     "choice": Builtin(choice, 1, 1, random=True),
     "random": Builtin(random_float, 0, 0, random=True, returns="float", work="none"),
     # rummy-family melds (engine/melds.py); keyword options say how to read the cards and what a meld is
-    "best_melds": Builtin(_melds(best_melds), 2, 2, frozenset({"suit", "rank", "value", "jokers", "min_set",
-                                                                   "max_set", "min_run", "joker_value",
-                                                                   "jokers_per_meld"}), returns="dict",
+    "best_melds": Builtin(_meld_search(best_melds), 2, 2, frozenset({"suit", "rank", "value", "jokers", "min_set",
+                                                                     "max_set", "min_run", "joker_value",
+                                                                     "jokers_per_meld"}), costly=True, returns="dict",
                           doc="{'melds', 'loose', 'deadwood'}: the partition with the least unmelded value"),
-    "meldable": Builtin(_melds(meldable), 2, 2, frozenset({"suit", "rank", "jokers", "min_set", "max_set",
-                                                               "min_run", "jokers_per_meld"}), returns="list",
-                        doc="the cards that are in at least one valid meld of the cards"),
+    "meldable": Builtin(_meld_search(meldable), 2, 2, frozenset({"suit", "rank", "jokers", "min_set", "max_set",
+                                                                 "min_run", "jokers_per_meld"}), costly=True,
+                        returns="list", doc="the cards that are in at least one valid meld of the cards"),
     "is_meld": Builtin(_melds(is_meld), 2, 2, frozenset({"suit", "rank", "jokers", "min_set", "max_set", "min_run",
                                                 "jokers_per_meld"}), returns="bool",
                        doc="the cards form one set or run"),
     "can_lay_off": Builtin(_melds(can_lay_off, None), 3, 3, frozenset({"suit", "rank", "jokers", "min_set", "max_set",
                                                                       "min_run", "jokers_per_meld"}), returns="bool",
                            doc="the card extends the meld"),
-    "lay_off_all": Builtin(_melds(lay_off_all), 3, 3, frozenset({"suit", "rank", "value", "jokers", "min_set",
-                                                                     "max_set", "min_run", "joker_value",
-                                                                     "jokers_per_meld"}), returns="dict",
+    "lay_off_all": Builtin(_meld_search(lay_off_all), 3, 3, frozenset({"suit", "rank", "value", "jokers", "min_set",
+                                                                       "max_set", "min_run", "joker_value",
+                                                                       "jokers_per_meld"}), costly=True,
+                           returns="dict",
                            doc="{'laid', 'remaining', 'melds', 'deadwood'}: the most value laid off onto melds"),
-    "meld_and_lay_off": Builtin(_melds(meld_and_lay_off, MAX_LAY_OFF_CARDS), 3, 3,
+    "meld_and_lay_off": Builtin(_meld_search(meld_and_lay_off, MAX_LAY_OFF_CARDS), 3, 3,
                                 frozenset({"suit", "rank", "value", "jokers", "min_set", "max_set", "min_run",
-                                           "joker_value", "jokers_per_meld"}), returns="dict",
+                                           "joker_value", "jokers_per_meld"}), costly=True, returns="dict",
                                 doc="{'melds', 'laid', 'loose', 'deadwood', 'table'}: the least unmelded value when "
                                     "the cards may meld among themselves or go onto the melds"),
     "longest_run": Builtin(_melds(longest_run, None), 2, 2, frozenset({"suit", "rank", "jokers"}), returns="int",

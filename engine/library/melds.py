@@ -23,6 +23,12 @@ What is read from a hashable card is remembered by the card itself (as the
 engine's cards are, a hashable card is taken to keep its attributes):
 ``best_melds`` of a hand already seen, and where ``meldable`` puts a card.
 
+The searches (``best_melds``, ``meldable``, ``lay_off_all``, ``meld_and_lay_off``)
+grow exponentially with the cards and jokers they are given; given a ``budget``
+(a :class:`~naipes.library.limits.Budget`, as a rule file's call is), they spend
+a step for each candidate meld they make and each position they search, and stop
+with its error when it runs out.
+
 >>> from types import SimpleNamespace as C
 >>> order = [1, 2, 3, 4, 5, 6, 7, 10, 11, 12]
 >>> hand = [C(suit='a', rank=r) for r in (5, 6, 7, 10)] + [C(suit=s, rank=2) for s in 'bcd']
@@ -34,8 +40,11 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from functools import lru_cache
 from itertools import combinations
+from math import comb
 from operator import attrgetter
 from typing import Any
+
+from .limits import Budget
 
 __all__ = ["best_melds", "meldable", "is_meld", "can_lay_off", "lay_off_all", "meld_and_lay_off",
            "longest_run"]
@@ -170,7 +179,7 @@ def _bits(mask: int) -> list[int]:
 
 
 # ---------------------------------------------------------------- candidate melds
-def _plain_candidates(t: _Table, shape: _Shape) -> list[int]:
+def _plain_candidates(t: _Table, shape: _Shape, budget: Budget | None) -> list[int]:
     """:func:`_candidates` for cards without jokers, quick when there are few melds (in no
     particular order: callers sort them or join them)."""
     found: dict[int, None] = {}
@@ -180,6 +189,8 @@ def _plain_candidates(t: _Table, shape: _Shape) -> list[int]:
         for r in {r for r in set(ranks) if ranks.count(r) >= need}:
             same = [1 << i for i, x in enumerate(ranks) if x == r]
             for size in range(need, min(len(same), shape.max_set) + 1):
+                if budget is not None:
+                    budget.spend(comb(len(same), size))
                 for combo in combinations(same, size):
                     found[sum(combo)] = None
     # runs: the cells (suit, position) held, numbered as in meldable (a block per suit and an
@@ -213,19 +224,23 @@ def _plain_candidates(t: _Table, shape: _Shape) -> list[int]:
         partial = [0]
         while b in slots:
             partial = [m | bit for m in partial for bit in slots[b]]
+            if budget is not None:
+                budget.spend(len(partial))
             if b - a + 1 >= min_run:
                 found.update(dict.fromkeys(partial))
             b += 1
     return list(found)
 
 
-def _candidates(t: _Table, shape: _Shape) -> list[int]:
-    """Every valid meld of the cards of `t`, as bitmasks over their indices."""
+def _candidates(t: _Table, shape: _Shape, budget: Budget | None = None) -> list[int]:
+    """Every valid meld of the cards of `t`, as bitmasks over their indices (a step of `budget` each)."""
     joker, pos = t.joker, t.pos
     if True not in joker:
-        return _plain_candidates(t, shape)
+        return _plain_candidates(t, shape, budget)
     joker_bits = [1 << i for i, j in enumerate(joker) if j]
     most = min(shape.per_meld, len(joker_bits))
+    if budget is not None:
+        budget.spend(sum(comb(len(joker_bits), k) for k in range(most + 1)))
     joker_masks = [[sum(combo) for combo in combinations(joker_bits, k)] for k in range(most + 1)]
     min_set, max_set, min_run = shape.min_set, shape.max_set, shape.min_run
     found: dict[int, None] = {}
@@ -255,6 +270,8 @@ def _candidates(t: _Table, shape: _Shape) -> list[int]:
             continue
         for k in range(most + 1):
             for r in range(max(1, min_set - k), min(len(same), max_set - k) + 1):
+                if budget is not None:
+                    budget.spend(comb(len(same), r) * len(joker_masks[k]))
                 for combo in combinations(same, r):
                     real = sum(combo)
                     for jm in joker_masks[k]:
@@ -275,9 +292,13 @@ def _candidates(t: _Table, shape: _Shape) -> list[int]:
                 if not grown:
                     break
                 partial = grown
+                if budget is not None:
+                    budget.spend(len(partial))
                 if b - a + 1 >= min_run:
                     for m, k in partial:
                         if m:
+                            if budget is not None:
+                                budget.spend(len(joker_masks[k]))
                             for jm in joker_masks[k]:
                                 found[m | jm] = None
     return list(found)
@@ -286,27 +307,34 @@ def _candidates(t: _Table, shape: _Shape) -> list[int]:
 # ---------------------------------------------------------------- the functions
 def best_melds(cards: Iterable, order: Iterable, suit: Any = "suit", rank: Any = "rank", value: Any = None,
                jokers: Any = None, min_set: int = 3, max_set: int = 4, min_run: int = 3,
-               joker_value: Any = 50, jokers_per_meld: int = 1) -> dict:
-    """Memoised front of :func:`solve_melds` (a pure function: rule files call it repeatedly on one hand)."""
-    cards, order = tuple(cards), tuple(order)
+               joker_value: Any = 50, jokers_per_meld: int = 1, budget: Budget | None = None) -> dict:
+    """Memoised front of :func:`solve_melds` (a pure function: rule files call it repeatedly on one hand; a
+    hand found in the memo costs no steps)."""
+    args = (tuple(cards), tuple(order), suit, rank, value, jokers, min_set, max_set, min_run, joker_value,
+            jokers_per_meld)
     try:
-        found = _best_melds_cached(cards, order, suit, rank, value, jokers, min_set, max_set, min_run,
-                                   joker_value, jokers_per_meld)
+        found = _SOLVED.get(args)
+        known = True
     except TypeError:  # an unhashable argument: no memo
-        found = solve_melds(cards, order, suit, rank, value, jokers, min_set, max_set, min_run, joker_value,
-                            jokers_per_meld)
+        found, known = None, False
+    if found is None:
+        found = solve_melds(*args, budget=budget)
+        if known:
+            if len(_SOLVED) >= _MAX_SOLVED:
+                del _SOLVED[next(iter(_SOLVED))]  # the oldest
+            _SOLVED[args] = found
     # a fresh result each call: callers may keep or change it
     return {"melds": [list(m) for m in found["melds"]], "loose": list(found["loose"]), "deadwood": found["deadwood"]}
 
 
-@lru_cache(maxsize=4096)
-def _best_melds_cached(*args: Any) -> dict:
-    return solve_melds(*args)
+# best_melds's memo: its arguments -> the partition found (a dict keeps the order it was filled in)
+_SOLVED: dict[tuple, dict] = {}
+_MAX_SOLVED = 4096
 
 
 def solve_melds(cards: Iterable, order: Iterable, suit: Any = "suit", rank: Any = "rank", value: Any = None,
                 jokers: Any = None, min_set: int = 3, max_set: int = 4, min_run: int = 3,
-                joker_value: Any = 50, jokers_per_meld: int = 1) -> dict:
+                joker_value: Any = 50, jokers_per_meld: int = 1, budget: Budget | None = None) -> dict:
     """The partition of `cards` into melds and loose cards with the least loose value (exact).
 
     Returns ``{'melds': [[card, ...], ...], 'loose': [card, ...], 'deadwood': total value of loose}``.
@@ -326,7 +354,7 @@ def solve_melds(cards: Iterable, order: Iterable, suit: Any = "suit", rank: Any 
     """
     t = _Table(cards, order, suit, rank, jokers, value, joker_value, with_value=True)
     shape = _Shape(min_set, max_set, min_run, jokers_per_meld)
-    parts = _Partitions(t, shape)
+    parts = _Partitions(t, shape, budget)
     if not parts.union:
         return {"melds": [], "loose": list(t.cards), "deadwood": sum(t.value)}
     parts.solve(parts.union)
@@ -336,11 +364,13 @@ def solve_melds(cards: Iterable, order: Iterable, suit: Any = "suit", rank: Any 
 class _Partitions:
     """The best partition of any subset of the cards of a table: ``solve(mask)`` is ``(deadwood, -cards melded,
     melds, first meld)`` for the cards of `mask` (a subset of `union`, the cards that are in some meld), memoised
-    in `memo`. (An object, not a closure that calls itself: such a closure is a reference cycle, and its memo
-    would wait for the garbage collector after every call of a meld function.)"""
+    in `memo`, a step of `budget` for each subset and each meld tried. (An object, not a closure that calls itself:
+    such a closure is a reference cycle, and its memo would wait for the garbage collector after every call of a
+    meld function.)"""
 
-    def __init__(self, t: _Table, shape: _Shape):
-        melds = _candidates(t, shape)
+    def __init__(self, t: _Table, shape: _Shape, budget: Budget | None = None):
+        self.budget = budget
+        melds = _candidates(t, shape, budget)
         self.size = {m: m.bit_count() for m in melds}
         # Only the lowest card of what is left is decided at each step (loose, or the meld it
         # starts), so each partition is reached once.  Trying its melds in order of their sorted
@@ -365,7 +395,10 @@ class _Partitions:
         i = low.bit_length() - 1
         best = None
         size = self.size
-        for m in self.by_low.get(i, ()):
+        starting = self.by_low.get(i, ())
+        if self.budget is not None:
+            self.budget.spend(1 + len(starting))
+        for m in starting:
             if m & mask == m:
                 d, neg, k, _ = self.solve(mask ^ m)
                 key = (d, neg - size[m], k + 1, m)
@@ -402,7 +435,8 @@ def _partition_result(t: _Table, shape: _Shape, parts: _Partitions, mask: int, k
 
 
 def meldable(cards: Iterable, order: Iterable, suit: Any = "suit", rank: Any = "rank", jokers: Any = None,
-             min_set: int = 3, max_set: int = 4, min_run: int = 3, jokers_per_meld: int = 1) -> list:
+             min_set: int = 3, max_set: int = 4, min_run: int = 3, jokers_per_meld: int = 1,
+             budget: Budget | None = None) -> list:
     """The cards of `cards` that are in at least one valid meld made of `cards`, in their order
     (any other card is loose in every partition): cheaper than :func:`best_melds`, as a first test.
 
@@ -417,7 +451,7 @@ def meldable(cards: Iterable, order: Iterable, suit: Any = "suit", rank: Any = "
     if jokers is not None and any(map(_reader(jokers, "jokers"), cards)):
         t = _Table(cards, order, suit, rank, jokers)
         union = 0
-        for m in _candidates(t, _Shape(min_set, max_set, min_run, jokers_per_meld)):
+        for m in _candidates(t, _Shape(min_set, max_set, min_run, jokers_per_meld), budget):
             union |= m
         return [c for i, c in enumerate(cards) if union >> i & 1]
     # without jokers: a card of a rank held min_set times is in a set, and a card inside
@@ -543,7 +577,7 @@ def can_lay_off(card: Any, meld: Iterable, order: Iterable, suit: Any = "suit", 
 
 def lay_off_all(cards: Iterable, melds: Iterable, order: Iterable, suit: Any = "suit", rank: Any = "rank",
                 value: Any = None, jokers: Any = None, min_set: int = 3, max_set: int = 4, min_run: int = 3,
-                joker_value: Any = 50, jokers_per_meld: int = 1) -> dict:
+                joker_value: Any = 50, jokers_per_meld: int = 1, budget: Budget | None = None) -> dict:
     """Lay off as much of `cards` as possible onto `melds` (each a valid meld, not rearranged).
 
     A card may go onto a meld when the meld plus it is still a meld, counting the
@@ -564,12 +598,13 @@ def lay_off_all(cards: Iterable, melds: Iterable, order: Iterable, suit: Any = "
     t = _Table(cards, order, suit, rank, jokers, value, joker_value, with_value=True)
     shape = _Shape(min_set, max_set, min_run, jokers_per_meld)
     n = len(t.cards)
-    spans, options = _lay_off_reach(t, shape, melds, order, suit, rank, jokers)
+    spans, options = _lay_off_reach(t, shape, melds, order, suit, rank, jokers, budget)
     values, full = t.value, (1 << n) - 1
     # the least value kept, then the most cards laid; then the smallest placement among those
-    scored = [(sum(values[i] for i in _bits(full ^ laid)), -laid.bit_count(), laid) for laid in _layable(options)]
+    scored = [(sum(values[i] for i in _bits(full ^ laid)), -laid.bit_count(), laid)
+              for laid in _layable(options, budget)]
     top = min(scored)[:2]
-    where = min(_placement(options, laid, n) for *key, laid in scored if tuple(key) == top)
+    where = min(_placement(options, laid, n, budget) for *key, laid in scored if tuple(key) == top)
     return {"laid": [t.cards[i] for i in range(n) if where[i] < len(spans)],
             "remaining": [t.cards[i] for i in range(n) if where[i] == len(spans)],
             "melds": _table_melds(t, shape, spans, where),
@@ -578,7 +613,7 @@ def lay_off_all(cards: Iterable, melds: Iterable, order: Iterable, suit: Any = "
 
 def meld_and_lay_off(cards: Iterable, melds: Iterable, order: Iterable, suit: Any = "suit", rank: Any = "rank",
                      value: Any = None, jokers: Any = None, min_set: int = 3, max_set: int = 4, min_run: int = 3,
-                     joker_value: Any = 50, jokers_per_meld: int = 1) -> dict:
+                     joker_value: Any = 50, jokers_per_meld: int = 1, budget: Budget | None = None) -> dict:
     """The least unmelded value of `cards` when each may be melded with others of `cards` or laid
     off onto one of `melds` (each a valid meld, not rearranged; chains allowed, as in
     :func:`lay_off_all`): the minimum over every partition of `cards` together with every
@@ -605,12 +640,12 @@ def meld_and_lay_off(cards: Iterable, melds: Iterable, order: Iterable, suit: An
     t = _Table(cards, order, suit, rank, jokers, value, joker_value, with_value=True)
     shape = _Shape(min_set, max_set, min_run, jokers_per_meld)
     n = len(t.cards)
-    parts = _Partitions(t, shape)  # before the melds' cards join the table t
+    parts = _Partitions(t, shape, budget)  # before the melds' cards join the table t
     union = parts.union
-    spans, options = _lay_off_reach(t, shape, melds, order, suit, rank, jokers)
+    spans, options = _lay_off_reach(t, shape, melds, order, suit, rank, jokers, budget)
     values, full = t.value, (1 << n) - 1
     best = None
-    for laid in _layable(options):
+    for laid in _layable(options, budget):
         keep = full ^ laid
         inner = keep & union
         d, neg, count, _ = parts.solve(inner)
@@ -623,15 +658,16 @@ def meld_and_lay_off(cards: Iterable, melds: Iterable, order: Iterable, suit: An
     laid = best[-1]
     keep = full ^ laid
     own = _partition_result(t, shape, parts, keep & union, keep)
-    where = _placement(options, laid, n)
+    where = _placement(options, laid, n, budget)
     return {"melds": own["melds"], "laid": [t.cards[i] for i in _bits(laid)], "loose": own["loose"],
             "deadwood": own["deadwood"], "table": _table_melds(t, shape, spans, where)}
 
 
 def _lay_off_reach(t: _Table, shape: _Shape, melds: Iterable, order: Iterable, suit: Any, rank: Any,
-                   jokers: Any) -> tuple[list[list[int]], list[list[int]]]:
+                   jokers: Any, budget: Budget | None) -> tuple[list[list[int]], list[list[int]]]:
     """Add the cards of each meld to `t` (after its hand cards); per meld, its indices in `t`, and
-    every set of hand cards (bitmasks, 0 included) it can take one at a time, staying a meld."""
+    every set of hand cards (bitmasks, 0 included) it can take one at a time, staying a meld (a step of `budget`
+    for each card tried and each card it is tried with)."""
     n = len(t.cards)
     spans, options = [], []
     for k, meld in enumerate(list(m) for m in melds):
@@ -645,6 +681,8 @@ def _lay_off_reach(t: _Table, shape: _Shape, melds: Iterable, order: Iterable, s
         while frontier:
             mask = frontier.pop()
             base = own + _bits(mask)
+            if budget is not None:
+                budget.spend(n * len(base))  # each card tried is checked with the meld's cards
             for i in range(n):
                 bit = 1 << i
                 if not mask & bit and mask | bit not in reach and shape.kind(t, base + [i]) is not None:
@@ -654,35 +692,40 @@ def _lay_off_reach(t: _Table, shape: _Shape, melds: Iterable, order: Iterable, s
     return spans, options
 
 
-def _layable(options: list[list[int]]) -> list[int]:
-    """Every set of hand cards that can be laid off together: a union of disjoint options, one per meld."""
+def _layable(options: list[list[int]], budget: Budget | None) -> list[int]:
+    """Every set of hand cards that can be laid off together: a union of disjoint options, one per meld (a step of
+    `budget` for each pair tried)."""
     sets: dict[int, None] = {0: None}
     for choices in options:
+        if budget is not None:
+            budget.spend(len(sets) * len(choices))
         sets = {s | o: None for s in sets for o in choices if not s & o}
     return list(sets)
 
 
-def _placement(options: list[list[int]], laid: int, n: int) -> tuple:
+def _placement(options: list[list[int]], laid: int, n: int, budget: Budget | None) -> tuple:
     """Where each of the n hand cards goes when exactly the cards `laid` are laid off: the index of
     its meld (``len(options)`` for a card kept); the lexicographically smallest such list."""
-    where = _place(options, 0, laid, n, {})
+    where = _place(options, 0, laid, n, {}, budget)
     assert where is not None  # `laid` is one of _layable's unions of options: it has a placement
     return where
 
 
-def _place(options: list[list[int]], k: int, left: int, n: int, memo: dict) -> tuple | None:
+def _place(options: list[list[int]], k: int, left: int, n: int, memo: dict, budget: Budget | None) -> tuple | None:
     """The placement of the cards `left` on the melds from the k-th on (_placement; a function of its own, not a
-    closure calling itself, which would be a reference cycle)."""
+    closure calling itself, which would be a reference cycle; a step of `budget` for each option tried)."""
     count = len(options)
     if k == count:
         return (count,) * n if not left else None
     if (k, left) in memo:
         return memo[k, left]
     best = None
+    if budget is not None:
+        budget.spend(len(options[k]))
     for option in options[k]:
         if option & ~left:
             continue
-        rest = _place(options, k + 1, left ^ option, n, memo)
+        rest = _place(options, k + 1, left ^ option, n, memo, budget)
         if rest is not None:
             where = tuple(k if option >> i & 1 else w for i, w in enumerate(rest)) if option else rest
             if best is None or where < best:
