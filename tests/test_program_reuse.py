@@ -97,7 +97,7 @@ print(json.dumps({"players": list(program.players), "kept": kept[:10]}))
 def test_a_load_leaves_no_reference_cycle_holding_what_it_read(path):
     # a load's tree, its compiler's nodes and the builder are freed as the load ends, by their reference counts:
     # a compiler's function that calls itself as a closure is a reference cycle that kept them all for the
-    # collector to find (naipes.language.inlining.callees_first)
+    # collector to find (naipes.language.steps._weight)
     done = subprocess.run([sys.executable, "-c", CYCLES, str(RULESETS / path)], capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
     found = json.loads(done.stdout)

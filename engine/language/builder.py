@@ -46,7 +46,6 @@ from .display import read_display
 from .linker import (
     compile_module,
     evaluator,
-    function_reads,
     linked_plans,
     names_read,
     player_class,
@@ -59,7 +58,7 @@ from .moves import Moves
 from .phases import PhaseBodies, Phases, TurnOrder
 from .resolver import Unmade
 from .rules import Rules, rule_units
-from .sections import FUNCTION, Definition, define, located_text
+from .sections import FUNCTION, Definition, define, function_reads, located_text
 from .settings import Settings
 from .shapes import shapes_checked
 from .shipped import is_file, ruleset_path

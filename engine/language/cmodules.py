@@ -37,6 +37,7 @@ from pathlib import Path
 from typing import Any
 
 from . import cbuiltins, cdefects, cdirect, cslots
+from .callgraph import recursive
 from .cbuiltins import builtin_names
 from .cdefects import bind_at_entry, misread
 from .cslots import site_caches
@@ -233,20 +234,7 @@ def python_only(tree: ast.Module) -> set[str]:
     calls_values = {name for name, f in functions.items()
                     if any(isinstance(node, ast.Attribute) and node.attr == "call" and
                            isinstance(node.value, ast.Name) and node.value.id == "M" for node in ast.walk(f))}
-    return calls_values | {name for name in functions if _reaches(name, name, reads)}
-
-
-def _reaches(start: str, goal: str, reads: dict[str, set[str]]) -> bool:
-    seen: set[str] = set()
-    todo = list(reads[start])
-    while todo:
-        name = todo.pop()
-        if name == goal:
-            return True
-        if name not in seen:
-            seen.add(name)
-            todo.extend(reads.get(name, ()))
-    return False
+    return calls_values | recursive(reads)
 
 
 def _build(source: str, name: str, built: Path, what: str) -> bool:

@@ -52,43 +52,6 @@ def calls(node: n.Node, among: dict[str, n.Definition]) -> Iterator[str]:
             yield name
 
 
-def recursive(graph: dict[str, set[str]]) -> set[str]:
-    """The functions of a call graph that can call themselves, directly or not."""
-    found: set[str] = set()
-    for start in graph:
-        seen, stack = set(), list(graph[start])
-        while stack:
-            name = stack.pop()
-            if name == start:
-                found.add(start)
-                break
-            if name not in seen:
-                seen.add(name)
-                stack.extend(graph.get(name, ()))
-    return found
-
-
-def callees_first(graph: dict[str, set[str]]) -> list[str]:
-    """The functions of a call graph, each after those it calls (cycles broken anywhere)."""
-    order: list[str] = []
-    done: set[str] = set()
-    for name in sorted(graph):
-        _visit_callees(name, graph, done, order)
-    return order
-
-
-def _visit_callees(name: str, graph: dict[str, set[str]], done: set[str], order: list[str]) -> None:
-    """`name` put in `order` after its callees not done yet. (Plain recursive functions here and below, not
-    closures that call themselves: such a closure is a reference cycle, which would keep all it reaches, a load's
-    whole tree, for the garbage collector to free.)"""
-    if name in done:
-        return
-    done.add(name)
-    for callee_name in sorted(graph.get(name, ())):
-        _visit_callees(callee_name, graph, done, order)
-    order.append(name)
-
-
 def is_step(statement: n.Stmt) -> bool:
     """`M.step()`: the charge of one call of a rule-file function (naipes.library.limits)."""
     return isinstance(statement, n.Do) and isinstance(statement.call, n.MemoryCall) and statement.call.method == "step"

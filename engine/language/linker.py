@@ -45,7 +45,7 @@ from .codegen import Origin, write_module
 from .compiler import ANY, CARD_BUILTIN_ATTRS, PLAYER_BUILTIN_ATTRS, ZONE_ATTRS, Symbols, Unit
 from .facts import Facts, module_facts
 from .passes import optimise_definitions
-from .sections import FUNCTION, Definition
+from .sections import Definition
 
 
 @dataclass
@@ -165,44 +165,20 @@ def player_class(player_state: list[VarSpec], zones: list[ZoneSpec]) -> type:
                             [v.name for v in player_state] + [z.name for z in zones if z.per_player])
 
 
-def function_reads(defs: list[Definition], known: dict[str, set[Any]] | None = None) -> dict[str, set[Any]]:
-    """What each rule-file function reads, through every function it calls (`known`: functions compiled
-    before, such as a game's under a strategy's, with what they read already closed)."""
-    known = known or {}
-    direct = {d.name[2:]: (d.unit.reads, d.unit.calls) for d in defs if d.kind == FUNCTION}
-    closed: dict[str, set[Any]] = dict(known)
-    for name in direct:
-        reads: set[Any] = set()
-        stack, seen = [name], set()
-        while stack:
-            current = stack.pop()
-            if current in seen:
-                continue
-            seen.add(current)
-            if current in direct:
-                reads |= direct[current][0]
-                stack.extend(direct[current][1])
-            else:
-                reads |= known.get(current, set())
-        closed[name] = {(r[0], ANY) if isinstance(r, tuple) else r for r in reads}
-    return closed
-
-
-def reads_through_calls(unit: Unit, defs: list[Definition]) -> set[str]:
-    """The names `unit` reads, itself or through the rule-file functions it calls (of `defs`)."""
+def reads_through_calls(unit: Unit, functions: dict[str, set[Any]]) -> set[str]:
+    """The names `unit` reads, itself or through the rule-file functions it calls (what each reads: `functions`,
+    as function_reads makes it)."""
     reads = set(unit.reads)
-    functions = function_reads(defs) if unit.calls else {}
     for fname in unit.calls:
         reads |= functions.get(fname, set())
     return {r if isinstance(r, str) else r[0] for r in reads}
 
 
-def condition_data(unit: Unit, defs: list[Definition], variables: list[str],
+def condition_data(unit: Unit, functions: dict[str, set[Any]], variables: list[str],
                    kinds: set[str]) -> tuple[tuple[str, ...], tuple[Any, ...], bool]:
     """What a rule's condition reads, for the agenda: the kinds of fact it reads, the other names and players'
     variables it reads (as RuleSpec.data_reads holds them), both in a fixed order, and whether it reads those
     kinds only by looking their facts up (`exists`, itself: RuleSpec.probed)."""
-    functions = function_reads(defs) if unit.calls else {}
     reads = _with_calls(unit, functions)
     looked_up = sorted(read for read in reads if isinstance(read, str) and read in kinds)
     through_calls = {read for name in unit.calls for read in functions.get(name, ()) if read in kinds}
@@ -298,8 +274,8 @@ def evaluator(matching: Matching) -> Unit | None:
 
 
 def _stale_tests(part: list[RuleSpec]) -> list[n.Stmt]:
-    """The evaluator's tests of the rules of `part`, halving (a plain recursive function, not a closure: see
-    naipes.language.inlining.callees_first)."""
+    """The evaluator's tests of the rules of `part`, halving (a plain recursive function, not a closure calling
+    itself, which is a reference cycle: it would keep a load's whole tree for the garbage collector to free)."""
     if len(part) > EVALUATED_ONE_BY_ONE:
         half = len(part) // 2
         return [_stale(sum(rule.bit for rule in side), _stale_tests(side), side[0].location)

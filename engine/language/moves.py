@@ -324,7 +324,7 @@ class Moves(SectionReader):
         return self.reads_through_calls(unit) - {"players"}
 
     def reads_through_calls(self, unit: Unit) -> set[str]:
-        return reads_through_calls(unit, self.defs)
+        return reads_through_calls(unit, self.function_reads())
 
 
 def named_zones(space: Unit, shared: list[str]) -> set[str]:

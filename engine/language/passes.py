@@ -26,10 +26,11 @@ generation then writes the optimised tree:
 from __future__ import annotations
 
 from . import nodes as n
+from .callgraph import callees_first, recursive
 from .cascades import CHOICES, share_first_tests
 from .folding import Folder
 from .hoisting import hoist
-from .inlining import Inliner, callees_first, calls, clone, inlinable, recursive
+from .inlining import Inliner, calls, clone, inlinable
 from .loops import make_loops
 from .reductions import outline_reductions
 from .sections import FUNCTION

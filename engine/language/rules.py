@@ -233,7 +233,7 @@ class Rules(SectionReader):
             rule.join = self.join_plan(name, when, variables, domain_units)
         if variables and not given:
             rule.fact_levels = tuple(text if text in self.sym.facts else None for text in collections)
-        rule.cond_kinds, rule.data_reads, rule.probed = condition_data(cond_unit, self.defs, variables,
+        rule.cond_kinds, rule.data_reads, rule.probed = condition_data(cond_unit, self.function_reads(), variables,
                                                                        set(self.sym.facts))
         return ReadRule(rule, cond_unit, domain_units, unit_writes(act_unit, self.sym.zones))
 
@@ -247,7 +247,7 @@ class Rules(SectionReader):
         keys: list[tuple[str, str] | None] = [None] * len(variables)
         what = f"condition of rule '{name}'"
         for unit, sides in self.compiler.conjuncts(when, dict.fromkeys(variables), what):
-            if reads_through_calls(unit, self.defs):
+            if reads_through_calls(unit, self.function_reads()):
                 continue  # it reads what a game changes: it waits for the condition
             used = [variables.index(v) for v in unit.uses]
             level = max(used, default=0)
@@ -256,7 +256,8 @@ class Rules(SectionReader):
             for mine, theirs in (sides or ()) and (sides, sides[::-1]):
                 if keys[level] is None and independent and level and mine.uses == {variables[level]} and \
                         theirs.uses and max(variables.index(v) for v in theirs.uses) < level and \
-                        not reads_through_calls(mine, self.defs) and not reads_through_calls(theirs, self.defs):
+                        not reads_through_calls(mine, self.function_reads()) and \
+                        not reads_through_calls(theirs, self.function_reads()):
                     keys[level] = (self.define("rule_key", (variables[level],), mine, False, what),
                                    self.define("rule_probe", tuple(variables[:level]), theirs, False, what))
         if not any(tests):

@@ -15,9 +15,10 @@ from typing import Any, NamedTuple
 
 from ..errors import Location, RuleError, did_you_mean
 from . import nodes as n
+from .callgraph import components
 from .code import Code
 from .codegen import literal
-from .compiler import Compiler, Symbols, Unit
+from .compiler import ANY, Compiler, Symbols, Unit
 from .loader import Map, Seq, Text, location_of, subtext
 
 PARAM_TYPES = {"int": int, "float": float, "bool": bool, "str": str}
@@ -51,6 +52,14 @@ class SectionReader:
         self.sym = Symbols()
         self.compiler = Compiler(self.sym)
         self.defs: list[Definition] = []
+        self._function_reads: dict[str, set[Any]] | None = None  # of self.defs, until a function is defined
+
+    def function_reads(self) -> dict[str, set[Any]]:
+        """What each rule-file function defined so far reads, through every function it calls (function_reads;
+        made once for all the rules and moves that ask, not once for each)."""
+        if self._function_reads is None:
+            self._function_reads = function_reads(self.defs)
+        return self._function_reads
 
     def error(self, message: str, loc: Location | None, hint: str | None = None) -> None:
         self.errors.append(RuleError(message, loc, hint))
@@ -115,6 +124,8 @@ class SectionReader:
         file's function `f` is `F_f`, its name checked first): rule-file text
         never names generated code.
         """
+        if kind.startswith("F_"):
+            self._function_reads = None
         return define(self.defs, kind, params, unit, block, what)
 
 
@@ -127,6 +138,28 @@ def define(defs: list[Definition], kind: str, params: tuple[str, ...], unit: Uni
     if unit is not None:
         defs.append(Definition(name, params, unit, block, what, FUNCTION if function else kind))
     return name
+
+
+def function_reads(defs: list[Definition], known: dict[str, set[Any]] | None = None) -> dict[str, set[Any]]:
+    """What each rule-file function reads, through every function it calls (`known`: functions compiled
+    before, such as a game's under a strategy's, with what they read already closed)."""
+    known = known or {}
+    direct = {d.name[2:]: (d.unit.reads, d.unit.calls) for d in defs if d.kind == FUNCTION}
+    closed: dict[str, set[Any]] = dict(known)
+    # callees first: what a function of another component reads is closed by the time its callers ask
+    for component in components({name: set(calls) for name, (_, calls) in direct.items()}):
+        reads: set[Any] = set()
+        members = set(component)
+        for member in members & direct.keys():
+            own, calls = direct[member]
+            reads |= own
+            for callee in calls:
+                if callee not in members:
+                    reads |= closed.get(callee, set())
+        reads = {(r[0], ANY) if isinstance(r, tuple) else r for r in reads}
+        for member in members & direct.keys():
+            closed[member] = set(reads)
+    return closed
 
 
 def binding(source: str | Code) -> tuple[str, str | Code] | None:

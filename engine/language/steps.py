@@ -32,7 +32,8 @@ def drop_light_steps(functions: dict[str, n.Definition], recursive: set[str]) ->
 
 def _weight(name: str, functions: dict[str, n.Definition], recursive: set[str], weights: dict[str, float]) -> float:
     """How many calls a call of `name` makes, its callees' included (remembered in `weights`; a plain recursive
-    function, not a closure: see naipes.language.inlining.callees_first)."""
+    function, not a closure calling itself, which is a reference cycle: it would keep a load's whole tree for the
+    garbage collector to free)."""
     if name in recursive:
         return float("inf")
     if name not in weights:

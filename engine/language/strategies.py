@@ -43,9 +43,10 @@ from ..program import LEAVE, Program, RuleSpec, VarSpec
 from . import nodes as n
 from .builder import Builder, agenda_plans, collector_paused
 from .compiler import Compiler, Unit, identifier_problem
-from .linker import Module, compile_module, function_reads, linked_plans, names_read, resolve_specs
+from .linker import Module, compile_module, linked_plans, names_read, resolve_specs
 from .loader import Map, Seq, beside, load_tree, written_as_strategy
 from .rules import ReadRule, rule_units, with_given
+from .sections import function_reads
 from .shapes import shapes_checked
 from .shipped import STRATEGIES, is_file, strategy_folders
 from .vocabulary import AGENT_NAMES, STRATEGY_FILE, STRATEGY_GROUP_KEYS, STRATEGY_RULE_KEYS, STRATEGY_SECTIONS
