@@ -164,6 +164,21 @@ def test_a_module_that_cannot_be_compiled_runs_as_python_saying_why_once(compili
         assert all(isinstance(f, types.FunctionType) for f in generated_functions(program).values() if callable(f))
 
 
+def test_a_module_too_large_to_compile_runs_as_python_saying_so_once(compiling, tmp_path, monkeypatch, capfd):
+    monkeypatch.setattr(cmodules, "C_SOURCE_LIMIT", 100)  # (FAULTY's module has some hundreds of characters)
+    monkeypatch.setattr(cmodules, "_too_large", set())
+    path = tmp_path / "large.yaml"
+    path.write_text(FAULTY.replace("faulty", "large"), encoding="utf-8")
+    first = load_program(path)
+    said = capfd.readouterr().err
+    assert "too large to compile to C" in said and "runs as Python" in said and "compiling" not in said
+    again = load_program(path)
+    assert capfd.readouterr().err == ""  # said once
+    for program in (first, again):
+        assert all(isinstance(f, types.FunctionType) for f in generated_functions(program).values() if callable(f))
+    assert not list(compiling.glob(f"*{cmodules.EXT_SUFFIX}"))
+
+
 def test_never_keeps_every_module_python(tmp_path, monkeypatch, capfd):
     monkeypatch.setenv("NAIPES_COMPILE", "never")
     monkeypatch.setenv("NAIPES_CACHE", str(tmp_path / "cache"))

@@ -7,8 +7,10 @@ the Python and Cython versions, the modules that make the C from it and, for a s
 extension is kept in the user's cache folder (``NAIPES_CACHE``, else ``$XDG_CACHE_HOME/naipes`` or
 ``~/.cache/naipes``) and reused by every later run and process; its functions take the place of the Python ones
 in the module's namespace. Nothing is loaded from a folder or file that is not the user's alone to write (keys are
-hashes anyone can compute); each compile prunes the cache of what was long unused. A first compile takes seconds
-and says so on stderr, once; a compile that fails says why, once, is remembered, and the module runs as Python.
+hashes anyone can compute); each compile prunes the cache of what was long unused. A first compile takes up to
+half a minute and says so on stderr, once; a compile that fails says why, once, is remembered, and the module runs
+as Python. A module larger than ``C_SOURCE_LIMIT`` (four times the largest shipped game's) runs as Python, saying
+so once: a compile's time grows with the module (a file of 1,000 small functions had taken three minutes).
 ``NAIPES_COMPILE=never`` keeps every module Python (the test suite's default: see tests/conftest.py).
 
 Two kinds of function stay Python: those that can reach themselves (recursion, through their names) and those
@@ -52,18 +54,22 @@ import sys
 from Cython.Build import cythonize
 from setuptools import Distribution, Extension
 source, name, out = sys.argv[1:]
-extensions = cythonize([Extension(name, [source])], quiet=True, language_level=3, compiler_directives={"binding": True})
+flags = [] if sys.platform == "win32" else ["-g0"]  # no debug information: a quarter of the compile's time
+extensions = cythonize([Extension(name, [source], extra_compile_args=flags)], quiet=True, language_level=3,
+                        compiler_directives={"binding": True})
 dist = Distribution({"ext_modules": extensions,
                      "script_args": ["build_ext", "--build-lib", out, "--build-temp", out]})
 dist.parse_command_line()
 dist.run_commands()
 """
 EXT_SUFFIX = sysconfig.get_config_var("EXT_SUFFIX")  # an extension module's file ending on this Python
-BUILD_TIMEOUT = 900  # seconds: a module of some thousand functions compiles in well under a minute
+BUILD_TIMEOUT = 900  # seconds: the largest module compiled (C_SOURCE_LIMIT) takes under a minute
+C_SOURCE_LIMIT = 200_000  # characters of generated Python: the largest shipped game's is 46,000 (Mus: 20 s of C)
 UNUSED_DAYS, CACHE_BYTES = 60, 256 << 20  # the cache drops what it has not used for that long, or beyond that size
 
 _loaded: dict[str, Any] = {}  # key -> the extension module (an extension is initialised once per process)
 _distrusted: set[Path] = set()  # cache folders and files refused in this process (said once each)
+_too_large: set[str] = set()  # the files said to be too large to compile to C, in this process
 
 
 @dataclass(frozen=True)
@@ -92,6 +98,12 @@ def c_module(source: str, tree: ast.Module, namespace: dict[str, Any], what: str
     (not compiling, or its compile failed). `what`: the rule file, as a user knows it; `base`: the namespace of the
     game a strategy's module calls."""
     if not compiling():
+        return None
+    if len(source) > C_SOURCE_LIMIT:  # a C compiler's time grows with the module, and a little faster
+        if what not in _too_large:
+            _too_large.add(what)
+            print(f"naipes: {what} is too large to compile to C (its module has {len(source):,} characters, the most "
+                  f"is {C_SOURCE_LIMIT:,}); it runs as Python", file=sys.stderr, flush=True)
         return None
     key = module_key(source, (base or {}).get(KEY, ""))
     namespace[KEY] = key
@@ -240,7 +252,7 @@ def python_only(tree: ast.Module) -> set[str]:
 def _build(source: str, name: str, built: Path, what: str) -> bool:
     """Compile `source` into the extension `built`, saying so; on failure say why and remember it."""
     folder = built.parent
-    print(f"naipes: compiling {what} to C, once (it takes a few seconds; kept in {folder})", file=sys.stderr,
+    print(f"naipes: compiling {what} to C, once (it may take half a minute; kept in {folder})", file=sys.stderr,
           flush=True)
     with tempfile.TemporaryDirectory(dir=folder, prefix="build-") as work:
         (Path(work) / f"{name}.pyx").write_text(source, encoding="utf-8")
