@@ -14,6 +14,7 @@ from click.testing import CliRunner
 from naipes import load_program
 from naipes.agents.registry import RandomAgent, load_strategy
 from naipes.errors import RuleError, RuleErrors
+from naipes.language.loader import MAX_BYTES
 from naipes.runtime.game import Game, play_game
 from naipes.tools.cli import main
 
@@ -486,3 +487,28 @@ def test_a_long_text_repeated_by_yaml_aliases_is_refused_before_it_is_read_again
                    + "".join(f"  v{i}: {{init: '0', doc: *s}}\n" for i in range(50))
                    + "rules:\n  - name: done\n    then: \"end game\"\n", encoding="utf-8")
     assert load_program(few).title == "a short text shared"
+
+
+def test_a_file_larger_than_a_load_may_take_is_refused_before_it_is_read(tmp_path):
+    # a load's time follows the file (a 474 KB file of 16,000 functions, each calling the next, loads in 24 s):
+    # a file, with the files it extends, may have MAX_BYTES, counted in bytes (an "ñ" is two)
+    chain = "".join(f'  "f{i}(x)": "f{i + 1}(x) + 1"\n' for i in range(20_000))
+    path = tmp_path / "chain.yaml"
+    path.write_text(f"game: chain\nfunctions:\n{chain}", encoding="utf-8")
+    with pytest.raises(RuleError, match=f"the file is too large: .* at most {MAX_BYTES:,} bytes") as caught:
+        load_program(path)
+    assert (caught.value.location.file, caught.value.location.line) == (str(path), 1)
+    pocha = (RULESETS / "pocha.yaml").stat().st_size + (RULESETS / "tricks.yaml").stat().st_size
+    for padding, loads in [(MAX_BYTES - pocha - 200, True), (MAX_BYTES - pocha, False)]:
+        variant = tmp_path / "variant.yaml"
+        variant.write_text(f"game: pocha\nextends: pocha\ndoc: {'ñ' * (padding // 2)}\n", encoding="utf-8")
+        if loads:
+            assert load_program(variant).name == "pocha"
+            continue
+        with pytest.raises(RuleError, match="this file and the files it extends come to more than") as caught:
+            load_program(variant)
+        assert (caught.value.location.file, caught.value.location.line) == (str(variant), 2)
+    level = tmp_path / "level.yaml"  # a strategy is read as a rule file is
+    level.write_text(f"game: pocha\nextends: strong\nrules: []\n# {'x' * MAX_BYTES}\n", encoding="utf-8")
+    with pytest.raises((RuleError, RuleErrors), match="the file is too large"):
+        load_strategy(level, load_program(RULESETS / "pocha.yaml"))

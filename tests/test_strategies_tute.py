@@ -297,8 +297,8 @@ def test_each_level_extends_the_one_below():
     # added, and removed
     assert set(novice) < set(medium)
     assert "lead_losing_trump_when_menos" not in expert and "lead_winning_trump" in expert
-    assert read_rule_file(LEVELS / "medium.yaml")["extends"] == "novice.yaml"
-    assert read_rule_file(LEVELS / "expert.yaml")["extends"] == "medium.yaml"
+    assert read_rule_file(LEVELS / "medium.yaml")[0]["extends"] == "novice.yaml"
+    assert read_rule_file(LEVELS / "expert.yaml")[0]["extends"] == "medium.yaml"
 
 
 @pytest.mark.parametrize("level", ["novice", "medium", "expert", "strong"])

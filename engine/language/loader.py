@@ -11,6 +11,7 @@ base (see :func:`merge_variant`).
 """
 from __future__ import annotations
 
+import contextlib
 import math
 import re
 from functools import lru_cache
@@ -178,6 +179,7 @@ class _RuleFileLoader(Composer, _EventParser, Resolver):
 
 # The only YAML types a rule file may hold; anything else (!!binary, !!set, !!python/...) is refused.
 PLAIN_TAGS = {f"tag:yaml.org,2002:{t}" for t in ("str", "int", "float", "bool", "null", "seq", "map")}
+MAX_BYTES = 500_000  # a rule file with the files it extends (the largest shipped: 36,371): a load's time follows it
 MAX_VALUES = 200_000  # values a rule file may expand to (YAML aliases can multiply a short file)
 MORE_CHARACTERS = 100_000  # characters of text aliases may add to a file beyond its own size
 MAX_DIGITS = 18  # the longest whole number a rule file may write
@@ -355,13 +357,17 @@ def _position(filename: str, text: str, index: int) -> Location:
     return Location(filename, line, index - (text.rfind("\n", 0, index) + 1) + 1)
 
 
-def read_rule_file(path: str | Path) -> Map:
-    """Read one rule file (without resolving ``extends``)."""
+def read_rule_file(path: str | Path, most: int = MAX_BYTES) -> tuple[Map, int]:
+    """Read one rule file (without resolving ``extends``) of at most `most` bytes; its tree and its size."""
     path = Path(path)
     try:
-        data = path.read_bytes()
+        with path.open("rb") as file:
+            data = file.read(most + 1)  # (no more: a file may be any size, or never end)
     except OSError as exc:
         raise RuleError(f"cannot read {path}: {exc.strerror}") from None
+    if len(data) > most:
+        raise RuleError(f"the file is too large: a rule file, with the files it extends, may have at most "
+                        f"{MAX_BYTES:,} bytes", Location(str(path), 1, 1))
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:  # where the first byte that is no UTF-8 is (the text before it decodes)
@@ -374,7 +380,7 @@ def read_rule_file(path: str | Path) -> Map:
     if not isinstance(tree, Map):
         raise RuleError("a rule file is a mapping of sections (game:, rules:, ...)",
                         location_of(tree, Location(str(path), 1, 1)))
-    return tree
+    return tree, len(data)
 
 
 # Sections whose entries are merged by name when a variant extends a base.
@@ -388,10 +394,13 @@ DEEP_SECTIONS = ("params", "moves", "cards", "phases", "bets")
 
 def load_tree(path: str | Path) -> Map:
     """Read a rule file and resolve its ``extends`` chain into one tree."""
-    return _resolve(read_rule_file(path), Path(path), ())
+    tree, size = read_rule_file(path)
+    return _resolve(tree, Path(path), (), MAX_BYTES - size, None)
 
 
-def _resolve(tree: Map, path: Path, seen: tuple[Path, ...]) -> Map:
+def _resolve(tree: Map, path: Path, seen: tuple[Path, ...], left: int, first: Location | None) -> Map:
+    """`tree`, read from `path`, merged onto the bases it extends, which may have `left` bytes in all (`first`:
+    where the file read first extends its base)."""
     base_name = tree.get("extends")
     if base_name is None:
         for key in ("override", "remove"):
@@ -413,7 +422,13 @@ def _resolve(tree: Map, path: Path, seen: tuple[Path, ...]) -> Map:
         raise RuleError(f"base rule file '{_shown(base_name)}' not found", tree.loc("extends"),
                         hint=did_you_mean(base_name, known) or
                         f"paths are relative to {path.parent}; a name is a file beside it or a shipped one")
-    base = _resolve(_read_base(base_path, tree), base_path, seen + (_resolved(path),))
+    first = first or tree.loc("extends")
+    with contextlib.suppress(OSError):
+        if base_path.stat().st_size > left:
+            raise RuleError(f"this file and the files it extends come to more than {MAX_BYTES:,} bytes, the most a "
+                            "rule file may have with its bases", first)
+    base, size = _read_base(base_path, tree, left)
+    base = _resolve(base, base_path, seen + (_resolved(path),), left - size, first)
     return merge_variant(base, tree)
 
 
@@ -473,7 +488,7 @@ def _shipped_bases(tree: Map) -> list[Path]:
     return [RULESETS]
 
 
-def _read_base(base_path: Path, variant: Map) -> Map:
+def _read_base(base_path: Path, variant: Map, left: int) -> tuple[Map, int]:
     """The base a variant extends, once it is known to be a rule file: YAML with 'game:' (or 'extends:').
 
     Until then nothing of it is quoted in an error, so that pointing
@@ -481,14 +496,14 @@ def _read_base(base_path: Path, variant: Map) -> Map:
     """
     where = variant.loc("extends")
     try:
-        base = read_rule_file(base_path)
+        base, size = read_rule_file(base_path, left)
     except RuleError as error:
         at = f" (line {error.location.line})" if error.location else ""
         raise RuleError(f"the base '{variant['extends']}' is not a readable rule file{at}", where,
                         hint=f"check it on its own: naipes check {base_path}") from None
     if "game" not in base and "extends" not in base:  # a level of a strategy extends another: its root names the game
         raise RuleError(f"the base '{variant['extends']}' is not a rule file (it has no 'game:')", where)
-    return base
+    return base, size
 
 
 def merge_variant(base: Map, variant: Map) -> Map:
