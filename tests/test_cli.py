@@ -7,6 +7,7 @@ small independent solver, not from the command's own output.
 from __future__ import annotations
 
 import json
+import os
 import random
 import re
 import subprocess
@@ -318,6 +319,9 @@ def test_a_folder_named_like_a_game_does_not_hide_it(tmp_path, monkeypatch):
     assert naipes("check", "fichas", "--games", "0").exit_code == 0  # the shipped game, not the folder
     result = naipes("check", "notes")
     assert result.exit_code == 1 and "'notes' is a folder, not a rule file" in result.output
+    os.mkfifo(tmp_path / "pipe.yaml")  # (never opened: a pipe no one writes to would wait for ever)
+    result = naipes("check", "pipe.yaml")
+    assert result.exit_code == 1 and "'pipe.yaml' is a device, a pipe or a socket, not a rule file" in result.output
 
 
 def test_check_a_yaml_error(tmp_path):

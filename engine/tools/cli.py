@@ -63,7 +63,8 @@ def find_ruleset(name: str) -> Path:
     if found is not None:  # (a folder called `mus` where the command runs does not hide the shipped game)
         return found
     if path.exists():
-        raise ParamError(f"'{name}' is a folder, not a rule file")
+        what = "a folder" if path.is_dir() else "a device, a pipe or a socket"
+        raise ParamError(f"'{name}' is {what}, not a rule file")
     known = [p.stem for p in shipped_rulesets()]
     raise ParamError(f"no rule file '{name}'" + (f" (known: {', '.join(known)})" if known else ""))
 
