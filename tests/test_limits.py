@@ -359,3 +359,39 @@ def test_a_cards_attributes_are_plain_values_and_short_texts(tmp_path, label, we
         Game(load_program(path), 1).start()
     path.write_text(CARD_VALUES.replace("LABEL", "'x' * 1000").replace("WEIGHT", '"rank"'), encoding="utf-8")
     Game(load_program(path), 1).start()
+
+
+LABELS = """\
+game: labels
+players: 2
+state: {n: 0}
+moves:
+  pick:
+    choose: "k in range(2000)"
+    label: "str(k + n + 0 * len([i for i in range(COST)]))"
+    then: "n += 1"
+rules:
+  - name: ask
+    when: "n == 0"
+    then: "ask players[0] to pick"
+  - name: stop
+    when: "n > 0"
+    then: "end game"
+"""
+
+
+@pytest.mark.parametrize("cost, runs_away", [(450_000, True), (200, False)])
+def test_the_labels_of_one_decisions_options_share_one_budget(tmp_path, cost, runs_away):
+    # each label read had a budget of its own: 2,000 labels of 450,000 steps each took minutes to show (naipes check
+    # reads them all); together they spend one budget, so the first three end it
+    path = tmp_path / "labels.yaml"
+    path.write_text(LABELS.replace("COST", str(cost)), encoding="utf-8")
+    game = Game(load_program(path), 1)
+    game.start()
+    options = game.options()
+    if runs_away:
+        with pytest.raises(GameError, match=f"more than {MAX_STEPS:,} steps") as caught:
+            [option.label for option in options]
+        assert caught.value.location.line == 7
+    else:
+        assert [option.label for option in options] == [str(k) for k in range(2000)]

@@ -18,6 +18,7 @@ import math
 from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from functools import partial
 from typing import Any, Final, Protocol
 
 from ..errors import GameError, Location, NaipesError
@@ -273,6 +274,7 @@ class Game:
         self.paused = False
         self._options: list[Option] | None = None
         self._labellers: dict[tuple[str, int], Callable[[Option], str]] = {}  # (move, seat) -> see _labeller
+        self._labels_left = MAX_STEPS  # the steps the labels of the options offered last may still spend together
         self._recent: list[str] = []  # rules fired near the firing limit (to name a runaway cycle)
         self._untold: list[dict[str, Any]] = []  # the records of answers held until all are in (Memory.ask_group)
 
@@ -479,7 +481,7 @@ class Game:
         search's playout: (move, its legal arguments) for each of `moves` that has some, in the order asked,
         and no options made."""
         memory = self.memory
-        memory.steps = MAX_STEPS
+        memory.steps = self._labels_left = MAX_STEPS
         if memory.partial is not None:
             return self._offer_part(player, memory.partial, arguments)
         if memory.given_now:  # (moves asked together may share their candidates, for this decision: Memory.give)
@@ -516,11 +518,13 @@ class Game:
         if arguments:
             return [(part.key, args)]
 
+        label: Callable[..., Any] | None = part.label
+
         def labeller(option: Option) -> str:
-            memory.refuel()
-            with self.program.located():
-                return str(part.label(memory, memory.vars, player, *values, option.arg)) if part.label else \
-                    str(jsonable(option.arg))
+            if label is None:
+                return str(jsonable(option.arg))
+            made = label
+            return self._labelled(lambda: made(memory, memory.vars, player, *values, option.arg))
         return [Option(part.key, arg, None, labeller) for arg in args]
 
     def _next_part(self, player: PlayerBase, move: str, values: tuple[Any, ...]
@@ -623,17 +627,25 @@ class Game:
     def _labeller(self, move: MoveSpec, player: PlayerBase) -> Callable[[Option], str]:
         """What labels `player`'s options of `move` when they are first read, from the game as it is then
         (made once per game, move and seat)."""
-        memory = self.memory
-
         def labeller(option: Option) -> str:
-            memory.refuel()
-            with self.program.located():
-                return self._label(move, player, option.arg, memory)
+            return self._labelled(partial(self._label, move, player, option.arg))
         return labeller
 
-    def _label(self, move: MoveSpec, player: PlayerBase, arg: Any, memory: Memory | None = None) -> str:
+    def _labelled(self, make: Callable[[], Any]) -> str:
+        """A label made when it is first read, within whatever operation reads it: from the steps the labels of
+        the options offered last share (so that N options' labels spend one budget, not N), the operation's own
+        steps left as they were."""
+        memory = self.memory
+        outer, memory.steps = memory.steps, self._labels_left
+        try:
+            with self.program.located():
+                return str(make())
+        finally:
+            self._labels_left, memory.steps = memory.steps, outer
+
+    def _label(self, move: MoveSpec, player: PlayerBase, arg: Any) -> str:
         if move.label is not None:
-            memory = memory or self.memory
+            memory = self.memory
             return str(move.label(memory, memory.vars, player, arg))
         if arg is None:
             return move.name
@@ -947,7 +959,7 @@ class Game:
         new.agenda = self.agenda.clone()
         new.memory.events = None  # (nobody hears a copy until someone listens: see _reporting)
         new.listeners, new.observers, new.firings, new.decisions, new._options = [], [], 0, self.decisions, None
-        new._labellers = {}
+        new._labellers, new._labels_left = {}, MAX_STEPS
         new.before_move, new.after_move = [], []
         new.history, new._recent, new._untold, new.cut_off = None, [], [], self.cut_off
         new.watched, new._misses_watched, new._watched_phase, new.paused = None, None, UNSEEN, False
