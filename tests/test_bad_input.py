@@ -12,7 +12,7 @@ import pytest
 from click.testing import CliRunner
 
 from naipes import load_program
-from naipes.agents.registry import RandomAgent, load_strategy
+from naipes.agents.registry import RandomAgent, load_strategy, make_agent
 from naipes.errors import RuleError, RuleErrors
 from naipes.language.loader import MAX_BYTES
 from naipes.runtime.game import Game, play_game
@@ -512,3 +512,28 @@ def test_a_file_larger_than_a_load_may_take_is_refused_before_it_is_read(tmp_pat
     level.write_text(f"game: pocha\nextends: strong\nrules: []\n# {'x' * MAX_BYTES}\n", encoding="utf-8")
     with pytest.raises((RuleError, RuleErrors), match="the file is too large"):
         load_strategy(level, load_program(RULESETS / "pocha.yaml"))
+
+
+@pytest.mark.parametrize("section, value, said", [
+    ("result", "'a'", "a text"),
+    ("result", "[player.tricks]", "a list"),
+    ("result", "None if player.index == 1 else 0", "None"),
+    ("result", "big", "a number no float can hold"),  # (2 ** 1100: a sum of payoffs is taken as a float)
+    ("evaluation", "'a'", "a text"),
+    ("estimate", "[1]", "a list"),
+])
+def test_a_payoff_or_an_evaluation_that_is_no_number_is_an_error_where_it_is_written(tmp_path, section, value, said):
+    # a text `result:` checked clean and then ended the run's summary in a TypeError traceback
+    text = HIGH_CARD.replace('result: "player.tricks"', f'{section}: "{value}"')
+    text = text.replace("state:\n", "state:\n  big: {init: '1'}\n", 1)
+    text = text.replace("setup: |\n", "setup: |\n  for i in range(1100):\n    big = big + big\n", 1) \
+        if "setup: |\n" in text else text + "setup: |\n  for i in range(1100):\n    big = big + big\n"
+    path = tmp_path / "g.yaml"
+    path.write_text(text, encoding="utf-8")
+    program = load_program(path)
+    seats = [make_agent("ismcts:iterations=8", 1, program), RandomAgent(2)] if section != "result" \
+        else [RandomAgent(1), RandomAgent(2)]
+    with pytest.raises(RuleError, match=f"'{section}' gives {said} for P., where a number is needed") as caught:
+        play_game(program, seats, seed=1)
+    line = text.splitlines().index(next(ln for ln in text.splitlines() if ln.startswith(f"{section}:"))) + 1
+    assert (caught.value.location.file, caught.value.location.line) == (str(path), line)

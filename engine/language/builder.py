@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..errors import RuleError, RuleErrors, did_you_mean
+from ..errors import Location, RuleError, RuleErrors, did_you_mean
 from ..library.limits import MAX_DECISIONS, MAX_FIRINGS
 from ..program import (
     CardSpec,
@@ -48,6 +48,7 @@ from .linker import (
     evaluator,
     linked_plans,
     names_read,
+    numbers_only,
     player_class,
     read_indexes,
     readable_attributes,
@@ -102,6 +103,7 @@ class Compiled:
     result: str | None
     evaluation: str | None
     estimate: str | None
+    numbers_at: dict[str, Location]  # where `result:`, `evaluation:` and `estimate:` are written
     views: list[ViewSpec]
     display: dict[str, Any]
     max_firings: int
@@ -182,8 +184,9 @@ class Builder(Settings, Phases, Declarations, Cards, Moves, Rules):
                                self.error)
         max_firings = self.limit("max_firings", 100_000, MAX_FIRINGS)
         max_decisions = self.limit("max_decisions", 100_000, MAX_DECISIONS)
-        return Compiled(cards, state, player_state, setup, moves, rules, result, evaluation, estimate, views,
-                        display, max_firings, max_decisions, symmetric, self.defs, rule_units(read), turns)
+        numbers_at = {s: self.tree.loc(s) for s in ("result", "evaluation", "estimate") if s in self.tree}
+        return Compiled(cards, state, player_state, setup, moves, rules, result, evaluation, estimate, numbers_at,
+                        views, display, max_firings, max_decisions, symmetric, self.defs, rule_units(read), turns)
 
     def fact_collections(self) -> list[VarSpec]:
         """For each kind of fact, the variable holding those asserted (empty at the start)."""
@@ -312,14 +315,17 @@ def link(declared: Declared, compiled: Compiled, path: str, overrides: dict[str,
     state, player_state, zones, cards = compiled.state, compiled.player_state, declared.zones, compiled.cards
     resolve_specs(module, compiled.moves, state + player_state, compiled.views, cards, compiled.rules)
     read = names_played(defs, reads)
+
+    def numbers(name: str | None, section: str) -> Callable[..., Any] | None:
+        return numbers_only(module.resolve(name), section, compiled.numbers_at.get(section))
     return Program(
         name=declared.name, title=declared.title, doc=declared.doc,
         path=path, players=declared.players, default_ai=declared.default_ai,
         params=declared.params, param_values=declared.values, zones=zones, state=state, player_state=player_state,
         phases=declared.phases, strategy=declared.strategy, rules=compiled.rules, moves=compiled.moves,
-        setup=module.resolve(compiled.setup), result=module.resolve(compiled.result), cards=cards,
+        setup=module.resolve(compiled.setup), result=numbers(compiled.result, "result"), cards=cards,
         max_firings=compiled.max_firings, max_decisions=compiled.max_decisions, views=compiled.views,
-        evaluation=module.resolve(compiled.evaluation), estimate=module.resolve(compiled.estimate),
+        evaluation=numbers(compiled.evaluation, "evaluation"), estimate=numbers(compiled.estimate, "estimate"),
         display=compiled.display, player_class=player_class(player_state, zones),
         state_names=tuple(v.name for v in state), global_zone_names=tuple(z.name for z in zones if not z.per_player),
         symmetric=compiled.symmetric, card_attributes=cards.card_class.attributes if cards else (),

@@ -8,15 +8,16 @@ It also builds the indexes the agenda reacts with: which rules read which names.
 from __future__ import annotations
 
 import ast
+import sys
 import warnings
 from collections import namedtuple
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from itertools import product
 from typing import Any
 
-from ..errors import RuleError
+from ..errors import GameError, Location, RuleError
 from ..library.builtins import BUILTINS
 from ..library.limits import minus, modulo, plus, times
 from ..program import (
@@ -34,6 +35,7 @@ from ..program import (
     attribute,
     get,
     interned,
+    kind_of,
     readable_by_name,
 )
 from ..runtime.agenda import DYNAMIC_STRATEGIES, Activation
@@ -163,6 +165,25 @@ def player_class(player_state: list[VarSpec], zones: list[ZoneSpec]) -> type:
     return readable_by_name(type("Player", (PlayerBase,), {"__slots__": player_slots + zone_slots,
                                                           "state_slots": player_slots, "zone_slots": zone_slots}),
                             [v.name for v in player_state] + [z.name for z in zones if z.per_player])
+
+
+def numbers_only(function: Callable[..., Any] | None, section: str,
+                 at: Location | None) -> Callable[..., Any] | None:
+    """`result:`, `evaluation:` or `estimate:` as the engine calls it, for each player: a number that a float can
+    hold (the engine sums them and takes their means), or a located error saying what it gave instead."""
+    if function is None:
+        return None
+
+    def number(memory: Any, V: Any, player: Any) -> Any:
+        value = function(memory, V, player)
+        if isinstance(value, (int, float)) and -MAX_FLOAT <= value <= MAX_FLOAT:
+            return value
+        shown = "a number no float can hold" if isinstance(value, (int, float)) else kind_of(value)
+        raise GameError(f"'{section}' gives {shown} for {player.name}, where a number is needed", at)
+    return number
+
+
+MAX_FLOAT = sys.float_info.max
 
 
 def reads_through_calls(unit: Unit, functions: dict[str, set[Any]]) -> set[str]:
