@@ -275,50 +275,45 @@ MAX_MELD_CARDS = 24  # the meld search is exponential in the number of cards: ke
 MAX_LAY_OFF_CARDS = 14
 
 
-def _few_cards(search: Callable, most: int = MAX_MELD_CARDS) -> Callable:
-    """`search`, refusing more than `most` cards as its first argument (a hand)."""
-    def bounded(cards: Any, *args: Any, **kwargs: Any) -> Any:
-        if not isinstance(cards, (list, tuple)):  # a list (a zone) or a tuple is only read, not copied
-            cards = list(cards)
-        if len(cards) > most:
-            raise GameError(f"{search.__name__} searches at most {most} cards, not {len(cards)}")
-        return search(cards, *args, **kwargs)
-    bounded.__name__, bounded.__doc__ = search.__name__, search.__doc__
-    return bounded
+def _hand(search: Callable, cards: Any, most: int) -> Any:
+    """The hand a meld search is given, refused beyond `most` cards (a list, or a zone, or a tuple is only read)."""
+    if not isinstance(cards, (list, tuple)):
+        cards = list(cards)
+    if len(cards) > most:
+        raise GameError(f"{search.__name__} searches at most {most} cards, not {len(cards)}")
+    return cards
 
 
 CARD_FIELDS = ("suit", "rank", "value", "jokers")  # the meld functions' options that name a card attribute
 
 
-def _declared_fields(meld: Callable) -> Callable:
-    """A meld function as a rule file calls it: an option naming a card attribute by text (`jokers='joker'`) reads
-    the attribute the file declared by that name, behind the engine's prefix, as every read of the file's code
-    does, never a Python attribute of whatever it is given; `suit` and `rank` read the declared ones unless
-    given."""
-    def called(*args: Any, **kwargs: Any) -> Any:
-        kwargs.setdefault("suit", "suit")
-        kwargs.setdefault("rank", "rank")
-        for name in CARD_FIELDS:
-            if type(kwargs.get(name)) is str:
-                kwargs[name] = attribute(kwargs[name])
-        return meld(*args, **kwargs)
-    called.__name__, called.__doc__ = meld.__name__, meld.__doc__
-    return called
+def _declared(options: dict[str, Any]) -> dict[str, Any]:
+    """A meld function's options as a rule file gives them: an option naming a card attribute by text
+    (`jokers='joker'`) reads the attribute the file declared by that name, behind the engine's prefix, as every
+    read of the file's code does, never a Python attribute of whatever it is given; `suit` and `rank` read the
+    declared ones unless given."""
+    options.setdefault("suit", "suit")
+    options.setdefault("rank", "rank")
+    for name in CARD_FIELDS:
+        if type(options.get(name)) is str:
+            options[name] = attribute(options[name])
+    return options
 
 
 def _melds(meld: Callable, most: int | None = MAX_MELD_CARDS) -> Callable:
-    """A meld function as the rule language's built-in: its card attributes the declared ones (_declared_fields),
-    at most `most` cards searched (None: no search of a hand)."""
-    return _declared_fields(_few_cards(meld, most) if most is not None else meld)
+    """A meld function as the rule language's built-in: its card attributes the declared ones (_declared), at most
+    `most` cards searched (None: no search of a hand)."""
+    def called(cards: Any, *args: Any, **kwargs: Any) -> Any:
+        return meld(cards if most is None else _hand(meld, cards, most), *args, **_declared(kwargs))
+    called.__name__, called.__doc__ = meld.__name__, meld.__doc__
+    return called
 
 
 def _meld_search(search: Callable, most: int = MAX_MELD_CARDS) -> Callable:
     """A meld search as the rule language's built-in (_melds), its work paid from the operation's steps: it is
     given the working memory first (a costly built-in) and searches on that budget."""
-    bounded = _melds(search, most)
-
-    def metered(budget: Budget, *args: Any, **kwargs: Any) -> Any:
-        return bounded(*args, budget=budget, **kwargs)
+    def metered(budget: Budget, cards: Any, *args: Any, **kwargs: Any) -> Any:
+        return search(_hand(search, cards, most), *args, budget=budget, **_declared(kwargs))
     metered.__name__, metered.__doc__ = search.__name__, search.__doc__
     return metered
 
