@@ -18,7 +18,6 @@ import math
 from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from functools import partial
 from typing import Any, Final, Protocol
 
 from ..errors import GameError, Location, NaipesError
@@ -523,8 +522,7 @@ class Game:
         def labeller(option: Option) -> str:
             if label is None:
                 return str(jsonable(option.arg))
-            made = label
-            return self._labelled(lambda: made(memory, memory.vars, player, *values, option.arg))
+            return self._labelled(lambda: label(memory, memory.vars, player, *values, option.arg))
         return [Option(part.key, arg, None, labeller) for arg in args]
 
     def _next_part(self, player: PlayerBase, move: str, values: tuple[Any, ...]
@@ -628,7 +626,7 @@ class Game:
         """What labels `player`'s options of `move` when they are first read, from the game as it is then
         (made once per game, move and seat)."""
         def labeller(option: Option) -> str:
-            return self._labelled(partial(self._label, move, player, option.arg))
+            return self._labelled(lambda: self._label(move, player, option.arg))
         return labeller
 
     def _labelled(self, make: Callable[[], Any]) -> str:
