@@ -11,7 +11,7 @@ import pytest
 from naipes import load_program
 from naipes.agents.registry import RandomAgent, load_strategy, make_agent
 from naipes.errors import GameError, ParamError, RuleErrors
-from naipes.library.limits import MAX_BITS, MAX_DECISIONS, MAX_FIRINGS, MAX_ITEMS, MAX_STEPS
+from naipes.library.limits import GAME_STEPS, MAX_BITS, MAX_DECISIONS, MAX_FIRINGS, MAX_ITEMS, MAX_STEPS
 from naipes.runtime.game import Game, play_game
 
 from helpers import shipped_program
@@ -395,3 +395,59 @@ def test_the_labels_of_one_decisions_options_share_one_budget(tmp_path, cost, ru
         assert caught.value.location.line == 7
     else:
         assert [option.label for option in options] == [str(k) for k in range(2000)]
+
+
+# A whole game: each operation is bounded, and so are the decisions, but not their product. Every door by which a
+# decision can spend (its move's effect, the rules it fires, its options listed, their labels) spends the game's
+# GAME_STEPS, so that a game that spends much at every decision ends with an error long before its max_decisions,
+# and, since everything made is paid for in steps, before it holds or writes more than that much.
+WHOLE_GAME = """\
+game: whole
+players: 2
+state: {n: 0, kept: "[]"}
+moves:
+  work:
+    choose: "k in CHOICES"
+    label: "LABEL"
+    then: |
+      EFFECT
+      n += 1
+rules:
+  - name: ask
+    when: "n >= 0"
+    then: |
+      RULE
+      ask players[n % 2] to work
+"""
+SPEND = "0 * len([i for i in range(200000)])"  # 400,000 steps: a list of 200,000 items made (and dropped)
+WHOLE_GAME_DOORS = {
+    "a move's effect": {"EFFECT": f"n += {SPEND}"},
+    "a rule it fires": {"RULE": f"n += {SPEND}"},
+    "the options listed": {"CHOICES": f"range(2 + {SPEND})"},
+    "the options' labels": {"LABEL": f"str(k + n + {SPEND})"},
+    # a text of 450,000 characters made and kept at each decision: 3 GB in 7,000 decisions
+    "the state grown by a text": {"EFFECT": "kept = kept + ['x' * 450000 + str(n)]"},
+}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("door", sorted(WHOLE_GAME_DOORS))
+def test_a_game_that_spends_much_at_every_decision_ends_with_an_error(tmp_path, door):
+    text = WHOLE_GAME
+    for hole, code in {"CHOICES": "range(2)", "LABEL": "str(k)", "EFFECT": "pass", "RULE": "pass",
+                       **WHOLE_GAME_DOORS[door]}.items():
+        text = text.replace(hole, code)
+    path = tmp_path / "whole.yaml"
+    path.write_text(text, encoding="utf-8")
+    game = Game(load_program(path), 1)
+    with pytest.raises(GameError, match=f"more than {GAME_STEPS:,} steps in all"):
+        play_game(load_program(path), [RandomAgent(1), RandomAgent(2)], seed=1, game=game,
+                  on_decision=lambda decision: [option.label for option in decision.options])
+    assert game.decisions <= GAME_STEPS // 200_000  # (of the 100,000 it may make)
+
+
+def test_the_shipped_games_spend_a_small_part_of_a_games_steps():
+    # the longest shipped game (random Chinchón goes on for thousands of decisions) spends about 1.4 million
+    game = Game(shipped_program("chinchon"), 3)
+    play_game(game.program, [RandomAgent(1), RandomAgent(2)], seed=3, game=game)
+    assert 0 < GAME_STEPS - game.memory.left < GAME_STEPS // 20

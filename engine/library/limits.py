@@ -36,6 +36,8 @@ from typing import Any, Final
 from ..errors import GameError
 
 MAX_STEPS: Final = 1_000_000  # loop items, function calls and items made, per engine operation
+GAME_STEPS: Final = 100 * MAX_STEPS  # steps a whole game may spend, all its operations together
+UNBOUNDED: Final = 1 << 62  # the steps left to a copy: a search's world or a seat's view (bounded by its agent)
 MAX_ITEMS: Final = 1_000_000  # items of a list or set, characters of a text
 MAX_DEPTH: Final = 100  # collections inside collections in a value kept or shown (each level is a C call deep)
 MAX_BITS: Final = 4_096  # bits of a product of whole numbers
@@ -63,21 +65,27 @@ class Budget:
     naipes.errors.GameError: a text of 2,000,000 characters is too long (the limit is 1,000,000)
     """
 
-    __slots__ = ("steps",)
+    __slots__ = ("steps", "allowance", "left")
 
     def __init__(self) -> None:
-        self.steps = MAX_STEPS
+        self.steps = self.allowance = MAX_STEPS
+        self.left = GAME_STEPS  # what the game's operations before this one left of its GAME_STEPS
 
     def refuel(self) -> None:
-        """A new engine operation begins: it may spend MAX_STEPS steps."""
-        self.steps = MAX_STEPS
+        """A new engine operation begins: it may spend MAX_STEPS steps, or what is left of the game's GAME_STEPS
+        when that is less (what the operation before spent is taken from it)."""
+        left = self.left - (self.allowance - self.steps)
+        if left <= 0:
+            self.left, self.steps, self.allowance = 0, 0, 0
+            raise GameError(_ran_away(True))
+        self.left = left
+        self.steps = self.allowance = MAX_STEPS if left >= MAX_STEPS else left
 
     def spend(self, count: int) -> None:
         self.steps -= count
         if self.steps < 0:
             self.steps = 0
-            raise GameError(f"this took more than {MAX_STEPS:,} steps in one go (items gone over by loops, calls of "
-                            "functions, items of the lists and texts made): the rule file runs away")
+            raise GameError(_ran_away(self.allowance < MAX_STEPS))
 
     def step(self) -> None:
         """One step: a call of a rule file's function."""
@@ -155,6 +163,14 @@ class Budget:
         if self.steps < 0:
             self.spend(0)  # (says so)
         return items
+
+
+def _ran_away(whole_game: bool) -> str:
+    if whole_game:
+        return (f"this game took more than {GAME_STEPS:,} steps in all (items gone over by loops, calls of functions, "
+                "items of the lists and texts made, in every operation of the game): the rule file runs away")
+    return (f"this took more than {MAX_STEPS:,} steps in one go (items gone over by loops, calls of functions, items "
+            "of the lists and texts made): the rule file runs away")
 
 
 def _made(budget: Budget, value: Any, size: int) -> None:

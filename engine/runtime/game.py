@@ -480,7 +480,8 @@ class Game:
         search's playout: (move, its legal arguments) for each of `moves` that has some, in the order asked,
         and no options made."""
         memory = self.memory
-        memory.steps = self._labels_left = MAX_STEPS
+        memory.refuel()
+        self._labels_left = memory.allowance
         if memory.partial is not None:
             return self._offer_part(player, memory.partial, arguments)
         if memory.given_now:  # (moves asked together may share their candidates, for this decision: Memory.give)
@@ -639,6 +640,7 @@ class Game:
             with self.program.located():
                 return str(make())
         finally:
+            memory.left -= self._labels_left - memory.steps  # (what labels spend is the game's too)
             self._labels_left, memory.steps = memory.steps, outer
 
     def _label(self, move: MoveSpec, player: PlayerBase, arg: Any) -> str:
@@ -821,7 +823,7 @@ class Game:
             if (self.listeners or self.observers or memory.events is not None) and self._reporting() else None
         memory.pending = None
         self.decisions += 1
-        memory.steps = MAX_STEPS
+        memory.refuel()
         group = memory.group
         made = self._take(player, option, moves)
         if record is not None:
@@ -882,7 +884,7 @@ class Game:
                 raise refused(agent, player, choice)
             memory.pending = None
             self.decisions += 1
-            memory.steps = MAX_STEPS
+            memory.refuel()
             try:
                 run = runs.get(chosen.move)  # (None: a part of a compound move, or LEAVE)
                 if memory.group is None and memory.partial is None and run is not None and not run.parts:
@@ -913,7 +915,7 @@ class Game:
             move, arg = choose(self._offer(player, names, True))
             memory.pending = None
             self.decisions += 1
-            memory.steps = MAX_STEPS
+            memory.refuel()
             phase = V.get("phase") if watching else None
             try:
                 run = runs.get(move)  # (None: a part of a compound move, or LEAVE)

@@ -24,7 +24,7 @@ from typing import Any, Final
 
 from ..errors import GameError, ParamError
 from ..library.builtins import DECK, TEAMS, members, shuffle_in_place, team, team_numbers
-from ..library.limits import LEAVES, MAX_ITEMS, MAX_STEPS, Budget, plus, weigh
+from ..library.limits import GAME_STEPS, LEAVES, MAX_ITEMS, MAX_STEPS, UNBOUNDED, Budget, plus, weigh
 from ..program import CardBase as CardBase
 from ..program import CardSpec, FactBase, Program, TurnSpec, ZoneSpec, attribute, declared, entry_rule, kind_of
 from ..program import PlayerBase as PlayerBase
@@ -90,7 +90,7 @@ class Memory(Budget):
                  "_rng_own", "seen_as", "mapped",  # the state
                  "program", "keys", "made", "grown", "turn_runs", "card_class", "player_class",  # shared with copies
                  "dirty", "events", "trackers", "shuffler", "on_step", "trail", "indexes", "probes", "given_now",
-                 "halt", "halted", "checked_order", "key_plan")  # a memory's own (and `steps`, Budget's)
+                 "halt", "halted", "checked_order", "key_plan")  # a memory's own (and Budget's: steps, allowance, left)
 
     # shared with copies
     program: Program
@@ -108,6 +108,7 @@ class Memory(Budget):
             return
         self._share(program, [], {}, {})
         self._begin()
+        self.left = GAME_STEPS  # (the game itself)
         self.vars: dict[str, Any] = {}
         self.players: list[PlayerBase] = []
         self.zones: list[Zone] = []
@@ -142,7 +143,10 @@ class Memory(Budget):
 
     def _begin(self) -> None:
         """A memory's own bookkeeping and caches, as a new memory and each copy start them."""
-        self.steps = MAX_STEPS  # what the engine operation under way may still spend (see naipes.library.limits)
+        # what the engine operation under way may still spend, and the game after it (see naipes.library.limits):
+        # a copy (a search's world, a seat's view) is bounded by the agent that uses it, not by the game's total
+        self.steps = self.allowance = MAX_STEPS
+        self.left = UNBOUNDED
         self.dirty: set[Any] = set()
         self.events: list[str] | None = []  # announcements not yet told; None: nobody is told
         # told of every card movement and shuffle (what a seat can know: naipes.agents.knowledge)
@@ -903,7 +907,7 @@ class Memory(Budget):
     def restart(self) -> None:
         """A view used again (see StrategyAgent._observed): what its last use wrote down starts afresh."""
         self.dirty.clear()
-        self.events, self.indexes, self.steps = [], {}, MAX_STEPS
+        self.events, self.indexes, self.steps, self.allowance = [], {}, MAX_STEPS, MAX_STEPS
 
     def _copy_plan(self, reads: AbstractSet[str] | None) -> _CopyPlan:
         """The program's plan for copies holding what `reads` names (None: all), made when first asked for: one
