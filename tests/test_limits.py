@@ -11,7 +11,7 @@ import pytest
 from naipes import load_program
 from naipes.agents.registry import RandomAgent, load_strategy, make_agent
 from naipes.errors import GameError, ParamError, RuleErrors
-from naipes.library.limits import GAME_STEPS, MAX_BITS, MAX_DECISIONS, MAX_FIRINGS, MAX_ITEMS, MAX_STEPS
+from naipes.library.limits import GAME_STEPS, MAX_ALIKE, MAX_BITS, MAX_DECISIONS, MAX_FIRINGS, MAX_ITEMS, MAX_STEPS
 from naipes.runtime.game import Game, play_game
 
 from helpers import shipped_program
@@ -95,6 +95,47 @@ RUNAWAYS = {
         "functions:\n  f0(n): n + 1\n" + "".join(f"  f{k}(n): f{k - 1}(n) + f{k - 1}(n)\n" for k in range(1, 41)),
         "out = f40(1)", f"{MAX_STEPS:,} steps"),
 }
+
+
+def pairs_hashed_alike(count: int) -> list[tuple[int, int]]:
+    """`count` different pairs of numbers (of at most 18 digits) that CPython hashes alike: its tuple hash
+    (xxHash's round on each item's hash, which is the number itself) undone for the second item, for a first item
+    taken in turn."""
+    mask, p1, p2, p5 = (1 << 64) - 1, 11400714785074694791, 14029467366897019727, 2870177450012600261
+
+    def mixed(acc: int, lane: int) -> int:
+        acc = (acc + lane * p2) & mask
+        return (((acc << 31) | (acc >> 33)) & mask) * p1 & mask
+
+    wanted = 12345  # the hash of every pair, before the length is added
+    before = (wanted * pow(p1, -1, 1 << 64)) & mask
+    before = ((before >> 31) | (before << 33)) & mask  # (undoes the rotation)
+    pairs = []
+    for first in range(1, 1 << 20):
+        second = ((before - mixed(p5, first)) * pow(p2, -1, 1 << 64)) & mask
+        if second < 10 ** 18:  # (a number a file may write: at most 18 digits)
+            pairs.append((first, second))
+            if len(pairs) == count:
+                break
+    assert len(pairs) == count and len({hash(pair) for pair in pairs}) == 1  # (else CPython hashes tuples anew)
+    return pairs
+
+
+P = "(2305843009 * 1000000000 + 213693951)"  # 2**61 - 1: Python hashes every multiple of it to 0
+ALIKE = pairs_hashed_alike(3000)
+# values that Python hashes alike, made by the thousand, in a set or as a map's keys: each different value hashed is
+# charged a step for every one hashed alike before it in the operation (naipes.library.limits.Budget.hashed)
+HASHED_ALIKE = {
+    "numbers hashing alike in a set": f"out = len({{i * {P} for i in range(200000)}})",
+    "numbers hashing alike as a map's keys": f"let d = {{i * {P}: i for i in range(200000)}}",
+    "numbers hashing alike made a set": f"out = len(set([i * {P} for i in range(200000)]))",
+    "numbers hashing alike looked up": f"let s = {{{P}}}\nout = count([i * {P} in s for i in range(200000)])",
+    "tuples of numbers hashing alike in a set": f"out = len({{(i * {P}, 1) for i in range(200000)}})",
+    "pairs of small numbers hashing alike in a set": f"let pairs = {ALIKE!r}\nout = len({{p for p in pairs}})",
+    "pairs of small numbers hashing alike as keys": f"let pairs = {ALIKE!r}\nlet d = {{p: 1 for p in pairs}}",
+    "pairs of small numbers hashing alike made a set": f"let pairs = {ALIKE!r}\nout = len(set(pairs))",
+}
+RUNAWAYS.update({case: ("", body, f"{MAX_STEPS:,} steps") for case, body in HASHED_ALIKE.items()})
 
 
 def game_file(tmp_path, functions: str, body: str):
@@ -351,6 +392,7 @@ rules:
 @pytest.mark.parametrize("label, weight, says", [
     ("'x' * 1001", "rank", "a text of 1,001 characters"),  # compared without a charge: kept short
     ("'x'", "[rank]", "plain values"),  # a table's value too is a plain value
+    ("'x'", f"rank * {P}", "less than 2\\*\\*60 in size"),  # hashed without a charge: unlike any other (see P)
 ])
 def test_a_cards_attributes_are_plain_values_and_short_texts(tmp_path, label, weight, says):
     path = tmp_path / "deck.yaml"
@@ -451,3 +493,26 @@ def test_the_shipped_games_spend_a_small_part_of_a_games_steps():
     game = Game(shipped_program("chinchon"), 3)
     play_game(game.program, [RandomAgent(1), RandomAgent(2)], seed=3, game=game)
     assert 0 < GAME_STEPS - game.memory.left < GAME_STEPS // 20
+
+
+@pytest.mark.parametrize("case", sorted(HASHED_ALIKE))
+def test_the_same_values_hashed_unlike_cost_a_step_each(tmp_path, case):
+    # the runaways of HASHED_ALIKE with numbers that hash unlike (a small factor, pairs not made to collide) run
+    body = HASHED_ALIKE[case].replace(P, "3").replace(repr(ALIKE), repr([(b, a) for a, b in ALIKE]))
+    game = Game(load_program(game_file(tmp_path, "", body)), 1)
+    game.start()
+    assert game.over
+
+
+@pytest.mark.parametrize("kept", ["grown = [{p: 1 for p in pairs}]", "grown = grown + [set(pairs)]",
+                                  "for p in players:\n  p.kept = [0, {'a': set(pairs)}]"])
+def test_a_set_or_map_of_values_hashed_alike_is_not_kept(tmp_path, kept):
+    # a few values hashed alike cost little to make in one operation, but each later look-up in a set kept with
+    # them compares with them all, in operations that did not pay for making them
+    pairs = ALIKE[:MAX_ALIKE + 1]
+    game = Game(load_program(game_file(tmp_path, "", f"let pairs = {pairs!r}\n{kept}")), 1)
+    with pytest.raises(GameError, match=f"more than {MAX_ALIKE} different values that Python hashes alike"):
+        game.start()
+    path = game_file(tmp_path, "", f"let pairs = {pairs[:MAX_ALIKE]!r}\n{kept}")
+    Game(load_program(path), 1).start()  # (as many as MAX_ALIKE are kept)
+

@@ -14,6 +14,7 @@ from typing import Any
 
 from ..errors import Location
 from ..library.builtins import BUILTINS
+from ..library.limits import HASHED_EXACTLY
 from ..program import attribute
 from . import nodes as n
 from .loader import number_problem
@@ -122,8 +123,34 @@ def cheap(node: n.Node | None) -> bool:
 
 
 def weighed(text: str, node: n.Node) -> str:
-    """`text`, the Python of `node`, charged what comparing or hashing its value costs (unless cheap)."""
+    """`text`, the Python of `node`, charged what comparing its value costs (unless cheap)."""
     return text if cheap(node) else f"M.weighed({text})"
+
+
+def hashed(text: str, node: n.Node) -> str:
+    """`text`, the Python of `node`, charged what hashing its value costs (naipes.library.limits.Budget.hashed),
+    unless it is cheap to hash: cheap to compare, and no number computed (a number hashes alike with others
+    past HASHED_EXACTLY) nor a tuple holding one."""
+    return text if cheap_to_hash(node) else f"M.hashed({text})"
+
+
+def cheap_to_hash(node: n.Node) -> bool:
+    """Whether `node` is cheap (see cheap) and hashes unlike any other value a file can make: a number within
+    HASHED_EXACTLY written in the file (a card's numbers are checked so as the deck is made), or a value that is
+    no number nor a tuple."""
+    if isinstance(node, n.Number):
+        return -HASHED_EXACTLY < node.value < HASHED_EXACTLY
+    if isinstance(node, n.Literal):
+        return all(type(value) is not int or -HASHED_EXACTLY < value < HASHED_EXACTLY
+                   for value in (node.value if isinstance(node.value, (list, tuple)) else (node.value,))) \
+            and cheap(node)
+    if isinstance(node, n.TableLookup):
+        return all(cheap_to_hash(n.Literal(value)) for value in (*node.values.values(), node.default))
+    if isinstance(node, (n.TupleExpr, n.ListExpr, n.SetExpr)):
+        return len(node.items) <= FEW and all(map(cheap_to_hash, node.items))
+    if isinstance(node, (n.String, n.Constant, n.Attribute)):
+        return cheap(node)
+    return False
 
 
 def checked(op: str, left_node: n.Node | None, right_node: n.Node | None) -> str | None:
@@ -176,8 +203,8 @@ def _compare_charges(op: str, left: n.Expr, right: n.Expr) -> tuple[bool, bool]:
     item, as far as the left side goes, unless either side is cheap."""
     if op in ("is", "is not"):
         return False, False
-    if op in ("in", "not in"):
-        return not cheap(left), not cheap(right)
+    if op in ("in", "not in"):  # (the member is hashed, if the collection is a set or a map: see hashed)
+        return not cheap_to_hash(left), not cheap(right)
     return not (cheap(left) or cheap(right)), False
 
 
@@ -251,7 +278,7 @@ class Writer:
         base = self.expr(node.base)
         if isinstance(node.index, n.Slice):
             return f"M.charge_sized({base}[{self.expr(node.index)}])"
-        return f"{base}[{weighed(self.expr(node.index), node.index)}]"
+        return f"{base}[{hashed(self.expr(node.index), node.index)}]"
 
     def e_Slice(self, node: n.Slice) -> str:
         return ":".join(self.expr(bound) if bound is not None else "" for bound in (node.lower, node.upper))
@@ -263,7 +290,7 @@ class Writer:
         if target == n.EXISTS:
             kind, by = node.found
             wanted = {k.name: k.value for k in node.keywords}
-            found = "".join(f"{weighed(self.expr(wanted[name]), wanted[name])}, " for name in by)
+            found = "".join(f"{hashed(self.expr(wanted[name]), wanted[name])}, " for name in by)
             return f"M.has_fact({literal(kind)}, {literal(tuple(map(attribute, by)))}, ({found}))"
         args = [self.expr(arg) for arg in node.positional]
         keywords = [f"{k.name}={self.expr(k.value)}" for k in node.keywords]
@@ -292,6 +319,8 @@ class Writer:
         key_steps = node.key_steps if i == 0 else 0
         if i not in node.charged:
             return charge(arg, key_steps) if key_steps else arg
+        if b.work == "hashed":
+            return f"M.hashed_all({charge(arg, key_steps) if key_steps else arg})"
         if b.work in ("compared", "sorted"):
             sorting = ", sorting=True" if b.work == "sorted" else ""
             return f"M.compared({arg}{f', {key_steps}' if key_steps else ''}{sorting})"
@@ -323,7 +352,7 @@ class Writer:
         for i, (op, left, right) in enumerate([] if node.cheap_operands else _pairs(node)):
             weigh_left, search_right = _compare_charges(op, left, right)
             if weigh_left:
-                operands[i] = f"M.weighed({operands[i]})"
+                operands[i] = f"M.{'hashed' if op in ('in', 'not in') else 'weighed'}({operands[i]})"
             if search_right:
                 operands[i + 1] = f"M.searched({operands[i + 1]})"
         out = [operands[0]]
@@ -353,14 +382,14 @@ class Writer:
         return "[" + ", ".join(self.expr(item) for item in node.items) + "]"
 
     def e_SetExpr(self, node: n.SetExpr) -> str:
-        return "{" + ", ".join(weighed(self.expr(item), item) for item in node.items) + "}"
+        return "{" + ", ".join(hashed(self.expr(item), item) for item in node.items) + "}"
 
     def e_DictExpr(self, node: n.DictExpr) -> str:
         return "{" + ", ".join(self.pair(pair) for pair in node.pairs) + "}"
 
     def pair(self, pair: n.Pair) -> str:
         """`key: value`, the key weighed (it is hashed)."""
-        return f"{weighed(self.expr(pair.key), pair.key)}: {self.expr(pair.value)}"
+        return f"{hashed(self.expr(pair.key), pair.key)}: {self.expr(pair.value)}"
 
     def e_Comprehension(self, node: n.Comprehension) -> str:
         """A list, set or dict comprehension; a generator only where it stays one (Comprehension.lazy)."""
@@ -373,7 +402,7 @@ class Writer:
             clauses.append(text)
         element = node.element
         body = self.pair(element) if isinstance(element, n.Pair) else \
-            weighed(self.expr(element), element) if node.kind == "set" else self.expr(element)
+            hashed(self.expr(element), element) if node.kind == "set" else self.expr(element)
         open_, close = "()" if node.lazy else "{}" if node.kind in ("set", "dict") else "[]"
         return f"{open_}{body} {' '.join(clauses)}{close}"
 

@@ -38,7 +38,8 @@ class Builtin:
     iterates: bool = False
     # what a call costs that grows with its arguments, charged before it runs (naipes.language.codegen):
     # "items": a step per item of each collection and per character of each text given; "compared": the work of
-    # comparing or hashing what is given (naipes.library.limits.work); "sorted": that, once per round of a sort;
+    # comparing what is given (naipes.library.limits.work); "hashed": that, and what hashing it may cost
+    # (naipes.library.limits.Budget.hashed_all); "sorted": the work of comparing, once per round of a sort;
     # "made": a step per item of what it gives; "none": nothing grows (or it charges what it makes itself)
     work: str = "items"
 
@@ -337,7 +338,7 @@ BUILTINS: dict[str, Builtin] = {
     "round": Builtin(round_to, 1, 2, work="none"),
     "range": Builtin(bounded_range, 1, 3, costly=True, returns="list", work="none"),
     "list": _py("list", 0, 1, returns="list", iterates=True),
-    "set": _py("set", 0, 1, returns="set", iterates=True, work="compared"),
+    "set": _py("set", 0, 1, returns="set", iterates=True, work="hashed"),
     "tuple": _py("tuple", 0, 1, returns="tuple", iterates=True),
     "str": Builtin(bounded_str, 0, 1, costly=True, returns="str", work="none"),
     "int": _py("int", 0, 1, returns="int"),

@@ -14,6 +14,10 @@ bound:
   hashed, through every level; a list searched; what a built-in goes over; one engine
   operation (starting a game, applying a move, listing the options, building
   a view) may take at most :data:`MAX_STEPS`;
+* **values hashed alike**: a tuple or a number past :data:`HASHED_EXACTLY` that
+  an operation hashes costs a step more for every different value hashed alike
+  before it (:meth:`Budget.hashed`), and a set or a map kept in the state may
+  hold at most :data:`MAX_ALIKE` of them (:func:`check_alike`);
 * **sizes**: no list, text or range made by ``+``, ``*``, ``range``,
   ``join``, ``sum`` or ``str`` may hold more than :data:`MAX_ITEMS` items
   or characters, and no value stored in the game's state more than
@@ -46,6 +50,8 @@ MAX_DECISIONS = 10_000_000  # the largest max_decisions a rule file may ask for
 SEQUENCES: Final = (list, tuple, str)
 SIZED: Final = (list, tuple, str, set, frozenset, dict)  # (zones are lists)
 TEXT_CHUNK: Final = 64  # characters a step compares (Python compares and hashes a text in C, a word at a time)
+HASHED_EXACTLY: Final = 1 << 60  # a whole number within (-this, this) is its own hash (Python's: modulo 2**61 - 1)
+MAX_ALIKE: Final = 8  # different values hashed alike that a set or a map of the state may hold (see alike_at_most)
 BOUND: Final = 1 << MAX_BITS  # a whole number of at most MAX_BITS bits is within (-BOUND, BOUND)
 
 
@@ -65,11 +71,13 @@ class Budget:
     naipes.errors.GameError: a text of 2,000,000 characters is too long (the limit is 1,000,000)
     """
 
-    __slots__ = ("steps", "allowance", "left")
+    __slots__ = ("steps", "allowance", "left", "alike")
 
     def __init__(self) -> None:
         self.steps = self.allowance = MAX_STEPS
         self.left = GAME_STEPS  # what the game's operations before this one left of its GAME_STEPS
+        # hash -> the different values this operation hashed alike (see hashed); None: none hashed yet
+        self.alike: dict[int, list[Any]] | None = None
 
     def refuel(self) -> None:
         """A new engine operation begins: it may spend MAX_STEPS steps, or what is left of the game's GAME_STEPS
@@ -78,7 +86,7 @@ class Budget:
         if left <= 0:
             self.left, self.steps, self.allowance = 0, 0, 0
             raise GameError(_ran_away(True))
-        self.left = left
+        self.left, self.alike = left, None
         self.steps = self.allowance = MAX_STEPS if left >= MAX_STEPS else left
 
     def spend(self, count: int) -> None:
@@ -113,6 +121,53 @@ class Budget:
         if self.steps < 0:
             self.spend(0)  # (says so)
         return value
+
+    def hashed(self, value: Any) -> Any:
+        """`value`, about to be hashed (a set's member, a map's key, a member looked up in either), after spending
+        what comparing it may cost (weighed) and what finding it among the values hashed alike may cost.
+
+        Python finds a value in a set or a map by its hash, then compares it with every member of the same
+        hash; and the hash of a number or of a tuple of numbers is no secret (2**61 - 1 and its every multiple
+        hash to 0; a tuple's hash is a known function of its items'), so a file can make any number of
+        different values that hash alike, and a set of n of them takes n * n / 2 comparisons to make. So each
+        such value (a tuple, a number past HASHED_EXACTLY) hashed in an operation is also charged a step for
+        every different value hashed alike before it in that operation: n * n / 2, paid for."""
+        kind = type(value)
+        if kind is int:
+            if -HASHED_EXACTLY < value < HASHED_EXACTLY:  # (its own hash: only other numbers equal to it share it)
+                return value
+        elif kind is not tuple:
+            return self.weighed(value)
+        else:
+            self.weighed(value)
+        self._hashed_alike(value)
+        return value
+
+    def hashed_all(self, items: Any) -> Any:
+        """`items`, all about to be hashed (`set(items)`), after spending what `hashed` spends on each."""
+        if type(items) is GeneratorType:
+            items = list(items)
+        self.compared(items)
+        for item in items:
+            kind = type(item)
+            if kind is tuple or (kind is int and not -HASHED_EXACTLY < item < HASHED_EXACTLY):
+                self._hashed_alike(item)
+        return items
+
+    def _hashed_alike(self, value: Any) -> None:
+        alike = self.alike
+        if alike is None:
+            alike = self.alike = {}
+        key = hash(value)
+        seen = alike.get(key)
+        if seen is None:
+            alike[key] = [value]
+        elif len(seen) > 1 or seen[0] != value:  # (the same value hashed again costs nothing more)
+            self.steps -= len(seen) * work(value)
+            if self.steps < 0:
+                self.spend(0)  # (says so)
+            if value not in seen:
+                seen.append(value)
 
     def searched(self, items: Any) -> Any:
         """`items`, after spending what searching them for a member may cost: a list's, tuple's or text's items
@@ -316,6 +371,32 @@ def work(value: Any) -> int:
     however they share their parts (`a = [a, a]` a hundred times is 2**100 items to compare), so what they hold
     is what is charged; weighing stops with an error at MAX_ITEMS, so no value costs more to weigh than that."""
     return weigh(value, True)
+
+
+def check_alike(value: Any) -> None:
+    """Refuse `value`, about to be kept in the game's state, if a set or a map in it holds more than MAX_ALIKE
+    different members that hash alike (see Budget.hashed): each later look-up of one of them would compare it with
+    them all, in an operation that did not pay for making them."""
+    if type(value) is list and _flat_list_weight(value, False) >= 0:
+        return  # (the common case: a list of plain values and tuples of them holds no set nor map)
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, (set, frozenset, dict)):
+            counts: dict[int, int] = {}
+            for member in item:
+                kind = type(member)
+                if kind is tuple or (kind is int and not -HASHED_EXACTLY < member < HASHED_EXACTLY):
+                    key = hash(member)
+                    counts[key] = counts.get(key, 0) + 1
+                    if counts[key] > MAX_ALIKE:
+                        raise GameError(f"a set or a map holds more than {MAX_ALIKE} different values that Python "
+                                        "hashes alike (numbers or tuples made so): it is not kept, since finding one "
+                                        "of them in it would mean comparing it with them all")
+            if isinstance(item, dict):
+                stack.extend(inner for inner in item.values() if isinstance(inner, _COLLECTIONS))
+        elif isinstance(item, (list, tuple)):
+            stack.extend(inner for inner in item if isinstance(inner, _COLLECTIONS))
 
 
 def _too_large() -> GameError:

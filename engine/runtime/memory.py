@@ -24,7 +24,18 @@ from typing import Any, Final
 
 from ..errors import GameError, ParamError
 from ..library.builtins import DECK, TEAMS, members, shuffle_in_place, team, team_numbers
-from ..library.limits import GAME_STEPS, LEAVES, MAX_ITEMS, MAX_STEPS, UNBOUNDED, Budget, plus, weigh
+from ..library.limits import (
+    GAME_STEPS,
+    HASHED_EXACTLY,
+    LEAVES,
+    MAX_ITEMS,
+    MAX_STEPS,
+    UNBOUNDED,
+    Budget,
+    check_alike,
+    plus,
+    weigh,
+)
 from ..program import CardBase as CardBase
 from ..program import CardSpec, FactBase, Program, TurnSpec, ZoneSpec, attribute, declared, entry_rule, kind_of
 from ..program import PlayerBase as PlayerBase
@@ -146,7 +157,7 @@ class Memory(Budget):
         # what the engine operation under way may still spend, and the game after it (see naipes.library.limits):
         # a copy (a search's world, a seat's view) is bounded by the agent that uses it, not by the game's total
         self.steps = self.allowance = MAX_STEPS
-        self.left = UNBOUNDED
+        self.left, self.alike = UNBOUNDED, None
         self.dirty: set[Any] = set()
         self.events: list[str] | None = []  # announcements not yet told; None: nobody is told
         # told of every card movement and shuffle (what a seat can know: naipes.agents.knowledge)
@@ -365,6 +376,7 @@ class Memory(Budget):
         kind = type(value)  # (a card or a player is equal only to itself: no comparison asked of it)
         if kind not in LEAVES and old is not value:
             self.spend(weigh(value))  # (before it is compared: a value's work is paid for, and it is kept)
+            check_alike(value)
         if old is not value and (type(old) is not kind or kind is self.player_class or kind is self.card_class
                                  or old != value):
             if self.trail is not None:
@@ -380,6 +392,7 @@ class Memory(Budget):
         old = getattr(obj, attr)
         if type(value) not in LEAVES and old is not value:
             self.spend(weigh(value))  # (before it is compared: see set_var)
+            check_alike(value)
         if old is not value and (type(old) is not type(value) or old != value):
             if self.trail is not None:
                 self.trail.append((ATTR, obj, attr, old))
@@ -433,8 +446,10 @@ class Memory(Budget):
             weight = known[1] + weigh(added) - 1  # (each counts itself once: the list)
             if weight > MAX_ITEMS:
                 weigh(value)  # (says so)
+            check_alike(added)
         else:
             weight = weigh(value)
+            check_alike(value)
         self.grown[key] = (value, weight)
         return True
 
@@ -644,7 +659,7 @@ class Memory(Budget):
         facts, weight, indexes = self._book(kind)
         fact_weight = weigh(fact)
         self.spend(fact_weight)  # (before its values are hashed, and as it is kept)
-        if tuple(fact) in self._index(kind, fact.fields())[0]:
+        if self.hashed(tuple(fact)) in self._index(kind, fact.fields())[0]:
             return
         weight += fact_weight
         if weight > MAX_ITEMS:
@@ -907,7 +922,7 @@ class Memory(Budget):
     def restart(self) -> None:
         """A view used again (see StrategyAgent._observed): what its last use wrote down starts afresh."""
         self.dirty.clear()
-        self.events, self.indexes, self.steps, self.allowance = [], {}, MAX_STEPS, MAX_STEPS
+        self.events, self.indexes, self.steps, self.allowance, self.alike = [], {}, MAX_STEPS, MAX_STEPS, None
 
     def _copy_plan(self, reads: AbstractSet[str] | None) -> _CopyPlan:
         """The program's plan for copies holding what `reads` names (None: all), made when first asked for: one
@@ -1476,6 +1491,9 @@ def _card_value(i: int, attr: str, value: Any, spec: CardSpec) -> Any:
     if value is not None and not isinstance(value, (bool, int, float, str)):
         raise GameError(f"card {i}: attribute '{attr}' is {kind_of(value)}; a card's attributes are plain values "
                         "(text, numbers, true/false)", spec.location)
+    if type(value) is int and not -HASHED_EXACTLY < value < HASHED_EXACTLY:  # (see Budget.hashed)
+        raise GameError(f"card {i}: attribute '{attr}' is {value:,}; a card's numbers are less than 2**60 in size",
+                        spec.location)
     if isinstance(value, str) and len(value) > MAX_CARD_TEXT:
         raise GameError(f"card {i}: attribute '{attr}' is a text of {len(value):,} characters; a card's texts "
                         f"have at most {MAX_CARD_TEXT:,}", spec.location)
