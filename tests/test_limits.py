@@ -516,3 +516,96 @@ def test_a_set_or_map_of_values_hashed_alike_is_not_kept(tmp_path, kept):
     path = game_file(tmp_path, "", f"let pairs = {pairs[:MAX_ALIKE]!r}\n{kept}")
     Game(load_program(path), 1).start()  # (as many as MAX_ALIKE are kept)
 
+
+
+FACTS = """\
+game: facts
+facts:
+  item: [name, other]
+setup: |
+  BODY
+rules:
+  - name: stop
+    when: "True"
+    then: end game
+"""
+
+
+@pytest.mark.parametrize("body, says", [
+    # each assert copies the kind's collection (a tuple): charged a step per COPY_CHUNK items, 100,000 asserts are
+    # 5 billion items copied, not 400,000 steps
+    ("for i in range(100000):\n    assert item(name=i, other=0)", f"{MAX_STEPS:,} steps"),
+    # the facts of a kind are kept in indexes by their values, across operations: at most MAX_ALIKE hashed alike
+    (f"for i in range(1, 100):\n    assert item(name=i * {P}, other=0)", "hashes alike"),
+    ("for p in pairs:\n    assert item(name=p, other=0)", "hashes alike"),
+])
+def test_facts_made_by_the_hundred_thousand_or_hashed_alike_end_with_an_error(tmp_path, body, says):
+    path = tmp_path / "facts.yaml"
+    path.write_text(FACTS.replace("BODY", f"let pairs = {ALIKE[:100]!r}\n  " + body.replace("\n", "\n  ")),
+                    encoding="utf-8")
+    with pytest.raises(GameError, match=says):
+        Game(load_program(path), 1).start()
+
+
+def test_facts_retracted_one_by_one_are_found_by_their_time_tags(tmp_path):
+    path = tmp_path / "facts.yaml"
+    path.write_text(FACTS.replace("BODY", "for i in range(3000):\n    assert item(name=i, other=i % 7)\n  "
+                                          "for f in item:\n    if f.other != 3:\n      retract f"), encoding="utf-8")
+    game = Game(load_program(path), 1)
+    game.start()
+    assert [f.name for f in game.memory.vars["item"]] == [i for i in range(3000) if i % 7 == 3]
+
+
+JOINED = """\
+game: joined
+facts:
+  item: [name, other]
+state:
+  matched: "[]"
+setup: |
+  for i in range(1, 31):
+      assert item(name=i * FACTOR, other=i)
+rules:
+  - name: pair_up
+    for: ["x in item", "y in item"]
+    when: "y.name == x.other * FACTOR"
+    then: "matched = matched + [(x.other, y.other)]"
+"""
+
+
+@pytest.mark.parametrize("factor, indexed", [(P, False), ("3", True)])
+def test_a_join_whose_keys_hash_alike_goes_over_the_facts(tmp_path, factor, indexed):
+    # a join looks its facts up by key in an index kept across operations: keys made to hash alike would make each
+    # look-up compare with them all, so such an index is dropped and the join goes over the facts, finding the same
+    path = tmp_path / "joined.yaml"
+    path.write_text(JOINED.replace("FACTOR", factor), encoding="utf-8")
+    game = Game(load_program(path), 1)
+    with pytest.raises(GameError):  # (no rule asks anything: the game is stuck once every pair is matched)
+        game.start()
+    assert sorted(game.memory.vars["matched"]) == [(i, i) for i in range(1, 31)]
+    kept = [alike for _, index, alike in game.agenda.join_indexes.values()]
+    assert kept and all((alike is not None) == indexed for alike in kept)
+
+
+def test_a_strategy_that_keeps_more_at_every_decision_ends_with_an_error(tmp_path):
+    # a strategy's memory is kept across decisions, each made in a view with a budget of its own: the strategy's
+    # decisions and observations together spend GAME_STEPS at most (this one had kept 450,000 characters more
+    # each time, without end)
+    game_path, strategy_path = tmp_path / "forever.yaml", tmp_path / "hoarder.yaml"
+    game_path.write_text(FOREVER.replace("max_decisions: 50", "max_decisions: 100000"), encoding="utf-8")
+    strategy_path.write_text("""\
+game: forever
+memory:
+  kept: "[]"
+rules:
+  - name: tick_and_keep_a_long_text
+    move: tick
+    choose: "True"
+    then: "kept = kept + ['x' * 450000 + str(len(kept))]"
+""", encoding="utf-8")
+    program = load_program(game_path)
+    hoarder = make_agent(str(strategy_path), 1, program)
+    game = Game(program, 1)
+    with pytest.raises(GameError, match=f"more than {GAME_STEPS:,} steps"):
+        play_game(program, [hoarder, RandomAgent(2)], seed=1, game=game)
+    assert game.decisions <= 2 * GAME_STEPS // 450_000 + 2

@@ -14,6 +14,7 @@ from typing import Any
 from ..errors import GameError, ParamError
 from ..language.strategies import BEGUN, OFFERED, Strategy
 from ..library.builtins import pick
+from ..library.limits import GAME_STEPS, MAX_STEPS
 from ..program import CardBase, PlayerBase
 from ..runtime.agenda import new_agenda
 from ..runtime.game import Decision, Game, Option, arg_key
@@ -43,6 +44,9 @@ class StrategyAgent:
         # names an observation reads -> (the game's memory, what its view was made of, the view): see _observed
         self._views: dict[frozenset, tuple] = {}
         self._decided: Any = None  # the view of the last decision, renewed for the next (Memory.seen_by `into`)
+        # the steps the strategy may still spend in this game, every decision and observation together, and the
+        # view spending them now (see naipes.library.limits.GAME_STEPS: its memory is kept across decisions)
+        self.left, self._spending = GAME_STEPS, None
 
     def reseed(self, seed: int) -> None:
         self.rng.seed(seed)
@@ -59,6 +63,7 @@ class StrategyAgent:
         """A new game: start the memory, and watch the moves the observation rules are about."""
         self.game, self.seat = game, seat
         self.memory, self._views, self._decided = {}, {}, None
+        self.left = GAME_STEPS
         view = self._view(game, {})
         with self.strategy.program.located():
             self.memory = {var.name: var.init(view, view.vars) for var in self.strategy.memory}
@@ -174,6 +179,12 @@ class StrategyAgent:
     def _filled(self, view: Any, offered: dict) -> Any:
         """`view` given the seat's generator and memory, `me` and the arguments offered."""
         assert self.seat is not None  # (as above)
+        self._settle()
+        if self.left <= 0:
+            raise GameError(f"strategy {self.name}: more than {GAME_STEPS:,} steps in this game (items gone over by "
+                            "loops, calls of functions, items of the lists and texts made): it runs away")
+        view.left, view.steps = self.left, MAX_STEPS if self.left >= MAX_STEPS else self.left
+        view.allowance, self._spending = view.steps, view
         view.rng = self.rng
         V = view.vars
         for name, value in self.memory.items():
@@ -213,6 +224,13 @@ class StrategyAgent:
 
     def _keep(self, V: dict) -> None:
         self.memory = {name: V[name] for name in self.memory}
+        self._settle()
+
+    def _settle(self) -> None:
+        """Take what the view in use spent from the steps the strategy may still spend."""
+        view = self._spending
+        if view is not None:
+            self.left, self._spending = view.left - (view.allowance - view.steps), None
 
 
 def _unique(values: list) -> list:

@@ -50,6 +50,7 @@ MAX_DECISIONS = 10_000_000  # the largest max_decisions a rule file may ask for
 SEQUENCES: Final = (list, tuple, str)
 SIZED: Final = (list, tuple, str, set, frozenset, dict)  # (zones are lists)
 TEXT_CHUNK: Final = 64  # characters a step compares (Python compares and hashes a text in C, a word at a time)
+COPY_CHUNK: Final = 64  # items of a collection a step copies (Python copies a tuple in C)
 HASHED_EXACTLY: Final = 1 << 60  # a whole number within (-this, this) is its own hash (Python's: modulo 2**61 - 1)
 MAX_ALIKE: Final = 8  # different values hashed alike that a set or a map of the state may hold (see alike_at_most)
 BOUND: Final = 1 << MAX_BITS  # a whole number of at most MAX_BITS bits is within (-BOUND, BOUND)

@@ -42,10 +42,14 @@ pending ones (``queue``).
 from __future__ import annotations
 
 import sys
+from bisect import bisect_left
+from collections import Counter
 from collections.abc import Callable
 from heapq import heapify, heappop, heappush
+from operator import itemgetter
 from typing import TYPE_CHECKING, Any, Final
 
+from ..library.limits import COPY_CHUNK, MAX_ALIKE
 from ..program import Matching
 from .memory import ENTERED, FACT_CLASS, PLAYER_CLASS, SHARED, ZONE_CLASS, Memory
 
@@ -283,7 +287,9 @@ class Agenda:
         self.room = QUEUE_ROOM  # the queue's length past which the entries that no longer count are dropped
         self.batches: dict[int, tuple[int, list[Any]]] = {}  # rule index -> (batch, entries): see _enqueue
         # id of a Join -> (the facts it indexed, the index): _fact_index
-        self.join_indexes: dict[int, tuple[Any, dict[Any, Any] | None]] = {}
+        # join -> (the facts it was made from, their index by the join's key or None, how many keys hash alike or
+        # None when too many did: see _bucket)
+        self.join_indexes: dict[int, tuple[Any, dict[Any, Any] | None, Counter[int] | None]] = {}
         # kind -> the last difference worked out between its facts (see _diff)
         self.diffs: dict[str, tuple[Any, ...]] = {}
         # LEX and MEA: a written key (a name, (attr, seat)) -> when it was last written (START before)
@@ -573,29 +579,34 @@ class Agenda:
         from the facts that came and went since it was last asked for."""
         now = memory.vars[kind]
         cached = self.join_indexes.get(id(join))
-        if cached is not None and cached[0] is now:
+        if cached is not None and (cached[0] is now or cached[2] is None):  # (None: crowded, for good)
             return cached[1]
         V, key = memory.vars, join.key
         assert key is not None  # (a join looked up by key)
         index: dict[Any, Any] | None
+        alike: Counter[int] = Counter()  # how many keys hash alike, by hash (see _bucket)
         try:
             if cached is None or cached[1] is None:
                 index = {}
                 for fact in now:
-                    index.setdefault(key(memory, V, fact), []).append((fact.time_tag, fact))
+                    _bucket(index, alike, key(memory, V, fact)).append((fact.time_tag, fact))
             else:
-                before, kept = cached
-                assert kept is not None  # (tested above)
-                index = kept
+                before, index, kept_alike = cached
+                assert index is not None and kept_alike is not None  # (tested above)
+                alike = kept_alike
                 went, new = self._diff(kind, before, now)
                 for fact in went:
-                    bucket = kept[key(memory, V, fact)]
-                    bucket[:] = [entry for entry in bucket if entry[1] is not fact]
+                    bucket = index[key(memory, V, fact)]
+                    del bucket[_place(bucket, fact)]
+                    memory.spend(len(bucket) // COPY_CHUNK)  # (the bucket's later entries are moved down)
                 for fact in new:
-                    kept.setdefault(key(memory, V, fact), []).append((fact.time_tag, fact))
-        except TypeError:  # an unhashable key
+                    _bucket(index, alike, key(memory, V, fact)).append((fact.time_tag, fact))
+        except TypeError:  # a key that cannot be hashed
             index = None
-        self.join_indexes[id(join)] = (now, index)
+        except _Crowded:  # keys made to hash alike: no index, for good
+            self.join_indexes[id(join)] = (now, None, None)
+            return None
+        self.join_indexes[id(join)] = (now, index, alike)
         return index
 
     def _requeue(self, rule: RuleSpec, moved: list[Activation], flags: dict[tuple[Any, ...], int]) -> None:
@@ -1639,3 +1650,32 @@ def _hashable(value: Any) -> Any:
 def memory_local(memory: Memory, binding: tuple[Any, ...]) -> tuple[Any, ...]:
     """A binding's values as objects of `memory` (players and zones belong to one memory)."""
     return tuple([v if type(v) in SHARED else memory.localize(v) for v in binding])
+
+
+FIRST: Final = itemgetter(0)
+
+
+def _place(bucket: list[Any], fact: Any) -> int:
+    """Where `fact` is in a bucket of a join's index: found by its time tag, a bucket being in the order of its
+    facts' tags as the facts are, but for facts put back by a move taken back (a search's), found one by one."""
+    i = bisect_left(bucket, fact.time_tag, key=FIRST)
+    if i < len(bucket) and bucket[i][1] is fact:
+        return i
+    return next(j for j, entry in enumerate(bucket) if entry[1] is fact)
+
+
+class _Crowded(Exception):
+    """More than MAX_ALIKE keys of a join's index hash alike."""
+
+
+def _bucket(index: dict[Any, Any], alike: Counter[int], key: Any) -> list[Any]:
+    """The bucket of `key` in a join's index, made if new: a file can make keys that hash alike (see
+    naipes.library.limits.Budget.hashed), and each look-up of one would compare it with them all, so more than
+    MAX_ALIKE of them end the index (_Crowded: the join goes over the facts, as for a key that cannot be hashed)."""
+    bucket = index.get(key)
+    if bucket is None:
+        bucket = index[key] = []
+        alike[hash(key)] += 1
+        if alike[hash(key)] > MAX_ALIKE:
+            raise _Crowded
+    return bucket

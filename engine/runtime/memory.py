@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import random
 import sys
+from bisect import bisect_left
 from collections import Counter
 from collections.abc import Callable, Iterable
 from collections.abc import Set as AbstractSet
@@ -25,9 +26,11 @@ from typing import Any, Final
 from ..errors import GameError, ParamError
 from ..library.builtins import DECK, TEAMS, members, shuffle_in_place, team, team_numbers
 from ..library.limits import (
+    COPY_CHUNK,
     GAME_STEPS,
     HASHED_EXACTLY,
     LEAVES,
+    MAX_ALIKE,
     MAX_ITEMS,
     MAX_STEPS,
     UNBOUNDED,
@@ -47,6 +50,7 @@ ZONE_CLASS: Final = Zone
 CARD_CLASS: Final = CardBase
 PLAYER_CLASS: Final = PlayerBase
 FACT_CLASS: Final = FactBase
+TIME_TAG: Final = attrgetter("time_tag")  # (a fact's: the collection of a kind is in the order of its facts' tags)
 
 # Players asked together with the pending one (Memory.ask_group): 'each' or 'any', the players still to be asked
 # after it, and for 'each' the answers held so far, (player, move, argument) (held for another seat, in a seat's
@@ -658,8 +662,9 @@ class Memory(Budget):
                                 f"of them: {kind}.{declared(field)} is {value!r}")
         facts, weight, indexes = self._book(kind)
         fact_weight = weigh(fact)
-        self.spend(fact_weight)  # (before its values are hashed, and as it is kept)
-        if self.hashed(tuple(fact)) in self._index(kind, fact.fields())[0]:
+        # (before its values are hashed, and as it is kept; the collection is copied with it)
+        self.spend(fact_weight + len(facts) // COPY_CHUNK)
+        if tuple(fact) in self._index(kind, fact.fields())[0]:
             return
         weight += fact_weight
         if weight > MAX_ITEMS:
@@ -674,12 +679,13 @@ class Memory(Budget):
             raise GameError(f"'retract' takes a fact, got {fact!r}")
         kind = fact.kind
         facts, weight, indexes = self._book(kind)
-        for i, other in enumerate(facts):
-            if other is fact:
-                self.clock += 1
-                self._keep(kind, facts[:i] + facts[i + 1:], weight - weigh(fact), indexes, fact, -1)
-                return
-        raise GameError(f"cannot retract {fact!r}: it is not asserted (retracted already?)")
+        tag = getattr(fact, "time_tag", None)
+        i = bisect_left(facts, tag, key=TIME_TAG) if tag is not None else len(facts)  # (facts are in tag order)
+        if i == len(facts) or facts[i] is not fact:
+            raise GameError(f"cannot retract {fact!r}: it is not asserted (retracted already?)")
+        self.spend(len(facts) // COPY_CHUNK)  # (the collection is copied without it)
+        self.clock += 1
+        self._keep(kind, facts[:i] + facts[i + 1:], weight - weigh(fact), indexes, fact, -1)
 
     def modify_fact(self, fact: Any, changes: dict[str, Any]) -> None:
         """Retract a fact and assert it with some fields changed: a new fact, the newest, as in CLIPS 6.4 (which
@@ -721,6 +727,12 @@ class Memory(Budget):
         return book
 
     def _index(self, kind: str, fields: tuple[str, ...]) -> tuple[Counter[Any], dict[Any, Any]]:
+        counter, since, _ = self._indexed(kind, fields)
+        return counter, since
+
+    def _indexed(self, kind: str, fields: tuple[str, ...]) -> tuple[Counter[Any], dict[Any, Any], Counter[int]]:
+        """(the index of the facts of `kind` by `fields`: see _book, and how many of its keys hash alike, by hash:
+        at most MAX_ALIKE, so that a look-up compares with at most that many: see _keep)."""
         indexes = self._book(kind)[2]
         found = indexes.get(fields)
         if found is None:
@@ -730,23 +742,34 @@ class Memory(Budget):
             since: dict[Any, Any] = {}
             for fact in reversed(facts):  # (the oldest fact with the values: since when they are there)
                 since[read(fact)] = fact.time_tag
-            found = indexes[fields] = (Counter(map(read, facts)), since)
+            counter = Counter(map(read, facts))
+            found = indexes[fields] = (counter, since, Counter(map(hash, counter)))
         return found
 
     def _keep(self, kind: str, facts: tuple[Any, ...], weight: int, indexes: dict[Any, Any], fact: Any,
               change: int) -> None:
-        """Write the new collection (weighed already: it is not walked again), its indexes kept up."""
+        """Write the new collection (weighed already: it is not walked again), its indexes kept up. A fact whose
+        values would be the (MAX_ALIKE + 1)th key of an index to hash alike is refused (see Budget.hashed: a file
+        can make values that hash alike, and each look-up of one would compare with them all)."""
         clock = self.clock
-        for fields, (counter, since) in indexes.items():
-            values = tuple(getattr(fact, f) for f in fields)
+        keys = [(tuple(getattr(fact, f) for f in fields), found) for fields, found in indexes.items()]
+        if change > 0:
+            for values, (counter, _, alike) in keys:
+                if values not in counter and alike[hash(values)] >= MAX_ALIKE:
+                    raise GameError(f"the facts '{kind}' would hold more than {MAX_ALIKE} different values that "
+                                    "Python hashes alike (numbers or tuples made so): finding one would mean "
+                                    "comparing it with them all")
+        for values, (counter, since, alike) in keys:
             count = counter[values] + change
             if count > 0:
                 counter[values] = count
                 if count == 1 and change > 0:
                     since[values] = clock
+                    alike[hash(values)] += 1
             else:
                 del counter[values]
                 since[values] = clock
+                alike[hash(values)] -= 1
         self.indexes[kind] = (facts, weight, indexes)
         old = self.vars[kind]
         if self.trail is not None:
