@@ -46,7 +46,8 @@ class StrategyAgent:
         self._decided: Any = None  # the view of the last decision, renewed for the next (Memory.seen_by `into`)
         # the steps the strategy may still spend in this game, every decision and observation together, and the
         # view spending them now (see naipes.library.limits.GAME_STEPS: its memory is kept across decisions)
-        self.left, self._spending = GAME_STEPS, None
+        self.left = GAME_STEPS
+        self._spending: Any = None
 
     def reseed(self, seed: int) -> None:
         self.rng.seed(seed)
