@@ -237,8 +237,11 @@ def test_names_the_language_refuses_get_a_located_error(place: str, tmp_path: Pa
 
 
 # Places where a declared name becomes a key or a prefixed name, never an attribute: each must load and play.
+OWN_NAMES = {"keys", "deck", "rank", "total", "play", "finish"}  # (the names keyed_file gives things itself)
+
+
 def keyed_names() -> list[str]:
-    return [n for n in DOORS if accepted(n, None) and n not in LANGUAGE_NAMES]
+    return [n for n in DOORS if accepted(n, None) and n not in LANGUAGE_NAMES and n not in OWN_NAMES]
 
 
 def keyed_file(names: list[str]) -> dict:
@@ -264,7 +267,7 @@ def keyed_file(names: list[str]) -> dict:
 @pytest.mark.parametrize("full", [False, pytest.param(True, marks=pytest.mark.slow)])
 def test_names_that_become_keys_are_only_keys(full: bool, tmp_path: Path) -> None:
     names = keyed_names()
-    chunks = [names[i:i + 70] for i in range(0, len(names) - 69, 70)]
+    chunks = [(names + names[:69])[i:i + 70] for i in range(0, len(names), 70)]  # (the last filled from the first)
     assert chunks
     for chunk in chunks if full else chunks[:2]:
         path = tmp_path / "keys.yaml"
