@@ -64,3 +64,15 @@ def test_an_error_shows_a_control_character_escaped():
     assert str(RuleError(f"unknown section '{ESCAPE}'")) == "unknown section '\\x1b]0;PWNED\\x07'"
     assert str(ParamError(ESCAPE)) == "\\x1b]0;PWNED\\x07"
     assert str(RuleError("two\n\tlines")) == "two\n\tlines"  # (a new line and a tab are shown as they are)
+
+
+@pytest.mark.parametrize("param", [f"colour={ESCAPE}", "colour=\udcff1", f"{ESCAPE}=1", "colour=" + "x" * 1_000_001])
+def test_a_param_given_a_control_character_half_a_character_or_a_huge_text_is_refused(tmp_path, param):
+    # a text param reached the cards' names, a log (which cannot hold half a character: a traceback) and the
+    # terminal; given on the command line or by the web table, it is checked as a file's texts are
+    path = written(tmp_path, GAME.replace("THEN", "end game").replace(
+        "players: 2", "players: 2\nparams:\n  colour: {type: str, default: oros}"))
+    result = CliRunner().invoke(main, ["check", str(path), "-p", param])
+    assert result.exit_code != 0 and isinstance(result.exception, (SystemExit, ParamError)), result.output
+    assert "\x1b" not in result.output and "\udcff" not in result.output
+    assert "control character" in result.output or "half a character" in result.output or "too long" in result.output

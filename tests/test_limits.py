@@ -136,6 +136,17 @@ HASHED_ALIKE = {
     "pairs of small numbers hashing alike made a set": f"let pairs = {ALIKE!r}\nout = len(set(pairs))",
 }
 RUNAWAYS.update({case: ("", body, f"{MAX_STEPS:,} steps") for case, body in HASHED_ALIKE.items()})
+# Python's search for a text in a text may try it at every place: charged by the product of their lengths
+TEXTS_IN_TEXTS = "let h = 'a' * 2499\nlet p = 'a' * 1497 + 'ba'\nfor i in range(15000):\n  "
+RUNAWAYS.update({
+    "a text searched for a text again and again": ("", TEXTS_IN_TEXTS + "out = 1 if p in h else 0",
+                                                   f"{MAX_STEPS:,} steps"),
+    "a text not found in a text again and again": ("", TEXTS_IN_TEXTS + "out = 1 if p not in h else 0",
+                                                   f"{MAX_STEPS:,} steps"),
+    "a text split at a text again and again": ("", TEXTS_IN_TEXTS + "out = len(split(h, p))", f"{MAX_STEPS:,} steps"),
+    "a chain searching a text again and again": ("", TEXTS_IN_TEXTS + "out = 1 if '' < p in h else 0",
+                                                 f"{MAX_STEPS:,} steps"),
+})
 
 
 def game_file(tmp_path, functions: str, body: str):
@@ -155,6 +166,13 @@ def test_a_runaway_evaluation_ends_with_a_located_error_naming_the_limit(tmp_pat
     error = caught.value
     assert error.location is not None and error.location.file == str(path), str(error)
     assert says in error.message, error.message
+
+
+def test_a_short_text_searched_for_in_a_long_one_runs(tmp_path):
+    body = "let h = 'ab' * 5000\nfor i in range(50):\n  out = out + (1 if 'ba' in h else 0) + len(split(h, 'ba'))"
+    game = Game(load_program(game_file(tmp_path, "", body)), 1)
+    game.start()
+    assert game.over
 
 
 def test_a_loop_within_the_limits_runs(tmp_path):
@@ -609,3 +627,17 @@ rules:
     with pytest.raises(GameError, match=f"more than {GAME_STEPS:,} steps"):
         play_game(program, [hoarder, RandomAgent(2)], seed=1, game=game)
     assert game.decisions <= 2 * GAME_STEPS // 450_000 + 2
+
+
+@pytest.mark.parametrize("when", ["True", "not over and a + b + c < 0"])
+def test_a_rules_bindings_are_charged_a_step_a_value_tried(tmp_path, when):
+    # three variables over 200 values: 8 million bindings tried by the agenda (and, all let through, 3.6 GB of
+    # activations), not one step of the file's charged
+    path = tmp_path / "cube.yaml"
+    path.write_text(f"game: cube\nplayers: 2\nstate:\n  xs: \"list(range(200))\"\n  over: false\nrules:\n"
+                    f"  - name: cube\n    for: [\"a in xs\", \"b in xs\", \"c in xs\"]\n    when: \"{when}\"\n"
+                    "    then: \"end game\"\n  - {name: stop, when: \"not over\", then: \"end game\"}\n",
+                    encoding="utf-8")
+    with pytest.raises(GameError, match=f"more than {MAX_STEPS:,} steps") as caught:
+        Game(load_program(path), 1).start()
+    assert caught.value.location is not None and caught.value.location.line == 7

@@ -53,7 +53,7 @@ MEMORY_API = frozenset({"set_var", "set_attr", "grow_var", "grow_attr", "move", 
                         "entering_step", "entered", "reset_variables", "goto", "start_turns", "settle_turns",
                         "pass_turn", "set_team_attr", "refresh", "events", "assert_fact", "retract_fact", "modify_fact",
                         "has_fact", "spend", "give", "given", "call", "weighed", "searched", "compared",
-                        "charge_sized", "weighing", "hashed", "hashed_all"})
+                        "charge_sized", "weighing", "hashed", "hashed_all", "contains"})
 CONSTANT_TYPES = (type(None), bool, int, float, str)
 
 

@@ -349,6 +349,12 @@ class Writer:
         """A chain of comparisons, each charged for what it compares (_compare_charges): its left side weighed,
         the collection a member is searched in charged for its items."""
         operands = [self.expr(node.first), *map(self.expr, node.operands)]
+        if len(node.ops) == 1 and node.ops[0][0] in ("in", "not in") and not node.cheap_operands:
+            weigh_member, search = _compare_charges(node.ops[0][0], node.first, node.operands[0])
+            if search:  # (the member at hand: a text searched for a text is charged by both: Budget.contains)
+                member = f"M.hashed({operands[0]})" if weigh_member else operands[0]
+                found = f"M.contains({member}, {operands[1]})"
+                return f"(not {found})" if node.ops[0][0] == "not in" else found
         for i, (op, left, right) in enumerate([] if node.cheap_operands else _pairs(node)):
             weigh_left, search_right = _compare_charges(op, left, right)
             if weigh_left:

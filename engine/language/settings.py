@@ -3,7 +3,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..errors import Location, ParamError, did_you_mean
+from ..errors import Location, ParamError, did_you_mean, printable, unshowable
+from ..library.limits import MAX_ITEMS
 from ..program import Param
 from .compiler import identifier_problem
 from .loader import Map, number_problem
@@ -117,6 +118,9 @@ class Settings(SectionReader):
 
     def apply_overrides(self, params: dict[str, Param], values: dict[str, Any]) -> None:
         for name, raw in self.overrides.items():
+            problem = unshowable(name) or unshowable(raw)  # (half a character, or one a terminal obeys)
+            if problem:
+                raise ParamError(f"param '{printable(name)}': {problem}")
             if name not in params:
                 hint = did_you_mean(name, params) or (f"params: {', '.join(params)}" if params
                                                       else "this game has no params")
@@ -158,6 +162,8 @@ def check_param_value(param: Param, value: Any) -> str | None:
     problem = number_problem(value)
     if problem:
         return f"{value!r} is {problem}"
+    if isinstance(value, str) and len(value) > MAX_ITEMS:
+        return f"a text of {len(value):,} characters is too long (the limit is {MAX_ITEMS:,})"
     expected = PARAM_TYPES[param.type]
     wrong_type = not isinstance(value, expected) or (expected is int and isinstance(value, bool))
     if wrong_type and not (expected is float and isinstance(value, int) and not isinstance(value, bool)):

@@ -16,7 +16,7 @@ from types import GeneratorType
 from typing import Any, Final
 
 from ..errors import GameError
-from .limits import Budget, bounded_join, bounded_range, bounded_str, bounded_sum
+from .limits import TEXT_CHUNK, Budget, bounded_join, bounded_range, bounded_str, bounded_sum
 from .melds import best_melds, can_lay_off, is_meld, lay_off_all, longest_run, meld_and_lay_off, meldable
 from .names import attribute
 
@@ -137,7 +137,11 @@ def top(zone: Any, count: int | None = None) -> Any:
     return list(zone[-count:]) if count > 0 else []
 
 
-def split(text: str, sep: str | None = None) -> list:
+def split(budget: Budget, text: str, sep: str | None = None) -> list:
+    """`text` cut at each `sep` (None: at each run of white space); a text searched for a text costs a step per
+    TEXT_CHUNK of the product of their lengths (see Budget.contains)."""
+    if isinstance(text, str) and isinstance(sep, str):
+        budget.spend(len(text) * len(sep) // TEXT_CHUNK)
     return text.split(sep)
 
 
@@ -348,7 +352,7 @@ BUILTINS: dict[str, Builtin] = {
     "count": Builtin(count, 1, 1, returns="int", doc="how many items are true", iterates=True),
     "index_of": Builtin(index_of, 2, 2, returns="int",
                         doc="where an item first is among items (from 0)", work="compared"),
-    "split": Builtin(split, 1, 2, returns="list"),
+    "split": Builtin(split, 1, 2, costly=True, returns="list"),
     "join": Builtin(bounded_join, 1, 2, costly=True, returns="str", iterates=True),
     "first": Builtin(first, 1, 2, iterates=True),
     "all_cards": Builtin(all_cards, 0, 0, state=True, returns="list", work="made"),

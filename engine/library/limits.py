@@ -52,7 +52,7 @@ SIZED: Final = (list, tuple, str, set, frozenset, dict)  # (zones are lists)
 TEXT_CHUNK: Final = 64  # characters a step compares (Python compares and hashes a text in C, a word at a time)
 COPY_CHUNK: Final = 64  # items of a collection a step copies (Python copies a tuple in C)
 HASHED_EXACTLY: Final = 1 << 60  # a whole number within (-this, this) is its own hash (Python's: modulo 2**61 - 1)
-MAX_ALIKE: Final = 8  # different values hashed alike that a set or a map of the state may hold (see alike_at_most)
+MAX_ALIKE: Final = 8  # different values hashed alike that a set or a map of the state may hold (see check_alike)
 BOUND: Final = 1 << MAX_BITS  # a whole number of at most MAX_BITS bits is within (-BOUND, BOUND)
 
 
@@ -170,13 +170,30 @@ class Budget:
             if value not in seen:
                 seen.append(value)
 
-    def searched(self, items: Any) -> Any:
-        """`items`, after spending what searching them for a member may cost: a list's, tuple's or text's items
-        are each compared (:func:`work`); a set or a dict looks the member up by its hash (weighed apart)."""
-        if not isinstance(items, (set, frozenset, dict)):
+    def contains(self, member: Any, items: Any) -> bool:
+        """`member in items`, after spending what the search may cost: a list's or tuple's items are each compared
+        (:func:`work`); a text searched for a text costs a step per TEXT_CHUNK of the product of their lengths
+        (Python's search for a short text may try it at every place: 'a' * 1500 + 'ba' in 'a' * 2500 compares
+        3.7 million characters); a set or a dict looks the member up by its hash (charged apart: hashed)."""
+        kind = type(items)
+        if kind is str and type(member) is str:
+            self.steps -= 1 + len(items) * len(member) // TEXT_CHUNK
+        elif kind is not set and kind is not dict and kind is not frozenset:
             self.steps -= work(items)
-            if self.steps < 0:
-                self.spend(0)  # (says so)
+        if self.steps < 0:
+            self.spend(0)  # (says so)
+        return member in items
+
+    def searched(self, items: Any) -> Any:
+        """`items`, after spending what searching them for a member may cost, when the member is not at hand (a
+        member of a chain of comparisons, `a < b in c`): as `contains` does, a text as if searched for a text as
+        long as itself."""
+        if type(items) is str:
+            self.steps -= 1 + len(items) * len(items) // TEXT_CHUNK
+        elif not isinstance(items, (set, frozenset, dict)):
+            self.steps -= work(items)
+        if self.steps < 0:
+            self.spend(0)  # (says so)
         return items
 
     def compared(self, items: Any, each: int = 0, sorting: bool = False) -> Any:

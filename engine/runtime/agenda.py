@@ -49,6 +49,7 @@ from heapq import heapify, heappop, heappush
 from operator import itemgetter
 from typing import TYPE_CHECKING, Any, Final
 
+from ..errors import GameError
 from ..library.limits import COPY_CHUNK, MAX_ALIKE
 from ..program import Matching
 from .memory import ENTERED, FACT_CLASS, PLAYER_CLASS, SHARED, ZONE_CLASS, Memory
@@ -523,6 +524,16 @@ class Agenda:
 
     def _bindings(self, rule: RuleSpec, memory: Memory,
                   given: dict[int, Any] | None = None) -> list[tuple[tuple[Any, ...], tuple[Any, ...]]]:
+        """_bound, a limit it runs into (a step a value tried) located at the rule."""
+        try:
+            return self._bound(rule, memory, given)
+        except GameError as exc:
+            if exc.location is not None or exc.message.startswith("in "):
+                raise
+            raise GameError(f"in the 'for' of rule '{rule.name}': {exc.message}", rule.location) from None
+
+    def _bound(self, rule: RuleSpec, memory: Memory,
+               given: dict[int, Any] | None = None) -> list[tuple[tuple[Any, ...], tuple[Any, ...]]]:
         """Every binding of the rule's variables that its tests at binding time let through (one activation
         each), with its position: where each value stands in its collection (see Join), and for a variable over a
         kind of fact (`fact_levels`) its fact's time tag, which orders the facts as their collection does and stays
@@ -543,6 +554,7 @@ class Agenda:
                 if type(chosen) is int:
                     limit = chosen
                 else:
+                    memory.spend(len(found) * len(chosen))  # (a step a value tried, as a loop's item)
                     found = [(position + (i,), binding + (value,)) for position, binding in found
                              for i, value in chosen
                              if join is None or not join.tests or join.passes(memory, binding + (value,))]
@@ -559,10 +571,11 @@ class Agenda:
                     assert probe is not None  # (a join with a key has its probe)
                     try:
                         candidates = index.get(probe(memory, V, *binding), ())
+                        memory.spend(len(candidates))  # (a step a value tried, as a loop's item)
                     except TypeError:  # a key that cannot be looked up: go over them all
                         candidates = None
                 if candidates is None:
-                    values = domain(memory, V, *binding)
+                    values = memory.charge(domain(memory, V, *binding))  # (a step a value tried)
                     candidates = [(value.time_tag, value) for value in values] if kind is not None else \
                         enumerate(values)
                 for i, value in candidates:
