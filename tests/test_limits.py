@@ -641,3 +641,39 @@ def test_a_rules_bindings_are_charged_a_step_a_value_tried(tmp_path, when):
     with pytest.raises(GameError, match=f"more than {MAX_STEPS:,} steps") as caught:
         Game(load_program(path), 1).start()
     assert caught.value.location is not None and caught.value.location.line == 7
+
+
+HEAVY_MOVES = """\
+game: heavy
+players: {min: 2, max: 2, default: 2, ai: AGENT}
+state: {n: 0, x: 0}
+moves:
+  go:
+    choose: "k in [1, 2]"
+    then: |
+      x = x + k + 0 * len([i for i in range(440000)])
+      n += 1
+rules:
+  - {name: ask, when: "n < 40", then: "ask players[n % 2] to go"}
+  - {name: stop, when: "n >= 40", then: "end game"}
+result: "x % 7"
+"""
+
+
+@pytest.mark.parametrize("agent", ["ismcts", "pimc"])
+def test_a_search_spends_at_most_its_decisions_steps_in_its_worlds(tmp_path, agent):
+    # a search plays in copies of the game, which the game's budget does not bound: each move here is nearly an
+    # operation's million steps, and a hundred playouts of 40 moves took minutes a decision; the worlds of one
+    # decision spend SEARCH_STEPS at most, and the search stops there as at a deadline: at the same place each time
+    path = tmp_path / "heavy.yaml"
+    path.write_text(HEAVY_MOVES.replace("AGENT", agent), encoding="utf-8")
+    program = load_program(path)
+    chosen = []
+    for _ in range(2):
+        game = Game(program, 1)
+        game.start()
+        searcher = make_agent(agent, 1, program)
+        chosen.append(searcher.choose(game.decision()).arg)
+        if agent == "ismcts":
+            assert 1 <= searcher.iterations_done < 100
+    assert chosen[0] == chosen[1]

@@ -131,9 +131,20 @@ class ISMCTSAgent:
         root = _Node(decision.player)
         self._scale = 1e-9
         deadline = self._deadline = Deadline(self.seconds, self.clock)
+        with deadline.searching():  # (its worlds spend the decision's steps: see naipes.agents.deadline)
+            done = self._search(root, deadline)
+        self.iterations_done += done
+        by_key = {o.key: o for o in decision.options}
+        ranked = sorted(((child.visits, child.total / max(child.visits, 1), key)
+                         for key, child in root.children.items() if key in by_key), reverse=True)
+        return by_key[ranked[0][2]] if ranked else decision.options[0]
+
+    def _search(self, root: _Node, deadline: Deadline) -> int:
+        """The iterations of one decision, from `root`, until there have been as many as asked for or the
+        `deadline` has passed (its seconds, its steps), after one at least; how many."""
         done = 0
         knowledge = self.knowledge
-        assert knowledge is not None  # attached above
+        assert knowledge is not None  # attached in choose
         pool: list[tuple[Game, float]] = \
             self.inference.weighted_worlds(self.rng, POOL, deadline.share(INFERENCE_SHARE)) \
             if self.inference is not None else []  # (empty if no candidate was weighed in time: worlds unweighted)
@@ -142,7 +153,7 @@ class ISMCTSAgent:
         # agent follows the game it last played by the game's identity, and would take a world filled in again for
         # the one it followed)
         spare: Game | None = None
-        while done < self.iterations if self.seconds is None else not deadline.passed() or not done:
+        while not (done and deadline.passed()) and (self.seconds is not None or done < self.iterations):
             if pool:  # a world of the pool, drawn by its weight (each iteration plays in a copy of its own)
                 world = pool[bisect.bisect_right(totals, self.rng.random() * totals[-1])][0].clone(spare)
             else:
@@ -150,11 +161,7 @@ class ISMCTSAgent:
             self._iterate(root, world)
             spare = world if self.policy is None else None
             done += 1
-        self.iterations_done += done
-        by_key = {o.key: o for o in decision.options}
-        ranked = sorted(((child.visits, child.total / max(child.visits, 1), key)
-                         for key, child in root.children.items() if key in by_key), reverse=True)
-        return by_key[ranked[0][2]] if ranked else decision.options[0]
+        return done
 
     # -------------------------------------------------------------- iteration
     def _iterate(self, root: _Node, world: Game) -> None:
@@ -220,14 +227,14 @@ class ISMCTSAgent:
         policy, rng = self.policy, self.rng
         left = self.depth
         while left > 0 and not (world.over or world.paused or _moved(world, start, watching)):
+            if self._deadline.passed():
+                break  # (a playout stopped by the deadline: scored where it stands, as one cut off)
             if policy is None:  # (moves in one loop, up to the first that writes what the evaluation reads)
                 made = world.play_out(lambda offered: _random_move(offered, rng), left)
                 if not made:  # (a world that others hear: one move at a time)
                     _step(world, lambda offered: _random_move(offered, rng))
                 left -= made or 1
             else:
-                if self._deadline.passed():
-                    break  # (a policy's playout stopped by the deadline: scored where it stands, as one cut off)
                 world.apply(policy.choose(world.decision()))
                 left -= 1
         end = standing(world)

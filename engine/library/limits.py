@@ -34,6 +34,7 @@ Each limit ends the evaluation with a located error naming it (see :class:`Budge
 from __future__ import annotations
 
 from collections.abc import Iterator
+from contextvars import ContextVar
 from types import GeneratorType
 from typing import Any, Final
 
@@ -41,7 +42,11 @@ from ..errors import GameError
 
 MAX_STEPS: Final = 1_000_000  # loop items, function calls and items made, per engine operation
 GAME_STEPS: Final = 100 * MAX_STEPS  # steps a whole game may spend, all its operations together
+SEARCH_STEPS: Final = 50 * MAX_STEPS  # steps the worlds of one decision's search may spend together
 UNBOUNDED: Final = 1 << 62  # the steps left to a copy: a search's world or a seat's view (bounded by its agent)
+# the steps the search under way may still spend (a one-item list its worlds take what they spend from), or None:
+# a copy made during a search spends from it (see Budget.refuel and naipes.agents.deadline)
+SEARCH_POOL: Final[ContextVar[list[int] | None]] = ContextVar("SEARCH_POOL", default=None)
 MAX_ITEMS: Final = 1_000_000  # items of a list or set, characters of a text
 MAX_DEPTH: Final = 100  # collections inside collections in a value kept or shown (each level is a C call deep)
 MAX_BITS: Final = 4_096  # bits of a product of whole numbers
@@ -72,18 +77,22 @@ class Budget:
     naipes.errors.GameError: a text of 2,000,000 characters is too long (the limit is 1,000,000)
     """
 
-    __slots__ = ("steps", "allowance", "left", "alike")
+    __slots__ = ("steps", "allowance", "left", "alike", "pool")
 
     def __init__(self) -> None:
         self.steps = self.allowance = MAX_STEPS
         self.left = GAME_STEPS  # what the game's operations before this one left of its GAME_STEPS
         # hash -> the different values this operation hashed alike (see hashed); None: none hashed yet
         self.alike: dict[int, list[Any]] | None = None
+        self.pool: list[int] | None = None  # the search's steps this copy spends from (SEARCH_POOL), or None
 
     def refuel(self) -> None:
         """A new engine operation begins: it may spend MAX_STEPS steps, or what is left of the game's GAME_STEPS
         when that is less (what the operation before spent is taken from it)."""
-        left = self.left - (self.allowance - self.steps)
+        spent = self.allowance - self.steps
+        left = self.left - spent
+        if self.pool is not None:
+            self.pool[0] -= spent  # (a search's world: the search stops once its steps are spent)
         if left <= 0:
             self.left, self.steps, self.allowance = 0, 0, 0
             raise GameError(_ran_away(True))

@@ -907,9 +907,10 @@ class Game:
         one loop, as `play_quietly`'s; the moves made."""
         memory, agenda, program = self.memory, self.agenda, self.program
         V, runs, max_decisions = memory.vars, self.runs, program.max_decisions
-        watching, made = self.watched is not None, 0
+        watching, made, pool = self.watched is not None, 0, memory.pool
         while made < most and not memory.over and not self.paused and not (
-                self.listeners or self.observers or self.before_move or self.after_move or memory.events is not None):
+                self.listeners or self.observers or self.before_move or self.after_move or memory.events is not None
+                or (pool is not None and pool[0] <= 0)):  # (a search's steps spent: see naipes.agents.deadline)
             player, names = memory.pending  # type: ignore[misc]  # (set: a game not over waits for a decision)
             self._options = None
             move, arg = choose(self._offer(player, names, True))

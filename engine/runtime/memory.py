@@ -33,6 +33,7 @@ from ..library.limits import (
     MAX_ALIKE,
     MAX_ITEMS,
     MAX_STEPS,
+    SEARCH_POOL,
     UNBOUNDED,
     Budget,
     check_alike,
@@ -123,7 +124,7 @@ class Memory(Budget):
             return
         self._share(program, [], {}, {})
         self._begin()
-        self.left = GAME_STEPS  # (the game itself)
+        self.left, self.pool = GAME_STEPS, SEARCH_POOL.get()  # (a game made in a search spends from it too)
         self.vars: dict[str, Any] = {}
         self.players: list[PlayerBase] = []
         self.zones: list[Zone] = []
@@ -161,7 +162,7 @@ class Memory(Budget):
         # what the engine operation under way may still spend, and the game after it (see naipes.library.limits):
         # a copy (a search's world, a seat's view) is bounded by the agent that uses it, not by the game's total
         self.steps = self.allowance = MAX_STEPS
-        self.left, self.alike = UNBOUNDED, None
+        self.left, self.alike, self.pool = UNBOUNDED, None, SEARCH_POOL.get()
         self.dirty: set[Any] = set()
         self.events: list[str] | None = []  # announcements not yet told; None: nobody is told
         # told of every card movement and shuffle (what a seat can know: naipes.agents.knowledge)
