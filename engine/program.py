@@ -15,6 +15,7 @@ from pathlib import PurePath
 from typing import TYPE_CHECKING, Any, Literal, NoReturn
 
 from .errors import GameError, Location, NaipesError
+from .library.limits import MAX_STEPS
 from .library.names import ATTRIBUTE_PREFIX, attribute, declared
 
 if TYPE_CHECKING:
@@ -422,6 +423,7 @@ class Program:
     cards: CardSpec | None
     max_firings: int
     max_decisions: int
+    max_steps: int = MAX_STEPS  # steps one operation may take (the file's `max_steps:`: see naipes.library.limits)
     doc: str = ""  # how to play, in a few lines (the rule file's `doc:`)
     views: list = field(default_factory=list)  # [ViewSpec]
     evaluation: Callable | None = None  # f(memory, vars, player): standing mid-game, for search playouts

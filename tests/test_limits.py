@@ -677,3 +677,36 @@ def test_a_search_spends_at_most_its_decisions_steps_in_its_worlds(tmp_path, age
         if agent == "ismcts":
             assert 1 <= searcher.iterations_done < 100
     assert chosen[0] == chosen[1]
+
+
+@pytest.mark.parametrize("kept, domain", [
+    ("list(range(300000))", "[kept] * 1000"),  # a long list bound a thousand times: copied into each key
+    (f"[k * {P} for k in range(200000)]", "kept"),  # numbers hashing alike bound: keys hashing alike
+])
+def test_the_values_a_rule_binds_are_charged_as_its_keys_are_made(tmp_path, kept, domain):
+    # an activation is keyed by the values it binds (a list copied into a tuple, a set shown): what making and
+    # hashing the keys costs is paid for, as a set's members are
+    path = tmp_path / "bound.yaml"
+    path.write_text(f"game: bound\nplayers: 2\nstate:\n  kept: \"[]\"\n  done: false\nsetup: \"kept = {kept}\"\n"
+                    f"rules:\n  - name: each\n    for: [\"x in {domain}\"]\n    when: \"not done\"\n"
+                    "    then: \"done = True\"\n  - {name: stop, when: done, then: \"end game\"}\n", encoding="utf-8")
+    with pytest.raises(GameError, match=f"more than {MAX_STEPS:,} steps") as caught:
+        Game(load_program(path), 1).start()
+    assert caught.value.location is not None and caught.value.location.line == 8
+
+
+def test_max_steps_is_bounded_by_a_games_steps_and_defaults(tmp_path):
+    path = tmp_path / "s.yaml"
+    path.write_text(f"game: s\nmax_steps: {GAME_STEPS + 1}\n", encoding="utf-8")
+    with pytest.raises(RuleErrors, match="max_steps"):
+        load_program(path)
+    path.write_text("game: s\n", encoding="utf-8")
+    assert load_program(path).max_steps == MAX_STEPS
+    # a program that needs more steps in one operation says so, and gets them
+    body = "out = len([1 for a in range(1000) for b in range(1500)])"
+    with pytest.raises(GameError, match="max_steps"):
+        Game(load_program(game_file(tmp_path, "", body)), 1).start()
+    path = game_file(tmp_path, "max_steps: 4000000", body)
+    game = Game(load_program(path), 1)
+    game.start()
+    assert game.over

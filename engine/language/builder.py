@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import Location, RuleError, RuleErrors, did_you_mean
-from ..library.limits import MAX_DECISIONS, MAX_FIRINGS
+from ..library.limits import GAME_STEPS, MAX_DECISIONS, MAX_FIRINGS, MAX_STEPS
 from ..program import (
     CardSpec,
     Matching,
@@ -108,6 +108,7 @@ class Compiled:
     display: dict[str, Any]
     max_firings: int
     max_decisions: int
+    max_steps: int
     symmetric: tuple[str, ...]  # the card attributes whose values play alike (cards: symmetric:)
     defs: list[Definition]
     rule_units: dict[int, tuple[Unit, list[Unit]]]
@@ -184,9 +185,11 @@ class Builder(Settings, Phases, Declarations, Cards, Moves, Rules):
                                self.error)
         max_firings = self.limit("max_firings", 100_000, MAX_FIRINGS)
         max_decisions = self.limit("max_decisions", 100_000, MAX_DECISIONS)
+        max_steps = self.limit("max_steps", MAX_STEPS, GAME_STEPS)
         numbers_at = {s: self.tree.loc(s) for s in ("result", "evaluation", "estimate") if s in self.tree}
         return Compiled(cards, state, player_state, setup, moves, rules, result, evaluation, estimate, numbers_at,
-                        views, display, max_firings, max_decisions, symmetric, self.defs, rule_units(read), turns)
+                        views, display, max_firings, max_decisions, max_steps, symmetric, self.defs, rule_units(read),
+                        turns)
 
     def fact_collections(self) -> list[VarSpec]:
         """For each kind of fact, the variable holding those asserted (empty at the start)."""
@@ -324,7 +327,8 @@ def link(declared: Declared, compiled: Compiled, path: str, overrides: dict[str,
         params=declared.params, param_values=declared.values, zones=zones, state=state, player_state=player_state,
         phases=declared.phases, strategy=declared.strategy, rules=compiled.rules, moves=compiled.moves,
         setup=module.resolve(compiled.setup), result=numbers(compiled.result, "result"), cards=cards,
-        max_firings=compiled.max_firings, max_decisions=compiled.max_decisions, views=compiled.views,
+        max_firings=compiled.max_firings, max_decisions=compiled.max_decisions, max_steps=compiled.max_steps,
+        views=compiled.views,
         evaluation=numbers(compiled.evaluation, "evaluation"), estimate=numbers(compiled.estimate, "estimate"),
         display=compiled.display, player_class=player_class(player_state, zones),
         state_names=tuple(v.name for v in state), global_zone_names=tuple(z.name for z in zones if not z.per_player),

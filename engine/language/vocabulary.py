@@ -350,6 +350,8 @@ RULE_FILE = _record(
     display=("how the cards look at the web table: corner, suit, names, icons, colours, order (plain data)", DISPLAY),
     max_firings=("firings allowed between two decisions (at most 1,000,000)", COUNT),
     max_decisions=("decisions after which a game is cut off, so that none goes on for ever (default 100,000)", COUNT),
+    max_steps=("steps (loop items, calls, items made, bindings tried) one operation may take (default 1,000,000; at "
+               "most 100,000,000, a whole game's)", COUNT),
     extends=("base rule file of a variant: a path, or the name of a shipped rule file", TEXT),
     override=("rules (or phase steps) changing the base's by name, key by key (a key given null is taken away)",
               ListOf(_taken_away_by_null(RULE))),

@@ -77,33 +77,36 @@ class Budget:
     naipes.errors.GameError: a text of 2,000,000 characters is too long (the limit is 1,000,000)
     """
 
-    __slots__ = ("steps", "allowance", "left", "alike", "pool")
+    __slots__ = ("steps", "allowance", "left", "alike", "pool", "per_operation")
 
-    def __init__(self) -> None:
-        self.steps = self.allowance = MAX_STEPS
+    def __init__(self, per_operation: int = MAX_STEPS) -> None:
+        self.per_operation = per_operation  # the steps one operation may take (a rule file's max_steps)
+        self.steps = self.allowance = per_operation
         self.left = GAME_STEPS  # what the game's operations before this one left of its GAME_STEPS
         # hash -> the different values this operation hashed alike (see hashed); None: none hashed yet
         self.alike: dict[int, list[Any]] | None = None
         self.pool: list[int] | None = None  # the search's steps this copy spends from (SEARCH_POOL), or None
 
     def refuel(self) -> None:
-        """A new engine operation begins: it may spend MAX_STEPS steps, or what is left of the game's GAME_STEPS
-        when that is less (what the operation before spent is taken from it)."""
+        """A new engine operation begins: it may spend `per_operation` steps (MAX_STEPS, unless the rule file says
+        `max_steps`), or what is left of the game's GAME_STEPS when that is less (what the operation before spent is
+        taken from it)."""
         spent = self.allowance - self.steps
         left = self.left - spent
         if self.pool is not None:
             self.pool[0] -= spent  # (a search's world: the search stops once its steps are spent)
         if left <= 0:
             self.left, self.steps, self.allowance = 0, 0, 0
-            raise GameError(_ran_away(True))
+            raise GameError(_ran_away(True, self.per_operation))
         self.left, self.alike = left, None
-        self.steps = self.allowance = MAX_STEPS if left >= MAX_STEPS else left
+        per_operation = self.per_operation
+        self.steps = self.allowance = per_operation if left >= per_operation else left
 
     def spend(self, count: int) -> None:
         self.steps -= count
         if self.steps < 0:
             self.steps = 0
-            raise GameError(_ran_away(self.allowance < MAX_STEPS))
+            raise GameError(_ran_away(self.allowance < self.per_operation, self.per_operation))
 
     def step(self) -> None:
         """One step: a call of a rule file's function."""
@@ -247,12 +250,13 @@ class Budget:
         return items
 
 
-def _ran_away(whole_game: bool) -> str:
+def _ran_away(whole_game: bool, per_operation: int) -> str:
     if whole_game:
         return (f"this game took more than {GAME_STEPS:,} steps in all (items gone over by loops, calls of functions, "
                 "items of the lists and texts made, in every operation of the game): the rule file runs away")
-    return (f"this took more than {MAX_STEPS:,} steps in one go (items gone over by loops, calls of functions, items "
-            "of the lists and texts made): the rule file runs away")
+    return (f"this took more than {per_operation:,} steps in one go (items gone over by loops, calls of functions, "
+            "items of the lists and texts made, bindings of rules tried): the rule file runs away (one that needs "
+            f"more says so: max_steps, at most {GAME_STEPS:,})")
 
 
 def _made(budget: Budget, value: Any, size: int) -> None:

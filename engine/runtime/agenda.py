@@ -50,7 +50,7 @@ from operator import itemgetter
 from typing import TYPE_CHECKING, Any, Final
 
 from ..errors import GameError
-from ..library.limits import COPY_CHUNK, MAX_ALIKE
+from ..library.limits import COPY_CHUNK, HASHED_EXACTLY, MAX_ALIKE
 from ..program import Matching
 from .memory import ENTERED, FACT_CLASS, PLAYER_CLASS, SHARED, ZONE_CLASS, Memory
 
@@ -421,7 +421,7 @@ class Agenda:
         moved: list[Activation] = []
         action = rule.action
         for position, binding in self._bindings(rule, memory):
-            bkey = tuple([_identity(v) for v in binding])
+            bkey = _binding_key(rule, memory, binding)
             places = before.get(bkey)
             if places:
                 was = places.pop(0)
@@ -500,7 +500,7 @@ class Agenda:
                 found += self._bindings(rule, memory, given)
         fresh, action = [], rule.action
         for position, binding in found:
-            acts[position] = Activation(rule, binding, position, tuple([_identity(v) for v in binding]), action)
+            acts[position] = Activation(rule, binding, position, _binding_key(rule, memory, binding), action)
             matches.flags[position] = 0
             fresh.append(position)
         self.bindings[rid] = Bindings(acts, _bound_read_index(rule, acts.values()),
@@ -1635,6 +1635,23 @@ def _get(by_value: dict[Any, int], value: Any) -> int:
         return by_value.get(value, 0)
     except TypeError:  # an unhashable value is no rule's literal
         return 0
+
+
+def _binding_key(rule: RuleSpec, memory: Memory, binding: tuple[Any, ...]) -> tuple[Any, ...]:
+    """How an activation's binding is keyed (_identity of each value), after spending what making and hashing the
+    key costs: a collection bound is copied into it, or shown (Budget.hashed: its items, and a tuple or a large
+    number among the values hashed alike); a limit it runs into is located at the rule."""
+    for value in binding:
+        kind = type(value)
+        if kind in COLLECTIONS or (kind is int and not -HASHED_EXACTLY < value < HASHED_EXACTLY):
+            try:
+                memory.hashed(value)
+            except GameError as exc:
+                raise GameError(f"in the 'for' of rule '{rule.name}': {exc.message}", rule.location) from None
+    return tuple([_identity(v) for v in binding])
+
+
+COLLECTIONS: Final = frozenset({tuple, list, set, frozenset, dict})
 
 
 def _identity(value: Any) -> Any:

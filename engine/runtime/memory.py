@@ -32,7 +32,6 @@ from ..library.limits import (
     LEAVES,
     MAX_ALIKE,
     MAX_ITEMS,
-    MAX_STEPS,
     SEARCH_POOL,
     UNBOUNDED,
     Budget,
@@ -161,7 +160,8 @@ class Memory(Budget):
         """A memory's own bookkeeping and caches, as a new memory and each copy start them."""
         # what the engine operation under way may still spend, and the game after it (see naipes.library.limits):
         # a copy (a search's world, a seat's view) is bounded by the agent that uses it, not by the game's total
-        self.steps = self.allowance = MAX_STEPS
+        self.per_operation = self.program.max_steps
+        self.steps = self.allowance = self.per_operation
         self.left, self.alike, self.pool = UNBOUNDED, None, SEARCH_POOL.get()
         self.dirty: set[Any] = set()
         self.events: list[str] | None = []  # announcements not yet told; None: nobody is told
@@ -946,7 +946,8 @@ class Memory(Budget):
     def restart(self) -> None:
         """A view used again (see StrategyAgent._observed): what its last use wrote down starts afresh."""
         self.dirty.clear()
-        self.events, self.indexes, self.steps, self.allowance, self.alike = [], {}, MAX_STEPS, MAX_STEPS, None
+        self.events, self.indexes, self.alike = [], {}, None
+        self.steps = self.allowance = self.per_operation
 
     def _copy_plan(self, reads: AbstractSet[str] | None) -> _CopyPlan:
         """The program's plan for copies holding what `reads` names (None: all), made when first asked for: one
