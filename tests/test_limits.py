@@ -238,13 +238,15 @@ def test_a_game_that_never_ends_is_cut_off_and_its_result_says_so(tmp_path):
     assert records[-1]["type"] == "end" and records[-1]["cut_off"] == result.cut_off
 
 
-def test_max_decisions_is_bounded_and_defaults(tmp_path):
+@pytest.mark.parametrize("setting, largest, default", [("max_decisions", MAX_DECISIONS, 100_000),
+                                                       ("max_steps", GAME_STEPS, MAX_STEPS)])
+def test_a_setting_of_limits_is_bounded_and_defaults(tmp_path, setting, largest, default):
     path = tmp_path / "d.yaml"
-    path.write_text(f"game: d\nmax_decisions: {MAX_DECISIONS + 1}\n", encoding="utf-8")
-    with pytest.raises(RuleErrors, match="max_decisions"):
+    path.write_text(f"game: d\n{setting}: {largest + 1}\n", encoding="utf-8")
+    with pytest.raises(RuleErrors, match=setting):
         load_program(path)
     path.write_text("game: d\n", encoding="utf-8")
-    assert load_program(path).max_decisions == 100_000
+    assert getattr(load_program(path), setting) == default
 
 
 @pytest.mark.parametrize("word", [None, 1])
@@ -695,14 +697,7 @@ def test_the_values_a_rule_binds_are_charged_as_its_keys_are_made(tmp_path, kept
     assert caught.value.location is not None and caught.value.location.line == 8
 
 
-def test_max_steps_is_bounded_by_a_games_steps_and_defaults(tmp_path):
-    path = tmp_path / "s.yaml"
-    path.write_text(f"game: s\nmax_steps: {GAME_STEPS + 1}\n", encoding="utf-8")
-    with pytest.raises(RuleErrors, match="max_steps"):
-        load_program(path)
-    path.write_text("game: s\n", encoding="utf-8")
-    assert load_program(path).max_steps == MAX_STEPS
-    # a program that needs more steps in one operation says so, and gets them
+def test_a_program_that_needs_more_steps_in_one_operation_says_so(tmp_path):
     body = "out = len([1 for a in range(1000) for b in range(1500)])"
     with pytest.raises(GameError, match="max_steps"):
         Game(load_program(game_file(tmp_path, "", body)), 1).start()
