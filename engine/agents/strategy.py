@@ -14,7 +14,7 @@ from typing import Any
 from ..errors import GameError, ParamError
 from ..language.strategies import BEGUN, OFFERED, Strategy
 from ..library.builtins import pick
-from ..library.limits import GAME_STEPS, MAX_STEPS
+from ..library.limits import GAME_STEPS
 from ..program import CardBase, PlayerBase
 from ..runtime.agenda import new_agenda
 from ..runtime.game import Decision, Game, Option, arg_key
@@ -184,7 +184,7 @@ class StrategyAgent:
         if self.left <= 0:
             raise GameError(f"strategy {self.name}: more than {GAME_STEPS:,} steps in this game (items gone over by "
                             "loops, calls of functions, items of the lists and texts made): it runs away")
-        view.left, view.steps = self.left, MAX_STEPS if self.left >= MAX_STEPS else self.left
+        view.left, view.steps = self.left, min(view.per_operation, self.left)
         view.allowance, self._spending = view.steps, view
         view.rng = self.rng
         V = view.vars
