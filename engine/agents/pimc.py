@@ -138,39 +138,43 @@ class PIMCAgent:
         assert knowledge is not None  # attached in choose
         deadline = Deadline(self.seconds, self.clock)
         self._deadline = deadline
-        with deadline.searching():  # (its worlds spend the decision's steps: see deadline)
-            sums: dict[tuple, float] = {}
-            weight_sum = 0.0
-            exact, left = self.exact, 0
-            for done, (world, weight) in enumerate(self._worlds(knowledge, deadline)):
+        with deadline.searching():  # (its worlds spend the decision's steps: see naipes.agents.deadline)
+            return self._solved(decision, knowledge, deadline)
+
+    def _solved(self, decision: Decision, knowledge: Knowledge, deadline: Deadline) -> dict[tuple, float]:
+        """evaluate's means, of the worlds solved before the `deadline` (its seconds, its steps)."""
+        sums: dict[tuple, float] = {}
+        weight_sum = 0.0
+        exact, left = self.exact, 0
+        for done, (world, weight) in enumerate(self._worlds(knowledge, deadline)):
+            if done and deadline.passed():
+                break
+            if exact is not None and not done:
+                left = exact.moves_left(world)
+                if left >= self._too_long:
+                    exact = None  # (as long as a hand whose exact search did not fit the budget: skipped)
+            solution = exact.try_solve(world, decision.player, deadline) if exact is not None else None
+            if solution is None:
+                if exact is not None:  # (a hand this long does not fit the budget, or the time)
+                    self._too_long, exact = left, None  # (this decision's other worlds are as long)
                 if done and deadline.passed():
                     break
-                if exact is not None and not done:
-                    left = exact.moves_left(world)
-                    if left >= self._too_long:
-                        exact = None  # (as long as a hand whose exact search did not fit the budget: skipped)
-                solution = exact.try_solve(world, decision.player, deadline) if exact is not None else None
-                if solution is None:
-                    if exact is not None:  # (a hand this long does not fit the budget, or the time)
-                        self._too_long, exact = left, None  # (this decision's other worlds are as long)
-                    if done and deadline.passed():
-                        break
-                    self._cut_short = False
-                    # (the first world's search is finished whatever the time, so that one is counted; a later one
-                    # that the deadline stops is dropped: a rule file whose turns are long chains of one player's
-                    # moves could make a search a turn deep take long)
-                    found = self.cut.try_solve(world, decision.player, deadline) if done else \
-                        self.cut.solve(world, decision.player, line=False)
-                    if found is None or self._cut_short:
-                        break  # (a search or a line the deadline stopped: the world is not counted)
-                    solution = found
-                else:
-                    self.worlds_exact += 1
-                for option, value in solution.moves:
-                    sums[option.key] = sums.get(option.key, 0.0) + weight * value[decision.player]
-                weight_sum += weight
-                self.worlds_done += 1
-            return {key: total / weight_sum for key, total in sums.items()}
+                self._cut_short = False
+                # (the first world's search is finished whatever the time, so that one is counted; a later one
+                # that the deadline stops is dropped: a rule file whose turns are long chains of one player's
+                # moves could make a search a turn deep take long)
+                found = self.cut.try_solve(world, decision.player, deadline) if done else \
+                    self.cut.solve(world, decision.player, line=False)
+                if found is None or self._cut_short:
+                    break  # (a search or a line the deadline stopped: the world is not counted)
+                solution = found
+            else:
+                self.worlds_exact += 1
+            for option, value in solution.moves:
+                sums[option.key] = sums.get(option.key, 0.0) + weight * value[decision.player]
+            weight_sum += weight
+            self.worlds_done += 1
+        return {key: total / weight_sum for key, total in sums.items()}
 
     def _worlds(self, knowledge: Knowledge, deadline: Deadline) -> Iterator[tuple[Game, float]]:
         """The worlds to solve, each with its weight (1 without inference), drawn as they are asked for. With a

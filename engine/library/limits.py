@@ -162,8 +162,7 @@ class Budget:
             items = list(items)
         self.compared(items)
         for item in items:
-            kind = type(item)
-            if kind is tuple or (kind is int and not -HASHED_EXACTLY < item < HASHED_EXACTLY):
+            if hashes_at_will(item):
                 self._hashed_alike(item)
         return items
 
@@ -404,6 +403,13 @@ def work(value: Any) -> int:
     return weigh(value, True)
 
 
+def hashes_at_will(value: Any) -> bool:
+    """Whether a file can make `value` hash alike with as many other values as it likes (see Budget.hashed): a
+    tuple, or a number past HASHED_EXACTLY."""
+    kind = type(value)
+    return kind is tuple or (kind is int and not -HASHED_EXACTLY < value < HASHED_EXACTLY)
+
+
 def check_alike(value: Any) -> None:
     """Refuse `value`, about to be kept in the game's state, if a set or a map in it holds more than MAX_ALIKE
     different members that hash alike (see Budget.hashed): each later look-up of one of them would compare it with
@@ -416,8 +422,7 @@ def check_alike(value: Any) -> None:
         if isinstance(item, (set, frozenset, dict)):
             counts: dict[int, int] = {}
             for member in item:
-                kind = type(member)
-                if kind is tuple or (kind is int and not -HASHED_EXACTLY < member < HASHED_EXACTLY):
+                if hashes_at_will(member):
                     key = hash(member)
                     counts[key] = counts.get(key, 0) + 1
                     if counts[key] > MAX_ALIKE:

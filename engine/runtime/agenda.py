@@ -50,7 +50,7 @@ from operator import itemgetter
 from typing import TYPE_CHECKING, Any, Final
 
 from ..errors import GameError
-from ..library.limits import COPY_CHUNK, HASHED_EXACTLY, MAX_ALIKE
+from ..library.limits import COPY_CHUNK, MAX_ALIKE, hashes_at_will
 from ..program import Matching
 from .memory import ENTERED, FACT_CLASS, PLAYER_CLASS, SHARED, ZONE_CLASS, Memory
 
@@ -530,7 +530,7 @@ class Agenda:
         except GameError as exc:
             if exc.location is not None or exc.message.startswith("in "):
                 raise
-            raise GameError(f"in the 'for' of rule '{rule.name}': {exc.message}", rule.location) from None
+            raise _at_rule(rule, exc) from None
 
     def _bound(self, rule: RuleSpec, memory: Memory,
                given: dict[int, Any] | None = None) -> list[tuple[tuple[Any, ...], tuple[Any, ...]]]:
@@ -1642,13 +1642,17 @@ def _binding_key(rule: RuleSpec, memory: Memory, binding: tuple[Any, ...]) -> tu
     key costs: a collection bound is copied into it, or shown (Budget.hashed: its items, and a tuple or a large
     number among the values hashed alike); a limit it runs into is located at the rule."""
     for value in binding:
-        kind = type(value)
-        if kind in COLLECTIONS or (kind is int and not -HASHED_EXACTLY < value < HASHED_EXACTLY):
+        if type(value) in COLLECTIONS or hashes_at_will(value):
             try:
                 memory.hashed(value)
             except GameError as exc:
-                raise GameError(f"in the 'for' of rule '{rule.name}': {exc.message}", rule.location) from None
+                raise _at_rule(rule, exc) from None
     return tuple([_identity(v) for v in binding])
+
+
+def _at_rule(rule: RuleSpec, exc: GameError) -> GameError:
+    """A limit the agenda ran into while binding `rule`'s variables, located at the rule."""
+    return GameError(f"in the 'for' of rule '{rule.name}': {exc.message}", rule.location)
 
 
 COLLECTIONS: Final = frozenset({tuple, list, set, frozenset, dict})

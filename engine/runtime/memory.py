@@ -28,7 +28,6 @@ from ..library.builtins import DECK, TEAMS, members, shuffle_in_place, team, tea
 from ..library.limits import (
     COPY_CHUNK,
     GAME_STEPS,
-    HASHED_EXACTLY,
     LEAVES,
     MAX_ALIKE,
     MAX_ITEMS,
@@ -36,6 +35,7 @@ from ..library.limits import (
     UNBOUNDED,
     Budget,
     check_alike,
+    hashes_at_will,
     plus,
     weigh,
 )
@@ -1516,7 +1516,7 @@ def _card_value(i: int, attr: str, value: Any, spec: CardSpec) -> Any:
     if value is not None and not isinstance(value, (bool, int, float, str)):
         raise GameError(f"card {i}: attribute '{attr}' is {kind_of(value)}; a card's attributes are plain values "
                         "(text, numbers, true/false)", spec.location)
-    if type(value) is int and not -HASHED_EXACTLY < value < HASHED_EXACTLY:  # (see Budget.hashed)
+    if hashes_at_will(value):  # (a number past HASHED_EXACTLY: cards are hashed without a charge)
         raise GameError(f"card {i}: attribute '{attr}' is {value:,}; a card's numbers are less than 2**60 in size",
                         spec.location)
     if isinstance(value, str) and len(value) > MAX_CARD_TEXT:
