@@ -287,12 +287,17 @@ class Join:
     """How one `for:` variable of a rule is bound (naipes.language.rules): the tests of its condition that
     read nothing a game changes and nothing of a later variable, made as soon as this variable is bound
     (a binding that fails one can never become true); with an equality between this variable and earlier
-    ones, `key` (of this variable) and `probe` (of the earlier ones) find the matching values by lookup."""
+    ones, `key` (of this variable) and `probe` (of the earlier ones) find the matching values by lookup.
+    `back`: the same lookup the other way, for a later variable whose probe reads only this one: when only a few
+    facts are bound to that later variable (the facts just asserted: Agenda.extend), this variable's facts are
+    looked up by their keys rather than all gone over."""
 
     domain: Callable | None  # f(memory, vars) -> the collection, for the lookup by key (None: no lookup)
     tests: tuple[Callable, ...] = ()  # f(memory, vars, *variables so far) -> bool
     key: Callable | None = None  # f(memory, vars, value) -> its key
     probe: Callable | None = None  # f(memory, vars, *earlier variables) -> the key wanted
+    back: tuple[tuple[int, Join], ...] = ()  # (a later variable's level, a Join keying this variable's values
+    #                                          by that later variable's probe)
 
     def passes(self, memory: Memory, binding: tuple[Any, ...]) -> bool:
         """Whether no test refuses the binding (a test that fails with an error refuses nothing: the condition,

@@ -1,7 +1,7 @@
 """Waltz line labelling (examples/waltz/): the rule file and the CLIPS version (waltz.clp, the rules of the CLIPS
 6.4 distribution's examples/waltz) fire each rule as often, make the same junctions and label every edge alike
-(issue 36). Needs clipspy (the `clips` extra); 3 regions are in the slow run, 12 in
-benchmarks/bench_rule_engines.py."""
+(issue 36). Needs clipspy (the `clips` extra); 12 regions, the benchmark's drawing
+(benchmarks/bench_rule_engines.py), are in the slow run."""
 from __future__ import annotations
 
 import re
@@ -69,7 +69,7 @@ def test_the_drawing_is_the_benchmarks():
     assert set(points.values()) == {2, 3}  # every point ends two lines (an L) or three (a tee, fork or arrow)
 
 
-@pytest.mark.parametrize("regions", [1, pytest.param(3, marks=pytest.mark.slow)])  # 12: bench_rule_engines.py
+@pytest.mark.parametrize("regions", [1, 3, pytest.param(12, marks=pytest.mark.slow)])
 def test_waltz_fires_as_often_as_in_clips_and_labels_the_same(regions):
     clips_counts, clips_junctions, clips_edges = run_clips(regions)
     naipes_counts, naipes_junctions, naipes_edges = run_naipes(regions)

@@ -149,8 +149,13 @@ def resolve_specs(module: Module, moves: dict[str, MoveSpec], variables: list[Va
         if rule.activation is not None:  # (made with the plans, before the functions were compiled)
             rule.activation.action = rule.action
         rule.domains = [resolve(d) for d in rule.domains]
-        rule.join = tuple(None if j is None else Join(resolve(j.domain), tuple(map(resolve, j.tests)), resolve(j.key),
-                                                       resolve(j.probe)) for j in rule.join)
+        rule.join = tuple(None if j is None else _linked_join(j, resolve) for j in rule.join)
+
+
+def _linked_join(join: Join, resolve: Callable[[Any], Any]) -> Join:
+    """A rule's Join with the names of its generated functions resolved (those of its lookups the other way too)."""
+    return Join(resolve(join.domain), tuple(map(resolve, join.tests)), resolve(join.key), resolve(join.probe),
+                tuple((later, _linked_join(other, resolve)) for later, other in join.back))
 
 
 def linked_plans(module: Module, plans: list[tuple[Matching, Any]]) -> tuple[Matching, ...]:

@@ -242,9 +242,12 @@ class Rules(SectionReader):
         test of `A and B and ...` that reads nothing a game changes (only the values bound, cards, params) is
         made as soon as its last variable is bound, and an equality between one variable and earlier ones
         becomes a lookup (the plain cross product `for: [p in players, q in players]` with `q.index ==
-        p.index + 1` binds P pairs, not P * P). Empty when no test can be made early."""
+        p.index + 1` binds P pairs, not P * P); where the earlier side reads one variable alone, the same equality
+        looks that variable's facts up the other way for the facts just asserted (Join.back). Empty when no test
+        can be made early."""
         tests: list[list[Any]] = [[] for _ in variables]  # (the names of generated functions, linked later)
-        keys: list[tuple[str, str] | None] = [None] * len(variables)
+        keys: list[tuple[Any, Any] | None] = [None] * len(variables)  # (key, probe): names, linked later
+        back: list[list[tuple[int, Join]]] = [[] for _ in variables]  # (see Join.back)
         what = f"condition of rule '{name}'"
         for unit, sides in self.compiler.conjuncts(when, dict.fromkeys(variables), what):
             if reads_through_calls(unit, self.function_reads()):
@@ -260,8 +263,16 @@ class Rules(SectionReader):
                         not reads_through_calls(theirs, self.function_reads()):
                     keys[level] = (self.define("rule_key", (variables[level],), mine, False, what),
                                    self.define("rule_probe", tuple(variables[:level]), theirs, False, what))
+                    earlier = [variables.index(v) for v in theirs.uses]
+                    if len(earlier) == 1 and not domains[earlier[0]].uses:  # (the probe reads one variable's value)
+                        key = self.define("rule_key", (variables[earlier[0]],), theirs, False, what)
+                        back[earlier[0]].append((level, Join(None, key=key)))
         if not any(tests):
             return ()
-        return tuple(Join(self.define("rule_domain", (), domains[level], False, f"'for' of rule '{name}'")
-                          if keys[level] else None, tuple(tests[level]), *(keys[level] or (None, None)))
-                     for level in range(len(variables)))
+        joins = []
+        for level, lookup in enumerate(keys):
+            key, probe = lookup or (None, None)
+            domain = self.define("rule_domain", (), domains[level], False, f"'for' of rule '{name}'") \
+                if lookup else None
+            joins.append(Join(domain, tuple(tests[level]), key, probe, tuple(back[level])))
+        return tuple(joins)

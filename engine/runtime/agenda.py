@@ -564,10 +564,15 @@ class Agenda:
             if join is not None and join.key is not None:
                 index = self._fact_index(join, kind, memory) if kind is not None else join.index(memory)
                 probe = join.probe
+            wanted = self._wanted(join, joins, kind, given, memory) \
+                if given is not None and index is None and join is not None and join.back and kind is not None \
+                else None
             found_next = []
             for position, binding in found:
-                candidates: Any = None
-                if index is not None:
+                candidates: Any = wanted
+                if wanted is not None:
+                    memory.spend(len(wanted))  # (a step a value tried, as a loop's item)
+                elif index is not None:
                     assert probe is not None  # (a join with a key has its probe)
                     try:
                         candidates = index.get(probe(memory, V, *binding), ())
@@ -586,6 +591,32 @@ class Agenda:
                         found_next.append((position + (i,), bound))
             found = found_next
         return found
+
+    def _wanted(self, join: Join, joins: tuple[Any, ...], kind: str, given: dict[int, Any],
+                memory: Memory) -> list[tuple[Any, Any]] | None:
+        """The facts of `kind` (a variable's, `join` its Join) that a later variable's given facts look for by key
+        (Join.back), with their time tags, in their order; None: no later variable is given facts (extend: the
+        facts just asserted), or a key cannot be looked up. The earlier variable's facts are looked up, not
+        all gone over, so that binding the facts just asserted costs what they match, not what is there."""
+        V = memory.vars
+        for later, back in join.back:
+            chosen = given.get(later)
+            if chosen is None or type(chosen) is int:
+                continue
+            index = self._fact_index(back, kind, memory)
+            if index is None:
+                return None
+            key = joins[later].key
+            memory.spend(len(chosen))  # (a step a key made)
+            found: dict[int, Any] = {}
+            try:
+                for _, fact in chosen:
+                    for tag, value in index.get(key(memory, V, fact), ()):
+                        found[tag] = value
+            except TypeError:  # a key that cannot be looked up
+                return None
+            return sorted(found.items())
+        return None
 
     def _fact_index(self, join: Join, kind: str, memory: Memory) -> dict[Any, Any] | None:
         """The facts of `kind` by `join`'s key, with their time tags (None: a key cannot be looked up), kept up
