@@ -359,6 +359,17 @@ rules:
     assert [rule for rule, _ in fired] == ["r", "fin"]
 
 
+def steps_to_the_end(path, n: int, made: str) -> int:
+    """The steps a game of `path` with param n spends, played to its end; it must have made the facts `made`
+    numbered 0 to n - 1."""
+    from naipes.library.limits import GAME_STEPS
+    game = Game(load_program(path, {"n": str(n)}), 0)
+    game.start()
+    assert game.over and sorted(f.k for f in game.memory.vars[made]) == list(range(n))
+    memory = game.memory
+    return GAME_STEPS - memory.left + memory.allowance - memory.steps
+
+
 # A chain of facts, each new one matched with one of many facts there before by an equality of their fields.
 CHAIN = """
 game: chain
@@ -383,16 +394,43 @@ rules:
 def test_a_fact_just_asserted_looks_up_its_partners_among_the_earlier_variables_facts(tmp_path, when):
     """Binding a new fact to a later variable looks up the earlier variable's facts by the equality between
     them (Join.back) instead of going over them all: the steps grow with the facts, not with their square."""
-    from naipes.library.limits import GAME_STEPS
     path = write_rules(tmp_path, CHAIN.replace("m.k == i.k and i.k + 1 < n", when), "chain.yaml", FIN)
-
-    def steps(n: int) -> int:
-        game = Game(load_program(path, {"n": str(n)}), 0)
-        game.start()
-        assert game.over and sorted(f.k for f in game.memory.vars["mark"]) == list(range(n))
-        memory = game.memory
-        return GAME_STEPS - memory.left + memory.allowance - memory.steps
-    few, many = steps(100), steps(400)
+    few, many = steps_to_the_end(path, 100, "mark"), steps_to_the_end(path, 400, "mark")
     # 4 times the facts: about 5.7 times the steps (a fact asserted copies its kind's collection, a step per 64
     # facts), where going over every item for each new mark took 16 times (20,474 and 323,714 steps)
     assert many < 8 * few
+
+
+# Each new mark reaches an item through a link (a mark's k is a link's `to`, its `source` an item's k), and
+# that item's reaching asserts the next mark: from item n - 1 down to item 0.
+LINKED = """
+game: linked
+params:
+  n: {type: int, default: 100, min: 1, max: 1000}
+facts:
+  item: [k]
+  link: [source, to]
+  mark: [k]
+  reached: [k]
+setup: |
+  for i in range(n):
+      assert item(k=i)
+      assert link(source=i, to=n - 1 - i)
+  assert mark(k=0)
+rules:
+  - name: reach
+    for: ["i in item", "l in link", "m in mark"]
+    when: "l.source == i.k and m.k == l.to and not exists(reached, k=i.k)"
+    then: |
+      assert reached(k=i.k)
+      if i.k > 0:
+          assert mark(k=n - i.k)
+"""
+
+
+def test_a_fact_just_asserted_reaches_the_first_variables_facts_through_the_ones_between(tmp_path):
+    """A new mark is joined to the links by its key, and from those links to the items by theirs: neither the
+    links nor the items are all gone over (the item is the first variable, two equalities away from the mark)."""
+    path = write_rules(tmp_path, LINKED, "linked.yaml", FIN)
+    few, many = steps_to_the_end(path, 100, "reached"), steps_to_the_end(path, 400, "reached")
+    assert many < 8 * few  # (as above: 16 times if each new mark went over every item)

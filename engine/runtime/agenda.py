@@ -545,6 +545,7 @@ class Agenda:
         found: list[tuple[tuple[Any, ...], tuple[Any, ...]]] = [((), ())]
         levels = rule.fact_levels
         joins = rule.join
+        wanted = self._wanted(rule, given, memory) if given is not None and joins else {}
         for level, domain in enumerate(rule.domains):
             join = joins[level] if joins else None
             kind = levels[level] if levels else None
@@ -564,14 +565,12 @@ class Agenda:
             if join is not None and join.key is not None:
                 index = self._fact_index(join, kind, memory) if kind is not None else join.index(memory)
                 probe = join.probe
-            wanted = self._wanted(join, joins, kind, given, memory) \
-                if given is not None and index is None and join is not None and join.back and kind is not None \
-                else None
+            looked_up = wanted.get(level) if index is None else None  # (a key of its own finds fewer)
             found_next = []
             for position, binding in found:
-                candidates: Any = wanted
-                if wanted is not None:
-                    memory.spend(len(wanted))  # (a step a value tried, as a loop's item)
+                candidates: Any = looked_up
+                if looked_up is not None:
+                    memory.spend(len(looked_up))  # (a step a value tried, as a loop's item)
                 elif index is not None:
                     assert probe is not None  # (a join with a key has its probe)
                     try:
@@ -592,31 +591,38 @@ class Agenda:
             found = found_next
         return found
 
-    def _wanted(self, join: Join, joins: tuple[Any, ...], kind: str, given: dict[int, Any],
-                memory: Memory) -> list[tuple[Any, Any]] | None:
-        """The facts of `kind` (a variable's, `join` its Join) that a later variable's given facts look for by key
-        (Join.back), with their time tags, in their order; None: no later variable is given facts (extend: the
-        facts just asserted), or a key cannot be looked up. The earlier variable's facts are looked up, not
-        all gone over, so that binding the facts just asserted costs what they match, not what is there."""
-        V = memory.vars
-        for later, back in join.back:
-            chosen = given.get(later)
-            if chosen is None or type(chosen) is int:
+    def _wanted(self, rule: RuleSpec, given: dict[int, Any], memory: Memory) -> dict[int, list[tuple[Any, Any]]]:
+        """For the variables over kinds of fact that the facts given to later ones reach by their equalities
+        (Join.back), the facts that can join them, with their time tags, in their order: looked up by key from the
+        facts given (extend: the facts just asserted) and on from those, a later variable before an earlier one,
+        rather than all gone over, so that binding the facts just asserted costs what they match, not what is
+        there. A variable no given fact reaches (or whose keys cannot be looked up) is not in it."""
+        V, joins, levels = memory.vars, rule.join, rule.fact_levels
+        wanted: dict[int, list[tuple[Any, Any]]] = {level: chosen for level, chosen in given.items()
+                                                    if type(chosen) is not int}
+        for level in range(len(joins) - 1, -1, -1):  # (a link goes back: from a later variable to an earlier one)
+            join, kind = joins[level], levels[level] if levels else None
+            if level in wanted or join is None or kind is None:
                 continue
-            index = self._fact_index(back, kind, memory)
-            if index is None:
-                return None
-            key = joins[later].key
-            memory.spend(len(chosen))  # (a step a key made)
-            found: dict[int, Any] = {}
-            try:
-                for _, fact in chosen:
-                    for tag, value in index.get(key(memory, V, fact), ()):
-                        found[tag] = value
-            except TypeError:  # a key that cannot be looked up
-                return None
-            return sorted(found.items())
-        return None
+            for later, back in join.back:
+                facts = wanted.get(later)
+                index = self._fact_index(back, kind, memory) if facts is not None else None
+                if facts is None or index is None:
+                    continue
+                linked = joins[later]
+                key = linked.key if linked is not None else None
+                assert key is not None  # (a link back is made with the later variable's key)
+                memory.spend(len(facts))  # (a step a key made)
+                found: dict[int, Any] = {}
+                try:
+                    for _, fact in facts:
+                        for tag, value in index.get(key(memory, V, fact), ()):
+                            found[tag] = value
+                except TypeError:  # a key that cannot be looked up
+                    continue
+                wanted[level] = sorted(found.items())
+                break
+        return wanted
 
     def _fact_index(self, join: Join, kind: str, memory: Memory) -> dict[Any, Any] | None:
         """The facts of `kind` by `join`'s key, with their time tags (None: a key cannot be looked up), kept up
