@@ -229,22 +229,23 @@ class Rules(SectionReader):
                         doc=str(spec.get("doc", "")), strategy=strategy)
         rule.guard_only = guard is not None and phase is None and cond_unit.tests == 1 and not variables and \
             not given
-        if variables and not given and not groups and isinstance(when, str):
-            rule.join = self.join_plan(name, when, variables, domain_units)
         if variables and not given:
             rule.fact_levels = tuple(text if text in self.sym.facts else None for text in collections)
+        if variables and not given and not groups and isinstance(when, str):
+            rule.join = self.join_plan(name, when, variables, domain_units, rule.fact_levels)
         rule.cond_kinds, rule.data_reads, rule.probed = condition_data(cond_unit, self.function_reads(), variables,
                                                                        set(self.sym.facts))
         return ReadRule(rule, cond_unit, domain_units, unit_writes(act_unit, self.sym.zones))
 
-    def join_plan(self, name: str, when: str, variables: list[str], domains: list[Unit]) -> tuple[Any, ...]:
+    def join_plan(self, name: str, when: str, variables: list[str], domains: list[Unit],
+                  kinds: tuple[str | None, ...]) -> tuple[Any, ...]:
         """The tests of a rule's condition made while its variables are bound (see naipes.program.Join): each
         test of `A and B and ...` that reads nothing a game changes (only the values bound, cards, params) is
         made as soon as its last variable is bound, and an equality between one variable and earlier ones
         becomes a lookup (the plain cross product `for: [p in players, q in players]` with `q.index ==
-        p.index + 1` binds P pairs, not P * P); where the earlier side reads one variable alone, the same equality
-        looks that variable's facts up the other way for the facts just asserted (Join.back). Empty when no test
-        can be made early."""
+        p.index + 1` binds P pairs, not P * P); where the earlier side reads one variable over a kind of fact
+        alone (`kinds`: each variable's kind of fact, or None), the same equality looks that variable's facts up the
+        other way for the facts just asserted (Join.back). Empty when no test can be made early."""
         tests: list[list[Any]] = [[] for _ in variables]  # (the names of generated functions, linked later)
         keys: list[tuple[Any, Any] | None] = [None] * len(variables)  # (key, probe): names, linked later
         back: list[list[tuple[int, Join]]] = [[] for _ in variables]  # (see Join.back)
@@ -264,7 +265,7 @@ class Rules(SectionReader):
                     keys[level] = (self.define("rule_key", (variables[level],), mine, False, what),
                                    self.define("rule_probe", tuple(variables[:level]), theirs, False, what))
                     earlier = [variables.index(v) for v in theirs.uses]
-                    if len(earlier) == 1 and not domains[earlier[0]].uses:  # (the probe reads one variable's value)
+                    if len(earlier) == 1 and kinds[earlier[0]]:  # (the probe reads one variable's fact)
                         key = self.define("rule_key", (variables[earlier[0]],), theirs, False, what)
                         back[earlier[0]].append((level, Join(None, key=key)))
         if not any(tests):
