@@ -276,11 +276,14 @@ def _body(kind: str, names: list[str], test: n.Expr | None, value: n.Expr,
     if kind in ORDER:
         def unset() -> n.Expr:
             return n.Compare(n.local(BEST, at), [("is", None)], [n.Unset(at=at)], at=at)
-        better = n.Compare(n.local(KEY, at), [(ORDER[kind], None)], [n.local(TOP, at)], at=at)
-        better.cheap_operands = cheap(value)  # (each key is the value's: a number, a few numbers)
-        keep: list[n.Stmt] = [n.set_local(BEST, n.local(names[0], at), at), n.set_local(TOP, n.local(KEY, at), at)]
-        loop: list[n.Stmt] = [n.set_local(KEY, value, at), n.If(n.BoolOp("or", [unset(), better], at=at), keep, [],
-                                                                   at=at)]
+        parts = value.items if isinstance(value, n.TupleExpr) and len(value.items) > 1 and cheap(value) else [value]
+        keys, tops = ([KEY], [TOP]) if len(parts) == 1 else \
+            ([f"{KEY}{i}" for i in range(len(parts))], [f"{TOP}{i}" for i in range(len(parts))])
+        better = _beats(ORDER[kind], keys, tops, cheap(value), at)
+        keep: list[n.Stmt] = [n.set_local(BEST, n.local(names[0], at), at),
+                              *(n.set_local(top, n.local(key, at), at) for key, top in zip(keys, tops))]
+        loop: list[n.Stmt] = [*(n.set_local(key, part, at) for key, part in zip(keys, parts)),
+                              n.If(n.BoolOp("or", [unset(), better], at=at), keep, [], at=at)]
         empty = n.builtin_call(kind, [n.local(ITEMS, at)], at)
         empty.keyed = True
         return [n.set_local(BEST, n.Unset(at=at), at), n.Loop(names, items, loop, at=at),
@@ -291,6 +294,23 @@ def _body(kind: str, names: list[str], test: n.Expr | None, value: n.Expr,
     if test is not None:
         found = n.If(test, [found], [], at=at)
     return [n.Loop(names, items, [found], at=at), n.Return(n.Constant(not settles, at=at), at=at)]
+
+
+def _beats(op: str, keys: list[str], tops: list[str], cheap_keys: bool, at: Where) -> n.Expr:
+    """Whether the key `keys` beats the top `tops` by `op` (> or <), as Python compares them: one value, or a tuple
+    written out (a key `(rank, strength)`) compared item by item in place, as a tuple compares itself (the first
+    item that is neither the same nor equal decides; all equal is not better), with no tuple made per item."""
+    def compare(key: str, by: str, top: str) -> n.Compare:
+        node = n.Compare(n.local(key, at), [(by, None)], [n.local(top, at)], at=at)
+        node.cheap_operands = cheap_keys  # (each key is the value's: a number, a few numbers)
+        return node
+    if len(keys) == 1:
+        return compare(keys[0], op, tops[0])
+    better: n.Expr = n.Constant(False, at=at)
+    for key, top in reversed(list(zip(keys, tops))):
+        same = n.BoolOp("or", [compare(key, "is", top), compare(key, "==", top)], at=at)
+        better = n.IfExp(better, same, compare(key, op, top), at=at)
+    return better
 
 
 def settled_by_loop(test: n.Expr, taken: Callable[[], set[str]]) -> bool:
