@@ -54,6 +54,8 @@ MAX_FIRINGS = 1_000_000  # the largest max_firings a rule file may ask for
 MAX_DECISIONS = 10_000_000  # the largest max_decisions a rule file may ask for
 SEQUENCES: Final = (list, tuple, str)
 SIZED: Final = (list, tuple, str, set, frozenset, dict)  # (zones are lists)
+_SIZED_KINDS: Final[dict[type, bool]] = {}  # a class -> whether its values are SIZED (isinstance tries each in turn:
+_MOST_KINDS = 256  # a card's class, the common argument, tried all six; a program's classes are few)
 TEXT_CHUNK: Final = 64  # characters a step compares (Python compares and hashes a text in C, a word at a time)
 COPY_CHUNK: Final = 64  # items of a collection a step copies (Python copies a tuple in C)
 HASHED_EXACTLY: Final = 1 << 60  # a whole number within (-this, this) is its own hash (Python's: modulo 2**61 - 1)
@@ -213,7 +215,7 @@ class Budget:
         if type(items) is GeneratorType:
             items = list(items)  # (its own loops were charged as it ran; its items are compared now)
         cost = work(items)
-        if sorting and isinstance(items, SIZED):
+        if sorting and sized(items):
             cost *= max(1, len(items).bit_length())
         self.steps -= cost + (len(items) * each if each else 0)
         if self.steps < 0:
@@ -224,7 +226,7 @@ class Budget:
         """`value`, an argument of a built-in, after spending a step for each item of a collection or character
         of a text (a built-in goes over its arguments: `split` a text, `longest_run` an order); nothing for a
         number, a card or a player."""
-        if isinstance(value, SIZED):
+        if sized(value):
             self.steps -= len(value)
             if self.steps < 0:
                 self.spend(0)  # (says so)
@@ -393,6 +395,17 @@ def weigh(value: Any, texts: bool = False) -> int:
     if total > MAX_ITEMS:
         raise _too_large()
     return total
+
+
+def sized(value: Any) -> bool:
+    """Whether `value` is one of the SIZED collections (a zone is a list), its class asked once."""
+    kind = type(value)
+    known = _SIZED_KINDS.get(kind)
+    if known is None:
+        known = isinstance(value, SIZED)
+        if len(_SIZED_KINDS) < _MOST_KINDS:
+            _SIZED_KINDS[kind] = known
+    return known
 
 
 def work(value: Any) -> int:
