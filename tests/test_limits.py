@@ -705,3 +705,20 @@ def test_a_program_that_needs_more_steps_in_one_operation_says_so(tmp_path):
     game = Game(load_program(path), 1)
     game.start()
     assert game.over
+
+
+def test_a_built_ins_argument_is_charged_its_items_whatever_class_was_asked_before():
+    # whether a value is a collection is asked once per class (naipes.library.limits.sized): a list subclass (a
+    # zone) is one, a card is none, and each later value of a class is charged as the first was
+    from naipes.library.limits import Budget
+    from naipes.runtime.zones import Zone
+
+    class Card:
+        pass
+
+    budget = Budget(1_000)
+    for value, items in [(Card(), 0), (Zone([1, 2, 3]), 3), ("abcd", 4), (Card(), 0), ({1: 2}, 1),
+                         (Zone([1]), 1), ((1, 2), 2), (7, 0)] * 2:
+        before = budget.steps
+        assert budget.charge_sized(value) is value
+        assert before - budget.steps == items, value

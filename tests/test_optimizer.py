@@ -929,3 +929,25 @@ def test_every_node_holds_its_children_as_its_class_says_in_the_shipped_rule_fil
     for name in ("tute_cabrero", "chinchon", "truco"):
         load_program(RULESETS / f"{name}.yaml", to_c=False)
     assert checked[0] > 10_000 and len(kinds) >= 60
+
+
+def test_a_key_written_as_a_tuple_is_compared_item_by_item_as_python_compares_tuples(tmp_path, monkeypatch):
+    # each key (a, b, c) of cheap items is kept as three locals, no tuple made per item; the first item neither
+    # the same nor equal decides, all equal is not better (the first best item is kept), and an item that is
+    # the same (None) is passed over without being ordered, as a tuple's comparison does
+    text = """\
+        game: t
+        functions:
+          ties(): "max([1, 2, 3, 4, 5], key=lambda r: (r > 2, 0, None))"
+          second(): "max([1, 2, 3, 4, 5], key=lambda r: (r > 1, -r, r == 3))"
+          third(): "min([4, 1, 2, 3], key=lambda r: (None, r < 3, -r))"
+        state:
+          v: "[ties(), second(), third()]"
+    """
+    game, source = optimised_source(tmp_path, monkeypatch, text)
+    assert game.memory.vars["v"] == [3, 2, 4]
+    reductions = [part for part in source.split("\ndef ") if part.startswith("reduction_")]
+    assert len(reductions) == 3, source
+    for reduction in reductions:
+        assert "v___key2 = " in reduction and "v___key = " not in reduction, reduction
+        assert "v___key0 is v___top0 or v___key0 == v___top0" in reduction, reduction
