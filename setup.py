@@ -29,9 +29,9 @@ from setuptools.errors import BaseError, CCompilerError
 
 # the modules every move, copy and search goes through; Zone (runtime/zones.py) stays Python: mypyc cannot
 # subclass list
-NATIVE = ["library/limits.py", "runtime/memory.py", "runtime/agenda.py", "runtime/game.py", "library/builtins.py",
-          "library/melds.py", "agents/knowledge.py", "agents/ismcts.py", "agents/solver.py", "agents/random_play.py",
-          "agents/strategy.py"]
+NATIVE = ["library/names.py", "library/limits.py", "runtime/memory.py", "runtime/agenda.py", "runtime/game.py",
+          "library/builtins.py", "library/melds.py", "agents/knowledge.py", "agents/ismcts.py", "agents/solver.py",
+          "agents/random_play.py", "agents/strategy.py"]
 
 # The runtime calls its own functions and Python's through many small calls: compiled without a PLT stub per
 # call, and with the library's own functions bound within it (nothing interposes them), its code is smaller

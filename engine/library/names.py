@@ -9,13 +9,21 @@ that take an attribute's name as text read it the same way (naipes.library.built
 from __future__ import annotations
 
 import sys
+from typing import Final
 
 ATTRIBUTE_PREFIX = "a_"
+_ATTRIBUTES: Final[dict[str, str]] = {}  # declared name -> its attribute: asked per player variable's write and per
+_MOST_ATTRIBUTES: Final = 1024  # meld search (compiled with the runtime); bounded, as a built-in's text may be anything
 
 
 def attribute(name: str) -> str:
     """The attribute through which generated code reaches the declared `name` (interned, as compiled names are)."""
-    return sys.intern(ATTRIBUTE_PREFIX + name)
+    found = _ATTRIBUTES.get(name)
+    if found is None:
+        found = sys.intern(ATTRIBUTE_PREFIX + name)
+        if len(_ATTRIBUTES) < _MOST_ATTRIBUTES:
+            _ATTRIBUTES[name] = found
+    return found
 
 
 def declared(attribute_name: str) -> str:

@@ -393,7 +393,7 @@ class Memory(Budget):
         """`obj.name = value`, for `name` a player variable (the key written is `(name, seat)`)."""
         if type(obj) is not self.player_class and not isinstance(obj, PLAYER_CLASS):
             raise GameError(f"cannot set '{name}' on {obj!r}: only players have variables")
-        attr = _ATTRIBUTES.get(name) or _attribute(name)
+        attr = attribute(name)
         old = getattr(obj, attr)
         if type(value) not in LEAVES and old is not value:
             self.spend(weigh(value))  # (before it is compared: see set_var)
@@ -428,7 +428,7 @@ class Memory(Budget):
         """`obj.name = obj.name + added`: set_attr as grow_var is set_var."""
         if not isinstance(obj, PLAYER_CLASS):
             raise GameError(f"cannot set '{name}' on {obj!r}: only players have variables")
-        attr = _ATTRIBUTES.get(name) or _attribute(name)
+        attr = attribute(name)
         old = getattr(obj, attr)
         value = plus(self, old, added)
         key = (name, obj.index)
@@ -1233,13 +1233,6 @@ WHERE: Final = "where"
 KEPT_DECKS = 16  # sets of player names whose deck a program keeps (see build_deck)
 REFRESH = "refresh "  # a dirty key REFRESH + rule name re-evaluates that rule (no declared name has a space)
 ENTERED = "entered "  # a dirty key ENTERED + phase: that phase's enter steps ran (its held rules are evaluated)
-_ATTRIBUTES: Final[dict[str, str]] = {}  # declared name -> the attribute holding it (naipes.program.attribute)
-
-
-def _attribute(name: str) -> str:
-    """`attribute(name)`, kept in a table (a player variable's write looks it up there first)."""
-    found = _ATTRIBUTES[name] = attribute(name)
-    return found
 
 
 def _place_of(card: CardBase, pile: list[Any]) -> int:
