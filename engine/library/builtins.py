@@ -289,9 +289,7 @@ def _hand(search: Callable, cards: Any, most: int) -> Any:
     return cards
 
 
-CARD_FIELDS = ("suit", "rank", "value", "jokers")  # the meld functions' options that name a card attribute
-_ATTRIBUTES: Final[dict[str, str]] = {}  # an option's text -> the attribute it names (attribute() is Python: called
-_MOST_ATTRIBUTES = 256  # twice a meld search, it took 4 % of random Chinchón's time); texts made up: not kept
+CARD_FIELDS: Final = frozenset({"suit", "rank", "value", "jokers"})  # meld functions' options naming a card attribute
 
 
 def _declared(options: dict[str, Any]) -> dict[str, Any]:
@@ -301,15 +299,9 @@ def _declared(options: dict[str, Any]) -> dict[str, Any]:
     declared ones unless given."""
     options.setdefault("suit", "suit")
     options.setdefault("rank", "rank")
-    for name in CARD_FIELDS:
-        text = options.get(name)
-        if type(text) is str:
-            found = _ATTRIBUTES.get(text)
-            if found is None:
-                found = attribute(text)
-                if len(_ATTRIBUTES) < _MOST_ATTRIBUTES:
-                    _ATTRIBUTES[text] = found
-            options[name] = found
+    for name, text in options.items():  # (a value replaced, never a key added: the walk stays valid)
+        if type(text) is str and name in CARD_FIELDS:
+            options[name] = attribute(text)
     return options
 
 

@@ -42,7 +42,7 @@ from functools import lru_cache
 from itertools import combinations
 from math import comb
 from operator import attrgetter
-from typing import Any
+from typing import Any, Final
 
 from .limits import Budget
 
@@ -447,9 +447,8 @@ def meldable(cards: Iterable, order: Iterable, suit: Any = "suit", rank: Any = "
     """
     if not isinstance(cards, list):  # (a list, or a zone, is only read)
         cards = list(cards)
-    order = order if type(order) is tuple else tuple(order)
     if jokers is not None and any(map(_reader(jokers, "jokers"), cards)):
-        t = _Table(cards, order, suit, rank, jokers)
+        t = _Table(cards, order if type(order) is tuple else tuple(order), suit, rank, jokers)
         union = 0
         for m in _candidates(t, _Shape(min_set, max_set, min_run, jokers_per_meld), budget):
             union |= m
@@ -457,11 +456,12 @@ def meldable(cards: Iterable, order: Iterable, suit: Any = "suit", rank: Any = "
     # without jokers: a card of a rank held min_set times is in a set, and a card inside
     # min_run held positions in a row of its suit is in a run.
     # Every (suit, position) held is a bit of one number, `held` (see _code).
-    places = _places_of(order, suit, rank) if type(suit) is str and type(rank) is str else _Places(order, suit, rank)
+    by_name = type(suit) is str and type(rank) is str
+    places = _places_of(order, suit, rank) if by_name else _Places(tuple(order), suit, rank)
     try:
         held, bits, ranks, counts = places.of(cards)
     except TypeError:  # a card that cannot be a key: nothing is remembered of it
-        held, bits, ranks, counts = _Places(order, suit, rank).of(cards, remember=False)
+        held, bits, ranks, counts = _Places(tuple(order), suit, rank).of(cards, remember=False)
     # the bits that begin min_run held bits in a row, then every bit of those rows
     if min_run == 3:
         row = held & held >> 1 & held >> 2
@@ -487,12 +487,13 @@ class _Places:
     """Where meldable puts cards, for one order and one way of reading suits and ranks: each card's bit in the
     rows of its suit (see _code), and its rank, remembered by card."""
 
-    __slots__ = ("positions", "get_suit", "get_rank", "known", "blocks")
+    __slots__ = ("order", "positions", "get_suit", "get_rank", "known", "blocks")
 
     def __init__(self, order: tuple, suit: Any, rank: Any):
+        self.order = order
         self.positions = _positions(order)
         self.get_suit, self.get_rank = _reader(suit, "suit"), _reader(rank, "rank")
-        self.known: dict[Any, tuple[int, Any]] = {}  # card -> (bit, rank)
+        self.known: dict[Any, tuple[Any, Any]] = {}  # card -> (bit, rank)
         self.blocks: dict[Any, int] = {}  # suit -> its block of bits
 
     def of(self, cards: list, remember: bool = True) -> tuple[int, list[int], list[Any], dict[Any, int]]:
@@ -502,7 +503,7 @@ class _Places:
             known.clear()
             self.blocks.clear()
         held = 0
-        bits: list[int] = []
+        bits: list[Any] = []  # (of the ints remembered: a card's bit is not made anew per call)
         ranks: list[Any] = []
         counts: dict[Any, int] = {}
         for card in cards:
@@ -511,21 +512,52 @@ class _Places:
                 code = _code(card, self.blocks, self.positions, self.get_suit, self.get_rank)
                 if remember:
                     known[card] = code
-            bit, rank = code
+            bit: int = code[0]
             held |= bit
-            bits.append(bit)
+            bits.append(code[0])
+            rank = code[1]
             ranks.append(rank)
             counts[rank] = counts.get(rank, 0) + 1
         return held, bits, ranks, counts
 
 
-@lru_cache(maxsize=64)
-def _places_of(order: tuple, suit: str, rank: str) -> _Places:
-    """The _Places of an order and of suits and ranks read by name, shared by every call."""
-    return _Places(order, suit, rank)
+_PLACES: Final[dict[tuple[str, str], list[_Places]]] = {}  # (suit, rank) read by name -> the orders' _Places
+_MOST_ORDERS: Final = 64  # orders (and ways to read suit and rank) kept; more made up by a rule file are not
 
 
-def _code(card: Any, blocks: dict, positions: dict, get_suit: Callable, get_rank: Callable) -> tuple[int, Any]:
+def _places_of(order: Iterable, suit: str, rank: str) -> _Places:
+    """The _Places of an order and of suits and ranks read by name, shared by every call. The order is found by
+    its items, as a tuple compares them (a rule file gives it as a list display, made anew each call: neither
+    converted nor hashed per call)."""
+    kept = _PLACES.get((suit, rank))
+    if kept is None:
+        kept = []
+        if len(_PLACES) < _MOST_ORDERS:
+            _PLACES[(suit, rank)] = kept
+    items = order if type(order) is list else list(order)
+    for places in kept:
+        if _same_items(places.order, items):
+            return places
+    places = _Places(tuple(items), suit, rank)
+    if len(kept) < _MOST_ORDERS:
+        kept.append(places)
+    return places
+
+
+def _same_items(kept: tuple, items: list) -> bool:
+    """Whether `items` equals the tuple `kept` item by item (identical, or equal: as tuples compare)."""
+    size = len(kept)
+    if size != len(items):
+        return False
+    for i in range(size):
+        a = kept[i]
+        b = items[i]
+        if a is not b and a != b:
+            return False
+    return True
+
+
+def _code(card: Any, blocks: dict, positions: dict, get_suit: Callable, get_rank: Callable) -> tuple[Any, Any]:
     """(the card's bit: its position in the order within its suit's block of bits, 0 for a rank outside the
     order, which is in no run; its rank). Each suit has a block of its own, with an empty bit above its top
     position so that no row of bits runs into the next suit."""
