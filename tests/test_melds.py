@@ -890,3 +890,39 @@ def test_meldable_remembers_where_each_card_goes_by_order_and_names_read(monkeyp
         unkept = [SimpleNamespace(suit=c.suit, rank=c.rank) for c in cards]  # (cannot be keys: read afresh)
         assert [id(c) for c in meldable(unkept, ORDER_40)] == \
             [id(u) for c, u in zip(cards, unkept) if c in meldable(cards, ORDER_40)]
+
+
+def test_an_order_is_found_by_its_items_whatever_sequence_gives_them():
+    # meldable keeps one _Places per order, found by the order's items as a tuple compares them: the same items
+    # as a list, a new list or a tuple share it; other items, or the same ones in another order, do not; a rule
+    # file making up orders without end keeps at most _MOST_ORDERS of them, the answers unchanged (the table is
+    # the module's own, emptied rather than replaced: the compiled module keeps a Final table in C)
+    from naipes.library import melds
+    melds._PLACES.clear()
+    first = melds._places_of(list(ORDER_40), "suit", "rank")
+    assert melds._places_of(tuple(ORDER_40), "suit", "rank") is first
+    assert melds._places_of([float(r) for r in ORDER_40], "suit", "rank") is first  # (1.0 == 1, as in a tuple)
+    assert melds._places_of(list(reversed(ORDER_40)), "suit", "rank") is not first
+    assert melds._places_of(list(ORDER_40)[:-1], "suit", "rank") is not first
+    assert melds._places_of(iter(ORDER_40), "suit", "rank") is first  # (any iterable of the items)
+    assert melds._places_of(list(ORDER_40), "colour", "rank") is not first
+    rng = random.Random(8)
+    deck = [Coloured(s, r, "red") for s in "abcd" for r in ORDER_40]
+    hands = [rng.sample(deck, 7) for _ in range(30)]
+    expected = [meldable(hand, ORDER_40) for hand in hands]
+    for i in range(melds._MOST_ORDERS + 10):  # orders made up: 0, 1, ... i before the real ranks
+        made_up = [-k for k in range(i + 1)] + list(ORDER_40)
+        assert melds._places_of(made_up, "suit", "rank").order == tuple(made_up)
+    assert sum(len(kept) for kept in melds._PLACES.values()) <= melds._MOST_ORDERS * len(melds._PLACES)
+    assert all(len(kept) <= melds._MOST_ORDERS for kept in melds._PLACES.values())
+    assert [meldable(hand, list(ORDER_40)) for hand in hands] == expected
+
+
+def test_an_attribute_name_is_the_same_object_each_time_and_its_table_is_bounded():
+    from naipes.library import names
+    names._ATTRIBUTES.clear()  # (emptied, not replaced: the compiled module keeps a Final table in C)
+    assert names.attribute("rank") == "a_rank" and names.attribute("ra" + "nk") is names.attribute("rank")
+    for i in range(names._MOST_ATTRIBUTES + 50):
+        assert names.attribute(f"made_up_{i}") == f"a_made_up_{i}"
+    assert len(names._ATTRIBUTES) == names._MOST_ATTRIBUTES
+    assert names.declared(names.attribute("made_up_2000")) == "made_up_2000"
