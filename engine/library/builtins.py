@@ -292,11 +292,17 @@ def _hand(search: Callable, cards: Any, most: int) -> Any:
 CARD_FIELDS: Final = frozenset({"suit", "rank", "value", "jokers"})  # meld functions' options naming a card attribute
 
 
+_DECLARED_SUIT_AND_RANK: Final = {"suit": attribute("suit"), "rank": attribute("rank")}  # (only ever unpacked)
+
+
 def _declared(options: dict[str, Any]) -> dict[str, Any]:
     """A meld function's options as a rule file gives them: an option naming a card attribute by text
     (`jokers='joker'`) reads the attribute the file declared by that name, behind the engine's prefix, as every
     read of the file's code does, never a Python attribute of whatever it is given; `suit` and `rank` read the
-    declared ones unless given."""
+    declared ones unless given. (The result is unpacked into the call, never changed: the usual call, with no
+    options, shares one.)"""
+    if not options:
+        return _DECLARED_SUIT_AND_RANK
     options.setdefault("suit", "suit")
     options.setdefault("rank", "rank")
     for name, text in options.items():  # (a value replaced, never a key added: the walk stays valid)

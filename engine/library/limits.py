@@ -356,7 +356,7 @@ def weigh(value: Any, texts: bool = False) -> int:
     with `texts`, a text counts an item more per TEXT_CHUNK characters (see work)."""
     leaves, kind = LEAVES, type(value)
     # the common shape first: a list of leaves and tuples of leaves (a trick's plays), found without a lookup
-    if kind is list:
+    if isinstance(value, list):  # (a zone too: a list of cards)
         total = _flat_list_weight(value, texts)
     elif kind in leaves:
         return 1 + len(value) // TEXT_CHUNK if texts and kind is str else 1

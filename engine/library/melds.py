@@ -459,9 +459,9 @@ def meldable(cards: Iterable, order: Iterable, suit: Any = "suit", rank: Any = "
     by_name = type(suit) is str and type(rank) is str
     places = _places_of(order, suit, rank) if by_name else _Places(tuple(order), suit, rank)
     try:
-        held, bits, ranks, counts = places.of(cards)
+        held, bits, slots, counts = places.of(cards)
     except TypeError:  # a card that cannot be a key: nothing is remembered of it
-        held, bits, ranks, counts = _Places(tuple(order), suit, rank).of(cards, remember=False)
+        held, bits, slots, counts = _Places(tuple(order), suit, rank).of(cards, remember=False)
     # the bits that begin min_run held bits in a row, then every bit of those rows
     if min_run == 3:
         row = held & held >> 1 & held >> 2
@@ -474,10 +474,9 @@ def meldable(cards: Iterable, order: Iterable, suit: Any = "suit", rank: Any = "
         for d in range(1, min_run):
             cover |= row << d
     need = min_set if min_set > 1 else 1
-    in_set = {rank for rank, count in counts.items() if count >= need} if max_set >= need else set()
-    if not in_set:
+    if max_set < need or not any(count >= need for count in counts):  # (no set)
         return [cards[i] for i in range(len(cards)) if bits[i] & cover] if cover else []
-    return [cards[i] for i in range(len(cards)) if bits[i] & cover or ranks[i] in in_set]
+    return [cards[i] for i in range(len(cards)) if bits[i] & cover or counts[slots[i]] >= need]
 
 
 _MAX_CARDS = 20_000  # cards remembered by one _Places (more are let go: a program's cards are far fewer)
@@ -485,40 +484,45 @@ _MAX_CARDS = 20_000  # cards remembered by one _Places (more are let go: a progr
 
 class _Places:
     """Where meldable puts cards, for one order and one way of reading suits and ranks: each card's bit in the
-    rows of its suit (see _code), and its rank, remembered by card."""
+    rows of its suit (see _code), and its rank's slot (ranks numbered as they are met), remembered by card."""
 
-    __slots__ = ("order", "positions", "get_suit", "get_rank", "known", "blocks")
+    __slots__ = ("order", "positions", "get_suit", "get_rank", "known", "blocks", "slots")
 
     def __init__(self, order: tuple, suit: Any, rank: Any):
         self.order = order
         self.positions = _positions(order)
         self.get_suit, self.get_rank = _reader(suit, "suit"), _reader(rank, "rank")
-        self.known: dict[Any, tuple[Any, Any]] = {}  # card -> (bit, rank)
+        self.known: dict[Any, tuple[Any, int]] = {}  # card -> (bit, its rank's slot)
         self.blocks: dict[Any, int] = {}  # suit -> its block of bits
+        self.slots: dict[Any, int] = {}  # rank -> its slot
 
-    def of(self, cards: list, remember: bool = True) -> tuple[int, list[int], list[Any], dict[Any, int]]:
-        """(every card's bit together, each card's bit, each card's rank, cards of each rank)."""
+    def of(self, cards: list, remember: bool = True) -> tuple[int, list[Any], list[int], list[int]]:
+        """(every card's bit together, each card's bit, each card's rank's slot, the cards of each slot): ranks
+        counted in a list by slot, not in a map by rank (hashed and compared per card)."""
         known = self.known
         if len(known) > _MAX_CARDS:
             known.clear()
             self.blocks.clear()
+            self.slots.clear()
         held = 0
         bits: list[Any] = []  # (of the ints remembered: a card's bit is not made anew per call)
-        ranks: list[Any] = []
-        counts: dict[Any, int] = {}
+        slots: list[int] = []
+        counts = [0] * len(self.slots)
         for card in cards:
             code = known.get(card) if remember else None
             if code is None:
-                code = _code(card, self.blocks, self.positions, self.get_suit, self.get_rank)
+                code = _code(card, self.blocks, self.positions, self.get_suit, self.get_rank, self.slots)
                 if remember:
                     known[card] = code
             bit: int = code[0]
             held |= bit
             bits.append(code[0])
-            rank = code[1]
-            ranks.append(rank)
-            counts[rank] = counts.get(rank, 0) + 1
-        return held, bits, ranks, counts
+            slot = code[1]
+            slots.append(slot)
+            while slot >= len(counts):  # (a rank first met in this hand)
+                counts.append(0)
+            counts[slot] = counts[slot] + 1  # (not +=, which mypyc makes a generic in-place add)
+        return held, bits, slots, counts
 
 
 _PLACES: Final[dict[tuple[str, str], list[_Places]]] = {}  # (suit, rank) read by name -> the orders' _Places
@@ -557,18 +561,23 @@ def _same_items(kept: tuple, items: list) -> bool:
     return True
 
 
-def _code(card: Any, blocks: dict, positions: dict, get_suit: Callable, get_rank: Callable) -> tuple[Any, Any]:
+def _code(card: Any, blocks: dict, positions: dict, get_suit: Callable, get_rank: Callable,
+          slots: dict[Any, int]) -> tuple[Any, int]:
     """(the card's bit: its position in the order within its suit's block of bits, 0 for a rank outside the
-    order, which is in no run; its rank). Each suit has a block of its own, with an empty bit above its top
-    position so that no row of bits runs into the next suit."""
+    order, which is in no run; its rank's slot, given by `slots`, which numbers ranks as they come). Each suit
+    has a block of its own, with an empty bit above its top position so that no row of bits runs into the next
+    suit."""
     suit, rank = get_suit(card), get_rank(card)
+    slot = slots.get(rank)
+    if slot is None:
+        slot = slots[rank] = len(slots)
     p = positions.get(rank)
     if p is None:
-        return 0, rank
+        return 0, slot
     at = blocks.get(suit)
     if at is None:
         at = blocks[suit] = len(blocks) * (len(positions) + 1)
-    return 1 << (at + p), rank
+    return 1 << (at + p), slot
 
 
 def is_meld(cards: Iterable, order: Iterable, suit: Any = "suit", rank: Any = "rank", jokers: Any = None,
