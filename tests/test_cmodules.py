@@ -562,7 +562,9 @@ def F_calls(M, V, v_items, v_each):
     M.spend(2)
     M.set_var('trump', v_b[0])
     M.entering_step('play', 'x')
-    return v_a, v_b, M.in_phase(V['phase']), M.in_phase('nowhere', ('play',)), M.steps, V['trump']
+    v_c = (M.contains(v_items[0], v_items), M.contains('x', v_items), M.contains(3, {3}), M.hashed((1, v_each)),
+           M.weighed([v_items, v_items]), M.charge_sized('abc'), M.charge_sized(v_each))
+    return v_a, v_b, M.in_phase(V['phase']), M.in_phase('nowhere', ('play',)), v_c, M.steps, V['trump']
 def F_move(M, V, v_card, v_zone, v_bottom):
     M.move(v_card, v_zone, None, v_bottom)
 def F_name(M, V, v_name):
@@ -581,6 +583,7 @@ def test_a_compiled_call_of_the_compiled_memory_is_what_python_calls(compiling, 
     memories = [game.memory.clone(), game.memory.clone()]
     results = [f(m, m.vars, ["oros", "copas"], 3) for f, m in zip((names["F_calls"], namespace["F_calls"]), memories)]
     assert results[0] == results[1] and results[0][0] == ["oros", "copas"] and results[0][-1] == "oros"
+    assert results[0][4] == (True, False, True, (1, 3), [["oros", "copas"]] * 2, "abc", 3)
     assert memories[0].steps == memories[1].steps and memories[0].dirty == memories[1].dirty
     # a memory of another class: the method call, as Python makes it
     assert linked(object()) == 0
@@ -588,7 +591,7 @@ def test_a_compiled_call_of_the_compiled_memory_is_what_python_calls(compiling, 
     if not compiled_runtime():
         assert linked(game.memory) == 0  # (a Python runtime: every call is the method call)
         return
-    assert linked(game.memory) == 6  # the calls go straight to the compiled functions (charge, spend, ...)
+    assert linked(game.memory) == 10  # the calls go straight to the compiled functions (charge, spend, ...)
     # an argument that the compiled method's own checks refuse takes the method call, which says so
     hand, trick = game.memory.vars["players"][0].a_hand, game.memory.vars["trick"]
     with pytest.raises(TypeError):

@@ -65,6 +65,12 @@ MEMORY, BUDGET = "memory___Memory", "limits___Budget"  # (the budget's methods: 
 DIRECT: dict[str, Direct] = {
     "charge": _direct(BUDGET, "charge", "object", ("items", "object"), ("each", "int", 1)),
     "spend": _direct(BUDGET, "spend", "none", ("count", "int")),
+    "charge_sized": _direct(BUDGET, "charge_sized", "object", ("value", "object")),
+    "weighed": _direct(BUDGET, "weighed", "object", ("value", "object")),
+    "hashed": _direct(BUDGET, "hashed", "object", ("value", "object")),
+    "compared": _direct(BUDGET, "compared", "object", ("items", "object"), ("each", "int", 0),
+                        ("sorting", "bool", False)),
+    "contains": _direct(BUDGET, "contains", "bool", ("member", "object"), ("items", "object")),
     "set_var": _direct(MEMORY, "set_var", "none", ("name", "str"), ("value", "object")),
     "set_attr": _direct(MEMORY, "set_attr", "none", ("obj", "object"), ("name", "str"), ("value", "object")),
     "grow_var": _direct(MEMORY, "grow_var", "none", ("name", "str"), ("added", "object")),

@@ -322,8 +322,9 @@ class Writer:
         if b.work == "hashed":
             return f"M.hashed_all({charge(arg, key_steps) if key_steps else arg})"
         if b.work in ("compared", "sorted"):
-            sorting = ", sorting=True" if b.work == "sorted" else ""
-            return f"M.compared({arg}{f', {key_steps}' if key_steps else ''}{sorting})"
+            if b.work == "sorted":  # (positional, as every call the C modules make straight to the runtime)
+                return f"M.compared({arg}, {key_steps}, True)"
+            return f"M.compared({arg}{f', {key_steps}' if key_steps else ''})"
         if b.iterates and i == 0:  # (gone over: a collection, or a generator listed)
             return charge(arg, 1 + key_steps)
         return f"M.charge_sized({arg})"

@@ -186,7 +186,7 @@ class Memory(Budget):
         self.halt: tuple[frozenset[str], frozenset[Any]] | None = None
         self.halted = False
         # the last order of turns found to be a list of players (see _following; kept, so never another's address)
-        self.checked_order: Any = None
+        self.checked_order: list[Any] | None = None
         # what `key` reads of the program for the seat it counts from: (that seat, _zone_table, _ordered_key_slots)
         self.key_plan: tuple[int, bytes, list[int]] | None = None
 
@@ -301,18 +301,13 @@ class Memory(Budget):
         """The player the turn passes to from `player` (None: nobody, or back at `from` where it goes round
         once)."""
         V = self.vars
-        ring: Any = self.players
+        ring: list[Any] = self.players
         at = player.index  # (his place in the order: every player's is his seat)
         if spec.order is not None:
-            ring = spec.order(self, V)
-            if ring is not self.checked_order:  # (the same list checked before: values are never changed in place)
-                if not isinstance(ring, (list, tuple)) or not all(isinstance(p, PLAYER_CLASS) for p in ring):
-                    raise GameError(f"'order' of the turns of phase '{phase}' gives {ring!r}, where a list of "
-                                    "players is wanted")
-                self.checked_order = ring
+            ring = self._turn_order(spec.order(self, V), phase)
             at = -1
-            for i, p in enumerate(ring):  # (players are equal only to themselves: found by identity)
-                if p is player:
+            for i in range(len(ring)):  # (players are equal only to themselves: found by identity)
+                if ring[i] is player:
                     at = i
                     break
             if at < 0:  # (left the order: the next of it after his seat)
@@ -329,6 +324,26 @@ class Memory(Budget):
             if spec.skip is None or not spec.skip(self, V, candidate):
                 return candidate
         return None
+
+    def _turn_order(self, given: Any, phase: str) -> list[Any]:
+        """The order of turns a phase's `order` gave, checked to be a list of players; a list of the players of
+        the order checked last, in its order, is not checked again (an order is usually made anew each time)."""
+        checked: list[Any] | None = self.checked_order
+        if type(given) is list and checked is not None:
+            order: list[Any] = given
+            size = len(order)
+            if size == len(checked):
+                i = 0
+                while i < size and order[i] is checked[i]:
+                    i += 1
+                if i == size:
+                    return order
+        if not isinstance(given, (list, tuple)) or not all(isinstance(p, PLAYER_CLASS) for p in given):
+            raise GameError(f"'order' of the turns of phase '{phase}' gives {given!r}, where a list of players is "
+                            "wanted")
+        order = given if type(given) is list else list(given)
+        self.checked_order = order
+        return order
 
     def refresh(self, rule: str) -> None:
         """Let the activations of `rule` fire again though nothing they read changed (CLIPS's refresh)."""
