@@ -538,6 +538,39 @@ def test_a_set_or_map_of_values_hashed_alike_is_not_kept(tmp_path, kept):
 
 
 
+def test_a_value_kept_is_weighed_and_checked_for_values_hashed_alike_as_before():
+    # weigh_kept, what a value written to the state is charged, is weigh's count and check_alike's refusal in one:
+    # for lists of plain values and tuples of them (walked once), and for anything else
+    import random
+
+    from naipes.library.limits import check_alike, weigh, weigh_kept
+    pairs = ALIKE[:MAX_ALIKE + 1]
+    rng = random.Random(5)
+    leaves = [1, "text", None, 2.5, True, (1, "a"), ()]
+
+    def make(depth: int = 0):
+        shapes = [lambda: rng.choice(leaves), lambda: [make(depth + 1) for _ in range(rng.randrange(4))],
+                  lambda: tuple(make(depth + 1) for _ in range(rng.randrange(3))),
+                  lambda: {rng.randrange(9): make(depth + 1)},
+                  lambda: set(pairs[:rng.choice([2, MAX_ALIKE, MAX_ALIKE + 1])])]
+        return rng.choice(shapes if depth < 3 else shapes[:1])()
+
+    refused = 0
+    for _ in range(500):
+        value = make()
+        try:
+            check_alike(value)
+        except GameError:
+            refused += 1
+            with pytest.raises(GameError, match="hashes alike"):
+                weigh_kept(value)
+            continue
+        assert weigh_kept(value) == weigh(value), value
+    assert 20 < refused < 480
+    with pytest.raises(GameError, match="too"):
+        weigh_kept(list(range(MAX_ITEMS + 1)))
+
+
 FACTS = """\
 game: facts
 facts:

@@ -423,6 +423,18 @@ def hashes_at_will(value: Any) -> bool:
     return kind is tuple or (kind is int and not -HASHED_EXACTLY < value < HASHED_EXACTLY)
 
 
+def weigh_kept(value: Any) -> int:
+    """weigh(value) of a value about to be kept in the game's state, refused as check_alike refuses it: one walk
+    for the usual value, a list of plain values and tuples of them (which holds no set nor map)."""
+    if type(value) is list:
+        total = _flat_list_weight(value, False)
+        if 0 <= total <= MAX_ITEMS:
+            return total
+    total = weigh(value)
+    check_alike(value)
+    return total
+
+
 def check_alike(value: Any) -> None:
     """Refuse `value`, about to be kept in the game's state, if a set or a map in it holds more than MAX_ALIKE
     different members that hash alike (see Budget.hashed): each later look-up of one of them would compare it with

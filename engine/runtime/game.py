@@ -18,7 +18,7 @@ import math
 from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Any, Final, Protocol
+from typing import Any, Final, Protocol, cast
 
 from ..errors import GameError, Location, NaipesError
 from ..library.builtins import pick
@@ -118,6 +118,7 @@ class Option:
 
 # a move to make: its player, its option (a compound move's first), the values its effect takes (Game._take)
 Made = tuple[PlayerBase, Option, tuple[Any, ...]]
+Waiting = tuple[PlayerBase, tuple[str, ...]]  # the player a decision waits for, and the moves he is asked
 
 def arg_key(arg: Any) -> Any:
     """A move argument's identity across copies of a game (a bid of 1 is not True)."""
@@ -874,7 +875,7 @@ class Game:
         memory, agenda, program = self.memory, self.agenda, self.program
         V, runs, max_decisions = memory.vars, self.runs, program.max_decisions
         while not memory.over and self.quiet:
-            player, names = memory.pending  # type: ignore[misc]  # (set: a game not over waits for a decision)
+            player, names = cast(Waiting, memory.pending)  # (set: a game not over waits for a decision)
             options = self._options = self._offer(player, names)
             seat = player.index
             agent = agents[seat]
@@ -911,7 +912,7 @@ class Game:
         while made < most and not memory.over and not self.paused and not (
                 self.listeners or self.observers or self.before_move or self.after_move or memory.events is not None
                 or (pool is not None and pool[0] <= 0)):  # (a search's steps spent: see naipes.agents.deadline)
-            player, names = memory.pending  # type: ignore[misc]  # (set: a game not over waits for a decision)
+            player, names = cast(Waiting, memory.pending)  # (set: a game not over waits for a decision)
             self._options = None
             move, arg = choose(self._offer(player, names, True))
             memory.pending = None

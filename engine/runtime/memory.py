@@ -34,10 +34,10 @@ from ..library.limits import (
     SEARCH_POOL,
     UNBOUNDED,
     Budget,
-    check_alike,
     hashes_at_will,
     plus,
     weigh,
+    weigh_kept,
 )
 from ..program import CardBase as CardBase
 from ..program import CardSpec, FactBase, Program, TurnSpec, ZoneSpec, attribute, declared, entry_rule, kind_of
@@ -395,8 +395,7 @@ class Memory(Budget):
         old = self.vars[name]
         kind = type(value)  # (a card or a player is equal only to itself: no comparison asked of it)
         if kind not in LEAVES and old is not value:
-            self.spend(weigh(value))  # (before it is compared: a value's work is paid for, and it is kept)
-            check_alike(value)
+            self.spend(weigh_kept(value))  # (before it is compared: a value's work is paid for, and it is kept)
         if old is not value and (type(old) is not kind or kind is self.player_class or kind is self.card_class
                                  or old != value):
             if self.trail is not None:
@@ -411,8 +410,7 @@ class Memory(Budget):
         attr = attribute(name)
         old = getattr(obj, attr)
         if type(value) not in LEAVES and old is not value:
-            self.spend(weigh(value))  # (before it is compared: see set_var)
-            check_alike(value)
+            self.spend(weigh_kept(value))  # (before it is compared: see set_var)
         if old is not value and (type(old) is not type(value) or old != value):
             if self.trail is not None:
                 self.trail.append((ATTR, obj, attr, old))
@@ -463,13 +461,11 @@ class Memory(Budget):
             return False  # (set_var then writes it, if it differs from the old value)
         known = self.grown.get(key)
         if known is not None and known[0] is old:
-            weight = known[1] + weigh(added) - 1  # (each counts itself once: the list)
+            weight = known[1] + weigh_kept(added) - 1  # (each counts itself once: the list)
             if weight > MAX_ITEMS:
                 weigh(value)  # (says so)
-            check_alike(added)
         else:
-            weight = weigh(value)
-            check_alike(value)
+            weight = weigh_kept(value)
         self.grown[key] = (value, weight)
         return True
 
@@ -486,7 +482,7 @@ class Memory(Budget):
             pile: list[Any] = zone  # (typed as lists, a zone's methods are list operations for mypyc)
             onto: list[Any] = dest
             at = _place_of(cards, pile)
-            del pile[at]
+            pile.pop(at)  # (not `del pile[at]`: mypyc makes that Python's generic deletion)
             if self.trail is not None:  # (the card's place noted, not the zone copied; `dest` as the card left it)
                 self.trail += [(TAKEN, zone, at, cards, slot), self._kept(dest, bottom)]
             if bottom:
