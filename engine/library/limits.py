@@ -438,9 +438,8 @@ def weigh_kept(value: Any) -> int:
 def check_alike(value: Any) -> None:
     """Refuse `value`, about to be kept in the game's state, if a set or a map in it holds more than MAX_ALIKE
     different members that hash alike (see Budget.hashed): each later look-up of one of them would compare it with
-    them all, in an operation that did not pay for making them."""
-    if type(value) is list and _flat_list_weight(value, False) >= 0:
-        return  # (the common case: a list of plain values and tuples of them holds no set nor map)
+    them all, in an operation that did not pay for making them. (weigh_kept, its caller, passes over the common
+    case first: a list of plain values and tuples of them holds no set nor map.)"""
     stack = [value]
     while stack:
         item = stack.pop()
@@ -488,7 +487,7 @@ def _flat_list_weight(items: list, texts: bool) -> int:
 
 
 _COLLECTIONS: Final = (list, tuple, set, frozenset, dict)
-_FLAT: Final = {list, tuple, set, frozenset}
+_FLAT: Final = {tuple, set, frozenset}  # (collections weighed as a list: a list, or a zone, is one already)
 LEAVES: Final = {int, float, str, bool, type(None)}  # classes of values that hold nothing (grows as others are met)
 
 
