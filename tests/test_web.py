@@ -27,7 +27,7 @@ from naipes.tools.cli import main  # noqa: E402
 from naipes.tools.replay import Replay  # noqa: E402
 from naipes.web.app import create_app  # noqa: E402
 from naipes.web.guard import JSONResponse  # noqa: E402
-from naipes.web.table import UNEXPLAINED, Table, Tables, explain_refused  # noqa: E402
+from naipes.web.table import EARLIER, UNEXPLAINED, Table, Tables, explain_refused  # noqa: E402
 
 from helpers import RULESETS, shipped_program, write_rules  # noqa: E402
 
@@ -56,8 +56,12 @@ def my_turn_or_over(state):
 
 
 def play(table: Table, seat: int, label: str) -> str | None:
+    """Submit a move; once it is accepted, wait for the game to move on (the state shown until then is the old one)."""
     state = table.state(seat)
-    return table.submit(seat, {"serial": state["serial"], "label": label}).result(TIMEOUT)
+    refusal = table.submit(seat, {"serial": state["serial"], "label": label}).result(TIMEOUT)
+    if refusal is None:
+        wait_for(table, seat, lambda s: s["serial"] > state["serial"] or s["over"])
+    return refusal
 
 
 def started(program, seats, seed):
@@ -146,6 +150,19 @@ def test_requests_out_of_turn_or_for_an_earlier_position_are_refused():
     table.close()
     table.join(TIMEOUT)
     assert table.over and table.outcome == {"stopped": "the table was closed", "seed": 4}
+
+
+def test_a_second_click_for_a_position_already_answered_is_refused_without_waiting_for_the_seats_next_turn():
+    """Two requests for one position (a double click): the first is the move; the second is answered at once or as
+    the game moves on, never left waiting until the seat is to move again (here, after the other human's move)."""
+    table = started(shipped_program("fichas"), ["human", "human"], seed=4)
+    state = wait_for(table, 0, my_turn_or_over)
+    request = {"serial": state["serial"], "label": state["options"][0]["label"]}
+    first, second = table.submit(0, request), table.submit(0, dict(request))
+    assert first.result(TIMEOUT) is None
+    assert second.result(TIMEOUT) in (EARLIER, "it is not your turn: waiting for P2 to move")
+    assert wait_for(table, 1, my_turn_or_over)["your_turn"]
+    table.close()
 
 
 def test_each_seat_sees_its_own_view_and_only_its_own_options():

@@ -52,6 +52,7 @@ from .guard import RequestError
 
 HUMAN = "human"
 UNEXPLAINED = "not allowed now (choose it to hear why)"  # a refused option the decision's budget did not explain
+EARLIER = "that click was for an earlier position: the game has moved on"
 Request = dict  # {"serial": int, "label": str, "move": str} or {"serial": int, "card": str}
 
 
@@ -79,11 +80,12 @@ class WebSeat:
                 raise QuitGame()
             request, reply = item
             if request.get("serial") != self.table.serial:
-                reply("that click was for an earlier position: the game has moved on")
+                reply(EARLIER)
                 continue
             outcome = resolve(request, decision, self.table.game.candidates)
             if isinstance(outcome, Option):
                 self.last_label = outcome.label
+                self.table.answered()
                 reply(None)
                 return outcome
             reply(outcome)
@@ -211,6 +213,7 @@ class Table:
         self.records: list[dict] = []
         self._decided = 0  # decisions recorded
         self.serial = 0  # the number of the decision being made (a request names it)
+        self._answered = False  # whether decision `serial` has its move (a request for it comes too late)
         self.turn: int | None = None  # the seat to move
         self.over = False
         self.outcome: dict | None = None  # winners and payoffs, or the error that stopped the game
@@ -312,9 +315,7 @@ class Table:
             outcome["log"] = self.log.name  # to download and replay
         with self._lock:  # (over at once, whether or not the last states can be built)
             self.over, self.turn, self.outcome = True, None, outcome
-        self._publish(self.serial, None, outcome)
-        for seat in self.human_seats.values():  # requests that came in as the game ended are answered too
-            self._drain(seat.inbox)
+        self._publish(self.serial, None, outcome)  # (requests that came in as the game ended are answered)
         self._notify()
 
     def _open_log(self) -> TextIO | None:
@@ -347,11 +348,17 @@ class Table:
             self._writing().unlink(missing_ok=True)
 
     @staticmethod
-    def _drain(inbox: queue.Queue) -> None:
+    def _refuse_waiting(inbox: queue.Queue, reason: str) -> None:
+        """Answer every request waiting in a seat's inbox with `reason` (a closed table's word stays in it)."""
+        closing = False
         while not inbox.empty():
             item = inbox.get_nowait()
-            if item is not None:
-                item[1]("the game is over")
+            if item is None:
+                closing = True
+            else:
+                item[1](reason)
+        if closing:
+            inbox.put(None)
 
     # ------------------------------------------------ the game thread's side
     def _decision(self, decision: Decision) -> None:
@@ -374,9 +381,17 @@ class Table:
         swap of references, never for the rule file's code."""
         shown = self._seat_states(serial, decision, outcome)
         with self._lock:
-            self.serial, self._shown = serial, shown
+            self.serial, self._shown, self._answered = serial, shown, False
             self.turn = None if decision is None else decision.player
             self.over, self.outcome = outcome is not None, outcome
+            stale = "the game is over" if outcome is not None else EARLIER
+            for seat in self.human_seats.values():  # (a request for an earlier position is answered now, not later)
+                self._refuse_waiting(seat.inbox, stale)
+
+    def answered(self) -> None:
+        """The decision being made has its move: another request for it is refused at once, not queued."""
+        with self._lock:
+            self._answered = True
 
     def _seat_states(self, serial: int, decision: Decision | None, outcome: dict | None) -> dict[int | None, Shown]:
         """Each human seat's state and the onlookers' (the rule file's code runs here: views, options, reasons)."""
@@ -502,8 +517,8 @@ class Table:
         if self.turn != seat:
             waiting = "the game to start" if self.turn is None else f"{self.names[self.turn]} to move"
             return f"it is not your turn: waiting for {waiting}"
-        if request["serial"] != self.serial:
-            return "that click was for an earlier position: the game has moved on"
+        if request["serial"] != self.serial or self._answered:
+            return EARLIER
         return None
 
 
