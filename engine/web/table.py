@@ -348,17 +348,18 @@ class Table:
             self._writing().unlink(missing_ok=True)
 
     @staticmethod
-    def _refuse_waiting(inbox: queue.Queue, reason: str) -> None:
-        """Answer every request waiting in a seat's inbox with `reason` (a closed table's word stays in it)."""
-        closing = False
+    def _take_waiting(inbox: queue.Queue) -> list[Callable[[str | None], None]]:
+        """Take the requests waiting in a seat's inbox: their replies (a closed table's word stays in it)."""
+        replies, closing = [], False
         while not inbox.empty():
             item = inbox.get_nowait()
             if item is None:
                 closing = True
             else:
-                item[1](reason)
+                replies.append(item[1])
         if closing:
             inbox.put(None)
+        return replies
 
     # ------------------------------------------------ the game thread's side
     def _decision(self, decision: Decision) -> None:
@@ -384,9 +385,9 @@ class Table:
             self.serial, self._shown, self._answered = serial, shown, False
             self.turn = None if decision is None else decision.player
             self.over, self.outcome = outcome is not None, outcome
-            stale = "the game is over" if outcome is not None else EARLIER
-            for seat in self.human_seats.values():  # (a request for an earlier position is answered now, not later)
-                self._refuse_waiting(seat.inbox, stale)
+            waiting = [reply for seat in self.human_seats.values() for reply in self._take_waiting(seat.inbox)]
+        for reply in waiting:  # (requests for an earlier position are answered now, not when the seat is next asked)
+            reply("the game is over" if outcome is not None else EARLIER)
 
     def answered(self) -> None:
         """The decision being made has its move: another request for it is refused at once, not queued."""
