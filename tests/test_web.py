@@ -710,6 +710,16 @@ def test_a_saved_game_is_resumed_at_one_table_however_many_ask_at_once(tmp_path)
         assert client.get(f"/api/logs/{saved['name']}").status_code == 403
 
 
+def records_then_state(ws) -> tuple[list[dict], dict]:
+    """The records a tab gets before its first state, and that state. The records come in as many messages as the
+    game thread had made them when the tab looked (a resumed game's, as its logged decisions are made again)."""
+    records: list[dict] = []
+    while (message := ws.receive_json())["type"] != "state":
+        if message["type"] == "records":
+            records += message["records"]
+    return records, message
+
+
 def test_a_stopped_game_is_resumed_after_a_restart_and_its_log_goes_on(tmp_path):
     with logging_client(tmp_path) as client:
         made = client.post("/api/tables", json={"game": "pocha", "params": POCHA,
@@ -724,8 +734,7 @@ def test_a_stopped_game_is_resumed_after_a_restart_and_its_log_goes_on(tmp_path)
         with client.websocket_connect(f"/ws/{resumed['id']}?seat=0&token={resumed['token']}") as tab:
             info = receive(tab, "table")
             assert info["seed"] is None and info["spec"]["params"] == POCHA
-            records = receive(tab, "records")["records"]
-            state = receive(tab, "state")
+            records, state = records_then_state(tab)
             assert state["view"] == before["view"] and state["options"] == before["options"]
             mine = [r for r in records if r["type"] == "decision" and r["seat"] == 0]
             assert mine and all(r["own"] for r in mine)  # the logged moves, in the mover's own words
