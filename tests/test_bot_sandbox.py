@@ -448,7 +448,8 @@ def test_a_fork_the_process_limit_refuses_is_no_fault(seated, capsys):
 
 
 def test_the_game_budget_ends_a_bot_slow_at_every_decision(seated):
-    seat = seated("SlowEachTime", BotLimits(decision=0.3, game=0.5, memory_mb=256))
+    # (each call's 0.2 s well within its own limit, on a busy machine too: the game's budget is what ends it)
+    seat = seated("SlowEachTime", BotLimits(decision=1.0, game=0.5, memory_mb=256))
     result, _ = play_against_random(seat, program=load_program(RULESETS / "fichas.yaml"))
     assert result.winners
     [fault] = seat.faults
