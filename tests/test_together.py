@@ -323,12 +323,13 @@ def test_the_web_table_offers_leave_to_a_person_asked_with_others(challenge):
 
 
 def wait_for(table, seat, predicate):
-    """The seat's state once `predicate` holds for it (the table plays in a thread of its own)."""
+    """The seat's state once `predicate` holds for it (the table plays in a thread of its own, which may not have
+    shown the seat anything yet)."""
     import threading
     changed = threading.Event()
     table.watchers.append(changed.set)
     try:
-        while not predicate(state := table.state(seat)):
+        while (state := table.state(seat)) is None or not predicate(state):
             assert changed.wait(20), "the table did not change in 20 s"
             changed.clear()
         return state
