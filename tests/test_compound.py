@@ -234,20 +234,17 @@ def test_a_part_with_no_legal_choice_is_an_error_naming_it(tmp_path):
 
 def test_the_web_table_offers_the_next_part_alone(passes):
     pytest.importorskip("starlette", reason="the web table is an optional extra")
-    import threading
+    from test_together import wait_for
 
     from naipes.web.table import Table
     table = Table(load_program(passes), ["human", "random"], 3)
-    changed = threading.Event()
-    table.watchers.append(changed.set)
     table.start()
     try:
-        while not (state := table.state(0))["your_turn"]:
-            assert changed.wait(20)
-            changed.clear()
+        state = wait_for(table, 0, lambda s: s["your_turn"])
         give = next(o for o in state["options"] if o["move"] == "give")
         assert table.submit(0, {"serial": state["serial"], "label": give["label"]}).result(20) is None
-        state = table.state(0)
+        # (the move is accepted before the game makes it: the position after it is shown a moment later)
+        state = wait_for(table, 0, lambda s, before=state["serial"]: s["serial"] > before)
         assert state["moves"] == ["give.d"] and state["view"]["choosing"]["move"] == "give"
     finally:
         table.close()
