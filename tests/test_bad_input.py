@@ -489,6 +489,18 @@ def test_a_long_text_repeated_by_yaml_aliases_is_refused_before_it_is_read_again
     assert load_program(few).title == "a short text shared"
 
 
+def test_a_text_of_escapes_loads_in_time_in_proportion_to_it(tmp_path):
+    # where each character of a quoted YAML text is written was found by walking the text as written from the last
+    # one found, and from there again whenever a character has no literal counterpart (an escape, "\\x41" for "A"):
+    # a 32 KB text of escapes took a minute to load, a file of the most bytes would have taken hours
+    path = tmp_path / "escapes.yaml"
+    path.write_text('game: escapes\nplayers: 2\ndoc: "' + "\\x41" * 25_000 + '"\nrules:\n  - name: done\n'
+                    '    then: "end game"\n', encoding="utf-8")
+    load = f"from naipes import load_program; print(len(load_program({str(path)!r}).doc))"
+    done = subprocess.run([sys.executable, "-c", load], capture_output=True, text=True, timeout=60, check=True)
+    assert done.stdout == "25000\n"
+
+
 def test_a_file_larger_than_a_load_may_take_is_refused_before_it_is_read(tmp_path):
     # a load's time follows the file (a 474 KB file of 16,000 functions, each calling the next, loads in 24 s):
     # a file, with the files it extends, may have MAX_BYTES, counted in bytes (an "ñ" is two)
