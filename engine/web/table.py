@@ -222,13 +222,13 @@ class Table:
         self.tokens = {seat: secrets.token_urlsafe(18) for seat in self.human_seats}  # a seat's key (its link's)
         self.host = self.humans[0] if self.humans else None  # the seat of whoever made the table: it invites
         self.tabs: dict[int | None, int] = {}  # seat (None: onlookers) -> how many tabs are open there
-        self.last_seen = time.time()  # when a tab was last open here (a table nobody looks at may be let go)
+        self.last_seen = time.monotonic()  # when a tab was last open here (a table nobody looks at may be let go)
         self.facts = game_facts(self.game)  # (made here, never on the event loop: a deck may be large)
         self._shown: dict[int | None, Shown] = {}  # each seat's (None: onlookers'), published by the game thread
         self._lock = threading.Lock()  # (the event loop takes it: held to read or swap references, never to compute)
         self._closed = threading.Event()
         self._thread = threading.Thread(target=self._play, name=f"table-{self.id}", daemon=True)
-        self.created = time.time()
+        self.created = time.monotonic()
 
     # ------------------------------------------------------------- facts
     @property
@@ -482,7 +482,7 @@ class Table:
                         f"ask whoever made the table for it, or watch")
         with self._lock:
             self.tabs[seat] = self.tabs.get(seat, 0) + 1
-            self.last_seen = time.time()
+            self.last_seen = time.monotonic()
         self._notify()
         return None
 
@@ -490,7 +490,7 @@ class Table:
         """A tab that sat (or watched) is closed."""
         with self._lock:
             self.tabs[seat] -= 1
-            self.last_seen = time.time()
+            self.last_seen = time.monotonic()
         self._notify()
 
     def submit(self, seat: int | None, request: Any) -> Future:
@@ -544,7 +544,7 @@ class Tables:
     def add(self, table: Table) -> Table:
         with self._lock:
             while len(self._tables) >= self.limit:
-                now = time.time()
+                now = time.monotonic()
                 spare = [t for t in self._tables.values() if t.over or t.idle(now, self.idle)]
                 if not spare:
                     raise TablesFull(f"this server already holds {self.limit} games in play: finish or leave one, "
