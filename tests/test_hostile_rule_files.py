@@ -12,6 +12,10 @@ a located error; none may run code, and none may fail with a traceback.
 """
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+import textwrap
 from pathlib import Path
 
 import pytest
@@ -22,6 +26,8 @@ from naipes.errors import NaipesError, RuleError, RuleErrors
 from naipes.runtime.game import play_game
 
 from helpers import yaml_text
+
+ROOT = Path(__file__).resolve().parent.parent
 
 
 def game_tree(n: dict) -> dict:
@@ -187,3 +193,31 @@ def test_extends_never_echoes_a_file_that_is_not_a_rule_file(tmp_path):
             load_program(variant)
         assert "hunter2" not in str(caught.value) and "unclosed" not in str(caught.value)
         assert caught.value.location is not None
+
+
+def test_loading_a_rule_file_never_reads_the_parsers_tables_from_the_shared_temporary_folder(tmp_path):
+    # Lark's own cache (cache=True) is a pickle at a name known beforehand in the shared temporary folder (the
+    # user's name, a hash of the grammar): another user of the machine could put one there first, and the next load
+    # of any rule file ran it. The tables are kept in the user's own cache folder, or nowhere.
+    shared, marker = tmp_path / "shared-tmp", tmp_path / "PWNED"
+    shared.mkdir()
+    plant = textwrap.dedent(f"""\
+        import os, pickle, tempfile
+        from lark import Lark
+        from naipes.language.parser import GRAMMAR, _BlockIndenter
+        Lark(GRAMMAR.read_text(), parser="lalr", start=["expr_start", "block_start"], cache=True,
+             postlex=_BlockIndenter(), propagate_positions=True, maybe_placeholders=True)  # (the parser's options)
+        class Planted:
+            def __reduce__(self):
+                return (os.system, ("touch {marker}",))
+        for name in os.listdir(tempfile.gettempdir()):  # (the file Lark made, at the name it gives it)
+            with open(os.path.join(tempfile.gettempdir(), name), "wb") as file:
+                file.write(b"planted\\n")
+                pickle.dump(Planted(), file)
+        """)
+    load = f"from naipes import load_program; load_program({str(ROOT / 'examples' / 'high_card.yaml')!r})"
+    environment = {**os.environ, "TMPDIR": str(shared), "NAIPES_CACHE": str(tmp_path / "cache")}
+    for code in (plant, load):
+        subprocess.run([sys.executable, "-c", code], env=environment, check=True, capture_output=True)
+    assert not marker.exists(), "a pickle another user put in the temporary folder ran"
+    assert (tmp_path / "cache").stat().st_mode & 0o077 == 0 and list((tmp_path / "cache").glob("grammar-*"))

@@ -158,16 +158,29 @@ def _trusted_folder() -> Path | None:
     """The cache folder, made the user's alone if it is not there yet; None (said once) if code in it may not be
     loaded. (The keys are content hashes anyone can compute: a folder others can write to would let them put code
     of their own under a rule file's key.)"""
-    folder = cache_folder()
-    try:
-        folder.mkdir(mode=0o700, parents=True, exist_ok=True)
-        why = _not_own(folder)
-    except OSError as exc:
-        why = f"it cannot be made ({exc.strerror})"
+    folder, why = _own_folder()
     if why is None:
         return folder
     _distrust(folder, why)
     return None
+
+
+def private_folder() -> Path | None:
+    """The cache folder, made the user's alone if it is not there yet, for anything kept there that is code when it
+    is read back (a compiled module, the parser's pickled tables: naipes.language.parser); None, said nowhere, where
+    it is not the user's alone to write."""
+    folder, why = _own_folder()
+    return folder if why is None else None
+
+
+def _own_folder() -> tuple[Path, str | None]:
+    """The cache folder, made if it is not there yet, and why code in it may not be loaded (None: it may)."""
+    folder = cache_folder()
+    try:
+        folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+        return folder, _not_own(folder)
+    except OSError as exc:
+        return folder, f"it cannot be made ({exc.strerror})"
 
 
 def _not_own(path: Path) -> str | None:

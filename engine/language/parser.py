@@ -14,12 +14,14 @@ from __future__ import annotations
 
 import ast
 import re
+import sys
 from collections.abc import Iterator
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, TypeVar
 
 from lark import Lark, Token, Tree
+from lark import __version__ as lark_version
 from lark.exceptions import LarkError, UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 from lark.indenter import DedentError, Indenter
 from lark.lexer import BasicLexer, LexerThread
@@ -52,8 +54,21 @@ class _BlockIndenter(Indenter):  # type: ignore[misc]  # (Lark's types are skipp
 
 @lru_cache(maxsize=1)
 def _parser() -> Lark:
-    return Lark(GRAMMAR.read_text(), parser="lalr", start=["expr_start", "block_start"], cache=True,
+    return Lark(GRAMMAR.read_text(), parser="lalr", start=["expr_start", "block_start"], cache=_tables_file(),
                 postlex=_BlockIndenter(), propagate_positions=True, maybe_placeholders=True)
+
+
+def _tables_file() -> str | bool:
+    """Where Lark keeps the parser it makes of the grammar, to read it back in the next process (0.01 s rather than
+    0.2): a pickle, which runs code as it is read, so only in the user's own cache folder (cmodules.private_folder),
+    which no one else can write to; False (made afresh each time) where there is none. Never Lark's own place
+    (`cache=True`), the shared temporary folder: its file's name is known beforehand (the user's name and a hash
+    of the grammar), and any user of the machine could have put a pickle of their own there first."""
+    from .cmodules import private_folder  # (here: cmodules reaches the runtime, which parses)
+    folder = private_folder()
+    if folder is None:
+        return False
+    return str(folder / f"grammar-lark-{lark_version}-py{sys.version_info[0]}{sys.version_info[1]}.pickle")
 
 
 @lru_cache(maxsize=16_384)
