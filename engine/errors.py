@@ -17,18 +17,28 @@ from dataclasses import dataclass
 
 _sources: dict[str, list[str]] = {}
 QUOTE_WIDTH = 100  # characters of a long source line shown around an error
-# The characters a terminal obeys rather than shows (an escape sequence that sets its title or moves its cursor):
-# every control character but the tab and the new line.
-CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+# The characters a terminal or a page obeys rather than shows: every control character but the tab and the new
+# line (an escape sequence that sets a terminal's title or moves its cursor), the line and paragraph separators, and
+# Unicode's bidirectional overrides and isolates, which show the text around them in another order than it is
+# written in (a move's label or a name that reads as another: the "Trojan Source" attack).
+CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
 
 
 def printable(text: str) -> str:
-    """`text` with its control characters written as escapes (``\\x1b``): what an error shows of a file's text.
+    """`text` with its control characters written as escapes (``\\x1b``, ``\\u202e``): what an error shows of a
+    file's text.
 
     >>> printable("unknown section '\\x1b]0;title\\x07'")
     "unknown section '\\\\x1b]0;title\\\\x07'"
+    >>> printable("card '\\u202e3o'")
+    "card '\\\\u202e3o'"
     """
-    return CONTROL.sub(lambda found: f"\\x{ord(found.group()):02x}", text)
+    return CONTROL.sub(_escape, text)
+
+
+def _escape(found: re.Match[str]) -> str:
+    code = ord(found.group())
+    return f"\\x{code:02x}" if code <= 0xFF else f"\\u{code:04x}"
 
 
 def unshowable(text: object) -> str | None:
