@@ -1278,3 +1278,17 @@ def test_values_of_something_else_is_a_located_error(tmp_path, expr, text):
 def test_a_function_cannot_be_called_values_of(tmp_path):
     errors = compile_errors(tmp_path, f"game: t\nfunctions:\n  \"values_of(x)\": \"x\"\n{FINISH}")
     assert "function 'values_of' is already defined" in errors[0].message
+
+
+def test_texts_parsed_in_several_threads_at_once_parse_as_each_does_alone():
+    """The web server loads rule files in several threads: the parser, shared, keeps its indenter's state while it
+    parses a text, so two texts parsed at once must not share it (brackets of one text counted in the other's)."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from naipes.language.parser import parse_block
+
+    texts = [f"if len([x for x in range({i})]) > ({i} - 1):\n    let y = (({i}))\n" + "let z = [1, (2, 3)]\n" * (i % 7)
+             for i in range(400)]
+    with ThreadPoolExecutor(4) as pool:  # (texts never parsed before: parses are remembered by their text)
+        together = list(pool.map(lambda text: repr(parse_block(text)), texts))
+    assert together == [repr(parse_block(text + "\n")) for text in texts]  # (the same statements, another text)

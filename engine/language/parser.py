@@ -15,6 +15,7 @@ from __future__ import annotations
 import ast
 import re
 import sys
+import threading
 from collections.abc import Iterator
 from functools import lru_cache
 from pathlib import Path
@@ -71,6 +72,11 @@ def _tables_file() -> str | bool:
     return str(folder / f"grammar-lark-{lark_version}-py{sys.version_info[0]}{sys.version_info[1]}.pickle")
 
 
+# Lark's parser keeps its indenter's state (the brackets open, the indents) on itself while it parses a text: two
+# threads loading rule files at once (the web server's) parse one text at a time.
+_PARSING = threading.Lock()
+
+
 @lru_cache(maxsize=16_384)
 def _parsed(source: str, start: str) -> tuple[Tree, Tree | None]:
     """The parse tree of `source` (shared: a tree is never changed, and its positions are relative to the text),
@@ -78,7 +84,8 @@ def _parsed(source: str, start: str) -> tuple[Tree, Tree | None]:
 
     Variants, strategies and tools compile the same texts again and again; parsing is the slow part of loading.
     """
-    tree = _parser().parse(source, start=start)
+    with _PARSING:
+        tree = _parser().parse(source, start=start)
     return tree, _too_deep(tree)
 
 
