@@ -25,6 +25,7 @@ from naipes.runtime.game import Game  # noqa: E402
 from naipes.tools import catalogue  # noqa: E402
 from naipes.tools.cli import main  # noqa: E402
 from naipes.tools.replay import Replay  # noqa: E402
+from naipes.web import app as web_app  # noqa: E402
 from naipes.web.app import create_app  # noqa: E402
 from naipes.web.guard import JSONResponse  # noqa: E402
 from naipes.web.table import EARLIER, UNEXPLAINED, Table, Tables, explain_refused  # noqa: E402
@@ -481,6 +482,39 @@ def test_a_host_name_that_is_not_the_servers_is_refused():
         with pytest.raises(websockets.WebSocketDisconnect), \
                 client.websocket_connect("/ws/x?seat=watch", headers={"host": "evil.example"}) as ws:
             ws.receive_json()
+
+
+def test_a_flood_of_requests_for_tables_waits_its_turn_and_what_finds_no_room_is_refused_at_once(monkeypatch):
+    """Tables are made two at a time (a rule file loaded and compiled each: seconds, and memory), eight more requests
+    wait their turn, and any further one is refused at once: a flood costs the server no more than that."""
+    app = create_app(GAMES, pause=0, hosts=["testserver"])
+    release, started, make = threading.Event(), threading.Semaphore(0), web_app.new_table
+
+    def slowly_made(*args):
+        started.release()
+        assert release.wait(TIMEOUT)
+        return make(*args)
+
+    monkeypatch.setattr(web_app, "new_table", slowly_made)
+    room = web_app.MAKING_AT_ONCE + web_app.MAKING_WAITING
+    with testclient.TestClient(app) as client, ThreadPoolExecutor(room) as pool:
+        asked = [pool.submit(client.post, "/api/tables", json={"game": "fichas"}) for _ in range(room)]
+        assert all(started.acquire(timeout=TIMEOUT) for _ in range(web_app.MAKING_AT_ONCE))
+        wait_until(lambda: app.state.making.inside == room)
+        refused = client.post("/api/tables", json={"game": "fichas"})
+        assert refused.status_code == 503 and refused.json()["error"].startswith("the server is busy making")
+        assert not started.acquire(timeout=0.2), "only two are made at once"
+        release.set()
+        assert [answer.result(TIMEOUT).status_code for answer in asked] == [200] * room
+        assert client.post("/api/tables", json={"game": "fichas"}).status_code == 200  # room again
+
+
+def wait_until(condition) -> None:
+    for _ in range(int(TIMEOUT / 0.01)):
+        if condition():
+            return
+        threading.Event().wait(0.01)
+    raise AssertionError("the awaited condition never held")
 
 
 def test_a_flood_of_new_tables_cannot_end_a_game_in_play():

@@ -49,7 +49,7 @@ from ..language.builder import load_program
 from ..program import Program
 from ..tools.replay import Replay
 from .games import game, games
-from .guard import LOCAL_HOSTS, Guard, JSONResponse, NotUnicode, RequestError, parse_json, read_json
+from .guard import LOCAL_HOSTS, Crowd, Guard, JSONResponse, NotUnicode, RequestError, parse_json, read_json
 from .logs import Logs, download_log, finished, list_logs, served_rule_file
 from .replay import replay_info, replay_step
 from .table import HUMAN, Table, Tables, TablesFull, message_text
@@ -58,6 +58,9 @@ STATIC = Path(__file__).resolve().parent / "static"
 MAX_MESSAGE = 4096  # characters of a message from a tab (a move is a few dozen)
 SEED_BITS = 53  # a seed drawn for a table: too many to try them all against one's hand (and exact in JavaScript)
 SEAT = re.compile(r"[0-9]{1,4}")
+
+
+MAKING_AT_ONCE, MAKING_WAITING = 2, 8  # new tables made at once (each a rule file loaded), and requests waiting
 
 
 class TableError(RequestError):
@@ -93,6 +96,7 @@ def create_app(rulesets: dict[str, Path], *, pause: float = 0.6, tables: Tables 
     ], middleware=[Middleware(Guard, hosts=allowed)], lifespan=lifespan)
     app.state.rulesets, app.state.tables, app.state.pause = dict(rulesets), tables, pause
     app.state.replay, app.state.logs = replay, Logs(logs)
+    app.state.making = Crowd(MAKING_AT_ONCE, MAKING_WAITING)
     return app
 
 
@@ -169,11 +173,12 @@ async def create_table(request: Request) -> JSONResponse:
     """A new table; the answer has the key of its first human seat (whoever asked sits there)."""
     try:
         body = await read_json(request)
-        if isinstance(body, dict) and isinstance(body.get("resume"), str):
-            table = await run_in_threadpool(resume_table, request.app, body["resume"])
-        else:
-            game, params, seats, seed = _table_request(body)
-            table = await run_in_threadpool(new_table, request.app, game, params, seats, seed)
+        async with request.app.state.making.admitted("making other tables"):
+            if isinstance(body, dict) and isinstance(body.get("resume"), str):
+                table = await run_in_threadpool(resume_table, request.app, body["resume"])
+            else:
+                game, params, seats, seed = _table_request(body)
+                table = await run_in_threadpool(new_table, request.app, game, params, seats, seed)
     except RequestError as error:
         return JSONResponse({"error": str(error)}, status_code=error.status)
     except TablesFull as error:

@@ -11,6 +11,10 @@ route sees it:
   is let in, since it could reach the server directly anyway;
 - a body announced larger than :data:`MAX_BODY` (413).
 
+:class:`Crowd` keeps slow work (a new table's rule file loaded and compiled: seconds, and memory) to a few
+requests at once and a few more waiting; beyond those, a request is refused at once (503), so that a flood of
+requests costs the server no more than that.
+
 Every answer it lets through carries headers that keep the pages from being
 framed by another site (clickjacking), sniffed or told where they came from.
 :func:`read_json` reads a body within the same limit and parses it no deeper
@@ -22,9 +26,11 @@ that any text it quotes is sent.
 """
 from __future__ import annotations
 
+import asyncio
 import json
 import re
-from collections.abc import Iterable
+from collections.abc import AsyncIterator, Iterable
+from contextlib import asynccontextmanager
 from typing import Any
 
 from starlette import responses
@@ -63,6 +69,33 @@ class RequestError(NaipesError):
 
 class NotUnicode(RequestError):
     """A request holding text that is not Unicode: a tab is told so, not what a move is."""
+
+
+class Crowd:
+    """Room for slow work: at most `at_once` requests in it, at most `waiting` more waiting for their turn, and
+    any further request refused at once (503). Used on the event loop alone (no lock)."""
+
+    def __init__(self, at_once: int, waiting: int):
+        self._turns = asyncio.Semaphore(at_once)
+        self._room = at_once + waiting
+        self._inside = 0  # running or waiting
+
+    @property
+    def inside(self) -> int:
+        """How many requests are in it, running or waiting."""
+        return self._inside
+
+    @asynccontextmanager
+    async def admitted(self, busy: str) -> AsyncIterator[None]:
+        """Wait for a turn, or refuse the request (`busy`: what the server is busy with) if none is in sight."""
+        if self._inside >= self._room:
+            raise RequestError(f"the server is busy {busy}: try again in a moment", 503)
+        self._inside += 1
+        try:
+            async with self._turns:
+                yield
+        finally:
+            self._inside -= 1
 
 
 class JSONResponse(responses.JSONResponse):
