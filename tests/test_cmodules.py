@@ -297,12 +297,24 @@ def F_hoisted(M, V, v_i):
     _h = B_UNSET
     return [v_i for v_i in range(5) if (_h if _h is not B_UNSET else (_h := B_len(V)))]
 """
+# locals declared with the types the tree proves (naipes.language.exact): a C truth value, exactly a list
+DECLARED = """\
+def F_declared(M, V, v_xs):
+    v_seen: bool = False
+    v_kept: list = []
+    for v_x in v_xs:
+        if v_x > 1:
+            v_seen = True
+            B_append(v_kept, v_x)
+    v_every: bool = B_len(v_xs) == B_len(v_kept)
+    return (v_seen, v_every, v_kept, (not v_seen) + v_every)
+"""
 # The tests that compare functions in C with Python on values of their own take them from one C module (a compile
 # costs a second or more, whatever its size): each runs only its own source's functions, whose places of a read or
 # a call remember only what that test gives them. A test that looks at a module as a whole (its direct calls
 # counted) compiles its own.
 SHARED = (GAME_VARIABLE_READS, CONSTANT_INDEXES, BIT_TESTS, MEMORY_CALLS, BUILT_IN_CALLS, ATTRIBUTE_READS, SENTINELS,
-          COMPREHENSION_ASSIGNS)
+          COMPREHENSION_ASSIGNS, DECLARED)
 
 
 @pytest.fixture(scope="module")
@@ -635,6 +647,29 @@ def test_compiled_built_in_calls_give_what_python_gives(shared):
         names["F_g"](None, None, (1,), 2)  # a tuple is no list to append to, in C as in Python
     with pytest.raises(TypeError):
         namespace["F_g"](None, None, (1,), 2)
+
+
+def cython_c(source: str, folder: Path) -> str:
+    """The C that Cython writes for a generated module's `source` (made ready for it as cmodules makes it)."""
+    import ast
+    pyx = folder / "module.pyx"
+    pyx.write_text(cmodules.c_source(source, ast.parse(source), dict(BUILT_INS)), encoding="utf-8")
+    subprocess.run([sys.executable, "-m", "cython", "-3", str(pyx)], check=True, capture_output=True)
+    return pyx.with_suffix(".c").read_text(encoding="utf-8")
+
+
+def test_locals_declared_with_their_proven_types_are_c_truth_values_and_lists_computing_what_python_does(shared,
+                                                                                                         tmp_path):
+    names, namespace = shared(DECLARED, dict(BUILT_INS))
+    for xs in ([], [1], [2, 3], [0, 5, 1], [True, 2.5]):
+        got, expected = names["F_declared"](None, None, list(xs)), namespace["F_declared"](None, None, list(xs))
+        assert got == expected and list(map(type, got)) == list(map(type, expected)) == [bool, bool, list, int]
+    # what Cython makes of the declarations: the bools are C ints; without them, a comparison's is a Python object
+    # (Cython infers a C truth value only for a local given nothing but True and False)
+    c_file = cython_c(DECLARED, tmp_path)
+    assert "int __pyx_v_v_seen;" in c_file and "int __pyx_v_v_every;" in c_file
+    c_file = cython_c(DECLARED.replace(": bool", "").replace(": list", ""), tmp_path)
+    assert "int __pyx_v_v_every;" not in c_file and "PyObject *__pyx_v_v_every" in c_file
 
 
 def test_a_compiled_read_of_an_attribute_is_what_python_reads_whatever_the_class(shared):

@@ -27,9 +27,12 @@ from typing import Any
 
 from ..errors import NaipesError
 from ..program import ATTRIBUTE_PREFIX
+from .exact import BOOL, LIST
 
-# (Break: the optimiser's loop that stops at the item settling an `all` or an `any`)
-STATEMENTS = (ast.FunctionDef, ast.Return, ast.Assign, ast.AugAssign, ast.Expr, ast.If, ast.For, ast.Pass, ast.Break)
+# (Break: the optimiser's loop that stops at the item settling an `all` or an `any`; AnnAssign: a local's first
+# assignment with the type the tree proves it, naipes.language.exact)
+STATEMENTS = (ast.FunctionDef, ast.Return, ast.Assign, ast.AnnAssign, ast.AugAssign, ast.Expr, ast.If, ast.For,
+              ast.Pass, ast.Break)
 EXPRESSIONS = (ast.BoolOp, ast.BinOp, ast.UnaryOp, ast.Compare, ast.Call, ast.IfExp, ast.Lambda, ast.ListComp,
                ast.SetComp, ast.DictComp, ast.GeneratorExp, ast.List, ast.Tuple, ast.Set, ast.Dict, ast.Subscript,
                ast.Slice, ast.Attribute, ast.Name, ast.Constant, ast.NamedExpr)
@@ -55,6 +58,7 @@ MEMORY_API = frozenset({"set_var", "set_attr", "grow_var", "grow_attr", "move", 
                         "has_fact", "spend", "give", "given", "call", "weighed", "searched", "compared",
                         "charge_sized", "weighing", "hashed", "hashed_all", "contains"})
 CONSTANT_TYPES = (type(None), bool, int, float, str)
+DECLARED_TYPES = frozenset({BOOL, LIST})  # the types a local is declared (naipes.language.exact)
 
 
 class GeneratedCodeError(NaipesError):
@@ -79,7 +83,7 @@ def check_generated(source: str | ast.Module, attributes: set[str]) -> None:
             line = getattr(node, "lineno", "?")
             raise GeneratedCodeError(f"generated code contains {problem} at line {line} "
                                      "(a bug in Naipes: please report it)")
-        for field in node._fields:
+        for field in WALKED.get(kind, node._fields):
             value = getattr(node, field, None)
             if isinstance(value, ast.AST):
                 stack.append(value)
@@ -133,6 +137,15 @@ def _assignment_expression(node: ast.NamedExpr, attributes: set[str], names: set
     return None if HOISTED.match(node.target.id) else f"an assignment expression to {node.target.id!r}"
 
 
+def _declaration(node: ast.AnnAssign, attributes: set[str], names: set[str]) -> str | None:
+    """A local's first assignment with the type the tree proves it (naipes.language.exact)."""
+    annotation = node.annotation
+    if not (isinstance(node.target, ast.Name) and node.target.id.startswith("v_") and node.simple and
+            node.value is not None and isinstance(annotation, ast.Name) and annotation.id in DECLARED_TYPES):
+        return "a declaration the compiler does not write"
+    return None
+
+
 def _keyword(node: ast.keyword, attributes: set[str], names: set[str]) -> str | None:
     if node.arg is None or not node.arg.isascii() or node.arg.startswith("_"):
         return f"the keyword {node.arg!r}"
@@ -142,4 +155,7 @@ def _keyword(node: ast.keyword, attributes: set[str], names: set[str]) -> str | 
 # What each allowed kind of node must also meet (a kind not here is refused)
 CHECKS: dict[type, Check] = {kind: _nothing for kind in ALLOWED}
 CHECKS.update({ast.Name: _name, ast.arg: _arg, ast.FunctionDef: _function, ast.Attribute: _attribute,
-               ast.Constant: _constant, ast.NamedExpr: _assignment_expression, ast.keyword: _keyword})
+               ast.Constant: _constant, ast.NamedExpr: _assignment_expression, ast.keyword: _keyword,
+               ast.AnnAssign: _declaration})
+# the fields walked where not all are: a declaration's type is checked by _declaration, not read as a name
+WALKED: dict[type, tuple[str, ...]] = {ast.AnnAssign: ("target", "value")}

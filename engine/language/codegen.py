@@ -17,6 +17,7 @@ from ..library.builtins import BUILTINS
 from ..library.limits import HASHED_EXACTLY
 from ..program import attribute
 from . import nodes as n
+from .exact import exact_locals
 from .loader import number_problem
 
 Origin = tuple[str, Location | None]  # what a generated line is part of ("condition of rule 'lead'"), and where
@@ -231,6 +232,7 @@ class Writer:
         self.tables: dict[str, tuple[str, Origin]] = {}
         self.what = ""  # what the definition being written is (the origin of a table first needed there)
         self.origins: list[Origin] = []  # the origins of the expressions written between INLINED's marks
+        self.exact: dict[str, str] = {}  # the definition's locals declared at their first assignment, not yet written
 
     # ---------------------------------------------------------------------------------------- expressions
     def expr(self, node: n.Node) -> str:
@@ -444,7 +446,7 @@ class Writer:
         if len(node.names) > 1:
             self.emit(out, indent, f"{targets}, = M.unpack({src}, {len(node.names)})", node)
         else:
-            self.emit(out, indent, f"{targets} = {src}", node)
+            self.emit(out, indent, f"{self.declared(node.names[0])} = {src}", node)
 
     def s_Assign(self, node: n.Assign, indent: int, out: list[Line]) -> None:
         target, op, value = node.target, node.op, node.value
@@ -455,7 +457,8 @@ class Writer:
         if isinstance(target, n.NameTarget):
             name = target.name
             if node.writes == n.WRITES_LOCAL:
-                self.emit(out, indent, f"{local_name(name)} = {new(local_name(name))}", node)
+                self.emit(out, indent, f"{self.declared(name) if not op else local_name(name)} = "
+                                       f"{new(local_name(name))}", node)
             else:
                 self.emit(out, indent, f"M.set_var({name!r}, {new(f'V[{name!r}]')})", node)
             return
@@ -470,6 +473,12 @@ class Writer:
             setter = "set_team_attr" if node.writes == n.WRITES_TEAM else "set_attr"
             self.emit(out, indent, f"{obj} = {base}; M.{setter}({obj}, {name!r}, {new(f'{obj}.{attribute(name)}')})",
                       node)
+
+    def declared(self, name: str) -> str:
+        """The Python name of the local `name`, with its type the first time it is assigned where the tree proves
+        the type exact (naipes.language.exact)."""
+        kind = self.exact.pop(name, None)
+        return f"{local_name(name)}: {kind}" if kind else local_name(name)
 
     def s_Move(self, node: n.Move, indent: int, out: list[Line]) -> None:
         source = self.expr(node.source) if node.source is not None else "None"
@@ -622,6 +631,7 @@ class Writer:
         args = ", ".join(("M", "V") + tuple(local_name(p) if p != "_" else "_" for p in node.params) +
                          tuple(map(self.expr, node.reads)))
         self.what = node.what
+        self.exact = exact_locals(node)
         body: list[Line] = []
         if isinstance(node.body, list):
             self.statements(node.body, 0, body)
