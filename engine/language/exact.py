@@ -38,6 +38,8 @@ def exact_locals(definition: n.Definition) -> dict[str, str]:
         return {}
     values, others = _assignments(definition)
     candidates = set(values) - others
+    if not candidates:
+        return {}
     bools = _fixpoint(candidates - _read_unset(definition.body) - _read_by_closures(definition), values, BOOL)
     lists = _fixpoint(candidates - bools, values, LIST)
     return {**dict.fromkeys(sorted(bools), BOOL), **dict.fromkeys(sorted(lists), LIST)}
