@@ -457,8 +457,7 @@ class Writer:
         if isinstance(target, n.NameTarget):
             name = target.name
             if node.writes == n.WRITES_LOCAL:
-                self.emit(out, indent, f"{self.declared(name) if not op else local_name(name)} = "
-                                       f"{new(local_name(name))}", node)
+                self.emit(out, indent, f"{self.declared(name)} = {new(local_name(name))}", node)
             else:
                 self.emit(out, indent, f"M.set_var({name!r}, {new(f'V[{name!r}]')})", node)
             return

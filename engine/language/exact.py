@@ -51,11 +51,11 @@ def _assignments(definition: n.Definition) -> tuple[dict[str, list[n.Expr]], set
     values: dict[str, list[n.Expr]] = {}
     others = set(definition.params) | {read.id for read in definition.reads if isinstance(read, n.Name)}
     for node in definition.find_all(n.Node):
-        if isinstance(node, n.Assign) and isinstance(node.target, n.NameTarget) and node.writes == n.WRITES_LOCAL:
+        if isinstance(node, n.Assign) and (name := _local_target(node)) is not None:
             if node.op is None:
-                values.setdefault(node.target.name, []).append(node.value)
+                values.setdefault(name, []).append(node.value)
             else:
-                others.add(node.target.name)
+                others.add(name)
         elif isinstance(node, n.Let):
             if len(node.names) == 1:
                 values.setdefault(node.names[0], []).append(node.value)
@@ -76,23 +76,23 @@ def _fixpoint(names: set[str], values: dict[str, list[n.Expr]], kind: str) -> se
     """The largest part of `names` whose every value is proven of `kind`, reading those names as of `kind`."""
     proven = set(names)
     while True:
-        kept = {name for name in proven if all(proves(value, kind, proven) for value in values[name])}
+        kept = {name for name in proven if all(_proves(value, kind, proven) for value in values[name])}
         if kept == proven:
             return proven
         proven = kept
 
 
-def proves(node: n.Node, kind: str, of_kind: set[str]) -> bool:
+def _proves(node: n.Node, kind: str, of_kind: set[str]) -> bool:
     """Whether the value of `node` is proven of `kind` (BOOL: a bool; LIST: a new list), reading the locals named in
     `of_kind` as of that kind."""
     if isinstance(node, n.Name):
         return node.meaning == n.LOCAL and node.id in of_kind
     if isinstance(node, n.BoolOp):
-        return all(proves(value, kind, of_kind) for value in node.values)
+        return all(_proves(value, kind, of_kind) for value in node.values)
     if isinstance(node, n.IfExp):
-        return proves(node.body, kind, of_kind) and proves(node.orelse, kind, of_kind)
+        return _proves(node.body, kind, of_kind) and _proves(node.orelse, kind, of_kind)
     if isinstance(node, n.Keep):
-        return proves(node.value, kind, of_kind)
+        return _proves(node.value, kind, of_kind)
     return _made(node) == kind
 
 
@@ -153,7 +153,13 @@ def _reads(node: n.Node, assigned: set[str], found: set[str]) -> None:
 
 
 def _assigned_by(statement: n.Stmt) -> set[str]:
-    if isinstance(statement, n.Assign) and isinstance(statement.target, n.NameTarget) and \
-            statement.writes == n.WRITES_LOCAL:
-        return {statement.target.name}
+    if isinstance(statement, n.Assign):
+        name = _local_target(statement)
+        return set() if name is None else {name}
     return set(statement.names) if isinstance(statement, n.Let) else set()
+
+
+def _local_target(assignment: n.Assign) -> str | None:
+    """The local `assignment` sets (None: it sets a variable of the game or of a player)."""
+    target = assignment.target
+    return target.name if isinstance(target, n.NameTarget) and assignment.writes == n.WRITES_LOCAL else None
