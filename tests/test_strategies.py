@@ -193,6 +193,39 @@ def test_ismcts_finds_the_winning_move_of_a_chip_game():
     assert choices <= winning
 
 
+class _Counting:
+    """A playout policy that counts the moves it has seen made, and notes that count and the game's at each choice."""
+
+    def __init__(self, noted: list):
+        self.strategy = type("Observes", (), {"observations": {"play": ()}})()  # (it observes moves)
+        self.noted, self.seen = noted, 0
+
+    def attach(self, game: Game, seat: int) -> None:
+        self.seen = 0
+        game.after_move.append(self.note_move)
+
+    def note_move(self, game, player, option) -> None:
+        self.seen += 1
+
+    def choose(self, decision):
+        self.noted.append((self.seen, decision.game.decisions))
+        return decision.options[-1]
+
+
+def test_ismcts_playouts_are_played_by_each_seats_agent_remembering_what_it_saw():
+    """`ismcts:policy=LEVEL` plays its playouts with the level's agent of each seat, as that agent followed the real
+    game, then saw every move of the world (the tree's and the playout's), each once: its memory is not started
+    again at each move, nor a move observed twice."""
+    program = program_for("tute_cabrero")
+    noted: list = []
+    searcher = ISMCTSAgent(1, iterations=25, policy="counting", program=program,
+                           make_policy=lambda spec, seed: _Counting(noted))
+    agents = [searcher, RandomAgent(2), RandomAgent(3)]
+    run(Game(program, 5), agents, limit=30)
+    assert len(noted) > 500 and len({game for _, game in noted}) > 20
+    assert all(seen == made for seen, made in noted)
+
+
 def test_ismcts_options_on_the_command_line():
     program = program_for("fichas")
     agent = make_agent("ismcts:iterations=7,exploration=1.5", seed=1, program=program)

@@ -23,7 +23,9 @@ one exploration constant suits every game.
 
 Named on the command line as ``ismcts`` or with parameters,
 ``ismcts:iterations=200``, ``ismcts:seconds=0.5``, ``ismcts:policy=expert``
-(a strategy file plays the playouts instead of uniform random moves),
+(a strategy level plays the playouts instead of uniform random moves: in
+each seat, that level's agent as it followed the real game, which then sees
+every move of the world, so it remembers what its seat saw, the cards gone),
 ``ismcts:exploration=1.0``, ``ismcts:depth=300`` (moves per playout),
 ``ismcts:infer=strong`` (worlds resampled by how likely that strategy level makes
 the other players' choices so far: :mod:`naipes.agents.inference`; a pool of
@@ -48,7 +50,7 @@ from typing import Any
 from ..errors import ParamError
 from ..library.builtins import pick
 from ..program import Program
-from ..runtime.game import Decision, Game, Option, arg_key
+from ..runtime.game import Decision, Game, Option, arg_key, offered
 from .deadline import NEVER, Deadline
 from .inference import Inference
 from .knowledge import Knowledge
@@ -91,11 +93,10 @@ class ISMCTSAgent:
         self.rng = random.Random(seed)
         self.policy_spec = policy
         self.program = program
-        self.policy: Any = None
         if policy is not None:
             if program is None or make_policy is None:
                 raise ParamError("an ismcts playout policy needs the game's program (make it with make_agent)")
-            self.policy = make_policy(policy, self.rng.randrange(1 << 30))
+            make_policy(policy, 0)  # (an unknown level is said now, not at the seat's first decision)
         self.infer_spec = None if infer == "none" else infer
         if self.infer_spec is not None:
             if program is None or make_policy is None:
@@ -105,19 +106,21 @@ class ISMCTSAgent:
         self.name = "ismcts" + (f"[{policy}]" if policy else "")
         self.knowledge: Knowledge | None = None
         self.inference: Any = None
+        self.policies: Policies | None = None  # the playout policy: an agent per seat, following the real game
         self.iterations_done = 0
         self.clock = clock
         self._deadline = NEVER
 
     def reseed(self, seed: int) -> None:
         self.rng.seed(seed)
-        if hasattr(self.policy, "reseed"):
-            self.policy.reseed(seed + 1)
 
     def attach(self, game: Game, seat: int) -> None:
         """Follow the game from the start: what the seat sees and deduces, and (inference) the others' choices."""
         self.knowledge = Knowledge(game, seat)
-        self.inference = None
+        self.inference = self.policies = None
+        if self.policy_spec is not None:  # (each seat's agent remembers what its seat saw: the cards gone, say)
+            assert self.make_policy is not None  # checked when made
+            self.policies = Policies(game, self.policy_spec, self.make_policy, self.rng.randrange(1 << 30))
         if self.infer_spec is not None:
             assert self.make_policy is not None  # checked when made
             models = Policies(game, self.infer_spec, self.make_policy, self.rng.randrange(1 << 30))
@@ -149,22 +152,21 @@ class ISMCTSAgent:
             self.inference.weighted_worlds(self.rng, POOL, deadline.share(INFERENCE_SHARE)) \
             if self.inference is not None else []  # (empty if no candidate was weighed in time: worlds unweighted)
         totals = list(itertools.accumulate(weight for _, weight in pool))
-        # the last iteration's world, which the next one fills in again (not under a playout policy: a strategy
-        # agent follows the game it last played by the game's identity, and would take a world filled in again for
-        # the one it followed)
-        spare: Game | None = None
+        spare: Game | None = None  # the last iteration's world, which the next one fills in again
         while not (done and deadline.passed()) and (self.seconds is not None or done < self.iterations):
             if pool:  # a world of the pool, drawn by its weight (each iteration plays in a copy of its own)
                 world = pool[bisect.bisect_right(totals, self.rng.random() * totals[-1])][0].clone(spare)
             else:
                 world = knowledge.world(self.rng, spare)
             self._iterate(root, world)
-            spare = world if self.policy is None else None
+            spare = world
             done += 1
         return done
 
     # -------------------------------------------------------------- iteration
     def _iterate(self, root: _Node, world: Game) -> None:
+        # the policy's agents seated in this world see each of its moves, the tree's too
+        seated, hook = self.policies.seat(world, self.rng.randrange(1 << 30)) if self.policies else ({}, None)
         watching = world.program.evaluation is not None
         if watching:  # the playout ends where the evaluation changes: it cannot before what it reads is written
             world.pause_after(world.program.evaluation_reads)
@@ -205,7 +207,9 @@ class ISMCTSAgent:
             _step(world, descend)
             if grown or _moved(world, start, watching):
                 break
-        rewards = self._playout(world, start, watching)
+        rewards = self._playout(world, start, watching, seated)
+        if hook is not None:
+            world.after_move.remove(hook)
         self._scale = max(self._scale, max(map(abs, rewards)))
         for child in path:
             child.visits += 1
@@ -223,19 +227,23 @@ class ISMCTSAgent:
                 best, best_value = i, value
         return best
 
-    def _playout(self, world: Game, start: tuple, watching: bool) -> list[float]:
-        policy, rng = self.policy, self.rng
+    def _playout(self, world: Game, start: tuple, watching: bool, seated: dict[int, Any]) -> list[float]:
+        """Play `world` on (by the agents `seated` in it, else at random) and score it: each player's reward."""
+        rng = self.rng
         left = self.depth
         while left > 0 and not (world.over or world.paused or _moved(world, start, watching)):
             if self._deadline.passed():
                 break  # (a playout stopped by the deadline: scored where it stands, as one cut off)
-            if policy is None:  # (moves in one loop, up to the first that writes what the evaluation reads)
+            if not seated:  # (moves in one loop, up to the first that writes what the evaluation reads)
                 made = world.play_out(lambda offered: _random_move(offered, rng), left)
                 if not made:  # (a world that others hear: one move at a time)
                     _step(world, lambda offered: _random_move(offered, rng))
                 left -= made or 1
             else:
-                world.apply(policy.choose(world.decision()))
+                decision = world.decision()
+                options = decision.options
+                chosen = options[0] if len(options) == 1 else seated[decision.player].choose(decision)
+                world.apply(offered(chosen, options) or options[0])
                 left -= 1
         end = standing(world)
         if end == start and not world.over and world.program.estimate is not None:

@@ -47,11 +47,7 @@ class Policies:
         """Play `world` on with the policy until it is over or paused where its evaluation changed (the world's
         watch: Game.pause_after), or MAX_MOVES; `undo_all` takes the moves back. False if the `deadline` passed
         first (the line stops where it stands)."""
-        seated = {seat: _copy_for(agent, world, seat, self.seed + seat) for seat, agent in self.agents.items()}
-        observers = [agent.note_move for agent in seated.values() if _observes(agent)]
-        hook = _observe_all(observers) if observers else None
-        if hook is not None:
-            world.after_move.append(hook)
+        seated, hook = self.seat(world)
         points: list[tuple] = []
         self._points = points
         try:
@@ -70,6 +66,18 @@ class Policies:
             if hook is not None:
                 world.after_move.remove(hook)
         return True
+
+    def seat(self, world: Game, seed: int | None = None) -> tuple[dict[int, Any], Callable | None]:
+        """Copies of the seats' agents that play in `world` from the memories the real game left them (their
+        generators seeded from `seed`, by default the policies' own), and the hook, now in `world.after_move`,
+        by which those that observe moves see its moves from now on (None if none does)."""
+        seed = self.seed if seed is None else seed
+        seated = {seat: _copy_for(agent, world, seat, seed + seat) for seat, agent in self.agents.items()}
+        observers = [agent.note_move for agent in seated.values() if _observes(agent)]
+        hook = _observe_all(observers) if observers else None
+        if hook is not None:
+            world.after_move.append(hook)
+        return seated, hook
 
     def undo_all(self, world: Game) -> None:
         for point in reversed(self._points):
