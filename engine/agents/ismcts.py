@@ -50,11 +50,11 @@ from typing import Any
 from ..errors import ParamError
 from ..library.builtins import pick
 from ..program import Program
-from ..runtime.game import Decision, Game, Option, arg_key, offered
+from ..runtime.game import Decision, Game, Option, arg_key
 from .deadline import NEVER, Deadline
 from .inference import Inference
 from .knowledge import Knowledge
-from .rollout import Policies
+from .rollout import Policies, seated_choice
 
 # The most search one decision may ask for: a strategy or a seat cannot stall a game for longer.
 MAX_ITERATIONS, MAX_DEPTH, MAX_SECONDS = 100_000, 10_000, 60
@@ -240,10 +240,7 @@ class ISMCTSAgent:
                     _step(world, lambda offered: _random_move(offered, rng))
                 left -= made or 1
             else:
-                decision = world.decision()
-                options = decision.options
-                chosen = options[0] if len(options) == 1 else seated[decision.player].choose(decision)
-                world.apply(offered(chosen, options) or options[0])
+                world.apply(seated_choice(seated, world.decision()))
                 left -= 1
         end = standing(world)
         if end == start and not world.over and world.program.estimate is not None:

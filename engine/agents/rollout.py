@@ -23,7 +23,7 @@ import copy
 from collections.abc import Callable
 from typing import Any
 
-from ..runtime.game import Game, Option, offered
+from ..runtime.game import Decision, Game, Option, offered
 from ..runtime.memory import PlayerBase
 from .deadline import NEVER, Deadline
 from .strategy import StrategyAgent
@@ -54,14 +54,7 @@ class Policies:
             while not (world.over or world.paused or world.watched_written) and len(points) < MAX_MOVES:
                 if deadline.passed():
                     return False
-                decision = world.decision()
-                options = decision.options
-                if len(options) == 1:
-                    choice = options[0]
-                else:
-                    chosen = seated[decision.player].choose(decision)
-                    choice = offered(chosen, options) or options[0]
-                points.append(world.make(choice))
+                points.append(world.make(seated_choice(seated, world.decision())))
         finally:
             if hook is not None:
                 world.after_move.remove(hook)
@@ -83,6 +76,14 @@ class Policies:
         for point in reversed(self._points):
             world.undo(point)
         self._points = []
+
+
+def seated_choice(seated: dict[int, Any], decision: Decision) -> Option:
+    """The option the agent `seated` for the player to decide chooses (the only one, without asking him)."""
+    options = decision.options
+    if len(options) == 1:
+        return options[0]
+    return offered(seated[decision.player].choose(decision), options) or options[0]
 
 
 def _copy_for(agent: Any, world: Game, seat: int, seed: int) -> Any:
