@@ -99,6 +99,7 @@ def test_a_rollout_plays_to_the_end_of_the_hand_and_takes_every_move_back():
     world = game.clone()
     world.pause_after(program.evaluation_reads)
     before, start = world.key(), standing(world)
+    policies.follow(world)
     policies.play_on(world)
     after = standing(world)
     assert world.paused or world.over

@@ -13,6 +13,7 @@ import pytest
 from naipes import load_program
 from naipes.agents.ismcts import ISMCTSAgent
 from naipes.agents.knowledge import Knowledge
+from naipes.agents.pimc import PIMCAgent
 from naipes.agents.registry import RandomAgent, load_strategy, make_agent, strategy_agent
 from naipes.agents.search import Solver
 from naipes.agents.strategy import StrategyAgent
@@ -211,6 +212,12 @@ class _Counting:
         self.noted.append((self.seen, decision.game.decisions))
         return decision.options[-1]
 
+    def saved(self):  # (a search's undo takes back what it saw: Game.followers)
+        return self.seen
+
+    def restore(self, saved) -> None:
+        self.seen = saved
+
 
 def test_ismcts_playouts_are_played_by_each_seats_agent_remembering_what_it_saw():
     """`ismcts:policy=LEVEL` plays its playouts with the level's agent of each seat, as that agent followed the real
@@ -222,6 +229,19 @@ def test_ismcts_playouts_are_played_by_each_seats_agent_remembering_what_it_saw(
                            make_policy=lambda spec, seed: _Counting(noted))
     agents = [searcher, RandomAgent(2), RandomAgent(3)]
     run(Game(program, 5), agents, limit=30)
+    assert len(noted) > 500 and len({game for _, game in noted}) > 20
+    assert all(seen == made for seen, made in noted)
+
+
+def test_pimc_lines_are_played_on_by_agents_that_saw_every_move_of_them():
+    """`pimc:policy=LEVEL` seats each seat's agent of the level where a world's search begins, not where a line
+    is cut: at every choice of a line it has seen every move made, the searched moves too, each once, and the
+    search's undo has taken back what it saw of the lines tried before."""
+    program = program_for("tute_cabrero")
+    noted: list = []
+    searcher = PIMCAgent(1, worlds=3, nodes=0, policy="counting", infer="none", program=program,
+                         make_policy=lambda spec, seed: _Counting(noted))
+    run(Game(program, 5), [searcher, RandomAgent(2), RandomAgent(3)], limit=30)
     assert len(noted) > 500 and len({game for _, game in noted}) > 20
     assert all(seen == made for seen, made in noted)
 

@@ -90,7 +90,8 @@ class PIMCAgent:
             if spec is not None and make_policy is not None:
                 make_policy(spec, 0)  # (an unknown level is said now, not at the seat's first decision)
         self.exact = OpenSolver(model, nodes=nodes) if nodes else None
-        self.cut = OpenSolver(model, depth=depth, cut=self._play_on if self.policy_spec else None, turns=True)
+        self.cut = OpenSolver(model, depth=depth, cut=self._play_on if self.policy_spec else None, turns=True,
+                              begin=self._follow if self.policy_spec else None)
         self.name = "pimc"
         self.knowledge: Knowledge | None = None
         self.policies: Policies | None = None
@@ -187,6 +188,12 @@ class PIMCAgent:
                 return
         for _ in range(self.worlds):
             yield knowledge.world(self.rng), 1.0
+
+    def _follow(self, world: Game) -> None:
+        """Seat the policy's players where a world's search begins: its lines are played on by agents that saw
+        every move of them, the searched ones too."""
+        assert self.policies is not None  # (begins only with a policy)
+        self.policies.follow(world)
 
     def _play_on(self, world: Game) -> Vector:
         """A line cut by depth: the standing once the policy has played the world to the end of the hand (a line

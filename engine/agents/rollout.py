@@ -10,12 +10,15 @@ rollout, as backgammon programs judge a position).
 
 :class:`Policies` follows the real game with one agent of the level per
 seat, each seeing what its seat sees (its memory of the cards played, say),
-as the inference's model of the other players does. :meth:`Policies.play_on`
-plays a world on with copies of them, their memories as the real game left
-them, and takes every move back: the world is as it was, and the same world
-gives the same value (the copies draw from a generator seeded the same way
-each time). Given a :class:`~naipes.agents.deadline.Deadline`, it stops where
-the line stands once it has passed and says so: the line was not played out.
+as the inference's model of the other players does. :meth:`Policies.follow`
+seats copies of them where a search begins, their memories as the real game
+left them: they see the search's moves too, and its `undo` takes back what
+they made of them (Game.followers), so a line is played on by agents that saw
+every move of it. :meth:`Policies.play_on` plays a world on with them, and
+takes every move back: the world is as it was, and the same line gives the
+same value (the copies draw from generators seeded the same way each time).
+Given a :class:`~naipes.agents.deadline.Deadline`, it stops where the line
+stands once it has passed and says so: the line was not played out.
 """
 from __future__ import annotations
 
@@ -36,6 +39,8 @@ class Policies:
 
     def __init__(self, game: Game, spec: str, make_agent: Callable[[str, int], Any], seed: int):
         self.spec, self.seed = spec, seed
+        self._following: tuple[Game, dict[int, Any]] | None = None  # the world followed and its seated agents
+        self._points: list[tuple] = []
         self.agents: dict[int, Any] = {}
         for p in game.memory.players:
             agent = make_agent(spec, seed + p.index)
@@ -43,21 +48,28 @@ class Policies:
                 agent.attach(game, p.index)  # its memory follows what the seat sees of the table
             self.agents[p.index] = agent
 
+    def follow(self, world: Game) -> None:
+        """Seat copies of the seats' agents in `world`, a search's copy of the position where it begins, to play
+        its lines on (`play_on`): they see its moves from now on, and its `undo` takes back what they made of
+        them."""
+        seated, _ = self.seat(world)
+        world.followers.extend(agent for agent in seated.values() if hasattr(agent, "saved"))
+        self._following = (world, seated)
+
     def play_on(self, world: Game, deadline: Deadline = NEVER) -> bool:
-        """Play `world` on with the policy until it is over or paused where its evaluation changed (the world's
-        watch: Game.pause_after), or MAX_MOVES; `undo_all` takes the moves back. False if the `deadline` passed
-        first (the line stops where it stands)."""
-        seated, hook = self.seat(world)
+        """Play `world` on with the agents seated by `follow` until it is over or paused where its evaluation
+        changed (the world's watch: Game.pause_after), or MAX_MOVES; `undo_all` takes the moves back. False if
+        the `deadline` passed first (the line stops where it stands)."""
+        assert self._following is not None and self._following[0] is world  # (seated where its search began)
+        seated = self._following[1]
+        for seat, agent in seated.items():
+            _reseed(agent, self.seed + seat)
         points: list[tuple] = []
         self._points = points
-        try:
-            while not (world.over or world.paused or world.watched_written) and len(points) < MAX_MOVES:
-                if deadline.passed():
-                    return False
-                points.append(world.make(seated_choice(seated, world.decision())))
-        finally:
-            if hook is not None:
-                world.after_move.remove(hook)
+        while not (world.over or world.paused or world.watched_written) and len(points) < MAX_MOVES:
+            if deadline.passed():
+                return False
+            points.append(world.make(seated_choice(seated, world.decision())))
         return True
 
     def seat(self, world: Game, seed: int | None = None) -> tuple[dict[int, Any], Callable | None]:
@@ -95,6 +107,13 @@ def _copy_for(agent: Any, world: Game, seat: int, seed: int) -> Any:
     if hasattr(twin, "rng"):
         twin.rng = type(agent.rng)(seed)
     return twin
+
+
+def _reseed(agent: Any, seed: int) -> None:
+    if hasattr(agent, "reseed"):
+        agent.reseed(seed)
+    elif hasattr(agent, "rng"):
+        agent.rng.seed(seed)
 
 
 def _observes(agent: Any) -> bool:

@@ -115,20 +115,23 @@ class OpenSolver:
 
     def __init__(self, model: str = "paranoid", depth: int | None = None, nodes: int | None = None,
                  order: Callable[[Game], Option | None] | None = None, merge: bool = True,
-                 order_depth: int = 4, cut: Callable[[Game], Vector] | None = None, turns: bool = False):
+                 order_depth: int = 4, cut: Callable[[Game], Vector] | None = None, turns: bool = False,
+                 begin: Callable[[Game], None] | None = None):
         """`depth`: moves searched before a line is cut (None: to the end of the hand); `nodes`: the budget of
         one `solve` (deepening two moves at a time until it runs out, up to `depth`; None: no budget);
         `order(game)`: an option to try first (a strategy's choice), asked in the first `order_depth` moves of
         a line; `merge`: options that differ by cards the rule file cannot tell apart are searched once;
         `cut(game)`: the standing a line cut by depth is worth (naipes.agents.rollout plays it on; by
         default the estimate, or the standing as it is); `turns`: `depth` counts turns, a player's moves in a
-        row counting as one (a line is cut only where another player is to move)."""
+        row counting as one (a line is cut only where another player is to move); `begin(world)`: called with
+        the search's own copy of the position before it is searched (a `cut` that plays lines on seats its
+        players there, to see every move of the lines: rollout.Policies.follow)."""
         if model not in MODELS:
             raise ParamError(f"unknown model '{model}': choose {', '.join(MODELS)}")
         if depth is not None and depth < 1:
             raise ParamError(f"the depth is {depth}: it must be at least 1")
         self.model, self.depth, self.budget, self.order, self.order_depth = model, depth, nodes, order, order_depth
-        self.merge, self.cut, self.turns = merge, cut, turns
+        self.merge, self.cut, self.turns, self.begin = merge, cut, turns, begin
         self.table: dict = {}
         self.nodes = 0
         self._limit = INFINITE
@@ -232,6 +235,8 @@ class OpenSolver:
         program = world.program
         if program.evaluation is not None:
             world.pause_after(program.evaluation_reads)  # a line ends where the evaluation changes
+        if self.begin is not None:
+            self.begin(world)
         count = len(world.memory.players)
         self._me = world.mover.index if player is None else player
         if not 0 <= self._me < count:

@@ -60,6 +60,13 @@ class StrategyAgent:
         twin._plain, twin._fallback, twin.last_rule = self._plain, self._fallback, self.last_rule
         return twin
 
+    def saved(self) -> tuple:
+        """What a search's `undo` gives back (Game.followers): the memory, its scopes and the steps left."""
+        return self.memory, dict(self.scopes), self.left, self.last_rule
+
+    def restore(self, saved: tuple) -> None:
+        self.memory, self.scopes, self.left, self.last_rule = saved  # (memory is never changed in place: _keep)
+
     def attach(self, game: Game, seat: int) -> None:
         """A new game: start the memory, and watch the moves the observation rules are about."""
         self.game, self.seat = game, seat

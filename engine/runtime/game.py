@@ -261,6 +261,9 @@ class Game:
         # f(game, player, option), called just before a move takes effect and just after (before the rules react)
         self.before_move: list[Callable[[Game, PlayerBase, Option], None]] = []
         self.after_move: list[Callable[[Game, PlayerBase, Option], None]] = []
+        # what follows the moves of a search's world and is taken back with them (make, undo): objects with
+        # `saved()` and `restore(saved)`, such as the players' agents a search seats in it, who remember moves
+        self.followers: list[Any] = []
         self.history: list[str] | None = None  # a list once keep_history() is called
         self.firings = 0
         self.decisions = 0
@@ -962,26 +965,32 @@ class Game:
         new.memory.events = None  # (nobody hears a copy until someone listens: see _reporting)
         new.listeners, new.observers, new.firings, new.decisions, new._options = [], [], 0, self.decisions, None
         new._labellers, new._labels_left = {}, MAX_STEPS
-        new.before_move, new.after_move = [], []
+        new.before_move, new.after_move, new.followers = [], [], []
         new.history, new._recent, new._untold, new.cut_off = None, [], [], self.cut_off
         new.watched, new._misses_watched, new._watched_phase, new.paused = None, None, UNSEEN, False
         return new
 
     def make(self, option: Option) -> tuple[Any, ...]:
         """Play `option`, recording how to take it back (`undo`): a search tries moves in one game, without
-        copying it. Makes nest; each undo takes back the newest. Not for a game that others watch."""
+        copying it. Makes nest; each undo takes back the newest, and what the `followers` made of it. Not for a game
+        that others watch."""
+        followers = self.followers
         point = (self.memory.save_point(), self.agenda.save_point(), self.decisions, self.firings, self._options,
-                 self.cut_off, self._watched_phase, self.paused, self.memory.halted)
+                 self.cut_off, self._watched_phase, self.paused, self.memory.halted,
+                 [follower.saved() for follower in followers] if followers else None)
         self.apply(option)
         return point
 
     def undo(self, point: tuple[Any, ...]) -> None:
         """Take back the move played by the `make` that returned `point` (and everything it set off)."""
         memory, agenda, self.decisions, self.firings, self._options, self.cut_off, self._watched_phase, \
-            self.paused, halted = point
+            self.paused, halted, followed = point
         self.memory.restore(memory)
         self.memory.halted = halted  # (a search's world that stopped where its evaluation changed: pause_after)
         self.agenda.restore(agenda)
+        if followed is not None:
+            for follower, saved in zip(self.followers, followed):
+                follower.restore(saved)
 
     def key(self, symmetric: bool = True, turn: int = 0, same: Baseline | None = None) -> tuple[Any, ...]:
         """Canonical state key: equal keys play out identically (`symmetric`, `turn`, `same`: see Memory.key;
