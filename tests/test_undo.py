@@ -82,3 +82,29 @@ def make_and_undo(name: str, program, seeds: range) -> None:
             assert game.key() == copy.key(), f"{name} seed {seed}: making {option.label} differs from playing it"
             game.undo(point)
             game.apply(option)
+
+
+def test_an_agent_following_a_search_is_given_back_what_it_remembered_by_each_undo():
+    """Game.followers: a strategy agent that remembers the moves it sees (Pocha's `strong`: the cards gone this
+    round, started again each round) and follows a search's world has, after each undo, the memory and the
+    scopes it had before that move, two makes deep too; a move it saw changes them."""
+    from naipes.agents.registry import make_agent
+    program = shipped_program("pocha", peak="3")
+    game = Game(program, 4)
+    agent = make_agent("strong", seed=1, program=program)
+    agent.attach(game, 2)
+    game.followers.append(agent)
+    game.start()
+    chooser, changed = random.Random(3), 0
+    while not game.over:
+        before = (agent.memory, dict(agent.scopes), agent.left)
+        for option in game.options():
+            point = game.make(option)
+            changed += agent.memory != before[0]
+            if not game.over:
+                inner = game.make(chooser.choice(game.options()))
+                game.undo(inner)
+            game.undo(point)
+            assert (agent.memory, agent.scopes, agent.left) == before, f"{option.label} was not taken back"
+        game.apply(chooser.choice(game.options()))
+    assert changed > 20
