@@ -246,6 +246,30 @@ def test_pimc_lines_are_played_on_by_agents_that_saw_every_move_of_them():
     assert all(seen == made for seen, made in noted)
 
 
+def test_ismcts_plies_bound_how_deep_its_tree_grows():
+    """`ismcts:plies=N`: no node of the tree lies more than N moves below the decision (1: a bandit over the
+    decision's options, each scored by playouts); without it the tree grows deeper."""
+    from naipes.agents.ismcts import _Node
+
+    def deepest(node, below=0):
+        return max((deepest(child, below + 1) for child in node.children.values()), default=below)
+
+    program = program_for("tute_cabrero")
+    game = Game(program, 5)
+    game.start()
+    def tree(**options):
+        agent = ISMCTSAgent(3, iterations=400, program=program, **options)
+        agent.attach(game, game.mover.index)
+        root = _Node(game.mover.index)
+        agent._scale = 1e-9
+        agent._search(root, agent._deadline)
+        assert sum(child.visits for child in root.children.values()) == 400
+        return root
+
+    assert [deepest(tree(plies=plies)) for plies in (1, 2)] == [1, 2]
+    assert deepest(tree()) > 2
+
+
 def test_ismcts_options_on_the_command_line():
     program = program_for("fichas")
     agent = make_agent("ismcts:iterations=7,exploration=1.5", seed=1, program=program)

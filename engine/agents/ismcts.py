@@ -27,6 +27,9 @@ Named on the command line as ``ismcts`` or with parameters,
 each seat, that level's agent as it followed the real game, which then sees
 every move of the world, so it remembers what its seat saw, the cards gone),
 ``ismcts:exploration=1.0``, ``ismcts:depth=300`` (moves per playout),
+``ismcts:plies=1`` (the tree grows at most that many moves below the
+decision: 1 is a bandit over the decision's options, each tried in worlds
+and scored by playouts, the other players' moves all played at random),
 ``ismcts:infer=strong`` (worlds resampled by how likely that strategy level makes
 the other players' choices so far: :mod:`naipes.agents.inference`; a pool of
 POOL worlds per decision, each iteration plays in a copy of one drawn by weight).
@@ -79,17 +82,19 @@ class ISMCTSAgent:
     def __init__(self, seed: int | None = None, iterations: int = 100, seconds: float | None = None,
                  exploration: float = 0.7, policy: str | None = None, program: Program | None = None,
                  depth: int = 300, make_policy: Callable[[str, int], Any] | None = None, infer: str | None = None,
-                 clock: Callable[[], float] = time.perf_counter):
+                 plies: int = MAX_DEPTH, clock: Callable[[], float] = time.perf_counter):
         """`make_policy(spec, seed)` makes the playout policy agent named by `policy` and the model of the other
         players named by `infer` (the registry gives it); `clock` is what `seconds` are read from
         (naipes.agents.deadline)."""
         bounds = {"iterations": (iterations, 1, MAX_ITERATIONS), "depth": (depth, 1, MAX_DEPTH),
+                  "plies": (plies, 1, MAX_DEPTH),
                   "seconds": (seconds if seconds is not None else 1, 0.001, MAX_SECONDS),
                   "exploration": (exploration, 0, 100)}
         for option, (value, low, high) in bounds.items():
             if not (math.isfinite(value) and low <= value <= high):
                 raise ParamError(f"ismcts option {option} is {value}: it must be from {low:,} to {high:,}")
         self.iterations, self.seconds, self.exploration, self.depth = iterations, seconds, exploration, depth
+        self.plies = plies
         self.rng = random.Random(seed)
         self.policy_spec = policy
         self.program = program
@@ -205,7 +210,7 @@ class ISMCTSAgent:
         while not world.over and not world.paused:
             mover = world.mover.index
             _step(world, descend)
-            if grown or _moved(world, start, watching):
+            if grown or len(path) >= self.plies or _moved(world, start, watching):
                 break
         rewards = self._playout(world, start, watching, seated)
         if hook is not None:
@@ -310,6 +315,6 @@ def standing(world: Game) -> tuple:
 def make_ismcts(seed: int | None = None, program: Program | None = None,
                 make_policy: Callable[[str, int], Any] | None = None,
                 options: dict[str, Any] | None = None) -> ISMCTSAgent:
-    """``ismcts:iterations=N,seconds=S,exploration=C,policy=STRATEGY,infer=LEVEL`` from its command-line
+    """``ismcts:iterations=N,seconds=S,exploration=C,policy=STRATEGY,infer=LEVEL,plies=N`` from its command-line
     options, read (naipes.language.vocabulary.agent_options)."""
     return ISMCTSAgent(seed, program=program, make_policy=make_policy, **(options or {}))

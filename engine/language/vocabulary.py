@@ -27,7 +27,8 @@ from ..runtime.agenda import STRATEGIES
 AGENT_NAMES = ("random", "minimax", "ismcts", "pimc", "human")
 # The options each built-in agent takes (`ismcts:iterations=200`), and how each is read from its text.
 AGENT_OPTION_KINDS: dict[str, dict[str, Callable[[str], Any]]] = {
-    "ismcts": {"iterations": int, "seconds": float, "exploration": float, "policy": str, "depth": int, "infer": str},
+    "ismcts": {"iterations": int, "seconds": float, "exploration": float, "policy": str, "depth": int, "infer": str,
+               "plies": int},
     "pimc": {"worlds": int, "seconds": float, "model": str, "nodes": int, "depth": int, "policy": str, "infer": str},
 }
 
