@@ -9,6 +9,11 @@ together. Every deal's scores go to --json as they come, so a run stopped by Ctr
 in the background) keeps them and prints the table, and --resume FILE continues a run from the deals it holds
 (same agents, params and seed).
 
+--sighted: the first seat is told where every card is before each of its decisions (its agent's knowledge of the
+deal is filled in: a search agent's worlds are then the real deal). Played against the same agent unsighted, it
+measures what seeing the cards is worth to that agent: the most that inference, a better model of the hands,
+could add to it.
+
     PYTHONPATH=build/native-lib .venv/bin/python benchmarks/strength.py pocha -p peak=5 \\
         --seat pimc --seat strong --seat strong --seat strong -n 100 --jobs 2 --json pocha.json
 """
@@ -26,7 +31,35 @@ from naipes import load_program
 from naipes.agents.bot_process import BotLimits
 from naipes.tools.cli import find_ruleset
 from naipes.tools.statistics import mean_interval
-from naipes.tools.tournament import compile_seats, play_deals
+from naipes.tools.tournament import compile_seats, play_deal, play_deals, worker_state
+
+
+class Sighted:
+    """An agent whose seat's knowledge (naipes.agents.knowledge.Knowledge) is told where every card is before each
+    of its decisions, so that the worlds it searches are the real deal (only later shuffles stay unknown)."""
+
+    def __init__(self, agent):
+        if not hasattr(agent, "knowledge"):
+            raise SystemExit(f"--sighted: {agent.name} does not search worlds")
+        self.agent = agent
+
+    def __getattr__(self, name):
+        return getattr(self.agent, name)
+
+    def choose(self, decision):
+        knowledge = self.agent.knowledge
+        if knowledge is not None and knowledge.follows(decision):
+            knowledge.known.update({card.id: slot for card, slot in decision.game.memory.where.items()})
+            knowledge.confined.clear()
+        return self.agent.choose(decision)
+
+
+def sighted_deals(compiled, specs: list[str], seeds: list[int]):
+    """play_deals in this process, the first seat's agent Sighted."""
+    worker = worker_state(compiled, specs, BotLimits())
+    worker["agents"][0] = Sighted(worker["agents"][0])
+    for seed in seeds:
+        yield play_deal(seed, worker)
 
 
 def report(specs: list[str], deals: list[dict]) -> list[str]:
@@ -59,15 +92,17 @@ def main() -> None:
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--json", required=True, help="where the deals' scores go (written as they come)")
     parser.add_argument("--resume", action="store_true", help="continue the run that --json holds")
+    parser.add_argument("--sighted", action="store_true", help="the first seat sees every card (one process)")
     args = parser.parse_args()
     params = dict(p.split("=", 1) for p in args.params)
     path = str(find_ruleset(args.ruleset))
     out = Path(args.json)
-    run = {"ruleset": args.ruleset, "params": params, "seats": args.seats, "seed": args.seed, "deals": []}
+    run = {"ruleset": args.ruleset, "params": params, "seats": args.seats, "seed": args.seed, "deals": [],
+           "sighted": args.sighted}
     if args.resume and out.exists():
         kept = json.loads(out.read_text())
-        if {k: kept[k] for k in ("ruleset", "params", "seats", "seed")} != {k: run[k] for k in
-                                                                           ("ruleset", "params", "seats", "seed")}:
+        same = ("ruleset", "params", "seats", "seed", "sighted")
+        if {k: kept.get(k, False) for k in same} != {k: run[k] for k in same}:
             raise SystemExit(f"{out} holds another run: {kept['ruleset']} {kept['params']} {kept['seats']}")
         run["deals"] = kept["deals"]
     with open("/proc/loadavg") as load:
@@ -78,7 +113,9 @@ def main() -> None:
     compiled = compile_seats(load_program(path, params), args.seats, BotLimits())
     signal.signal(signal.SIGINT, signal.default_int_handler)  # (a shell starts a background job with Ctrl-C ignored)
     try:
-        for result in play_deals(compiled, args.seats, seeds, args.jobs):
+        results = sighted_deals(compiled, args.seats, seeds) if args.sighted else \
+            play_deals(compiled, args.seats, seeds, args.jobs)
+        for result in results:
             run["deals"].append({"deal": result.deal, "payoff": list(result.payoff),
                                  "win_share": list(result.win_share), "faults": list(result.faults)})
             out.write_text(json.dumps(run))

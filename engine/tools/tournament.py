@@ -112,7 +112,8 @@ def start_method() -> str:
     return "spawn"
 
 
-def _play_deal(deal_seed: int, worker: dict | None = None) -> DealResult:
+def play_deal(deal_seed: int, worker: dict | None = None) -> DealResult:
+    """One deal played in every rotation of the worker's agents (WORKER's, or `worker`'s: worker_state)."""
     worker = worker if worker is not None else WORKER
     program: Program = worker["program"]
     agents = worker["agents"]
@@ -144,7 +145,7 @@ def play_one_deal(deal_seed: int, setup: tuple) -> DealResult:
     if getattr(_thread, "setup", None) != setup:
         path, params, specs, limits = setup
         _thread.setup, _thread.worker = setup, worker_state(Compiled(load_program(path, params)), specs, limits)
-    return _play_deal(deal_seed, _thread.worker)
+    return play_deal(deal_seed, _thread.worker)
 
 
 def play_deals(compiled: Compiled, specs: list[str], seeds: list[int], jobs: int = 0, cluster: str | None = None,
@@ -159,7 +160,7 @@ def play_deals(compiled: Compiled, specs: list[str], seeds: list[int], jobs: int
         program = compiled.program
         yield from play_deals_on_cluster(cluster, play_one_deal, program.path, program.overrides, specs, seeds, limits)
         return
-    yield from map_on_workers(_play_deal, compiled, specs, seeds, jobs, limits)
+    yield from map_on_workers(play_deal, compiled, specs, seeds, jobs, limits)
 
 
 def map_on_workers(play: Callable[[int], Any], compiled: Compiled, specs: list[str], seeds: list[int], jobs: int,
